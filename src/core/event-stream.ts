@@ -1,0 +1,79 @@
+// An async-iterable push queue: producers push events, one consumer iterates, `result()` resolves at the end.
+import type { AssistantMessage, AssistantMessageEvent } from "./llm-types.js";
+
+export class EventStream<T, R = T> implements AsyncIterable<T> {
+	// A head index instead of shift(): shift is O(n) when a slow consumer lets the queue grow.
+	private queue: T[] = [];
+	private head = 0;
+	private waiting: ((value: IteratorResult<T>) => void)[] = [];
+	private done = false;
+	private resolveResult!: (result: R) => void;
+	private readonly resultPromise: Promise<R>;
+
+	constructor(
+		private readonly isComplete: (event: T) => boolean,
+		private readonly extractResult: (event: T) => R,
+	) {
+		this.resultPromise = new Promise((resolve) => (this.resolveResult = resolve));
+	}
+
+	push(event: T): void {
+		if (this.done) return;
+		if (this.isComplete(event)) {
+			this.done = true;
+			this.resolveResult(this.extractResult(event));
+		}
+		const waiter = this.waiting.shift();
+		if (waiter) waiter({ value: event, done: false });
+		else this.queue.push(event);
+		if (this.done) this.flushWaiters();
+	}
+
+	/** Ends the stream; `result` is used when no completing event was pushed. */
+	end(result?: R): void {
+		if (!this.done) {
+			this.done = true;
+			if (result !== undefined) this.resolveResult(result);
+		}
+		this.flushWaiters();
+	}
+
+	result(): Promise<R> {
+		return this.resultPromise;
+	}
+
+	private flushWaiters(): void {
+		if (this.head < this.queue.length) return;
+		for (const waiter of this.waiting.splice(0)) waiter({ value: undefined, done: true });
+	}
+
+	async *[Symbol.asyncIterator](): AsyncIterator<T> {
+		while (true) {
+			if (this.head < this.queue.length) {
+				const event = this.queue[this.head++]!;
+				if (this.head === this.queue.length) {
+					this.queue = [];
+					this.head = 0;
+				}
+				yield event;
+			} else if (this.done) {
+				return;
+			} else {
+				const next = await new Promise<IteratorResult<T>>((resolve) => this.waiting.push(resolve));
+				if (next.done) return;
+				yield next.value;
+			}
+		}
+	}
+}
+
+export function createAssistantMessageEventStream(): EventStream<AssistantMessageEvent, AssistantMessage> {
+	return new EventStream<AssistantMessageEvent, AssistantMessage>(
+		(event) => event.type === "done" || event.type === "error",
+		(event) => {
+			if (event.type === "done") return event.message;
+			if (event.type === "error") return event.error;
+			throw new Error("Unexpected completing event");
+		},
+	);
+}

@@ -1,0 +1,157 @@
+// Messages, models and the streaming protocol between a provider and the agent loop (seed 002).
+import type { TSchema } from "@sinclair/typebox";
+import type { EventStream } from "./event-stream.js";
+
+export type Api = "anthropic-messages" | "openai-completions" | (string & {});
+export type StopReason = "stop" | "length" | "toolUse" | "error" | "aborted";
+export type ThinkingLevel = "off" | "low" | "medium" | "high";
+
+export interface TextContent {
+	type: "text";
+	text: string;
+}
+
+export interface ThinkingContent {
+	type: "thinking";
+	thinking: string;
+	/** Provider signature, sent back verbatim on the next request (Anthropic). */
+	thinkingSignature?: string;
+	/** Encrypted thinking the provider returned without text (Anthropic redacted_thinking). */
+	redacted?: boolean;
+}
+
+export interface ImageContent {
+	type: "image";
+	/** base64 */
+	data: string;
+	mimeType: string;
+}
+
+export interface ToolCall {
+	type: "toolCall";
+	id: string;
+	name: string;
+	arguments: Record<string, any>;
+}
+
+export interface Usage {
+	input: number;
+	output: number;
+	cacheRead: number;
+	cacheWrite: number;
+	totalTokens: number;
+	cost: { input: number; output: number; cacheRead: number; cacheWrite: number; total: number };
+}
+
+export interface UserMessage {
+	role: "user";
+	content: string | (TextContent | ImageContent)[];
+	timestamp: number;
+}
+
+export interface AssistantMessage {
+	role: "assistant";
+	content: (TextContent | ThinkingContent | ToolCall)[];
+	api: Api;
+	provider: string;
+	model: string;
+	usage: Usage;
+	stopReason: StopReason;
+	errorMessage?: string;
+	timestamp: number;
+}
+
+export interface ToolResultMessage<TDetails = any> {
+	role: "toolResult";
+	toolCallId: string;
+	toolName: string;
+	content: (TextContent | ImageContent)[];
+	details?: TDetails;
+	isError: boolean;
+	timestamp: number;
+}
+
+export type Message = UserMessage | AssistantMessage | ToolResultMessage;
+
+export interface Tool<TParameters extends TSchema = TSchema> {
+	name: string;
+	description: string;
+	parameters: TParameters;
+}
+
+/** What a provider is asked: the model's view of the conversation. */
+export interface Context {
+	systemPrompt?: string;
+	messages: Message[];
+	tools?: Tool[];
+}
+
+export interface ModelCost {
+	/** US dollars per million tokens. */
+	input: number;
+	output: number;
+	cacheRead: number;
+	cacheWrite: number;
+}
+
+export interface Model {
+	id: string;
+	name: string;
+	api: Api;
+	provider: string;
+	baseUrl: string;
+	reasoning: boolean;
+	input: ("text" | "image")[];
+	cost: ModelCost;
+	contextWindow: number;
+	maxTokens: number;
+	headers?: Record<string, string>;
+}
+
+export type AssistantMessageEvent =
+	| { type: "start"; partial: AssistantMessage }
+	| { type: "text_start"; contentIndex: number; partial: AssistantMessage }
+	| { type: "text_delta"; contentIndex: number; delta: string; partial: AssistantMessage }
+	| { type: "text_end"; contentIndex: number; content: string; partial: AssistantMessage }
+	| { type: "thinking_start"; contentIndex: number; partial: AssistantMessage }
+	| { type: "thinking_delta"; contentIndex: number; delta: string; partial: AssistantMessage }
+	| { type: "thinking_end"; contentIndex: number; content: string; partial: AssistantMessage }
+	| { type: "toolcall_start"; contentIndex: number; partial: AssistantMessage }
+	| { type: "toolcall_delta"; contentIndex: number; delta: string; partial: AssistantMessage }
+	| { type: "toolcall_end"; contentIndex: number; toolCall: ToolCall; partial: AssistantMessage }
+	| { type: "done"; reason: Extract<StopReason, "stop" | "length" | "toolUse">; message: AssistantMessage }
+	| { type: "error"; reason: Extract<StopReason, "aborted" | "error">; error: AssistantMessage };
+
+export type AssistantMessageEventStream = EventStream<AssistantMessageEvent, AssistantMessage>;
+
+/** Reported by a provider before it waits to retry a failed request. */
+export interface RetryInfo {
+	attempt: number;
+	maxRetries: number;
+	delayMs: number;
+	reason: string;
+}
+
+export interface StreamOptions {
+	apiKey?: string;
+	signal?: AbortSignal;
+	reasoning?: ThinkingLevel;
+	maxTokens?: number;
+	temperature?: number;
+	/** Retries of failures before any content arrived (default 3). */
+	maxRetries?: number;
+	/** End the stream with an error after this long without output (default 5 minutes). */
+	idleTimeoutMs?: number;
+	onRetry?: (info: RetryInfo) => void;
+	headers?: Record<string, string>;
+}
+
+/**
+ * Streams one assistant message. Never throws and never rejects: failures end the stream
+ * with an `error` event carrying the partial message.
+ */
+export type StreamFn = (
+	model: Model,
+	context: Context,
+	options?: StreamOptions,
+) => AssistantMessageEventStream | Promise<AssistantMessageEventStream>;

@@ -1,0 +1,37 @@
+// Events an AgentSession emits: every AgentEvent plus the session's own.
+import type { AgentEvent } from "../agent-types.js";
+import type { ThinkingLevel } from "../llm-types.js";
+
+export type CompactionReason = "threshold" | "overflow" | "manual";
+
+export type SessionOwnEvent =
+	| {
+			type: "session_open";
+			sessionId: string;
+			/** Undefined with --no-session. */
+			file?: string;
+			cwd: string;
+			provider: string;
+			model: string;
+			thinkingLevel: ThinkingLevel;
+			/** Messages loaded from an existing session file. */
+			messageCount: number;
+	  }
+	| { type: "retry_scheduled"; attempt: number; maxRetries: number; delayMs: number; reason: string }
+	| { type: "retry_finished"; attempt: number; success: boolean }
+	| { type: "queue_changed"; steering: string[]; followUp: string[] }
+	| { type: "model_changed"; provider: string; model: string }
+	| { type: "thinking_changed"; level: ThinkingLevel }
+	| { type: "compaction_start"; reason: CompactionReason }
+	| {
+			type: "compaction_end";
+			reason: CompactionReason;
+			aborted: boolean;
+			summary?: string;
+			tokensBefore?: number;
+			error?: string;
+	  }
+	/** Something the user must act on (missing key, unreachable provider), shown instead of a stack trace. */
+	| { type: "session_error"; message: string };
+
+export type SessionEvent = AgentEvent | SessionOwnEvent;

@@ -1,0 +1,10 @@
+import { defineConfig } from "vitest/config";
+
+export default defineConfig({
+	test: {
+		include: ["test/**/*.test.ts", "test/**/*.test.tsx"],
+		exclude: ["test/bench/**", "node_modules/**"],
+		testTimeout: 20_000,
+		hookTimeout: 20_000,
+	},
+});
