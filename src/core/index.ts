@@ -2,3 +2,8 @@
 export * from "./llm-types.js";
 export * from "./agent-types.js";
 export { EventStream, createAssistantMessageEventStream } from "./event-stream.js";
+export { agentLoop, agentLoopContinue, emptyUsage, type AgentEventSink } from "./agent-loop.js";
+export { Agent, defaultConvertToLlm, type AgentListener, type AgentOptions, type QueueMode } from "./agent.js";
+export { validateToolArguments } from "./validate-tool-arguments.js";
+export { createErrorToolResult } from "./tool-execution.js";
+export type { SessionEvent, SessionOwnEvent, CompactionReason } from "./session/session-events.js";

@@ -1,0 +1,254 @@
+// The agent loop: call the model, run the tools it asks for, feed the results back, until it stops (seeds 000, 001).
+import { errorMessageOf, raceAbort } from "./abort.js";
+import type { AgentContext, AgentEvent, AgentLoopConfig, AgentMessage } from "./agent-types.js";
+import { EventStream } from "./event-stream.js";
+import type { AssistantMessage, AssistantMessageEventStream, Context, StreamFn, ToolResultMessage } from "./llm-types.js";
+import { type AgentEventSink, executeToolCalls } from "./tool-execution.js";
+
+export type { AgentEventSink } from "./tool-execution.js";
+
+function createAgentStream(): EventStream<AgentEvent, AgentMessage[]> {
+	return new EventStream<AgentEvent, AgentMessage[]>(
+		(event) => event.type === "agent_end",
+		(event) => (event.type === "agent_end" ? event.messages : []),
+	);
+}
+
+/** Starts a run with new prompt messages. The returned stream ends with agent_end. */
+export function agentLoop(
+	prompts: AgentMessage[],
+	context: AgentContext,
+	config: AgentLoopConfig,
+	signal?: AbortSignal,
+	streamFn?: StreamFn,
+): EventStream<AgentEvent, AgentMessage[]> {
+	const stream = createAgentStream();
+	void runAgentLoop(prompts, context, config, (event) => stream.push(event), signal, streamFn).then(
+		(messages) => stream.end(messages),
+	);
+	return stream;
+}
+
+/** Continues from the current context (e.g. after an error), without a new prompt. */
+export function agentLoopContinue(
+	context: AgentContext,
+	config: AgentLoopConfig,
+	signal?: AbortSignal,
+	streamFn?: StreamFn,
+): EventStream<AgentEvent, AgentMessage[]> {
+	assertCanContinue(context);
+	const stream = createAgentStream();
+	void runAgentLoopContinue(context, config, (event) => stream.push(event), signal, streamFn).then((messages) =>
+		stream.end(messages),
+	);
+	return stream;
+}
+
+export function assertCanContinue(context: AgentContext): void {
+	if (context.messages.length === 0) throw new Error("Cannot continue: no messages in context");
+	const last = context.messages[context.messages.length - 1]!;
+	if (last.role === "assistant") throw new Error("Cannot continue from message role: assistant");
+}
+
+export async function runAgentLoop(
+	prompts: AgentMessage[],
+	context: AgentContext,
+	config: AgentLoopConfig,
+	emit: AgentEventSink,
+	signal?: AbortSignal,
+	streamFn?: StreamFn,
+): Promise<AgentMessage[]> {
+	const newMessages: AgentMessage[] = [...prompts];
+	const currentContext: AgentContext = { ...context, messages: [...context.messages, ...prompts] };
+	await emit({ type: "agent_start" });
+	await emit({ type: "turn_start" });
+	for (const prompt of prompts) {
+		await emit({ type: "message_start", message: prompt });
+		await emit({ type: "message_end", message: prompt });
+	}
+	await runLoop(currentContext, newMessages, config, signal, emit, streamFn);
+	return newMessages;
+}
+
+export async function runAgentLoopContinue(
+	context: AgentContext,
+	config: AgentLoopConfig,
+	emit: AgentEventSink,
+	signal?: AbortSignal,
+	streamFn?: StreamFn,
+): Promise<AgentMessage[]> {
+	assertCanContinue(context);
+	const newMessages: AgentMessage[] = [];
+	const currentContext: AgentContext = { ...context, messages: [...context.messages] };
+	await emit({ type: "agent_start" });
+	await emit({ type: "turn_start" });
+	await runLoop(currentContext, newMessages, config, signal, emit, streamFn);
+	return newMessages;
+}
+
+async function runLoop(
+	currentContext: AgentContext,
+	newMessages: AgentMessage[],
+	config: AgentLoopConfig,
+	signal: AbortSignal | undefined,
+	emit: AgentEventSink,
+	streamFn: StreamFn | undefined,
+): Promise<void> {
+	let firstTurn = true;
+	let pendingMessages: AgentMessage[] = (await config.getSteeringMessages?.()) ?? [];
+
+	while (true) {
+		let hasMoreToolCalls = true;
+		while (hasMoreToolCalls || pendingMessages.length > 0) {
+			if (firstTurn) firstTurn = false;
+			else await emit({ type: "turn_start" });
+
+			for (const message of pendingMessages) {
+				await emit({ type: "message_start", message });
+				await emit({ type: "message_end", message });
+				currentContext.messages.push(message);
+				newMessages.push(message);
+			}
+			pendingMessages = [];
+
+			const message = await streamAssistantResponse(currentContext, config, signal, emit, streamFn);
+			newMessages.push(message);
+
+			if (message.stopReason === "error" || message.stopReason === "aborted") {
+				await emit({ type: "turn_end", message, toolResults: [] });
+				await emit({ type: "agent_end", messages: newMessages });
+				return;
+			}
+
+			hasMoreToolCalls = message.content.some((block) => block.type === "toolCall");
+			let toolResults: ToolResultMessage[] = [];
+			let terminate = false;
+			if (hasMoreToolCalls) {
+				const batch = await executeToolCalls(currentContext, message, config, signal, emit);
+				toolResults = batch.messages;
+				terminate = batch.terminate;
+				currentContext.messages.push(...toolResults);
+				newMessages.push(...toolResults);
+			}
+			await emit({ type: "turn_end", message, toolResults });
+
+			// An abort during the tools ends the run here rather than asking the model again.
+			if (terminate || signal?.aborted) {
+				await emit({ type: "agent_end", messages: newMessages });
+				return;
+			}
+			if (
+				config.shouldStopAfterTurn &&
+				(await config.shouldStopAfterTurn({ message, toolResults, context: currentContext }))
+			) {
+				await emit({ type: "agent_end", messages: newMessages });
+				return;
+			}
+			pendingMessages = (await config.getSteeringMessages?.()) ?? [];
+		}
+
+		const followUps = (await config.getFollowUpMessages?.()) ?? [];
+		if (followUps.length === 0) break;
+		pendingMessages = followUps;
+	}
+	await emit({ type: "agent_end", messages: newMessages });
+}
+
+/**
+ * Streams one assistant message into the context, emitting message_start/update/end.
+ * Always returns a final message: a failing or throwing provider yields stopReason "error".
+ */
+async function streamAssistantResponse(
+	context: AgentContext,
+	config: AgentLoopConfig,
+	signal: AbortSignal | undefined,
+	emit: AgentEventSink,
+	streamFn: StreamFn | undefined,
+): Promise<AssistantMessage> {
+	let partial: AssistantMessage | undefined;
+	let started = false;
+
+	const startMessage = async (message: AssistantMessage) => {
+		partial = message;
+		started = true;
+		context.messages.push(message);
+		await emit({ type: "message_start", message: { ...message } });
+	};
+	const finish = async (message: AssistantMessage) => {
+		if (started) context.messages[context.messages.length - 1] = message;
+		else await startMessage(message);
+		await emit({ type: "message_end", message });
+		return message;
+	};
+
+	let response: AssistantMessageEventStream;
+	try {
+		const messages = config.transformContext
+			? await config.transformContext(context.messages, signal)
+			: context.messages;
+		const llmContext: Context = {
+			systemPrompt: context.systemPrompt,
+			messages: await config.convertToLlm(messages),
+			tools: context.tools,
+		};
+		const fn = streamFn ?? (await import("./llm/index.js")).streamModel;
+		const apiKey = (config.getApiKey ? await config.getApiKey(config.model.provider) : undefined) || config.apiKey;
+		response = await fn(config.model, llmContext, { ...config, apiKey, signal });
+	} catch (error) {
+		return finish(failedMessage(config, partial, signal, error));
+	}
+
+	try {
+		const iterator = response[Symbol.asyncIterator]();
+		while (true) {
+			// A provider that ignores the signal still cannot hold the run past the grace period.
+			const next = await raceAbort(iterator.next(), signal);
+			if (next.done) break;
+			const event = next.value;
+			if (event.type === "done") return finish(event.message);
+			if (event.type === "error") return finish(event.error);
+			if (event.type === "start") {
+				if (!started) await startMessage(event.partial);
+				continue;
+			}
+			if (!started) await startMessage(event.partial);
+			partial = event.partial;
+			context.messages[context.messages.length - 1] = partial;
+			await emit({ type: "message_update", message: { ...partial }, assistantMessageEvent: event });
+		}
+		return finish(failedMessage(config, partial, signal, new Error("Provider stream ended without a final message")));
+	} catch (error) {
+		return finish(failedMessage(config, partial, signal, error));
+	}
+}
+
+function failedMessage(
+	config: AgentLoopConfig,
+	partial: AssistantMessage | undefined,
+	signal: AbortSignal | undefined,
+	error: unknown,
+): AssistantMessage {
+	const aborted = signal?.aborted === true;
+	return {
+		role: "assistant",
+		content: partial?.content ?? [],
+		api: partial?.api ?? config.model.api,
+		provider: partial?.provider ?? config.model.provider,
+		model: partial?.model ?? config.model.id,
+		usage: partial?.usage ?? emptyUsage(),
+		stopReason: aborted ? "aborted" : "error",
+		errorMessage: aborted ? "Request aborted" : errorMessageOf(error),
+		timestamp: partial?.timestamp ?? Date.now(),
+	};
+}
+
+export function emptyUsage(): AssistantMessage["usage"] {
+	return {
+		input: 0,
+		output: 0,
+		cacheRead: 0,
+		cacheWrite: 0,
+		totalTokens: 0,
+		cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
+	};
+}
