@@ -1,0 +1,13 @@
+// Public entry of the session layer: sessions on disk, settings, the system prompt, and AgentSession.
+export * from "./session-events.js";
+export { loomHome } from "./loom-home.js";
+export { type Settings, SettingsError, SettingsSchema, loadSettings, parseSettings, settingsPath } from "./settings.js";
+export * from "./session-entries.js";
+export { cwdFolderName, sessionDirFor, sessionFileName, sessionIdFromFileName, sessionsRoot } from "./session-paths.js";
+export { type LoadedSession, loadSessionFile } from "./session-reader.js";
+export { type NewSessionOptions, SessionStore } from "./session-store.js";
+export { type SessionContext, buildSessionContext } from "./session-context.js";
+export { type SessionInfo, listAllSessions, listSessions, newestSessionFile, readSessionInfo } from "./session-list.js";
+export { resolveSessionArgument } from "./session-resolve.js";
+export { CONTEXT_FILE_NAMES, type ContextFile, ancestorsFromRoot, loadContextFiles } from "./context-files.js";
+export { type PromptTool, type SystemPromptOptions, buildSystemPrompt } from "./system-prompt.js";

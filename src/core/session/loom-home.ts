@@ -1,0 +1,9 @@
+// Where loom keeps its configuration, models.json and sessions.
+import { homedir } from "node:os";
+import { join, resolve } from "node:path";
+
+/** `$LOOM_HOME` when set (resolved to an absolute path), otherwise `~/.loom`. */
+export function loomHome(env: NodeJS.ProcessEnv = process.env): string {
+	const fromEnv = env.LOOM_HOME?.trim();
+	return fromEnv ? resolve(fromEnv) : join(homedir(), ".loom");
+}

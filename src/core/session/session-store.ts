@@ -1,0 +1,157 @@
+// One session's entries in memory, appended to its JSON Lines file as they happen (or kept in memory only).
+import { randomBytes, randomUUID } from "node:crypto";
+import { closeSync, fstatSync, mkdirSync, openSync, readSync, writeSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { type EntryPayload, SESSION_FORMAT_VERSION, type SessionEntry, type SessionHeader } from "./session-entries.js";
+import { sessionDirFor, sessionFileName } from "./session-paths.js";
+import { type LoadedSession, loadSessionFile } from "./session-reader.js";
+
+export interface NewSessionOptions {
+	home: string;
+	cwd: string;
+	/** false: keep nothing on disk (--no-session). */
+	persist?: boolean;
+	now?: Date;
+}
+
+export class SessionStore {
+	private readonly list: SessionEntry[];
+	private readonly ids: Set<string>;
+	private messages: number;
+	private fd: number | undefined;
+	/** Whether the header line is already on disk (new files are created on the first append). */
+	private headerWritten: boolean;
+	/** An existing file whose last line has no newline (torn write): one is added before the next entry. */
+	private needsNewline: boolean;
+	private closed = false;
+
+	private constructor(
+		readonly header: SessionHeader,
+		/** Undefined when nothing is kept on disk. */
+		readonly file: string | undefined,
+		entries: SessionEntry[],
+		headerWritten: boolean,
+		needsNewline: boolean,
+		/** Problems met while loading (skipped lines). */
+		readonly warnings: readonly string[] = [],
+	) {
+		this.list = entries;
+		this.ids = new Set(entries.map((entry) => entry.id));
+		this.messages = entries.reduce((count, entry) => count + (entry.type === "message" ? 1 : 0), 0);
+		this.headerWritten = headerWritten;
+		this.needsNewline = needsNewline;
+	}
+
+	/** A new session. Its file appears only when the first entry is appended, so idle launches leave no clutter. */
+	static create(options: NewSessionOptions): SessionStore {
+		const created = options.now ?? new Date();
+		const header: SessionHeader = {
+			type: "session",
+			version: SESSION_FORMAT_VERSION,
+			id: randomUUID(),
+			created: created.toISOString(),
+			cwd: options.cwd,
+		};
+		const file =
+			options.persist === false ? undefined : join(sessionDirFor(options.home, options.cwd), sessionFileName(created, header.id));
+		return new SessionStore(header, file, [], false, false);
+	}
+
+	/** Opens an existing session file (streamed); later entries are appended to it, nothing is rewritten. */
+	static async open(file: string): Promise<SessionStore> {
+		return SessionStore.fromLoaded(await loadSessionFile(file));
+	}
+
+	static fromLoaded(loaded: LoadedSession): SessionStore {
+		return new SessionStore(loaded.header, loaded.file, loaded.entries, true, !endsWithNewline(loaded.file), loaded.warnings);
+	}
+
+	get id(): string {
+		return this.header.id;
+	}
+
+	get entries(): readonly SessionEntry[] {
+		return this.list;
+	}
+
+	get messageCount(): number {
+		return this.messages;
+	}
+
+	get lastEntryId(): string | null {
+		return this.list.at(-1)?.id ?? null;
+	}
+
+	/**
+	 * Adds an entry and, when persisting, writes it with one synchronous write: once this returns the line is in
+	 * the kernel, so killing the process (even with SIGKILL) cannot lose it. No fsync per entry: that guards only
+	 * against power loss and would cost milliseconds per message.
+	 */
+	append(payload: EntryPayload): SessionEntry {
+		if (this.closed) throw new Error("Session store is closed");
+		if (payload.type === "message") this.messages++;
+		// Key order matters: type, id, parentId, timestamp and n lead each line (see EntryBase.n).
+		const { type, ...rest } = payload;
+		const entry = {
+			type,
+			id: this.newEntryId(),
+			parentId: this.lastEntryId,
+			timestamp: new Date().toISOString(),
+			n: this.messages,
+			...rest,
+		} as SessionEntry;
+		this.list.push(entry);
+		this.ids.add(entry.id);
+		if (this.file !== undefined) this.write(`${JSON.stringify(entry)}\n`);
+		return entry;
+	}
+
+	close(): void {
+		if (this.fd !== undefined) closeSync(this.fd);
+		this.fd = undefined;
+		this.closed = true;
+	}
+
+	private write(line: string): void {
+		if (this.fd === undefined) this.fd = this.openForAppend();
+		let text = line;
+		if (!this.headerWritten) {
+			text = `${JSON.stringify(this.header)}\n${text}`;
+			this.headerWritten = true;
+		} else if (this.needsNewline) {
+			text = `\n${text}`;
+		}
+		this.needsNewline = false;
+		const buffer = Buffer.from(text, "utf8");
+		let offset = 0;
+		while (offset < buffer.length) offset += writeSync(this.fd, buffer, offset);
+	}
+
+	private openForAppend(): number {
+		const file = this.file!;
+		if (this.headerWritten) return openSync(file, "a");
+		mkdirSync(dirname(file), { recursive: true });
+		// "wx": never clobber an existing file, whatever the clock did.
+		return openSync(file, "wx");
+	}
+
+	private newEntryId(): string {
+		for (;;) {
+			const id = randomBytes(4).toString("hex");
+			if (!this.ids.has(id)) return id;
+		}
+	}
+}
+
+function endsWithNewline(file: string): boolean {
+	const fd = openSync(file, "r");
+	try {
+		const size = fstatSync(fd).size;
+		if (size === 0) return true;
+		const last = Buffer.alloc(1);
+		readSync(fd, last, 0, 1, size - 1);
+		return last[0] === 0x0a;
+	} finally {
+		closeSync(fd);
+	}
+}

@@ -1,0 +1,94 @@
+// User settings from <loomHome>/settings.json; command-line flags override them (see src/cli).
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { type Static, Type } from "@sinclair/typebox";
+import { Value } from "@sinclair/typebox/value";
+
+const ThinkingSchema = Type.Union([Type.Literal("off"), Type.Literal("low"), Type.Literal("medium"), Type.Literal("high")]);
+
+export const SettingsSchema = Type.Object(
+	{
+		/** Default provider: anthropic, openai, or one from models.json. */
+		provider: Type.Optional(Type.String({ minLength: 1 })),
+		/** Default model id; "provider/id" also accepted. */
+		model: Type.Optional(Type.String({ minLength: 1 })),
+		thinking: Type.Optional(ThinkingSchema),
+		toolExecution: Type.Optional(Type.Union([Type.Literal("parallel"), Type.Literal("sequential")])),
+		retry: Type.Optional(
+			Type.Object({
+				/** Retries of a failed model request (0 disables retrying). */
+				maxRetries: Type.Optional(Type.Integer({ minimum: 0, maximum: 10 })),
+				/** End a request after this long without output. */
+				idleTimeoutMs: Type.Optional(Type.Integer({ minimum: 1000 })),
+			}),
+		),
+	},
+	// Unknown keys are kept, so settings written by a newer loom (or a later feature) never break this one.
+	{ additionalProperties: true },
+);
+
+export type Settings = Static<typeof SettingsSchema>;
+
+export class SettingsError extends Error {
+	constructor(message: string) {
+		super(message);
+		this.name = "SettingsError";
+	}
+}
+
+export function settingsPath(home: string): string {
+	return join(home, "settings.json");
+}
+
+/** Reads and validates settings.json; a missing file means defaults ({}). */
+export function loadSettings(home: string): Settings {
+	const file = settingsPath(home);
+	let text: string;
+	try {
+		text = readFileSync(file, "utf8");
+	} catch (error) {
+		if ((error as NodeJS.ErrnoException).code === "ENOENT") return {};
+		throw new SettingsError(`Cannot read ${file}: ${(error as Error).message}`);
+	}
+	return parseSettings(text, file);
+}
+
+export function parseSettings(text: string, file: string): Settings {
+	if (text.trim() === "") return {};
+	let value: unknown;
+	try {
+		value = JSON.parse(text);
+	} catch (error) {
+		throw new SettingsError(`Invalid JSON in ${file}: ${(error as Error).message}. Fix the file or delete it to use defaults.`);
+	}
+	if (typeof value !== "object" || value === null || Array.isArray(value)) {
+		throw new SettingsError(`${file} must contain a JSON object, for example {"provider": "anthropic"}.`);
+	}
+	const problems = [...Value.Errors(SettingsSchema, value)].map(
+		(error) => `  ${error.path || "/"}: ${describeExpectation(error.schema, error.message)} (got ${JSON.stringify(error.value)})`,
+	);
+	if (problems.length > 0) {
+		throw new SettingsError(`Invalid settings in ${file}:\n${dedupe(problems).join("\n")}`);
+	}
+	return value as Settings;
+}
+
+// TypeBox says "Expected union value" for a set of literals; a person wants the allowed values.
+function describeExpectation(schema: any, fallback: string): string {
+	const options = Array.isArray(schema?.anyOf) ? schema.anyOf.map((member: any) => member?.const) : [];
+	if (options.length > 0 && options.every((option: unknown) => typeof option === "string")) {
+		return `must be one of ${options.join(", ")}`;
+	}
+	return fallback;
+}
+
+// A union failure is reported once per member; one line per path is enough for a person.
+function dedupe(lines: string[]): string[] {
+	const seen = new Set<string>();
+	return lines.filter((line) => {
+		const key = line.split(":")[0]!;
+		if (seen.has(key)) return false;
+		seen.add(key);
+		return true;
+	});
+}

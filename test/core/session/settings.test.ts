@@ -1,0 +1,73 @@
+import { mkdirSync, writeFileSync } from "node:fs";
+import { homedir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { loadSettings, loomHome, SettingsError } from "../../../src/core/session/index.js";
+import { useTempDirs } from "./temp-dir.js";
+
+const tempDir = useTempDirs();
+
+describe("loomHome", () => {
+	it("uses LOOM_HOME when set, resolved to an absolute path", () => {
+		expect(loomHome({ LOOM_HOME: "/tmp/somewhere" })).toBe("/tmp/somewhere");
+		expect(loomHome({ LOOM_HOME: "rel/dir" })).toBe(join(process.cwd(), "rel/dir"));
+	});
+
+	it("falls back to ~/.loom", () => {
+		expect(loomHome({})).toBe(join(homedir(), ".loom"));
+		expect(loomHome({ LOOM_HOME: "  " })).toBe(join(homedir(), ".loom"));
+	});
+});
+
+describe("loadSettings", () => {
+	it("returns defaults when the file does not exist", () => {
+		expect(loadSettings(tempDir())).toEqual({});
+	});
+
+	it("reads every documented setting and keeps unknown keys", () => {
+		const home = tempDir();
+		const settings = {
+			provider: "openai",
+			model: "gpt-4.1",
+			thinking: "high",
+			toolExecution: "sequential",
+			retry: { maxRetries: 5, idleTimeoutMs: 60000 },
+			compaction: { enabled: false },
+		};
+		writeFileSync(join(home, "settings.json"), JSON.stringify(settings));
+		expect(loadSettings(home)).toEqual(settings);
+	});
+
+	it("names the file and the parse problem for invalid JSON", () => {
+		const home = tempDir();
+		writeFileSync(join(home, "settings.json"), '{ "provider": "openai", }');
+		expect(() => loadSettings(home)).toThrow(SettingsError);
+		expect(() => loadSettings(home)).toThrow(/Invalid JSON in .*settings\.json.*Fix the file or delete it/s);
+	});
+
+	it("names each invalid field with the value it got", () => {
+		const home = tempDir();
+		writeFileSync(join(home, "settings.json"), JSON.stringify({ thinking: "max", retry: { maxRetries: -1 } }));
+		let message = "";
+		try {
+			loadSettings(home);
+		} catch (error) {
+			message = (error as Error).message;
+		}
+		expect(message).toContain("/thinking");
+		expect(message).toContain('"max"');
+		expect(message).toContain("/retry/maxRetries");
+	});
+
+	it("rejects a JSON value that is not an object", () => {
+		const home = tempDir();
+		writeFileSync(join(home, "settings.json"), "[1, 2]");
+		expect(() => loadSettings(home)).toThrow(/must contain a JSON object/);
+	});
+
+	it("reports a settings path that cannot be read", () => {
+		const home = tempDir();
+		mkdirSync(join(home, "settings.json"));
+		expect(() => loadSettings(home)).toThrow(/Cannot read .*settings\.json/);
+	});
+});
