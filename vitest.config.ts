@@ -3,7 +3,7 @@ import { defineConfig } from "vitest/config";
 export default defineConfig({
 	test: {
 		include: ["test/**/*.test.ts", "test/**/*.test.tsx"],
-		exclude: ["test/bench/**", "node_modules/**"],
+		exclude: ["node_modules/**"],
 		testTimeout: 20_000,
 		hookTimeout: 20_000,
 	},

@@ -1,4 +1,5 @@
 // The stateful Agent: owns the conversation, runs the loop, reduces its own state before notifying listeners.
+import { setMaxListeners } from "node:events";
 import { errorMessageOf } from "./abort.js";
 import { assertCanContinue, emptyUsage, runAgentLoop, runAgentLoopContinue } from "./agent-loop.js";
 import type {
@@ -234,6 +235,8 @@ export class Agent {
 		) => Promise<AgentMessage[]>,
 	): Promise<void> {
 		const controller = new AbortController();
+		// Every running tool call and hook listens for abort at once; a large batch is not a leak.
+		setMaxListeners(0, controller.signal);
 		this.abortController = controller;
 		this._state.isStreaming = true;
 		this._state.errorMessage = undefined;

@@ -1,0 +1,5 @@
+// The benchmarks, in the order they are reported.
+import loopOverhead from "./loop-overhead.mjs";
+import parallelTools from "./parallel-tools.mjs";
+
+export const benchmarks = [loopOverhead, parallelTools];
