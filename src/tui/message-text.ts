@@ -1,0 +1,47 @@
+// Text projections of messages and tool results (seed 000, section 9): only text blocks, joined by newlines.
+
+type ContentBlock = { type: string; text?: unknown; thinking?: unknown; redacted?: unknown };
+
+export function textFromContent(content: unknown): string {
+	if (typeof content === "string") return content;
+	if (!Array.isArray(content)) return "";
+	const parts: string[] = [];
+	for (const block of content as ContentBlock[]) {
+		if (block && block.type === "text" && typeof block.text === "string") parts.push(block.text);
+	}
+	return parts.join("\n");
+}
+
+/** Text of a user message, with a placeholder for each image so nothing silently disappears. */
+export function userText(content: unknown): string {
+	if (typeof content === "string") return content;
+	if (!Array.isArray(content)) return "";
+	return (content as ContentBlock[])
+		.map((block) => (block?.type === "text" && typeof block.text === "string" ? block.text : block?.type === "image" ? "[image]" : ""))
+		.filter((part) => part !== "")
+		.join("\n");
+}
+
+export interface ThinkingText {
+	text: string;
+	redacted: boolean;
+}
+
+export function thinkingFromContent(content: unknown): ThinkingText {
+	if (!Array.isArray(content)) return { text: "", redacted: false };
+	const parts: string[] = [];
+	let redacted = false;
+	for (const block of content as ContentBlock[]) {
+		if (block?.type !== "thinking") continue;
+		if (block.redacted === true) redacted = true;
+		if (typeof block.thinking === "string" && block.thinking !== "") parts.push(block.thinking);
+	}
+	return { text: parts.join("\n"), redacted };
+}
+
+/** The last `count` lines of a text, without a trailing empty line. */
+export function lastLines(text: string, count: number): string[] {
+	if (count <= 0 || text === "") return [];
+	const lines = text.replace(/\n+$/, "").split("\n");
+	return lines.slice(Math.max(0, lines.length - count));
+}

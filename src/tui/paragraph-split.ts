@@ -1,0 +1,67 @@
+// Finds the part of a streaming answer that is finished: everything up to the last blank line outside a
+// code fence. That part can go into the scrollback for good, which keeps the redrawn live area short.
+// Incremental: only lines completed since the last call are examined, so a long stream stays linear.
+
+export interface SplitState {
+	/** Text not yet moved out; always starts outside a code fence. */
+	tail: string;
+	/** Start of the first line of `tail` not yet examined. */
+	scanned: number;
+	/** Marker of the fence open at `scanned` (``` or ~~~, possibly longer). */
+	openFence?: string;
+}
+
+export interface SplitResult extends SplitState {
+	/** Finished text, ending with a blank line; "" when nothing finished. */
+	finished: string;
+}
+
+const FENCE_OPEN = /^ {0,3}(`{3,}|~{3,})/;
+
+function closesFence(line: string, fence: string): boolean {
+	const trimmed = line.trim();
+	return trimmed.length >= fence.length && trimmed === fence[0].repeat(trimmed.length);
+}
+
+export function splitFinished(state: SplitState): SplitResult {
+	const { tail } = state;
+	let pos = state.scanned;
+	let fence = state.openFence;
+	let cut = -1;
+	for (let newline = tail.indexOf("\n", pos); newline !== -1; newline = tail.indexOf("\n", pos)) {
+		const line = tail.slice(pos, newline);
+		if (fence !== undefined) {
+			if (closesFence(line, fence)) fence = undefined;
+		} else {
+			const open = FENCE_OPEN.exec(line);
+			if (open) fence = open[1];
+			else if (line.trim() === "") {
+				cut = newline + 1;
+			}
+		}
+		pos = newline + 1;
+	}
+	if (cut === -1) return { tail, scanned: pos, openFence: fence, finished: "" };
+	return { tail: tail.slice(cut), scanned: pos - cut, openFence: fence, finished: tail.slice(0, cut) };
+}
+
+/** Whether `text` ends inside an unclosed code fence, and the fence's opening line if so (for capped previews). */
+export function openFenceLine(text: string): string | undefined {
+	let fence: string | undefined;
+	let opening: string | undefined;
+	for (const line of text.split("\n")) {
+		if (fence !== undefined) {
+			if (closesFence(line, fence)) {
+				fence = undefined;
+				opening = undefined;
+			}
+			continue;
+		}
+		const open = FENCE_OPEN.exec(line);
+		if (open) {
+			fence = open[1];
+			opening = line;
+		}
+	}
+	return opening;
+}

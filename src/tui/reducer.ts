@@ -1,0 +1,122 @@
+// The screen's reducer: (view, event, now) => view. Pure and synchronous (seed 000, section 10): the
+// time comes in as an argument, side effects (prompting, rendering) live outside.
+import type { SessionEvent } from "../core/session/session-events.js";
+import { userText } from "./message-text.js";
+import { appendItems, endAssistant, flushAssistant, startAssistant, updateAssistant } from "./reduce-assistant.js";
+import { endTool, flushToolBatch, startTool, updateTool } from "./reduce-tools.js";
+import { type ScreenView, type UiEvent, emptyUsage } from "./view-model.js";
+
+export type ScreenEvent = SessionEvent | UiEvent;
+
+function roleOf(message: unknown): string | undefined {
+	return message && typeof message === "object" ? (message as { role?: string }).role : undefined;
+}
+
+/** Closes whatever a run left open, so nothing streamed is lost and no row keeps spinning. */
+function closeRun(view: ScreenView, now: number): ScreenView {
+	return flushToolBatch(flushAssistant(view), now);
+}
+
+function compactionNotice(event: Extract<SessionEvent, { type: "compaction_end" }>): { level: "info" | "warning" | "error"; text: string } {
+	if (event.error) return { level: "error", text: `Compaction failed: ${event.error}` };
+	if (event.aborted) return { level: "warning", text: "Compaction stopped." };
+	const before = event.tokensBefore !== undefined ? ` (${event.tokensBefore.toLocaleString("en-US")} tokens before)` : "";
+	return { level: "info", text: `Compacted the conversation${before}.` };
+}
+
+export function reduceView(view: ScreenView, event: ScreenEvent, now: number): ScreenView {
+	switch (event.type) {
+		case "agent_start":
+			return { ...view, runStatus: "running", turn: 0, runStartedAt: now };
+		case "turn_start":
+			// A missing turn_end must not leave the previous batch live.
+			return { ...flushToolBatch(view, now), turn: view.turn + 1 };
+		case "turn_end":
+			return flushToolBatch(view, now);
+		case "agent_end":
+			return { ...closeRun(view, now), runStatus: "settling" };
+		case "ui_run_settled":
+			return { ...closeRun(view, now), runStatus: "idle", retry: undefined, runStartedAt: undefined };
+
+		case "message_start":
+			return roleOf(event.message) === "assistant" ? startAssistant(view) : view;
+		case "message_update":
+			return roleOf(event.message) === "assistant" && event.assistantMessageEvent ? updateAssistant(view, event.assistantMessageEvent) : view;
+		case "message_end": {
+			const role = roleOf(event.message);
+			if (role === "assistant") return endAssistant(view, event.message as Parameters<typeof endAssistant>[1]);
+			if (role === "user") {
+				const text = userText((event.message as { content?: unknown }).content);
+				return appendItems(view, [{ kind: "user", text }]);
+			}
+			// Tool results are shown by the tool rows (seed 000, section 13); other roles are not displayed.
+			return view;
+		}
+
+		case "tool_execution_start":
+			return startTool(view, event.toolCallId, event.toolName, event.args, now);
+		case "tool_execution_update":
+			return updateTool(view, event.toolCallId, event.partialResult);
+		case "tool_execution_end":
+			return endTool(view, event.toolCallId, event.result, event.isError, now);
+
+		case "session_open": {
+			const resumed = event.messageCount > 0;
+			const where = event.file ? event.file : "not saved (--no-session)";
+			const opened: ScreenView = {
+				...closeRun(view, now),
+				session: {
+					sessionId: event.sessionId,
+					file: event.file,
+					cwd: event.cwd,
+					provider: event.provider,
+					model: event.model,
+					thinkingLevel: event.thinkingLevel,
+					messageCount: event.messageCount,
+				},
+				usage: emptyUsage,
+				contextTokens: undefined,
+				turn: 0,
+			};
+			const text = resumed ? `Resumed session with ${event.messageCount} messages · ${where}` : `Session ${where}`;
+			return appendItems(opened, [{ kind: "notice", level: "info", text }]);
+		}
+		case "retry_scheduled":
+			return {
+				...view,
+				retry: { attempt: event.attempt, maxRetries: event.maxRetries, reason: event.reason, until: now + Math.max(0, event.delayMs) },
+			};
+		case "retry_finished":
+			return { ...view, retry: undefined };
+		case "queue_changed":
+			return { ...view, queue: { steering: [...event.steering], followUp: [...event.followUp] } };
+		case "model_changed":
+			return appendItems(
+				{ ...view, session: { ...view.session, provider: event.provider, model: event.model }, contextTokens: undefined },
+				[{ kind: "notice", level: "info", text: `Model: ${event.provider}/${event.model}` }],
+			);
+		case "thinking_changed":
+			return appendItems({ ...view, session: { ...view.session, thinkingLevel: event.level } }, [
+				{ kind: "notice", level: "info", text: `Thinking level: ${event.level}` },
+			]);
+		case "compaction_start":
+			return { ...view, compacting: event.reason };
+		case "compaction_end": {
+			const notice = compactionNotice(event);
+			const next: ScreenView = { ...view, compacting: undefined };
+			if (!event.aborted && !event.error) next.contextTokens = undefined;
+			return appendItems(next, [{ kind: "notice", ...notice }]);
+		}
+		case "session_error":
+			return appendItems(view, [{ kind: "notice", level: "error", text: event.message }]);
+
+		case "ui_notice":
+			return appendItems(view, [{ kind: "notice", level: event.level, text: event.text }]);
+		case "ui_toggle_thinking":
+			return { ...view, showThinking: !view.showThinking };
+		case "ui_usage_baseline":
+			return { ...view, usage: { ...event.usage }, contextTokens: event.contextTokens ?? view.contextTokens };
+		default:
+			return view;
+	}
+}

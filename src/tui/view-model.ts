@@ -1,0 +1,160 @@
+// The screen's own view model (seed 000, section 1): a projection of session events for display,
+// never the agent's state. Everything here is plain data, produced only by the reducer.
+import type { ThinkingLevel } from "../core/llm-types.js";
+import type { CompactionReason } from "../core/session/session-events.js";
+
+export type RunStatus = "idle" | "running" | "settling";
+export type ToolStatus = "preparing" | "running" | "done" | "error";
+
+/** The fields of a tool result's `details` the screen knows how to show; all optional, read defensively. */
+export interface ToolDetailsView {
+	/** bash */
+	exitCode?: number;
+	signal?: string;
+	timedOut?: boolean;
+	truncated?: boolean;
+	fullOutputPath?: string;
+	/** edit: unified diff text */
+	diff?: string;
+	firstChangedLine?: number;
+	/** write */
+	bytes?: number;
+	/** read: the range shown and the file's length in lines; kind "image" for images */
+	startLine?: number;
+	endLine?: number;
+	totalLines?: number;
+	kind?: string;
+}
+
+export interface ToolRunView {
+	/** toolCallId: the only key; names repeat and parallel calls of one tool are common. */
+	id: string;
+	name: string;
+	status: ToolStatus;
+	/** One-line preview of the model's raw, unvalidated arguments. */
+	argsPreview: string;
+	/** Path argument when the call has one (read, write, edit), for result lines. */
+	path?: string;
+	/** Text of the latest partial result (tool_execution_update). */
+	progressText?: string;
+	/** Final, finalized result text (tool_execution_end). */
+	resultText?: string;
+	details?: ToolDetailsView;
+	startedAt: number;
+	endedAt?: number;
+}
+
+export type NoticeLevel = "info" | "warning" | "error";
+
+/** Finished things, printed once into the terminal's scrollback (Ink `<Static>`), in order. */
+export type TranscriptItem =
+	| { kind: "user"; id: string; text: string }
+	| {
+			kind: "assistant";
+			id: string;
+			/** Every chunk of one assistant message shares this id (a long answer is moved out in paragraphs). */
+			messageId: string;
+			turn: number;
+			text: string;
+	  }
+	| { kind: "thinking"; id: string; messageId: string; turn: number; text: string; redacted: boolean }
+	| { kind: "tools"; id: string; turn: number; runs: ToolRunView[] }
+	| { kind: "notice"; id: string; level: NoticeLevel; text: string };
+
+/** The assistant message being streamed: only the part not yet moved into the transcript. */
+export interface ActiveAssistant {
+	messageId: string;
+	turn: number;
+	/** Thinking not yet moved into the transcript. */
+	thinking: string;
+	/** Any thinking streamed at all (otherwise the final message's thinking is used). */
+	thinkingSeen: boolean;
+	/** Text already moved into the transcript, kept to reconcile with the final message. */
+	committedText: string;
+	/** Uncommitted text: starts outside any code fence. */
+	tail: string;
+	/** Scan position inside `tail` (start of the first line not yet examined). */
+	scanned: number;
+	/** The fence marker (``` or ~~~, possibly longer) open at `scanned`, if any. */
+	openFence?: string;
+	/** Text blocks seen, so later blocks are joined with a newline exactly like the final message. */
+	textBlocks: number;
+	/** A tool call the model is still writing (its arguments can be long, e.g. a whole file). */
+	pendingToolCall?: { name: string; chars: number };
+}
+
+export interface UsageTotals {
+	input: number;
+	output: number;
+	cacheRead: number;
+	cacheWrite: number;
+	cost: number;
+}
+
+export interface RetryView {
+	attempt: number;
+	maxRetries: number;
+	reason: string;
+	/** Epoch ms when the next attempt starts. */
+	until: number;
+}
+
+export interface SessionInfoView {
+	sessionId?: string;
+	file?: string;
+	cwd?: string;
+	provider?: string;
+	model?: string;
+	thinkingLevel?: ThinkingLevel;
+	messageCount: number;
+}
+
+export interface ScreenView {
+	runStatus: RunStatus;
+	/** Turn within the current run (reset at agent_start). */
+	turn: number;
+	runStartedAt?: number;
+	transcript: TranscriptItem[];
+	activeAssistant?: ActiveAssistant;
+	/** Tool runs of the current batch, by toolCallId. */
+	tools: Record<string, ToolRunView>;
+	/** Ids of the current batch in start (= source) order. */
+	liveToolIds: string[];
+	usage: UsageTotals;
+	/** Tokens in the context after the latest assistant message, when known. */
+	contextTokens?: number;
+	retry?: RetryView;
+	queue: { steering: string[]; followUp: string[] };
+	compacting?: CompactionReason;
+	session: SessionInfoView;
+	/** Show thinking in full in the transcript (otherwise a one-line summary). */
+	showThinking: boolean;
+	/** Source of transcript ids; keeps the reducer pure. */
+	nextId: number;
+}
+
+/** Events the screen itself feeds into the reducer, next to the session's. */
+export type UiEvent =
+	/** The awaited prompt() returned: the run is over (seed 000, section 9). */
+	| { type: "ui_run_settled" }
+	| { type: "ui_notice"; level: NoticeLevel; text: string }
+	| { type: "ui_toggle_thinking" }
+	/** Totals already in a resumed session, read from the session when it opens. */
+	| { type: "ui_usage_baseline"; usage: UsageTotals; contextTokens?: number };
+
+export const emptyUsage: UsageTotals = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, cost: 0 };
+
+export function initialView(session: Partial<SessionInfoView> = {}): ScreenView {
+	return {
+		runStatus: "idle",
+		turn: 0,
+		transcript: [],
+		tools: {},
+		liveToolIds: [],
+		usage: emptyUsage,
+		queue: { steering: [], followUp: [] },
+		session: { messageCount: 0, ...session },
+		showThinking: false,
+		nextId: 1,
+	};
+}
