@@ -1,0 +1,47 @@
+// Writes a file so that a crash leaves either the old content or the new, never half of it.
+import { randomBytes } from "node:crypto";
+import fs from "node:fs/promises";
+import path from "node:path";
+
+/**
+ * Where the bytes should land: through a symlink to its target (so the link survives the rename),
+ * otherwise the path itself.
+ */
+async function writeTarget(filePath: string): Promise<string> {
+	try {
+		return await fs.realpath(filePath);
+	} catch {
+		return filePath;
+	}
+}
+
+/** Temp file in the same directory (same filesystem, so rename is atomic), fsync, then rename over the target. */
+export async function atomicWriteFile(filePath: string, data: string | Uint8Array): Promise<void> {
+	const target = await writeTarget(filePath);
+	const dir = path.dirname(target);
+	await fs.mkdir(dir, { recursive: true });
+
+	let mode: number | undefined;
+	try {
+		const stat = await fs.stat(target);
+		if (stat.isDirectory()) throw new Error(`${filePath} is a directory, not a file.`);
+		mode = stat.mode & 0o7777;
+	} catch (error) {
+		if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+	}
+
+	const temp = path.join(dir, `.${path.basename(target)}.${randomBytes(6).toString("hex")}.tmp`);
+	const handle = await fs.open(temp, "wx", mode ?? 0o666);
+	try {
+		await handle.writeFile(data);
+		// open() applies the umask; chmod restores the existing file's exact mode.
+		if (mode !== undefined) await handle.chmod(mode);
+		await handle.sync();
+		await handle.close();
+		await fs.rename(temp, target);
+	} catch (error) {
+		await handle.close().catch(() => {});
+		await fs.rm(temp, { force: true }).catch(() => {});
+		throw error;
+	}
+}
