@@ -23,6 +23,8 @@ export class SessionStore {
 	private headerWritten: boolean;
 	/** An existing file whose last line has no newline (torn write): one is added before the next entry. */
 	private needsNewline: boolean;
+	/** Entries of a new session waiting for its first message, so a session without messages leaves no file. */
+	private pending: string[] = [];
 	private closed = false;
 
 	private constructor(
@@ -42,7 +44,7 @@ export class SessionStore {
 		this.needsNewline = needsNewline;
 	}
 
-	/** A new session. Its file appears only when the first entry is appended, so idle launches leave no clutter. */
+	/** A new session. Its file appears only with the first message, so idle launches leave no clutter. */
 	static create(options: NewSessionOptions): SessionStore {
 		const created = options.now ?? new Date();
 		const header: SessionHeader = {
@@ -85,7 +87,8 @@ export class SessionStore {
 	/**
 	 * Adds an entry and, when persisting, writes it with one synchronous write: once this returns the line is in
 	 * the kernel, so killing the process (even with SIGKILL) cannot lose it. No fsync per entry: that guards only
-	 * against power loss and would cost milliseconds per message.
+	 * against power loss and would cost milliseconds per message. In a new session, model and thinking entries
+	 * wait in memory for the first message and are written with it.
 	 */
 	append(payload: EntryPayload): SessionEntry {
 		if (this.closed) throw new Error("Session store is closed");
@@ -102,7 +105,10 @@ export class SessionStore {
 		} as SessionEntry;
 		this.list.push(entry);
 		this.ids.add(entry.id);
-		if (this.file !== undefined) this.write(`${JSON.stringify(entry)}\n`);
+		if (this.file === undefined) return entry;
+		const line = `${JSON.stringify(entry)}\n`;
+		if (!this.headerWritten && entry.type !== "message") this.pending.push(line);
+		else this.write(this.pending.splice(0).join("") + line);
 		return entry;
 	}
 

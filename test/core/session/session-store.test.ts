@@ -68,6 +68,16 @@ describe("SessionStore", () => {
 		store.close();
 	});
 
+	it("holds model and thinking entries of a new session until its first message", () => {
+		const { store } = newStore();
+		store.append({ type: "model_change", provider: "openai", modelId: "m" });
+		store.append({ type: "thinking_change", thinkingLevel: "low" });
+		expect(existsSync(store.file!)).toBe(false);
+		store.append({ type: "message", message: user("now") });
+		expect(linesOf(store.file!).map((line) => line.type)).toEqual(["session", "model_change", "thinking_change", "message"]);
+		store.close();
+	});
+
 	it("keeps nothing on disk with persist: false, but still gives entries ids", () => {
 		const home = tempDir();
 		const store = SessionStore.create({ home, cwd: "/p", persist: false });

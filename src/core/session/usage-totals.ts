@@ -1,0 +1,47 @@
+// Token and cost totals over a conversation's assistant messages.
+import type { AgentMessage } from "../agent-types.js";
+import type { AssistantMessage } from "../llm-types.js";
+
+export interface UsageTotals {
+	input: number;
+	output: number;
+	cacheRead: number;
+	cacheWrite: number;
+	/** US dollars. */
+	cost: number;
+}
+
+export function zeroUsage(): UsageTotals {
+	return { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, cost: 0 };
+}
+
+export function addUsage(totals: UsageTotals, message: AgentMessage): UsageTotals {
+	if (message.role !== "assistant") return totals;
+	const usage = (message as AssistantMessage).usage;
+	if (!usage) return totals;
+	return {
+		input: totals.input + (usage.input ?? 0),
+		output: totals.output + (usage.output ?? 0),
+		cacheRead: totals.cacheRead + (usage.cacheRead ?? 0),
+		cacheWrite: totals.cacheWrite + (usage.cacheWrite ?? 0),
+		cost: totals.cost + (usage.cost?.total ?? 0),
+	};
+}
+
+export function sumUsage(messages: readonly AgentMessage[]): UsageTotals {
+	return messages.reduce(addUsage, zeroUsage());
+}
+
+/** Tokens the last successful response reported for its whole context (prompt + cache + output). */
+export function lastContextTokens(messages: readonly AgentMessage[]): number | undefined {
+	for (let i = messages.length - 1; i >= 0; i--) {
+		const message = messages[i]!;
+		if (message.role !== "assistant") continue;
+		const assistant = message as AssistantMessage;
+		if (assistant.stopReason === "error" || assistant.stopReason === "aborted") continue;
+		const usage = assistant.usage;
+		const total = usage.totalTokens || usage.input + usage.output + usage.cacheRead + usage.cacheWrite;
+		if (total > 0) return total;
+	}
+	return undefined;
+}
