@@ -1,0 +1,91 @@
+// Reads a window of lines from a text file in one streaming pass, counting every line but keeping only the
+// window, so a huge file costs time, not memory.
+import fs from "node:fs";
+import { StringDecoder } from "node:string_decoder";
+
+export interface LineWindow {
+	/** Lines from the requested start, without line endings; the last one may be cut (see lastLineCut). */
+	lines: string[];
+	/** Lines in the whole file; a final newline does not start another line. */
+	totalLines: number;
+	/** Full UTF-8 size of the first line in the window (to explain a line too long to show). */
+	firstLineBytes: number;
+	/** The last kept line was cut because the window went over byteBudget. */
+	lastLineCut: boolean;
+}
+
+/**
+ * Collects up to maxLines lines starting at startIndex (0-based), and stops collecting once more than
+ * byteBudget bytes are kept: the caller's limit check needs only to see that the budget was exceeded.
+ */
+export async function readLineWindow(
+	filePath: string,
+	startIndex: number,
+	maxLines: number,
+	byteBudget: number,
+): Promise<LineWindow> {
+	const decoder = new StringDecoder("utf8");
+	const lines: string[] = [];
+	let lineIndex = 0;
+	let newlines = 0;
+	let current = "";
+	let currentBytes = 0;
+	let currentLength = 0;
+	let keptBytes = 0;
+	let collecting = startIndex === 0;
+	let done = false;
+	let firstLineBytes = 0;
+	let lastLineCut = false;
+	let sawAnything = false;
+
+	const finishLine = (): void => {
+		if (collecting && !done) {
+			let text = current.endsWith("\r") ? current.slice(0, -1) : current;
+			if (lineIndex === 0 && text.startsWith("\uFEFF")) text = text.slice(1);
+			if (lines.length === 0) firstLineBytes = currentBytes;
+			lines.push(text);
+			keptBytes += currentBytes + 1;
+			if (current.length < currentLength) lastLineCut = true;
+			if (lines.length >= maxLines || keptBytes > byteBudget) done = true;
+		}
+		current = "";
+		currentBytes = 0;
+		currentLength = 0;
+		lineIndex++;
+		collecting = lineIndex >= startIndex;
+	};
+
+	const addSegment = (segment: string): void => {
+		if (segment.length === 0) return;
+		currentLength += segment.length;
+		if (!collecting || done) return;
+		const bytes = Buffer.byteLength(segment, "utf8");
+		// Keep a line only up to the budget: a single giant line must not be held whole.
+		if (keptBytes + currentBytes <= byteBudget) current += segment;
+		currentBytes += bytes;
+	};
+
+	const stream = fs.createReadStream(filePath);
+	for await (const chunk of stream as AsyncIterable<Buffer>) {
+		if (chunk.length > 0) sawAnything = true;
+		const text = decoder.write(chunk);
+		let from = 0;
+		for (let at = text.indexOf("\n"); at !== -1; at = text.indexOf("\n", from)) {
+			addSegment(text.slice(from, at));
+			finishLine();
+			newlines++;
+			from = at + 1;
+		}
+		addSegment(text.slice(from));
+	}
+	addSegment(decoder.end());
+	const trailingPartial = currentLength > 0;
+	if (trailingPartial) finishLine();
+
+	return {
+		lines,
+		totalLines: sawAnything ? newlines + (trailingPartial ? 1 : 0) : 0,
+		firstLineBytes,
+		lastLineCut,
+	};
+}

@@ -1,0 +1,160 @@
+// The read tool: a window of a text file's lines, or an image as an image block.
+import fs from "node:fs/promises";
+import { type Static, Type } from "@sinclair/typebox";
+import type { AgentTool, AgentToolResult } from "../core/index.js";
+import { detectImageMimeType, type ImageMimeType, looksBinary, SNIFF_BYTES } from "./file-kind.js";
+import { readLineWindow } from "./line-window.js";
+import { resolveToCwd } from "./resolve-path.js";
+import { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, formatSize, truncateHead } from "./truncate.js";
+
+export const readSchema = Type.Object({
+	path: Type.String({ description: "Path to the file to read (relative to the working directory, or absolute)" }),
+	offset: Type.Optional(Type.Integer({ minimum: 1, description: "Line number to start reading from (1-indexed)" })),
+	limit: Type.Optional(Type.Integer({ minimum: 1, description: "Maximum number of lines to read" })),
+});
+
+export type ReadToolInput = Static<typeof readSchema>;
+
+export interface ReadToolDetails {
+	/** Absolute path that was read. */
+	path: string;
+	kind: "text" | "image";
+	mimeType?: ImageMimeType;
+	/** Text only: lines in the file, and the range shown (0 and 0 when nothing was shown). */
+	totalLines?: number;
+	startLine?: number;
+	endLine?: number;
+	/** Text only: more lines follow; read again from nextOffset. */
+	truncated: boolean;
+	nextOffset?: number;
+}
+
+/** Images larger than this are refused: providers reject them and they would flood the context. */
+export const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
+
+const description = `Read a file. Text files come back as their lines; images (PNG, JPEG, GIF, WebP) come back as images you can see.
+Output is cut at ${DEFAULT_MAX_LINES} lines or ${DEFAULT_MAX_BYTES / 1024} KB, whichever comes first; the text then says which lines were shown and the offset to continue from.
+Use offset (1-indexed line) and limit to read part of a large file. Binary files other than images are refused.`;
+
+async function readHead(filePath: string): Promise<Buffer> {
+	const handle = await fs.open(filePath, "r");
+	try {
+		const buffer = Buffer.alloc(SNIFF_BYTES);
+		const { bytesRead } = await handle.read(buffer, 0, SNIFF_BYTES, 0);
+		return buffer.subarray(0, bytesRead);
+	} finally {
+		await handle.close();
+	}
+}
+
+async function statForRead(absolute: string, shownPath: string) {
+	try {
+		const stat = await fs.stat(absolute);
+		if (stat.isDirectory()) throw new Error(`${shownPath} is a directory. List it with bash (ls) and read a file inside it.`);
+		return stat;
+	} catch (error) {
+		const code = (error as NodeJS.ErrnoException).code;
+		if (code === "ENOENT") throw new Error(`File not found: ${shownPath} (resolved to ${absolute}).`);
+		if (code === "EACCES") throw new Error(`Permission denied reading ${shownPath}.`);
+		throw error;
+	}
+}
+
+async function readImage(absolute: string, shownPath: string, mimeType: ImageMimeType, size: number) {
+	if (size > MAX_IMAGE_BYTES) {
+		throw new Error(
+			`${shownPath} is a ${mimeType} image of ${formatSize(size)}, over the ${formatSize(MAX_IMAGE_BYTES)} limit for images. Make a smaller copy (for example with ImageMagick via bash) and read that.`,
+		);
+	}
+	const data = await fs.readFile(absolute);
+	const result: AgentToolResult<ReadToolDetails> = {
+		content: [
+			{ type: "text", text: `Read image file ${shownPath} [${mimeType}, ${formatSize(size)}]` },
+			{ type: "image", data: data.toString("base64"), mimeType },
+		],
+		details: { path: absolute, kind: "image", mimeType, truncated: false },
+	};
+	return result;
+}
+
+async function readText(absolute: string, shownPath: string, offset: number, limit: number | undefined) {
+	const maxLines = Math.min(limit ?? DEFAULT_MAX_LINES, DEFAULT_MAX_LINES);
+	const window = await readLineWindow(absolute, offset - 1, maxLines, DEFAULT_MAX_BYTES);
+	const { totalLines } = window;
+	const details = (startLine: number, endLine: number, nextOffset?: number): ReadToolDetails => ({
+		path: absolute,
+		kind: "text",
+		totalLines,
+		startLine,
+		endLine,
+		truncated: nextOffset !== undefined,
+		...(nextOffset !== undefined ? { nextOffset } : {}),
+	});
+	const text = (value: string, d: ReadToolDetails): AgentToolResult<ReadToolDetails> => ({
+		content: [{ type: "text", text: value }],
+		details: d,
+	});
+
+	if (totalLines === 0) {
+		if (offset > 1) throw new Error(`Offset ${offset} is beyond the end of ${shownPath}: the file is empty (0 lines).`);
+		return text(`(${shownPath} is empty)`, details(0, 0));
+	}
+	if (offset > totalLines) {
+		throw new Error(
+			`Offset ${offset} is beyond the end of ${shownPath}, which has ${totalLines} line${totalLines === 1 ? "" : "s"}. Use an offset from 1 to ${totalLines}.`,
+		);
+	}
+
+	const cut = truncateHead(window.lines.join("\n"), { maxLines, maxBytes: DEFAULT_MAX_BYTES });
+	if (cut.firstLineExceedsLimit) {
+		const next = offset + 1 <= totalLines ? offset + 1 : undefined;
+		const message =
+			`[Line ${offset} of ${shownPath} is ${formatSize(window.firstLineBytes)}, over the ${formatSize(DEFAULT_MAX_BYTES)} limit, so it is not shown. ` +
+			`Read a slice of it with bash, for example: sed -n '${offset}p' ${JSON.stringify(absolute)} | head -c ${DEFAULT_MAX_BYTES}` +
+			(next !== undefined ? `. Use offset=${next} to continue after it.]` : "]");
+		return text(message, details(offset, offset - 1, next));
+	}
+
+	const endLine = offset + cut.outputLines - 1;
+	let output = cut.content;
+	let nextOffset: number | undefined;
+	if (endLine < totalLines) {
+		nextOffset = endLine + 1;
+		const stoppedBy =
+			cut.truncatedBy === "bytes"
+				? ` (${formatSize(DEFAULT_MAX_BYTES)} limit)`
+				: cut.truncatedBy === "lines" && maxLines === DEFAULT_MAX_LINES && limit === undefined
+					? ` (${DEFAULT_MAX_LINES} line limit)`
+					: "";
+		output += `\n\n[Showing lines ${offset}-${endLine} of ${totalLines}${stoppedBy}. Use offset=${nextOffset} to continue.]`;
+	}
+	return text(output, details(offset, endLine, nextOffset));
+}
+
+export function createReadTool(cwd: string): AgentTool<typeof readSchema, ReadToolDetails> {
+	return {
+		name: "read",
+		label: "Read",
+		description,
+		parameters: readSchema,
+		async execute(_toolCallId, params, signal) {
+			if (signal?.aborted) throw new Error("Read aborted.");
+			const offset = params.offset ?? 1;
+			if (!Number.isInteger(offset) || offset < 1) throw new Error(`offset must be a whole number from 1, got ${params.offset}.`);
+			if (params.limit !== undefined && (!Number.isInteger(params.limit) || params.limit < 1)) {
+				throw new Error(`limit must be a whole number from 1, got ${params.limit}.`);
+			}
+			const absolute = resolveToCwd(params.path, cwd);
+			const stat = await statForRead(absolute, params.path);
+			const head = await readHead(absolute);
+			const mimeType = detectImageMimeType(head);
+			if (mimeType) return readImage(absolute, params.path, mimeType, stat.size);
+			if (looksBinary(head)) {
+				throw new Error(
+					`${params.path} is a binary file (${formatSize(stat.size)}), not text; it is not shown. Inspect it with bash (for example: file, xxd | head).`,
+				);
+			}
+			return readText(absolute, params.path, offset, params.limit);
+		},
+	};
+}
