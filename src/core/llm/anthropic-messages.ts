@@ -1,0 +1,156 @@
+// StreamFn for the Anthropic Messages API through @anthropic-ai/sdk (loaded on first use).
+import type Anthropic from "@anthropic-ai/sdk";
+import type { AssistantMessageEventStream, Context, Model } from "../llm-types.js";
+import { providerApiKey } from "./api-keys.js";
+import { buildAnthropicParams } from "./anthropic-request.js";
+import type { PartialAssistantMessage } from "./partial-message.js";
+import { ProviderStreamError } from "./provider-error.js";
+import {
+	DEFAULT_IDLE_TIMEOUT_MS,
+	type FinishReason,
+	type ProviderAttempt,
+	type ProviderStreamOptions,
+	runProviderStream,
+} from "./provider-run.js";
+
+type StreamEvent = Anthropic.RawMessageStreamEvent;
+
+export function streamAnthropicMessages(
+	model: Model,
+	context: Context,
+	options: ProviderStreamOptions = {},
+): AssistantMessageEventStream {
+	const key = providerApiKey(model, options.apiKey);
+	return runProviderStream({
+		model,
+		options,
+		apiKey: key.apiKey,
+		async prepare(): Promise<ProviderAttempt> {
+			if (!key.apiKey) throw new ProviderStreamError(key.missingMessage);
+			const { default: AnthropicClient } = await import("@anthropic-ai/sdk");
+			const client = new AnthropicClient({
+				apiKey: key.apiKey,
+				baseURL: model.baseUrl,
+				// Retries are ours, so each one is observable and abortable.
+				maxRetries: 0,
+				timeout: Math.max(options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS, 600_000),
+				logLevel: "off",
+				openTelemetry: false,
+				defaultHeaders: { ...model.headers, ...options.headers },
+			});
+			const params = buildAnthropicParams(model, context, options);
+			return async ({ signal, partial, touch }) => {
+				const stream = await client.messages.create(params, { signal });
+				touch();
+				const reader = new AnthropicEventReader(partial);
+				for await (const event of stream) {
+					touch();
+					reader.handle(event);
+				}
+				return reader.finish();
+			};
+		},
+	});
+}
+
+/** Turns Anthropic stream events into blocks of the partial message. */
+class AnthropicEventReader {
+	/** Anthropic block index → our content index. */
+	private readonly blocks = new Map<number, number>();
+	private stopReason: string | null = null;
+	private stopped = false;
+
+	constructor(private readonly partial: PartialAssistantMessage) {}
+
+	handle(event: StreamEvent): void {
+		const partial = this.partial;
+		switch (event.type) {
+			case "message_start": {
+				const usage = event.message.usage;
+				partial.setUsage({
+					input: usage.input_tokens ?? 0,
+					output: usage.output_tokens ?? 0,
+					cacheRead: usage.cache_read_input_tokens ?? 0,
+					cacheWrite: usage.cache_creation_input_tokens ?? 0,
+				});
+				break;
+			}
+			case "content_block_start": {
+				const block = event.content_block;
+				if (block.type === "text") {
+					const index = partial.startText();
+					this.blocks.set(event.index, index);
+					if (block.text) partial.appendText(index, block.text);
+				} else if (block.type === "thinking") {
+					const index = partial.startThinking({ thinkingSignature: block.signature || undefined });
+					this.blocks.set(event.index, index);
+					if (block.thinking) partial.appendThinking(index, block.thinking);
+				} else if (block.type === "redacted_thinking") {
+					this.blocks.set(event.index, partial.startThinking({ redacted: true, thinkingSignature: block.data }));
+				} else if (block.type === "tool_use") {
+					const index = partial.startToolCall(block.id, block.name);
+					this.blocks.set(event.index, index);
+					// Some servers send the whole input at block start instead of as deltas.
+					if (block.input && typeof block.input === "object" && Object.keys(block.input).length > 0) {
+						partial.appendToolArguments(index, JSON.stringify(block.input));
+					}
+				}
+				// Server-side tool blocks (web search...) are not part of this agent's protocol: ignored.
+				break;
+			}
+			case "content_block_delta": {
+				const index = this.blocks.get(event.index);
+				if (index === undefined) break;
+				const delta = event.delta;
+				if (delta.type === "text_delta") partial.appendText(index, delta.text);
+				else if (delta.type === "thinking_delta") partial.appendThinking(index, delta.thinking);
+				else if (delta.type === "signature_delta") partial.appendSignature(index, delta.signature);
+				else if (delta.type === "input_json_delta") partial.appendToolArguments(index, delta.partial_json);
+				break;
+			}
+			case "content_block_stop": {
+				const index = this.blocks.get(event.index);
+				if (index !== undefined) partial.endBlock(index);
+				break;
+			}
+			case "message_delta": {
+				if (event.delta.stop_reason) this.stopReason = event.delta.stop_reason;
+				const usage = event.usage;
+				partial.setUsage({
+					output: usage.output_tokens ?? undefined,
+					input: usage.input_tokens ?? undefined,
+					cacheRead: usage.cache_read_input_tokens ?? undefined,
+					cacheWrite: usage.cache_creation_input_tokens ?? undefined,
+				});
+				break;
+			}
+			case "message_stop":
+				this.stopped = true;
+				break;
+		}
+	}
+
+	finish(): FinishReason {
+		if (!this.stopped) {
+			// The body ended cleanly but early (a proxy cut it): as retryable as a dropped connection.
+			throw new ProviderStreamError(
+				"The response stream ended before the message was complete (no message_stop).",
+				!this.partial.hasContent,
+			);
+		}
+		switch (this.stopReason) {
+			case "max_tokens":
+				return "length";
+			case "tool_use":
+				return "toolUse";
+			case "model_context_window_exceeded":
+				// The conversation filled the context window: an error the session layer can answer by compacting.
+				throw new ProviderStreamError(
+					"model_context_window_exceeded: the conversation exceeds the model's context window (prompt is too long).",
+				);
+			default:
+				// end_turn, stop_sequence, pause_turn, refusal (its explanation is in the text, if any).
+				return "stop";
+		}
+	}
+}

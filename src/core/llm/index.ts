@@ -1,0 +1,29 @@
+// Public entry of the model providers: one StreamFn for every supported API, the model catalog and
+// registry (models.json, keys), cost, and the helpers the session layer needs (overflow, conversion).
+export { streamModel } from "./stream-model.js";
+export { streamAnthropicMessages } from "./anthropic-messages.js";
+export { streamOpenAICompletions } from "./openai-completions.js";
+export { DEFAULT_IDLE_TIMEOUT_MS, type ProviderStreamOptions } from "./provider-run.js";
+export { DEFAULT_RETRY, retryDelayMs, type RetrySettings } from "./retry.js";
+export { calculateCost, emptyUsage } from "./usage.js";
+export { isContextOverflow } from "./context-overflow.js";
+export { redactSecrets } from "./redact.js";
+export { parseToolArguments } from "./partial-message.js";
+export {
+	transformMessages,
+	normalizeAnthropicToolCallId,
+	normalizeOpenAIToolCallId,
+	NO_RESULT_TEXT,
+} from "./transform-messages.js";
+export { buildAnthropicParams, anthropicThinkingStyle } from "./anthropic-request.js";
+export { buildOpenAIParams } from "./openai-request.js";
+export { API_KEY_FLAG, PROVIDER_KEY_ENV, missingApiKeyMessage } from "./api-keys.js";
+export {
+	BUILTIN_MODELS,
+	BUILTIN_PROVIDERS,
+	DEFAULT_MODEL_LIMITS,
+	DEFAULT_PROVIDER,
+	type BuiltinProvider,
+} from "./models-catalog.js";
+export { ModelRegistry, loadModelRegistry, type ModelRequest, type ResolvedModel } from "./model-registry.js";
+export { parseModelsJson, readModelsJson, type ModelsJson, type ModelsJsonModel, type ModelsJsonProvider } from "./models-json.js";

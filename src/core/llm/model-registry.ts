@@ -1,0 +1,215 @@
+// Which model to talk to and with which key: the built-in catalog merged with models.json, base URLs
+// and keys from options, environment and file, and errors that say exactly what to set.
+import { join } from "node:path";
+import type { Api, Model } from "../llm-types.js";
+import { API_KEY_FLAG } from "./api-keys.js";
+import { BUILTIN_MODELS, BUILTIN_PROVIDERS, DEFAULT_MODEL_LIMITS, DEFAULT_PROVIDER, FREE } from "./models-catalog.js";
+import { type ModelsJson, type ModelsJsonModel, type ModelsJsonProvider, readModelsJson } from "./models-json.js";
+
+export interface ModelRequest {
+	provider?: string;
+	/** A model id, or "provider/id". */
+	modelId?: string;
+	baseUrl?: string;
+	apiKey?: string;
+}
+
+export interface ResolvedModel {
+	model: Model;
+	apiKey: string;
+}
+
+interface ProviderEntry {
+	name: string;
+	api: Api;
+	baseUrl: string;
+	headers?: Record<string, string>;
+	/** As written in models.json (may be "$ENV_VAR"). */
+	apiKey?: string;
+	apiKeyEnv?: string;
+	defaultModel?: string;
+	defaultInput: ("text" | "image")[];
+	models: Map<string, Model>;
+}
+
+export class ModelRegistry {
+	private readonly entries = new Map<string, ProviderEntry>();
+
+	constructor(
+		config: ModelsJson,
+		/** Path of models.json, quoted in error messages. */
+		readonly modelsJsonPath: string,
+		private readonly env: NodeJS.ProcessEnv = process.env,
+	) {
+		for (const builtin of Object.values(BUILTIN_PROVIDERS)) {
+			const models = new Map(BUILTIN_MODELS.filter((m) => m.provider === builtin.name).map((m) => [m.id, { ...m }]));
+			this.entries.set(builtin.name, { ...builtin, models });
+		}
+		for (const [name, custom] of Object.entries(config.providers)) this.addProvider(name, custom);
+	}
+
+	/** Provider names, built-in first. */
+	providers(): string[] {
+		return [...this.entries.keys()];
+	}
+
+	/** Every known model with its effective base URL, for a /model picker. */
+	listModels(): Model[] {
+		return [...this.entries.values()].flatMap((entry) => [...entry.models.values()].map((model) => this.withEntry(model, entry)));
+	}
+
+	find(provider: string, modelId: string): Model | undefined {
+		const entry = this.entries.get(provider);
+		const model = entry?.models.get(modelId);
+		return entry && model ? this.withEntry(model, entry) : undefined;
+	}
+
+	/** The model a request names, without checking keys. Throws when the provider or model cannot be determined. */
+	resolveModel(request: ModelRequest = {}): Model {
+		const { provider, modelId } = this.splitRequest(request);
+		const entry = this.entries.get(provider);
+		if (!entry) {
+			throw new Error(
+				`Unknown provider "${provider}". Known providers: ${this.providers().join(", ")}. Define others in ${this.modelsJsonPath}.`,
+			);
+		}
+		const id = modelId ?? entry.defaultModel ?? entry.models.keys().next().value;
+		if (!id) {
+			throw new Error(`Provider "${provider}" lists no models in ${this.modelsJsonPath}; name one, e.g. ${provider}/<model-id>.`);
+		}
+		const known = entry.models.get(id);
+		const model = known ?? this.unknownModel(entry, id);
+		return { ...this.withEntry(model, entry), ...(request.baseUrl ? { baseUrl: request.baseUrl } : {}) };
+	}
+
+	/** The model and a usable key; throws an Error naming the variable or flag to set when there is none. */
+	resolve(request: ModelRequest = {}): ResolvedModel {
+		const model = this.resolveModel(request);
+		return { model, apiKey: this.requireApiKey(model.provider, request.apiKey) };
+	}
+
+	/** Explicit key, else models.json (a literal or "$ENV_VAR"), else the provider's standard variable. */
+	apiKeyFor(provider: string, explicit?: string): string | undefined {
+		if (explicit) return explicit;
+		const entry = this.entries.get(provider);
+		if (!entry) return undefined;
+		const configured = entry.apiKey ? this.expand(entry.apiKey) : undefined;
+		if (configured) return configured;
+		return entry.apiKeyEnv ? this.env[entry.apiKeyEnv] || undefined : undefined;
+	}
+
+	requireApiKey(provider: string, explicit?: string): string {
+		const key = this.apiKeyFor(provider, explicit);
+		if (key) return key;
+		const entry = this.entries.get(provider);
+		const variable = entry?.apiKey && /^\$/.test(entry.apiKey) ? envName(entry.apiKey) : undefined;
+		if (variable) {
+			throw new Error(
+				`No API key for provider "${provider}": ${this.modelsJsonPath} reads it from ${variable}, which is not set. Set ${variable} or pass ${API_KEY_FLAG}.`,
+			);
+		}
+		if (entry?.apiKeyEnv) {
+			throw new Error(`No API key for provider "${provider}": set ${entry.apiKeyEnv} or pass ${API_KEY_FLAG}.`);
+		}
+		throw new Error(
+			`No API key for provider "${provider}": add "apiKey" to providers.${provider} in ${this.modelsJsonPath} (a key, or "$ENV_VAR") or pass ${API_KEY_FLAG}.`,
+		);
+	}
+
+	private splitRequest(request: ModelRequest): { provider: string; modelId?: string } {
+		let modelId = request.modelId?.trim() || undefined;
+		let provider = request.provider?.trim() || undefined;
+		const slash = modelId?.indexOf("/") ?? -1;
+		if (modelId && slash > 0) {
+			// "provider/id" only when the prefix is a provider: ids like "qwen/qwen3-coder" contain slashes too.
+			const prefix = modelId.slice(0, slash);
+			if (this.entries.has(prefix) && (!provider || provider === prefix)) {
+				provider = prefix;
+				modelId = modelId.slice(slash + 1);
+			}
+		}
+		if (provider) return { provider, modelId };
+		if (!modelId) return { provider: DEFAULT_PROVIDER };
+		for (const entry of this.entries.values()) if (entry.models.has(modelId)) return { provider: entry.name, modelId };
+		if (/^claude-/.test(modelId)) return { provider: "anthropic", modelId };
+		if (/^(gpt-|o\d|chatgpt-|codex-)/.test(modelId)) return { provider: "openai", modelId };
+		throw new Error(
+			`Unknown model "${modelId}": write it as <provider>/${modelId} (providers: ${this.providers().join(", ")}) or add it to ${this.modelsJsonPath}.`,
+		);
+	}
+
+	private addProvider(name: string, custom: ModelsJsonProvider): void {
+		const builtin = this.entries.get(name);
+		const entry: ProviderEntry = builtin ?? {
+			name,
+			api: custom.api ?? "openai-completions",
+			baseUrl: custom.baseUrl!,
+			defaultInput: ["text"],
+			models: new Map(),
+		};
+		if (custom.api) entry.api = custom.api;
+		if (custom.baseUrl) entry.baseUrl = custom.baseUrl;
+		if (custom.apiKey) entry.apiKey = custom.apiKey;
+		if (custom.headers) entry.headers = { ...entry.headers, ...custom.headers };
+		for (const spec of custom.models ?? []) {
+			const base = entry.models.get(spec.id) ?? this.unknownModel(entry, spec.id);
+			entry.models.set(spec.id, mergeModel(base, spec));
+		}
+		if (!builtin) entry.defaultModel = custom.models?.[0]?.id;
+		this.entries.set(name, entry);
+	}
+
+	/** A model id nobody described: it works, with default limits and no known price. */
+	private unknownModel(entry: ProviderEntry, id: string): Model {
+		return {
+			id,
+			name: id,
+			api: entry.api,
+			provider: entry.name,
+			baseUrl: entry.baseUrl,
+			reasoning: false,
+			input: [...entry.defaultInput],
+			cost: { ...FREE },
+			...DEFAULT_MODEL_LIMITS,
+		};
+	}
+
+	private withEntry(model: Model, entry: ProviderEntry): Model {
+		const envBaseUrl = BUILTIN_PROVIDERS[entry.name] ? this.env[BUILTIN_PROVIDERS[entry.name]!.baseUrlEnv] : undefined;
+		const headers = entry.headers || model.headers ? { ...entry.headers, ...model.headers } : undefined;
+		return {
+			...model,
+			api: entry.api,
+			baseUrl: envBaseUrl || entry.baseUrl,
+			...(headers ? { headers } : {}),
+		};
+	}
+
+	private expand(value: string): string | undefined {
+		const variable = envName(value);
+		return variable ? this.env[variable] || undefined : value;
+	}
+}
+
+function envName(value: string): string | undefined {
+	return /^\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?$/.exec(value)?.[1];
+}
+
+function mergeModel(base: Model, spec: ModelsJsonModel): Model {
+	return {
+		...base,
+		name: spec.name ?? base.name,
+		contextWindow: spec.contextWindow ?? base.contextWindow,
+		maxTokens: spec.maxTokens ?? base.maxTokens,
+		reasoning: spec.reasoning ?? base.reasoning,
+		input: spec.input ?? base.input,
+		cost: { ...base.cost, ...spec.cost },
+		...(spec.headers ? { headers: { ...base.headers, ...spec.headers } } : {}),
+	};
+}
+
+/** Loads `<loomHome>/models.json` (absent is fine) into a registry. Throws on an invalid file. */
+export function loadModelRegistry(loomHome: string, env: NodeJS.ProcessEnv = process.env): ModelRegistry {
+	const path = join(loomHome, "models.json");
+	return new ModelRegistry(readModelsJson(path), path, env);
+}

@@ -1,0 +1,87 @@
+// The built-in providers and models. Prices are US dollars per million tokens (list prices, November 2026);
+// a user can correct or extend any of it in ~/.loom/models.json.
+import type { Api, Model, ModelCost } from "../llm-types.js";
+
+export interface BuiltinProvider {
+	name: string;
+	api: Api;
+	baseUrl: string;
+	/** Environment variable overriding baseUrl. */
+	baseUrlEnv: string;
+	/** Environment variable holding the API key. */
+	apiKeyEnv: string;
+	defaultModel: string;
+	/** What an unknown model id on this provider accepts. */
+	defaultInput: ("text" | "image")[];
+}
+
+export const BUILTIN_PROVIDERS: Record<string, BuiltinProvider> = {
+	anthropic: {
+		name: "anthropic",
+		api: "anthropic-messages",
+		baseUrl: "https://api.anthropic.com",
+		baseUrlEnv: "ANTHROPIC_BASE_URL",
+		apiKeyEnv: "ANTHROPIC_API_KEY",
+		defaultModel: "claude-sonnet-5-5",
+		defaultInput: ["text", "image"],
+	},
+	openai: {
+		name: "openai",
+		api: "openai-completions",
+		baseUrl: "https://api.openai.com/v1",
+		baseUrlEnv: "OPENAI_BASE_URL",
+		apiKeyEnv: "OPENAI_API_KEY",
+		defaultModel: "gpt-5.6-terra",
+		defaultInput: ["text", "image"],
+	},
+};
+
+export const DEFAULT_PROVIDER = "anthropic";
+
+/** Limits assumed for a model nobody described. */
+export const DEFAULT_MODEL_LIMITS = { contextWindow: 128_000, maxTokens: 16_384 };
+
+export const FREE: ModelCost = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 };
+
+function claude(id: string, name: string, input: number, output: number, contextWindow: number, maxTokens: number): Model {
+	return {
+		id,
+		name,
+		api: "anthropic-messages",
+		provider: "anthropic",
+		baseUrl: BUILTIN_PROVIDERS.anthropic!.baseUrl,
+		reasoning: true,
+		input: ["text", "image"],
+		// Cache reads cost a tenth of input; 5-minute cache writes a quarter more than input.
+		cost: { input, output, cacheRead: input / 10, cacheWrite: input * 1.25 },
+		contextWindow,
+		maxTokens,
+	};
+}
+
+function gpt(id: string, name: string, input: number, output: number): Model {
+	return {
+		id,
+		name,
+		api: "openai-completions",
+		provider: "openai",
+		baseUrl: BUILTIN_PROVIDERS.openai!.baseUrl,
+		reasoning: true,
+		input: ["text", "image"],
+		cost: { input, output, cacheRead: input / 10, cacheWrite: 0 },
+		contextWindow: 1_000_000,
+		maxTokens: 128_000,
+	};
+}
+
+export const BUILTIN_MODELS: readonly Model[] = Object.freeze([
+	claude("claude-sonnet-5-5", "Claude Sonnet 5.5", 2, 10, 1_000_000, 128_000),
+	claude("claude-opus-5-5", "Claude Opus 5.5", 4, 20, 1_000_000, 128_000),
+	claude("claude-fable-5-1", "Claude Fable 5.1", 10, 50, 1_000_000, 128_000),
+	claude("claude-sonnet-5", "Claude Sonnet 5", 2, 10, 1_000_000, 128_000),
+	claude("claude-opus-5", "Claude Opus 5", 5, 25, 1_000_000, 128_000),
+	claude("claude-haiku-4-5", "Claude Haiku 4.5", 1, 5, 200_000, 64_000),
+	gpt("gpt-5.6-sol", "GPT-5.6 Sol", 5, 30),
+	gpt("gpt-5.6-terra", "GPT-5.6 Terra", 2.5, 15),
+	gpt("gpt-5.6-luna", "GPT-5.6 Luna", 1, 6),
+]);

@@ -1,0 +1,192 @@
+// The assistant message while it streams: providers add blocks and deltas, this emits the matching events.
+import { Allow, parse as parsePartialJson } from "partial-json";
+import type {
+	AssistantMessage,
+	AssistantMessageEventStream,
+	Model,
+	StopReason,
+	TextContent,
+	ThinkingContent,
+	ToolCall,
+	Usage,
+} from "../llm-types.js";
+import { emptyUsage, finalizeUsage } from "./usage.js";
+
+type UsageCounts = Partial<Pick<Usage, "input" | "output" | "cacheRead" | "cacheWrite">>;
+
+/** Parses streamed tool-call arguments: complete JSON, else the longest valid prefix, else `{}`. */
+export function parseToolArguments(json: string): Record<string, any> {
+	if (json.trim() === "") return {};
+	try {
+		const value = JSON.parse(json);
+		return isPlainObject(value) ? value : {};
+	} catch {
+		try {
+			const value = parsePartialJson(json, Allow.ALL);
+			return isPlainObject(value) ? value : {};
+		} catch {
+			return {};
+		}
+	}
+}
+
+function isPlainObject(value: unknown): value is Record<string, any> {
+	return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+export class PartialAssistantMessage {
+	readonly message: AssistantMessage;
+	private readonly openBlocks = new Set<number>();
+	private readonly rawArguments = new Map<number, string>();
+	private finished = false;
+
+	constructor(
+		private readonly model: Model,
+		private readonly stream: AssistantMessageEventStream,
+	) {
+		this.message = {
+			role: "assistant",
+			content: [],
+			api: model.api,
+			provider: model.provider,
+			model: model.id,
+			usage: emptyUsage(),
+			stopReason: "stop",
+			timestamp: Date.now(),
+		};
+	}
+
+	/** True once any content block has started: from then on a failure is not retried. */
+	get hasContent(): boolean {
+		return this.message.content.length > 0;
+	}
+
+	get isFinished(): boolean {
+		return this.finished;
+	}
+
+	start(): void {
+		this.stream.push({ type: "start", partial: this.message });
+	}
+
+	startText(): number {
+		const index = this.addBlock({ type: "text", text: "" });
+		this.stream.push({ type: "text_start", contentIndex: index, partial: this.message });
+		return index;
+	}
+
+	appendText(index: number, delta: string): void {
+		const block = this.message.content[index] as TextContent;
+		block.text += delta;
+		this.stream.push({ type: "text_delta", contentIndex: index, delta, partial: this.message });
+	}
+
+	startThinking(init: Partial<ThinkingContent> = {}): number {
+		const index = this.addBlock({ type: "thinking", thinking: "", ...init });
+		this.stream.push({ type: "thinking_start", contentIndex: index, partial: this.message });
+		return index;
+	}
+
+	appendThinking(index: number, delta: string): void {
+		const block = this.message.content[index] as ThinkingContent;
+		block.thinking += delta;
+		this.stream.push({ type: "thinking_delta", contentIndex: index, delta, partial: this.message });
+	}
+
+	appendSignature(index: number, signature: string): void {
+		const block = this.message.content[index] as ThinkingContent;
+		block.thinkingSignature = (block.thinkingSignature ?? "") + signature;
+	}
+
+	startToolCall(id: string, name: string): number {
+		const index = this.addBlock({ type: "toolCall", id, name, arguments: {} });
+		this.rawArguments.set(index, "");
+		this.stream.push({ type: "toolcall_start", contentIndex: index, partial: this.message });
+		return index;
+	}
+
+	/** Late id or name (some servers send them after the first chunk). */
+	patchToolCall(index: number, patch: { id?: string; name?: string }): void {
+		const block = this.message.content[index] as ToolCall;
+		if (patch.id && !block.id) block.id = patch.id;
+		if (patch.name && !block.name) block.name = patch.name;
+	}
+
+	appendToolArguments(index: number, delta: string): void {
+		const raw = (this.rawArguments.get(index) ?? "") + delta;
+		this.rawArguments.set(index, raw);
+		const block = this.message.content[index] as ToolCall;
+		// A preview for the UI while streaming; complete at toolcall_end.
+		block.arguments = parseToolArguments(raw);
+		this.stream.push({ type: "toolcall_delta", contentIndex: index, delta, partial: this.message });
+	}
+
+	isOpen(index: number): boolean {
+		return this.openBlocks.has(index);
+	}
+
+	endBlock(index: number): void {
+		if (!this.openBlocks.delete(index)) return;
+		const block = this.message.content[index]!;
+		if (block.type === "text") {
+			this.stream.push({ type: "text_end", contentIndex: index, content: block.text, partial: this.message });
+		} else if (block.type === "thinking") {
+			this.stream.push({ type: "thinking_end", contentIndex: index, content: block.thinking, partial: this.message });
+		} else {
+			block.arguments = parseToolArguments(this.rawArguments.get(index) ?? "");
+			this.rawArguments.delete(index);
+			this.stream.push({ type: "toolcall_end", contentIndex: index, toolCall: block, partial: this.message });
+		}
+	}
+
+	endAllBlocks(): void {
+		for (const index of [...this.openBlocks].sort((a, b) => a - b)) this.endBlock(index);
+	}
+
+	setUsage(counts: UsageCounts): void {
+		const usage = this.message.usage;
+		for (const key of ["input", "output", "cacheRead", "cacheWrite"] as const) {
+			const value = counts[key];
+			if (typeof value === "number" && Number.isFinite(value)) usage[key] = value;
+		}
+		finalizeUsage(this.model, usage);
+	}
+
+	/** Before a retry nothing was shown, so only the usage of the failed attempt is forgotten. */
+	resetForRetry(): void {
+		this.message.usage = emptyUsage();
+	}
+
+	finish(reason: Extract<StopReason, "stop" | "length" | "toolUse">): void {
+		if (this.finished) return;
+		this.finished = true;
+		this.endAllBlocks();
+		this.message.stopReason = reason;
+		finalizeUsage(this.model, this.message.usage);
+		this.stream.push({ type: "done", reason, message: this.message });
+		this.stream.end();
+	}
+
+	/** Ends with an error event; the partial content stays, tool-call arguments become complete objects. */
+	fail(reason: Extract<StopReason, "error" | "aborted">, errorMessage: string): void {
+		if (this.finished) return;
+		this.finished = true;
+		for (const [index, raw] of this.rawArguments) {
+			(this.message.content[index] as ToolCall).arguments = parseToolArguments(raw);
+		}
+		this.rawArguments.clear();
+		this.openBlocks.clear();
+		this.message.stopReason = reason;
+		this.message.errorMessage = errorMessage;
+		finalizeUsage(this.model, this.message.usage);
+		this.stream.push({ type: "error", reason, error: this.message });
+		this.stream.end();
+	}
+
+	private addBlock(block: TextContent | ThinkingContent | ToolCall): number {
+		this.message.content.push(block);
+		const index = this.message.content.length - 1;
+		this.openBlocks.add(index);
+		return index;
+	}
+}

@@ -1,0 +1,149 @@
+// Drives one provider request to an event stream: attempts, retries with backoff, the idle timeout and abort.
+// Providers only say how to send one attempt; everything that can go wrong ends here as an `error` event.
+import { createAssistantMessageEventStream } from "../event-stream.js";
+import type { AssistantMessageEventStream, Model, StopReason, StreamOptions } from "../llm-types.js";
+import { PartialAssistantMessage } from "./partial-message.js";
+import { describeProviderError } from "./provider-error.js";
+import { redactSecrets } from "./redact.js";
+import { DEFAULT_RETRY, type RetrySettings, retryDelayMs, sleepUnlessAborted } from "./retry.js";
+
+export const DEFAULT_IDLE_TIMEOUT_MS = 5 * 60_000;
+
+/** StreamOptions plus knobs mostly useful to tests and to the session layer. */
+export interface ProviderStreamOptions extends StreamOptions {
+	/** First retry delay, doubled on each retry (default 1000 ms). */
+	retryBaseDelayMs?: number;
+	/** Longest wait accepted before a retry (default 60 s); a longer retry-after ends the request. */
+	maxRetryDelayMs?: number;
+}
+
+export type FinishReason = Extract<StopReason, "stop" | "length" | "toolUse">;
+
+export interface AttemptContext {
+	/** Aborted on user abort and on idle timeout. */
+	signal: AbortSignal;
+	partial: PartialAssistantMessage;
+	/** Call on every event received: resets the idle timer. */
+	touch(): void;
+}
+
+/** Sends one request and reads its stream into `partial`; throws on any failure. */
+export type ProviderAttempt = (context: AttemptContext) => Promise<FinishReason>;
+
+export interface ProviderRun {
+	model: Model;
+	options?: ProviderStreamOptions;
+	apiKey?: string;
+	/** One-time setup (lazy SDK import, client); a thrown error ends the stream with its message. */
+	prepare(): Promise<ProviderAttempt>;
+}
+
+type AttemptOutcome =
+	| { kind: "done"; reason: FinishReason }
+	| { kind: "aborted" }
+	| { kind: "idle" }
+	| { kind: "failed"; error: unknown };
+
+export function runProviderStream(run: ProviderRun): AssistantMessageEventStream {
+	const stream = createAssistantMessageEventStream();
+	const partial = new PartialAssistantMessage(run.model, stream);
+	drive(run, partial).catch((error: unknown) => {
+		const text = error instanceof Error ? error.message : String(error);
+		partial.fail("error", redactSecrets(`Internal error while streaming: ${text}`, run.apiKey));
+	});
+	return stream;
+}
+
+async function drive(run: ProviderRun, partial: PartialAssistantMessage): Promise<void> {
+	const { model, options = {} } = run;
+	const signal = options.signal;
+	const settings: RetrySettings = {
+		maxRetries: Math.max(0, options.maxRetries ?? DEFAULT_RETRY.maxRetries),
+		baseDelayMs: options.retryBaseDelayMs ?? DEFAULT_RETRY.baseDelayMs,
+		maxDelayMs: options.maxRetryDelayMs ?? DEFAULT_RETRY.maxDelayMs,
+	};
+	const idleMs = options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
+	const fail = (message: string) => partial.fail("error", redactSecrets(message, run.apiKey));
+	const aborted = () => partial.fail("aborted", "Request aborted.");
+
+	partial.start();
+	if (signal?.aborted) return aborted();
+
+	let attempt: ProviderAttempt;
+	try {
+		attempt = await run.prepare();
+	} catch (error) {
+		return fail(describeProviderError(error, model.provider, model.baseUrl, false).message);
+	}
+
+	for (let retries = 0; ; retries++) {
+		if (signal?.aborted) return aborted();
+		const outcome = await runAttempt(attempt, partial, signal, idleMs);
+		if (outcome.kind === "done") return partial.finish(outcome.reason);
+		if (outcome.kind === "aborted") return aborted();
+		if (outcome.kind === "idle") {
+			return fail(`No data from ${model.provider} for ${formatSeconds(idleMs)} (idle timeout); the request was cancelled.`);
+		}
+
+		const failure = describeProviderError(outcome.error, model.provider, model.baseUrl, partial.hasContent);
+		if (failure.retryable && !partial.hasContent && retries < settings.maxRetries) {
+			const delayMs = retryDelayMs(retries + 1, settings, failure.retryAfterMs);
+			if (delayMs <= settings.maxDelayMs) {
+				notifyRetry(options, { attempt: retries + 1, maxRetries: settings.maxRetries, delayMs, reason: failure.reason });
+				partial.resetForRetry();
+				if (!(await sleepUnlessAborted(delayMs, signal))) return aborted();
+				continue;
+			}
+			return fail(`${failure.message} (the server asked to wait ${formatSeconds(delayMs)} before retrying)`);
+		}
+		const suffix = retries > 0 ? ` (gave up after ${retries} ${retries === 1 ? "retry" : "retries"})` : "";
+		return fail(failure.message + suffix);
+	}
+}
+
+async function runAttempt(
+	attempt: ProviderAttempt,
+	partial: PartialAssistantMessage,
+	userSignal: AbortSignal | undefined,
+	idleMs: number,
+): Promise<AttemptOutcome> {
+	const controller = new AbortController();
+	const onUserAbort = () => controller.abort();
+	userSignal?.addEventListener("abort", onUserAbort, { once: true });
+	let idle = false;
+	let timer: ReturnType<typeof setTimeout> | undefined;
+	const touch = () => {
+		clearTimeout(timer);
+		timer = setTimeout(() => {
+			idle = true;
+			controller.abort();
+		}, idleMs);
+	};
+	touch();
+	// The SDKs end their iterators quietly on abort, so abort and idle are checked after success too.
+	const interrupted = (): AttemptOutcome | undefined =>
+		userSignal?.aborted ? { kind: "aborted" } : idle ? { kind: "idle" } : undefined;
+	try {
+		const reason = await attempt({ signal: controller.signal, partial, touch });
+		return interrupted() ?? { kind: "done", reason };
+	} catch (error) {
+		controller.abort();
+		return interrupted() ?? { kind: "failed", error };
+	} finally {
+		clearTimeout(timer);
+		userSignal?.removeEventListener("abort", onUserAbort);
+	}
+}
+
+function notifyRetry(options: ProviderStreamOptions, info: Parameters<NonNullable<StreamOptions["onRetry"]>>[0]): void {
+	try {
+		options.onRetry?.(info);
+	} catch {
+		// A failing UI callback must not break the request.
+	}
+}
+
+function formatSeconds(ms: number): string {
+	const seconds = ms / 1000;
+	return seconds >= 1 ? `${Math.round(seconds * 10) / 10}s` : `${Math.round(ms)}ms`;
+}

@@ -1,0 +1,37 @@
+// The one StreamFn the rest of loom uses: dispatches on model.api. Never throws, never rejects.
+import { createAssistantMessageEventStream } from "../event-stream.js";
+import type { AssistantMessageEventStream, Context, Model } from "../llm-types.js";
+import { streamAnthropicMessages } from "./anthropic-messages.js";
+import { streamOpenAICompletions } from "./openai-completions.js";
+import type { ProviderStreamOptions } from "./provider-run.js";
+import { emptyUsage } from "./usage.js";
+
+export function streamModel(model: Model, context: Context, options?: ProviderStreamOptions): AssistantMessageEventStream {
+	try {
+		if (model.api === "anthropic-messages") return streamAnthropicMessages(model, context, options);
+		if (model.api === "openai-completions") return streamOpenAICompletions(model, context, options);
+		return failedStream(model, `Unsupported API "${model.api}" for model ${model.provider}/${model.id} (expected "anthropic-messages" or "openai-completions").`);
+	} catch (error) {
+		// Request building is synchronous inside the providers' prepare step, so this is a last resort.
+		return failedStream(model, `Could not start the request: ${error instanceof Error ? error.message : String(error)}`);
+	}
+}
+
+function failedStream(model: Model, errorMessage: string): AssistantMessageEventStream {
+	const stream = createAssistantMessageEventStream();
+	const message = {
+		role: "assistant" as const,
+		content: [],
+		api: model.api,
+		provider: model.provider,
+		model: model.id,
+		usage: emptyUsage(),
+		stopReason: "error" as const,
+		errorMessage,
+		timestamp: Date.now(),
+	};
+	stream.push({ type: "start", partial: message });
+	stream.push({ type: "error", reason: "error", error: message });
+	stream.end();
+	return stream;
+}
