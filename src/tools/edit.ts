@@ -1,0 +1,135 @@
+// The edit tool: exact (or tolerant) replacements of unique text, atomic, inside the file-mutation queue.
+import fs from "node:fs/promises";
+import { type Static, Type } from "@sinclair/typebox";
+import { formatPatch, structuredPatch } from "diff";
+import type { AgentTool } from "../core/index.js";
+import { applyEdits, type EditSpec } from "./edit-apply.js";
+import { atomicWriteFile } from "./atomic-write.js";
+import { looksBinary } from "./file-kind.js";
+import { withFileMutationQueue } from "./file-mutation-queue.js";
+import { resolveToCwd } from "./resolve-path.js";
+
+export const editSchema = Type.Object({
+	path: Type.String({ description: "Path to the file to edit (relative to the working directory, or absolute)" }),
+	edits: Type.Array(
+		Type.Object({
+			oldText: Type.String({ description: "Exact text to replace; must occur exactly once in the original file" }),
+			newText: Type.String({ description: "Text to put in its place" }),
+		}),
+		{ minItems: 1, description: "Replacements, all matched against the original file; they must not overlap" },
+	),
+});
+
+export type EditToolInput = Static<typeof editSchema>;
+
+export interface EditToolDetails {
+	/** Absolute path edited. */
+	path: string;
+	/** Unified diff of the change (LF line endings, whatever the file uses). */
+	diff: string;
+	/** 1-indexed line of the new file where the first change is. */
+	firstChangedLine: number;
+	replacements: number;
+	/** Edits that needed tolerant matching (quotes, dashes, spaces, trailing whitespace). */
+	tolerantMatches: number;
+}
+
+const description = `Edit a file by replacing exact text. Each edits[i].oldText must occur exactly once in the file; it is replaced by edits[i].newText.
+All edits are matched against the original file (not one after another), must not overlap, and apply all or nothing.
+Copy oldText from the file exactly, with enough surrounding lines to be unique. Keep oldText small. To create a file or rewrite it whole, use write.`;
+
+const UTF8_BOM = "\uFEFF";
+
+/** Accepts the legacy flat form { path, oldText, newText } and edits sent as a JSON string. */
+export function prepareEditArguments(args: unknown): unknown {
+	if (args === null || typeof args !== "object" || Array.isArray(args)) return args;
+	const input: Record<string, unknown> = { ...(args as Record<string, unknown>) };
+	if (input.path === undefined && typeof input.file_path === "string") {
+		input.path = input.file_path;
+		delete input.file_path;
+	}
+	if (typeof input.edits === "string") {
+		try {
+			input.edits = JSON.parse(input.edits);
+		} catch {
+			// Left as a string: validation then reports that edits must be an array.
+		}
+	}
+	if (input.edits !== null && typeof input.edits === "object" && !Array.isArray(input.edits)) input.edits = [input.edits];
+	const oldText = input.oldText ?? input.old_string;
+	const newText = input.newText ?? input.new_string;
+	if (typeof oldText === "string" && typeof newText === "string") {
+		const flat = { oldText, newText };
+		input.edits = Array.isArray(input.edits) ? [...input.edits, flat] : [flat];
+		for (const key of ["oldText", "newText", "old_string", "new_string"]) delete input[key];
+	}
+	return input;
+}
+
+async function readForEdit(absolute: string, shownPath: string): Promise<Buffer> {
+	try {
+		const stat = await fs.stat(absolute);
+		if (stat.isDirectory()) throw new Error(`${shownPath} is a directory, not a file.`);
+		return await fs.readFile(absolute);
+	} catch (error) {
+		if ((error as NodeJS.ErrnoException).code === "ENOENT") {
+			throw new Error(`File not found: ${shownPath} (resolved to ${absolute}). To create a new file use write.`);
+		}
+		throw error;
+	}
+}
+
+function decodeText(bytes: Buffer, shownPath: string): string {
+	if (looksBinary(bytes)) throw new Error(`${shownPath} is a binary file; edit only changes text files.`);
+	try {
+		return new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(bytes);
+	} catch {
+		throw new Error(
+			`${shownPath} is not valid UTF-8, so editing it could corrupt it; nothing was changed. Use bash (for example sed or iconv) instead.`,
+		);
+	}
+}
+
+/** The unified diff plus the new-file line of its first added or removed line. */
+export function describeChange(shownPath: string, before: string, after: string): { diff: string; firstChangedLine: number } {
+	const lf = (text: string) => text.replace(/\r\n/g, "\n");
+	const patch = structuredPatch(shownPath, shownPath, lf(before), lf(after), undefined, undefined, { context: 3 });
+	let firstChangedLine = 1;
+	const hunk = patch.hunks[0];
+	if (hunk) {
+		const offset = hunk.lines.findIndex((line) => line.startsWith("+") || line.startsWith("-"));
+		firstChangedLine = hunk.newStart + Math.max(offset, 0);
+	}
+	return { diff: formatPatch(patch), firstChangedLine };
+}
+
+export function createEditTool(cwd: string): AgentTool<typeof editSchema, EditToolDetails> {
+	return {
+		name: "edit",
+		label: "Edit",
+		description,
+		parameters: editSchema,
+		prepareArguments: prepareEditArguments,
+		async execute(_toolCallId, params, signal) {
+			const absolute = resolveToCwd(params.path, cwd);
+			return withFileMutationQueue(absolute, async () => {
+				if (signal?.aborted) throw new Error(`Edit of ${params.path} aborted; the file was not changed.`);
+				const raw = decodeText(await readForEdit(absolute, params.path), params.path);
+				const bom = raw.startsWith(UTF8_BOM) ? UTF8_BOM : "";
+				const original = raw.slice(bom.length);
+				const { content, applied } = applyEdits(original, params.edits as EditSpec[], params.path);
+				if (signal?.aborted) throw new Error(`Edit of ${params.path} aborted; the file was not changed.`);
+				await atomicWriteFile(absolute, bom + content);
+
+				const { diff, firstChangedLine } = describeChange(params.path, original, content);
+				const tolerantMatches = applied.filter((edit) => edit.level === "tolerant").length;
+				const count = applied.length;
+				const note = tolerantMatches > 0 ? ` (${tolerantMatches} matched after normalising quotes, dashes or whitespace)` : "";
+				return {
+					content: [{ type: "text" as const, text: `Edited ${params.path}: ${count} replacement${count === 1 ? "" : "s"}${note}.` }],
+					details: { path: absolute, diff, firstChangedLine, replacements: count, tolerantMatches },
+				};
+			});
+		},
+	};
+}

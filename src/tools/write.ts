@@ -1,0 +1,58 @@
+// The write tool: create or overwrite a whole file, atomically, inside the file-mutation queue.
+import fs from "node:fs/promises";
+import { type Static, Type } from "@sinclair/typebox";
+import type { AgentTool } from "../core/index.js";
+import { atomicWriteFile } from "./atomic-write.js";
+import { withFileMutationQueue } from "./file-mutation-queue.js";
+import { resolveToCwd } from "./resolve-path.js";
+
+export const writeSchema = Type.Object({
+	path: Type.String({ description: "Path to the file to write (relative to the working directory, or absolute)" }),
+	content: Type.String({ description: "The complete new content of the file" }),
+});
+
+export type WriteToolInput = Static<typeof writeSchema>;
+
+export interface WriteToolDetails {
+	/** Absolute path written. */
+	path: string;
+	/** UTF-8 size of the content written. */
+	bytes: number;
+	/** The file did not exist before. */
+	created: boolean;
+}
+
+const description = `Write a file: creates it (and missing parent directories) or overwrites it completely with content.
+The write is atomic. To change part of an existing file, prefer edit, which does not need the whole content.`;
+
+async function exists(filePath: string): Promise<boolean> {
+	try {
+		await fs.access(filePath);
+		return true;
+	} catch {
+		return false;
+	}
+}
+
+export function createWriteTool(cwd: string): AgentTool<typeof writeSchema, WriteToolDetails> {
+	return {
+		name: "write",
+		label: "Write",
+		description,
+		parameters: writeSchema,
+		async execute(_toolCallId, params, signal) {
+			const absolute = resolveToCwd(params.path, cwd);
+			return withFileMutationQueue(absolute, async () => {
+				// Checked inside the queue: an abort while waiting for earlier writes must not write.
+				if (signal?.aborted) throw new Error(`Write to ${params.path} aborted; the file was not changed.`);
+				const created = !(await exists(absolute));
+				await atomicWriteFile(absolute, params.content);
+				const bytes = Buffer.byteLength(params.content, "utf8");
+				return {
+					content: [{ type: "text" as const, text: `${created ? "Created" : "Wrote"} ${params.path} (${bytes} bytes).` }],
+					details: { path: absolute, bytes, created },
+				};
+			});
+		},
+	};
+}
