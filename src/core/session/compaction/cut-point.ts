@@ -30,8 +30,9 @@ function isValidCut(item: Item): boolean {
 
 /**
  * Keeps about `keepRecentTokens` of the most recent conversation: walks back from the end adding message
- * estimates until the budget is reached, then takes the nearest valid cut at or after that point (so the kept
- * part stays within the budget), or, when only tool results follow, the assistant message that owns them.
+ * estimates until the budget is reached; the message that reaches it is kept whole when a cut may go before it,
+ * else the cut moves to the next user or assistant message (keeping a little less), or, when only tool results
+ * follow, back to the assistant message that owns them.
  * Works on session entries (non-message entries count nothing and are never a cut) or on plain messages.
  * `startIndex`: where the current view begins (the previous compaction's first kept entry); nothing before it
  * is considered. Returns undefined when everything fits in the budget or nothing lies before the cut.
