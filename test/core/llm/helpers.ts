@@ -1,0 +1,66 @@
+// Shared helpers for provider tests: models pointing at the scripted server, and stream collection.
+import type {
+	AssistantMessage,
+	AssistantMessageEvent,
+	AssistantMessageEventStream,
+	Context,
+	Model,
+	UserMessage,
+} from "../../../src/core/index.js";
+import type { ScriptedModelServer } from "../../support/scripted-model-server.mjs";
+
+export type Protocol = "anthropic-messages" | "openai-completions";
+export const PROTOCOLS: Protocol[] = ["anthropic-messages", "openai-completions"];
+export const TEST_KEY = "sk-test-SECRET-0123456789abcdef";
+
+export function serverModel(server: ScriptedModelServer, api: Protocol, overrides: Partial<Model> = {}): Model {
+	const anthropic = api === "anthropic-messages";
+	return {
+		id: anthropic ? "claude-sonnet-5-5" : "gpt-5.6-terra",
+		name: "scripted",
+		api,
+		provider: anthropic ? "anthropic" : "openai",
+		baseUrl: anthropic ? server.anthropicBaseUrl : server.openaiBaseUrl,
+		reasoning: true,
+		input: ["text", "image"],
+		cost: { input: 3, output: 15, cacheRead: 0.3, cacheWrite: 3.75 },
+		contextWindow: 200_000,
+		maxTokens: 8192,
+		...overrides,
+	};
+}
+
+export function user(content: string): UserMessage {
+	return { role: "user", content, timestamp: Date.now() };
+}
+
+export function context(prompt = "hello"): Context {
+	return { systemPrompt: "You are a test.", messages: [user(prompt)] };
+}
+
+/**
+ * Reads a stream to its end. `previews` holds a copy of the tool-call arguments at each toolcall_delta,
+ * taken when the event arrived (the partial message itself keeps changing afterwards).
+ */
+export async function collect(
+	stream: AssistantMessageEventStream | Promise<AssistantMessageEventStream>,
+): Promise<{ events: AssistantMessageEvent[]; message: AssistantMessage; previews: Record<string, any>[] }> {
+	const resolved = await stream;
+	const events: AssistantMessageEvent[] = [];
+	const previews: Record<string, any>[] = [];
+	for await (const event of resolved) {
+		events.push(event);
+		if (event.type === "toolcall_delta") {
+			const block = event.partial.content[event.contentIndex];
+			if (block?.type === "toolCall") previews.push(structuredClone(block.arguments));
+		}
+	}
+	return { events, message: await resolved.result(), previews };
+}
+
+export function types(events: AssistantMessageEvent[]): string[] {
+	return events.map((event) => event.type);
+}
+
+/** Retries in tests wait a few milliseconds, not seconds. */
+export const FAST_RETRY = { retryBaseDelayMs: 5, apiKey: TEST_KEY };
