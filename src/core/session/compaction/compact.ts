@@ -1,6 +1,6 @@
 // One compaction, start to end, without writing anything: the session appends the result as a compaction entry.
 import type { AgentMessage } from "../../agent-types.js";
-import type { Model, StreamFn } from "../../llm-types.js";
+import type { Model, StreamFn, StreamOptions } from "../../llm-types.js";
 import type { CompactionEntry, SessionEntry } from "../session-entries.js";
 import { CompactionError, compactionAborted } from "./compaction-error.js";
 import { type CompactionSettings, effectiveKeepRecentTokens, resolveCompactionSettings } from "./compaction-settings.js";
@@ -19,7 +19,8 @@ export interface CompactOptions {
 	settings?: Partial<CompactionSettings>;
 	apiKey?: string;
 	signal?: AbortSignal;
-	headers?: Record<string, string>;
+	/** Further options for the summary request (retries, onRetry, idle timeout, headers). */
+	streamOptions?: StreamOptions;
 	/** From `/compact <instructions>`. */
 	customInstructions?: string;
 	/**
@@ -65,7 +66,7 @@ export async function compact(options: CompactOptions): Promise<CompactionResult
 		streamFn: options.streamFn,
 		apiKey: options.apiKey,
 		signal: options.signal,
-		headers: options.headers,
+		streamOptions: options.streamOptions,
 		previousSummary,
 		customInstructions: options.customInstructions,
 	});

@@ -1,6 +1,6 @@
 // Asks the model for the summary: one plain request, no tools, no side effects.
 import type { AgentMessage } from "../../agent-types.js";
-import type { AssistantMessage, Context, Model, StreamFn, UserMessage } from "../../llm-types.js";
+import type { AssistantMessage, Context, Model, StreamFn, StreamOptions, UserMessage } from "../../llm-types.js";
 import { redactSecrets } from "../../llm/redact.js";
 import { CompactionError, compactionAborted } from "./compaction-error.js";
 import { SUMMARY_SYSTEM_PROMPT, buildSummaryPrompt } from "./summary-prompt.js";
@@ -17,7 +17,8 @@ export interface GenerateSummaryOptions {
 	customInstructions?: string;
 	/** Output budget of the summary (default: the model's maxTokens, at most 8,192 and a quarter of the window). */
 	maxTokens?: number;
-	headers?: Record<string, string>;
+	/** Further options for the request (retries, onRetry, idle timeout, headers); the fields above win. */
+	streamOptions?: StreamOptions;
 }
 
 /** System prompt, format rules and lead-ins, with room to spare. */
@@ -53,7 +54,7 @@ export async function generateSummary(model: Model, messages: readonly AgentMess
 
 	let answer: AssistantMessage;
 	try {
-		const stream = await options.streamFn(model, context, { apiKey: options.apiKey, signal, maxTokens, headers: options.headers });
+		const stream = await options.streamFn(model, context, { ...options.streamOptions, apiKey: options.apiKey, signal, maxTokens });
 		answer = await stream.result();
 	} catch (error) {
 		// A StreamFn should never throw, but a broken one must not escape as anything but a compaction error.
