@@ -97,7 +97,7 @@ export function describeProviderError(error: unknown, provider: string, baseUrl:
 
 	const cause = rootCause(error);
 	if (isConnectionFailure(e, cause)) {
-		const what = cause.code ? `${cause.code}${cause.message && !cause.message.includes(cause.code) ? ` ${cause.message}` : ""}` : (cause.message ?? "connection failed");
+		const what = describeCause(cause);
 		return contentStarted
 			? { message: `Connection to ${provider} (${baseUrl}) was lost mid-response: ${what}`, retryable: true, reason: "connection lost" }
 			: { message: `Could not connect to ${provider} at ${baseUrl}: ${what}`, retryable: true, reason: "connection failed" };
@@ -136,6 +136,15 @@ function rootCause(error: unknown): { code?: string; message?: string } {
 	let current: any = error;
 	for (let depth = 0; depth < 5 && current?.cause; depth++) current = current.cause;
 	return { code: typeof current?.code === "string" ? current.code : undefined, message: current?.message };
+}
+
+function describeCause(cause: { code?: string; message?: string }): string {
+	if (!cause.message) return cause.code ?? "connection failed";
+	// undici's own codes add nothing for a reader; system codes (ECONNREFUSED...) do.
+	if (cause.code && !cause.code.startsWith("UND_ERR") && !cause.message.includes(cause.code)) {
+		return `${cause.message} (${cause.code})`;
+	}
+	return cause.message;
 }
 
 function isConnectionFailure(e: ErrorLike, cause: { code?: string; message?: string }): boolean {

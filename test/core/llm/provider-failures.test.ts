@@ -1,0 +1,213 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import type { RetryInfo } from "../../../src/core/index.js";
+import { streamModel } from "../../../src/core/llm/index.js";
+import { type ScriptedModelServer, startScriptedModelServer } from "../../support/scripted-model-server.mjs";
+import { collect, context, FAST_RETRY, PROTOCOLS, serverModel, TEST_KEY, types } from "./helpers.js";
+
+let server: ScriptedModelServer;
+beforeAll(async () => {
+	server = await startScriptedModelServer();
+});
+afterAll(() => server.close());
+beforeEach(() => server.reset());
+
+describe.each(PROTOCOLS)("%s failures", (api) => {
+	const model = () => serverModel(server, api);
+	const overloaded = api === "anthropic-messages" ? 529 : 503;
+	// Index of the first text delta among the SSE events the server writes.
+	const firstDelta = api === "anthropic-messages" ? 2 : 1;
+
+	it(`retries 429, 500 and ${overloaded} before any content, reporting each retry, then succeeds`, async () => {
+		server.enqueue({ status: 429 }, { status: 500 }, { status: overloaded }, { text: "finally" });
+		const retries: RetryInfo[] = [];
+		const { events, message } = await collect(
+			streamModel(model(), context(), { ...FAST_RETRY, onRetry: (info) => retries.push(info) }),
+		);
+
+		expect(message.stopReason).toBe("stop");
+		expect(message.content).toEqual([{ type: "text", text: "finally" }]);
+		expect(server.requests).toHaveLength(4);
+		expect(retries.map((r) => [r.attempt, r.maxRetries])).toEqual([
+			[1, 3],
+			[2, 3],
+			[3, 3],
+		]);
+		expect(retries[0]!.reason).toMatch(/429/);
+		expect(retries[1]!.reason).toMatch(/500/);
+		expect(retries[2]!.reason).toMatch(new RegExp(String(overloaded)));
+		// Exponential backoff from the (tiny) base delay.
+		expect(retries[1]!.delayMs).toBeGreaterThan(retries[0]!.delayMs);
+		expect(types(events).filter((t) => t === "start")).toHaveLength(1);
+	});
+
+	it("honours retry-after", async () => {
+		server.enqueue({ status: 429, retryAfter: 0.3 }, { text: "after the wait" });
+		const retries: RetryInfo[] = [];
+		const { message } = await collect(streamModel(model(), context(), { ...FAST_RETRY, onRetry: (i) => retries.push(i) }));
+		expect(message.content).toEqual([{ type: "text", text: "after the wait" }]);
+		expect(retries).toHaveLength(1);
+		expect(retries[0]!.delayMs).toBe(300);
+		const [first, second] = server.requests;
+		expect(second!.receivedAt - first!.receivedAt).toBeGreaterThanOrEqual(250);
+	});
+
+	it("gives up after maxRetries with the last error", async () => {
+		server.enqueue({ status: 500, errorMessage: "boom one" }, { status: 500, errorMessage: "boom two" }, { text: "never" });
+		const { message } = await collect(streamModel(model(), context(), { ...FAST_RETRY, maxRetries: 1 }));
+		expect(message.stopReason).toBe("error");
+		expect(message.errorMessage).toMatch(/500/);
+		expect(message.errorMessage).toMatch(/boom two/);
+		expect(message.errorMessage).toMatch(/gave up after 1 retry/);
+		expect(server.requests).toHaveLength(2);
+	});
+
+	it("does not retry a client error such as 400", async () => {
+		server.enqueue({ status: 400, errorMessage: "messages: bad shape" }, { text: "never" });
+		const retries: RetryInfo[] = [];
+		const { message } = await collect(streamModel(model(), context(), { ...FAST_RETRY, onRetry: (i) => retries.push(i) }));
+		expect(message.stopReason).toBe("error");
+		expect(message.errorMessage).toMatch(/400.*messages: bad shape/);
+		expect(retries).toEqual([]);
+		expect(server.requests).toHaveLength(1);
+	});
+
+	it("retries a connection cut before any content arrived", async () => {
+		server.enqueue({ text: "lost", cutAfterChunks: 1 }, { text: "recovered" });
+		const retries: RetryInfo[] = [];
+		const { message } = await collect(streamModel(model(), context(), { ...FAST_RETRY, onRetry: (i) => retries.push(i) }));
+		expect(message.content).toEqual([{ type: "text", text: "recovered" }]);
+		expect(retries).toHaveLength(1);
+		expect(retries[0]!.reason).toMatch(/connection/);
+	});
+
+	it("ends with an error that keeps the partial content when the connection drops mid-stream", async () => {
+		server.enqueue({ text: "partial text that never finishes", chunkSize: 4, cutAfterChunks: firstDelta + 2 }, { text: "not retried" });
+		const { events, message } = await collect(streamModel(model(), context(), FAST_RETRY));
+		expect(events.at(-1)).toMatchObject({ type: "error", reason: "error" });
+		expect(message.stopReason).toBe("error");
+		expect(message.errorMessage).toMatch(/lost mid-response|ended before/);
+		expect(message.content).toEqual([{ type: "text", text: "partial " }]);
+		expect(server.requests).toHaveLength(1);
+	});
+
+	it("ends with an error on a malformed event, keeping what arrived before it", async () => {
+		server.enqueue({ text: "good start, then garbage", chunkSize: 5, malformed: true, cutAfterChunks: firstDelta + 1 });
+		const { message } = await collect(streamModel(model(), context(), FAST_RETRY));
+		expect(message.stopReason).toBe("error");
+		expect(message.errorMessage).toMatch(/Malformed event/);
+		expect(message.content).toEqual([{ type: "text", text: "good " }]);
+		expect(server.requests).toHaveLength(1);
+	});
+
+	it("retries a provider error event that arrives before any content, not one after", async () => {
+		server.enqueue({ text: "x", streamError: { message: "Overloaded", type: api === "anthropic-messages" ? "overloaded_error" : "server_error" } }, { text: "second try" });
+		const retries: RetryInfo[] = [];
+		const first = await collect(streamModel(model(), context(), { ...FAST_RETRY, onRetry: (i) => retries.push(i) }));
+		expect(first.message.content).toEqual([{ type: "text", text: "second try" }]);
+		expect(retries).toHaveLength(1);
+
+		server.enqueue({ text: "some words", chunkSize: 4, streamError: { message: "Overloaded", afterChunks: firstDelta + 1 } });
+		const second = await collect(streamModel(model(), context(), FAST_RETRY));
+		expect(second.message.stopReason).toBe("error");
+		expect(second.message.errorMessage).toMatch(/Overloaded/);
+		expect(second.message.content).toEqual([{ type: "text", text: "some" }]);
+	});
+
+	it("aborts a slow stream at once, keeping the partial message with stopReason aborted", async () => {
+		server.enqueue({ text: "a very slow answer indeed", chunkSize: 3, chunkDelayMs: 150 });
+		const controller = new AbortController();
+		const stream = streamModel(model(), context(), { ...FAST_RETRY, signal: controller.signal });
+		const started = Date.now();
+		let abortedAt = 0;
+		for await (const event of stream) {
+			if (event.type === "text_delta" && !controller.signal.aborted) {
+				abortedAt = Date.now();
+				controller.abort();
+			}
+		}
+		const message = await stream.result();
+		expect(message.stopReason).toBe("aborted");
+		expect(message.content[0]).toMatchObject({ type: "text" });
+		expect((message.content[0] as { text: string }).text.length).toBeGreaterThan(0);
+		expect(Date.now() - abortedAt).toBeLessThan(1000);
+		expect(Date.now() - started).toBeLessThan(3000);
+	});
+
+	it("aborts while waiting for the server to answer, and while waiting to retry", async () => {
+		server.enqueue({ hangMs: 5000, text: "too late" });
+		const hanging = new AbortController();
+		setTimeout(() => hanging.abort(), 100);
+		const started = Date.now();
+		const first = await collect(streamModel(model(), context(), { ...FAST_RETRY, signal: hanging.signal }));
+		expect(first.message.stopReason).toBe("aborted");
+		expect(Date.now() - started).toBeLessThan(2000);
+
+		server.reset();
+		server.enqueue({ status: 429, retryAfter: 30 }, { text: "never" });
+		const waiting = new AbortController();
+		const t0 = Date.now();
+		const second = await collect(
+			streamModel(model(), context(), { ...FAST_RETRY, signal: waiting.signal, onRetry: () => waiting.abort() }),
+		);
+		expect(second.message.stopReason).toBe("aborted");
+		expect(Date.now() - t0).toBeLessThan(2000);
+		expect(server.requests).toHaveLength(1);
+	});
+
+	it("ends with an idle-timeout error when the server goes quiet, before or during the stream", async () => {
+		server.enqueue({ hangMs: 3000, text: "late" }, { text: "slow", chunkDelayMs: 2000 });
+		const t0 = Date.now();
+		const silent = await collect(streamModel(model(), context(), { ...FAST_RETRY, idleTimeoutMs: 200 }));
+		expect(silent.message.stopReason).toBe("error");
+		expect(silent.message.errorMessage).toMatch(/idle timeout/);
+		expect(Date.now() - t0).toBeLessThan(2000);
+
+		const stalled = await collect(streamModel(model(), context(), { ...FAST_RETRY, idleTimeoutMs: 300 }));
+		expect(stalled.message.stopReason).toBe("error");
+		expect(stalled.message.errorMessage).toMatch(/idle timeout/);
+		expect(server.requests).toHaveLength(2);
+	});
+
+	it("without a key, names the variable and the flag to set, and sends nothing", async () => {
+		vi.stubEnv(api === "anthropic-messages" ? "ANTHROPIC_API_KEY" : "OPENAI_API_KEY", "");
+		try {
+			const { message } = await collect(streamModel(model(), context()));
+			expect(message.stopReason).toBe("error");
+			expect(message.errorMessage).toContain(api === "anthropic-messages" ? "ANTHROPIC_API_KEY" : "OPENAI_API_KEY");
+			expect(message.errorMessage).toContain("--api-key");
+			expect(server.requests).toHaveLength(0);
+		} finally {
+			vi.unstubAllEnvs();
+		}
+	});
+
+	it("never shows the API key in an error, even when the server echoes it", async () => {
+		server.enqueue(
+			{ status: 401, errorMessage: `invalid x-api-key ${TEST_KEY}` },
+			{ text: "x", streamError: { message: `key ${TEST_KEY} revoked`, type: "authentication_error", afterChunks: firstDelta + 1 } },
+		);
+		const unauthorized = await collect(streamModel(model(), context(), FAST_RETRY));
+		expect(unauthorized.message.errorMessage).toMatch(/401/);
+		expect(unauthorized.message.errorMessage).toContain("***");
+		expect(unauthorized.message.errorMessage).not.toContain(TEST_KEY);
+
+		const midStream = await collect(streamModel(model(), context(), FAST_RETRY));
+		expect(midStream.message.errorMessage).toContain("***");
+		expect(midStream.message.errorMessage).not.toContain(TEST_KEY);
+	});
+
+	it("reports an unreachable server as a connection failure after retrying", async () => {
+		const closed = await startScriptedModelServer();
+		const url = closed.url;
+		await closed.close();
+		const unreachable = serverModel(server, api, { baseUrl: api === "anthropic-messages" ? url : `${url}/v1` });
+		const retries: RetryInfo[] = [];
+		const { message } = await collect(
+			streamModel(unreachable, context(), { ...FAST_RETRY, maxRetries: 2, onRetry: (i) => retries.push(i) }),
+		);
+		expect(message.stopReason).toBe("error");
+		expect(message.errorMessage).toMatch(/Could not connect/);
+		expect(message.errorMessage).toContain(url);
+		expect(retries).toHaveLength(2);
+	});
+});
