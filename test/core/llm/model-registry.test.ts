@@ -1,0 +1,136 @@
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { BUILTIN_MODELS, calculateCost, emptyUsage, loadModelRegistry } from "../../../src/core/llm/index.js";
+
+let home: string;
+beforeEach(async () => {
+	home = await mkdtemp(join(tmpdir(), "loom-models-"));
+});
+afterEach(() => rm(home, { recursive: true, force: true }));
+
+async function writeModels(value: unknown): Promise<string> {
+	const path = join(home, "models.json");
+	await writeFile(path, typeof value === "string" ? value : JSON.stringify(value, null, 2));
+	return path;
+}
+
+const OLLAMA = {
+	providers: {
+		ollama: {
+			baseUrl: "http://localhost:11434/v1",
+			api: "openai-completions",
+			apiKey: "ollama",
+			models: [{ id: "qwen2.5-coder:14b", contextWindow: 32768 }],
+		},
+	},
+};
+
+describe("model registry", () => {
+	it("defaults to Anthropic with a current Claude Sonnet when nothing is given", () => {
+		const registry = loadModelRegistry(home, { ANTHROPIC_API_KEY: "sk-ant" });
+		const { model, apiKey } = registry.resolve();
+		expect(model.provider).toBe("anthropic");
+		expect(model.api).toBe("anthropic-messages");
+		expect(model.id).toMatch(/^claude-sonnet-/);
+		expect(model.baseUrl).toBe("https://api.anthropic.com");
+		expect(apiKey).toBe("sk-ant");
+	});
+
+	it("resolves provider/id strings, bare known ids, and unknown ids on a known provider with default limits", () => {
+		const registry = loadModelRegistry(home, { OPENAI_API_KEY: "sk-oa", ANTHROPIC_API_KEY: "sk-ant" });
+		expect(registry.resolve({ modelId: "openai/gpt-5.6-luna" }).model).toMatchObject({ provider: "openai", id: "gpt-5.6-luna" });
+		expect(registry.resolve({ modelId: "gpt-5.6-sol" }).model).toMatchObject({ provider: "openai", api: "openai-completions" });
+		const unknown = registry.resolve({ provider: "anthropic", modelId: "claude-future-9" });
+		expect(unknown.model).toMatchObject({ id: "claude-future-9", provider: "anthropic", api: "anthropic-messages" });
+		expect(unknown.model.contextWindow).toBeGreaterThan(0);
+		expect(unknown.model.maxTokens).toBeGreaterThan(0);
+		expect(() => registry.resolve({ modelId: "mystery-model" })).toThrow(/Unknown model "mystery-model".*provider/);
+		expect(() => registry.resolve({ provider: "nowhere" })).toThrow(/Unknown provider "nowhere".*anthropic, openai/);
+	});
+
+	it("reads user providers from models.json, with apiKey from $ENV_VAR", async () => {
+		await writeModels({
+			providers: {
+				...OLLAMA.providers,
+				rented: { baseUrl: "https://llm.example/v1", apiKey: "$RENTED_KEY", models: [{ id: "big/model-70b", reasoning: true, cost: { input: 1, output: 2 } }] },
+			},
+		});
+		const registry = loadModelRegistry(home, { RENTED_KEY: "rk-123" });
+		const ollama = registry.resolve({ modelId: "ollama/qwen2.5-coder:14b" });
+		expect(ollama.apiKey).toBe("ollama");
+		expect(ollama.model).toMatchObject({
+			provider: "ollama",
+			api: "openai-completions",
+			baseUrl: "http://localhost:11434/v1",
+			contextWindow: 32768,
+		});
+		// An unknown id on a user provider works as well.
+		expect(registry.resolve({ modelId: "ollama/llama3.3:70b" }).model).toMatchObject({ id: "llama3.3:70b", provider: "ollama" });
+		// Slashes inside ids survive when the prefix is not a provider.
+		const rented = registry.resolve({ provider: "rented", modelId: "big/model-70b" });
+		expect(rented).toMatchObject({ apiKey: "rk-123", model: { id: "big/model-70b", reasoning: true } });
+		expect(registry.resolve({ provider: "rented" }).model.id).toBe("big/model-70b");
+		expect(registry.listModels().map((m) => `${m.provider}/${m.id}`)).toEqual(
+			expect.arrayContaining(["anthropic/claude-sonnet-5-5", "openai/gpt-5.6-terra", "ollama/qwen2.5-coder:14b", "rented/big/model-70b"]),
+		);
+	});
+
+	it("says exactly which variable or flag to set when no key is usable", async () => {
+		await writeModels({ providers: { rented: { baseUrl: "https://x/v1", apiKey: "$RENTED_KEY" }, bare: { baseUrl: "https://y/v1", models: [{ id: "m" }] } } });
+		const registry = loadModelRegistry(home, {});
+		expect(() => registry.resolve()).toThrow("No API key for provider \"anthropic\": set ANTHROPIC_API_KEY or pass --api-key.");
+		expect(() => registry.resolve({ provider: "openai" })).toThrow(/set OPENAI_API_KEY or pass --api-key/);
+		expect(() => registry.resolve({ modelId: "rented/m" })).toThrow(/reads it from RENTED_KEY, which is not set\. Set RENTED_KEY or pass --api-key/);
+		expect(() => registry.resolve({ modelId: "bare/m" })).toThrow(/add "apiKey" to providers\.bare in .*models\.json/);
+		expect(registry.resolve({ provider: "anthropic", apiKey: "explicit" }).apiKey).toBe("explicit");
+	});
+
+	it("overrides base URLs by option, then environment, then models.json", async () => {
+		await writeModels({ providers: { anthropic: { baseUrl: "https://proxy.example" } } });
+		const fromFile = loadModelRegistry(home, { ANTHROPIC_API_KEY: "k" });
+		expect(fromFile.resolve().model.baseUrl).toBe("https://proxy.example");
+		const fromEnv = loadModelRegistry(home, { ANTHROPIC_API_KEY: "k", ANTHROPIC_BASE_URL: "http://127.0.0.1:9" });
+		expect(fromEnv.resolve().model.baseUrl).toBe("http://127.0.0.1:9");
+		expect(fromEnv.resolve({ baseUrl: "http://explicit" }).model.baseUrl).toBe("http://explicit");
+		const openai = loadModelRegistry(home, { OPENAI_API_KEY: "k", OPENAI_BASE_URL: "http://127.0.0.1:8/v1" });
+		expect(openai.resolve({ provider: "openai" }).model.baseUrl).toBe("http://127.0.0.1:8/v1");
+	});
+
+	it("lets models.json correct a built-in model's limits and prices", async () => {
+		await writeModels({ providers: { anthropic: { models: [{ id: "claude-haiku-4-5", contextWindow: 100000, cost: { input: 9 } }] } } });
+		const model = loadModelRegistry(home, {}).resolveModel({ modelId: "claude-haiku-4-5" });
+		expect(model.contextWindow).toBe(100000);
+		expect(model.cost.input).toBe(9);
+		expect(model.cost.output).toBe(BUILTIN_MODELS.find((m) => m.id === "claude-haiku-4-5")!.cost.output);
+	});
+
+	it("reports invalid JSON with the file path and the parser's reason", async () => {
+		const path = await writeModels('{ "providers": { "ollama": { "baseUrl": "x", } } }');
+		expect(() => loadModelRegistry(home, {})).toThrow(new RegExp(`^Invalid JSON in ${escape(path)}: `));
+	});
+
+	it.each([
+		[{ providers: { ollama: { baseUrl: "x", models: [{ id: 3 }] } } }, /providers\.ollama\.models\.0\.id: Expected string/],
+		[{ providers: { ollama: { baseUrl: "x", api: "gemini" } } }, /providers\.ollama\.api.*supported: anthropic-messages, openai-completions/],
+		[{ providers: { ollama: { models: [{ id: "m" }] } } }, /providers\.ollama: "baseUrl" is required/],
+		[{ models: [] }, /providers/],
+		[{ providers: { "a/b": { baseUrl: "x" } } }, /provider name "a\/b"/],
+	])("reports a wrong shape naming the file and the field (%#)", async (value, expected) => {
+		const path = await writeModels(value);
+		expect(() => loadModelRegistry(home, {})).toThrow(expected);
+		expect(() => loadModelRegistry(home, {})).toThrow(path);
+	});
+
+	it("computes cost from per-million prices", () => {
+		const usage = { ...emptyUsage(), input: 2_000_000, output: 100_000, cacheRead: 1_000_000, cacheWrite: 0 };
+		const cost = calculateCost({ cost: { input: 2, output: 10, cacheRead: 0.2, cacheWrite: 2.5 } }, usage);
+		expect(cost).toEqual({ input: 4, output: 1, cacheRead: 0.2, cacheWrite: 0, total: 5.2 });
+		expect(usage.cost).toBe(cost);
+	});
+});
+
+function escape(text: string): string {
+	return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
