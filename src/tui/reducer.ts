@@ -27,7 +27,7 @@ function compactionNotice(event: Extract<SessionEvent, { type: "compaction_end" 
 export function reduceView(view: ScreenView, event: ScreenEvent, now: number): ScreenView {
 	switch (event.type) {
 		case "agent_start":
-			return { ...view, runStatus: "running", turn: 0, runStartedAt: now };
+			return { ...view, runStatus: "running", turn: 0, runStartedAt: now, runs: view.runs + 1 };
 		case "turn_start":
 			// A missing turn_end must not leave the previous batch live.
 			return { ...flushToolBatch(view, now), turn: view.turn + 1 };

@@ -114,6 +114,8 @@ export interface ScreenView {
 	/** Turn within the current run (reset at agent_start). */
 	turn: number;
 	runStartedAt?: number;
+	/** Runs started so far (agent_start count): tells whether a prompt got as far as starting. */
+	runs: number;
 	transcript: TranscriptItem[];
 	activeAssistant?: ActiveAssistant;
 	/** Tool runs of the current batch, by toolCallId. */
@@ -148,6 +150,7 @@ export function initialView(session: Partial<SessionInfoView> = {}): ScreenView 
 	return {
 		runStatus: "idle",
 		turn: 0,
+		runs: 0,
 		transcript: [],
 		tools: {},
 		liveToolIds: [],

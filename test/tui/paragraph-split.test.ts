@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { openFenceLine, splitFinished } from "../../src/tui/paragraph-split.js";
 
 function feed(chunks: string[]) {
-	let state = { tail: "", scanned: 0, openFence: undefined as string | undefined };
+	let state: { tail: string; scanned: number; openFence?: string } = { tail: "", scanned: 0 };
 	const finished: string[] = [];
 	for (const chunk of chunks) {
 		const result = splitFinished({ ...state, tail: state.tail + chunk });

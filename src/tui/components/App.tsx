@@ -1,0 +1,170 @@
+import { Box, Static } from "ink";
+import { useCallback, useEffect, useRef, useState } from "react";
+import { useClock } from "../hooks/use-clock.js";
+import { useSessionView } from "../hooks/use-session-view.js";
+import { useTerminalSize } from "../hooks/use-terminal-size.js";
+import { liveBudget } from "../live-layout.js";
+import type { SessionPort } from "../session-port.js";
+import { errorText, parseSlashCommand, runSlashCommand } from "../slash-commands.js";
+import { type NoticeLevel, type ScreenView, type TranscriptItem, initialView } from "../view-model.js";
+import { Editor } from "./Editor.js";
+import { Footer, footerHeight } from "./Footer.js";
+import { LiveArea } from "./LiveArea.js";
+import { QueuedMessages, queuedHeight } from "./QueuedMessages.js";
+import { TranscriptEntry } from "./TranscriptEntry.js";
+
+/** Spinner and elapsed-time tick while something is in progress. */
+const CLOCK_INTERVAL_MS = 100;
+
+export interface AppProps {
+	session: SessionPort;
+	initialPrompt?: string;
+	/** False without a TTY: nothing can be typed, so the screen runs the initial prompt and exits. */
+	inputActive: boolean;
+	/** Called once, when the screen is done, with the process exit code. */
+	onExit(code: number): void;
+	home?: string;
+}
+
+function viewFromSession(session: SessionPort): ScreenView {
+	const view = initialView({
+		cwd: session.cwd,
+		file: session.sessionFile,
+		model: session.model?.id,
+		provider: session.model?.provider,
+		thinkingLevel: session.thinkingLevel,
+		messageCount: session.messageCount,
+	});
+	return { ...view, usage: { ...session.usageTotals } };
+}
+
+export function App({ session, initialPrompt, inputActive, onExit, home }: AppProps) {
+	const { view, latest, dispatch } = useSessionView(session, () => viewFromSession(session));
+	const { columns, rows } = useTerminalSize();
+	const [editorHeight, setEditorHeight] = useState(3);
+	const [busy, setBusy] = useState(false);
+	const [exitCode, setExitCode] = useState<number | undefined>(undefined);
+	const busyRef = useRef(false);
+
+	const running = busy || view.runStatus !== "idle" || view.compacting !== undefined;
+	const animate = running || view.liveToolIds.length > 0 || view.retry !== undefined;
+	const now = useClock(animate, CLOCK_INTERVAL_MS);
+
+	const notify = useCallback((level: NoticeLevel, text: string) => dispatch({ type: "ui_notice", level, text }), [dispatch]);
+
+	const exit = useCallback(
+		(code = 0) => {
+			if (busyRef.current) void Promise.resolve(session.abort()).catch(() => {});
+			setExitCode((current) => current ?? code);
+		},
+		[session],
+	);
+
+	/** Runs one prompt to its end; resolves with the text to give back when the run never started. */
+	const runPrompt = useCallback(
+		async (text: string): Promise<string | undefined> => {
+			const runsBefore = latest().runs;
+			busyRef.current = true;
+			setBusy(true);
+			try {
+				await session.prompt(text);
+				return undefined;
+			} catch (error) {
+				notify("error", errorText(error));
+				return latest().runs === runsBefore ? text : undefined;
+			} finally {
+				busyRef.current = false;
+				setBusy(false);
+				dispatch({ type: "ui_run_settled" });
+			}
+		},
+		[session, notify, dispatch, latest],
+	);
+
+	const onSubmit = useCallback(
+		async (text: string): Promise<string | undefined> => {
+			const command = parseSlashCommand(text);
+			if (command) {
+				await runSlashCommand(command, { session, notify, exit: () => exit(0), busy: busyRef.current });
+				return undefined;
+			}
+			if (!busyRef.current) return runPrompt(text);
+			try {
+				await session.steer(text);
+				return undefined;
+			} catch (error) {
+				notify("error", errorText(error));
+				return text;
+			}
+		},
+		[session, notify, exit, runPrompt],
+	);
+
+	const onInterrupt = useCallback((): string[] => {
+		// Take the queue first, so nothing queued is delivered into the run being stopped.
+		let queued: { steering: string[]; followUp: string[] } = { steering: [], followUp: [] };
+		try {
+			queued = session.clearQueue();
+		} catch (error) {
+			notify("error", errorText(error));
+		}
+		void Promise.resolve(session.abort()).catch((error: unknown) => notify("error", errorText(error)));
+		return [...queued.steering, ...queued.followUp];
+	}, [session, notify]);
+
+	const onToggleThinking = useCallback(() => dispatch({ type: "ui_toggle_thinking" }), [dispatch]);
+	const onExitKey = useCallback(() => exit(0), [exit]);
+
+	const started = useRef(false);
+	useEffect(() => {
+		if (started.current) return;
+		started.current = true;
+		if (initialPrompt !== undefined && initialPrompt.trim() !== "") {
+			void onSubmit(initialPrompt).then((restored) => {
+				if (!inputActive) exit(restored === undefined ? 0 : 1);
+			});
+		} else if (!inputActive) {
+			notify("error", "The interactive screen needs a terminal for input.");
+			exit(2);
+		}
+	}, [initialPrompt, inputActive, onSubmit, exit, notify]);
+
+	// Exit after one render without the live parts, so the terminal is left with the transcript only.
+	useEffect(() => {
+		if (exitCode !== undefined) onExit(exitCode);
+	}, [exitCode, onExit]);
+
+	const renderItem = useCallback(
+		(item: TranscriptItem) => <TranscriptEntry key={item.id} item={item} width={columns} showThinking={view.showThinking} />,
+		[columns, view.showThinking],
+	);
+
+	const footer = footerHeight(view);
+	const queued = queuedHeight(view.queue.steering, view.queue.followUp);
+	const budget = liveBudget({ rows, editor: editorHeight, footer, queued });
+	const editorMaxRows = Math.max(1, Math.min(10, Math.floor(rows / 3)));
+
+	return (
+		<>
+			<Static items={view.transcript}>{renderItem}</Static>
+			{exitCode === undefined ? (
+				<Box flexDirection="column" width={columns}>
+					<LiveArea active={view.activeAssistant} runs={view.liveToolIds.map((id) => view.tools[id]).filter((run) => run !== undefined)} now={now} width={columns} budget={budget} />
+					<QueuedMessages steering={view.queue.steering} followUp={view.queue.followUp} width={columns} />
+					<Editor
+						running={running}
+						width={columns}
+						maxRows={editorMaxRows}
+						inputActive={inputActive}
+						onSubmit={onSubmit}
+						onInterrupt={onInterrupt}
+						onExit={onExitKey}
+						onToggleThinking={onToggleThinking}
+						onHeightChange={setEditorHeight}
+					/>
+					<Footer view={view} contextWindow={session.model?.contextWindow} now={now} width={columns} home={home} />
+				</Box>
+			) : null}
+		</>
+	);
+}

@@ -1,0 +1,78 @@
+import { Box, Text } from "ink";
+import { formatCost, formatDuration, formatTokens, shortenPath } from "../format.js";
+import type { ScreenView } from "../view-model.js";
+import { spinnerFrame } from "./StatusGlyph.js";
+
+export interface FooterProps {
+	view: Pick<ScreenView, "runStatus" | "turn" | "runStartedAt" | "usage" | "contextTokens" | "retry" | "compacting" | "session">;
+	/** Context window of the current model in tokens, when known. */
+	contextWindow?: number;
+	now: number;
+	width: number;
+	home?: string;
+}
+
+/** Rows the footer takes: the retry line only while a retry waits. */
+export function footerHeight(view: Pick<ScreenView, "retry">): number {
+	return view.retry ? 3 : 2;
+}
+
+function RunLine({ view, now }: Pick<FooterProps, "view" | "now">) {
+	if (view.compacting) {
+		return (
+			<Text wrap="truncate-end">
+				<Text color="cyan">{spinnerFrame(now)}</Text> Compacting the conversation… <Text dimColor>· esc to interrupt</Text>
+			</Text>
+		);
+	}
+	if (view.runStatus === "idle") return <Text dimColor>ready</Text>;
+	const elapsed = view.runStartedAt !== undefined ? ` · ${formatDuration(now - view.runStartedAt)}` : "";
+	const turn = view.turn > 0 ? ` · turn ${view.turn}` : "";
+	return (
+		<Text wrap="truncate-end">
+			<Text color="cyan">{spinnerFrame(now)}</Text> {view.runStatus === "settling" ? "Finishing" : "Working"}
+			<Text dimColor>
+				{turn}
+				{elapsed}
+			</Text>
+			<Text dimColor> · </Text>
+			<Text bold>esc</Text>
+			<Text dimColor> to interrupt</Text>
+		</Text>
+	);
+}
+
+function contextColor(percent: number): string | undefined {
+	if (percent >= 95) return "red";
+	if (percent >= 80) return "yellow";
+	return undefined;
+}
+
+export function Footer({ view, contextWindow, now, width, home }: FooterProps) {
+	const { session, usage, retry } = view;
+	const model = session.model ? (session.provider ? `${session.provider}/${session.model}` : session.model) : "no model";
+	const info = [
+		model,
+		session.thinkingLevel ? `thinking ${session.thinkingLevel}` : undefined,
+		session.cwd ? shortenPath(session.cwd, home) : undefined,
+		`↑${formatTokens(usage.input + usage.cacheRead + usage.cacheWrite)} ↓${formatTokens(usage.output)}`,
+		formatCost(usage.cost),
+	]
+		.filter((part) => part !== undefined)
+		.join(" · ");
+	const percent = contextWindow && view.contextTokens !== undefined ? Math.min(999, Math.round((view.contextTokens / contextWindow) * 100)) : undefined;
+	return (
+		<Box flexDirection="column" width={width}>
+			{retry ? (
+				<Text color="yellow" wrap="truncate-end">
+					⟳ Retrying in {Math.max(0, Math.ceil((retry.until - now) / 1000))}s (attempt {retry.attempt}/{retry.maxRetries}): {retry.reason}
+				</Text>
+			) : null}
+			<RunLine view={view} now={now} />
+			<Text wrap="truncate-end">
+				<Text dimColor>{info}</Text>
+				{percent !== undefined ? <Text color={contextColor(percent)} dimColor={contextColor(percent) === undefined}>{` · ctx ${percent}%`}</Text> : null}
+			</Text>
+		</Box>
+	);
+}

@@ -1,0 +1,82 @@
+// Maps Ink key presses onto editor commands. Pure: (input, key, pasting) => commands.
+// Terminals differ: Shift+Enter is only distinguishable with the kitty protocol; Alt+Enter arrives as
+// ESC CR, Ctrl+J as LF. Pastes come bracketed (ESC[200~ … ESC[201~), which Ink hands over as "[200~".
+import type { Key } from "ink";
+
+export type EditorCommand =
+	| { type: "insert"; text: string }
+	| { type: "newline" }
+	| { type: "submit" }
+	| { type: "backspace" }
+	| { type: "deleteForward" }
+	| { type: "left" }
+	| { type: "right" }
+	| { type: "up" }
+	| { type: "down" }
+	| { type: "home" }
+	| { type: "end" }
+	| { type: "deleteToStart" }
+	| { type: "deleteToEnd" }
+	| { type: "deleteWord" }
+	| { type: "escape" }
+	| { type: "ctrlC" }
+	| { type: "ctrlD" }
+	| { type: "toggleThinking" }
+	| { type: "pasteStart" }
+	| { type: "pasteEnd" };
+
+export const PASTE_START = "[200~";
+export const PASTE_END = "[201~";
+
+const CTRL: Record<string, EditorCommand> = {
+	c: { type: "ctrlC" },
+	d: { type: "ctrlD" },
+	j: { type: "newline" },
+	t: { type: "toggleThinking" },
+	a: { type: "home" },
+	e: { type: "end" },
+	u: { type: "deleteToStart" },
+	k: { type: "deleteToEnd" },
+	w: { type: "deleteWord" },
+	b: { type: "left" },
+	f: { type: "right" },
+};
+
+/**
+ * Text that arrived in one piece outside a bracketed paste: either typed ahead (a trailing Enter means
+ * "send") or pasted by a terminal without bracketed paste (several lines: keep them all, send nothing).
+ */
+function typedText(input: string): EditorCommand[] {
+	const breaks = input.match(/\r\n?|\n/g)?.length ?? 0;
+	if (breaks === 1 && input.endsWith("\r")) return [{ type: "insert", text: input.slice(0, -1) }, { type: "submit" }];
+	return [{ type: "insert", text: input }];
+}
+
+export function editorCommands(input: string, key: Key, pasting: boolean): EditorCommand[] {
+	if (input === PASTE_START && !key.ctrl) return [{ type: "pasteStart" }];
+	if (input === PASTE_END && !key.ctrl) return [{ type: "pasteEnd" }];
+	if (pasting) {
+		if (key.return) return [{ type: "insert", text: "\n" }];
+		if (key.tab) return [{ type: "insert", text: "\t" }];
+		return input === "" ? [] : [{ type: "insert", text: input }];
+	}
+	if (key.ctrl && input.length === 1) {
+		const command = CTRL[input.toLowerCase()];
+		return command ? [command] : [];
+	}
+	if (key.return) return [key.shift || key.meta ? { type: "newline" } : { type: "submit" }];
+	if (input === "\n") return [{ type: "newline" }];
+	if (key.escape) return [{ type: "escape" }];
+	if (key.backspace || key.delete) return [{ type: "backspace" }];
+	if (key.leftArrow) return [{ type: "left" }];
+	if (key.rightArrow) return [{ type: "right" }];
+	if (key.upArrow) return [{ type: "up" }];
+	if (key.downArrow) return [{ type: "down" }];
+	if (key.home) return [{ type: "home" }];
+	if (key.end) return [{ type: "end" }];
+	if (key.tab || input === "") return [];
+	// Alt+letter and other meta chords have no binding; never type them as text.
+	if (key.meta && input.length === 1) return [];
+	if (input.length > 1) return typedText(input);
+	return [{ type: "insert", text: input }];
+}

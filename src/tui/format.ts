@@ -1,0 +1,35 @@
+// Small formatters for numbers the screen shows.
+
+export function formatTokens(count: number): string {
+	if (count < 1000) return String(Math.round(count));
+	if (count < 10_000) return `${(count / 1000).toFixed(1)}k`;
+	if (count < 1_000_000) return `${Math.round(count / 1000)}k`;
+	return `${(count / 1_000_000).toFixed(1)}M`;
+}
+
+export function formatCost(dollars: number): string {
+	if (dollars <= 0) return "$0.00";
+	if (dollars < 0.01) return `$${dollars.toFixed(4)}`;
+	return `$${dollars.toFixed(2)}`;
+}
+
+/** Elapsed time: tenths under ten seconds, then seconds, then minutes and seconds. */
+export function formatDuration(ms: number): string {
+	const safe = Math.max(0, ms);
+	if (safe < 10_000) return `${(safe / 1000).toFixed(1)}s`;
+	const seconds = Math.floor(safe / 1000);
+	if (seconds < 60) return `${seconds}s`;
+	return `${Math.floor(seconds / 60)}m${String(seconds % 60).padStart(2, "0")}s`;
+}
+
+export function formatBytes(bytes: number): string {
+	if (bytes < 1024) return `${bytes} B`;
+	if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
+	return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
+}
+
+/** Replaces the home directory with ~ so the footer stays short. */
+export function shortenPath(path: string, home: string | undefined): string {
+	if (home && home !== "/" && (path === home || path.startsWith(`${home}/`))) return `~${path.slice(home.length)}`;
+	return path;
+}

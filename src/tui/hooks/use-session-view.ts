@@ -1,0 +1,50 @@
+import { useCallback, useEffect, useRef, useState } from "react";
+import { type ScreenEvent, reduceView } from "../reducer.js";
+import type { SessionPort } from "../session-port.js";
+import type { ScreenView } from "../view-model.js";
+
+/** At most one screen update per this many ms (~30 per second), however fast events arrive. */
+export const RENDER_INTERVAL_MS = 33;
+
+export interface SessionView {
+	view: ScreenView;
+	/** Always the newest view, also between throttled renders. */
+	latest(): ScreenView;
+	dispatch(event: ScreenEvent): void;
+}
+
+/**
+ * The one subscription of the screen: every session event goes through the pure reducer at once (cheap),
+ * and the rendered view is refreshed on a timer, so a fast stream never queues up renders.
+ */
+export function useSessionView(session: SessionPort, initial: () => ScreenView): SessionView {
+	const viewRef = useRef<ScreenView | undefined>(undefined);
+	if (viewRef.current === undefined) viewRef.current = initial();
+	const [view, setView] = useState<ScreenView>(viewRef.current);
+	const timer = useRef<NodeJS.Timeout | undefined>(undefined);
+
+	const dispatch = useCallback((event: ScreenEvent) => {
+		viewRef.current = reduceView(viewRef.current as ScreenView, event, Date.now());
+		if (timer.current) return;
+		timer.current = setTimeout(() => {
+			timer.current = undefined;
+			setView(viewRef.current as ScreenView);
+		}, RENDER_INTERVAL_MS);
+	}, []);
+
+	useEffect(() => {
+		const unsubscribe = session.subscribe((event) => {
+			dispatch(event);
+			// A resumed session already has totals; the session knows them, the event stream does not.
+			if (event.type === "session_open") dispatch({ type: "ui_usage_baseline", usage: { ...session.usageTotals } });
+		});
+		return () => {
+			unsubscribe();
+			clearTimeout(timer.current);
+			timer.current = undefined;
+		};
+	}, [session, dispatch]);
+
+	const latest = useCallback(() => viewRef.current as ScreenView, []);
+	return { view, latest, dispatch };
+}

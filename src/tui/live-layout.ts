@@ -1,0 +1,49 @@
+// Shares the rows of the live area between tool rows and streaming text, so the live area is never
+// taller than the terminal (taller output makes Ink clear the screen: flicker and lost scrollback).
+import { toolResultLines } from "./tool-result-lines.js";
+import type { ToolRunView } from "./view-model.js";
+
+/** Result rows a live tool row may use at most (bash's last 5 lines, a diff's first lines). */
+export const LIVE_RESULT_LINES = 8;
+
+export interface ToolRowPlan {
+	run: ToolRunView;
+	resultLines: number;
+}
+
+export interface ToolPlan {
+	rows: ToolRowPlan[];
+	/** Rows of the batch left out (a summary line says how many). */
+	hidden: number;
+	/** Terminal rows the plan takes, summary line included. */
+	height: number;
+}
+
+/** Headers first (in source order), then result lines top-down while rows remain. */
+export function planToolRows(runs: ToolRunView[], budget: number): ToolPlan {
+	if (runs.length === 0 || budget <= 0) return { rows: [], hidden: runs.length, height: 0 };
+	const hidden = runs.length > budget ? runs.length - (budget - 1) : 0;
+	const shown = hidden > 0 ? runs.slice(0, Math.max(0, budget - 1)) : runs;
+	let remaining = budget - shown.length - (hidden > 0 ? 1 : 0);
+	const rows = shown.map((run) => {
+		const wanted = toolResultLines(run, LIVE_RESULT_LINES).length;
+		const resultLines = Math.min(wanted, Math.max(0, remaining));
+		remaining -= resultLines;
+		return { run, resultLines };
+	});
+	const height = rows.reduce((sum, row) => sum + 1 + row.resultLines, 0) + (hidden > 0 ? 1 : 0);
+	return { rows, hidden, height };
+}
+
+export interface ScreenRows {
+	/** Terminal height. */
+	rows: number;
+	editor: number;
+	footer: number;
+	queued: number;
+}
+
+/** Rows left for the live area; one row is kept free because Ink treats a full screen as fullscreen. */
+export function liveBudget({ rows, editor, footer, queued }: ScreenRows): number {
+	return Math.max(0, rows - editor - footer - queued - 1);
+}

@@ -1,0 +1,152 @@
+// A scripted SessionPort for screen tests: prompt() replays SessionEvents, steps can wait on gates the
+// test opens, and every call is recorded. A test double only; the real one is the AgentSession.
+import type { ThinkingLevel } from "../../src/core/llm-types.js";
+import type { SessionEvent } from "../../src/core/session/session-events.js";
+import type { SessionPort, SessionSummary, SessionUsageTotals } from "../../src/tui/session-port.js";
+import { assistant } from "./events.js";
+
+export type ScriptStep = SessionEvent | (() => Promise<void>);
+export type Script = (text: string) => ScriptStep[];
+
+export interface Gate {
+	promise: Promise<void>;
+	open(): void;
+}
+
+export function gate(): Gate {
+	let open = () => {};
+	const promise = new Promise<void>((resolve) => {
+		open = resolve;
+	});
+	return { promise, open };
+}
+
+export class FakeSession implements SessionPort {
+	readonly calls: { prompts: string[]; steers: string[]; aborts: number; models: string[]; levels: string[]; resumed: string[]; news: number; compacts: (string | undefined)[] } = {
+		prompts: [],
+		steers: [],
+		aborts: 0,
+		models: [],
+		levels: [],
+		resumed: [],
+		news: 0,
+		compacts: [],
+	};
+	model: SessionPort["model"] = { id: "test-model", provider: "test", contextWindow: 100_000 };
+	thinkingLevel: ThinkingLevel = "medium";
+	cwd = "/work/project";
+	sessionFile: string | undefined = "/home/u/.loom/sessions/s1.jsonl";
+	messageCount = 0;
+	usageTotals: SessionUsageTotals = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, cost: 0 };
+	sessions: SessionSummary[] = [];
+	/** Thrown by prompt() before anything starts (e.g. a missing API key). */
+	promptError: Error | undefined;
+	private listeners = new Set<(event: SessionEvent) => void | Promise<void>>();
+	private queue: { steering: string[]; followUp: string[] } = { steering: [], followUp: [] };
+	private aborted = false;
+	private running = false;
+
+	constructor(private script: Script = (text) => [{ type: "message_end", message: assistant(`echo: ${text}`) }]) {}
+
+	setScript(script: Script): void {
+		this.script = script;
+	}
+
+	subscribe(listener: (event: SessionEvent) => void | Promise<void>): () => void {
+		this.listeners.add(listener);
+		return () => this.listeners.delete(listener);
+	}
+
+	get listenerCount(): number {
+		return this.listeners.size;
+	}
+
+	async emit(event: SessionEvent): Promise<void> {
+		for (const listener of [...this.listeners]) await listener(event);
+	}
+
+	async prompt(text: string): Promise<void> {
+		this.calls.prompts.push(text);
+		if (this.promptError) throw this.promptError;
+		if (this.running) throw new Error("A run is already active.");
+		this.running = true;
+		this.aborted = false;
+		try {
+			await this.emit({ type: "agent_start" });
+			await this.emit({ type: "message_start", message: { role: "user", content: text, timestamp: 0 } });
+			await this.emit({ type: "message_end", message: { role: "user", content: text, timestamp: 0 } });
+			for (const step of this.script(text)) {
+				if (this.aborted) break;
+				if (typeof step === "function") await step();
+				else await this.emit(step);
+			}
+			if (this.aborted) await this.emit({ type: "message_end", message: assistant("", { stopReason: "aborted" }) });
+			await this.emit({ type: "agent_end", messages: [] });
+		} finally {
+			this.running = false;
+		}
+	}
+
+	async steer(text: string): Promise<void> {
+		this.calls.steers.push(text);
+		this.queue = { ...this.queue, steering: [...this.queue.steering, text] };
+		await this.emit({ type: "queue_changed", ...this.queue });
+	}
+
+	/** Delivers the queued steering messages the way the agent does: as user messages. */
+	async deliverSteering(): Promise<void> {
+		const steering = this.queue.steering;
+		this.queue = { ...this.queue, steering: [] };
+		await this.emit({ type: "queue_changed", ...this.queue });
+		for (const text of steering) await this.emit({ type: "message_end", message: { role: "user", content: text, timestamp: 0 } });
+	}
+
+	abort(): void {
+		this.calls.aborts++;
+		this.aborted = true;
+	}
+
+	clearQueue(): { steering: string[]; followUp: string[] } {
+		const queued = this.queue;
+		this.queue = { steering: [], followUp: [] };
+		void this.emit({ type: "queue_changed", steering: [], followUp: [] });
+		return queued;
+	}
+
+	async setModel(modelId: string): Promise<void> {
+		if (modelId === "nope") throw new Error(`Unknown model "nope". Run loom --list-models to see the models.`);
+		this.calls.models.push(modelId);
+		this.model = { id: modelId, provider: "test", contextWindow: 200_000 };
+		await this.emit({ type: "model_changed", provider: "test", model: modelId });
+	}
+
+	async setThinkingLevel(level: ThinkingLevel): Promise<void> {
+		this.calls.levels.push(level);
+		this.thinkingLevel = level;
+		await this.emit({ type: "thinking_changed", level });
+	}
+
+	async newSession(): Promise<void> {
+		this.calls.news++;
+		this.messageCount = 0;
+		this.sessionFile = "/home/u/.loom/sessions/s2.jsonl";
+		await this.emit({ type: "session_open", sessionId: "s2", file: this.sessionFile, cwd: this.cwd, provider: "test", model: this.model?.id ?? "", thinkingLevel: this.thinkingLevel, messageCount: 0 });
+	}
+
+	async compact(instructions?: string): Promise<void> {
+		this.calls.compacts.push(instructions);
+		await this.emit({ type: "compaction_start", reason: "manual" });
+		await this.emit({ type: "compaction_end", reason: "manual", aborted: false, tokensBefore: 5000 });
+	}
+
+	listSessions(): SessionSummary[] {
+		return this.sessions;
+	}
+
+	async resume(sessionFileOrId: string): Promise<void> {
+		this.calls.resumed.push(sessionFileOrId);
+		this.messageCount = 7;
+		this.usageTotals = { input: 1000, output: 200, cacheRead: 0, cacheWrite: 0, cost: 0.5 };
+		await this.emit({ type: "session_open", sessionId: "r", file: sessionFileOrId, cwd: this.cwd, provider: "test", model: this.model?.id ?? "", thinkingLevel: this.thinkingLevel, messageCount: 7 });
+	}
+}
