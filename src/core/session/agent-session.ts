@@ -3,27 +3,19 @@
 import { Agent } from "../agent.js";
 import type { AgentLoopConfig, AgentMessage, AgentTool, ToolExecutionMode } from "../agent-types.js";
 import type { AssistantMessage, ImageContent, Model, RetryInfo, StreamFn, ThinkingLevel, UserMessage } from "../llm-types.js";
+import { MessageQueue, type QueueKind } from "./message-queue.js";
+import { ModelChoice, type ModelResolver, type ModelSelection } from "./model-choice.js";
 import { buildSessionContext } from "./session-context.js";
-import type { SessionEvent, SessionOwnEvent } from "./session-events.js";
-import type { SessionStore } from "./session-store.js";
-import { type UsageTotals, addUsage, lastContextTokens, sumUsage } from "./usage-totals.js";
-
-/** What the user asked for; the resolver turns it into a model and a key. */
-export interface ModelSelection {
-	provider?: string;
-	modelId?: string;
-	baseUrl?: string;
-	apiKey?: string;
-}
-
-/** The provider registry, as far as a session needs it (src/core/llm satisfies this). */
-export interface ModelResolver {
-	/** Throws an Error whose message tells the user what to set when the model cannot be used. */
-	resolve(selection: ModelSelection): { model: Model; apiKey?: string };
-}
+import type { SessionEvent } from "./session-events.js";
+import { listSessions, type SessionInfo } from "./session-list.js";
+import { resolveSessionArgument } from "./session-resolve.js";
+import { SessionStore } from "./session-store.js";
+import { addUsage, lastContextTokens, sumUsage, type UsageTotals } from "./usage-totals.js";
 
 export interface AgentSessionOptions {
 	cwd: string;
+	/** loom's home, for listing and resuming this directory's sessions. */
+	home: string;
 	/** The session's file (new or opened); its messages are where the conversation continues from. */
 	store: SessionStore;
 	/** Makes the store for newSession() (same home, same persistence). */
@@ -32,7 +24,7 @@ export interface AgentSessionOptions {
 	selection: ModelSelection;
 	streamFn: StreamFn;
 	systemPrompt: string;
-	/** Passed in by the caller (core never imports src/tools). */
+	/** Passed in by the caller: core never imports src/tools. */
 	tools?: AgentTool<any>[];
 	thinkingLevel?: ThinkingLevel;
 	toolExecution?: ToolExecutionMode;
@@ -42,25 +34,20 @@ export interface AgentSessionOptions {
 	/** Stop a run after this many model turns. */
 	maxTurns?: number;
 	/**
-	 * Runs before every model call on the messages the model will see. Compaction (issue 7) plugs in here:
-	 * it may replace older messages by a summary; the session file keeps every entry.
+	 * Runs before every model call on the messages the model will see. Compaction (issue 7) plugs in here and
+	 * in buildSessionContext: the model's view may start from a summary, while the file keeps every entry.
 	 */
 	transformContext?: AgentLoopConfig["transformContext"];
 }
 
 export type SessionListener = (event: SessionEvent) => void | Promise<void>;
 
-/** How a prompt's run ended, for print mode's exit code. */
+/** How a prompt's run ended (print mode turns it into the exit code). */
 export interface RunOutcome {
 	status: "done" | "error" | "aborted";
-	/** The last assistant message of the run, if any. */
+	/** The run's last assistant message, if any. */
 	message?: AssistantMessage;
 	errorMessage?: string;
-}
-
-interface Queued {
-	message: AgentMessage;
-	text: string;
 }
 
 export class AgentSession {
@@ -68,40 +55,37 @@ export class AgentSession {
 	readonly cwd: string;
 	private store: SessionStore;
 	private readonly options: AgentSessionOptions;
+	private readonly choice: ModelChoice;
 	private readonly listeners: SessionListener[] = [];
+	private readonly queued = new MessageQueue();
 	private dispatch: Promise<void> = Promise.resolve();
-	private selection: ModelSelection;
-	private resolved: { model: Model; apiKey?: string } | undefined;
-	private modelProblem: string | undefined;
 	private usage: UsageTotals;
-	private queued: { steering: Queued[]; followUp: Queued[] } = { steering: [], followUp: [] };
 	private pendingRetry: number | undefined;
 	private turnsThisRun = 0;
 	private started = false;
 	private abortRequested = false;
-	private runProblem: string | undefined;
-	/** What the session file last recorded, so a change is written once. */
+	private writeProblem: string | undefined;
+	/** What the session file last recorded, so each change is written once. */
 	private recorded: { model?: string; thinking?: ThinkingLevel } = {};
 
 	constructor(options: AgentSessionOptions) {
 		this.options = options;
 		this.cwd = options.cwd;
 		this.store = options.store;
-		this.selection = { ...options.selection };
+		this.choice = new ModelChoice(options.models, options.selection);
 		const context = buildSessionContext(this.store.entries);
-		this.recorded = { model: context.model && `${context.model.provider}/${context.model.modelId}`, thinking: context.thinkingLevel };
-		this.tryResolve(this.selection);
+		this.recorded = recordedIn(context);
 		this.usage = sumUsage(context.messages);
 		this.agent = new Agent({
 			initialState: {
 				systemPrompt: options.systemPrompt,
-				model: this.resolved?.model ?? placeholderModel(this.selection),
+				model: this.choice.model,
 				thinkingLevel: options.thinkingLevel ?? context.thinkingLevel ?? "off",
 				tools: options.tools ?? [],
 				messages: context.messages,
 			},
 			streamFn: options.streamFn,
-			getApiKey: () => this.resolved?.apiKey,
+			getApiKey: () => this.choice.apiKey,
 			toolExecution: options.toolExecution ?? "parallel",
 			transformContext: options.transformContext,
 			shouldStopAfterTurn: options.maxTurns === undefined ? undefined : () => ++this.turnsThisRun >= options.maxTurns!,
@@ -114,7 +98,7 @@ export class AgentSession {
 		this.agent.subscribe((event) => this.onAgentEvent(event));
 	}
 
-	// ---- what the session is -------------------------------------------------------------------------
+	// ---- what the session is ---------------------------------------------------------------------------
 
 	get sessionId(): string {
 		return this.store.id;
@@ -127,10 +111,10 @@ export class AgentSession {
 		return this.agent.state.model;
 	}
 	get provider(): string {
-		return this.resolved?.model.provider ?? this.selection.provider ?? "unknown";
+		return this.choice.provider;
 	}
 	get modelId(): string {
-		return this.resolved?.model.id ?? this.selection.modelId ?? "unknown";
+		return this.choice.modelId;
 	}
 	get thinkingLevel(): ThinkingLevel {
 		return this.agent.state.thinkingLevel;
@@ -138,31 +122,35 @@ export class AgentSession {
 	get messages(): readonly AgentMessage[] {
 		return this.agent.state.messages;
 	}
+	get messageCount(): number {
+		return this.agent.state.messages.length;
+	}
 	get isStreaming(): boolean {
 		return this.agent.state.isStreaming;
 	}
 	/** Why the model cannot be used (missing key, unknown provider), or undefined. */
 	get modelError(): string | undefined {
-		return this.modelProblem;
+		return this.choice.error;
 	}
 	get queue(): { steering: string[]; followUp: string[] } {
-		return { steering: this.queued.steering.map((q) => q.text), followUp: this.queued.followUp.map((q) => q.text) };
+		return this.queued.texts();
 	}
 	/** Token and cost totals of every assistant message in the session, resumed ones included. */
-	getUsageTotals(): UsageTotals {
+	get usageTotals(): UsageTotals {
 		return { ...this.usage };
 	}
 	/** Tokens of the model's context after the last response, and the model's window. */
-	getContextUsage(): { tokens?: number; contextWindow: number } {
+	get contextUsage(): { tokens?: number; contextWindow: number } {
 		return { tokens: lastContextTokens(this.agent.state.messages), contextWindow: this.model.contextWindow };
 	}
-	/** Problems met loading the session file (skipped lines). */
+	/** Problems met loading the session file (lines skipped). */
 	get loadWarnings(): readonly string[] {
 		return this.store.warnings;
 	}
 
-	// ---- events --------------------------------------------------------------------------------------
+	// ---- events ------------------------------------------------------------------------------------------
 
+	/** Every agent event and the session's own, in order; a listener's promise is awaited before the next event. */
 	subscribe(listener: SessionListener): () => void {
 		this.listeners.push(listener);
 		return () => {
@@ -171,71 +159,54 @@ export class AgentSession {
 		};
 	}
 
-	/** Emits session_open (and session_error when the model cannot be used). Subscribe first. Idempotent. */
+	/** Emits session_open, then session_error if the model cannot be used. Subscribe first. Idempotent. */
 	async start(): Promise<void> {
 		if (this.started) return;
 		this.started = true;
 		await this.announce();
 	}
 
-	// ---- running ------------------------------------------------------------------------------------
+	// ---- running -----------------------------------------------------------------------------------------
 
 	/**
-	 * Runs a prompt to the end, then any messages queued meanwhile. Never rejects for model or provider
-	 * failures: those end as events (session_error, an error assistant message) and in the outcome.
+	 * Runs a prompt to the end, then any messages queued meanwhile, and says how it ended. Rejects only when the
+	 * run cannot start (no usable model or key, already running) with a message fit for the user; model and
+	 * provider failures during the run end as an error assistant message and in the outcome.
 	 */
 	async prompt(text: string, options: { images?: ImageContent[] } = {}): Promise<RunOutcome> {
 		await this.start();
 		if (this.isStreaming) throw new Error("A run is already active: use steer() or followUp() to queue a message.");
+		if (!this.choice.ensure()) throw new Error(this.choice.error);
+		this.agent.setModel(this.choice.model);
 		this.abortRequested = false;
-		this.runProblem = undefined;
-		if (!this.ensureModel()) {
-			await this.emit({ type: "session_error", message: this.modelProblem! });
-			return { status: "error", errorMessage: this.modelProblem };
-		}
+		this.writeProblem = undefined;
 		this.recordSettings();
 		const firstOfRun = this.agent.state.messages.length;
 		await this.agent.prompt(userMessage(text, options.images));
-		while (this.agent.hasQueuedMessages() && !this.abortRequested && !this.runProblem) {
-			await this.agent.continue();
-		}
+		while (this.agent.hasQueuedMessages() && !this.abortRequested && !this.writeProblem) await this.agent.continue();
 		return this.outcome(firstOfRun);
 	}
 
-	/** While running: delivered after the current tool batch. While idle: runs as a prompt. */
-	async steer(text: string): Promise<void> {
-		if (!this.isStreaming) {
-			await this.prompt(text);
-			return;
-		}
-		const message = userMessage(text);
-		this.queued.steering.push({ message, text });
-		this.agent.steer(message);
-		await this.emitQueue();
+	/** While running: delivered after the current tool batch. While idle (the run just ended): starts a run. */
+	steer(text: string): void {
+		this.enqueue("steering", text);
 	}
 
-	/** While running: delivered when the agent would otherwise stop. While idle: runs as a prompt. */
-	async followUp(text: string): Promise<void> {
-		if (!this.isStreaming) {
-			await this.prompt(text);
-			return;
-		}
-		const message = userMessage(text);
-		this.queued.followUp.push({ message, text });
-		this.agent.followUp(message);
-		await this.emitQueue();
+	/** While running: delivered when the agent would otherwise stop. While idle: starts a run. */
+	followUp(text: string): void {
+		this.enqueue("followUp", text);
 	}
 
 	/** Takes every queued message back (e.g. into the editor after Esc). */
-	async clearQueue(): Promise<{ steering: string[]; followUp: string[] }> {
-		const texts = this.queue;
+	clearQueue(): { steering: string[]; followUp: string[] } {
+		const texts = this.queued.texts();
 		this.agent.clearAllQueues();
-		this.queued = { steering: [], followUp: [] };
-		await this.emitQueue();
+		this.queued.clear();
+		void this.emitQueue();
 		return texts;
 	}
 
-	/** Stops the run (provider stream, tools, retry waits) and resolves once it has settled. */
+	/** Stops the run (provider stream and its retries, tools) and resolves once it has settled. */
 	async abort(): Promise<void> {
 		this.abortRequested = true;
 		this.agent.abort();
@@ -246,18 +217,14 @@ export class AgentSession {
 		return this.agent.waitForIdle();
 	}
 
-	// ---- changing the session -----------------------------------------------------------------------
+	// ---- changing the session ---------------------------------------------------------------------------
 
-	/** Switches model ("provider/id", "id", or a selection); applies from the next model request. Throws when unusable. */
+	/** Switches model ("provider/id", "id", or a selection) from the next request; throws a user-facing Error when unusable. */
 	async setModel(ref: string | ModelSelection): Promise<void> {
-		const selection = typeof ref === "string" ? this.selectionFromRef(ref) : ref;
-		const resolved = this.options.models.resolve(selection);
-		this.selection = selection;
-		this.resolved = resolved;
-		this.modelProblem = undefined;
-		this.agent.setModel(resolved.model);
+		const model = this.choice.change(ref);
+		this.agent.setModel(model);
 		this.recordSettings();
-		await this.emit({ type: "model_changed", provider: resolved.model.provider, model: resolved.model.id });
+		await this.emit({ type: "model_changed", provider: model.provider, model: model.id });
 	}
 
 	async setThinkingLevel(level: ThinkingLevel): Promise<void> {
@@ -266,24 +233,28 @@ export class AgentSession {
 		await this.emit({ type: "thinking_changed", level });
 	}
 
-	/** Starts a fresh conversation in a new session file, with the same model and tools. */
+	/** A fresh conversation in a new session file, same model and tools. */
 	async newSession(): Promise<void> {
-		if (this.isStreaming) await this.abort();
-		this.store.close();
-		this.store = this.options.createStore();
-		this.agent.reset();
-		this.queued = { steering: [], followUp: [] };
-		this.usage = sumUsage([]);
-		this.recorded = {};
-		await this.announce();
+		await this.switchStore(this.options.createStore());
 	}
 
-	/** Closes the session file. The session is unusable afterwards. */
+	/** Saved sessions of this directory, newest first. */
+	listSessions(): SessionInfo[] {
+		return listSessions(this.options.home, this.cwd);
+	}
+
+	/** Continues a saved session (path or id prefix) with its messages, and its model and thinking level when usable. */
+	async resume(sessionFileOrId: string): Promise<void> {
+		const file = resolveSessionArgument(sessionFileOrId, this.options.home, this.cwd);
+		await this.switchStore(await SessionStore.open(file));
+	}
+
+	/** Closes the session file; the session is unusable afterwards. */
 	dispose(): void {
 		this.store.close();
 	}
 
-	// ---- internals -----------------------------------------------------------------------------------
+	// ---- internals ---------------------------------------------------------------------------------------
 
 	private async announce(): Promise<void> {
 		await this.emit({
@@ -294,9 +265,42 @@ export class AgentSession {
 			provider: this.provider,
 			model: this.modelId,
 			thinkingLevel: this.thinkingLevel,
-			messageCount: this.agent.state.messages.length,
+			messageCount: this.messageCount,
 		});
-		if (this.modelProblem) await this.emit({ type: "session_error", message: this.modelProblem });
+		if (this.choice.error) await this.emit({ type: "session_error", message: this.choice.error });
+	}
+
+	private async switchStore(store: SessionStore): Promise<void> {
+		if (this.isStreaming) await this.abort();
+		this.store.close();
+		this.store = store;
+		this.agent.reset();
+		this.queued.clear();
+		const context = buildSessionContext(store.entries);
+		this.agent.replaceMessages(context.messages);
+		this.usage = sumUsage(context.messages);
+		this.recorded = recordedIn(context);
+		if (context.model && this.recorded.model !== `${this.provider}/${this.modelId}`) {
+			try {
+				this.agent.setModel(this.choice.change({ provider: context.model.provider, modelId: context.model.modelId }));
+			} catch {
+				// The session's model cannot be used here (no key): carry on with the current one.
+			}
+		}
+		if (context.thinkingLevel) this.agent.setThinkingLevel(context.thinkingLevel);
+		await this.announce();
+	}
+
+	private enqueue(kind: QueueKind, text: string): void {
+		if (!this.isStreaming) {
+			this.prompt(text).catch((error: Error) => this.emit({ type: "session_error", message: error.message }));
+			return;
+		}
+		const message = userMessage(text);
+		this.queued.add(kind, message, text);
+		if (kind === "steering") this.agent.steer(message);
+		else this.agent.followUp(message);
+		void this.emitQueue();
 	}
 
 	private async onAgentEvent(event: SessionEvent): Promise<void> {
@@ -304,11 +308,11 @@ export class AgentSession {
 			case "agent_start":
 				this.turnsThisRun = 0;
 				break;
+			case "message_start":
+				if (this.queued.delivered(event.message)) await this.emitQueue();
+				break;
 			case "message_update":
 				if (this.pendingRetry !== undefined) await this.finishRetry(true);
-				break;
-			case "message_start":
-				await this.dropDelivered(event.message);
 				break;
 			case "message_end":
 				this.persist(event.message);
@@ -322,21 +326,21 @@ export class AgentSession {
 		await this.emit(event);
 	}
 
-	/** Appends at message_end; a write failure is reported, never allowed to break the run. */
+	/** Appends at message_end. A write failure is reported and ends the run after this turn; it never crashes it. */
 	private persist(message: AgentMessage): void {
 		try {
 			this.store.append({ type: "message", message });
 		} catch (error) {
-			this.runProblem = `Could not write the session file ${this.store.file}: ${(error as Error).message}`;
-			void this.emit({ type: "session_error", message: this.runProblem });
+			this.writeProblem = `Could not write the session file ${this.store.file}: ${(error as Error).message}`;
+			void this.emit({ type: "session_error", message: this.writeProblem });
 		}
 	}
 
-	/** Writes model and thinking changes into the session file (buffered until the first message). */
+	/** Writes model and thinking changes into the session file (held until a new session's first message). */
 	private recordSettings(): void {
 		try {
 			const model = `${this.provider}/${this.modelId}`;
-			if (this.resolved && this.recorded.model !== model) {
+			if (this.choice.isUsable && this.recorded.model !== model) {
 				this.store.append({ type: "model_change", provider: this.provider, modelId: this.modelId });
 				this.recorded.model = model;
 			}
@@ -345,7 +349,7 @@ export class AgentSession {
 				this.recorded.thinking = this.thinkingLevel;
 			}
 		} catch (error) {
-			void this.emit({ type: "session_error", message: `Could not write the session file: ${(error as Error).message}` });
+			void this.emit({ type: "session_error", message: `Could not write the session file ${this.store.file}: ${(error as Error).message}` });
 		}
 	}
 
@@ -354,26 +358,18 @@ export class AgentSession {
 		void this.emit({ type: "retry_scheduled", ...info });
 	}
 
-	private async finishRetry(success: boolean): Promise<void> {
+	private finishRetry(success: boolean): Promise<void> {
 		const attempt = this.pendingRetry!;
 		this.pendingRetry = undefined;
-		await this.emit({ type: "retry_finished", attempt, success });
-	}
-
-	/** A queued message reached the conversation: it is no longer queued. */
-	private async dropDelivered(message: AgentMessage): Promise<void> {
-		const before = this.queued.steering.length + this.queued.followUp.length;
-		this.queued.steering = this.queued.steering.filter((q) => q.message !== message);
-		this.queued.followUp = this.queued.followUp.filter((q) => q.message !== message);
-		if (this.queued.steering.length + this.queued.followUp.length !== before) await this.emitQueue();
+		return this.emit({ type: "retry_finished", attempt, success });
 	}
 
 	private emitQueue(): Promise<void> {
-		return this.emit({ type: "queue_changed", ...this.queue });
+		return this.emit({ type: "queue_changed", ...this.queued.texts() });
 	}
 
 	/** One ordered delivery chain for the agent's events and the session's own. */
-	private emit(event: SessionEvent | SessionOwnEvent): Promise<void> {
+	private emit(event: SessionEvent): Promise<void> {
 		const delivered = this.dispatch.then(async () => {
 			for (const listener of [...this.listeners]) await listener(event);
 		});
@@ -381,61 +377,23 @@ export class AgentSession {
 		return delivered;
 	}
 
-	private tryResolve(selection: ModelSelection): boolean {
-		try {
-			this.resolved = this.options.models.resolve(selection);
-			this.modelProblem = undefined;
-			return true;
-		} catch (error) {
-			this.resolved = undefined;
-			this.modelProblem = (error as Error).message;
-			return false;
-		}
-	}
-
-	private ensureModel(): boolean {
-		if (this.resolved) return true;
-		if (!this.tryResolve(this.selection)) return false;
-		this.agent.setModel(this.resolved!.model);
-		return true;
-	}
-
-	private selectionFromRef(ref: string): ModelSelection {
-		const slash = ref.indexOf("/");
-		if (slash > 0) return { provider: ref.slice(0, slash), modelId: ref.slice(slash + 1) };
-		// Same provider: keep its endpoint and key overrides.
-		return { ...this.selection, modelId: ref };
-	}
-
 	private outcome(firstOfRun: number): RunOutcome {
 		const run = this.agent.state.messages.slice(firstOfRun);
-		const last = run.reverse().find((m) => m.role === "assistant") as AssistantMessage | undefined;
-		if (this.runProblem) return { status: "error", message: last, errorMessage: this.runProblem };
+		const last = run.reverse().find((message) => message.role === "assistant") as AssistantMessage | undefined;
+		if (this.writeProblem) return { status: "error", message: last, errorMessage: this.writeProblem };
 		if (this.abortRequested || last?.stopReason === "aborted") {
-			return { status: "aborted", message: last, errorMessage: last?.errorMessage ?? "aborted" };
+			return { status: "aborted", message: last, errorMessage: last?.errorMessage ?? "Aborted" };
 		}
 		if (last?.stopReason === "error") return { status: "error", message: last, errorMessage: last.errorMessage };
 		return { status: "done", message: last };
 	}
 }
 
+function recordedIn(context: ReturnType<typeof buildSessionContext>): { model?: string; thinking?: ThinkingLevel } {
+	return { model: context.model && `${context.model.provider}/${context.model.modelId}`, thinking: context.thinkingLevel };
+}
+
 function userMessage(text: string, images?: ImageContent[]): UserMessage {
 	const content = images && images.length > 0 ? [{ type: "text" as const, text }, ...images] : text;
 	return { role: "user", content, timestamp: Date.now() };
-}
-
-/** Stands in until the selection resolves, so the session can open and explain what is missing. */
-function placeholderModel(selection: ModelSelection): Model {
-	return {
-		id: selection.modelId ?? "unknown",
-		name: selection.modelId ?? "unknown",
-		api: "none",
-		provider: selection.provider ?? "unknown",
-		baseUrl: selection.baseUrl ?? "",
-		reasoning: false,
-		input: ["text"],
-		cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
-		contextWindow: 0,
-		maxTokens: 0,
-	};
 }

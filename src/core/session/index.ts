@@ -12,11 +12,6 @@ export { resolveSessionArgument } from "./session-resolve.js";
 export { CONTEXT_FILE_NAMES, type ContextFile, ancestorsFromRoot, loadContextFiles } from "./context-files.js";
 export { type PromptTool, type SystemPromptOptions, buildSystemPrompt } from "./system-prompt.js";
 export { type UsageTotals, addUsage, lastContextTokens, sumUsage, zeroUsage } from "./usage-totals.js";
-export {
-	AgentSession,
-	type AgentSessionOptions,
-	type ModelResolver,
-	type ModelSelection,
-	type RunOutcome,
-	type SessionListener,
-} from "./agent-session.js";
+export { ModelChoice, type ModelResolver, type ModelSelection } from "./model-choice.js";
+export { MessageQueue, type QueueKind } from "./message-queue.js";
+export { AgentSession, type AgentSessionOptions, type RunOutcome, type SessionListener } from "./agent-session.js";

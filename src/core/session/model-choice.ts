@@ -1,0 +1,112 @@
+// The session's model: what the user selected, what it resolved to (model + key), or why it cannot be used.
+import type { Model } from "../llm-types.js";
+
+/** What the user asked for; the resolver turns it into a model and a key. */
+export interface ModelSelection {
+	provider?: string;
+	/** A model id, or "provider/id". */
+	modelId?: string;
+	baseUrl?: string;
+	apiKey?: string;
+}
+
+/** The provider registry, as far as a session needs it (src/core/llm's ModelRegistry satisfies this). */
+export interface ModelResolver {
+	/** Throws an Error whose message tells the user what to set when the model cannot be used. */
+	resolve(selection: ModelSelection): { model: Model; apiKey?: string };
+	/** The model a selection names, without checking keys; throws when no provider or model fits. */
+	resolveModel(selection: ModelSelection): Model;
+}
+
+export class ModelChoice {
+	private selection: ModelSelection;
+	private resolved: { model: Model; apiKey?: string } | undefined;
+	private problem: string | undefined;
+
+	constructor(
+		private readonly resolver: ModelResolver,
+		selection: ModelSelection,
+	) {
+		this.selection = { ...selection };
+		this.tryResolve();
+	}
+
+	/** The resolved model, or a stand-in carrying the selected names so the session can open and explain. */
+	get model(): Model {
+		return this.resolved?.model ?? placeholderModel(this.selection);
+	}
+	get apiKey(): string | undefined {
+		return this.resolved?.apiKey;
+	}
+	get provider(): string {
+		return this.resolved?.model.provider ?? this.selection.provider ?? "unknown";
+	}
+	get modelId(): string {
+		return this.resolved?.model.id ?? this.selection.modelId ?? "unknown";
+	}
+	get isUsable(): boolean {
+		return this.resolved !== undefined;
+	}
+	/** Why the model cannot be used (missing key, unknown provider), or undefined. */
+	get error(): string | undefined {
+		return this.problem;
+	}
+
+	/** Resolves again if needed (e.g. the environment changed); true when usable. */
+	ensure(): boolean {
+		return this.resolved !== undefined || this.tryResolve();
+	}
+
+	/**
+	 * Switches to another model; throws (keeping the current one) when it cannot be used. A bare id or
+	 * "provider/id" is looked up across providers first; an id no provider lists is taken as a model of the
+	 * current provider. Staying on the same provider keeps its endpoint and key overrides (--base-url, --api-key).
+	 */
+	change(ref: string | ModelSelection): Model {
+		const selection = typeof ref === "string" ? this.selectionFor(ref) : { ...ref };
+		const resolved = this.resolver.resolve(selection);
+		this.selection = selection;
+		this.resolved = resolved;
+		this.problem = undefined;
+		return resolved.model;
+	}
+
+	private selectionFor(ref: string): ModelSelection {
+		let found: Model | undefined;
+		try {
+			found = this.resolver.resolveModel({ modelId: ref });
+		} catch {
+			// No provider lists it: a model of the current provider (e.g. a local server's model).
+		}
+		if (!found) return { ...this.selection, provider: this.provider, modelId: ref };
+		if (found.provider === this.provider) return { ...this.selection, provider: found.provider, modelId: found.id };
+		return { provider: found.provider, modelId: found.id };
+	}
+
+	private tryResolve(): boolean {
+		try {
+			this.resolved = this.resolver.resolve(this.selection);
+			this.problem = undefined;
+			return true;
+		} catch (error) {
+			this.resolved = undefined;
+			this.problem = (error as Error).message;
+			return false;
+		}
+	}
+}
+
+function placeholderModel(selection: ModelSelection): Model {
+	return {
+		id: selection.modelId ?? "unknown",
+		name: selection.modelId ?? "unknown",
+		api: "none",
+		provider: selection.provider ?? "unknown",
+		baseUrl: selection.baseUrl ?? "",
+		reasoning: false,
+		input: ["text"],
+		cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
+		contextWindow: 0,
+		maxTokens: 0,
+	};
+}

@@ -1,0 +1,275 @@
+// AgentSession against the real providers and the scripted model server on 127.0.0.1.
+import { readFileSync } from "node:fs";
+import { Type } from "@sinclair/typebox";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import type { AgentTool } from "../../../src/core/index.js";
+import { loadModelRegistry, streamModel } from "../../../src/core/llm/index.js";
+import {
+	AgentSession,
+	type AgentSessionOptions,
+	loadSessionFile,
+	type SessionEvent,
+	SessionStore,
+} from "../../../src/core/session/index.js";
+import { type ScriptedModelServer, startScriptedModelServer } from "../../support/scripted-model-server.mjs";
+import { useTempDirs } from "./temp-dir.js";
+
+const tempDir = useTempDirs();
+let server: ScriptedModelServer;
+beforeAll(async () => {
+	server = await startScriptedModelServer();
+});
+afterAll(() => server.close());
+beforeEach(() => server.reset());
+
+const echoTool: AgentTool = {
+	name: "echo",
+	label: "Echo",
+	description: "Echoes its text.",
+	parameters: Type.Object({ text: Type.String() }),
+	async execute(_id, params: { text: string }) {
+		return { content: [{ type: "text", text: `echo: ${params.text}` }], details: {} };
+	},
+};
+
+function makeSession(overrides: Partial<AgentSessionOptions> = {}, home = tempDir()) {
+	const cwd = "/project";
+	const options: AgentSessionOptions = {
+		cwd,
+		home,
+		store: SessionStore.create({ home, cwd }),
+		createStore: () => SessionStore.create({ home, cwd }),
+		// An empty environment: keys come only from the selection, never from the machine running the tests.
+		models: loadModelRegistry(home, {}),
+		selection: { provider: "openai", modelId: "scripted-model", baseUrl: server.openaiBaseUrl, apiKey: "test-key" },
+		streamFn: streamModel,
+		systemPrompt: "You are a test.",
+		tools: [echoTool],
+		...overrides,
+	};
+	const session = new AgentSession(options);
+	const events: SessionEvent[] = [];
+	session.subscribe((event) => {
+		events.push(event);
+	});
+	return { session, events, home };
+}
+
+function fileLines(file: string): any[] {
+	return readFileSync(file, "utf8")
+		.trim()
+		.split("\n")
+		.map((line) => JSON.parse(line));
+}
+
+function requestRoles(index: number): string[] {
+	return server.requests[index]!.body.messages.map((m: any) => m.role);
+}
+
+describe("AgentSession", () => {
+	it("opens, runs a prompt and appends every message to the session file", async () => {
+		server.enqueue({ text: "Hello there." });
+		const { session, events } = makeSession();
+		const outcome = await session.prompt("hi");
+
+		expect(outcome.status).toBe("done");
+		expect(outcome.message?.content).toEqual([{ type: "text", text: "Hello there." }]);
+		expect(events[0]).toMatchObject({ type: "session_open", provider: "openai", model: "scripted-model", messageCount: 0 });
+		expect(events.map((e) => e.type)).toContain("agent_end");
+		const lines = fileLines(session.sessionFile!);
+		expect(lines.map((l) => l.type)).toEqual(["session", "model_change", "thinking_change", "message", "message"]);
+		expect(lines[1]).toMatchObject({ provider: "openai", modelId: "scripted-model" });
+		expect(lines[3].message).toMatchObject({ role: "user", content: "hi" });
+		expect(lines[4].message).toMatchObject({ role: "assistant", stopReason: "stop" });
+		expect(server.requests[0]!.headers.authorization).toBe("[redacted]");
+		session.dispose();
+	});
+
+	it("continues a saved session: the model sees the earlier messages", async () => {
+		server.enqueue({ text: "first answer" }, { text: "second answer" });
+		const { session, home } = makeSession();
+		await session.prompt("first question");
+		session.dispose();
+
+		const store = await SessionStore.open(session.sessionFile!);
+		const { session: resumed, events } = makeSession({ store }, home);
+		await resumed.start();
+		expect(events[0]).toMatchObject({ type: "session_open", messageCount: 2, file: session.sessionFile });
+		await resumed.prompt("second question");
+		const contents = server.requests[1]!.body.messages.map((m: any) => m.content);
+		expect(requestRoles(1)).toEqual(["system", "user", "assistant", "user"]);
+		expect(JSON.stringify(contents)).toContain("first question");
+		expect(JSON.stringify(contents)).toContain("first answer");
+		// Same model as before: no second model_change entry.
+		expect(fileLines(session.sessionFile!).filter((l) => l.type === "model_change")).toHaveLength(1);
+		resumed.dispose();
+	});
+
+	it("runs a tool call and sends its result back; the file keeps calls and results in order", async () => {
+		server.enqueue(
+			{ toolCalls: [{ id: "call_a", name: "echo", arguments: { text: "one" } }, { id: "call_b", name: "echo", arguments: { text: "two" } }] },
+			{ text: "done" },
+		);
+		const { session, events } = makeSession();
+		await session.prompt("use the tool");
+		expect(events.filter((e) => e.type === "tool_execution_end")).toHaveLength(2);
+		expect(requestRoles(1)).toEqual(["system", "user", "assistant", "tool", "tool"]);
+		const saved = (await loadSessionFile(session.sessionFile!)).entries.flatMap((e) => (e.type === "message" ? [e.message] : []));
+		expect(saved.map((m) => m.role)).toEqual(["user", "assistant", "toolResult", "toolResult", "assistant"]);
+		expect(saved.slice(2).map((m: any) => m.content?.[0]?.text)).toEqual(["echo: one", "echo: two", "done"]);
+		session.dispose();
+	});
+
+	it("re-emits provider retries as retry_scheduled and retry_finished", async () => {
+		server.enqueue({ status: 500, retryAfter: 0.01 }, { text: "recovered" });
+		const { session, events } = makeSession({ maxRetries: 2 });
+		const outcome = await session.prompt("hi");
+		expect(outcome.status).toBe("done");
+		const retry = events.filter((e) => e.type.startsWith("retry_"));
+		expect(retry).toEqual([
+			expect.objectContaining({ type: "retry_scheduled", attempt: 1, maxRetries: 2, delayMs: 10 }),
+			{ type: "retry_finished", attempt: 1, success: true },
+		]);
+		expect((retry[0] as any).reason).toMatch(/500/);
+		session.dispose();
+	});
+
+	it("reports a failed retry and ends the run in an error outcome", async () => {
+		server.enqueue({ status: 500, retryAfter: 0.01 }, { status: 500, retryAfter: 0.01, errorMessage: "still down" });
+		const { session, events } = makeSession({ maxRetries: 1 });
+		const outcome = await session.prompt("hi");
+		expect(outcome.status).toBe("error");
+		expect(outcome.errorMessage).toMatch(/still down/);
+		expect(events.filter((e) => e.type === "retry_finished")).toEqual([{ type: "retry_finished", attempt: 1, success: false }]);
+		session.dispose();
+	});
+
+	it("without a key: opens, explains which variable to set, refuses to run and writes nothing", async () => {
+		const { session, events } = makeSession({ selection: { provider: "openai", baseUrl: server.openaiBaseUrl } });
+		await session.start();
+		expect(events.map((e) => e.type)).toEqual(["session_open", "session_error"]);
+		expect((events[1] as any).message).toMatch(/OPENAI_API_KEY/);
+		await expect(session.prompt("hi")).rejects.toThrow(/OPENAI_API_KEY/);
+		expect(server.requests).toHaveLength(0);
+		expect(session.messageCount).toBe(0);
+		session.dispose();
+	});
+
+	it("delivers a steering message after the current tool batch and reports the queue", async () => {
+		let release!: () => void;
+		const gate = new Promise<void>((resolve) => (release = resolve));
+		const slowTool: AgentTool = { ...echoTool, name: "wait", async execute() {
+			await gate;
+			return { content: [{ type: "text", text: "waited" }], details: {} };
+		} };
+		server.enqueue({ toolCalls: [{ name: "wait", arguments: { text: "x" } }] }, { text: "noted" });
+		const { session, events } = makeSession({ tools: [slowTool] });
+		session.subscribe((event) => {
+			if (event.type === "tool_execution_start") {
+				session.steer("also do this");
+				release();
+			}
+		});
+		await session.prompt("start");
+		const queues = events.filter((e) => e.type === "queue_changed");
+		expect(queues).toEqual([
+			{ type: "queue_changed", steering: ["also do this"], followUp: [] },
+			{ type: "queue_changed", steering: [], followUp: [] },
+		]);
+		expect(requestRoles(1)).toEqual(["system", "user", "assistant", "tool", "user"]);
+		expect(server.requests[1]!.body.messages.at(-1).content).toContain("also do this");
+		session.dispose();
+	});
+
+	it("aborts mid-stream: the partial answer is kept as aborted, and the file still loads", async () => {
+		server.enqueue({ text: "word ", endless: true, chunkDelayMs: 5 });
+		const { session } = makeSession();
+		session.subscribe((event) => {
+			if (event.type === "message_update") void session.abort();
+		});
+		const outcome = await session.prompt("talk forever");
+		expect(outcome.status).toBe("aborted");
+		const loaded = await loadSessionFile(session.sessionFile!);
+		expect(loaded.warnings).toEqual([]);
+		const last = loaded.entries.at(-1) as any;
+		expect(last.message).toMatchObject({ role: "assistant", stopReason: "aborted" });
+		session.dispose();
+	});
+
+	it("stops after --max-turns model turns", async () => {
+		server.setDefaultTurn({ toolCalls: [{ name: "echo", arguments: { text: "again" } }] });
+		const { session } = makeSession({ maxTurns: 2 });
+		const outcome = await session.prompt("loop");
+		expect(outcome.status).toBe("done");
+		expect(server.requests).toHaveLength(2);
+		session.dispose();
+	});
+
+	it("records model and thinking changes, and announces them", async () => {
+		server.enqueue({ text: "a" }, { text: "b" });
+		const { session, events } = makeSession();
+		await session.prompt("one");
+		await session.setModel("other-model");
+		await session.setThinkingLevel("high");
+		await session.prompt("two");
+		expect(events).toContainEqual({ type: "model_changed", provider: "openai", model: "other-model" });
+		expect(events).toContainEqual({ type: "thinking_changed", level: "high" });
+		expect(server.requests[1]!.body.model).toBe("other-model");
+		const changes = fileLines(session.sessionFile!).filter((l) => l.type !== "message" && l.type !== "session");
+		expect(changes.map((l) => [l.type, l.modelId ?? l.thinkingLevel])).toEqual([
+			["model_change", "scripted-model"],
+			["thinking_change", "off"],
+			["model_change", "other-model"],
+			["thinking_change", "high"],
+		]);
+		await expect(session.setModel({ provider: "nowhere", modelId: "x" })).rejects.toThrow(/Unknown provider "nowhere"/);
+		// Another provider without a key: refused with what to set, and the current model stays.
+		await expect(session.setModel("anthropic/claude-x")).rejects.toThrow(/ANTHROPIC_API_KEY/);
+		expect(session.modelId).toBe("other-model");
+		expect(session.provider).toBe("openai");
+		session.dispose();
+	});
+
+	it("starts a new session and resumes the old one by id prefix", async () => {
+		server.enqueue({ text: "kept" });
+		const { session, events } = makeSession();
+		await session.prompt("remember me");
+		const firstFile = session.sessionFile!;
+		const firstId = session.sessionId;
+		await session.newSession();
+		expect(session.sessionId).not.toBe(firstId);
+		expect(session.messageCount).toBe(0);
+		expect(session.usageTotals.output).toBe(0);
+		expect(events.filter((e) => e.type === "session_open")).toHaveLength(2);
+
+		expect(session.listSessions().map((s) => s.file)).toEqual([firstFile]);
+		await session.resume(firstId.slice(0, 8));
+		expect(session.sessionFile).toBe(firstFile);
+		expect(session.messageCount).toBe(2);
+		expect(session.usageTotals.output).toBeGreaterThan(0);
+		expect(events.at(-1)).toMatchObject({ type: "session_open", messageCount: 2, file: firstFile });
+		session.dispose();
+	});
+
+	it("adds up usage and cost over the session", async () => {
+		server.enqueue({ text: "x", usage: { input: 100, output: 20 } }, { text: "y", usage: { input: 150, output: 30 } });
+		const { session } = makeSession({
+			selection: { provider: "openai", modelId: "gpt-4.1", baseUrl: server.openaiBaseUrl, apiKey: "k" },
+		});
+		await session.prompt("one");
+		await session.prompt("two");
+		expect(session.usageTotals).toMatchObject({ input: 250, output: 50 });
+		expect(session.contextUsage.contextWindow).toBeGreaterThan(0);
+		session.dispose();
+	});
+
+	it("keeps nothing on disk with persist: false", async () => {
+		server.enqueue({ text: "ephemeral" });
+		const home = tempDir();
+		const { session } = makeSession({ store: SessionStore.create({ home, cwd: "/project", persist: false }) }, home);
+		await session.prompt("hi");
+		expect(session.sessionFile).toBeUndefined();
+		expect(session.messageCount).toBe(2);
+		session.dispose();
+	});
+});
