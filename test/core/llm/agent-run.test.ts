@@ -1,0 +1,75 @@
+import { Type } from "@sinclair/typebox";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { Agent, type AgentEvent, type AgentTool, type AssistantMessage } from "../../../src/core/index.js";
+import { streamModel } from "../../../src/core/llm/index.js";
+import { type ScriptedModelServer, startScriptedModelServer } from "../../support/scripted-model-server.mjs";
+import { PROTOCOLS, serverModel, TEST_KEY } from "./helpers.js";
+
+let server: ScriptedModelServer;
+beforeAll(async () => {
+	server = await startScriptedModelServer();
+});
+afterAll(() => server.close());
+beforeEach(() => server.reset());
+
+const addParams = Type.Object({ a: Type.Number(), b: Type.Number() });
+const add: AgentTool<typeof addParams> = {
+	name: "add",
+	label: "Add",
+	description: "Adds two numbers.",
+	parameters: addParams,
+	execute: async (_id, { a, b }) => ({ content: [{ type: "text", text: String(a + b) }], details: { sum: a + b } }),
+};
+
+describe.each(PROTOCOLS)("a full agent run over %s", (api) => {
+	it("executes the model's tool call and sends the result back in the second request", async () => {
+		server.enqueue(
+			{ text: "Adding.", toolCalls: [{ id: "call_add_1", name: "add", arguments: { a: 2, b: 40 } }], chunkSize: 3 },
+			{ text: "The sum is 42." },
+		);
+		const agent = new Agent({
+			initialState: { model: serverModel(server, api), tools: [add], systemPrompt: "You add numbers." },
+			streamFn: streamModel,
+			getApiKey: () => TEST_KEY,
+		});
+		const events: AgentEvent["type"][] = [];
+		agent.subscribe((event) => {
+			events.push(event.type);
+		});
+		await agent.prompt("What is 2 + 40?");
+
+		expect(agent.state.messages.map((m) => m.role)).toEqual(["user", "assistant", "toolResult", "assistant"]);
+		const final = agent.state.messages.at(-1) as AssistantMessage;
+		expect(final.content).toEqual([{ type: "text", text: "The sum is 42." }]);
+		expect(agent.state.messages[2]).toMatchObject({ role: "toolResult", toolCallId: "call_add_1", isError: false });
+		expect(events).toContain("tool_execution_end");
+		expect(events.at(-1)).toBe("agent_end");
+
+		expect(server.requests).toHaveLength(2);
+		const second = server.requests[1]!.body;
+		if (api === "anthropic-messages") {
+			expect(second.messages[1]).toEqual({
+				role: "assistant",
+				content: [
+					{ type: "text", text: "Adding." },
+					{ type: "tool_use", id: "call_add_1", name: "add", input: { a: 2, b: 40 } },
+				],
+			});
+			expect(second.messages[2].content[0]).toMatchObject({
+				type: "tool_result",
+				tool_use_id: "call_add_1",
+				is_error: false,
+				content: [{ type: "text", text: "42" }],
+			});
+		} else {
+			expect(second.messages.slice(2)).toEqual([
+				{
+					role: "assistant",
+					content: "Adding.",
+					tool_calls: [{ id: "call_add_1", type: "function", function: { name: "add", arguments: '{"a":2,"b":40}' } }],
+				},
+				{ role: "tool", tool_call_id: "call_add_1", content: "42" },
+			]);
+		}
+	});
+});
