@@ -55,7 +55,8 @@ function messagesFrom(entries: readonly SessionEntry[], start: number): AgentMes
 	return messages;
 }
 
-function withoutOrphanToolResults(messages: AgentMessage[]): AgentMessage[] {
+/** Drops tool results whose call is not in the messages before them (providers reject those). */
+export function withoutOrphanToolResults(messages: AgentMessage[]): AgentMessage[] {
 	const calls = new Set<string>();
 	return messages.filter((message) => {
 		const role = (message as { role?: string }).role;

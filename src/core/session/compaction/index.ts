@@ -10,3 +10,4 @@ export * from "./summary-prompt.js";
 export * from "./generate-summary.js";
 export * from "./compacted-context.js";
 export * from "./compact.js";
+export * from "./loop-view.js";

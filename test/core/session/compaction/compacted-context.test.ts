@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import type { AgentMessage, AssistantMessage, ToolResultMessage } from "../../../../src/core/index.js";
 import {
 	SUMMARY_LEAD_IN,
+	applyCompactionToLoopMessages,
 	buildCompactedContext,
 	findCutPoint,
 	isSummaryMessage,
@@ -104,6 +105,48 @@ describe("buildCompactedContext", () => {
 		const view = buildCompactedContext(store.entries);
 		expect(view.messages.map((m) => m.role)).toEqual(["user", "user"]);
 		expect(view.messages[1]!.content).toBe("after");
+		store.close();
+	});
+});
+
+describe("applyCompactionToLoopMessages (a compaction during a run, through transformContext)", () => {
+	function messagesOf(store: SessionStore): AgentMessage[] {
+		return store.entries.flatMap((entry) => (entry.type === "message" ? [entry.message] : []));
+	}
+
+	it("maps the loop's full message list to the same view a resume builds", () => {
+		const store = newStore();
+		appendAll(store, conversation(21, 8));
+		const loopMessages = messagesOf(store);
+		expect(applyCompactionToLoopMessages(loopMessages, store.entries)).toEqual(loopMessages);
+
+		const cut = findCutPoint(store.entries, 2500)!;
+		store.append({ type: "compaction", summary: "mid-run summary", firstKeptEntryId: cut.firstKeptEntryId!, tokensBefore: 9 });
+		const view = applyCompactionToLoopMessages(loopMessages, store.entries);
+		expect(view).toEqual(buildCompactedContext(store.entries).messages);
+		expect(loopMessages.length).toBe(messagesOf(store).length);
+
+		// The run goes on: new messages follow the view, and a second compaction replaces the first summary.
+		const more = conversation(22, 6);
+		appendAll(store, more);
+		const runMessages = [...view, ...more];
+		const second = findCutPoint(store.entries, 2500, cut.firstKeptIndex)!;
+		store.append({ type: "compaction", summary: "second summary", firstKeptEntryId: second.firstKeptEntryId!, tokensBefore: 10 });
+		const secondView = applyCompactionToLoopMessages(runMessages, store.entries);
+		expect(secondView).toEqual(buildCompactedContext(store.entries).messages);
+		expect(secondView.filter(isSummaryMessage)).toHaveLength(1);
+		store.close();
+	});
+
+	it("finds the first kept message without object identity (messages copied), and leaves unknown lists alone", () => {
+		const store = newStore();
+		appendAll(store, conversation(23, 8));
+		const cut = findCutPoint(store.entries, 2500)!;
+		store.append({ type: "compaction", summary: "s", firstKeptEntryId: cut.firstKeptEntryId!, tokensBefore: 0 });
+		const copied = structuredClone(messagesOf(store));
+		expect(applyCompactionToLoopMessages(copied, store.entries)).toEqual(buildCompactedContext(store.entries).messages);
+		const unrelated = [user("something else")];
+		expect(applyCompactionToLoopMessages(unrelated, store.entries)).toEqual(unrelated);
 		store.close();
 	});
 });
