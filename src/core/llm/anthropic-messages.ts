@@ -40,7 +40,9 @@ export function streamAnthropicMessages(
 			});
 			const params = buildAnthropicParams(model, context, options);
 			return async ({ signal, partial, touch }) => {
-				const stream = await client.messages.create(params, { signal });
+				// client.post rather than messages.create: the latter console.warn()s about deprecated models,
+				// which would tear through the interactive screen. Same SDK request, auth, SSE parsing and errors.
+				const stream = await client.post<AsyncIterable<StreamEvent>>("/v1/messages", { body: params, stream: true, signal });
 				touch();
 				const reader = new AnthropicEventReader(partial);
 				for await (const event of stream) {

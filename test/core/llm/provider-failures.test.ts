@@ -99,6 +99,19 @@ describe.each(PROTOCOLS)("%s failures", (api) => {
 		expect(server.requests).toHaveLength(1);
 	});
 
+	it("never writes to the console (the interactive screen owns it), even for malformed events or deprecated models", async () => {
+		const spies = (["log", "info", "warn", "error", "debug"] as const).map((name) => vi.spyOn(console, name).mockImplementation(() => {}));
+		try {
+			server.enqueue({ text: "abc", malformed: true, cutAfterChunks: firstDelta + 1 }, { text: "fine" });
+			const deprecated = serverModel(server, api, { id: api === "anthropic-messages" ? "claude-sonnet-4-5" : "gpt-4" });
+			await collect(streamModel(deprecated, context(), FAST_RETRY));
+			await collect(streamModel(deprecated, context(), { ...FAST_RETRY, reasoning: "low" }));
+			for (const spy of spies) expect(spy).not.toHaveBeenCalled();
+		} finally {
+			for (const spy of spies) spy.mockRestore();
+		}
+	});
+
 	it("retries a provider error event that arrives before any content, not one after", async () => {
 		server.enqueue({ text: "x", streamError: { message: "Overloaded", type: api === "anthropic-messages" ? "overloaded_error" : "server_error" } }, { text: "second try" });
 		const retries: RetryInfo[] = [];
