@@ -22,10 +22,13 @@ function messageOf(item: Item): AgentMessage | undefined {
 /**
  * A cut may fall before a user or an assistant message only. Never before a tool result: the result would lose
  * the assistant tool call it answers (providers reject that), so a call and all its results stay on one side.
+ * Nor before a failed or aborted answer: providers never see those, so a kept part starting there would in
+ * effect start with nothing (after a context overflow, the prompt that overflowed would be summarised away).
  */
 function isValidCut(item: Item): boolean {
-	const role = (messageOf(item) as { role?: string } | undefined)?.role;
-	return role === "user" || role === "assistant";
+	const message = messageOf(item) as { role?: string; stopReason?: string } | undefined;
+	if (message?.role === "user") return true;
+	return message?.role === "assistant" && message.stopReason !== "error" && message.stopReason !== "aborted";
 }
 
 /**

@@ -106,6 +106,12 @@ describe("findCutPoint", () => {
 		expect(findCutPoint(messages, 0)?.firstKeptIndex).toBe(3);
 	});
 
+	it("never cuts before a failed answer, so after an overflow the prompt that overflowed stays verbatim", () => {
+		const overflowed = { ...assistant(""), stopReason: "error" as const, errorMessage: "prompt is too long" };
+		const messages = [user("a".repeat(4000)), assistant("b".repeat(4000)), user("please refactor"), overflowed];
+		expect(findCutPoint(messages, 0)?.firstKeptIndex).toBe(2);
+	});
+
 	it("works on session entries: skips non-message entries, names the kept entry, honours the view start", () => {
 		const messages = conversation(7, 10);
 		const entries: SessionEntry[] = asEntries(messages);
