@@ -49,6 +49,10 @@ export interface ScriptedTurn {
 	streamError?: { message?: string; type?: string; afterChunks?: number };
 	/** Wait this long before sending the response headers (slow server). */
 	hangMs?: number;
+	/** After the first event, this many keep-alive pings (Anthropic `ping` events, SSE comments for OpenAI). */
+	pings?: number;
+	/** Pause before each ping (default 100 ms). */
+	pingIntervalMs?: number;
 	/** Extra response headers. */
 	headers?: Record<string, string>;
 	/** OpenAI format only: omit chunk and tool-call ids. */

@@ -196,6 +196,14 @@ async function serveTurn(req, res, turn, format, body) {
 		}
 		await write(res, event);
 		written++;
+		if (written === 1 && turn.pings) {
+			// Keep-alives only (Anthropic ping events, SSE comments for OpenAI): bytes flow, no content does.
+			const ping = format === "anthropic" ? 'event: ping\ndata: {"type": "ping"}\n\n' : ": keep-alive\n\n";
+			for (let i = 0; i < turn.pings && !closed; i++) {
+				await sleep(turn.pingIntervalMs ?? 100, () => closed);
+				if (!closed) await write(res, ping);
+			}
+		}
 		if (delay > 0) await sleep(delay, () => closed);
 	}
 	if (!closed) res.end();

@@ -1,6 +1,7 @@
 // StreamFn for the Anthropic Messages API through @anthropic-ai/sdk (loaded on first use).
 import type Anthropic from "@anthropic-ai/sdk";
 import type { AssistantMessageEventStream, Context, Model } from "../llm-types.js";
+import { createActivityFetch } from "./activity-fetch.js";
 import { providerApiKey } from "./api-keys.js";
 import { buildAnthropicParams } from "./anthropic-request.js";
 import type { PartialAssistantMessage } from "./partial-message.js";
@@ -28,6 +29,7 @@ export function streamAnthropicMessages(
 		async prepare(): Promise<ProviderAttempt> {
 			if (!key.apiKey) throw new ProviderStreamError(key.missingMessage);
 			const { default: AnthropicClient } = await import("@anthropic-ai/sdk");
+			const activity = createActivityFetch();
 			const client = new AnthropicClient({
 				apiKey: key.apiKey,
 				baseURL: model.baseUrl,
@@ -37,9 +39,11 @@ export function streamAnthropicMessages(
 				logLevel: "off",
 				openTelemetry: false,
 				defaultHeaders: { ...model.headers, ...options.headers },
+				fetch: activity.fetch,
 			});
 			const params = buildAnthropicParams(model, context, options);
 			return async ({ signal, partial, touch }) => {
+				activity.onActivity = touch;
 				// client.post rather than messages.create: the latter console.warn()s about deprecated models,
 				// which would tear through the interactive screen. Same SDK request, auth, SSE parsing and errors.
 				const stream = await client.post<AsyncIterable<StreamEvent>>("/v1/messages", { body: params, stream: true, signal });

@@ -4,6 +4,7 @@
 import { randomUUID } from "node:crypto";
 import type OpenAI from "openai";
 import type { AssistantMessageEventStream, Context, Model } from "../llm-types.js";
+import { createActivityFetch } from "./activity-fetch.js";
 import { providerApiKey } from "./api-keys.js";
 import { buildOpenAIParams } from "./openai-request.js";
 import type { PartialAssistantMessage } from "./partial-message.js";
@@ -31,6 +32,7 @@ export function streamOpenAICompletions(
 		async prepare(): Promise<ProviderAttempt> {
 			if (!key.apiKey) throw new ProviderStreamError(key.missingMessage);
 			const { default: OpenAIClient } = await import("openai");
+			const activity = createActivityFetch();
 			const client = new OpenAIClient({
 				apiKey: key.apiKey,
 				baseURL: model.baseUrl,
@@ -39,9 +41,11 @@ export function streamOpenAICompletions(
 				timeout: Math.max(options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS, 600_000),
 				logLevel: "off",
 				defaultHeaders: { ...model.headers, ...options.headers },
+				fetch: activity.fetch,
 			});
 			const params = buildOpenAIParams(model, context, options);
 			return async ({ signal, partial, touch }) => {
+				activity.onActivity = touch;
 				const stream = await client.chat.completions.create(params, { signal });
 				touch();
 				const reader = new OpenAIChunkReader(partial);

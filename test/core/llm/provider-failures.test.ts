@@ -181,6 +181,13 @@ describe.each(PROTOCOLS)("%s failures", (api) => {
 		expect(server.requests).toHaveLength(2);
 	});
 
+	it("counts keep-alive pings as activity: a quiet but alive server does not hit the idle timeout", async () => {
+		server.enqueue({ text: "worth the wait", pings: 8, pingIntervalMs: 100 });
+		const { message } = await collect(streamModel(model(), context(), { ...FAST_RETRY, idleTimeoutMs: 400 }));
+		expect(message.stopReason).toBe("stop");
+		expect(message.content).toEqual([{ type: "text", text: "worth the wait" }]);
+	});
+
 	it("without a key, names the variable and the flag to set, and sends nothing", async () => {
 		vi.stubEnv(api === "anthropic-messages" ? "ANTHROPIC_API_KEY" : "OPENAI_API_KEY", "");
 		try {
