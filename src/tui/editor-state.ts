@@ -98,7 +98,7 @@ export function deleteToLineEnd(state: EditorState): EditorState {
 
 export function deleteWordBack(state: EditorState): EditorState {
 	const before = state.text.slice(0, state.cursor);
-	const match = /(\s*)(\S+\s*|\s+)$/.exec(before);
+	const match = /(?:\S+\s*|\s+)$/.exec(before);
 	if (!match) return state;
 	const start = state.cursor - match[0].length;
 	return { ...state, text: state.text.slice(0, start) + state.text.slice(state.cursor), cursor: start };

@@ -164,11 +164,11 @@ function EditorView({ running, width, maxRows, inputActive, onSubmit, onInterrup
 
 	const textWidth = Math.max(1, width - 4);
 	const layout = layoutEditor(state.text, state.cursor, textWidth, maxRows);
-	const height = layout.rows.length + (layout.hiddenAbove > 0 ? 1 : 0) + (layout.hiddenBelow > 0 ? 1 : 0) + 2 + (hint ? 1 : 0);
+	const height = layout.rows.length + (layout.hiddenAbove > 0 ? 1 : 0) + (layout.hiddenBelow > 0 ? 1 : 0) + 3 + (hint ? 1 : 0);
 	useEffect(() => onHeightChange?.(height), [height, onHeightChange]);
 
 	return (
-		<Box flexDirection="column" width={width}>
+		<Box flexDirection="column" width={width} marginTop={1}>
 			<Box flexDirection="column" borderStyle="round" borderColor={running ? "gray" : "magenta"} paddingX={0}>
 				{layout.hiddenAbove > 0 ? <Text dimColor>  ↑ {layout.hiddenAbove} more lines</Text> : null}
 				{state.text === "" ? (

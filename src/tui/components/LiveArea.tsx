@@ -26,13 +26,25 @@ const THINKING_ROWS = 3;
  */
 export function streamingRows(tail: string, width: number, maxRows: number): string[] {
 	if (maxRows <= 0 || tail.trim() === "") return [];
-	const lines = tail.split("\n");
-	const keep = maxRows * 2 + 2;
+	// Cut by lines, then by characters (one long paragraph), keeping well over what the rows can show.
+	const keepLines = maxRows * 2 + 2;
+	const keepChars = maxRows * width * 2 + 256;
+	let cut = 0;
+	let newlines = 0;
+	for (let i = tail.length - 1; i >= 0; i--) {
+		if (tail.charCodeAt(i) === 10 && ++newlines === keepLines) {
+			cut = i + 1;
+			break;
+		}
+	}
+	if (tail.length - cut > keepChars) {
+		const space = tail.indexOf(" ", tail.length - keepChars);
+		cut = space === -1 ? tail.length - keepChars : space + 1;
+	}
 	let source = tail;
-	if (lines.length > keep) {
-		const head = lines.slice(0, lines.length - keep).join("\n");
-		const fence = openFenceLine(head);
-		source = (fence !== undefined ? `${fence}\n` : "") + lines.slice(lines.length - keep).join("\n");
+	if (cut > 0) {
+		const fence = openFenceLine(tail.slice(0, cut));
+		source = (fence !== undefined ? `${fence}\n` : "") + tail.slice(cut);
 	}
 	return lastRows(renderMarkdown(source, width), width, maxRows).rows;
 }

@@ -1,0 +1,260 @@
+import { render } from "ink";
+import { afterEach, describe, expect, it } from "vitest";
+import { App } from "../../src/tui/components/App.js";
+import { assistant, streamedAssistant, textDelta, toolCall, toolEnd, toolResultMessage, toolStart, usage } from "./events.js";
+import { FakeSession, type Script, gate } from "./fake-session.js";
+import { plain, sleep, waitFor } from "./render-helpers.js";
+import { TestStdin, TestStdout } from "./terminal-streams.js";
+
+const ENTER = "\r";
+const ESC = "\u001b";
+
+const mounted: Array<() => void> = [];
+afterEach(() => {
+	for (const unmount of mounted.splice(0)) unmount();
+});
+
+function mount(session: FakeSession, options: { rows?: number; columns?: number; initialPrompt?: string } = {}) {
+	const stdout = new TestStdout(options.columns ?? 80, options.rows ?? 40);
+	const stdin = new TestStdin();
+	const exits: number[] = [];
+	const instance = render(<App session={session} inputActive initialPrompt={options.initialPrompt} onExit={(code) => exits.push(code)} home="/home/u" />, {
+		stdout: stdout as unknown as NodeJS.WriteStream,
+		stdin: stdin as unknown as NodeJS.ReadStream,
+		debug: true,
+		exitOnCtrlC: false,
+		patchConsole: false,
+	});
+	mounted.push(() => instance.unmount());
+	const frame = () => plain(stdout.lastFrame());
+	const type = async (...keys: string[]) => {
+		for (const key of keys) {
+			stdin.write(key);
+			await sleep(15);
+		}
+	};
+	const until = (check: (frame: string) => boolean) => waitFor(stdout.lastFrame, check);
+	return { stdout, stdin, frame, type, until, exits };
+}
+
+describe("App", () => {
+	it("sends a typed prompt and shows it, the answer and the footer", async () => {
+		const session = new FakeSession((text) => [
+			{ type: "turn_start" },
+			...streamedAssistant(["The **answer** ", `to ${text}`], assistant(`The **answer** to ${text}`, { usage: usage(1500, 300, 0.012) })),
+			{ type: "turn_end", message: assistant(""), toolResults: [] },
+		]);
+		const screen = mount(session);
+		await screen.type("what is up", ENTER);
+		const frame = await screen.until((f) => f.includes("The answer to what is up") && f.includes("ready"));
+		expect(session.calls.prompts).toEqual(["what is up"]);
+		expect(frame).toContain("› what is up");
+		expect(frame).toContain("test/test-model · thinking medium · /work/project · ↑1.5k ↓300 · $0.01 · ctx 2%");
+	});
+
+	it("shows a live row per tool call, each changing state on its own event (parallel completion order)", async () => {
+		const first = gate();
+		const second = gate();
+		const script: Script = () => [
+			{ type: "turn_start" },
+			...streamedAssistant(["Reading both."], assistant([{ type: "text", text: "Reading both." }, toolCall("a", "read", { path: "a.txt" }), toolCall("b", "read", { path: "b.txt" })])),
+			toolStart("a", "read", { path: "a.txt" }),
+			toolStart("b", "read", { path: "b.txt" }),
+			() => first.promise,
+			toolEnd("b", "read", "B1\nB2", false, { startLine: 1, endLine: 2, totalLines: 2 }),
+			() => second.promise,
+			toolEnd("a", "read", "A1", false, { startLine: 1, endLine: 1, totalLines: 1 }),
+			...toolResultMessage("a", "read", "A1"),
+			...toolResultMessage("b", "read", "B1\nB2"),
+			{ type: "turn_end", message: assistant(""), toolResults: [] },
+			{ type: "turn_start" },
+			...streamedAssistant(["Both read."]),
+			{ type: "turn_end", message: assistant(""), toolResults: [] },
+		];
+		const session = new FakeSession(script);
+		const screen = mount(session);
+		await screen.type("read a and b", ENTER);
+		let frame = await screen.until((f) => f.includes("b.txt") && f.includes("esc to interrupt"));
+		expect(frame).toMatch(/[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] read a\.txt preparing/);
+		expect(frame).toMatch(/[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] read b\.txt preparing/);
+
+		first.open();
+		frame = await screen.until((f) => /✓ read b\.txt/.test(f));
+		expect(frame).toMatch(/[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] read a\.txt/);
+		expect(frame.indexOf("read a.txt")).toBeLessThan(frame.indexOf("read b.txt"));
+		expect(frame).toContain("read 2 lines (1-2 of 2)");
+
+		second.open();
+		frame = await screen.until((f) => f.includes("Both read.") && f.includes("ready"));
+		if (process.env.SHOW_FRAMES) console.log(frame);
+		expect(frame).toMatch(/✓ read a\.txt[^\n]*\n\s+read 1 line \(1-1 of 1\)\n✓ read b\.txt/);
+		// Each row appears once: the batch moved into the transcript, not copied.
+		expect(frame.match(/read a\.txt/g)).toHaveLength(1);
+	});
+
+	it("queues a message typed during a run above the editor; Esc interrupts and puts it back", async () => {
+		const hold = gate();
+		const session = new FakeSession(() => [{ type: "turn_start" }, { type: "message_start", message: assistant([]) }, textDelta("Working on it"), () => hold.promise]);
+		const screen = mount(session);
+		await screen.type("start", ENTER);
+		await screen.until((f) => f.includes("Working on it"));
+		await screen.type("use pnpm instead", ENTER);
+		let frame = await screen.until((f) => f.includes("queued steer: use pnpm instead"));
+		expect(session.calls.steers).toEqual(["use pnpm instead"]);
+		expect(session.calls.prompts).toEqual(["start"]);
+		expect(frame).toContain("Steer the run");
+
+		await screen.type(ESC);
+		frame = await screen.until((f) => f.includes("› use pnpm instead"));
+		expect(session.calls.aborts).toBe(1);
+		hold.open();
+		frame = await screen.until((f) => f.includes("Interrupted.") && f.includes("ready"));
+		expect(frame).not.toContain("queued steer");
+		expect(frame).toContain("› use pnpm instead");
+	});
+
+	it("shows delivered steering messages in the transcript", async () => {
+		const hold = gate();
+		const session = new FakeSession(() => [{ type: "turn_start" }, () => hold.promise, () => session.deliverSteering(), ...streamedAssistant(["Switched."])]);
+		const screen = mount(session);
+		await screen.type("go", ENTER);
+		await screen.until((f) => f.includes("esc to interrupt"));
+		await screen.type("switch", ENTER);
+		await screen.until((f) => f.includes("queued steer: switch"));
+		hold.open();
+		const frame = await screen.until((f) => f.includes("Switched.") && f.includes("ready"));
+		expect(frame).toContain("› switch");
+		expect(frame).not.toContain("queued steer");
+	});
+
+	it("explains a prompt that could not start and keeps the text in the editor", async () => {
+		const session = new FakeSession();
+		session.promptError = new Error("No API key for test. Set TEST_API_KEY, or run loom with --api-key.");
+		const screen = mount(session);
+		await screen.type("fix it", ENTER);
+		const frame = await screen.until((f) => f.includes("No API key"));
+		expect(frame).toContain("✗ No API key for test. Set TEST_API_KEY, or run loom with --api-key.");
+		expect(frame).not.toMatch(/at .*\.ts:\d+/);
+		await screen.until((f) => f.includes("› fix it"));
+	});
+
+	it("shows session errors and a retry countdown", async () => {
+		const session = new FakeSession();
+		const screen = mount(session);
+		await screen.until((f) => f.includes("ready"));
+		await session.emit({ type: "session_error", message: "Cannot reach https://api.test (ECONNREFUSED). Check your network or base URL." });
+		await session.emit({ type: "retry_scheduled", attempt: 1, maxRetries: 3, delayMs: 30_000, reason: "503 unavailable" });
+		const frame = await screen.until((f) => f.includes("Retrying in"));
+		expect(frame).toContain("✗ Cannot reach https://api.test (ECONNREFUSED).");
+		expect(frame).toMatch(/⟳ Retrying in (30|29)s \(attempt 1\/3\): 503 unavailable/);
+		await session.emit({ type: "retry_finished", attempt: 1, success: true });
+		await screen.until((f) => !f.includes("Retrying in"));
+	});
+
+	it("keeps the live area below the terminal's height while a long answer streams", async () => {
+		const session = new FakeSession();
+		const screen = mount(session, { rows: 16, columns: 50 });
+		await screen.until((f) => f.includes("ready"));
+		await session.emit({ type: "agent_start" });
+		await session.emit({ type: "message_start", message: assistant([]) });
+		for (let i = 0; i < 200; i++) await session.emit(textDelta(`word${i} `));
+		await session.emit(toolStart("t", "bash", { command: "npm test" }));
+		const frame = await screen.until((f) => f.includes("word199") && f.includes("npm test"));
+		// Nothing was finished yet, so the whole frame is the live area.
+		expect(frame.split("\n").length).toBeLessThanOrEqual(15);
+	});
+
+	it("sends the initial prompt on start", async () => {
+		const session = new FakeSession();
+		const screen = mount(session, { initialPrompt: "first task" });
+		await screen.until((f) => f.includes("echo: first task"));
+		expect(session.calls.prompts).toEqual(["first task"]);
+	});
+});
+
+describe("slash commands", () => {
+	async function ready(session = new FakeSession()) {
+		const screen = mount(session);
+		await screen.until((f) => f.includes("ready"));
+		return { session, screen };
+	}
+
+	it("/help lists the commands and keys", async () => {
+		const { screen } = await ready();
+		await screen.type("/help", ENTER);
+		const frame = await screen.until((f) => f.includes("Commands:"));
+		for (const name of ["/new", "/model <id>", "/thinking <level>", "/session", "/resume", "/quit", "Shift+Enter", "Esc", "Ctrl+C"]) expect(frame).toContain(name);
+	});
+
+	it("/model switches the model, and reports an unknown one", async () => {
+		const { session, screen } = await ready();
+		await screen.type("/model bigger-model", ENTER);
+		await screen.until((f) => f.includes("Model: test/bigger-model") && f.includes("test/bigger-model · thinking"));
+		expect(session.calls.models).toEqual(["bigger-model"]);
+		await screen.type("/model nope", ENTER);
+		await screen.until((f) => f.includes('✗ Unknown model "nope"'));
+	});
+
+	it("/thinking sets a valid level and rejects others", async () => {
+		const { session, screen } = await ready();
+		await screen.type("/thinking loud", ENTER);
+		await screen.until((f) => f.includes('Unknown thinking level "loud"'));
+		await screen.type("/thinking high", ENTER);
+		await screen.until((f) => f.includes("thinking high ·"));
+		expect(session.calls.levels).toEqual(["high"]);
+	});
+
+	it("/session shows the file, messages, tokens and cost", async () => {
+		const session = new FakeSession();
+		session.messageCount = 4;
+		session.usageTotals = { input: 2000, output: 500, cacheRead: 1000, cacheWrite: 0, cost: 0.25 };
+		const { screen } = await ready(session);
+		await screen.type("/session", ENTER);
+		const frame = await screen.until((f) => f.includes("Session file:"));
+		expect(frame).toContain("Session file: /home/u/.loom/sessions/s1.jsonl");
+		expect(frame).toContain("Messages: 4");
+		expect(frame).toContain("↑3.0k in (1.0k cached) · ↓500 out");
+		expect(frame).toContain("Cost: $0.25");
+	});
+
+	it("/new starts a new session; /resume lists sessions and opens one by number", async () => {
+		const session = new FakeSession();
+		session.sessions = [
+			{ file: "/s/one.jsonl", id: "one", modified: new Date("2026-01-02T10:00:00Z"), firstPrompt: "refactor the parser", messageCount: 12 },
+			{ file: "/s/two.jsonl", id: "two", modified: new Date("2026-01-01T09:00:00Z"), firstPrompt: "", messageCount: 0 },
+		];
+		const { screen } = await ready(session);
+		await screen.type("/new", ENTER);
+		await screen.until((f) => f.includes("Session /home/u/.loom/sessions/s2.jsonl"));
+		expect(session.calls.news).toBe(1);
+		await screen.type("/resume", ENTER);
+		let frame = await screen.until((f) => f.includes("Recent sessions"));
+		expect(frame).toContain("1. 2026-01-02 10:00 · 12 messages · refactor the parser");
+		expect(frame).toContain("2. 2026-01-01 09:00 · 0 messages · (no prompt yet)");
+		await screen.type("/resume 3", ENTER);
+		await screen.until((f) => f.includes("There is no session number 3"));
+		await screen.type("/resume 1", ENTER);
+		frame = await screen.until((f) => f.includes("Resumed session with 7 messages"));
+		expect(session.calls.resumed).toEqual(["/s/one.jsonl"]);
+		// The resumed session's totals come from the session, not from zero.
+		expect(frame).toContain("↑1.0k ↓200 · $0.50");
+	});
+
+	it("/compact compacts; an unknown command is reported, a path is a prompt", async () => {
+		const { session, screen } = await ready();
+		await screen.type("/compact keep the API notes", ENTER);
+		await screen.until((f) => f.includes("Compacted the conversation (5,000 tokens before)."));
+		expect(session.calls.compacts).toEqual(["keep the API notes"]);
+		await screen.type("/frobnicate", ENTER);
+		await screen.until((f) => f.includes("Unknown command /frobnicate. /help lists the commands."));
+		await screen.type("/etc/hosts looks wrong", ENTER);
+		await screen.until((f) => f.includes("echo: /etc/hosts looks wrong"));
+	});
+
+	it("/quit exits with code 0", async () => {
+		const { screen } = await ready();
+		await screen.type("/quit", ENTER);
+		await waitFor(() => String(screen.exits.length), (n) => n === "1");
+		expect(screen.exits).toEqual([0]);
+	});
+});

@@ -1,0 +1,188 @@
+import { render } from "ink-testing-library";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { Editor, type EditorProps } from "../../src/tui/components/Editor.js";
+import { plain, sleep, waitFor } from "./render-helpers.js";
+
+const ENTER = "\r";
+const ESC = "\u001b";
+const UP = "\u001b[A";
+const DOWN = "\u001b[B";
+
+function setup(overrides: Partial<EditorProps> = {}) {
+	const sent: string[] = [];
+	const props: EditorProps = {
+		running: false,
+		width: 60,
+		maxRows: 6,
+		inputActive: true,
+		onSubmit: (text) => {
+			sent.push(text);
+			return undefined;
+		},
+		onInterrupt: vi.fn(() => []),
+		onExit: vi.fn(),
+		onToggleThinking: vi.fn(),
+		...overrides,
+	};
+	const app = render(<Editor {...props} />);
+	const press = async (...keys: string[]) => {
+		for (const key of keys) {
+			app.stdin.write(key);
+			await sleep(15);
+		}
+	};
+	const frame = () => plain(app.lastFrame());
+	return { app, props, sent, press, frame };
+}
+
+afterEach(() => {
+	vi.restoreAllMocks();
+});
+
+describe("Editor", () => {
+	it("sends the text on Enter and clears the editor", async () => {
+		const { press, sent, frame, app } = setup();
+		await press("hello world");
+		expect(frame()).toContain("› hello world");
+		await press(ENTER);
+		expect(sent).toEqual(["hello world"]);
+		expect(frame()).not.toContain("hello world");
+		app.unmount();
+	});
+
+	it("does not send an empty or blank text", async () => {
+		const { press, sent, app } = setup();
+		await press(ENTER, "   ", ENTER);
+		expect(sent).toEqual([]);
+		app.unmount();
+	});
+
+	it("inserts a newline with Shift+Enter, Alt+Enter and Ctrl+J, and sends all lines with Enter", async () => {
+		const { press, sent, frame, app } = setup();
+		await press("one", "\u001b[13;2u", "two", `${ESC}\r`, "three", "\n", "four");
+		expect(frame()).toMatch(/› one\s*│\n│\s+two/);
+		await press(ENTER);
+		expect(sent).toEqual(["one\ntwo\nthree\nfour"]);
+		app.unmount();
+	});
+
+	it("turns a trailing backslash into a newline instead of sending", async () => {
+		const { press, sent, app } = setup();
+		await press("first\\", ENTER, "second", ENTER);
+		expect(sent).toEqual(["first\nsecond"]);
+		app.unmount();
+	});
+
+	it("recalls sent prompts with Up and returns to the draft with Down", async () => {
+		const { press, frame, app } = setup();
+		await press("alpha", ENTER, "beta", ENTER, "draft");
+		await press(UP);
+		expect(frame()).toContain("› beta");
+		await press(UP);
+		expect(frame()).toContain("› alpha");
+		await press(DOWN, DOWN);
+		expect(frame()).toContain("› draft");
+		app.unmount();
+	});
+
+	it("keeps a large bracketed paste intact, newlines included, without sending it", async () => {
+		const { press, sent, frame, app } = setup();
+		const lines = Array.from({ length: 2000 }, (_, i) => `pasted line ${i}`);
+		await press("\u001b[200~", lines.join("\r"), "\u001b[201~");
+		expect(sent).toEqual([]);
+		expect(frame()).toContain("pasted line 1999");
+		expect(frame()).toMatch(/↑ 1994 more lines/);
+		await press(ENTER);
+		expect(sent).toHaveLength(1);
+		expect(sent[0].split("\n")).toEqual(lines);
+		app.unmount();
+	});
+
+	it("keeps an unbracketed multi-line paste intact, but treats text + Enter in one chunk as typed", async () => {
+		const { press, sent, app } = setup();
+		await press("a\rb\rc\r");
+		expect(sent).toEqual([]);
+		await press(ENTER);
+		expect(sent).toEqual(["a\nb\nc\n"]);
+		await press("typed ahead\r");
+		expect(sent).toEqual(["a\nb\nc\n", "typed ahead"]);
+		app.unmount();
+	});
+
+	it("Esc while running interrupts and puts the queued texts back into the editor", async () => {
+		const onInterrupt = vi.fn(() => ["queued one", "queued two"]);
+		const { press, frame, app } = setup({ running: true, onInterrupt });
+		await press("current");
+		await press(ESC);
+		await waitFor(app.lastFrame, (f) => f.includes("queued two"));
+		expect(onInterrupt).toHaveBeenCalledTimes(1);
+		expect(frame()).toMatch(/› queued one[\s│]*\n│\s+queued two\s*│\n│\s+current/);
+		app.unmount();
+	});
+
+	it("Esc while idle does nothing", async () => {
+		const onInterrupt = vi.fn(() => []);
+		const { press, app } = setup({ onInterrupt });
+		await press("x", ESC);
+		await sleep(30);
+		expect(onInterrupt).not.toHaveBeenCalled();
+		app.unmount();
+	});
+
+	it("Ctrl+C clears the editor; a second Ctrl+C within two seconds exits", async () => {
+		const onExit = vi.fn();
+		const { press, frame, app } = setup({ onExit });
+		await press("some text", "\u0003");
+		expect(frame()).not.toContain("some text");
+		expect(frame()).toContain("Press Ctrl+C again to exit");
+		expect(onExit).not.toHaveBeenCalled();
+		await press("\u0003");
+		expect(onExit).toHaveBeenCalledTimes(1);
+		app.unmount();
+	});
+
+	it("a second Ctrl+C after two seconds only clears again", async () => {
+		const onExit = vi.fn();
+		let now = 1_000_000;
+		vi.spyOn(Date, "now").mockImplementation(() => now);
+		const { press, frame, app } = setup({ onExit });
+		await press("\u0003");
+		now += 2500;
+		await press("again", "\u0003");
+		expect(onExit).not.toHaveBeenCalled();
+		expect(frame()).not.toContain("› again");
+		app.unmount();
+	});
+
+	it("Ctrl+D exits on an empty editor only", async () => {
+		const onExit = vi.fn();
+		const { press, app } = setup({ onExit });
+		await press("x", "\u0004");
+		expect(onExit).not.toHaveBeenCalled();
+		await press("\u007f", "\u0004");
+		expect(onExit).toHaveBeenCalledTimes(1);
+		app.unmount();
+	});
+
+	it("puts the text back when the screen says it could not be sent", async () => {
+		const { press, frame, app } = setup({ onSubmit: async () => "not sent" });
+		await press("not sent", ENTER);
+		await waitFor(app.lastFrame, (f) => f.includes("› not sent"));
+		expect(frame()).toContain("› not sent");
+		app.unmount();
+	});
+
+	it("Ctrl+T asks to toggle thinking", async () => {
+		const onToggleThinking = vi.fn();
+		const { press, app } = setup({ onToggleThinking });
+		await press("\u0014");
+		expect(onToggleThinking).toHaveBeenCalledTimes(1);
+		app.unmount();
+	});
+
+	it("renders without taking input when there is no TTY", () => {
+		const { app, frame } = setup({ inputActive: false });
+		expect(frame()).toContain("Ask loom");
+		app.unmount();
+	});
+});

@@ -1,0 +1,54 @@
+import chalk from "chalk";
+import stringWidth from "string-width";
+import { stripVTControlCharacters as strip } from "node:util";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { lastRows, wrapRows } from "../../src/tui/wrap.js";
+
+const level = chalk.level;
+beforeAll(() => {
+	chalk.level = 1;
+});
+afterAll(() => {
+	chalk.level = level;
+});
+
+describe("wrapRows", () => {
+	it("breaks at spaces when it can, mid-word when it must, never past the width", () => {
+		expect(wrapRows("the quick brown fox", 10).map(strip)).toEqual(["the quick ", "brown fox"]);
+		expect(wrapRows("abcdefghijkl", 5).map(strip)).toEqual(["abcde", "fghij", "kl"]);
+		expect(wrapRows("a\n\nb", 5).map(strip)).toEqual(["a", "", "b"]);
+	});
+
+	it("keeps every character and counts wide characters as two columns", () => {
+		const text = "日本語のテキストと english words mixed together 😀 end";
+		const rows = wrapRows(text, 7);
+		expect(rows.every((row) => stringWidth(strip(row)) <= 7)).toBe(true);
+		expect(rows.map(strip).join("").replace(/\s/g, "")).toBe(text.replace(/\s/g, ""));
+	});
+
+	it("re-opens the styles active at a break on the next row", () => {
+		const rows = wrapRows(chalk.red("red words that wrap around"), 10);
+		expect(rows.length).toBeGreaterThan(1);
+		for (const row of rows) expect(row.startsWith("\u001b[31m")).toBe(true);
+	});
+
+	it("is fast on a long styled paragraph (no quadratic behaviour)", () => {
+		const paragraph = `${"word ".repeat(2000)}${chalk.bold("bold ").repeat(2000)}`;
+		const started = performance.now();
+		const rows = wrapRows(paragraph, 80);
+		const elapsed = performance.now() - started;
+		expect(rows.every((row) => stringWidth(strip(row)) <= 80)).toBe(true);
+		// Generous: the point is "not seconds", on any machine.
+		expect(elapsed).toBeLessThan(500);
+	});
+});
+
+describe("lastRows", () => {
+	it("returns only the last rows and counts what it left out", () => {
+		const text = "one\ntwo\nthree four five six";
+		const result = lastRows(text, 10, 2);
+		expect(result.rows.map(strip)).toEqual(["three four", "five six"]);
+		expect(result.hidden).toBe(2);
+		expect(lastRows(text, 10, 10).rows.map(strip)).toEqual(["one", "two", "three four", "five six"]);
+	});
+});
