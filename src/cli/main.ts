@@ -1,2 +1,26 @@
-// Placeholder entry until the command lands (issue 5).
-console.log("loom 0.1.0");
+// Entry of the `loom` command. Kept small: parsing needs only commander; everything heavier is imported
+// on the path that needs it, so `loom --version` and `loom --help` start fast.
+import { createRequire } from "node:module";
+import { parseArgs } from "./args.js";
+import { EXIT, UsageError } from "./usage-error.js";
+
+const { version } = createRequire(import.meta.url)("../../package.json") as { version: string };
+
+async function main(argv: string[]): Promise<number> {
+	try {
+		const parsed = parseArgs(argv, version);
+		if (parsed.kind === "exit") return parsed.code;
+		const { run } = await import("./run.js");
+		return await run(parsed.options);
+	} catch (error) {
+		if (error instanceof UsageError) {
+			process.stderr.write(`loom: ${error.message}\n(run loom --help for usage)\n`);
+			return EXIT.usage;
+		}
+		process.stderr.write(`loom: unexpected error: ${(error as Error)?.stack ?? String(error)}\n`);
+		return EXIT.failure;
+	}
+}
+
+// Exit explicitly: an SDK's keep-alive sockets must not hold the process open after the answer.
+main(process.argv.slice(2)).then((code) => process.exit(code));

@@ -63,6 +63,7 @@ export class AgentSession {
 	private pendingRetry: number | undefined;
 	private turnsThisRun = 0;
 	private started = false;
+	private opened: Promise<void> = Promise.resolve();
 	private abortRequested = false;
 	private writeProblem: string | undefined;
 	/** What the session file last recorded, so each change is written once. */
@@ -150,20 +151,27 @@ export class AgentSession {
 
 	// ---- events ------------------------------------------------------------------------------------------
 
-	/** Every agent event and the session's own, in order; a listener's promise is awaited before the next event. */
+	/**
+	 * Every agent event and the session's own, in order; a listener's promise is awaited before the next event.
+	 * The first subscription also opens the session: session_open follows (asynchronously, so every listener
+	 * subscribed in the same tick receives it).
+	 */
 	subscribe(listener: SessionListener): () => void {
 		this.listeners.push(listener);
+		void this.start();
 		return () => {
 			const index = this.listeners.indexOf(listener);
 			if (index >= 0) this.listeners.splice(index, 1);
 		};
 	}
 
-	/** Emits session_open, then session_error if the model cannot be used. Subscribe first. Idempotent. */
+	/** Emits session_open, then session_error if the model cannot be used. Idempotent; subscribe() calls it. */
 	async start(): Promise<void> {
-		if (this.started) return;
+		if (this.started) return this.opened;
 		this.started = true;
-		await this.announce();
+		// Delivered after the current tick, so listeners subscribing right after the first one hear it too.
+		this.opened = Promise.resolve().then(() => this.announce());
+		return this.opened;
 	}
 
 	// ---- running -----------------------------------------------------------------------------------------
@@ -173,7 +181,7 @@ export class AgentSession {
 	 * run cannot start (no usable model or key, already running) with a message fit for the user; model and
 	 * provider failures during the run end as an error assistant message and in the outcome.
 	 */
-	async prompt(text: string, options: { images?: ImageContent[] } = {}): Promise<RunOutcome> {
+	async runPrompt(text: string, options: { images?: ImageContent[] } = {}): Promise<RunOutcome> {
 		await this.start();
 		if (this.isStreaming) throw new Error("A run is already active: use steer() or followUp() to queue a message.");
 		if (!this.choice.ensure()) throw new Error(this.choice.error);
@@ -185,6 +193,11 @@ export class AgentSession {
 		await this.agent.prompt(userMessage(text, options.images));
 		while (this.agent.hasQueuedMessages() && !this.abortRequested && !this.writeProblem) await this.agent.continue();
 		return this.outcome(firstOfRun);
+	}
+
+	/** runPrompt() for callers that need no outcome (the screen). */
+	async prompt(text: string, options: { images?: ImageContent[] } = {}): Promise<void> {
+		await this.runPrompt(text, options);
 	}
 
 	/** While running: delivered after the current tool batch. While idle (the run just ended): starts a run. */

@@ -70,7 +70,7 @@ describe("AgentSession", () => {
 	it("opens, runs a prompt and appends every message to the session file", async () => {
 		server.enqueue({ text: "Hello there." });
 		const { session, events } = makeSession();
-		const outcome = await session.prompt("hi");
+		const outcome = await session.runPrompt("hi");
 
 		expect(outcome.status).toBe("done");
 		expect(outcome.message?.content).toEqual([{ type: "text", text: "Hello there." }]);
@@ -123,7 +123,7 @@ describe("AgentSession", () => {
 	it("re-emits provider retries as retry_scheduled and retry_finished", async () => {
 		server.enqueue({ status: 500, retryAfter: 0.01 }, { text: "recovered" });
 		const { session, events } = makeSession({ maxRetries: 2 });
-		const outcome = await session.prompt("hi");
+		const outcome = await session.runPrompt("hi");
 		expect(outcome.status).toBe("done");
 		const retry = events.filter((e) => e.type.startsWith("retry_"));
 		expect(retry).toEqual([
@@ -137,7 +137,7 @@ describe("AgentSession", () => {
 	it("reports a failed retry and ends the run in an error outcome", async () => {
 		server.enqueue({ status: 500, retryAfter: 0.01 }, { status: 500, retryAfter: 0.01, errorMessage: "still down" });
 		const { session, events } = makeSession({ maxRetries: 1 });
-		const outcome = await session.prompt("hi");
+		const outcome = await session.runPrompt("hi");
 		expect(outcome.status).toBe("error");
 		expect(outcome.errorMessage).toMatch(/still down/);
 		expect(events.filter((e) => e.type === "retry_finished")).toEqual([{ type: "retry_finished", attempt: 1, success: false }]);
@@ -187,7 +187,7 @@ describe("AgentSession", () => {
 		session.subscribe((event) => {
 			if (event.type === "message_update") void session.abort();
 		});
-		const outcome = await session.prompt("talk forever");
+		const outcome = await session.runPrompt("talk forever");
 		expect(outcome.status).toBe("aborted");
 		const loaded = await loadSessionFile(session.sessionFile!);
 		expect(loaded.warnings).toEqual([]);
@@ -199,7 +199,7 @@ describe("AgentSession", () => {
 	it("stops after --max-turns model turns", async () => {
 		server.setDefaultTurn({ toolCalls: [{ name: "echo", arguments: { text: "again" } }] });
 		const { session } = makeSession({ maxTurns: 2 });
-		const outcome = await session.prompt("loop");
+		const outcome = await session.runPrompt("loop");
 		expect(outcome.status).toBe("done");
 		expect(server.requests).toHaveLength(2);
 		session.dispose();

@@ -1,0 +1,150 @@
+// The command line (commander): parses argv into options; nothing here touches the model, the disk or the screen.
+import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
+import { UsageError } from "./usage-error.js";
+
+export const TOOL_NAMES = ["read", "bash", "edit", "write"] as const;
+export type ToolName = (typeof TOOL_NAMES)[number];
+
+export interface CliOptions {
+	print: boolean;
+	mode?: "text" | "json";
+	provider?: string;
+	model?: string;
+	baseUrl?: string;
+	apiKey?: string;
+	thinking?: "off" | "low" | "medium" | "high";
+	toolExecution?: "parallel" | "sequential";
+	/** Undefined: every tool. */
+	tools?: ToolName[];
+	systemPrompt?: string;
+	appendSystemPrompt?: string;
+	continue: boolean;
+	resume: boolean;
+	/** A path or an id prefix. */
+	session?: string;
+	/** false with --no-session. */
+	persist: boolean;
+	contextFiles: boolean;
+	maxTurns?: number;
+	/** `@path` arguments, in order. */
+	files: string[];
+	/** The other arguments, joined by spaces. */
+	prompt: string;
+}
+
+/** What parsing decided: run, or it already printed help/version (exit 0). */
+export type ParseResult = { kind: "run"; options: CliOptions } | { kind: "exit"; code: number };
+
+function buildProgram(version: string, output: { out: (text: string) => void; err: (text: string) => void }): Command {
+	const program = new Command("loom")
+		.description("A terminal coding agent. Without -p, opens the interactive screen.")
+		.usage("[options] [@file...] [prompt...]")
+		.argument("[prompt...]", "the prompt (words are joined by spaces); @path inlines a file, text or image")
+		.option("-p, --print", "run the prompt(s) without the interactive screen, print the answer, exit")
+		.addOption(new Option("--mode <mode>", "print-mode output: text (default) or json (one event per line)").choices(["text", "json"]))
+		.option("--provider <name>", "anthropic, openai, or a provider from models.json")
+		.option("-m, --model <id>", 'model id; "provider/id" also accepted')
+		.option("--base-url <url>", "override the provider endpoint")
+		.option("--api-key <key>", "API key (default: environment or models.json)")
+		.addOption(new Option("--thinking <level>", "thinking level").choices(["off", "low", "medium", "high"]))
+		.addOption(
+			new Option("--toolExecution <mode>", "parallel (default) | sequential: run every tool call one at a time").choices([
+				"parallel",
+				"sequential",
+			]),
+		)
+		.option("--tools <list>", `comma-separated subset of ${TOOL_NAMES.join(",")}`, parseToolList)
+		.option("--no-tools", "no tools at all")
+		.option("--system-prompt <text>", "replace the default system prompt")
+		.option("--append-system-prompt <text>", "add text to the system prompt")
+		.option("-c, --continue", "continue the most recent session of this directory")
+		.option("-r, --resume", "choose a session of this directory to resume")
+		.option("--session <path|id>", "open a given session file, or id prefix")
+		.option("--no-session", "keep nothing on disk")
+		.option("--no-context-files", "skip AGENTS.md / CLAUDE.md")
+		.option("--max-turns <n>", "stop after n model turns", parsePositiveInt)
+		.version(version, "-v, --version", "print the version")
+		.helpOption("-h, --help", "show this help")
+		.showHelpAfterError("(run loom --help for usage)")
+		.configureOutput({ writeOut: output.out, writeErr: output.err })
+		.exitOverride();
+	program.addHelpText(
+		"after",
+		[
+			"",
+			"Examples:",
+			"  loom                                   interactive session in this directory",
+			'  loom -p "explain src/main.ts"          answer once and exit',
+			'  git diff | loom -p "review this"       stdin is joined to the prompt',
+			'  loom -p --mode json "run the tests"    one JSON event per line',
+			"  loom -c                                continue the last session here",
+			"",
+			"Settings: $LOOM_HOME/settings.json (default ~/.loom); custom providers: $LOOM_HOME/models.json",
+		].join("\n"),
+	);
+	return program;
+}
+
+export function parseArgs(
+	argv: string[],
+	version: string,
+	output = { out: (text: string) => process.stdout.write(text), err: (text: string) => process.stderr.write(text) },
+): ParseResult {
+	const program = buildProgram(version, output);
+	try {
+		program.parse(argv, { from: "user" });
+	} catch (error) {
+		if (error instanceof CommanderError) {
+			const done = error.code === "commander.helpDisplayed" || error.code === "commander.version" || error.code === "commander.help";
+			return { kind: "exit", code: done ? 0 : 2 };
+		}
+		throw error;
+	}
+	const raw = program.opts();
+	const args = program.args;
+	const options: CliOptions = {
+		print: raw.print === true,
+		mode: raw.mode,
+		provider: raw.provider,
+		model: raw.model,
+		baseUrl: raw.baseUrl,
+		apiKey: raw.apiKey,
+		thinking: raw.thinking,
+		toolExecution: raw.toolExecution,
+		tools: raw.tools === false ? [] : raw.tools,
+		systemPrompt: raw.systemPrompt,
+		appendSystemPrompt: raw.appendSystemPrompt,
+		continue: raw.continue === true,
+		resume: raw.resume === true,
+		session: typeof raw.session === "string" ? raw.session : undefined,
+		persist: raw.session !== false,
+		contextFiles: raw.contextFiles !== false,
+		maxTurns: raw.maxTurns,
+		files: args.filter((arg) => arg.startsWith("@") && arg.length > 1).map((arg) => arg.slice(1)),
+		prompt: args.filter((arg) => !(arg.startsWith("@") && arg.length > 1)).join(" "),
+	};
+	checkCombinations(options);
+	return { kind: "run", options };
+}
+
+function checkCombinations(options: CliOptions): void {
+	const picks = [options.continue && "--continue", options.resume && "--resume", options.session && "--session"].filter(Boolean);
+	if (picks.length > 1) throw new UsageError(`${picks.join(" and ")} cannot be combined: choose one way to open a session.`);
+	if (!options.persist && picks.length > 0) throw new UsageError(`--no-session cannot be combined with ${picks[0]}.`);
+}
+
+function parseToolList(value: string): ToolName[] {
+	const names = value
+		.split(",")
+		.map((name) => name.trim())
+		.filter((name) => name !== "");
+	const unknown = names.filter((name) => !(TOOL_NAMES as readonly string[]).includes(name));
+	if (unknown.length > 0) throw new InvalidArgumentError(`unknown tool ${unknown.join(", ")}; choose from ${TOOL_NAMES.join(",")}.`);
+	return [...new Set(names)] as ToolName[];
+}
+
+function parsePositiveInt(value: string): number {
+	const n = Number(value);
+	if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError("must be a whole number of at least 1.");
+	return n;
+}

@@ -1,0 +1,78 @@
+// Assembles an AgentSession from flags and settings: model registry, tools, session file, system prompt.
+// Loaded only on paths that run a model, so --help and --version never import the SDKs.
+import type { AgentTool } from "../core/index.js";
+import { loadModelRegistry, streamModel } from "../core/llm/index.js";
+import {
+	AgentSession,
+	buildSessionContext,
+	buildSystemPrompt,
+	loadContextFiles,
+	type ModelSelection,
+	type Settings,
+	SessionStore,
+} from "../core/session/index.js";
+import { createCodingTools } from "../tools/index.js";
+import type { CliOptions } from "./args.js";
+
+export interface SessionSetup {
+	options: CliOptions;
+	settings: Settings;
+	home: string;
+	cwd: string;
+	/** An existing session file to continue, or undefined for a new session. */
+	sessionFile?: string;
+}
+
+export async function createSession(setup: SessionSetup): Promise<AgentSession> {
+	const { options, settings, home, cwd } = setup;
+	const models = loadModelRegistry(home);
+	const store = setup.sessionFile ? await SessionStore.open(setup.sessionFile) : SessionStore.create({ home, cwd, persist: options.persist });
+	const previous = buildSessionContext(store.entries);
+	const tools = selectTools(createCodingTools(cwd), options.tools);
+	const systemPrompt = buildSystemPrompt({
+		tools,
+		cwd,
+		customPrompt: options.systemPrompt,
+		appendPrompt: options.appendSystemPrompt,
+		contextFiles: options.contextFiles ? loadContextFiles(cwd, home) : [],
+	});
+	return new AgentSession({
+		cwd,
+		home,
+		store,
+		createStore: () => SessionStore.create({ home, cwd, persist: options.persist }),
+		models,
+		selection: chooseModel(options, settings, previous.model),
+		streamFn: streamModel,
+		systemPrompt,
+		tools,
+		thinkingLevel: options.thinking ?? previous.thinkingLevel ?? settings.thinking ?? "off",
+		toolExecution: options.toolExecution ?? settings.toolExecution ?? "parallel",
+		maxRetries: settings.retry?.maxRetries,
+		idleTimeoutMs: settings.retry?.idleTimeoutMs,
+		maxTurns: options.maxTurns,
+	});
+}
+
+/**
+ * Flags win; a resumed session keeps the model it last used; then settings; then the registry's default.
+ * A settings model belongs to the settings provider, so `--provider x` alone does not inherit another provider's model.
+ */
+export function chooseModel(
+	options: Pick<CliOptions, "provider" | "model" | "baseUrl" | "apiKey">,
+	settings: Settings,
+	previous?: { provider: string; modelId: string },
+): ModelSelection {
+	const overrides = { baseUrl: options.baseUrl, apiKey: options.apiKey };
+	if (options.provider || options.model) {
+		const modelId = options.model ?? (options.provider === settings.provider ? settings.model : undefined);
+		return { provider: options.provider, modelId, ...overrides };
+	}
+	if (previous) return { provider: previous.provider, modelId: previous.modelId, ...overrides };
+	return { provider: settings.provider, modelId: settings.model, ...overrides };
+}
+
+function selectTools(all: AgentTool<any>[], names: readonly string[] | undefined): AgentTool<any>[] {
+	if (names === undefined) return all;
+	return all.filter((tool) => names.includes(tool.name));
+}

@@ -1,0 +1,56 @@
+// Print mode: run one prompt without the screen. Text mode prints the final answer; JSON mode streams every event.
+import type { AssistantMessage } from "../core/index.js";
+import type { AgentSession, RunOutcome, SessionEvent } from "../core/session/index.js";
+import { eventToJsonLine, type SessionLine } from "./json-events.js";
+import type { PromptInput } from "./prompt-input.js";
+import { StatusLine } from "./status-line.js";
+
+export interface PrintIo {
+	stdout: NodeJS.WriteStream;
+	stderr: NodeJS.WriteStream;
+}
+
+export async function runPrintMode(session: AgentSession, input: PromptInput, mode: "text" | "json", io: PrintIo): Promise<RunOutcome> {
+	return mode === "json" ? runJson(session, input, io) : runText(session, input, io);
+}
+
+async function runJson(session: AgentSession, input: PromptInput, io: PrintIo): Promise<RunOutcome> {
+	const first: SessionLine = {
+		type: "session",
+		id: session.sessionId,
+		file: session.sessionFile,
+		cwd: session.cwd,
+		provider: session.provider,
+		model: session.modelId,
+	};
+	io.stdout.write(`${JSON.stringify(first)}\n`);
+	session.subscribe((event) => {
+		io.stdout.write(`${eventToJsonLine(event)}\n`);
+	});
+	await session.start();
+	return session.runPrompt(input.text, { images: input.images });
+}
+
+async function runText(session: AgentSession, input: PromptInput, io: PrintIo): Promise<RunOutcome> {
+	const status = io.stderr.isTTY ? new StatusLine(io.stderr) : undefined;
+	// Errors reach stderr once, from the outcome (see run.ts); the status line only shows progress.
+	if (status) session.subscribe((event: SessionEvent) => status.update(event));
+	await session.start();
+	status?.start();
+	let outcome: RunOutcome;
+	try {
+		outcome = await session.runPrompt(input.text, { images: input.images });
+	} finally {
+		status?.stop();
+	}
+	const text = outcome.message ? answerText(outcome.message) : "";
+	if (text) io.stdout.write(text.endsWith("\n") ? text : `${text}\n`);
+	return outcome;
+}
+
+export function answerText(message: AssistantMessage): string {
+	return message.content
+		.filter((part) => part.type === "text")
+		.map((part) => part.text)
+		.join("");
+}

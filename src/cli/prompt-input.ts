@@ -1,0 +1,65 @@
+// Builds the prompt from its three sources: @file arguments, prompt words, and piped stdin.
+import { readFileSync, statSync } from "node:fs";
+import { homedir } from "node:os";
+import { resolve } from "node:path";
+import type { ImageContent } from "../core/index.js";
+import { detectImageMimeType, looksBinary } from "../tools/file-kind.js";
+import { UsageError } from "./usage-error.js";
+
+export const MAX_STDIN_BYTES = 10 * 1024 * 1024;
+
+export interface PromptInput {
+	text: string;
+	images: ImageContent[];
+}
+
+/** Reads all of a piped stdin; more than `limit` bytes is a usage error (nothing is silently cut). */
+export async function readStdin(stream: NodeJS.ReadableStream = process.stdin, limit = MAX_STDIN_BYTES): Promise<string> {
+	const chunks: Buffer[] = [];
+	let size = 0;
+	for await (const chunk of stream) {
+		const buffer = typeof chunk === "string" ? Buffer.from(chunk) : (chunk as Buffer);
+		size += buffer.length;
+		if (size > limit) {
+			throw new UsageError(
+				`stdin is larger than ${limit / 1024 / 1024} MB. Save it to a file and pass it as @path, or send less.`,
+			);
+		}
+		chunks.push(buffer);
+	}
+	return Buffer.concat(chunks).toString("utf8");
+}
+
+/** Text files become `<file name="...">` blocks before the prompt; images are attached as image content. */
+export function buildPromptInput(files: readonly string[], words: string, stdinText: string, cwd: string): PromptInput {
+	const blocks: string[] = [];
+	const images: ImageContent[] = [];
+	for (const file of files) {
+		const inlined = inlineFile(file, cwd);
+		if ("image" in inlined) {
+			images.push(inlined.image);
+			blocks.push(`<file name="${inlined.path}">(image attached)</file>`);
+		} else {
+			blocks.push(`<file name="${inlined.path}">\n${inlined.text}\n</file>`);
+		}
+	}
+	const parts = [...blocks, words.trim(), stdinText.trimEnd()].filter((part) => part !== "");
+	return { text: parts.join("\n\n"), images };
+}
+
+function inlineFile(file: string, cwd: string): { path: string; text: string } | { path: string; image: ImageContent } {
+	const path = resolve(cwd, file === "~" || file.startsWith("~/") ? homedir() + file.slice(1) : file);
+	let bytes: Buffer;
+	try {
+		if (statSync(path).isDirectory()) throw new UsageError(`@${file} is a directory; name a file.`);
+		bytes = readFileSync(path);
+	} catch (error) {
+		if (error instanceof UsageError) throw error;
+		const code = (error as NodeJS.ErrnoException).code;
+		throw new UsageError(code === "ENOENT" ? `@${file}: no such file (${path}).` : `@${file}: cannot read ${path}: ${(error as Error).message}`);
+	}
+	const mimeType = detectImageMimeType(bytes);
+	if (mimeType) return { path, image: { type: "image", data: bytes.toString("base64"), mimeType } };
+	if (looksBinary(bytes)) throw new UsageError(`@${file} is a binary file that is not an image (png, jpeg, gif, webp); it cannot be inlined.`);
+	return { path, text: bytes.toString("utf8").replace(/\n$/, "") };
+}

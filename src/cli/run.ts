@@ -1,0 +1,117 @@
+// Runs loom once the command line is parsed: settings, input, session, then print mode or the screen.
+import type { AgentSession } from "../core/session/index.js";
+import { loadSettings, loomHome, type Settings, SessionFileError, SettingsError } from "../core/session/index.js";
+import type { CliOptions } from "./args.js";
+import { runPrintMode } from "./print-mode.js";
+import { buildPromptInput, readStdin } from "./prompt-input.js";
+import { chooseSessionFile } from "./session-choice.js";
+import { EXIT, UsageError } from "./usage-error.js";
+
+export interface RunIo {
+	stdin: NodeJS.ReadStream;
+	stdout: NodeJS.WriteStream;
+	stderr: NodeJS.WriteStream;
+	env: NodeJS.ProcessEnv;
+	cwd: string;
+}
+
+const defaultIo = (): RunIo => ({ stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, env: process.env, cwd: process.cwd() });
+
+/** Returns the exit code. Usage errors are thrown as UsageError (exit 2) for main to report. */
+export async function run(options: CliOptions, io: RunIo = defaultIo()): Promise<number> {
+	const home = loomHome(io.env);
+	let settings: Settings;
+	try {
+		settings = loadSettings(home);
+	} catch (error) {
+		if (error instanceof SettingsError) return fail(io, error.message);
+		throw error;
+	}
+	const interactive = !options.print && options.mode === undefined && io.stdin.isTTY === true && io.stdout.isTTY === true;
+	const stdinText = io.stdin.isTTY ? "" : await readStdin(io.stdin);
+	const input = buildPromptInput(options.files, options.prompt, stdinText, io.cwd);
+	const canAsk = io.stdin.isTTY === true && io.stderr.isTTY === true;
+	// Without a terminal, -r prints the list and stops (exit 2), prompt or not; otherwise a missing prompt is caught first.
+	if (!interactive && input.text === "" && input.images.length === 0 && !(options.resume && !canAsk)) {
+		throw new UsageError('No prompt: give one as arguments (loom -p "...") or pipe it on stdin.');
+	}
+
+	let session: AgentSession;
+	try {
+		const sessionFile = await chooseSessionFile(options, home, io.cwd, { ...io, canAsk });
+		// Loaded here, not at the top: this is where the SDKs come in, and --help/--version never get this far.
+		const { createSession } = await import("./create-session.js");
+		session = await createSession({ options, settings, home, cwd: io.cwd, sessionFile });
+	} catch (error) {
+		if (error instanceof SessionFileError) throw new UsageError(error.message);
+		if (error instanceof UsageError) throw error;
+		return fail(io, (error as Error).message);
+	}
+	for (const warning of session.loadWarnings) io.stderr.write(`loom: warning: ${warning}\n`);
+
+	const { killAllBashProcesses } = await import("../tools/index.js");
+	try {
+		if (interactive) return await runScreen(session, input.text, input.images.length, io);
+		return await runPrint(session, input, options, io);
+	} finally {
+		session.dispose();
+		killAllBashProcesses();
+	}
+}
+
+async function runScreen(session: AgentSession, initialPrompt: string, images: number, io: RunIo): Promise<number> {
+	if (images > 0) io.stderr.write("loom: images given with @file are sent only in print mode (-p); attach them there.\n");
+	const stop = onTermination(() => void session.abort());
+	try {
+		const { runInteractive } = await import("../tui/index.js");
+		return await runInteractive(session, { initialPrompt: initialPrompt || undefined, stdin: io.stdin, stdout: io.stdout, stderr: io.stderr });
+	} finally {
+		stop();
+	}
+}
+
+async function runPrint(session: AgentSession, input: ReturnType<typeof buildPromptInput>, options: CliOptions, io: RunIo): Promise<number> {
+	let interrupted: number | undefined;
+	// Ctrl+C aborts the run; the session file already holds every finished message, and the aborted one is
+	// appended as the run settles. A second Ctrl+C leaves at once.
+	const stop = onTermination((code) => {
+		if (interrupted !== undefined) process.exit(code);
+		interrupted = code;
+		void session.abort();
+	});
+	try {
+		const outcome = await runPrintMode(session, input, options.mode ?? "text", io);
+		if (interrupted !== undefined) {
+			io.stderr.write("loom: interrupted\n");
+			return interrupted;
+		}
+		if (outcome.status !== "done") return fail(io, outcome.errorMessage ?? outcome.status);
+		if (options.maxTurns !== undefined && outcome.message?.stopReason === "toolUse") {
+			io.stderr.write(`loom: stopped after ${options.maxTurns} model turn${options.maxTurns === 1 ? "" : "s"} (--max-turns).\n`);
+		}
+		return EXIT.ok;
+	} catch (error) {
+		// The run could not start (no usable model or key): the message says what to set.
+		return fail(io, (error as Error).message);
+	} finally {
+		stop();
+	}
+}
+
+/** SIGINT → 130, SIGTERM → 143, SIGHUP → 129; returns the function that removes the handlers. */
+function onTermination(handler: (exitCode: number) => void): () => void {
+	const handlers: [NodeJS.Signals, () => void][] = [
+		["SIGINT", () => handler(EXIT.interrupted)],
+		["SIGTERM", () => handler(EXIT.terminated)],
+		["SIGHUP", () => handler(129)],
+	];
+	for (const [signal, fn] of handlers) process.on(signal, fn);
+	return () => {
+		for (const [signal, fn] of handlers) process.off(signal, fn);
+	};
+}
+
+function fail(io: RunIo, message: string): number {
+	io.stderr.write(`loom: ${message}\n`);
+	return EXIT.failure;
+}

@@ -1,0 +1,65 @@
+// Which session file to open: -c (newest here), --session (path or id prefix), -r (pick from a list).
+import { createInterface } from "node:readline/promises";
+import { listSessions, newestSessionFile, resolveSessionArgument, type SessionInfo } from "../core/session/index.js";
+import type { CliOptions } from "./args.js";
+import { UsageError } from "./usage-error.js";
+
+export interface ChoiceIo {
+	stdin: NodeJS.ReadStream;
+	stdout: NodeJS.WriteStream;
+	stderr: NodeJS.WriteStream;
+	/** The user may be asked (stdin is a terminal and is not carrying the prompt). */
+	canAsk: boolean;
+}
+
+/** The file to continue, or undefined for a new session. */
+export async function chooseSessionFile(options: CliOptions, home: string, cwd: string, io: ChoiceIo): Promise<string | undefined> {
+	if (options.session) return resolveSessionArgument(options.session, home, cwd);
+	if (options.continue) {
+		const newest = newestSessionFile(home, cwd);
+		if (!newest) io.stderr.write(`No earlier session in ${cwd}; starting a new one.\n`);
+		return newest;
+	}
+	if (options.resume) return pickSession(listSessions(home, cwd), cwd, io);
+	return undefined;
+}
+
+export function formatSessionList(sessions: readonly SessionInfo[], width = 100): string {
+	return sessions
+		.map((info, index) => {
+			const number = String(index + 1).padStart(String(sessions.length).length);
+			const when = info.modified.toISOString().slice(0, 16).replace("T", " ");
+			const count = `${info.messageCount} msg`.padStart(8);
+			const head = `${number}. ${when}  ${count}  ${info.id.slice(0, 8)}  `;
+			const prompt = info.firstPrompt || "(no prompt)";
+			const room = Math.max(10, width - head.length);
+			return head + (prompt.length > room ? `${prompt.slice(0, room - 1)}…` : prompt);
+		})
+		.join("\n");
+}
+
+async function pickSession(sessions: SessionInfo[], cwd: string, io: ChoiceIo): Promise<string | undefined> {
+	if (sessions.length === 0) {
+		io.stderr.write(`No sessions in ${cwd} yet; starting a new one.\n`);
+		return undefined;
+	}
+	if (!io.canAsk) {
+		// Nobody to ask: show the list where a script can read it, and how to choose without a prompt.
+		io.stdout.write(`${formatSessionList(sessions, io.stdout.columns || 100)}\n`);
+		throw new UsageError("--resume needs a terminal to choose from the list above; pass --session <id> instead.");
+	}
+	io.stderr.write(`Sessions in ${cwd}, newest first:\n${formatSessionList(sessions, io.stderr.columns || 100)}\n`);
+	const rl = createInterface({ input: io.stdin, output: io.stderr });
+	try {
+		for (;;) {
+			const answer = (await rl.question(`Resume which one? [1-${sessions.length}, Enter for the newest, q to cancel] `)).trim();
+			if (answer === "") return sessions[0]!.file;
+			if (answer === "q" || answer === "Q") throw new UsageError("No session chosen.");
+			const n = Number(answer);
+			if (Number.isInteger(n) && n >= 1 && n <= sessions.length) return sessions[n - 1]!.file;
+			io.stderr.write(`Type a number from 1 to ${sessions.length}.\n`);
+		}
+	} finally {
+		rl.close();
+	}
+}

@@ -1,0 +1,142 @@
+// End to end: `loom --mode json` emits one valid JSON event per line, in the loop's order.
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { type ScriptedModelServer, startScriptedModelServer } from "../support/scripted-model-server.mjs";
+import { ensureBuilt, runLoom, serverFlags } from "./loom-process.js";
+import { jsonLines, useWorkspaces } from "./workspace.js";
+
+const workspace = useWorkspaces();
+let server: ScriptedModelServer;
+beforeAll(async () => {
+	await ensureBuilt();
+	server = await startScriptedModelServer();
+}, 120_000);
+afterAll(() => server.close());
+beforeEach(() => server.reset());
+
+const twoReads = {
+	toolCalls: [
+		{ id: "call_a", name: "read", arguments: { path: "a.txt" } },
+		{ id: "call_b", name: "read", arguments: { path: "b.txt" } },
+	],
+};
+
+async function runTwoReads(extraArgs: string[]) {
+	const ws = workspace();
+	writeFileSync(join(ws.cwd, "a.txt"), "alpha\n");
+	writeFileSync(join(ws.cwd, "b.txt"), "beta\n");
+	server.enqueue(twoReads, { text: "Both read." });
+	const result = await runLoom(["--mode", "json", ...extraArgs, ...serverFlags(server.openaiBaseUrl), "read both files"], ws);
+	expect(result.stderr).toBe("");
+	expect(result.code).toBe(0);
+	return { ws, result, events: jsonLines(result.stdout) };
+}
+
+/** Event types with the tool call id or message role, message_update collapsed. */
+function outline(events: any[]): string[] {
+	const lines: string[] = [];
+	for (const event of events) {
+		const label = event.toolCallId ? `${event.type}:${event.toolCallId}` : event.message?.role ? `${event.type}:${event.message.role}` : event.type;
+		if (label === "message_update" && lines.at(-1) === "message_update") continue;
+		lines.push(label);
+	}
+	return lines;
+}
+
+describe("loom --mode json", () => {
+	it("writes a session line first, then every event of a two-tool turn in order, each line valid JSON", async () => {
+		const { ws, events, result } = await runTwoReads([]);
+		// Every line parsed above; the output ends with a newline and has no blank lines.
+		expect(result.stdout.endsWith("\n")).toBe(true);
+		expect(result.stdout.split("\n").filter((line) => line === "")).toHaveLength(1);
+		expect(events[0]).toMatchObject({ type: "session", cwd: ws.cwd, provider: "openai", model: "scripted" });
+		expect(events[0].id).toMatch(/^[0-9a-f-]{36}$/);
+		expect(events[0].file).toContain(join(ws.home, "sessions"));
+
+		const order = outline(events);
+		const ends = order.filter((label) => label.startsWith("tool_execution_end"));
+		expect(order).toEqual([
+			"session",
+			"session_open",
+			"agent_start",
+			"turn_start",
+			"message_start:user",
+			"message_end:user",
+			"message_start:assistant",
+			"message_update",
+			"message_end:assistant",
+			"tool_execution_start:call_a",
+			"tool_execution_start:call_b",
+			...ends,
+			"message_start:toolResult",
+			"message_end:toolResult",
+			"message_start:toolResult",
+			"message_end:toolResult",
+			"turn_end:assistant",
+			"turn_start",
+			"message_start:assistant",
+			"message_update",
+			"message_end:assistant",
+			"turn_end:assistant",
+			"agent_end",
+		]);
+		expect([...ends].sort()).toEqual(["tool_execution_end:call_a", "tool_execution_end:call_b"]);
+		// Tool results are persisted in source order whatever the completion order.
+		const results = events.filter((e) => e.type === "message_end" && e.message.role === "toolResult");
+		expect(results.map((e) => e.message.toolCallId)).toEqual(["call_a", "call_b"]);
+		expect(results.map((e) => e.message.content[0].text)).toEqual([expect.stringContaining("alpha"), expect.stringContaining("beta")]);
+	});
+
+	it("puts only the delta in message_update lines, never the growing message", async () => {
+		const ws = workspace();
+		const text = "streamed ".repeat(200);
+		server.enqueue({ text, chunkSize: 9 });
+		const result = await runLoom(["--mode", "json", ...serverFlags(server.openaiBaseUrl), "talk"], ws);
+		const updates = jsonLines(result.stdout).filter((e) => e.type === "message_update");
+		expect(updates.length).toBeGreaterThan(150);
+		for (const update of updates) {
+			expect(update.message).toBeUndefined();
+			expect(update.assistantMessageEvent.partial).toBeUndefined();
+		}
+		const deltas = updates.filter((u) => u.assistantMessageEvent.type === "text_delta").map((u) => u.assistantMessageEvent.delta);
+		expect(deltas.join("")).toBe(text);
+		// Linear output: the update lines together are a small multiple of the answer, not quadratic in it.
+		const updateBytes = result.stdout.split("\n").filter((line) => line.includes('"message_update"')).join("\n").length;
+		expect(updateBytes).toBeLessThan(text.length * 20);
+	});
+
+	it("--toolExecution sequential runs a two-call batch one call at a time", async () => {
+		const { events } = await runTwoReads(["--toolExecution", "sequential"]);
+		const tools = outline(events).filter((label) => label.startsWith("tool_execution"));
+		expect(tools).toEqual([
+			"tool_execution_start:call_a",
+			"tool_execution_end:call_a",
+			"tool_execution_start:call_b",
+			"tool_execution_end:call_b",
+		]);
+	});
+
+	it("takes toolExecution from settings.json, and the flag overrides it", async () => {
+		const ws = workspace();
+		writeFileSync(join(ws.home, "settings.json"), JSON.stringify({ toolExecution: "sequential" }));
+		writeFileSync(join(ws.cwd, "a.txt"), "alpha\n");
+		writeFileSync(join(ws.cwd, "b.txt"), "beta\n");
+		server.enqueue(twoReads, { text: "ok" }, twoReads, { text: "ok" });
+		const fromSettings = await runLoom(["--mode", "json", ...serverFlags(server.openaiBaseUrl), "go"], ws);
+		const overridden = await runLoom(["--mode", "json", "--toolExecution", "parallel", ...serverFlags(server.openaiBaseUrl), "go"], ws);
+		const tools = (stdout: string) => outline(jsonLines(stdout)).filter((label) => label.startsWith("tool_execution"));
+		expect(tools(fromSettings.stdout).slice(0, 2)).toEqual(["tool_execution_start:call_a", "tool_execution_end:call_a"]);
+		expect(tools(overridden.stdout).slice(0, 2)).toEqual(["tool_execution_start:call_a", "tool_execution_start:call_b"]);
+	});
+
+	it("reports a missing key as a session_error line, on stderr, and exit 1", async () => {
+		const ws = workspace();
+		const result = await runLoom(["--mode", "json", "--provider", "openai", "hi"], ws);
+		expect(result.code).toBe(1);
+		const events = jsonLines(result.stdout);
+		expect(events.map((e) => e.type)).toEqual(["session", "session_open", "session_error"]);
+		expect(events[2].message).toMatch(/OPENAI_API_KEY/);
+		expect(result.stderr).toMatch(/OPENAI_API_KEY/);
+	});
+});

@@ -1,0 +1,131 @@
+// Runs the real built `loom` binary as a child process, with a temporary LOOM_HOME and a clean environment.
+import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import { mkdirSync, readdirSync, rmdirSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+
+export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
+export const LOOM_BIN = join(ROOT, "bin", "loom");
+const MAIN_JS = join(ROOT, "dist", "cli", "main.js");
+
+function newestMtime(dir: string): number {
+	let newest = 0;
+	for (const name of readdirSync(dir, { withFileTypes: true })) {
+		const path = join(dir, name.name);
+		newest = Math.max(newest, name.isDirectory() ? newestMtime(path) : statSync(path).mtimeMs);
+	}
+	return newest;
+}
+
+function isStale(): boolean {
+	try {
+		return statSync(MAIN_JS).mtimeMs < newestMtime(join(ROOT, "src"));
+	} catch {
+		return true;
+	}
+}
+
+/** Compiles src/ to dist/ when a source is newer than the build; one test file builds, the others wait for it. */
+export async function ensureBuilt(): Promise<void> {
+	const lock = join(tmpdir(), `loom-build-${ROOT.replace(/[^A-Za-z0-9]/g, "_")}.lock`);
+	for (;;) {
+		if (!isStale()) return;
+		try {
+			mkdirSync(lock);
+		} catch {
+			await new Promise((r) => setTimeout(r, 100));
+			continue;
+		}
+		try {
+			// Type errors elsewhere must not stop the emit; the binary's behaviour is what these tests judge.
+			try {
+				execFileSync("npx", ["tsc", "-p", "tsconfig.json"], { cwd: ROOT, stdio: "ignore" });
+			} catch {}
+		} finally {
+			rmdirSync(lock);
+		}
+		return;
+	}
+}
+
+export interface LoomResult {
+	code: number | null;
+	signal: NodeJS.Signals | null;
+	stdout: string;
+	stderr: string;
+}
+
+export interface LoomRun {
+	child: ChildProcess;
+	/** Output so far (live). */
+	stdout(): string;
+	stderr(): string;
+	/** Resolves once stdout contains `text`. */
+	waitForStdout(text: string | RegExp, timeoutMs?: number): Promise<void>;
+	done: Promise<LoomResult>;
+}
+
+export interface LoomOptions {
+	cwd: string;
+	home: string;
+	/** Piped to stdin, then closed. Without it stdin is /dev/null (not a terminal, empty). */
+	input?: string;
+	env?: Record<string, string>;
+}
+
+/** A minimal environment: no API keys or base URLs from the machine running the tests. */
+export function cleanEnv(home: string, extra: Record<string, string> = {}): Record<string, string> {
+	return { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: join(home, "user-home"), LOOM_HOME: home, ...extra };
+}
+
+export function startLoom(args: string[], options: LoomOptions): LoomRun {
+	mkdirSync(join(options.home, "user-home"), { recursive: true });
+	const child = spawn(process.execPath, [LOOM_BIN, ...args], {
+		cwd: options.cwd,
+		env: cleanEnv(options.home, options.env),
+		stdio: [options.input === undefined ? "ignore" : "pipe", "pipe", "pipe"],
+	});
+	let stdout = "";
+	let stderr = "";
+	child.stdout!.setEncoding("utf8").on("data", (chunk) => (stdout += chunk));
+	child.stderr!.setEncoding("utf8").on("data", (chunk) => (stderr += chunk));
+	if (options.input !== undefined) child.stdin!.end(options.input);
+	const done = new Promise<LoomResult>((resolveDone) => {
+		child.on("close", (code, signal) => resolveDone({ code, signal, stdout, stderr }));
+	});
+	return {
+		child,
+		stdout: () => stdout,
+		stderr: () => stderr,
+		async waitForStdout(text, timeoutMs = 10_000) {
+			const deadline = Date.now() + timeoutMs;
+			const found = () => (typeof text === "string" ? stdout.includes(text) : text.test(stdout));
+			while (!found()) {
+				if (Date.now() > deadline) throw new Error(`stdout never showed ${text}; stdout: ${stdout}\nstderr: ${stderr}`);
+				if (child.exitCode !== null) throw new Error(`loom exited (${child.exitCode}) before showing ${text}; stderr: ${stderr}`);
+				await new Promise((r) => setTimeout(r, 20));
+			}
+		},
+		done,
+	};
+}
+
+export function runLoom(args: string[], options: LoomOptions): Promise<LoomResult> {
+	return startLoom(args, options).done;
+}
+
+/** Flags pointing loom at the scripted server's OpenAI endpoint. */
+export function serverFlags(openaiBaseUrl: string): string[] {
+	return ["--provider", "openai", "--model", "scripted", "--base-url", openaiBaseUrl, "--api-key", "test-key"];
+}
+
+/** Every session file under a LOOM_HOME. */
+export function sessionFiles(home: string): string[] {
+	const root = join(home, "sessions");
+	try {
+		return readdirSync(root).flatMap((dir) => readdirSync(join(root, dir)).map((name) => join(root, dir, name)));
+	} catch {
+		return [];
+	}
+}

@@ -1,0 +1,159 @@
+// End to end: sessions on disk across runs of the built binary: continue, resume, torn files, interrupts.
+import { appendFileSync, readFileSync } from "node:fs";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { type ScriptedModelServer, startScriptedModelServer } from "../support/scripted-model-server.mjs";
+import { ensureBuilt, runLoom, serverFlags, sessionFiles, startLoom } from "./loom-process.js";
+import { useWorkspaces } from "./workspace.js";
+
+const workspace = useWorkspaces();
+let server: ScriptedModelServer;
+beforeAll(async () => {
+	await ensureBuilt();
+	server = await startScriptedModelServer();
+}, 120_000);
+afterAll(() => server.close());
+beforeEach(() => server.reset());
+
+function fileLines(file: string): any[] {
+	return readFileSync(file, "utf8")
+		.trimEnd()
+		.split("\n")
+		.map((line) => JSON.parse(line));
+}
+
+function messagesOf(file: string): any[] {
+	return fileLines(file)
+		.filter((line) => line.type === "message")
+		.map((line) => line.message);
+}
+
+function requestText(index: number): string {
+	return JSON.stringify(server.requests[index]!.body.messages);
+}
+
+describe("sessions across runs", () => {
+	it("-c continues the newest session of the directory: the model sees the first exchange", async () => {
+		const ws = workspace();
+		server.enqueue({ text: "Paris." }, { text: "About 2 million." });
+		const first = await runLoom(["-p", ...serverFlags(server.openaiBaseUrl), "capital of France?"], ws);
+		expect(first.code).toBe(0);
+		const second = await runLoom(["-p", "-c", ...serverFlags(server.openaiBaseUrl), "and its population?"], ws);
+		expect(second.code).toBe(0);
+		expect(second.stdout).toBe("About 2 million.\n");
+
+		const roles = server.requests[1]!.body.messages.map((m: any) => m.role);
+		expect(roles).toEqual(["system", "user", "assistant", "user"]);
+		expect(requestText(1)).toContain("capital of France?");
+		expect(requestText(1)).toContain("Paris.");
+		const files = sessionFiles(ws.home);
+		expect(files).toHaveLength(1);
+		expect(messagesOf(files[0]!).map((m) => m.role)).toEqual(["user", "assistant", "user", "assistant"]);
+	});
+
+	it("-c with no earlier session starts a new one and says so", async () => {
+		const ws = workspace();
+		server.enqueue({ text: "fresh" });
+		const result = await runLoom(["-p", "-c", ...serverFlags(server.openaiBaseUrl), "hi"], ws);
+		expect(result.code).toBe(0);
+		expect(result.stderr).toMatch(/No earlier session/);
+		expect(sessionFiles(ws.home)).toHaveLength(1);
+	});
+
+	it("resumes a session whose last line was torn by a crash, with a warning, and appends after it", async () => {
+		const ws = workspace();
+		server.enqueue({ text: "first answer" }, { text: "second answer" });
+		await runLoom(["-p", ...serverFlags(server.openaiBaseUrl), "first question"], ws);
+		const [file] = sessionFiles(ws.home);
+		appendFileSync(file!, '{"type":"message","id":"0badc0de","parentId":null,"timestamp":"2026-01-01T00:00:00.000Z","n":3,"message":{"role":"assis');
+
+		const result = await runLoom(["-p", "-c", ...serverFlags(server.openaiBaseUrl), "second question"], ws);
+		expect(result.code).toBe(0);
+		expect(result.stdout).toBe("second answer\n");
+		expect(result.stderr).toMatch(/warning: .*last line \(\d+\) is incomplete/);
+		expect(requestText(1)).toContain("first answer");
+		// The torn fragment stays where it was (nothing rewritten); new entries follow on lines of their own.
+		const text = readFileSync(file!, "utf8");
+		expect(text).toContain('"role":"assis\n');
+		const lines = text.trimEnd().split("\n");
+		expect(() => JSON.parse(lines.at(-1)!)).not.toThrow();
+		expect(JSON.parse(lines.at(-1)!).message.content[0].text).toBe("second answer");
+	});
+
+	it("--session opens a session by id prefix or path; a bad value is a usage error", async () => {
+		const ws = workspace();
+		server.enqueue({ text: "one" }, { text: "two" }, { text: "three" }, { text: "four" });
+		await runLoom(["-p", ...serverFlags(server.openaiBaseUrl), "alpha session"], ws);
+		await runLoom(["-p", ...serverFlags(server.openaiBaseUrl), "beta session"], ws);
+		const alpha = sessionFiles(ws.home).find((file) => readFileSync(file, "utf8").includes("alpha session"))!;
+		const alphaId = fileLines(alpha)[0].id as string;
+
+		expect((await runLoom(["-p", "--session", alphaId.slice(0, 8), ...serverFlags(server.openaiBaseUrl), "more"], ws)).code).toBe(0);
+		expect(requestText(2)).toContain("alpha session");
+		expect(requestText(2)).not.toContain("beta session");
+		expect((await runLoom(["-p", "--session", alpha, ...serverFlags(server.openaiBaseUrl), "again"], ws)).code).toBe(0);
+		expect(messagesOf(alpha)).toHaveLength(6);
+
+		const unknown = await runLoom(["-p", "--session", "ffffffff", ...serverFlags(server.openaiBaseUrl), "x"], ws);
+		expect(unknown.code).toBe(2);
+		expect(unknown.stderr).toMatch(/No session with an id starting with "ffffffff"/);
+		const notSession = await runLoom(["-p", "--session", "/etc/hostname", ...serverFlags(server.openaiBaseUrl), "x"], ws);
+		expect(notSession.code).toBe(2);
+		expect(notSession.stderr).toMatch(/not a loom session file/);
+	});
+
+	it("-r without a terminal prints the sessions newest first and exits 2 with guidance", async () => {
+		const ws = workspace();
+		server.enqueue({ text: "one" }, { text: "two" });
+		await runLoom(["-p", ...serverFlags(server.openaiBaseUrl), "older prompt"], ws);
+		await new Promise((r) => setTimeout(r, 20));
+		await runLoom(["-p", ...serverFlags(server.openaiBaseUrl), "newer prompt"], ws);
+		const result = await runLoom(["-r", ...serverFlags(server.openaiBaseUrl)], ws);
+		expect(result.code).toBe(2);
+		const rows = result.stdout.trimEnd().split("\n");
+		expect(rows).toHaveLength(2);
+		expect(rows[0]).toMatch(/^1\. \d{4}-\d{2}-\d{2} \d{2}:\d{2} +2 msg +[0-9a-f]{8} +newer prompt$/);
+		expect(rows[1]).toMatch(/^2\. .* older prompt$/);
+		expect(result.stderr).toMatch(/--session <id>/);
+	});
+
+	it("Ctrl+C mid-stream aborts, keeps the session file complete, and exits 130", async () => {
+		const ws = workspace();
+		server.enqueue({ text: "word ", endless: true, chunkDelayMs: 10 });
+		const run = startLoom(["--mode", "json", ...serverFlags(server.openaiBaseUrl), "talk forever"], ws);
+		await run.waitForStdout('"text_delta"');
+		run.child.kill("SIGINT");
+		const result = await run.done;
+		expect(result.code).toBe(130);
+		expect(result.stderr).toMatch(/interrupted/);
+		expect(result.stdout.trimEnd().split("\n").at(-1)).toContain('"type":"agent_end"');
+
+		const [file] = sessionFiles(ws.home);
+		const text = readFileSync(file!, "utf8");
+		expect(text.endsWith("\n")).toBe(true);
+		const messages = messagesOf(file!);
+		expect(messages.map((m) => m.role)).toEqual(["user", "assistant"]);
+		expect(messages[1].stopReason).toBe("aborted");
+		expect(messages[1].content[0].text).toMatch(/^(word )+/);
+	});
+
+	it("kill -9 mid-stream loses only the message being streamed", async () => {
+		const ws = workspace();
+		server.enqueue(
+			{ toolCalls: [{ id: "call_1", name: "read", arguments: { path: "nothing-here.txt" } }] },
+			{ text: "word ", endless: true, chunkDelayMs: 10 },
+		);
+		const run = startLoom(["--mode", "json", ...serverFlags(server.openaiBaseUrl), "look, then talk"], ws);
+		await run.waitForStdout(/"text_delta"/);
+		run.child.kill("SIGKILL");
+		const result = await run.done;
+		expect(result.signal).toBe("SIGKILL");
+		const [file] = sessionFiles(ws.home);
+		expect(messagesOf(file!).map((m) => m.role)).toEqual(["user", "assistant", "toolResult"]);
+
+		server.enqueue({ text: "back again" });
+		const resumed = await runLoom(["-p", "-c", ...serverFlags(server.openaiBaseUrl), "continue"], ws);
+		expect(resumed.code).toBe(0);
+		expect(resumed.stderr).toBe("");
+		expect(server.requests.at(-1)!.body.messages.map((m: any) => m.role)).toEqual(["system", "user", "assistant", "tool", "user"]);
+	});
+});
