@@ -182,8 +182,8 @@ describe.each(PROTOCOLS)("%s failures", (api) => {
 	});
 
 	it("counts keep-alive pings as activity: a quiet but alive server does not hit the idle timeout", async () => {
-		server.enqueue({ text: "worth the wait", pings: 8, pingIntervalMs: 100 });
-		const { message } = await collect(streamModel(model(), context(), { ...FAST_RETRY, idleTimeoutMs: 400 }));
+		server.enqueue({ text: "worth the wait", pings: 6, pingIntervalMs: 200 });
+		const { message } = await collect(streamModel(model(), context(), { ...FAST_RETRY, idleTimeoutMs: 700 }));
 		expect(message.stopReason).toBe("stop");
 		expect(message.content).toEqual([{ type: "text", text: "worth the wait" }]);
 	});
