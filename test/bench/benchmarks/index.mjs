@@ -1,5 +1,6 @@
 // The benchmarks, in the order they are reported.
 import loopOverhead from "./loop-overhead.mjs";
 import parallelTools from "./parallel-tools.mjs";
+import toolIo from "./tool-io.mjs";
 
-export const benchmarks = [loopOverhead, parallelTools];
+export const benchmarks = [loopOverhead, parallelTools, toolIo];
