@@ -67,4 +67,6 @@ export interface SessionPort {
 	readonly messageCount: number;
 	/** Token and cost totals of the whole session, loaded history included. */
 	readonly usageTotals: SessionUsageTotals;
+	/** Tokens in the model's context after the last response, when known (for a resumed session's context %). Optional. */
+	readonly contextUsage?: { tokens?: number };
 }

@@ -21,6 +21,7 @@ export function projectToolDetails(details: unknown): ToolDetailsView | undefine
 		exitCode: d.exitCode === null ? undefined : num(d.exitCode),
 		signal: str(d.signal),
 		timedOut: bool(d.timedOut),
+		aborted: bool(d.aborted),
 		truncated: bool(d.truncated),
 		fullOutputPath: str(d.fullOutputPath),
 		diff: str(d.diff),

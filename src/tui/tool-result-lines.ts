@@ -27,10 +27,12 @@ function tail(text: string | undefined, count: number, style: LineStyle): Styled
 	return lastLines(text, count).map((line) => ({ text: line, style }));
 }
 
+/** A unified diff's lines, from the first hunk on (the file header says nothing the row does not). */
 export function diffLines(diff: string): StyledLine[] {
-	return diff
-		.replace(/\n+$/, "")
-		.split("\n")
+	const lines = diff.replace(/\n+$/, "").split("\n");
+	const firstHunk = lines.findIndex((line) => line.startsWith("@@"));
+	return lines
+		.slice(Math.max(0, firstHunk))
 		.map((line) => {
 			if (line.startsWith("+++") || line.startsWith("---")) return { text: line, style: "dim" as const };
 			if (line.startsWith("+")) return { text: line, style: "added" as const };
@@ -46,6 +48,7 @@ function bashStatus(run: ToolRunView): StyledLine | undefined {
 	if (d.truncated && d.fullOutputPath) notes.push(`full output: ${d.fullOutputPath}`);
 	const suffix = notes.length > 0 ? ` · ${notes.join(" · ")}` : "";
 	if (d.timedOut) return { text: `timed out${suffix}`, style: "error" };
+	if (d.aborted) return { text: `interrupted${suffix}`, style: "warning" };
 	if (d.signal) return { text: `killed by ${d.signal}${suffix}`, style: "error" };
 	if (d.exitCode !== undefined) return { text: `exit ${d.exitCode}${suffix}`, style: d.exitCode === 0 ? "ok" : "error" };
 	return suffix ? { text: suffix.slice(3), style: "dim" } : undefined;

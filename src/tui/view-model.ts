@@ -12,6 +12,7 @@ export interface ToolDetailsView {
 	exitCode?: number;
 	signal?: string;
 	timedOut?: boolean;
+	aborted?: boolean;
 	truncated?: boolean;
 	fullOutputPath?: string;
 	/** edit: unified diff text */

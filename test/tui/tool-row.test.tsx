@@ -56,6 +56,7 @@ describe("ToolRow", () => {
 	it("bash that timed out or was killed says so, with the path of the full output", () => {
 		expect(frameOf(run({ status: "error", resultText: "x", details: { timedOut: true }, endedAt: 11_000 })).text).toContain("timed out");
 		expect(frameOf(run({ status: "error", resultText: "x", details: { signal: "SIGKILL" }, endedAt: 11_000 })).text).toContain("killed by SIGKILL");
+		expect(frameOf(run({ status: "error", resultText: "x", details: { aborted: true }, endedAt: 11_000 })).text).toContain("interrupted");
 		const truncated = frameOf(run({ status: "done", resultText: "x", details: { exitCode: 0, truncated: true, fullOutputPath: "/tmp/out.log" }, endedAt: 11_000 }));
 		expect(truncated.text).toContain("exit 0 · full output: /tmp/out.log");
 	});
@@ -71,14 +72,13 @@ describe("ToolRow", () => {
 		expect(text).toContain("read 3 lines");
 	});
 
-	it("edit: the diff with added lines green and removed lines red", () => {
-		const diff = "--- a/x.ts\n+++ b/x.ts\n@@ -1,3 +1,3 @@\n const a = 1;\n-const b = 2;\n+const b = 3;";
+	it("edit: the diff from its first hunk, added lines green and removed lines red", () => {
+		const diff = "Index: x.ts\n===================================================================\n--- x.ts\n+++ x.ts\n@@ -1,3 +1,3 @@\n const a = 1;\n-const b = 2;\n+const b = 3;\n";
 		const { text, raw } = frameOf(run({ name: "edit", argsPreview: "x.ts", status: "done", resultText: "Edited x.ts", details: { diff, firstChangedLine: 2 }, endedAt: 10_100 }));
-		expect(text).toMatch(/^✓ edit x\.ts/);
+		expect(text.split("\n").map((line) => line.trimEnd())).toEqual(["✓ edit x.ts 0.1s", "  @@ -1,3 +1,3 @@", "   const a = 1;", "  -const b = 2;", "  +const b = 3;"]);
 		expect(linesWith(raw, "+const b = 3;")[0]).toContain("\u001b[32m");
 		expect(linesWith(raw, "-const b = 2;")[0]).toContain("\u001b[31m");
 		expect(linesWith(raw, "@@ -1,3")[0]).toContain("\u001b[36m");
-		expect(linesWith(raw, "+++ b/x.ts")[0]).not.toContain("\u001b[32m");
 	});
 
 	it("edit: a long diff is cut to the rows allowed, saying how many lines were left out", () => {

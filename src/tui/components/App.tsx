@@ -35,7 +35,7 @@ function viewFromSession(session: SessionPort): ScreenView {
 		thinkingLevel: session.thinkingLevel,
 		messageCount: session.messageCount,
 	});
-	return { ...view, usage: { ...session.usageTotals } };
+	return { ...view, usage: { ...session.usageTotals }, contextTokens: session.contextUsage?.tokens };
 }
 
 export function App({ session, initialPrompt, inputActive, onExit, home }: AppProps) {

@@ -36,7 +36,9 @@ export function useSessionView(session: SessionPort, initial: () => ScreenView):
 		const unsubscribe = session.subscribe((event) => {
 			dispatch(event);
 			// A resumed session already has totals; the session knows them, the event stream does not.
-			if (event.type === "session_open") dispatch({ type: "ui_usage_baseline", usage: { ...session.usageTotals } });
+			if (event.type === "session_open") {
+				dispatch({ type: "ui_usage_baseline", usage: { ...session.usageTotals }, contextTokens: session.contextUsage?.tokens });
+			}
 		});
 		return () => {
 			unsubscribe();
