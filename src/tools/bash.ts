@@ -1,0 +1,176 @@
+// The bash tool: one shell command, live output, the tail returned, failures thrown with their reason.
+import fs from "node:fs";
+import { type Static, Type } from "@sinclair/typebox";
+import type { AgentTool, AgentToolResult } from "../core/index.js";
+import { type CollectedOutput, OutputCollector } from "./output-collector.js";
+import { type RunCommandOutcome, runCommand } from "./run-command.js";
+import { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, formatSize } from "./truncate.js";
+
+export const bashSchema = Type.Object({
+	command: Type.String({ description: "Shell command to run" }),
+	timeout: Type.Optional(Type.Number({ exclusiveMinimum: 0, description: "Timeout in seconds (no timeout if omitted)" })),
+});
+
+export type BashToolInput = Static<typeof bashSchema>;
+
+export interface BashToolOptions {
+	/** Shell run as `shell -c command`; default /bin/bash, else /bin/sh. */
+	shell?: string;
+	/** Extra environment variables (added to the agent's own). */
+	env?: NodeJS.ProcessEnv;
+	/** Seconds, used when a call gives no timeout; default none. */
+	defaultTimeout?: number;
+	/** Between SIGTERM and SIGKILL when a command is stopped; default 500 ms. */
+	killGraceMs?: number;
+	/** Limits of the output returned to the model; default 2000 lines, 50 KB. */
+	maxLines?: number;
+	maxBytes?: number;
+	/** Least time between live updates; default 100 ms. */
+	updateIntervalMs?: number;
+}
+
+export interface BashToolDetails {
+	/** null while running, or when the command was ended by a signal. */
+	exitCode: number | null;
+	signal: NodeJS.Signals | null;
+	timedOut: boolean;
+	aborted: boolean;
+	/** The text holds only the tail of the output. */
+	truncated: boolean;
+	/** Complete output, present when truncated. */
+	fullOutputPath?: string;
+	/** Bytes of output so far. */
+	totalBytes: number;
+}
+
+/** Thrown when the command fails; the message is what the model reads, details are for the screen. */
+export class BashToolError extends Error {
+	constructor(
+		message: string,
+		readonly details: BashToolDetails,
+	) {
+		super(message);
+		this.name = "BashToolError";
+	}
+}
+
+function defaultShell(): string {
+	return fs.existsSync("/bin/bash") ? "/bin/bash" : "/bin/sh";
+}
+
+function describe(maxLines: number, maxBytes: number): string {
+	return `Run a shell command (bash -c) in the working directory, with stdin closed (interactive programs will not work). stdout and stderr come back merged.
+Output is the last ${maxLines} lines or ${formatSize(maxBytes)}, whichever is smaller; when cut, the complete output is saved to a temporary file whose path is given, to read or grep.
+A non-zero exit code, a signal, or a timeout is reported as an error together with the output. timeout is in seconds (optional). Commands run one at a time.`;
+}
+
+function formatOutput(collected: CollectedOutput): string {
+	const { truncation, totalBytes, fullOutputPath } = collected;
+	const text = truncation.content.length > 0 ? truncation.content : "(no output)";
+	if (!truncation.truncated) return text;
+	const where = fullOutputPath ? `Full output: ${fullOutputPath}` : "The full output could not be saved";
+	const shown = truncation.lastLinePartial
+		? `the last ${formatSize(truncation.outputBytes)} of its final line`
+		: `the last ${truncation.outputLines} lines (${formatSize(truncation.outputBytes)})`;
+	return `${text}\n\n[Output cut: showing ${shown} of ${formatSize(totalBytes)}. ${where}]`;
+}
+
+function failureReason(outcome: RunCommandOutcome, timeoutSeconds: number | undefined): string | undefined {
+	if (outcome.aborted) return "Command aborted.";
+	if (outcome.timedOut) return `Command timed out after ${timeoutSeconds} s.`;
+	if (outcome.signal) return `Command killed by ${outcome.signal}.`;
+	if (outcome.exitCode !== 0) return `Command failed with exit code ${outcome.exitCode}.`;
+	return undefined;
+}
+
+function checkCwd(cwd: string): void {
+	let isDirectory = false;
+	try {
+		isDirectory = fs.statSync(cwd).isDirectory();
+	} catch {}
+	if (!isDirectory) throw new Error(`Working directory ${cwd} does not exist or is not a directory; the command was not run.`);
+}
+
+export function createBashTool(cwd: string, options: BashToolOptions = {}): AgentTool<typeof bashSchema, BashToolDetails> {
+	const maxLines = options.maxLines ?? DEFAULT_MAX_LINES;
+	const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
+	const updateIntervalMs = options.updateIntervalMs ?? 100;
+	return {
+		name: "bash",
+		label: "Bash",
+		description: describe(maxLines, maxBytes),
+		parameters: bashSchema,
+		// Commands share the working tree and the terminal's processes; one at a time keeps them predictable.
+		executionMode: "sequential",
+		async execute(_toolCallId, params, signal, onUpdate) {
+			const timeoutSeconds = params.timeout ?? options.defaultTimeout;
+			if (timeoutSeconds !== undefined && !(Number.isFinite(timeoutSeconds) && timeoutSeconds > 0)) {
+				throw new Error(`timeout must be a positive number of seconds, got ${params.timeout}.`);
+			}
+			if (signal?.aborted) throw new Error("Command aborted before it started.");
+			checkCwd(cwd);
+
+			const collector = new OutputCollector({ maxLines, maxBytes });
+			const running = (): BashToolDetails => {
+				const path = collector.spillPath;
+				return {
+					exitCode: null,
+					signal: null,
+					timedOut: false,
+					aborted: false,
+					truncated: path !== undefined,
+					...(path ? { fullOutputPath: path } : {}),
+					totalBytes: collector.totalBytes,
+				};
+			};
+			let lastUpdateAt = 0;
+			let updateTimer: NodeJS.Timeout | undefined;
+			const sendUpdate = () => {
+				updateTimer = undefined;
+				lastUpdateAt = Date.now();
+				onUpdate?.({ content: [{ type: "text", text: collector.tail().content }], details: running() });
+			};
+			const scheduleUpdate = () => {
+				if (!onUpdate || updateTimer) return;
+				updateTimer = setTimeout(sendUpdate, Math.max(0, lastUpdateAt + updateIntervalMs - Date.now()));
+			};
+
+			let outcome: RunCommandOutcome;
+			try {
+				outcome = await runCommand({
+					shell: options.shell ?? defaultShell(),
+					command: params.command,
+					cwd,
+					env: options.env ? { ...process.env, ...options.env } : undefined,
+					timeoutSeconds,
+					signal,
+					killGraceMs: options.killGraceMs ?? 500,
+					onChunk: (chunk) => {
+						const accepted = collector.write(chunk);
+						scheduleUpdate();
+						return accepted;
+					},
+					resume: () => collector.drained(),
+				});
+			} finally {
+				if (updateTimer) clearTimeout(updateTimer);
+			}
+
+			const collected = await collector.finish();
+			const details: BashToolDetails = {
+				exitCode: outcome.exitCode,
+				signal: outcome.signal,
+				timedOut: outcome.timedOut,
+				aborted: outcome.aborted,
+				truncated: collected.truncation.truncated,
+				...(collected.fullOutputPath ? { fullOutputPath: collected.fullOutputPath } : {}),
+				totalBytes: collected.totalBytes,
+			};
+			const output = formatOutput(collected);
+			const reason = failureReason(outcome, timeoutSeconds);
+			if (reason) throw new BashToolError(`${output}\n\n${reason}`, details);
+			const result: AgentToolResult<BashToolDetails> = { content: [{ type: "text", text: output }], details };
+			return result;
+		},
+	};
+}

@@ -1,0 +1,152 @@
+// Runs one shell command in its own process group and settles promptly, whatever its children do.
+import { execa } from "execa";
+import type { Readable } from "node:stream";
+import { releaseProcessGroup, signalProcessGroup, trackProcessGroup } from "./process-groups.js";
+
+export interface RunCommandOptions {
+	shell: string;
+	command: string;
+	cwd: string;
+	env?: NodeJS.ProcessEnv;
+	/** Seconds; undefined for no limit. */
+	timeoutSeconds?: number;
+	signal?: AbortSignal;
+	/** Between SIGTERM and SIGKILL to the group. */
+	killGraceMs: number;
+	/** Every output chunk, stdout and stderr merged in arrival order. Return false to pause until resume() resolves. */
+	onChunk: (chunk: Buffer) => boolean;
+	resume: () => Promise<void>;
+}
+
+export interface RunCommandOutcome {
+	exitCode: number | null;
+	signal: NodeJS.Signals | null;
+	timedOut: boolean;
+	aborted: boolean;
+}
+
+/** After the shell exits, how long output may stay quiet before pipes held by background children are dropped. */
+const QUIET_AFTER_EXIT_MS = 200;
+/** After the shell exits, the longest we wait for its pipes at all (a background job may keep writing). */
+const MAX_WAIT_AFTER_EXIT_MS = 2000;
+/** After a kill, the longest we wait beyond the KILL grace before settling regardless. */
+const SETTLE_AFTER_KILL_MS = 400;
+
+const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+export async function runCommand(options: RunCommandOptions): Promise<RunCommandOutcome> {
+	const child = execa(options.shell, ["-c", options.command], {
+		cwd: options.cwd,
+		env: options.env,
+		detached: true,
+		stdin: "ignore",
+		stdout: "pipe",
+		stderr: "pipe",
+		buffer: false,
+		encoding: "buffer",
+		reject: false,
+		cleanup: false,
+	});
+	// The execa promise waits for every pipe to close, which a background child can delay forever; we settle on
+	// our own terms below and only keep it from becoming an unhandled rejection.
+	child.catch(() => {});
+
+	const pid = child.pid;
+	if (pid === undefined) {
+		const result = await child;
+		throw new Error(`Could not start ${options.shell}: ${result.shortMessage ?? result.message ?? "unknown error"}`);
+	}
+	trackProcessGroup(pid);
+
+	const streams = [child.stdout, child.stderr].filter((s): s is Readable => s !== null && s !== undefined);
+	let lastDataAt = Date.now();
+	let paused = false;
+	const onData = (chunk: Buffer) => {
+		lastDataAt = Date.now();
+		if (!options.onChunk(chunk) && !paused) {
+			paused = true;
+			for (const stream of streams) stream.pause();
+			void options.resume().then(() => {
+				paused = false;
+				lastDataAt = Date.now();
+				for (const stream of streams) if (!stream.destroyed) stream.resume();
+			});
+		}
+	};
+	const streamsEnded = Promise.all(
+		streams.map(
+			(stream) =>
+				new Promise<void>((resolve) => {
+					stream.on("data", onData);
+					stream.once("end", resolve);
+					stream.once("close", resolve);
+					stream.once("error", () => resolve());
+				}),
+		),
+	);
+	let allEnded = false;
+	void streamsEnded.then(() => {
+		allEnded = true;
+	});
+
+	const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
+		child.once("exit", (code, signal) => resolve({ code, signal }));
+	});
+
+	let killReason: "timeout" | "abort" | undefined;
+	let killTimer: NodeJS.Timeout | undefined;
+	let releaseKilled: () => void = () => {};
+	const killDeadline = new Promise<void>((resolve) => {
+		releaseKilled = resolve;
+	});
+	const kill = (reason: "timeout" | "abort") => {
+		if (killReason) return;
+		killReason = reason;
+		signalProcessGroup(pid, "SIGTERM");
+		killTimer = setTimeout(() => {
+			signalProcessGroup(pid, "SIGKILL");
+			releaseProcessGroup(pid);
+		}, options.killGraceMs);
+		killTimer.unref();
+		// Even a process stuck in the kernel must not hold the agent: settle after the grace regardless.
+		setTimeout(releaseKilled, options.killGraceMs + SETTLE_AFTER_KILL_MS).unref();
+	};
+
+	const timeoutTimer =
+		options.timeoutSeconds !== undefined ? setTimeout(() => kill("timeout"), options.timeoutSeconds * 1000) : undefined;
+	const onAbort = () => kill("abort");
+	if (options.signal?.aborted) onAbort();
+	else options.signal?.addEventListener("abort", onAbort, { once: true });
+
+	try {
+		const exit = await Promise.race([exited, killDeadline.then(() => undefined)]);
+		if (exit) await drainAfterExit();
+		return {
+			exitCode: exit?.code ?? null,
+			signal: exit?.signal ?? null,
+			timedOut: killReason === "timeout",
+			aborted: killReason === "abort",
+		};
+	} finally {
+		if (timeoutTimer) clearTimeout(timeoutTimer);
+		options.signal?.removeEventListener("abort", onAbort);
+		for (const stream of streams) {
+			stream.off("data", onData);
+			stream.destroy();
+		}
+		// A group with background jobs stays tracked so exit can kill it; a killed group is released by its timer.
+		if (!killTimer) releaseProcessGroup(pid);
+	}
+
+	/** Reads what the shell left in the pipes, without waiting on children that keep them open. */
+	async function drainAfterExit(): Promise<void> {
+		const exitedAt = Date.now();
+		const cap = killReason ? SETTLE_AFTER_KILL_MS : MAX_WAIT_AFTER_EXIT_MS;
+		while (!allEnded) {
+			const now = Date.now();
+			if (now - exitedAt >= cap) return;
+			if (!paused && now - Math.max(lastDataAt, exitedAt) >= QUIET_AFTER_EXIT_MS) return;
+			await Promise.race([streamsEnded, delay(20)]);
+		}
+	}
+}

@@ -1,0 +1,47 @@
+import fs from "node:fs/promises";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+import * as tools from "../../src/tools/index.js";
+import { makeTempDir } from "./temp-dir.js";
+
+const toolsDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../src/tools");
+
+describe("tools entry", () => {
+	it("creates the coding tools in the order read, bash, edit, write", async () => {
+		const dir = await makeTempDir();
+		const created = tools.createCodingTools(dir);
+		expect(created.map((tool) => tool.name)).toEqual(["read", "bash", "edit", "write"]);
+		for (const tool of created) {
+			expect(tool.label.length).toBeGreaterThan(0);
+			expect(tool.description.length).toBeGreaterThan(40);
+			expect(tool.parameters.type).toBe("object");
+		}
+		expect(created.filter((tool) => tool.executionMode === "sequential").map((tool) => tool.name)).toEqual(["bash"]);
+	});
+
+	it("tells the model its limits in each description", () => {
+		const [read, bash] = tools.createCodingTools("/");
+		expect(read!.description).toMatch(/2000 lines or 50 KB/);
+		expect(bash!.description).toMatch(/2000 lines or 50\.0 KB/);
+		expect(bash!.description).toMatch(/temporary file/);
+	});
+
+	it("exports the queue and the process clean-up", () => {
+		expect(typeof tools.withFileMutationQueue).toBe("function");
+		expect(typeof tools.killAllBashProcesses).toBe("function");
+	});
+
+	it("imports nothing of ours from outside src/core", async () => {
+		const files = (await fs.readdir(toolsDir, { recursive: true })).filter((f) => f.endsWith(".ts"));
+		expect(files.length).toBeGreaterThan(5);
+		for (const file of files) {
+			const source = await fs.readFile(path.join(toolsDir, file), "utf8");
+			for (const match of source.matchAll(/from\s+"(\.[^"]*)"/g)) {
+				const target = path.resolve(path.dirname(path.join(toolsDir, file)), match[1]!);
+				const inside = target.startsWith(toolsDir + path.sep) || target.startsWith(path.resolve(toolsDir, "../core") + path.sep);
+				expect(inside, `${file} imports ${match[1]}`).toBe(true);
+			}
+		}
+	});
+});
