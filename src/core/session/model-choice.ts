@@ -21,6 +21,8 @@ export interface ModelResolver {
 export class ModelChoice {
 	private selection: ModelSelection;
 	private resolved: { model: Model; apiKey?: string } | undefined;
+	/** The model the selection names even when it cannot be used (no key), for display. */
+	private named: Model | undefined;
 	private problem: string | undefined;
 
 	constructor(
@@ -33,16 +35,16 @@ export class ModelChoice {
 
 	/** The resolved model, or a stand-in carrying the selected names so the session can open and explain. */
 	get model(): Model {
-		return this.resolved?.model ?? placeholderModel(this.selection);
+		return this.resolved?.model ?? this.named ?? placeholderModel(this.selection);
 	}
 	get apiKey(): string | undefined {
 		return this.resolved?.apiKey;
 	}
 	get provider(): string {
-		return this.resolved?.model.provider ?? this.selection.provider ?? "unknown";
+		return this.model.provider;
 	}
 	get modelId(): string {
-		return this.resolved?.model.id ?? this.selection.modelId ?? "unknown";
+		return this.model.id;
 	}
 	get isUsable(): boolean {
 		return this.resolved !== undefined;
@@ -91,6 +93,11 @@ export class ModelChoice {
 		} catch (error) {
 			this.resolved = undefined;
 			this.problem = (error as Error).message;
+			try {
+				this.named = this.resolver.resolveModel(this.selection);
+			} catch {
+				this.named = undefined;
+			}
 			return false;
 		}
 	}

@@ -148,6 +148,9 @@ describe("AgentSession", () => {
 		const { session, events } = makeSession({ selection: { provider: "openai", baseUrl: server.openaiBaseUrl } });
 		await session.start();
 		expect(events.map((e) => e.type)).toEqual(["session_open", "session_error"]);
+		// The names of the model it would use, for the footer, even though it cannot be used yet.
+		expect(events[0]).toMatchObject({ provider: "openai" });
+		expect((events[0] as any).model).not.toBe("unknown");
 		expect((events[1] as any).message).toMatch(/OPENAI_API_KEY/);
 		await expect(session.prompt("hi")).rejects.toThrow(/OPENAI_API_KEY/);
 		expect(server.requests).toHaveLength(0);

@@ -1,0 +1,91 @@
+// The command line as parsed, without running anything.
+import { describe, expect, it } from "vitest";
+import { parseArgs } from "../../src/cli/args.js";
+import { chooseModel } from "../../src/cli/create-session.js";
+import { UsageError } from "../../src/cli/usage-error.js";
+
+function parse(...argv: string[]) {
+	let out = "";
+	let err = "";
+	const result = parseArgs(argv, "9.9.9", { out: (t) => (out += t), err: (t) => (err += t) });
+	return { result, out, err, options: result.kind === "run" ? result.options : undefined };
+}
+
+describe("parseArgs", () => {
+	it("maps every flag", () => {
+		const { options } = parse(
+			"-p", "--mode", "json", "--provider", "openai", "-m", "gpt-x", "--base-url", "http://h/v1", "--api-key", "k",
+			"--thinking", "high", "--toolExecution", "sequential", "--tools", "read,bash", "--system-prompt", "S",
+			"--append-system-prompt", "A", "--no-context-files", "--max-turns", "3", "@a.ts", "fix", "@b.png", "it",
+		);
+		expect(options).toEqual({
+			print: true, mode: "json", provider: "openai", model: "gpt-x", baseUrl: "http://h/v1", apiKey: "k",
+			thinking: "high", toolExecution: "sequential", tools: ["read", "bash"], systemPrompt: "S", appendSystemPrompt: "A",
+			continue: false, resume: false, session: undefined, persist: true, contextFiles: false, maxTurns: 3,
+			files: ["a.ts", "b.png"], prompt: "fix it",
+		});
+	});
+
+	it("has sensible defaults", () => {
+		const { options } = parse();
+		expect(options).toMatchObject({ print: false, tools: undefined, persist: true, contextFiles: true, files: [], prompt: "" });
+	});
+
+	it("reads --no-tools, --no-session and --session", () => {
+		expect(parse("--no-tools").options!.tools).toEqual([]);
+		expect(parse("--no-session").options!.persist).toBe(false);
+		expect(parse("--session", "abc").options).toMatchObject({ session: "abc", persist: true });
+	});
+
+	it("prints version and help and asks for exit 0", () => {
+		const version = parse("-v");
+		expect(version.result).toEqual({ kind: "exit", code: 0 });
+		expect(version.out).toBe("9.9.9\n");
+		const help = parse("--help");
+		expect(help.result).toEqual({ kind: "exit", code: 0 });
+		expect(help.out).toContain("Usage: loom [options] [@file...] [prompt...]");
+		for (const flag of ["--print", "--mode", "--toolExecution", "--no-session", "--max-turns", "--resume"]) expect(help.out).toContain(flag);
+	});
+
+	it("asks for exit 2 on unknown flags and bad values, with the reason on stderr", () => {
+		expect(parse("--nope").result).toEqual({ kind: "exit", code: 2 });
+		const mode = parse("--mode", "xml");
+		expect(mode.result).toEqual({ kind: "exit", code: 2 });
+		expect(mode.err).toMatch(/Allowed choices are text, json/);
+		expect(parse("--max-turns", "two").err).toMatch(/whole number/);
+		expect(parse("--tools", "read,teleport").err).toMatch(/unknown tool teleport/);
+	});
+
+	it("refuses combinations that contradict each other", () => {
+		expect(() => parse("-c", "-r")).toThrow(UsageError);
+		expect(() => parse("-c", "--session", "x")).toThrow(/cannot be combined/);
+		expect(() => parse("-c", "--no-session")).toThrow(/--no-session cannot be combined with --continue/);
+	});
+});
+
+describe("chooseModel", () => {
+	const none = { provider: undefined, model: undefined, baseUrl: undefined, apiKey: undefined };
+
+	it("prefers flags, then the resumed session's model, then settings", () => {
+		const settings = { provider: "anthropic", model: "claude-a" };
+		const previous = { provider: "openai", modelId: "gpt-b" };
+		expect(chooseModel({ ...none, model: "x" }, settings, previous)).toMatchObject({ provider: undefined, modelId: "x" });
+		expect(chooseModel(none, settings, previous)).toMatchObject({ provider: "openai", modelId: "gpt-b" });
+		expect(chooseModel(none, settings)).toMatchObject({ provider: "anthropic", modelId: "claude-a" });
+	});
+
+	it("keeps the settings model only for the settings provider", () => {
+		const settings = { provider: "anthropic", model: "claude-a" };
+		expect(chooseModel({ ...none, provider: "anthropic" }, settings).modelId).toBe("claude-a");
+		expect(chooseModel({ ...none, provider: "openai" }, settings).modelId).toBeUndefined();
+	});
+
+	it("passes endpoint and key overrides along", () => {
+		expect(chooseModel({ ...none, baseUrl: "http://x", apiKey: "k" }, {})).toEqual({
+			provider: undefined,
+			modelId: undefined,
+			baseUrl: "http://x",
+			apiKey: "k",
+		});
+	});
+});

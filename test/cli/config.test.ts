@@ -1,0 +1,119 @@
+// End to end: settings.json, models.json (a local OpenAI-compatible server, as for Ollama) and a lean startup.
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { type ScriptedModelServer, startScriptedModelServer } from "../support/scripted-model-server.mjs";
+import { ensureBuilt, LOOM_BIN, runLoom, sessionFiles } from "./loom-process.js";
+import { useWorkspaces, type Workspace } from "./workspace.js";
+import { execFile } from "node:child_process";
+import { promisify } from "node:util";
+
+const workspace = useWorkspaces();
+let server: ScriptedModelServer;
+beforeAll(async () => {
+	await ensureBuilt();
+	server = await startScriptedModelServer();
+}, 120_000);
+afterAll(() => server.close());
+beforeEach(() => server.reset());
+
+/** A models.json with one local provider, the way Ollama or llama.cpp are configured. */
+function localProvider(ws: Workspace, apiKey = "ollama"): void {
+	const models = {
+		providers: {
+			local: {
+				baseUrl: server.openaiBaseUrl,
+				api: "openai-completions",
+				apiKey,
+				models: [{ id: "coder:14b", contextWindow: 32768 }, { id: "small:1b" }],
+			},
+		},
+	};
+	writeFileSync(join(ws.home, "models.json"), JSON.stringify(models));
+}
+
+describe("settings and models.json", () => {
+	it("uses a models.json provider chosen by --provider, with its first model by default", async () => {
+		const ws = workspace();
+		localProvider(ws);
+		server.enqueue({ text: "local answer" });
+		const result = await runLoom(["-p", "--provider", "local", "hi"], ws);
+		expect(result.stderr).toBe("");
+		expect(result.code).toBe(0);
+		expect(result.stdout).toBe("local answer\n");
+		expect(server.requests[0]!.body.model).toBe("coder:14b");
+	});
+
+	it("takes provider, model and thinking from settings.json; flags override them", async () => {
+		const ws = workspace();
+		localProvider(ws);
+		writeFileSync(join(ws.home, "settings.json"), JSON.stringify({ provider: "local", model: "small:1b", thinking: "low" }));
+		server.enqueue({ text: "a" }, { text: "b" });
+		expect((await runLoom(["-p", "hi"], ws)).code).toBe(0);
+		expect((await runLoom(["-p", "-m", "local/coder:14b", "hi"], ws)).code).toBe(0);
+		expect(server.requests.map((r) => r.body.model)).toEqual(["small:1b", "coder:14b"]);
+		const entries = readFileSync(sessionFiles(ws.home)[0]!, "utf8").trimEnd().split("\n").map((l) => JSON.parse(l));
+		expect(entries.find((e) => e.type === "thinking_change")?.thinkingLevel).toBe("low");
+	});
+
+	it("names the variable a models.json key comes from when it is not set", async () => {
+		const ws = workspace();
+		localProvider(ws, "$LOCAL_LLM_KEY");
+		const missing = await runLoom(["-p", "--provider", "local", "hi"], ws);
+		expect(missing.code).toBe(1);
+		expect(missing.stderr).toMatch(/LOCAL_LLM_KEY/);
+		server.enqueue({ text: "with key" });
+		const present = await runLoom(["-p", "--provider", "local", "hi"], { ...ws, env: { LOCAL_LLM_KEY: "secret-value" } });
+		expect(present.code).toBe(0);
+		expect(present.stdout).toBe("with key\n");
+	});
+
+	it("reports an invalid settings.json with its path, and exits 1", async () => {
+		const ws = workspace();
+		writeFileSync(join(ws.home, "settings.json"), '{"thinking": "low",}');
+		const result = await runLoom(["-p", "hi"], ws);
+		expect(result.code).toBe(1);
+		expect(result.stderr).toContain(`Invalid JSON in ${join(ws.home, "settings.json")}`);
+		writeFileSync(join(ws.home, "settings.json"), '{"toolExecution": "sideways"}');
+		const invalid = await runLoom(["-p", "hi"], ws);
+		expect(invalid.code).toBe(1);
+		expect(invalid.stderr).toMatch(/toolExecution: must be one of parallel, sequential/);
+	});
+
+	it("reports an invalid models.json with its path, and exits 1", async () => {
+		const ws = workspace();
+		writeFileSync(join(ws.home, "models.json"), "{ nope");
+		const result = await runLoom(["-p", "hi"], ws);
+		expect(result.code).toBe(1);
+		expect(result.stderr).toContain(join(ws.home, "models.json"));
+	});
+});
+
+describe("startup", () => {
+	it("--version and --help load neither the SDKs nor Ink and React", async () => {
+		const ws = workspace();
+		const hooks = join(ws.home, "hooks.mjs");
+		const register = join(ws.home, "register.mjs");
+		const trace = join(ws.home, "trace.txt");
+		writeFileSync(
+			hooks,
+			`import { appendFileSync } from "node:fs";
+export async function resolve(specifier, context, next) {
+	const result = await next(specifier, context);
+	appendFileSync(${JSON.stringify(trace)}, result.url + "\\n");
+	return result;
+}`,
+		);
+		writeFileSync(register, `import { register } from "node:module";\nregister(${JSON.stringify(`file://${hooks}`)});\n`);
+		for (const flag of ["--version", "--help"]) {
+			writeFileSync(trace, "");
+			const { stdout } = await promisify(execFile)(process.execPath, ["--import", register, LOOM_BIN, flag], { cwd: ws.cwd });
+			expect(stdout.length).toBeGreaterThan(0);
+			const loaded = readFileSync(trace, "utf8");
+			expect(loaded).toContain("commander");
+			for (const heavy of ["/ink/", "/react/", "@anthropic-ai", "/openai/", "/execa/", "/dist/tui/", "/dist/core/llm/"]) {
+				expect(loaded, `${flag} loaded ${heavy}`).not.toContain(heavy);
+			}
+		}
+	});
+});

@@ -1,0 +1,83 @@
+// Prompt assembly from @files, words and stdin; the pieces of JSON mode and the session list.
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Readable } from "node:stream";
+import { afterAll, describe, expect, it } from "vitest";
+import { eventToJsonLine } from "../../src/cli/json-events.js";
+import { buildPromptInput, readStdin } from "../../src/cli/prompt-input.js";
+import { formatSessionList } from "../../src/cli/session-choice.js";
+import { UsageError } from "../../src/cli/usage-error.js";
+
+const dir = mkdtempSync(join(tmpdir(), "loom-input-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe("readStdin", () => {
+	it("reads all of a stream as UTF-8", async () => {
+		expect(await readStdin(Readable.from([Buffer.from("héllo "), Buffer.from("wörld")]))).toBe("héllo wörld");
+	});
+
+	it("refuses more than the limit as a usage error", async () => {
+		const big = Readable.from([Buffer.alloc(600, 97), Buffer.alloc(600, 98)]);
+		await expect(readStdin(big, 1000)).rejects.toThrow(UsageError);
+		await expect(readStdin(Readable.from([Buffer.alloc(11 * 1024 * 1024)]))).rejects.toThrow(/larger than 10 MB/);
+	});
+});
+
+describe("buildPromptInput", () => {
+	it("puts file blocks first, then the words, then stdin", () => {
+		writeFileSync(join(dir, "a.txt"), "A body\n");
+		const input = buildPromptInput(["a.txt"], "explain", "piped\n", dir);
+		expect(input.text).toBe(`<file name="${join(dir, "a.txt")}">\nA body\n</file>\n\nexplain\n\npiped`);
+		expect(input.images).toEqual([]);
+	});
+
+	it("attaches images found by their bytes, whatever the extension", () => {
+		const gif = Buffer.from("GIF89a\x01\x00\x01\x00\x00\x00\x00;", "binary");
+		writeFileSync(join(dir, "picture.dat"), gif);
+		const input = buildPromptInput(["picture.dat"], "what is this", "", dir);
+		expect(input.images).toEqual([{ type: "image", mimeType: "image/gif", data: gif.toString("base64") }]);
+		expect(input.text).toContain("(image attached)");
+	});
+
+	it("refuses binary files, directories and missing files clearly", () => {
+		writeFileSync(join(dir, "blob.bin"), Buffer.from([1, 2, 0, 3]));
+		mkdirSync(join(dir, "sub"), { recursive: true });
+		expect(() => buildPromptInput(["blob.bin"], "", "", dir)).toThrow(/binary file that is not an image/);
+		expect(() => buildPromptInput(["sub"], "", "", dir)).toThrow(/is a directory/);
+		expect(() => buildPromptInput(["gone.txt"], "", "", dir)).toThrow(/no such file/);
+	});
+});
+
+describe("eventToJsonLine", () => {
+	it("drops the growing message and partial from message_update, keeps other events whole", () => {
+		const partial = { role: "assistant", content: [{ type: "text", text: "Hello wor" }] } as any;
+		const update = eventToJsonLine({
+			type: "message_update",
+			message: partial,
+			assistantMessageEvent: { type: "text_delta", contentIndex: 0, delta: "wor", partial },
+		});
+		expect(JSON.parse(update)).toEqual({ type: "message_update", assistantMessageEvent: { type: "text_delta", contentIndex: 0, delta: "wor" } });
+		expect(JSON.parse(eventToJsonLine({ type: "queue_changed", steering: ["a"], followUp: [] }))).toEqual({
+			type: "queue_changed",
+			steering: ["a"],
+			followUp: [],
+		});
+	});
+});
+
+describe("formatSessionList", () => {
+	it("numbers sessions with date, message count, short id and a prompt cut to the width", () => {
+		const text = formatSessionList(
+			[
+				{ file: "/f1", id: "0123456789ab", cwd: "/", created: new Date(0), modified: new Date("2025-05-06T07:08:00Z"), firstPrompt: "x".repeat(200), messageCount: 12 },
+				{ file: "/f2", id: "abcdef012345", cwd: "/", created: new Date(0), modified: new Date("2025-05-05T00:00:00Z"), firstPrompt: "", messageCount: 0 },
+			],
+			80,
+		);
+		const [first, second] = text.split("\n");
+		expect(first).toMatch(/^1\. 2025-05-06 07:08 +12 msg {2}01234567 {2}x+…$/);
+		expect(first!.length).toBe(80);
+		expect(second).toMatch(/^2\. 2025-05-05 00:00 +0 msg {2}abcdef01 {2}\(no prompt\)$/);
+	});
+});
