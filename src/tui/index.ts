@@ -14,6 +14,8 @@ export interface InteractiveOptions {
 	stdin?: NodeJS.ReadStream;
 	stdout?: NodeJS.WriteStream;
 	stderr?: NodeJS.WriteStream;
+	/** Route stray console output above the screen instead of through it (default true; test runners replace console). */
+	patchConsole?: boolean;
 }
 
 // Bracketed paste: the terminal marks pasted text, so a pasted newline never sends the prompt.
@@ -43,6 +45,7 @@ export async function runInteractive(session: SessionPort, options: InteractiveO
 			stdout,
 			stderr,
 			exitOnCtrlC: false,
+			patchConsole: options.patchConsole ?? true,
 			maxFps: 30,
 			kittyKeyboard: { mode: "auto", flags: ["disambiguateEscapeCodes"] },
 		});

@@ -36,6 +36,8 @@ export function reduceView(view: ScreenView, event: ScreenEvent, now: number): S
 		case "agent_end":
 			return { ...closeRun(view, now), runStatus: "settling" };
 		case "ui_run_settled":
+			// A run started since (the session may start one from a queued message) settles at its own end.
+			if (view.runStatus === "running") return view;
 			return { ...closeRun(view, now), runStatus: "idle", retry: undefined, runStartedAt: undefined };
 
 		case "message_start":

@@ -58,6 +58,12 @@ describe("run lifecycle", () => {
 		expect(replay([{ type: "ui_run_settled" }], ended).runStatus).toBe("idle");
 	});
 
+	it("a prompt settling while a newer run is active leaves that run running", () => {
+		const view = replay([{ type: "agent_start" }, { type: "agent_end", messages: [] }, { type: "agent_start" }, { type: "ui_run_settled" }]);
+		expect(view.runStatus).toBe("running");
+		expect(replay([{ type: "agent_end", messages: [] }, { type: "ui_run_settled" }], view).runStatus).toBe("idle");
+	});
+
 	it("never mutates the view it is given", () => {
 		const view = deepFreeze(replay([{ type: "agent_start" }, { type: "turn_start" }, toolStart("t1", "bash", { command: "ls" })]));
 		const events: ScreenEvent[] = [

@@ -39,12 +39,19 @@ function viewFromSession(session: SessionPort): ScreenView {
 }
 
 export function App({ session, initialPrompt, inputActive, onExit, home }: AppProps) {
-	const { view, latest, dispatch } = useSessionView(session, () => viewFromSession(session));
+	const busyRef = useRef(false);
+	const { view, latest, dispatch, flush } = useSessionView(
+		session,
+		() => viewFromSession(session),
+		(event) => {
+			// A run the screen did not start (the session ran a queued message) has no prompt() to await.
+			if (event.type === "agent_end" && !busyRef.current) dispatch({ type: "ui_run_settled" });
+		},
+	);
 	const { columns, rows } = useTerminalSize();
 	const [editorHeight, setEditorHeight] = useState(3);
 	const [busy, setBusy] = useState(false);
 	const [exitCode, setExitCode] = useState<number | undefined>(undefined);
-	const busyRef = useRef(false);
 
 	const running = busy || view.runStatus !== "idle" || view.compacting !== undefined;
 	const animate = running || view.liveToolIds.length > 0 || view.retry !== undefined;
@@ -55,9 +62,10 @@ export function App({ session, initialPrompt, inputActive, onExit, home }: AppPr
 	const exit = useCallback(
 		(code = 0) => {
 			if (busyRef.current) void Promise.resolve(session.abort()).catch(() => {});
+			flush();
 			setExitCode((current) => current ?? code);
 		},
-		[session],
+		[session, flush],
 	);
 
 	/** Runs one prompt to its end; resolves with the text to give back when the run never started. */
@@ -70,7 +78,10 @@ export function App({ session, initialPrompt, inputActive, onExit, home }: AppPr
 				await session.prompt(text);
 				return undefined;
 			} catch (error) {
-				notify("error", errorText(error));
+				const message = errorText(error);
+				// The session may have just said the same (session_error); once on screen is enough.
+				const last = latest().transcript.at(-1);
+				if (!(last?.kind === "notice" && last.text === message)) notify("error", message);
 				return latest().runs === runsBefore ? text : undefined;
 			} finally {
 				busyRef.current = false;

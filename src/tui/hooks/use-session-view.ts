@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import { type ScreenEvent, reduceView } from "../reducer.js";
+import type { SessionEvent } from "../../core/session/session-events.js";
 import type { SessionPort } from "../session-port.js";
 import type { ScreenView } from "../view-model.js";
 
@@ -11,17 +12,21 @@ export interface SessionView {
 	/** Always the newest view, also between throttled renders. */
 	latest(): ScreenView;
 	dispatch(event: ScreenEvent): void;
+	/** Renders the newest view now instead of at the next tick (before exiting). */
+	flush(): void;
 }
 
 /**
  * The one subscription of the screen: every session event goes through the pure reducer at once (cheap),
  * and the rendered view is refreshed on a timer, so a fast stream never queues up renders.
  */
-export function useSessionView(session: SessionPort, initial: () => ScreenView): SessionView {
+export function useSessionView(session: SessionPort, initial: () => ScreenView, afterEvent?: (event: SessionEvent) => void): SessionView {
 	const viewRef = useRef<ScreenView | undefined>(undefined);
 	if (viewRef.current === undefined) viewRef.current = initial();
 	const [view, setView] = useState<ScreenView>(viewRef.current);
 	const timer = useRef<NodeJS.Timeout | undefined>(undefined);
+	const after = useRef(afterEvent);
+	after.current = afterEvent;
 
 	const dispatch = useCallback((event: ScreenEvent) => {
 		viewRef.current = reduceView(viewRef.current as ScreenView, event, Date.now());
@@ -39,6 +44,7 @@ export function useSessionView(session: SessionPort, initial: () => ScreenView):
 			if (event.type === "session_open") {
 				dispatch({ type: "ui_usage_baseline", usage: { ...session.usageTotals }, contextTokens: session.contextUsage?.tokens });
 			}
+			after.current?.(event);
 		});
 		return () => {
 			unsubscribe();
@@ -48,5 +54,10 @@ export function useSessionView(session: SessionPort, initial: () => ScreenView):
 	}, [session, dispatch]);
 
 	const latest = useCallback(() => viewRef.current as ScreenView, []);
-	return { view, latest, dispatch };
+	const flush = useCallback(() => {
+		clearTimeout(timer.current);
+		timer.current = undefined;
+		setView(viewRef.current as ScreenView);
+	}, []);
+	return { view, latest, dispatch, flush };
 }
