@@ -35,7 +35,7 @@ export interface CliOptions {
 /** What parsing decided: run, or it already printed help/version (exit 0). */
 export type ParseResult = { kind: "run"; options: CliOptions } | { kind: "exit"; code: number };
 
-function buildProgram(version: string, output: { out: (text: string) => void; err: (text: string) => void }): Command {
+function buildProgram(version: string, output: ParseOutput): Command {
 	const program = new Command("loom")
 		.description("A terminal coding agent. Without -p, opens the interactive screen.")
 		.usage("[options] [@file...] [prompt...]")
@@ -85,10 +85,15 @@ function buildProgram(version: string, output: { out: (text: string) => void; er
 	return program;
 }
 
+export interface ParseOutput {
+	out: (text: string) => void;
+	err: (text: string) => void;
+}
+
 export function parseArgs(
 	argv: string[],
 	version: string,
-	output = { out: (text: string) => process.stdout.write(text), err: (text: string) => process.stderr.write(text) },
+	output: ParseOutput = { out: (text) => process.stdout.write(text), err: (text) => process.stderr.write(text) },
 ): ParseResult {
 	const program = buildProgram(version, output);
 	try {
