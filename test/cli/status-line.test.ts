@@ -1,0 +1,55 @@
+// The text-mode status line on a terminal-like stream: what it says, and that it leaves nothing behind.
+import { PassThrough } from "node:stream";
+import { describe, expect, it } from "vitest";
+import { StatusLine } from "../../src/cli/status-line.js";
+
+function fakeTerminal(columns = 120) {
+	const stream = new PassThrough() as PassThrough & { isTTY: boolean; columns: number };
+	stream.isTTY = true;
+	stream.columns = columns;
+	let written = "";
+	stream.on("data", (chunk) => (written += chunk.toString()));
+	return { stream, written: () => written };
+}
+
+/** The line as the terminal shows it now: the text after the last line erase. */
+function visible(written: string): string {
+	return written.split("\r\x1b[2K").at(-1)!;
+}
+
+describe("StatusLine", () => {
+	it("shows what is happening, the running tools, retries, and erases itself at the end", async () => {
+		const terminal = fakeTerminal();
+		const status = new StatusLine(terminal.stream as unknown as NodeJS.WriteStream);
+		status.start();
+		await new Promise((r) => setImmediate(r));
+		expect(visible(terminal.written())).toMatch(/waiting for the model · \d+\.\ds$/);
+
+		status.update({ type: "tool_execution_start", toolCallId: "1", toolName: "bash", args: {} });
+		status.update({ type: "tool_execution_start", toolCallId: "2", toolName: "bash", args: {} });
+		status.update({ type: "tool_execution_start", toolCallId: "3", toolName: "read", args: {} });
+		await new Promise((r) => setImmediate(r));
+		expect(visible(terminal.written())).toMatch(/running bash ×2, read · /);
+
+		status.update({ type: "tool_execution_end", toolCallId: "1", toolName: "bash", result: { content: [], details: {} }, isError: false });
+		status.update({ type: "tool_execution_end", toolCallId: "2", toolName: "bash", result: { content: [], details: {} }, isError: false });
+		status.update({ type: "tool_execution_end", toolCallId: "3", toolName: "read", result: { content: [], details: {} }, isError: false });
+		status.update({ type: "retry_scheduled", attempt: 2, maxRetries: 3, delayMs: 4000, reason: "HTTP 529 overloaded" });
+		await new Promise((r) => setImmediate(r));
+		expect(visible(terminal.written())).toMatch(/HTTP 529 overloaded; retry 2\/3 in 4s$/);
+
+		status.stop();
+		await new Promise((r) => setImmediate(r));
+		expect(terminal.written().endsWith("\r\x1b[2K")).toBe(true);
+	});
+
+	it("never draws wider than the terminal", async () => {
+		const terminal = fakeTerminal(30);
+		const status = new StatusLine(terminal.stream as unknown as NodeJS.WriteStream);
+		status.start();
+		status.update({ type: "retry_scheduled", attempt: 1, maxRetries: 3, delayMs: 1000, reason: "a very long reason ".repeat(5) });
+		await new Promise((r) => setImmediate(r));
+		expect([...visible(terminal.written())].length).toBeLessThan(30);
+		status.stop();
+	});
+});
