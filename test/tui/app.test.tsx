@@ -86,7 +86,6 @@ describe("App", () => {
 
 		second.open();
 		frame = await screen.until((f) => f.includes("Both read.") && f.includes("ready"));
-		if (process.env.SHOW_FRAMES) console.log(frame);
 		expect(frame).toMatch(/✓ read a\.txt[^\n]*\n\s+read 1 line \(1-1 of 1\)\n✓ read b\.txt/);
 		// Each row appears once: the batch moved into the transcript, not copied.
 		expect(frame.match(/read a\.txt/g)).toHaveLength(1);

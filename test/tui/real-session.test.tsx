@@ -1,0 +1,136 @@
+// The screen on the real stack: AgentSession, the providers over HTTP to the scripted model server on
+// 127.0.0.1, and the real coding tools working in a temporary directory. Rendered in memory.
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { render } from "ink";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { loadModelRegistry, streamModel } from "../../src/core/llm/index.js";
+import { AgentSession, type AgentSessionOptions, SessionStore } from "../../src/core/session/index.js";
+import { createCodingTools } from "../../src/tools/index.js";
+import { App } from "../../src/tui/components/App.js";
+import { type ScriptedModelServer, startScriptedModelServer } from "../support/scripted-model-server.mjs";
+import { plain, sleep, waitFor } from "./render-helpers.js";
+import { TestStdin, TestStdout } from "./terminal-streams.js";
+
+let server: ScriptedModelServer;
+const dirs: string[] = [];
+const cleanups: Array<() => void> = [];
+
+beforeAll(async () => {
+	server = await startScriptedModelServer();
+});
+afterAll(() => {
+	server.close();
+	for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+});
+beforeEach(() => server.reset());
+afterEach(() => {
+	for (const cleanup of cleanups.splice(0)) cleanup();
+});
+
+function tempDir(): string {
+	const dir = mkdtempSync(join(tmpdir(), "loom-tui-"));
+	dirs.push(dir);
+	return dir;
+}
+
+function makeSession(cwd: string, selection: Partial<AgentSessionOptions["selection"]> = {}): AgentSession {
+	const home = tempDir();
+	const session = new AgentSession({
+		cwd,
+		home,
+		store: SessionStore.create({ home, cwd }),
+		createStore: () => SessionStore.create({ home, cwd }),
+		// An empty environment: no key from the machine running the tests.
+		models: loadModelRegistry(home, {}),
+		selection: { provider: "openai", modelId: "scripted-model", baseUrl: server.openaiBaseUrl, apiKey: "test-key", ...selection },
+		streamFn: streamModel,
+		systemPrompt: "You are a test.",
+		tools: createCodingTools(cwd),
+	});
+	cleanups.push(() => session.dispose());
+	return session;
+}
+
+function mount(session: AgentSession) {
+	const stdout = new TestStdout(100, 60);
+	const stdin = new TestStdin();
+	const exits: number[] = [];
+	const instance = render(<App session={session} inputActive onExit={(code) => exits.push(code)} />, {
+		stdout: stdout as unknown as NodeJS.WriteStream,
+		stdin: stdin as unknown as NodeJS.ReadStream,
+		debug: true,
+		exitOnCtrlC: false,
+		patchConsole: false,
+	});
+	cleanups.unshift(() => instance.unmount());
+	const type = async (...keys: string[]) => {
+		for (const key of keys) {
+			stdin.write(key);
+			await sleep(20);
+		}
+	};
+	const until = (check: (frame: string) => boolean) => waitFor(stdout.lastFrame, check, 15_000);
+	return { type, until, frame: () => plain(stdout.lastFrame()) };
+}
+
+describe("the screen on a real AgentSession", () => {
+	it("shows each real tool's row and result: read lines, bash exit status, edit diff, write bytes", async () => {
+		const cwd = tempDir();
+		writeFileSync(join(cwd, "notes.txt"), "alpha\nbeta\ngamma\n");
+		server.enqueue({
+			text: "Looking first.",
+			toolCalls: [
+				{ id: "call_read", name: "read", arguments: { path: "notes.txt" } },
+				{ id: "call_bash", name: "bash", arguments: { command: "echo from-bash; exit 3" } },
+			],
+		});
+		server.enqueue({
+			toolCalls: [
+				{ id: "call_edit", name: "edit", arguments: { path: "notes.txt", edits: [{ oldText: "beta", newText: "BETA" }] } },
+				{ id: "call_write", name: "write", arguments: { path: "out.txt", content: "hello" } },
+			],
+		});
+		server.enqueue({ text: "All **done**.", usage: { input: 2000, output: 50 } });
+
+		const screen = mount(makeSession(cwd));
+		await screen.until((f) => f.includes("openai/scripted-model"));
+		await screen.type("tidy the notes", "\r");
+		const frame = await screen.until((f) => f.includes("All done.") && f.includes("ready"));
+
+		expect(frame).toContain("› tidy the notes");
+		expect(frame).toMatch(/✓ read notes\.txt [\d.]+s\n\s+read 3 lines \(1-3 of 3\)/);
+		expect(frame).toMatch(/✗ bash echo from-bash; exit 3 [\d.]+s/);
+		expect(frame).toContain("from-bash");
+		expect(frame).toMatch(/exit 3/);
+		expect(frame).toMatch(/✓ edit notes\.txt [\d.]+s\n\s+@@ -1,3 \+1,3 @@\n\s+alpha\n\s+-beta\n\s+\+BETA\n\s+gamma/);
+		expect(frame).toMatch(/✓ write out\.txt [\d.]+s\n\s+wrote 5 B/);
+		expect(frame.indexOf("Looking first.")).toBeLessThan(frame.indexOf("read notes.txt"));
+		expect(readFileSync(join(cwd, "notes.txt"), "utf8")).toBe("alpha\nBETA\ngamma\n");
+		expect(readFileSync(join(cwd, "out.txt"), "utf8")).toBe("hello");
+	});
+
+	it("Esc stops a slow stream; the run ends as interrupted and the screen is ready again", async () => {
+		server.enqueue({ text: "streaming slowly ", endless: true, chunkSize: 4, chunkDelayMs: 20 });
+		const screen = mount(makeSession(tempDir()));
+		await screen.until((f) => f.includes("ready"));
+		await screen.type("write forever", "\r");
+		await screen.until((f) => f.includes("streaming slowly") && f.includes("esc to interrupt"));
+		await screen.type("\u001b");
+		const frame = await screen.until((f) => f.includes("Interrupted.") && f.includes("ready"));
+		expect(frame).not.toContain("esc to interrupt");
+	});
+
+	it("explains a missing API key on the screen, without a stack trace, and keeps the prompt", async () => {
+		const screen = mount(makeSession(tempDir(), { apiKey: undefined }));
+		let frame = await screen.until((f) => f.includes("✗"));
+		await screen.type("hello", "\r");
+		frame = await screen.until((f) => f.includes("› hello") && f.includes("ready"));
+		const errors = frame.split("\n").filter((line) => line.startsWith("✗"));
+		expect(errors.length).toBeGreaterThanOrEqual(1);
+		expect(errors.join("\n")).toMatch(/key/i);
+		expect(frame).not.toMatch(/\n\s+at \S+ \(/);
+		expect(server.requests).toHaveLength(0);
+	});
+});
