@@ -13,6 +13,8 @@ export interface AppliedEdit {
 	/** Range of the original text that was replaced. */
 	start: number;
 	end: number;
+	/** Length of the replacement as written (line endings converted). */
+	newLength: number;
 	level: MatchLevel;
 }
 
@@ -23,9 +25,13 @@ export interface EditOutcome {
 
 /** CRLF when most line endings are CRLF; the file's own style is what new text gets. */
 export function detectLineEnding(text: string): "\r\n" | "\n" {
-	const all = text.match(/\n/g)?.length ?? 0;
-	const crlf = text.match(/\r\n/g)?.length ?? 0;
-	return crlf > 0 && crlf >= all - crlf ? "\r\n" : "\n";
+	let lf = 0;
+	let crlf = 0;
+	for (let at = text.indexOf("\n"); at !== -1; at = text.indexOf("\n", at + 1)) {
+		if (at > 0 && text[at - 1] === "\r") crlf++;
+		else lf++;
+	}
+	return crlf > 0 && crlf >= lf ? "\r\n" : "\n";
 }
 
 function withLineEnding(text: string, eol: "\r\n" | "\n"): string {
@@ -64,7 +70,7 @@ export function applyEdits(original: string, edits: readonly EditSpec[], shownPa
 			problems.push(
 				`edits[${index}].oldText matches ${found.count} places in ${shownPath}; it must match exactly once. Add surrounding lines to oldText so it is unique.`,
 			);
-		} else applied.push({ index, start: found.start, end: found.end, level: found.level });
+		} else applied.push({ index, start: found.start, end: found.end, newLength: 0, level: found.level });
 	});
 
 	const sorted = [...applied].sort((a, b) => a.start - b.start);
@@ -86,7 +92,9 @@ export function applyEdits(original: string, edits: readonly EditSpec[], shownPa
 	let content = "";
 	let cursor = 0;
 	for (const edit of sorted) {
-		content += original.slice(cursor, edit.start) + withLineEnding(edits[edit.index]!.newText, eol);
+		const replacement = withLineEnding(edits[edit.index]!.newText, eol);
+		edit.newLength = replacement.length;
+		content += original.slice(cursor, edit.start) + replacement;
 		cursor = edit.end;
 	}
 	content += original.slice(cursor);

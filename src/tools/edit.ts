@@ -1,10 +1,10 @@
 // The edit tool: exact (or tolerant) replacements of unique text, atomic, inside the file-mutation queue.
 import fs from "node:fs/promises";
 import { type Static, Type } from "@sinclair/typebox";
-import { formatPatch, structuredPatch } from "diff";
 import type { AgentTool } from "../core/index.js";
 import { applyEdits, type EditSpec } from "./edit-apply.js";
 import { atomicWriteFile } from "./atomic-write.js";
+import { describeChange } from "./edit-diff.js";
 import { looksBinary } from "./file-kind.js";
 import { withFileMutationQueue } from "./file-mutation-queue.js";
 import { resolveToCwd } from "./resolve-path.js";
@@ -90,19 +90,6 @@ function decodeText(bytes: Buffer, shownPath: string): string {
 	}
 }
 
-/** The unified diff plus the new-file line of its first added or removed line. */
-export function describeChange(shownPath: string, before: string, after: string): { diff: string; firstChangedLine: number } {
-	const lf = (text: string) => text.replace(/\r\n/g, "\n");
-	const patch = structuredPatch(shownPath, shownPath, lf(before), lf(after), undefined, undefined, { context: 3 });
-	let firstChangedLine = 1;
-	const hunk = patch.hunks[0];
-	if (hunk) {
-		const offset = hunk.lines.findIndex((line) => line.startsWith("+") || line.startsWith("-"));
-		firstChangedLine = hunk.newStart + Math.max(offset, 0);
-	}
-	return { diff: formatPatch(patch), firstChangedLine };
-}
-
 export function createEditTool(cwd: string): AgentTool<typeof editSchema, EditToolDetails> {
 	return {
 		name: "edit",
@@ -121,7 +108,12 @@ export function createEditTool(cwd: string): AgentTool<typeof editSchema, EditTo
 				if (signal?.aborted) throw new Error(`Edit of ${params.path} aborted; the file was not changed.`);
 				await atomicWriteFile(absolute, bom + content);
 
-				const { diff, firstChangedLine } = describeChange(params.path, original, content);
+				const { diff, firstChangedLine } = describeChange(
+					params.path,
+					original,
+					content,
+					applied.map((edit) => ({ oldStart: edit.start, oldEnd: edit.end, newLength: edit.newLength })),
+				);
 				const tolerantMatches = applied.filter((edit) => edit.level === "tolerant").length;
 				const count = applied.length;
 				const note = tolerantMatches > 0 ? ` (${tolerantMatches} matched after normalising quotes, dashes or whitespace)` : "";
