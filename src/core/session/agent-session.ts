@@ -1,54 +1,20 @@
 // One session object for every interface: an Agent plus its model, tools, session file and retry policy.
 // Print mode, JSON mode and the interactive screen subscribe to it; none of them drives the loop directly.
 import { Agent } from "../agent.js";
-import type { AgentLoopConfig, AgentMessage, AgentTool, ToolExecutionMode } from "../agent-types.js";
-import type { AssistantMessage, ImageContent, Model, RetryInfo, StreamFn, ThinkingLevel, UserMessage } from "../llm-types.js";
+import type { AgentMessage } from "../agent-types.js";
+import type { AssistantMessage, ImageContent, Model, RetryInfo, ThinkingLevel, UserMessage } from "../llm-types.js";
+import type { AgentSessionOptions, RunOutcome, SessionListener } from "./agent-session-types.js";
 import { MessageQueue, type QueueKind } from "./message-queue.js";
-import { ModelChoice, type ModelResolver, type ModelSelection } from "./model-choice.js";
-import { buildSessionContext } from "./session-context.js";
+import { ModelChoice, type ModelSelection } from "./model-choice.js";
+import { buildSessionContext, type SessionContext } from "./session-context.js";
+import type { SessionEntry } from "./session-entries.js";
 import type { SessionEvent } from "./session-events.js";
 import { listSessions, type SessionInfo } from "./session-list.js";
 import { resolveSessionArgument } from "./session-resolve.js";
 import { SessionStore } from "./session-store.js";
 import { addUsage, lastContextTokens, sumUsage, type UsageTotals } from "./usage-totals.js";
 
-export interface AgentSessionOptions {
-	cwd: string;
-	/** loom's home, for listing and resuming this directory's sessions. */
-	home: string;
-	/** The session's file (new or opened); its messages are where the conversation continues from. */
-	store: SessionStore;
-	/** Makes the store for newSession() (same home, same persistence). */
-	createStore: () => SessionStore;
-	models: ModelResolver;
-	selection: ModelSelection;
-	streamFn: StreamFn;
-	systemPrompt: string;
-	/** Passed in by the caller: core never imports src/tools. */
-	tools?: AgentTool<any>[];
-	thinkingLevel?: ThinkingLevel;
-	toolExecution?: ToolExecutionMode;
-	/** Retries of a failed model request before content arrived (the provider's policy; default 3). */
-	maxRetries?: number;
-	idleTimeoutMs?: number;
-	/** Stop a run after this many model turns. */
-	maxTurns?: number;
-	/**
-	 * Runs before every model call on the messages the model will see. Compaction (issue 7) plugs in here and
-	 * in buildSessionContext: the model's view may start from a summary, while the file keeps every entry.
-	 */
-	transformContext?: AgentLoopConfig["transformContext"];
-}
-
-export type SessionListener = (event: SessionEvent) => void | Promise<void>;
-
-/** How a prompt's run ended (print mode turns it into the exit code). */
-export interface RunOutcome {
-	status: "done" | "error" | "aborted";
-	/** The run's last assistant message, if any. */
-	message?: AssistantMessage;
-	errorMessage?: string;
-}
+export type { AgentSessionOptions, RunOutcome, SessionListener } from "./agent-session-types.js";
 
 export class AgentSession {
 	readonly agent: Agent;
@@ -74,7 +40,7 @@ export class AgentSession {
 		this.cwd = options.cwd;
 		this.store = options.store;
 		this.choice = new ModelChoice(options.models, options.selection);
-		const context = buildSessionContext(this.store.entries);
+		const context = this.contextOf(this.store.entries);
 		this.recorded = recordedIn(context);
 		this.usage = sumUsage(context.messages);
 		this.agent = new Agent({
@@ -143,6 +109,10 @@ export class AgentSession {
 	/** Tokens of the model's context after the last response, and the model's window. */
 	get contextUsage(): { tokens?: number; contextWindow: number } {
 		return { tokens: lastContextTokens(this.agent.state.messages), contextWindow: this.model.contextWindow };
+	}
+	/** The session file's entries so far (with ids, for compaction's "first kept entry"). */
+	get entries(): readonly SessionEntry[] {
+		return this.store.entries;
 	}
 	/** Problems met loading the session file (lines skipped). */
 	get loadWarnings(): readonly string[] {
@@ -283,13 +253,18 @@ export class AgentSession {
 		if (this.choice.error) await this.emit({ type: "session_error", message: this.choice.error });
 	}
 
+	private contextOf(entries: readonly SessionEntry[]): SessionContext {
+		const context = buildSessionContext(entries);
+		return this.options.buildContext ? { ...context, messages: this.options.buildContext(entries) } : context;
+	}
+
 	private async switchStore(store: SessionStore): Promise<void> {
 		if (this.isStreaming) await this.abort();
 		this.store.close();
 		this.store = store;
 		this.agent.reset();
 		this.queued.clear();
-		const context = buildSessionContext(store.entries);
+		const context = this.contextOf(store.entries);
 		this.agent.replaceMessages(context.messages);
 		this.usage = sumUsage(context.messages);
 		this.recorded = recordedIn(context);
@@ -402,7 +377,7 @@ export class AgentSession {
 	}
 }
 
-function recordedIn(context: ReturnType<typeof buildSessionContext>): { model?: string; thinking?: ThinkingLevel } {
+function recordedIn(context: SessionContext): { model?: string; thinking?: ThinkingLevel } {
 	return { model: context.model && `${context.model.provider}/${context.model.modelId}`, thinking: context.thinkingLevel };
 }
 

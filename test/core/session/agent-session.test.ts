@@ -266,6 +266,22 @@ describe("AgentSession", () => {
 		session.dispose();
 	});
 
+	it("opens a saved session through buildContext, the seam where compaction's view plugs in", async () => {
+		server.enqueue({ text: "first" }, { text: "second" });
+		const { session, home } = makeSession();
+		await session.prompt("old question");
+		session.dispose();
+		const store = await SessionStore.open(session.sessionFile!);
+		// A stand-in view: only the last message of the file.
+		const { session: resumed } = makeSession({ store, buildContext: (entries) => entries.flatMap((e) => (e.type === "message" ? [e.message] : [])).slice(-1) }, home);
+		expect(resumed.entries.filter((e) => e.type === "message")).toHaveLength(2);
+		await resumed.prompt("new question");
+		expect(requestRoles(1)).toEqual(["system", "assistant", "user"]);
+		// The file still holds every message.
+		expect(fileLines(session.sessionFile!).filter((l) => l.type === "message")).toHaveLength(4);
+		resumed.dispose();
+	});
+
 	it("keeps nothing on disk with persist: false", async () => {
 		server.enqueue({ text: "ephemeral" });
 		const home = tempDir();

@@ -1,0 +1,50 @@
+// What an AgentSession is made from, and what it reports.
+import type { AgentLoopConfig, AgentMessage, AgentTool, ToolExecutionMode } from "../agent-types.js";
+import type { AssistantMessage, StreamFn, ThinkingLevel } from "../llm-types.js";
+import type { ModelResolver, ModelSelection } from "./model-choice.js";
+import type { SessionEntry } from "./session-entries.js";
+import type { SessionEvent } from "./session-events.js";
+import type { SessionStore } from "./session-store.js";
+
+export interface AgentSessionOptions {
+	cwd: string;
+	/** loom's home, for listing and resuming this directory's sessions. */
+	home: string;
+	/** The session's file (new or opened); its messages are where the conversation continues from. */
+	store: SessionStore;
+	/** Makes the store for newSession() (same home, same persistence). */
+	createStore: () => SessionStore;
+	models: ModelResolver;
+	selection: ModelSelection;
+	streamFn: StreamFn;
+	systemPrompt: string;
+	/** Passed in by the caller: core never imports src/tools. */
+	tools?: AgentTool<any>[];
+	thinkingLevel?: ThinkingLevel;
+	toolExecution?: ToolExecutionMode;
+	/** Retries of a failed model request before content arrived (the provider's policy; default 3). */
+	maxRetries?: number;
+	idleTimeoutMs?: number;
+	/** Stop a run after this many model turns. */
+	maxTurns?: number;
+	/**
+	 * Runs before every model call on the messages the model will see (pruning, compaction views).
+	 * The file keeps every entry whatever the model sees.
+	 */
+	transformContext?: AgentLoopConfig["transformContext"];
+	/**
+	 * The model's view of a session's entries, used when a session opens or resumes. Default: every message.
+	 * Compaction (issue 7) passes its summary + kept-entries view here.
+	 */
+	buildContext?: (entries: readonly SessionEntry[]) => AgentMessage[];
+}
+
+export type SessionListener = (event: SessionEvent) => void | Promise<void>;
+
+/** How a prompt's run ended (print mode turns it into the exit code). */
+export interface RunOutcome {
+	status: "done" | "error" | "aborted";
+	/** The run's last assistant message, if any. */
+	message?: AssistantMessage;
+	errorMessage?: string;
+}
