@@ -1,5 +1,6 @@
 // End to end: sessions on disk across runs of the built binary: continue, resume, torn files, interrupts.
-import { appendFileSync, readFileSync } from "node:fs";
+import { appendFileSync, existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { type ScriptedModelServer, startScriptedModelServer } from "../support/scripted-model-server.mjs";
 import { ensureBuilt, runLoom, serverFlags, sessionFiles, startLoom } from "./loom-process.js";
@@ -155,5 +156,37 @@ describe("sessions across runs", () => {
 		expect(resumed.code).toBe(0);
 		expect(resumed.stderr).toBe("");
 		expect(server.requests.at(-1)!.body.messages.map((m: any) => m.role)).toEqual(["system", "user", "assistant", "tool", "user"]);
+	});
+
+	it("Ctrl+C during a bash call ends the run with 130 and leaves no child process behind", async () => {
+		const ws = workspace();
+		const pidFile = join(ws.cwd, "child.pid");
+		server.enqueue({ toolCalls: [{ id: "call_sleep", name: "bash", arguments: { command: `sleep 300 & echo $! > ${pidFile}; wait` } }] });
+		const run = startLoom(["--mode", "json", ...serverFlags(server.openaiBaseUrl), "sleep a while"], ws);
+		await run.waitForStdout('"tool_execution_start"');
+		const deadline = Date.now() + 10_000;
+		while (!existsSync(pidFile) || readFileSync(pidFile, "utf8").trim() === "") {
+			if (Date.now() > deadline) throw new Error("the bash command never started");
+			await new Promise((r) => setTimeout(r, 20));
+		}
+		const pid = Number(readFileSync(pidFile, "utf8").trim());
+		run.child.kill("SIGINT");
+		const result = await run.done;
+		expect(result.code).toBe(130);
+		const alive = () => {
+			try {
+				process.kill(pid, 0);
+				return true;
+			} catch {
+				return false;
+			}
+		};
+		const gone = Date.now() + 5000;
+		while (alive() && Date.now() < gone) await new Promise((r) => setTimeout(r, 50));
+		expect(alive()).toBe(false);
+		const [file] = sessionFiles(ws.home);
+		const messages = messagesOf(file!);
+		expect(messages.map((m) => m.role)).toEqual(["user", "assistant", "toolResult"]);
+		expect(messages[2].isError).toBe(true);
 	});
 });
