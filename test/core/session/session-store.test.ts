@@ -191,6 +191,27 @@ describe("loadSessionFile", () => {
 	});
 });
 
+describe("loadSessionFile line splitting", () => {
+	it("loads lines longer than a read chunk, multi-byte text across chunk edges, and CRLF line ends", async () => {
+		const { store } = newStore();
+		const long = "é€😀 ".repeat(400_000); // about 3.6 MB of multi-byte text
+		store.append({ type: "message", message: user("short") });
+		store.append({ type: "message", message: toolResult(long) });
+		store.append({ type: "message", message: user("after") });
+		store.close();
+		const loaded = await loadSessionFile(store.file!);
+		expect(loaded.warnings).toEqual([]);
+		expect((loaded.entries[1] as any).message.content[0].text).toBe(long);
+		expect((loaded.entries[2] as any).message.content).toBe("after");
+
+		const crlf = join(tempDir(), "crlf.jsonl");
+		writeFileSync(crlf, readFileSync(store.file!, "utf8").replace(/\n/g, "\r\n"));
+		const fromCrlf = await loadSessionFile(crlf);
+		expect(fromCrlf.warnings).toEqual([]);
+		expect(fromCrlf.entries).toHaveLength(3);
+	});
+});
+
 describe("buildSessionContext", () => {
 	it("returns the messages and the last model and thinking level chosen", () => {
 		const { store } = newStore();
