@@ -74,15 +74,30 @@ async function runPrint(session: AgentSession, input: ReturnType<typeof buildPro
 	let interrupted: number | undefined;
 	// Ctrl+C aborts the run; the session file already holds every finished message, and the aborted one is
 	// appended as the run settles. A second Ctrl+C leaves at once.
-	const stop = onTermination((code) => {
+	const stopSignals = onTermination((code) => {
 		if (interrupted !== undefined) process.exit(code);
 		interrupted = code;
 		void session.abort();
 	});
+	// The reader went away (`loom --mode json | head -1`): stop the run as for a signal, quietly.
+	let readerGone = false;
+	const onStdoutError = (error: NodeJS.ErrnoException) => {
+		if (error.code !== "EPIPE" || readerGone) return;
+		readerGone = true;
+		interrupted ??= EXIT.brokenPipe;
+		void session.abort();
+	};
+	io.stdout.on("error", onStdoutError);
+	const stop = () => {
+		stopSignals();
+		io.stdout.off("error", onStdoutError);
+		// Late writes after EPIPE must not surface as an unhandled error.
+		if (readerGone) io.stdout.on("error", () => {});
+	};
 	try {
 		const outcome = await runPrintMode(session, input, options.mode ?? "text", io);
 		if (interrupted !== undefined) {
-			io.stderr.write("loom: interrupted\n");
+			if (!readerGone) io.stderr.write("loom: interrupted\n");
 			return interrupted;
 		}
 		if (outcome.status !== "done") return fail(io, outcome.errorMessage ?? outcome.status);

@@ -6,4 +6,5 @@ export class UsageError extends Error {
 	}
 }
 
-export const EXIT = { ok: 0, failure: 1, usage: 2, interrupted: 130, terminated: 143 } as const;
+/** 141 = 128 + SIGPIPE: what a shell reports for a program whose reader closed the pipe. */
+export const EXIT = { ok: 0, failure: 1, usage: 2, interrupted: 130, brokenPipe: 141, terminated: 143 } as const;

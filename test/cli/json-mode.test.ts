@@ -1,9 +1,9 @@
 // End to end: `loom --mode json` emits one valid JSON event per line, in the loop's order.
-import { writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { type ScriptedModelServer, startScriptedModelServer } from "../support/scripted-model-server.mjs";
-import { ensureBuilt, runLoom, serverFlags } from "./loom-process.js";
+import { ensureBuilt, runLoom, serverFlags, sessionFiles, startLoom } from "./loom-process.js";
 import { jsonLines, useWorkspaces } from "./workspace.js";
 
 const workspace = useWorkspaces();
@@ -138,5 +138,18 @@ describe("loom --mode json", () => {
 		expect(events.map((e) => e.type)).toEqual(["session", "session_open", "session_error"]);
 		expect(events[2].message).toMatch(/OPENAI_API_KEY/);
 		expect(result.stderr).toMatch(/OPENAI_API_KEY/);
+	});
+
+	it("stops quietly with 141 when the reader closes the pipe, keeping the session file complete", async () => {
+		const ws = workspace();
+		server.enqueue({ text: "word ", endless: true, chunkDelayMs: 5 });
+		const run = startLoom(["--mode", "json", ...serverFlags(server.openaiBaseUrl), "go on"], ws);
+		await run.waitForStdout('"text_delta"');
+		run.child.stdout!.destroy();
+		const result = await run.done;
+		expect(result.code).toBe(141);
+		expect(result.stderr).toBe("");
+		const lines = readFileSync(sessionFiles(ws.home)[0]!, "utf8").trimEnd().split("\n").map((line) => JSON.parse(line));
+		expect(lines.at(-1).message).toMatchObject({ role: "assistant", stopReason: "aborted" });
 	});
 });
