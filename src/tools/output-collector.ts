@@ -131,7 +131,7 @@ export class OutputCollector {
 
 	private spill(): fs.WriteStream {
 		this.filePath = path.join(os.tmpdir(), `loom-bash-${Date.now()}-${randomBytes(4).toString("hex")}.log`);
-		const file = fs.createWriteStream(this.filePath, { flags: "wx" });
+		const file = fs.createWriteStream(this.filePath, { flags: "wx", highWaterMark: 1024 * 1024 });
 		file.on("error", (error) => {
 			// The model still gets the tail; it just cannot be pointed at a full copy.
 			this.fileError = error;

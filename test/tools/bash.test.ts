@@ -138,9 +138,12 @@ describe("bash tool: stopping commands", () => {
 		const tool = createBashTool(dir);
 		const controller = new AbortController();
 		const command = "trap '' TERM; (exec sleep 60) & echo $! > stubborn.pid; echo waiting; wait; wait";
-		const run = tool.execute("1", { command }, controller.signal);
+		let live = "";
+		const run = tool.execute("1", { command }, controller.signal, (partial) => {
+			live = textOf(partial);
+		});
 		const stubborn = await readPid(path.join(dir, "stubborn.pid"));
-		await sleep(100);
+		await waitFor(() => live.includes("waiting"));
 		const abortedAt = Date.now();
 		controller.abort();
 		const error = await failure(run);
@@ -152,12 +155,29 @@ describe("bash tool: stopping commands", () => {
 	it("settles even when a grandchild that left the group keeps the pipes open", async () => {
 		const dir = await makeTempDir();
 		const tool = createBashTool(dir);
-		const started = Date.now();
-		const error = await failure(tool.execute("1", { command: "setsid sleep 60 & echo $! > escaped.pid; sleep 30", timeout: 0.3 }));
+		// A new session of its own (node's detached spawn calls setsid), but our stdout and stderr pipes.
+		await fs.writeFile(
+			path.join(dir, "escape.cjs"),
+			`const child = require("child_process").spawn("sleep", ["60"], { detached: true, stdio: ["ignore", "inherit", "inherit"] });
+require("fs").writeFileSync("escaped.pid", String(child.pid));
+child.unref();`,
+		);
+		const command = `${JSON.stringify(process.execPath)} escape.cjs; echo launched; sleep 30`;
+		const controller = new AbortController();
+		let live = "";
+		const run = tool.execute("1", { command }, controller.signal, (partial) => {
+			live = textOf(partial);
+		});
 		const escaped = await readPid(path.join(dir, "escaped.pid"));
 		try {
-			expect(Date.now() - started).toBeLessThan(2500);
-			expect(error.details.timedOut).toBe(true);
+			await waitFor(() => live.includes("launched"));
+			const abortedAt = Date.now();
+			controller.abort();
+			const error = await failure(run);
+			expect(Date.now() - abortedAt).toBeLessThan(2000);
+			expect(isAlive(escaped)).toBe(true);
+			expect(error.message).toContain("launched");
+			expect(error.details.aborted).toBe(true);
 		} finally {
 			process.kill(escaped, "SIGKILL");
 		}
