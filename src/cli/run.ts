@@ -61,7 +61,10 @@ export async function run(options: CliOptions, io: RunIo = defaultIo()): Promise
 
 async function runScreen(session: AgentSession, initialPrompt: string, images: number, io: RunIo): Promise<number> {
 	if (images > 0) io.stderr.write("loom: images given with @file are sent only in print mode (-p); attach them there.\n");
-	const stop = onTermination(() => void session.abort());
+	// The screen reads Ctrl+C as a key; a signal comes from outside (kill, a closed terminal): stop the run, leave.
+	const stop = onTermination((code) => {
+		void session.abort().finally(() => process.exit(code));
+	});
 	try {
 		const { runInteractive } = await import("../tui/index.js");
 		return await runInteractive(session, { initialPrompt: initialPrompt || undefined, stdin: io.stdin, stdout: io.stdout, stderr: io.stderr });
