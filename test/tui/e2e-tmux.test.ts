@@ -33,8 +33,10 @@ function history(): string {
 	return tmux("capture-pane", "-p", "-J", "-S", "-", "-t", SESSION);
 }
 
+/** Occurrences of `needle`, ignoring how lines were wrapped. */
 function count(text: string, needle: string): number {
-	return text.split(needle).length - 1;
+	const flat = (value: string) => value.replace(/\s+/g, " ");
+	return flat(text).split(flat(needle)).length - 1;
 }
 
 async function waitForScreen(check: (text: string) => boolean, what: string, timeoutMs = 20_000): Promise<string> {
@@ -121,9 +123,21 @@ describe.skipIf(!hasTmux())("loom in a terminal (tmux)", () => {
 		server.enqueue({ text: "still streaming ", endless: true, chunkSize: 6, chunkDelayMs: 30 });
 		await typeLine("write forever");
 		await waitForScreen((t) => t.includes("still streaming") && t.includes("esc to interrupt"), "the slow stream");
+		// Resizing while the live area redraws must not duplicate what is already in the scrollback.
+		tmux("resize-window", "-t", SESSION, "-x", "70", "-y", "24");
+		await new Promise((resolve) => setTimeout(resolve, 300));
+		tmux("resize-window", "-t", SESSION, "-x", "100", "-y", "30");
+		await new Promise((resolve) => setTimeout(resolve, 600));
+		await waitForScreen((t) => t.includes("esc to interrupt"), "the stream after resizing");
 		tmux("send-keys", "-t", SESSION, "Escape");
 		text = await waitForScreen((t) => t.includes("Interrupted.") && t.includes("ready"), "the interrupted run");
 		expect(text).not.toContain("esc to interrupt");
+		const afterResize = history();
+		expect(count(afterResize, "› write forever")).toBe(1);
+		expect(count(afterResize, "The answer is 42.")).toBe(1);
+		expect(count(afterResize, paragraphs[39])).toBe(1);
+		// No leftovers of the live area (the editor's top border) from before the resize.
+		expect(count(afterResize, "╭")).toBe(1);
 
 		tmux("send-keys", "-t", SESSION, "C-d");
 		await waitForScreen((t) => t.includes("[loom exited with"), "loom exiting", 15_000);

@@ -1,4 +1,4 @@
-import { Box, Static } from "ink";
+import { Box, Static, useStdout } from "ink";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { useClock } from "../hooks/use-clock.js";
 import { useSessionView } from "../hooks/use-session-view.js";
@@ -15,6 +15,10 @@ import { TranscriptEntry } from "./TranscriptEntry.js";
 
 /** Spinner and elapsed-time tick while something is in progress. */
 const CLOCK_INTERVAL_MS = 100;
+/** Erase screen, erase scrollback, cursor home. */
+const CLEAR_TERMINAL = "\u001b[2J\u001b[3J\u001b[H";
+/** A resize settles before the transcript is reprinted (dragging a window sends many). */
+const RESIZE_SETTLE_MS = 200;
 
 export interface AppProps {
 	session: SessionPort;
@@ -49,6 +53,9 @@ export function App({ session, initialPrompt, inputActive, onExit, home }: AppPr
 		},
 	);
 	const { columns, rows } = useTerminalSize();
+	const { write } = useStdout();
+	const [staticKey, setStaticKey] = useState(0);
+	const printedWidth = useRef(columns);
 	const [editorHeight, setEditorHeight] = useState(3);
 	const [busy, setBusy] = useState(false);
 	const [exitCode, setExitCode] = useState<number | undefined>(undefined);
@@ -126,6 +133,19 @@ export function App({ session, initialPrompt, inputActive, onExit, home }: AppPr
 	const onToggleThinking = useCallback(() => dispatch({ type: "ui_toggle_thinking" }), [dispatch]);
 	const onExitKey = useCallback(() => exit(0), [exit]);
 
+	// Terminals reflow their lines when the width changes, so the live area Ink erases no longer has the
+	// height Ink remembers, and its leftovers would stay in the scrollback. Start clean instead: clear the
+	// terminal with its scrollback and print the transcript again at the new width (a new <Static>).
+	useEffect(() => {
+		if (columns === printedWidth.current) return;
+		const timer = setTimeout(() => {
+			printedWidth.current = columns;
+			write(CLEAR_TERMINAL);
+			setStaticKey((key) => key + 1);
+		}, RESIZE_SETTLE_MS);
+		return () => clearTimeout(timer);
+	}, [columns, write]);
+
 	const started = useRef(false);
 	useEffect(() => {
 		if (started.current) return;
@@ -157,7 +177,9 @@ export function App({ session, initialPrompt, inputActive, onExit, home }: AppPr
 
 	return (
 		<>
-			<Static items={view.transcript}>{renderItem}</Static>
+			<Static key={staticKey} items={view.transcript}>
+				{renderItem}
+			</Static>
 			{exitCode === undefined ? (
 				<Box flexDirection="column" width={columns}>
 					<LiveArea active={view.activeAssistant} runs={view.liveToolIds.map((id) => view.tools[id]).filter((run) => run !== undefined)} now={now} width={columns} budget={budget} />

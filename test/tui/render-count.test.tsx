@@ -1,0 +1,73 @@
+// Typing re-renders only the editor, and a fast stream is rendered at a bounded rate.
+import { render } from "ink";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { textDelta, assistant } from "./events.js";
+import { FakeSession } from "./fake-session.js";
+import { sleep, waitFor } from "./render-helpers.js";
+import { TestStdin, TestStdout } from "./terminal-streams.js";
+
+const footerRenders = vi.hoisted(() => ({ count: 0 }));
+
+vi.mock("../../src/tui/components/Footer.js", async (importOriginal) => {
+	const original = await importOriginal<typeof import("../../src/tui/components/Footer.js")>();
+	return {
+		...original,
+		Footer: (props: Parameters<typeof original.Footer>[0]) => {
+			footerRenders.count++;
+			return original.Footer(props);
+		},
+	};
+});
+
+const { App } = await import("../../src/tui/components/App.js");
+
+const unmounts: Array<() => void> = [];
+afterEach(() => {
+	for (const unmount of unmounts.splice(0)) unmount();
+});
+
+function mount(session: FakeSession) {
+	const stdout = new TestStdout(80, 30);
+	const stdin = new TestStdin();
+	const instance = render(<App session={session} inputActive onExit={() => {}} />, {
+		stdout: stdout as unknown as NodeJS.WriteStream,
+		stdin: stdin as unknown as NodeJS.ReadStream,
+		debug: true,
+		exitOnCtrlC: false,
+		patchConsole: false,
+	});
+	unmounts.push(() => instance.unmount());
+	return { stdout, stdin };
+}
+
+describe("render cost", () => {
+	it("typing re-renders the editor, not the rest of the screen", async () => {
+		const { stdout, stdin } = mount(new FakeSession());
+		await waitFor(stdout.lastFrame, (f) => f.includes("ready"));
+		await sleep(50);
+		const before = footerRenders.count;
+		for (const char of "a fairly long prompt typed key by key") {
+			stdin.write(char);
+			await sleep(2);
+		}
+		await waitFor(stdout.lastFrame, (f) => f.includes("typed key by key"));
+		expect(footerRenders.count - before).toBe(0);
+	});
+
+	it("renders a burst of 2,000 stream events a bounded number of times", async () => {
+		const session = new FakeSession();
+		const { stdout } = mount(session);
+		await waitFor(stdout.lastFrame, (f) => f.includes("ready"));
+		const before = footerRenders.count;
+		const started = Date.now();
+		await session.emit({ type: "message_start", message: assistant([]) });
+		for (let i = 0; i < 2000; i++) await session.emit(textDelta(`t${i} `));
+		await waitFor(stdout.lastFrame, (f) => f.includes("t1999"));
+		const elapsedMs = Date.now() - started;
+		// About 30 renders a second at most (one per 33 ms window), plus a little slack for the last one.
+		const renders = footerRenders.count - before;
+		expect(renders).toBeGreaterThanOrEqual(1);
+		expect(renders).toBeLessThanOrEqual(Math.ceil(elapsedMs / 33) + 2);
+		expect(renders).toBeLessThan(200);
+	});
+});
