@@ -3,9 +3,7 @@
 import type { AssistantMessage, AssistantMessageEvent } from "../core/llm-types.js";
 import { textFromContent, thinkingFromContent } from "./message-text.js";
 import { splitFinished } from "./paragraph-split.js";
-import type { ActiveAssistant, ScreenView, TranscriptItem } from "./view-model.js";
-
-type NewItem = TranscriptItem extends infer T ? (T extends { id: string } ? Omit<T, "id"> : never) : never;
+import type { ActiveAssistant, NewTranscriptItem as NewItem, ScreenView, TranscriptItem } from "./view-model.js";
 
 /** Appends items to the transcript, giving each the next id. */
 export function appendItems(view: ScreenView, items: NewItem[]): ScreenView {

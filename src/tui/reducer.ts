@@ -116,6 +116,8 @@ export function reduceView(view: ScreenView, event: ScreenEvent, now: number): S
 			return appendItems(view, [{ kind: "notice", level: event.level, text: event.text }]);
 		case "ui_toggle_thinking":
 			return { ...view, showThinking: !view.showThinking };
+		case "ui_history":
+			return appendItems(view, event.items);
 		case "ui_usage_baseline":
 			return { ...view, usage: { ...event.usage }, contextTokens: event.contextTokens ?? view.contextTokens };
 		default:

@@ -1,5 +1,6 @@
 // What the interactive screen needs from a session, and nothing more. The AgentSession satisfies it
 // structurally; tests use a scripted fake. Methods may be sync or async; the screen awaits them either way.
+import type { AgentMessage } from "../core/agent-types.js";
 import type { ThinkingLevel } from "../core/llm-types.js";
 import type { SessionEvent } from "../core/session/session-events.js";
 
@@ -65,6 +66,8 @@ export interface SessionPort {
 	readonly sessionFile: string | undefined;
 	/** Messages in the conversation. */
 	readonly messageCount: number;
+	/** The conversation, shown when a saved session is opened. Optional. */
+	readonly messages?: readonly AgentMessage[];
 	/** Token and cost totals of the whole session, loaded history included. */
 	readonly usageTotals: SessionUsageTotals;
 	/** Tokens in the model's context after the last response, when known (for a resumed session's context %). Optional. */

@@ -43,6 +43,8 @@ export interface ToolRunView {
 	details?: ToolDetailsView;
 	startedAt: number;
 	endedAt?: number;
+	/** Loaded from a session file, where no durations are kept: no elapsed time is shown. */
+	untimed?: boolean;
 }
 
 export type NoticeLevel = "info" | "warning" | "error";
@@ -61,6 +63,9 @@ export type TranscriptItem =
 	| { kind: "thinking"; id: string; messageId: string; turn: number; text: string; redacted: boolean }
 	| { kind: "tools"; id: string; turn: number; runs: ToolRunView[] }
 	| { kind: "notice"; id: string; level: NoticeLevel; text: string };
+
+/** A transcript item before the reducer gives it an id. */
+export type NewTranscriptItem = TranscriptItem extends infer T ? (T extends { id: string } ? Omit<T, "id"> : never) : never;
 
 /** The assistant message being streamed: only the part not yet moved into the transcript. */
 export interface ActiveAssistant {
@@ -143,7 +148,9 @@ export type UiEvent =
 	| { type: "ui_notice"; level: NoticeLevel; text: string }
 	| { type: "ui_toggle_thinking" }
 	/** Totals already in a resumed session, read from the session when it opens. */
-	| { type: "ui_usage_baseline"; usage: UsageTotals; contextTokens?: number };
+	| { type: "ui_usage_baseline"; usage: UsageTotals; contextTokens?: number }
+	/** The conversation of a resumed session, to show before anything new. */
+	| { type: "ui_history"; items: NewTranscriptItem[] };
 
 export const emptyUsage: UsageTotals = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, cost: 0 };
 

@@ -233,8 +233,10 @@ describe("slash commands", () => {
 		await screen.type("/resume 3", ENTER);
 		await screen.until((f) => f.includes("There is no session number 3"));
 		await screen.type("/resume 1", ENTER);
-		frame = await screen.until((f) => f.includes("Resumed session with 7 messages"));
+		frame = await screen.until((f) => f.includes("Resumed session with 7 messages") && f.includes("The earlier answer."));
 		expect(session.calls.resumed).toEqual(["/s/one.jsonl"]);
+		// The resumed conversation is shown after the notice, tool rows included (no durations: none are saved).
+		expect(frame).toMatch(/Resumed session with 7 messages[^\n]*\n\n› the earlier question\n\nThe earlier answer\.\n\n✓ read old\.txt\n/);
 		// The resumed session's totals come from the session, not from zero.
 		expect(frame).toContain("↑1.0k ↓200 · $0.50");
 	});

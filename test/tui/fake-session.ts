@@ -1,5 +1,6 @@
 // A scripted SessionPort for screen tests: prompt() replays SessionEvents, steps can wait on gates the
 // test opens, and every call is recorded. A test double only; the real one is the AgentSession.
+import type { AgentMessage } from "../../src/core/agent-types.js";
 import type { ThinkingLevel } from "../../src/core/llm-types.js";
 import type { SessionEvent } from "../../src/core/session/session-events.js";
 import type { SessionPort, SessionSummary, SessionUsageTotals } from "../../src/tui/session-port.js";
@@ -37,6 +38,7 @@ export class FakeSession implements SessionPort {
 	cwd = "/work/project";
 	sessionFile: string | undefined = "/home/u/.loom/sessions/s1.jsonl";
 	messageCount = 0;
+	messages: AgentMessage[] = [];
 	usageTotals: SessionUsageTotals = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, cost: 0 };
 	sessions: SessionSummary[] = [];
 	/** Thrown by prompt() before anything starts (e.g. a missing API key). */
@@ -145,6 +147,11 @@ export class FakeSession implements SessionPort {
 
 	async resume(sessionFileOrId: string): Promise<void> {
 		this.calls.resumed.push(sessionFileOrId);
+		this.messages = [
+			{ role: "user", content: "the earlier question", timestamp: 0 },
+			assistant([{ type: "text", text: "The earlier answer." }, { type: "toolCall", id: "old1", name: "read", arguments: { path: "old.txt" } }]),
+			{ role: "toolResult", toolCallId: "old1", toolName: "read", content: [{ type: "text", text: "old" }], isError: false, timestamp: 0 },
+		];
 		this.messageCount = 7;
 		this.usageTotals = { input: 1000, output: 200, cacheRead: 0, cacheWrite: 0, cost: 0.5 };
 		await this.emit({ type: "session_open", sessionId: "r", file: sessionFileOrId, cwd: this.cwd, provider: "test", model: this.model?.id ?? "", thinkingLevel: this.thinkingLevel, messageCount: 7 });

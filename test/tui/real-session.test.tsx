@@ -111,6 +111,27 @@ describe("the screen on a real AgentSession", () => {
 		expect(readFileSync(join(cwd, "out.txt"), "utf8")).toBe("hello");
 	});
 
+	it("/new then /resume brings the earlier conversation back on screen, tool rows included", async () => {
+		const cwd = tempDir();
+		writeFileSync(join(cwd, "data.txt"), "one\ntwo\n");
+		server.enqueue({ toolCalls: [{ id: "call_r", name: "read", arguments: { path: "data.txt" } }] });
+		server.enqueue({ text: "Two lines." });
+		const session = makeSession(cwd);
+		const screen = mount(session);
+		await screen.until((f) => f.includes("ready"));
+		await screen.type("count the lines", "\r");
+		await screen.until((f) => f.includes("Two lines.") && f.includes("ready"));
+		await screen.type("/new", "\r");
+		await screen.until((f) => f.includes("· Session") && f.split("· Session").length === 3);
+		await screen.type("/resume", "\r");
+		await screen.until((f) => f.includes("Recent sessions"));
+		await screen.type("/resume 1", "\r");
+		const frame = await screen.until((f) => f.includes("Resumed session with 4 messages"));
+		const resumed = frame.slice(frame.indexOf("Resumed session with 4 messages"));
+		expect(resumed).toMatch(/› count the lines\n\n✓ read data\.txt\n\s+read 2 lines \(1-2 of 2\)\n\nTwo lines\./);
+		expect(session.messageCount).toBe(4);
+	});
+
 	it("Esc stops a slow stream; the run ends as interrupted and the screen is ready again", async () => {
 		server.enqueue({ text: "streaming slowly ", endless: true, chunkSize: 4, chunkDelayMs: 20 });
 		const screen = mount(makeSession(tempDir()));

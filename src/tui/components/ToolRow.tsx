@@ -24,7 +24,13 @@ export function ToolRow({ run, now, maxResultLines, live = false }: ToolRowProps
 			<Text wrap="truncate-end">
 				<StatusGlyph status={run.status} now={now} /> <Text bold>{run.name}</Text>
 				{run.argsPreview ? <Text> {run.argsPreview}</Text> : null}
-				<Text dimColor> {run.status === "preparing" ? "preparing " : ""}{formatDuration(elapsed)}</Text>
+				{run.untimed ? null : (
+					<Text dimColor>
+						{" "}
+						{run.status === "preparing" ? "preparing " : ""}
+						{formatDuration(elapsed)}
+					</Text>
+				)}
 			</Text>
 			<StyledLines lines={lines} indent={2} truncate={live} />
 		</Box>

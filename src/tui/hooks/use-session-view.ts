@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from "react";
+import { historyItems } from "../history.js";
 import { type ScreenEvent, reduceView } from "../reducer.js";
 import type { SessionEvent } from "../../core/session/session-events.js";
 import type { SessionPort } from "../session-port.js";
@@ -43,6 +44,7 @@ export function useSessionView(session: SessionPort, initial: () => ScreenView, 
 			// A resumed session already has totals; the session knows them, the event stream does not.
 			if (event.type === "session_open") {
 				dispatch({ type: "ui_usage_baseline", usage: { ...session.usageTotals }, contextTokens: session.contextUsage?.tokens });
+				if (event.messageCount > 0 && session.messages) dispatch({ type: "ui_history", items: historyItems(session.messages) });
 			}
 			after.current?.(event);
 		});

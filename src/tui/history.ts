@@ -1,0 +1,74 @@
+// Transcript items for a conversation loaded from a session file (resume, continue): prompts, answers,
+// thinking, and each assistant message's tool calls as a finished batch with their results.
+import type { AgentMessage } from "../core/agent-types.js";
+import { textFromContent, thinkingFromContent, userText } from "./message-text.js";
+import { previewToolArgs } from "./tool-args.js";
+import { projectToolDetails } from "./tool-details.js";
+import type { NewTranscriptItem as NewItem, ToolRunView } from "./view-model.js";
+
+/** Messages shown at most; a long session starts with a line saying how many were left out. */
+export const HISTORY_MESSAGES = 60;
+
+interface ToolResultLike {
+	role: "toolResult";
+	toolCallId: string;
+	content: unknown;
+	details?: unknown;
+	isError?: boolean;
+}
+
+function isRole<R extends string>(message: AgentMessage, role: R): boolean {
+	return (message as { role?: string }).role === role;
+}
+
+export function historyItems(messages: readonly AgentMessage[], limit = HISTORY_MESSAGES): NewItem[] {
+	const start = Math.max(0, messages.length - limit);
+	const shown = messages.slice(start);
+	const results = new Map<string, ToolResultLike>();
+	for (const message of shown) {
+		if (isRole(message, "toolResult")) {
+			const result = message as unknown as ToolResultLike;
+			results.set(result.toolCallId, result);
+		}
+	}
+	const items: NewItem[] = [];
+	if (start > 0) items.push({ kind: "notice", level: "info", text: `${start} earlier messages not shown` });
+	let turn = 0;
+	shown.forEach((message, index) => {
+		if (isRole(message, "user")) {
+			items.push({ kind: "user", text: userText((message as { content?: unknown }).content) });
+			return;
+		}
+		if (!isRole(message, "assistant")) return;
+		turn++;
+		const content = (message as { content?: unknown }).content;
+		const messageId = `h${index}`;
+		const thinking = thinkingFromContent(content);
+		if (thinking.text.trim() !== "" || thinking.redacted) items.push({ kind: "thinking", messageId, turn, text: thinking.text, redacted: thinking.redacted });
+		const text = textFromContent(content);
+		if (text.trim() !== "") items.push({ kind: "assistant", messageId, turn, text });
+		const calls = Array.isArray(content) ? content.filter((block) => block?.type === "toolCall") : [];
+		if (calls.length === 0) return;
+		const runs: ToolRunView[] = calls.map((call) => {
+			const id = String(call.id);
+			const name = typeof call.name === "string" ? call.name : "tool";
+			const preview = previewToolArgs(name, call.arguments);
+			const result = results.get(id);
+			const details = projectToolDetails(result?.details);
+			return {
+				id,
+				name,
+				status: result === undefined || result.isError ? "error" : "done",
+				argsPreview: preview.summary,
+				...(preview.path !== undefined ? { path: preview.path } : {}),
+				resultText: result === undefined ? "No result recorded." : textFromContent(result.content),
+				...(details ? { details } : {}),
+				startedAt: 0,
+				endedAt: 0,
+				untimed: true,
+			};
+		});
+		items.push({ kind: "tools", turn, runs });
+	});
+	return items;
+}
