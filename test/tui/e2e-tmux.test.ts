@@ -21,7 +21,7 @@ const SOCKET = `loom-e2e-${process.pid}`;
 const SESSION = "loom";
 
 function tmux(...args: string[]): string {
-	return execFileSync("tmux", ["-L", SOCKET, "-f", "/dev/null", ...args], { encoding: "utf8" });
+	return execFileSync("tmux", ["-u", "-L", SOCKET, "-f", "/dev/null", ...args], { encoding: "utf8" });
 }
 
 function screen(): string {
