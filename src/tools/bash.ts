@@ -103,6 +103,9 @@ export function createBashTool(cwd: string, options: BashToolOptions = {}): Agen
 		// Commands share the working tree and the terminal's processes; one at a time keeps them predictable.
 		executionMode: "sequential",
 		async execute(_toolCallId, params, signal, onUpdate) {
+			if (typeof params.command !== "string" || params.command.trim() === "") {
+				throw new Error("command must be a non-empty string: the shell command to run.");
+			}
 			const timeoutSeconds = params.timeout ?? options.defaultTimeout;
 			if (timeoutSeconds !== undefined && !(Number.isFinite(timeoutSeconds) && timeoutSeconds > 0)) {
 				throw new Error(`timeout must be a positive number of seconds, got ${params.timeout}.`);

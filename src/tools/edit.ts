@@ -90,6 +90,19 @@ function decodeText(bytes: Buffer, shownPath: string): string {
 	}
 }
 
+/** The loop validates arguments against the schema; this guards direct callers with a readable error. */
+function checkEdits(edits: unknown): EditSpec[] {
+	if (!Array.isArray(edits) || edits.length === 0) {
+		throw new Error("edits must be a non-empty array of { oldText, newText }.");
+	}
+	edits.forEach((edit, index) => {
+		if (typeof edit?.oldText !== "string" || typeof edit?.newText !== "string") {
+			throw new Error(`edits[${index}] must have string oldText and newText.`);
+		}
+	});
+	return edits as EditSpec[];
+}
+
 export function createEditTool(cwd: string): AgentTool<typeof editSchema, EditToolDetails> {
 	return {
 		name: "edit",
@@ -99,12 +112,13 @@ export function createEditTool(cwd: string): AgentTool<typeof editSchema, EditTo
 		prepareArguments: prepareEditArguments,
 		async execute(_toolCallId, params, signal) {
 			const absolute = resolveToCwd(params.path, cwd);
+			const edits = checkEdits(params.edits);
 			return withFileMutationQueue(absolute, async () => {
 				if (signal?.aborted) throw new Error(`Edit of ${params.path} aborted; the file was not changed.`);
 				const raw = decodeText(await readForEdit(absolute, params.path), params.path);
 				const bom = raw.startsWith(UTF8_BOM) ? UTF8_BOM : "";
 				const original = raw.slice(bom.length);
-				const { content, applied } = applyEdits(original, params.edits as EditSpec[], params.path);
+				const { content, applied } = applyEdits(original, edits, params.path);
 				if (signal?.aborted) throw new Error(`Edit of ${params.path} aborted; the file was not changed.`);
 				await atomicWriteFile(absolute, bom + content);
 

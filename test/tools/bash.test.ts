@@ -97,6 +97,7 @@ describe("bash tool: running commands", () => {
 	it("refuses a bad timeout and a missing working directory without running anything", async () => {
 		const dir = await makeTempDir();
 		await expect(createBashTool(dir).execute("1", { command: "touch ran", timeout: -1 })).rejects.toThrow(/positive number of seconds/);
+		await expect(createBashTool(dir).execute("1", { command: "  " })).rejects.toThrow(/non-empty string/);
 		await expect(createBashTool(path.join(dir, "gone")).execute("1", { command: "touch ran" })).rejects.toThrow(/does not exist/);
 		expect(await fs.readdir(dir)).toEqual([]);
 	});

@@ -182,6 +182,14 @@ describe("edit tool: arguments", () => {
 		expect(prepareEditArguments("nonsense")).toBe("nonsense");
 	});
 
+	it("rejects malformed edits with a readable error, before touching the file", async () => {
+		const { tool, read } = await setup("x\n");
+		const call = (edits: unknown) => tool.execute("1", { path: "file.txt", edits } as never);
+		await expect(call([])).rejects.toThrow(/non-empty array/);
+		await expect(call([{ oldText: "x" }])).rejects.toThrow(/edits\[0\] must have string oldText and newText/);
+		expect(await read()).toBe("x\n");
+	});
+
 	it("runs an edit given in the legacy form end to end", async () => {
 		const { tool, read } = await setup("old\n");
 		const args = prepareEditArguments({ path: "file.txt", oldText: "old", newText: "new" }) as { path: string; edits: { oldText: string; newText: string }[] };
