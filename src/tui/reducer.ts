@@ -114,8 +114,14 @@ export function reduceView(view: ScreenView, event: ScreenEvent, now: number): S
 
 		case "ui_notice":
 			return appendItems(view, [{ kind: "notice", level: event.level, text: event.text }]);
-		case "ui_toggle_thinking":
-			return { ...view, showThinking: !view.showThinking };
+		case "ui_toggle_thinking": {
+			const toggled: ScreenView = { ...view, showThinking: !view.showThinking };
+			if (!toggled.showThinking) return toggled;
+			// Printed lines cannot change: show the latest thinking again, in full, below.
+			const last = [...view.transcript].reverse().find((item) => item.kind === "thinking");
+			if (!last || last.kind !== "thinking" || last.text.trim() === "") return toggled;
+			return appendItems(toggled, [{ kind: "thinking", messageId: last.messageId, turn: last.turn, text: last.text, redacted: last.redacted }]);
+		}
 		case "ui_history":
 			return appendItems(view, event.items);
 		case "ui_usage_baseline":

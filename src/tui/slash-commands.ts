@@ -31,7 +31,7 @@ export const KEY_HELP: ReadonlyArray<[string, string]> = [
 	["Esc", "interrupt the run; queued messages return to the editor"],
 	["Ctrl+C", "clear the editor; twice within 2 s: exit"],
 	["Ctrl+D", "exit (on an empty editor)"],
-	["Ctrl+T", "show or hide thinking (for messages to come)"],
+	["Ctrl+T", "show thinking in full (the latest again, and those to come), or hide it"],
 ];
 
 /** A command is "/word" at the very start; "/etc/hosts …" and other paths are prompts. */

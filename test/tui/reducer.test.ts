@@ -167,6 +167,18 @@ describe("assistant messages", () => {
 		expect(view.activeAssistant?.pendingToolCall).toBeUndefined();
 	});
 
+	it("Ctrl+T shows the latest thinking again in full, then thinking of new messages; again hides it", () => {
+		const withThinking = replay([{ type: "message_end", message: assistant([{ type: "thinking", thinking: "Deep thought." }, { type: "text", text: "42" }]) }]);
+		const shown = replay([{ type: "ui_toggle_thinking" }], withThinking);
+		expect(shown.showThinking).toBe(true);
+		expect(kinds(shown)).toEqual(["thinking", "assistant", "thinking"]);
+		expect(ofKind(shown, "thinking")[1].text).toBe("Deep thought.");
+		const hidden = replay([{ type: "ui_toggle_thinking" }], shown);
+		expect(hidden.showThinking).toBe(false);
+		expect(hidden.transcript).toHaveLength(3);
+		expect(replay([{ type: "ui_toggle_thinking" }]).transcript).toHaveLength(0);
+	});
+
 	it("reports an error, an interruption and a cut-off answer as notices", () => {
 		const view = replay([
 			{ type: "message_end", message: assistant("", { stopReason: "error", errorMessage: "429 rate limited" }) },
