@@ -79,6 +79,13 @@ describe("bash tool: running commands", () => {
 		expect(textOf(await tool.execute("2", { command: "printf '\\033[31mred\\033[0m\\n'" }))).toBe("red");
 	});
 
+	it("adds configured environment variables and applies a default timeout", async () => {
+		const tool = createBashTool(await makeTempDir(), { env: { LOOM_TEST_VALUE: "from-options" }, defaultTimeout: 0.3 });
+		expect(textOf(await tool.execute("1", { command: 'echo "$LOOM_TEST_VALUE $HOME"' }))).toBe(`from-options ${process.env.HOME}`);
+		const error = await failure(tool.execute("2", { command: "sleep 10" }));
+		expect(error.message).toContain("timed out after 0.3 s");
+	});
+
 	it("reports a non-zero exit code as an error with the output", async () => {
 		const tool = createBashTool(await makeTempDir());
 		const error = await failure(tool.execute("1", { command: "echo partial; exit 3" }));
@@ -98,6 +105,9 @@ describe("bash tool: running commands", () => {
 		const dir = await makeTempDir();
 		await expect(createBashTool(dir).execute("1", { command: "touch ran", timeout: -1 })).rejects.toThrow(/positive number of seconds/);
 		await expect(createBashTool(dir).execute("1", { command: "  " })).rejects.toThrow(/non-empty string/);
+		await expect(createBashTool(dir, { shell: path.join(dir, "no-such-shell") }).execute("1", { command: "touch ran" })).rejects.toThrow(
+			/Could not start .*no-such-shell/,
+		);
 		await expect(createBashTool(path.join(dir, "gone")).execute("1", { command: "touch ran" })).rejects.toThrow(/does not exist/);
 		expect(await fs.readdir(dir)).toEqual([]);
 	});
