@@ -50,6 +50,7 @@ export async function createSession(setup: SessionSetup): Promise<AgentSession> 
 		toolExecution: options.toolExecution ?? settings.toolExecution ?? "parallel",
 		maxRetries: settings.retry?.maxRetries,
 		idleTimeoutMs: settings.retry?.idleTimeoutMs,
+		compaction: settings.compaction,
 		maxTurns: options.maxTurns,
 	});
 }

@@ -1,6 +1,7 @@
 // What an AgentSession is made from, and what it reports.
 import type { AgentLoopConfig, AgentMessage, AgentTool, ToolExecutionMode } from "../agent-types.js";
 import type { AssistantMessage, StreamFn, ThinkingLevel } from "../llm-types.js";
+import type { CompactionSettings } from "./compaction/compaction-settings.js";
 import type { ModelResolver, ModelSelection } from "./model-choice.js";
 import type { SessionEntry } from "./session-entries.js";
 import type { SessionEvent } from "./session-events.js";
@@ -27,14 +28,16 @@ export interface AgentSessionOptions {
 	idleTimeoutMs?: number;
 	/** Stop a run after this many model turns. */
 	maxTurns?: number;
+	/** settings.json's `compaction` (enabled, reserveTokens, keepRecentTokens); missing fields take the defaults. */
+	compaction?: Partial<CompactionSettings>;
 	/**
-	 * Runs before every model call on the messages the model will see (pruning, compaction views).
+	 * Runs before every model call on the messages the model will see, after compaction's view (e.g. pruning).
 	 * The file keeps every entry whatever the model sees.
 	 */
 	transformContext?: AgentLoopConfig["transformContext"];
 	/**
-	 * The model's view of a session's entries, used when a session opens or resumes. Default: every message.
-	 * Compaction (issue 7) passes its summary + kept-entries view here.
+	 * The model's view of a session's entries, used when a session opens or resumes. Default: the compacted
+	 * view (the latest summary, the kept messages and every later one; every message without a compaction).
 	 */
 	buildContext?: (entries: readonly SessionEntry[]) => AgentMessage[];
 }

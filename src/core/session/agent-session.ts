@@ -2,17 +2,20 @@
 // Print mode, JSON mode and the interactive screen subscribe to it; none of them drives the loop directly.
 import { Agent } from "../agent.js";
 import type { AgentMessage } from "../agent-types.js";
-import type { AssistantMessage, ImageContent, Model, RetryInfo, ThinkingLevel, UserMessage } from "../llm-types.js";
+import type { AssistantMessage, ImageContent, Model, RetryInfo, ThinkingLevel } from "../llm-types.js";
 import type { AgentSessionOptions, RunOutcome, SessionListener } from "./agent-session-types.js";
 import { MessageQueue, type QueueKind } from "./message-queue.js";
 import { ModelChoice, type ModelSelection } from "./model-choice.js";
-import { buildSessionContext, type SessionContext } from "./session-context.js";
+import { SessionCompaction } from "./session-compaction.js";
+import { buildSessionContext } from "./session-context.js";
 import type { SessionEntry } from "./session-entries.js";
 import type { SessionEvent } from "./session-events.js";
 import { listSessions, type SessionInfo } from "./session-list.js";
 import { resolveSessionArgument } from "./session-resolve.js";
 import { SessionStore } from "./session-store.js";
-import { addUsage, lastContextTokens, sumUsage, type UsageTotals } from "./usage-totals.js";
+import { runOutcome, userMessage } from "./run-outcome.js";
+import { SettingsRecord } from "./settings-record.js";
+import { addUsage, sumEntryUsage, type UsageTotals } from "./usage-totals.js";
 
 export type { AgentSessionOptions, RunOutcome, SessionListener } from "./agent-session-types.js";
 
@@ -24,6 +27,7 @@ export class AgentSession {
 	private readonly choice: ModelChoice;
 	private readonly listeners: SessionListener[] = [];
 	private readonly queued = new MessageQueue();
+	private readonly compaction: SessionCompaction;
 	private dispatch: Promise<void> = Promise.resolve();
 	private usage: UsageTotals;
 	private pendingRetry: number | undefined;
@@ -31,18 +35,21 @@ export class AgentSession {
 	private started = false;
 	private opened: Promise<void> = Promise.resolve();
 	private abortRequested = false;
+	/** From runPrompt's start to its end, overflow recovery between the agent's runs included. */
+	private runActive = false;
+	/** The current run's last assistant message (the agent's messages may be swapped by a compaction meanwhile). */
+	private lastAnswer: AssistantMessage | undefined;
 	private writeProblem: string | undefined;
-	/** What the session file last recorded, so each change is written once. */
-	private recorded: { model?: string; thinking?: ThinkingLevel } = {};
+	private readonly recorded: SettingsRecord;
 
 	constructor(options: AgentSessionOptions) {
 		this.options = options;
 		this.cwd = options.cwd;
 		this.store = options.store;
 		this.choice = new ModelChoice(options.models, options.selection);
-		const context = this.contextOf(this.store.entries);
-		this.recorded = recordedIn(context);
-		this.usage = sumUsage(context.messages);
+		const context = buildSessionContext(this.store.entries, options.buildContext);
+		this.recorded = new SettingsRecord(context);
+		this.usage = sumEntryUsage(this.store.entries);
 		this.agent = new Agent({
 			initialState: {
 				systemPrompt: options.systemPrompt,
@@ -54,7 +61,10 @@ export class AgentSession {
 			streamFn: options.streamFn,
 			getApiKey: () => this.choice.apiKey,
 			toolExecution: options.toolExecution ?? "parallel",
-			transformContext: options.transformContext,
+			transformContext: async (messages, signal) => {
+				const view = await this.compaction.beforeModelCall(messages, signal);
+				return options.transformContext ? options.transformContext(view, signal) : view;
+			},
 			shouldStopAfterTurn: options.maxTurns === undefined ? undefined : () => ++this.turnsThisRun >= options.maxTurns!,
 			streamOptions: {
 				maxRetries: options.maxRetries,
@@ -63,6 +73,8 @@ export class AgentSession {
 			},
 		});
 		this.agent.subscribe((event) => this.onAgentEvent(event));
+		const host = { agent: this.agent, store: () => this.store, apiKey: () => this.choice.apiKey, emit: (e: SessionEvent) => this.emit(e) };
+		this.compaction = new SessionCompaction(host, { ...options, settings: options.compaction });
 	}
 
 	// ---- what the session is ---------------------------------------------------------------------------
@@ -92,8 +104,9 @@ export class AgentSession {
 	get messageCount(): number {
 		return this.agent.state.messages.length;
 	}
+	/** True while a prompt's run (its retries and compactions included) is going on. */
 	get isStreaming(): boolean {
-		return this.agent.state.isStreaming;
+		return this.agent.state.isStreaming || this.runActive;
 	}
 	/** Why the model cannot be used (missing key, unknown provider), or undefined. */
 	get modelError(): string | undefined {
@@ -106,9 +119,9 @@ export class AgentSession {
 	get usageTotals(): UsageTotals {
 		return { ...this.usage };
 	}
-	/** Tokens of the model's context after the last response, and the model's window. */
-	get contextUsage(): { tokens?: number; contextWindow: number } {
-		return { tokens: lastContextTokens(this.agent.state.messages), contextWindow: this.model.contextWindow };
+	/** Tokens the next request will carry (last reported usage + estimates since), the model's window, and the percent. */
+	get contextUsage(): { tokens: number; contextWindow: number; percent: number | undefined } {
+		return this.compaction.usage();
 	}
 	/** The session file's entries so far (with ids, for compaction's "first kept entry"). */
 	get entries(): readonly SessionEntry[] {
@@ -153,16 +166,31 @@ export class AgentSession {
 	 */
 	async runPrompt(text: string, options: { images?: ImageContent[] } = {}): Promise<RunOutcome> {
 		await this.start();
+		// A prompt sent during /compact runs on the compacted conversation.
+		await this.compaction.settled();
 		if (this.isStreaming) throw new Error("A run is already active: use steer() or followUp() to queue a message.");
 		if (!this.choice.ensure()) throw new Error(this.choice.error);
 		this.agent.setModel(this.choice.model);
 		this.abortRequested = false;
 		this.writeProblem = undefined;
+		this.lastAnswer = undefined;
 		this.recordSettings();
-		const firstOfRun = this.agent.state.messages.length;
-		await this.agent.prompt(userMessage(text, options.images));
-		while (this.agent.hasQueuedMessages() && !this.abortRequested && !this.writeProblem) await this.agent.continue();
-		return this.outcome(firstOfRun);
+		this.runActive = true;
+		this.compaction.beginRun();
+		try {
+			await this.agent.prompt(userMessage(text, options.images));
+			let retried = false;
+			for (;;) {
+				// A request the context window could not hold: compact, then retry the turn once.
+				if (!retried && !this.abortRequested && (await this.compaction.recoverFromOverflow(this.lastAnswer))) retried = true;
+				else if (!this.agent.hasQueuedMessages()) break;
+				if (this.abortRequested || this.writeProblem) break;
+				await this.agent.continue();
+			}
+		} finally {
+			this.runActive = false;
+		}
+		return runOutcome(this.lastAnswer, this.abortRequested, this.writeProblem);
 	}
 
 	/** runPrompt() for callers that need no outcome (the screen). */
@@ -189,15 +217,29 @@ export class AgentSession {
 		return texts;
 	}
 
-	/** Stops the run (provider stream and its retries, tools) and resolves once it has settled. */
+	/** Stops the run (provider stream and its retries, tools) or a compaction, and resolves once it has settled. */
 	async abort(): Promise<void> {
 		this.abortRequested = true;
 		this.agent.abort();
-		await this.agent.waitForIdle();
+		this.compaction.abort();
+		await this.waitForIdle();
 	}
 
-	waitForIdle(): Promise<void> {
-		return this.agent.waitForIdle();
+	async waitForIdle(): Promise<void> {
+		await this.agent.waitForIdle();
+		await this.compaction.settled();
+	}
+
+	/**
+	 * Summarises the conversation now, keeping only the latest turn's start (`/compact [instructions]`). How it
+	 * ended arrives as compaction_end (a failure or abort writes nothing); rejects only when it cannot start.
+	 */
+	async compact(instructions?: string): Promise<void> {
+		await this.start();
+		if (this.isStreaming) throw new Error("Cannot compact during a run: wait for it to end or interrupt it first.");
+		if (!this.choice.ensure()) throw new Error(this.choice.error);
+		this.agent.setModel(this.choice.model);
+		await this.compaction.compactNow(instructions);
 	}
 
 	// ---- changing the session ---------------------------------------------------------------------------
@@ -253,22 +295,17 @@ export class AgentSession {
 		if (this.choice.error) await this.emit({ type: "session_error", message: this.choice.error });
 	}
 
-	private contextOf(entries: readonly SessionEntry[]): SessionContext {
-		const context = buildSessionContext(entries);
-		return this.options.buildContext ? { ...context, messages: this.options.buildContext(entries) } : context;
-	}
-
 	private async switchStore(store: SessionStore): Promise<void> {
 		if (this.isStreaming) await this.abort();
 		this.store.close();
 		this.store = store;
 		this.agent.reset();
 		this.queued.clear();
-		const context = this.contextOf(store.entries);
+		const context = buildSessionContext(store.entries, this.options.buildContext);
 		this.agent.replaceMessages(context.messages);
-		this.usage = sumUsage(context.messages);
-		this.recorded = recordedIn(context);
-		if (context.model && this.recorded.model !== `${this.provider}/${this.modelId}`) {
+		this.usage = sumEntryUsage(store.entries);
+		this.recorded.reset(context);
+		if (context.model && !this.recorded.hasModel(this.provider, this.modelId)) {
 			try {
 				this.agent.setModel(this.choice.change({ provider: context.model.provider, modelId: context.model.modelId }));
 			} catch {
@@ -305,6 +342,7 @@ export class AgentSession {
 			case "message_end":
 				this.persist(event.message);
 				if (event.message.role === "assistant") {
+					this.lastAnswer = event.message as AssistantMessage;
 					this.usage = addUsage(this.usage, event.message);
 					const stop = (event.message as AssistantMessage).stopReason;
 					if (this.pendingRetry !== undefined) await this.finishRetry(stop !== "error" && stop !== "aborted");
@@ -327,15 +365,8 @@ export class AgentSession {
 	/** Writes model and thinking changes into the session file (held until a new session's first message). */
 	private recordSettings(): void {
 		try {
-			const model = `${this.provider}/${this.modelId}`;
-			if (this.choice.isUsable && this.recorded.model !== model) {
-				this.store.append({ type: "model_change", provider: this.provider, modelId: this.modelId });
-				this.recorded.model = model;
-			}
-			if (this.recorded.thinking !== this.thinkingLevel) {
-				this.store.append({ type: "thinking_change", thinkingLevel: this.thinkingLevel });
-				this.recorded.thinking = this.thinkingLevel;
-			}
+			const current = { provider: this.provider, modelId: this.modelId, usable: this.choice.isUsable, thinking: this.thinkingLevel };
+			this.recorded.write(this.store, current);
 		} catch (error) {
 			void this.emit({ type: "session_error", message: `Could not write the session file ${this.store.file}: ${(error as Error).message}` });
 		}
@@ -364,24 +395,4 @@ export class AgentSession {
 		this.dispatch = delivered.catch(() => {});
 		return delivered;
 	}
-
-	private outcome(firstOfRun: number): RunOutcome {
-		const run = this.agent.state.messages.slice(firstOfRun);
-		const last = run.reverse().find((message) => message.role === "assistant") as AssistantMessage | undefined;
-		if (this.writeProblem) return { status: "error", message: last, errorMessage: this.writeProblem };
-		if (this.abortRequested || last?.stopReason === "aborted") {
-			return { status: "aborted", message: last, errorMessage: last?.errorMessage ?? "Aborted" };
-		}
-		if (last?.stopReason === "error") return { status: "error", message: last, errorMessage: last.errorMessage };
-		return { status: "done", message: last };
-	}
-}
-
-function recordedIn(context: SessionContext): { model?: string; thinking?: ThinkingLevel } {
-	return { model: context.model && `${context.model.provider}/${context.model.modelId}`, thinking: context.thinkingLevel };
-}
-
-function userMessage(text: string, images?: ImageContent[]): UserMessage {
-	const content = images && images.length > 0 ? [{ type: "text" as const, text }, ...images] : text;
-	return { role: "user", content, timestamp: Date.now() };
 }

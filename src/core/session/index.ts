@@ -11,7 +11,9 @@ export { type SessionInfo, listAllSessions, listSessions, newestSessionFile, rea
 export { resolveSessionArgument } from "./session-resolve.js";
 export { CONTEXT_FILE_NAMES, type ContextFile, ancestorsFromRoot, loadContextFiles } from "./context-files.js";
 export { type PromptTool, type SystemPromptOptions, buildSystemPrompt } from "./system-prompt.js";
-export { type UsageTotals, addUsage, lastContextTokens, sumUsage, zeroUsage } from "./usage-totals.js";
+export { type UsageTotals, addUsage, lastContextTokens, sumEntryUsage, sumUsage, zeroUsage } from "./usage-totals.js";
 export { ModelChoice, type ModelResolver, type ModelSelection } from "./model-choice.js";
 export { MessageQueue, type QueueKind } from "./message-queue.js";
 export { AgentSession, type AgentSessionOptions, type RunOutcome, type SessionListener } from "./agent-session.js";
+export * from "./compaction/index.js";
+export { type CompactionHost, SessionCompaction, type SessionCompactionOptions } from "./session-compaction.js";

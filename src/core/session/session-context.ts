@@ -1,9 +1,12 @@
-// Rebuilds what a resumed conversation continues from: the messages, and the last model and thinking level chosen.
+// Rebuilds what a resumed conversation continues from: the model's view of the messages (compacted when the
+// session was compacted), and the last model and thinking level chosen.
 import type { AgentMessage } from "../agent-types.js";
 import type { ThinkingLevel } from "../llm-types.js";
+import { buildCompactedContext } from "./compaction/compacted-context.js";
 import type { SessionEntry } from "./session-entries.js";
 
 export interface SessionContext {
+	/** What the model sees: after a compaction its summary, the kept messages and every later one; else every message. */
 	messages: AgentMessage[];
 	/** The last model_change, if any. */
 	model?: { provider: string; modelId: string };
@@ -12,25 +15,17 @@ export interface SessionContext {
 }
 
 /**
- * Every message entry in file order. Compaction entries (issue 7) are where the model's view would start
- * from a summary instead; until compaction lands they are ignored here and the full history is sent.
+ * The file keeps every entry; only the view returned here is compacted, so a resume rebuilds the same context.
+ * `view` replaces the default view of the messages (AgentSession's buildContext option).
  */
-export function buildSessionContext(entries: readonly SessionEntry[]): SessionContext {
-	const context: SessionContext = { messages: [] };
+export function buildSessionContext(
+	entries: readonly SessionEntry[],
+	view: (entries: readonly SessionEntry[]) => AgentMessage[] = (all) => buildCompactedContext(all).messages,
+): SessionContext {
+	const context: SessionContext = { messages: view(entries) };
 	for (const entry of entries) {
-		switch (entry.type) {
-			case "message":
-				context.messages.push(entry.message);
-				break;
-			case "model_change":
-				context.model = { provider: entry.provider, modelId: entry.modelId };
-				break;
-			case "thinking_change":
-				context.thinkingLevel = entry.thinkingLevel;
-				break;
-			case "compaction":
-				break;
-		}
+		if (entry.type === "model_change") context.model = { provider: entry.provider, modelId: entry.modelId };
+		else if (entry.type === "thinking_change") context.thinkingLevel = entry.thinkingLevel;
 	}
 	return context;
 }

@@ -22,6 +22,16 @@ export const SettingsSchema = Type.Object(
 				idleTimeoutMs: Type.Optional(Type.Integer({ minimum: 1000 })),
 			}),
 		),
+		compaction: Type.Optional(
+			Type.Object({
+				/** Compact automatically near the context window and after a context overflow (/compact works either way). */
+				enabled: Type.Optional(Type.Boolean()),
+				/** Tokens kept free below the context window (capped at half the window). */
+				reserveTokens: Type.Optional(Type.Integer({ minimum: 0 })),
+				/** About this many recent tokens stay verbatim after a compaction (capped at a quarter of the window). */
+				keepRecentTokens: Type.Optional(Type.Integer({ minimum: 0 })),
+			}),
+		),
 	},
 	// Unknown keys are kept, so settings written by a newer loom (or a later feature) never break this one.
 	{ additionalProperties: true },

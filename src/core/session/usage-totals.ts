@@ -45,3 +45,10 @@ export function lastContextTokens(messages: readonly AgentMessage[]): number | u
 	}
 	return undefined;
 }
+
+/** Totals over every message entry of a session file, the compacted-away ones included. */
+export function sumEntryUsage(entries: readonly { type: string; message?: AgentMessage }[]): UsageTotals {
+	let totals = zeroUsage();
+	for (const entry of entries) if (entry.type === "message" && entry.message) totals = addUsage(totals, entry.message);
+	return totals;
+}
