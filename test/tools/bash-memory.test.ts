@@ -17,6 +17,7 @@ describe("bash tool: memory", () => {
 			peak = Math.max(peak, process.memoryUsage().rss);
 		}, 10);
 		let updates = 0;
+		let fullPath: string | undefined;
 		try {
 			const result = await tool.execute(
 				"1",
@@ -34,11 +35,11 @@ describe("bash tool: memory", () => {
 			expect(text.startsWith("the quick brown fox jumps over the lazy dog\n")).toBe(true);
 			expect(result.details.totalBytes).toBe(TOTAL_BYTES + "\nLAST LINE\n".length);
 			expect(updates).toBeGreaterThan(0);
-			const fullPath = result.details.fullOutputPath!;
-			expect((await fs.stat(fullPath)).size).toBe(result.details.totalBytes);
-			await fs.rm(fullPath);
+			fullPath = result.details.fullOutputPath;
+			expect((await fs.stat(fullPath!)).size).toBe(result.details.totalBytes);
 		} finally {
 			clearInterval(sampler);
+			if (fullPath) await fs.rm(fullPath, { force: true });
 		}
 		expect(peak - baseline).toBeLessThan(RSS_GROWTH_LIMIT);
 		console.log(`RSS growth while printing ${TOTAL_BYTES / 1e6} MB: ${((peak - baseline) / 1024 / 1024).toFixed(1)} MB`);

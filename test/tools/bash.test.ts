@@ -259,9 +259,10 @@ describe("bash tool: output limits and live updates", () => {
 		const tool = createBashTool(await makeTempDir());
 		const updates: { text: string; details: BashToolDetails; at: number }[] = [];
 		const started = Date.now();
-		await tool.execute("1", { command: "for i in 1 2 3 4 5 6; do echo tick $i; sleep 0.1; done; seq 1 100000" }, undefined, (partial) => {
+		const result = await tool.execute("1", { command: "for i in 1 2 3 4 5 6; do echo tick $i; sleep 0.1; done; seq 1 100000" }, undefined, (partial) => {
 			updates.push({ text: textOf(partial), details: partial.details, at: Date.now() });
 		});
+		await fs.rm(result.details.fullOutputPath!);
 		const elapsed = Date.now() - started;
 		expect(updates.length).toBeGreaterThanOrEqual(3);
 		// About ten a second at most, however fast the output comes.
