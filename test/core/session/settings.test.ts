@@ -59,6 +59,23 @@ describe("loadSettings", () => {
 		expect(message).toContain("/retry/maxRetries");
 	});
 
+	it("checks the compaction settings (whole non-negative token counts, a boolean switch)", () => {
+		const home = tempDir();
+		writeFileSync(join(home, "settings.json"), JSON.stringify({ compaction: { enabled: "yes", reserveTokens: -5, keepRecentTokens: 1.5 } }));
+		expect(() => loadSettings(home)).toThrow(SettingsError);
+		let message = "";
+		try {
+			loadSettings(home);
+		} catch (error) {
+			message = (error as Error).message;
+		}
+		expect(message).toContain("/compaction/enabled");
+		expect(message).toContain("/compaction/reserveTokens");
+		expect(message).toContain("/compaction/keepRecentTokens");
+		writeFileSync(join(home, "settings.json"), JSON.stringify({ compaction: { reserveTokens: 8000, keepRecentTokens: 0 } }));
+		expect(loadSettings(home)).toEqual({ compaction: { reserveTokens: 8000, keepRecentTokens: 0 } });
+	});
+
 	it("rejects a JSON value that is not an object", () => {
 		const home = tempDir();
 		writeFileSync(join(home, "settings.json"), "[1, 2]");
