@@ -195,6 +195,26 @@ describe("recovery from a context overflow", () => {
 		session.dispose();
 	});
 
+	it("an abort during the overflow's compaction ends the run as aborted: no compaction written, no retry", async () => {
+		const home = writeModelsJson(tempDir(), server);
+		const { session, events } = await conversationOfFour(home);
+		server.setResponder((_body, _index, request) => (isSummaryRequest(request) ? { hangMs: 60_000, text: "late" } : undefined));
+		server.enqueue({ contextOverflow: true }, { text: "never asked" });
+		const sent = server.requests.length;
+		const running = session.runPrompt("final question");
+		await server.waitForRequests(sent + 2);
+		await session.abort();
+
+		expect((await running).status).toBe("aborted");
+		expect(events.filter((event) => event.type === "compaction_end")).toEqual([{ type: "compaction_end", reason: "overflow", aborted: true, error: undefined }]);
+		expect(server.requests).toHaveLength(sent + 2);
+		expect(server.pending()).toBe(1);
+		const file = await loadSessionFile(session.sessionFile!);
+		expect(file.entries.some((entry) => entry.type === "compaction")).toBe(false);
+		expect(file.entries.at(-1)).toMatchObject({ type: "message", message: { role: "assistant", stopReason: "error" } });
+		session.dispose();
+	});
+
 	it("with compaction disabled, an overflow is reported as it is", async () => {
 		const home = writeModelsJson(tempDir(), server);
 		const { session, events } = await conversationOfFour(home, { enabled: false });
