@@ -7,7 +7,7 @@ import { fileURLToPath } from "node:url";
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 export const LOOM_BIN = join(ROOT, "bin", "loom");
-const MAIN_JS = join(ROOT, "dist", "cli", "main.js");
+const MAIN_JS = join(ROOT, "dist", "bundle", "loom.js");
 
 function newestMtime(dir: string): number {
 	let newest = 0;
@@ -26,7 +26,7 @@ function isStale(): boolean {
 	}
 }
 
-/** Compiles src/ to dist/ when a source is newer than the build; one test file builds, the others wait for it. */
+/** Builds dist/ (tsc, then the bundle) when a source is newer than the bundle; one test file builds, the others wait. */
 export async function ensureBuilt(): Promise<void> {
 	const lock = join(tmpdir(), `loom-build-${ROOT.replace(/[^A-Za-z0-9]/g, "_")}.lock`);
 	for (;;) {
@@ -38,10 +38,11 @@ export async function ensureBuilt(): Promise<void> {
 			continue;
 		}
 		try {
-			// Type errors elsewhere must not stop the emit; the binary's behaviour is what these tests judge.
+			// Type errors elsewhere must not stop the bundle; the binary's behaviour is what these tests judge.
 			try {
 				execFileSync("npx", ["tsc", "-p", "tsconfig.json"], { cwd: ROOT, stdio: "ignore" });
 			} catch {}
+			execFileSync("npx", ["rolldown", "-c", "rolldown.config.mjs"], { cwd: ROOT, stdio: "ignore" });
 		} finally {
 			rmdirSync(lock);
 		}

@@ -1,6 +1,8 @@
 // The benchmarks, in the order they are reported.
 import loopOverhead from "./loop-overhead.mjs";
 import parallelTools from "./parallel-tools.mjs";
+import sessions from "./sessions.mjs";
+import startup from "./startup.mjs";
 import toolIo from "./tool-io.mjs";
 
-export const benchmarks = [loopOverhead, parallelTools, toolIo];
+export const benchmarks = [startup, loopOverhead, parallelTools, toolIo, sessions];
