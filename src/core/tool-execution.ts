@@ -201,8 +201,12 @@ async function executePreparedToolCall(
 		const result = await raceAbort(work, signal, ABORT_GRACE_MS);
 		return { result, isError: false };
 	} catch (error) {
-		const message = error instanceof AbortedError ? "Tool call aborted" : errorMessageOf(error);
-		return { result: createErrorToolResult(message), isError: true };
+		if (error instanceof AbortedError) return { result: createErrorToolResult("Tool call aborted"), isError: true };
+		// A tool may attach details to its error (exit code, output file) for the UI; the model sees the message.
+		const result: AgentToolResult<unknown> = createErrorToolResult(errorMessageOf(error));
+		const details = (error as { details?: unknown } | undefined)?.details;
+		if (details !== undefined) result.details = details;
+		return { result, isError: true };
 	} finally {
 		acceptingUpdates = false;
 		await Promise.all(deliveredUpdates);

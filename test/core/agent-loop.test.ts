@@ -362,3 +362,23 @@ describe("agentLoopContinue", () => {
 		expect((await stream.result()).map((m) => m.role)).toEqual(["assistant"]);
 	});
 });
+
+describe("a tool that throws", () => {
+	it("becomes an error result with the error's message, keeping details the error carries", async () => {
+		class CommandError extends Error {
+			details = { exitCode: 2 };
+		}
+		const failing: AgentTool<typeof valueSchema> = {
+			...echoTool("fails"),
+			async execute() {
+				throw new CommandError("Command failed with exit code 2.");
+			},
+		};
+		const { events } = await run([assistant([call("a", "fails", { value: "x" })], "toolUse")], [failing]);
+		expect(toolResults(events)[0]).toMatchObject({
+			isError: true,
+			content: [text("Command failed with exit code 2.")],
+			details: { exitCode: 2 },
+		});
+	});
+});

@@ -3,6 +3,7 @@ import loopOverhead from "./loop-overhead.mjs";
 import parallelTools from "./parallel-tools.mjs";
 import sessions from "./sessions.mjs";
 import startup from "./startup.mjs";
+import streamingScreen from "./streaming-screen.mjs";
 import toolIo from "./tool-io.mjs";
 
-export const benchmarks = [startup, loopOverhead, parallelTools, toolIo, sessions];
+export const benchmarks = [startup, loopOverhead, parallelTools, streamingScreen, toolIo, sessions];
