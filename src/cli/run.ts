@@ -5,7 +5,7 @@ import type { CliOptions } from "./args.js";
 import { runPrintMode } from "./print-mode.js";
 import { buildPromptInput, readStdin } from "./prompt-input.js";
 import { chooseSessionFile } from "./session-choice.js";
-import { EXIT, UsageError } from "./usage-error.js";
+import { EXIT, InterruptedError, UsageError } from "./usage-error.js";
 
 export interface RunIo {
 	stdin: NodeJS.ReadStream;
@@ -45,6 +45,10 @@ export async function run(options: CliOptions, io: RunIo = defaultIo()): Promise
 	} catch (error) {
 		if (error instanceof SessionFileError) throw new UsageError(error.message);
 		if (error instanceof UsageError) throw error;
+		if (error instanceof InterruptedError) {
+			io.stderr.write("loom: interrupted\n");
+			return EXIT.interrupted;
+		}
 		return fail(io, (error as Error).message);
 	}
 	for (const warning of session.loadWarnings) io.stderr.write(`loom: warning: ${warning}\n`);

@@ -2,7 +2,7 @@
 import { createInterface } from "node:readline/promises";
 import { listSessions, newestSessionFile, resolveSessionArgument, type SessionInfo } from "../core/session/index.js";
 import type { CliOptions } from "./args.js";
-import { UsageError } from "./usage-error.js";
+import { InterruptedError, UsageError } from "./usage-error.js";
 
 export interface ChoiceIo {
 	stdin: NodeJS.ReadStream;
@@ -50,9 +50,25 @@ async function pickSession(sessions: SessionInfo[], cwd: string, io: ChoiceIo): 
 	}
 	io.stderr.write(`Sessions in ${cwd}, newest first:\n${formatSessionList(sessions, io.stderr.columns || 100)}\n`);
 	const rl = createInterface({ input: io.stdin, output: io.stderr });
+	// Raw mode turns Ctrl+C into a key: read it as an interrupt (exit 130); Ctrl+D closes the input, a cancel like q.
+	const cancel = new AbortController();
+	let interrupted = false;
+	rl.on("SIGINT", () => {
+		interrupted = true;
+		cancel.abort();
+	});
+	const ask = async (question: string): Promise<string> => {
+		try {
+			return await rl.question(question, { signal: cancel.signal });
+		} catch {
+			io.stderr.write("\n");
+			if (interrupted) throw new InterruptedError();
+			throw new UsageError("No session chosen.");
+		}
+	};
 	try {
 		for (;;) {
-			const answer = (await rl.question(`Resume which one? [1-${sessions.length}, Enter for the newest, q to cancel] `)).trim();
+			const answer = (await ask(`Resume which one? [1-${sessions.length}, Enter for the newest, q to cancel] `)).trim();
 			if (answer === "") return sessions[0]!.file;
 			if (answer === "q" || answer === "Q") throw new UsageError("No session chosen.");
 			const n = Number(answer);

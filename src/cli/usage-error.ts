@@ -6,5 +6,13 @@ export class UsageError extends Error {
 	}
 }
 
+/** The user pressed Ctrl+C before a run started (e.g. at the session picker): exit 130, nothing to abort. */
+export class InterruptedError extends Error {
+	constructor() {
+		super("interrupted");
+		this.name = "InterruptedError";
+	}
+}
+
 /** 141 = 128 + SIGPIPE: what a shell reports for a program whose reader closed the pipe. */
 export const EXIT = { ok: 0, failure: 1, usage: 2, interrupted: 130, brokenPipe: 141, terminated: 143 } as const;

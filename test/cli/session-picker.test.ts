@@ -1,0 +1,91 @@
+// End to end: `loom -r` on a real terminal (a pty from util-linux `script`), answering the session picker.
+import { execFileSync, spawn } from "node:child_process";
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { type ScriptedModelServer, startScriptedModelServer } from "../support/scripted-model-server.mjs";
+import { cleanEnv, ensureBuilt, LOOM_BIN, runLoom, serverFlags } from "./loom-process.js";
+import { useWorkspaces, type Workspace } from "./workspace.js";
+
+const hasScript = (() => {
+	try {
+		execFileSync("script", ["--version"], { stdio: "ignore" });
+		return true;
+	} catch {
+		return false;
+	}
+})();
+
+const workspace = useWorkspaces();
+let server: ScriptedModelServer;
+beforeAll(async () => {
+	await ensureBuilt();
+	server = await startScriptedModelServer();
+}, 120_000);
+afterAll(() => server.close());
+beforeEach(() => server.reset());
+
+const quote = (arg: string) => `'${arg.replace(/'/g, "'\\''")}'`;
+
+/** Runs loom on a pty; once the picker asks, types `keys`. Resolves with loom's exit code and what the terminal showed. */
+function pickOnTerminal(args: string[], ws: Workspace, keys: string): Promise<{ code: number | null; screen: string }> {
+	mkdirSync(join(ws.home, "user-home"), { recursive: true });
+	const command = [process.execPath, LOOM_BIN, ...args].map(quote).join(" ");
+	const child = spawn("script", ["-qec", command, "/dev/null"], {
+		cwd: ws.cwd,
+		env: { ...cleanEnv(ws.home), SHELL: "/bin/sh", TERM: "dumb" },
+		stdio: ["pipe", "pipe", "pipe"],
+	});
+	let screen = "";
+	let typed = false;
+	child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
+		screen += chunk;
+		if (!typed && screen.includes("Resume which one?")) {
+			typed = true;
+			child.stdin.write(keys);
+		}
+	});
+	const timer = setTimeout(() => child.kill("SIGKILL"), 20_000);
+	return new Promise((resolve) => {
+		child.on("close", (code) => {
+			clearTimeout(timer);
+			child.stdin.destroy();
+			resolve({ code, screen });
+		});
+	});
+}
+
+describe.skipIf(!hasScript)("loom -r on a terminal", () => {
+	async function withTwoSessions(): Promise<Workspace> {
+		const ws = workspace();
+		server.enqueue({ text: "one" }, { text: "two" });
+		expect((await runLoom(["-p", ...serverFlags(server.openaiBaseUrl), "first prompt"], ws)).code).toBe(0);
+		expect((await runLoom(["-p", ...serverFlags(server.openaiBaseUrl), "second prompt"], ws)).code).toBe(0);
+		return ws;
+	}
+
+	it("resumes the session picked by number", async () => {
+		const ws = await withTwoSessions();
+		server.enqueue({ text: "three" });
+		const result = await pickOnTerminal(["-p", "-r", ...serverFlags(server.openaiBaseUrl), "third"], ws, "2\r");
+		expect(result.code).toBe(0);
+		expect(JSON.stringify(server.requests[2]!.body.messages)).toContain("first prompt");
+	}, 30_000);
+
+	it("Ctrl+C at the question exits 130 without running anything", async () => {
+		const ws = await withTwoSessions();
+		const result = await pickOnTerminal(["-p", "-r", ...serverFlags(server.openaiBaseUrl), "third"], ws, "\x03");
+		expect(result.code).toBe(130);
+		expect(result.screen).toContain("loom: interrupted");
+		expect(server.requests).toHaveLength(2);
+	}, 30_000);
+
+	it("Ctrl+D at the question cancels like q: no session chosen, exit 2", async () => {
+		const ws = await withTwoSessions();
+		const result = await pickOnTerminal(["-p", "-r", ...serverFlags(server.openaiBaseUrl), "third"], ws, "\x04");
+		expect(result.code).toBe(2);
+		expect(result.screen).toContain("No session chosen");
+		expect(result.screen).not.toContain("Aborted with");
+		expect(server.requests).toHaveLength(2);
+	}, 30_000);
+});
