@@ -2,6 +2,7 @@
 import { randomBytes } from "node:crypto";
 import fs from "node:fs/promises";
 import path from "node:path";
+import { specialFileKind } from "./file-kind.js";
 
 /**
  * Where the bytes should land: through a symlink to its target (so the link survives the rename),
@@ -25,6 +26,8 @@ export async function atomicWriteFile(filePath: string, data: string | Uint8Arra
 	try {
 		const stat = await fs.stat(target);
 		if (stat.isDirectory()) throw new Error(`${filePath} is a directory, not a file.`);
+		// Renaming over a device or FIFO would replace it (as root, /dev/null itself): leave it alone.
+		if (!stat.isFile()) throw new Error(`${filePath} is not a regular file (it is ${specialFileKind(stat)}); nothing was written.`);
 		mode = stat.mode & 0o7777;
 	} catch (error) {
 		if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;

@@ -5,7 +5,7 @@ import type { AgentTool } from "../core/index.js";
 import { applyEdits, type EditSpec } from "./edit-apply.js";
 import { atomicWriteFile } from "./atomic-write.js";
 import { describeChange } from "./edit-diff.js";
-import { looksBinary } from "./file-kind.js";
+import { looksBinary, specialFileKind } from "./file-kind.js";
 import { withFileMutationQueue } from "./file-mutation-queue.js";
 import { resolveToCwd } from "./resolve-path.js";
 
@@ -70,6 +70,8 @@ async function readForEdit(absolute: string, shownPath: string): Promise<Buffer>
 	try {
 		const stat = await fs.stat(absolute);
 		if (stat.isDirectory()) throw new Error(`${shownPath} is a directory, not a file.`);
+		// Reading a FIFO waits for a writer, a device may never end: only regular files are edited.
+		if (!stat.isFile()) throw new Error(`${shownPath} is not a regular file (it is ${specialFileKind(stat)}); edit changes only regular files.`);
 		return await fs.readFile(absolute);
 	} catch (error) {
 		if ((error as NodeJS.ErrnoException).code === "ENOENT") {

@@ -2,7 +2,7 @@
 import fs from "node:fs/promises";
 import { type Static, Type } from "@sinclair/typebox";
 import type { AgentTool, AgentToolResult } from "../core/index.js";
-import { detectImageMimeType, type ImageMimeType, looksBinary, SNIFF_BYTES } from "./file-kind.js";
+import { detectImageMimeType, type ImageMimeType, looksBinary, SNIFF_BYTES, specialFileKind } from "./file-kind.js";
 import { readLineWindow } from "./line-window.js";
 import { resolveToCwd } from "./resolve-path.js";
 import { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, formatSize, truncateHead } from "./truncate.js";
@@ -51,6 +51,8 @@ async function statForRead(absolute: string, shownPath: string) {
 	try {
 		const stat = await fs.stat(absolute);
 		if (stat.isDirectory()) throw new Error(`${shownPath} is a directory. List it with bash (ls) and read a file inside it.`);
+		// A FIFO would block until something writes to it; a device may never end.
+		if (!stat.isFile()) throw new Error(`${shownPath} is not a regular file (it is ${specialFileKind(stat)}); it is not read. Use bash if you need it.`);
 		return stat;
 	} catch (error) {
 		const code = (error as NodeJS.ErrnoException).code;
