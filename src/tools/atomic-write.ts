@@ -16,6 +16,16 @@ async function writeTarget(filePath: string): Promise<string> {
 	}
 }
 
+async function checkWritable(target: string, shownPath: string): Promise<void> {
+	try {
+		await fs.access(target, fs.constants.W_OK);
+	} catch (error) {
+		const code = (error as NodeJS.ErrnoException).code;
+		if (code !== "EACCES" && code !== "EPERM" && code !== "EROFS") throw error;
+		throw new Error(`${shownPath} is read-only (${code === "EROFS" ? "read-only file system" : "no write permission"}); nothing was written.`);
+	}
+}
+
 /** Temp file in the same directory (same filesystem, so rename is atomic), fsync, then rename over the target. */
 export async function atomicWriteFile(filePath: string, data: string | Uint8Array): Promise<void> {
 	const target = await writeTarget(filePath);
@@ -32,6 +42,8 @@ export async function atomicWriteFile(filePath: string, data: string | Uint8Arra
 	} catch (error) {
 		if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
 	}
+	// A rename needs only the directory's permission; a file its owner made read-only must not change all the same.
+	if (mode !== undefined) await checkWritable(target, filePath);
 
 	const temp = path.join(dir, `.${path.basename(target)}.${randomBytes(6).toString("hex")}.tmp`);
 	const handle = await fs.open(temp, "wx", mode ?? 0o666);

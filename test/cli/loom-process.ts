@@ -73,6 +73,9 @@ export interface LoomOptions {
 	/** Piped to stdin, then closed. Without it stdin is /dev/null (not a terminal, empty). */
 	input?: string;
 	env?: Record<string, string>;
+	/** Run as this user and group (needs root), e.g. to meet permissions that root would bypass. */
+	uid?: number;
+	gid?: number;
 }
 
 /** A minimal environment: no API keys or base URLs from the machine running the tests. */
@@ -86,6 +89,7 @@ export function startLoom(args: string[], options: LoomOptions): LoomRun {
 		cwd: options.cwd,
 		env: cleanEnv(options.home, options.env),
 		stdio: [options.input === undefined ? "ignore" : "pipe", "pipe", "pipe"],
+		...(options.uid !== undefined ? { uid: options.uid, gid: options.gid ?? options.uid } : {}),
 	});
 	let stdout = "";
 	let stderr = "";

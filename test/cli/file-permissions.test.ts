@@ -1,0 +1,51 @@
+// End to end: write and edit replace files by rename, which needs only the directory's permission; a file the
+// user made read-only must still not change (Perforce-style checkouts, protected generated files).
+import { chmodSync, readFileSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { type ScriptedModelServer, startScriptedModelServer } from "../support/scripted-model-server.mjs";
+import { ensureBuilt, runLoom, serverFlags } from "./loom-process.js";
+import { useWorkspaces } from "./workspace.js";
+
+const workspace = useWorkspaces();
+let server: ScriptedModelServer;
+beforeAll(async () => {
+	await ensureBuilt();
+	server = await startScriptedModelServer();
+}, 120_000);
+afterAll(() => server.close());
+beforeEach(() => server.reset());
+
+// Root may write any file, so as root loom runs as "nobody" to meet the permission check a user meets.
+const runAs = process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : {};
+
+describe("read-only files", () => {
+	it("write and edit refuse a read-only file and leave it unchanged", async () => {
+		const ws = workspace();
+		chmodSync(dirname(ws.cwd), 0o755);
+		chmodSync(ws.cwd, 0o777);
+		chmodSync(ws.home, 0o777);
+		const file = join(ws.cwd, "locked.txt");
+		writeFileSync(file, "original\n");
+		chmodSync(file, 0o444);
+		server.enqueue(
+			{
+				toolCalls: [
+					{ id: "w", name: "write", arguments: { path: "locked.txt", content: "replaced\n" } },
+					{ id: "e", name: "edit", arguments: { path: "locked.txt", edits: [{ oldText: "original", newText: "edited" }] } },
+				],
+			},
+			{ text: "done" },
+		);
+		const result = await runLoom(["-p", "--mode", "json", ...serverFlags(server.openaiBaseUrl), "change it"], { ...ws, ...runAs });
+		expect(result.code).toBe(0);
+		expect(readFileSync(file, "utf8")).toBe("original\n");
+		const ends = result.stdout
+			.trimEnd()
+			.split("\n")
+			.map((line) => JSON.parse(line))
+			.filter((event) => event.type === "tool_execution_end");
+		expect(ends.map((event) => event.isError)).toEqual([true, true]);
+		for (const event of ends) expect(event.result.content[0].text).toMatch(/locked\.txt is read-only/);
+	}, 30_000);
+});
