@@ -3,10 +3,13 @@ import { readFileSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { resolve } from "node:path";
 import type { ImageContent } from "../core/index.js";
-import { detectImageMimeType, looksBinary } from "../tools/file-kind.js";
+import { detectImageMimeType, looksBinary, MAX_IMAGE_BYTES } from "../tools/file-kind.js";
+import { formatSize } from "../tools/truncate.js";
 import { UsageError } from "./usage-error.js";
 
 export const MAX_STDIN_BYTES = 10 * 1024 * 1024;
+/** A text @file is held to the stdin limit: more would not fit a model's context anyway. */
+export const MAX_FILE_BYTES = MAX_STDIN_BYTES;
 
 export interface PromptInput {
 	text: string;
@@ -51,7 +54,10 @@ function inlineFile(file: string, cwd: string): { path: string; text: string } |
 	const path = resolve(cwd, file === "~" || file.startsWith("~/") ? homedir() + file.slice(1) : file);
 	let bytes: Buffer;
 	try {
-		if (statSync(path).isDirectory()) throw new UsageError(`@${file} is a directory; name a file.`);
+		const stat = statSync(path);
+		if (stat.isDirectory()) throw new UsageError(`@${file} is a directory; name a file.`);
+		// Checked before reading, so a huge file is neither loaded nor sent; pipes (stat size 0) are read as they come.
+		if (stat.size > Math.max(MAX_FILE_BYTES, MAX_IMAGE_BYTES)) throw tooLarge(file, stat.size);
 		bytes = readFileSync(path);
 	} catch (error) {
 		if (error instanceof UsageError) throw error;
@@ -59,7 +65,19 @@ function inlineFile(file: string, cwd: string): { path: string; text: string } |
 		throw new UsageError(code === "ENOENT" ? `@${file}: no such file (${path}).` : `@${file}: cannot read ${path}: ${(error as Error).message}`);
 	}
 	const mimeType = detectImageMimeType(bytes);
+	if (mimeType && bytes.length > MAX_IMAGE_BYTES) {
+		throw new UsageError(
+			`@${file} is an image of ${formatSize(bytes.length)}, over the ${formatSize(MAX_IMAGE_BYTES)} providers accept; attach a smaller copy.`,
+		);
+	}
 	if (mimeType) return { path, image: { type: "image", data: bytes.toString("base64"), mimeType } };
+	if (bytes.length > MAX_FILE_BYTES) throw tooLarge(file, bytes.length);
 	if (looksBinary(bytes)) throw new UsageError(`@${file} is a binary file that is not an image (png, jpeg, gif, webp); it cannot be inlined.`);
 	return { path, text: bytes.toString("utf8").replace(/\n$/, "") };
+}
+
+function tooLarge(file: string, size: number): UsageError {
+	return new UsageError(
+		`@${file} is ${formatSize(size)}; loom inlines files up to ${MAX_FILE_BYTES / 1024 / 1024} MB. Inline a part of it (e.g. piped through tail), or ask the model to read it with its read tool.`,
+	);
 }

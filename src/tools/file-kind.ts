@@ -3,6 +3,9 @@ import type { Stats } from "node:fs";
 
 export type ImageMimeType = "image/png" | "image/jpeg" | "image/gif" | "image/webp";
 
+/** Images larger than this are refused: providers reject them and they would flood the context. */
+export const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
+
 /** How many leading bytes the checks below need. */
 export const SNIFF_BYTES = 8192;
 

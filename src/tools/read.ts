@@ -2,7 +2,7 @@
 import fs from "node:fs/promises";
 import { type Static, Type } from "@sinclair/typebox";
 import type { AgentTool, AgentToolResult } from "../core/index.js";
-import { detectImageMimeType, type ImageMimeType, looksBinary, SNIFF_BYTES, specialFileKind } from "./file-kind.js";
+import { detectImageMimeType, type ImageMimeType, looksBinary, MAX_IMAGE_BYTES, SNIFF_BYTES, specialFileKind } from "./file-kind.js";
 import { readLineWindow } from "./line-window.js";
 import { resolveToCwd } from "./resolve-path.js";
 import { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, formatSize, truncateHead } from "./truncate.js";
@@ -29,8 +29,7 @@ export interface ReadToolDetails {
 	nextOffset?: number;
 }
 
-/** Images larger than this are refused: providers reject them and they would flood the context. */
-export const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
+export { MAX_IMAGE_BYTES } from "./file-kind.js";
 
 const description = `Read a file. Text files come back as their lines; images (PNG, JPEG, GIF, WebP) come back as images you can see.
 Output is cut at ${DEFAULT_MAX_LINES} lines or ${DEFAULT_MAX_BYTES / 1024} KB, whichever comes first; the text then says which lines were shown and the offset to continue from.

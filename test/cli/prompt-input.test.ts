@@ -47,6 +47,17 @@ describe("buildPromptInput", () => {
 		expect(() => buildPromptInput(["sub"], "", "", dir)).toThrow(/is a directory/);
 		expect(() => buildPromptInput(["gone.txt"], "", "", dir)).toThrow(/no such file/);
 	});
+
+	it("refuses a text file over 10 MB (as for stdin) and an image over 5 MB, naming the size", () => {
+		writeFileSync(join(dir, "huge.log"), Buffer.alloc(11 * 1024 * 1024, 97));
+		expect(() => buildPromptInput(["huge.log"], "why", "", dir)).toThrow(UsageError);
+		expect(() => buildPromptInput(["huge.log"], "why", "", dir)).toThrow(/@huge\.log is 11\.0 MB.*10 MB/);
+		const png = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(6 * 1024 * 1024)]);
+		writeFileSync(join(dir, "big.png"), png);
+		expect(() => buildPromptInput(["big.png"], "what", "", dir)).toThrow(/@big\.png is an image of 6\.0 MB.*5\.0 MB/);
+		writeFileSync(join(dir, "fine.txt"), Buffer.alloc(1024 * 1024, 98));
+		expect(buildPromptInput(["fine.txt"], "ok", "", dir).text).toContain("bbbb");
+	});
 });
 
 describe("eventToJsonLine", () => {
