@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Readable } from "node:stream";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { eventToJsonLine } from "../../src/cli/json-events.js";
 import { buildPromptInput, readStdin } from "../../src/cli/prompt-input.js";
 import { formatSessionList } from "../../src/cli/session-choice.js";
@@ -78,7 +78,20 @@ describe("eventToJsonLine", () => {
 });
 
 describe("formatSessionList", () => {
+	const zone = process.env.TZ;
+	afterEach(() => {
+		if (zone === undefined) delete process.env.TZ;
+		else process.env.TZ = zone;
+	});
+
+	it("shows each session's time in the user's time zone, not UTC", () => {
+		process.env.TZ = "Asia/Kolkata";
+		const info = { file: "/f", id: "0123456789ab", cwd: "/", created: new Date(0), firstPrompt: "hi", messageCount: 2 };
+		expect(formatSessionList([{ ...info, modified: new Date("2025-05-06T20:45:00Z") }], 80)).toMatch(/^1\. 2025-05-07 02:15 /);
+	});
+
 	it("numbers sessions with date, message count, short id and a prompt cut to the width", () => {
+		process.env.TZ = "UTC";
 		const text = formatSessionList(
 			[
 				{ file: "/f1", id: "0123456789ab", cwd: "/", created: new Date(0), modified: new Date("2025-05-06T07:08:00Z"), firstPrompt: "x".repeat(200), messageCount: 12 },
