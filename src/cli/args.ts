@@ -79,7 +79,14 @@ function buildProgram(version: string, output: ParseOutput): Command {
 			'  loom -p --mode json "run the tests"    one JSON event per line',
 			"  loom -c                                continue the last session here",
 			"",
-			"Settings: $LOOM_HOME/settings.json (default ~/.loom); custom providers: $LOOM_HOME/models.json",
+			"Environment:",
+			"  ANTHROPIC_API_KEY, OPENAI_API_KEY      keys (or --api-key; local servers: apiKey in models.json)",
+			"  ANTHROPIC_BASE_URL, OPENAI_BASE_URL    endpoints (or --base-url)",
+			"  LOOM_HOME                              where settings, models.json and sessions live (default ~/.loom)",
+			"",
+			"Settings: $LOOM_HOME/settings.json; custom providers (Ollama, vLLM, ...): $LOOM_HOME/models.json",
+			"",
+			"Exit codes: 0 done, 1 model error, abort or unusable provider, 2 usage error, 130 Ctrl+C",
 		].join("\n"),
 	);
 	return program;

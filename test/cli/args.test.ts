@@ -47,6 +47,12 @@ describe("parseArgs", () => {
 		for (const flag of ["--print", "--mode", "--toolExecution", "--no-session", "--max-turns", "--resume"]) expect(help.out).toContain(flag);
 	});
 
+	it("help names the key variables, LOOM_HOME and the exit codes a script needs", () => {
+		const help = parse("--help").out;
+		for (const name of ["ANTHROPIC_API_KEY", "OPENAI_API_KEY", "LOOM_HOME"]) expect(help).toContain(name);
+		expect(help).toMatch(/Exit codes:.*0.*1.*2.*130/s);
+	});
+
 	it("asks for exit 2 on unknown flags and bad values, with the reason on stderr", () => {
 		expect(parse("--nope").result).toEqual({ kind: "exit", code: 2 });
 		const mode = parse("--mode", "xml");
