@@ -16,11 +16,35 @@ export interface PromptInput {
 	images: ImageContent[];
 }
 
+/** A note for when stdin is open but silent (a parent process that never closes it would otherwise hang loom unseen). */
+export interface StdinWaitNotice {
+	afterMs: number;
+	notify: (text: string) => void;
+}
+
+export const STDIN_WAIT_NOTICE =
+	"loom: waiting for stdin (it is not a terminal, so its text joins the prompt); if there is nothing to pipe, run loom with </dev/null.";
+
 /** Reads all of a piped stdin; more than `limit` bytes is a usage error (nothing is silently cut). */
-export async function readStdin(stream: NodeJS.ReadableStream = process.stdin, limit = MAX_STDIN_BYTES): Promise<string> {
+export async function readStdin(
+	stream: NodeJS.ReadableStream = process.stdin,
+	limit = MAX_STDIN_BYTES,
+	wait?: StdinWaitNotice,
+): Promise<string> {
+	const timer = wait ? setTimeout(() => wait.notify(STDIN_WAIT_NOTICE), wait.afterMs) : undefined;
+	timer?.unref();
+	try {
+		return await readAll(stream, limit, () => clearTimeout(timer));
+	} finally {
+		clearTimeout(timer);
+	}
+}
+
+async function readAll(stream: NodeJS.ReadableStream, limit: number, onData: () => void): Promise<string> {
 	const chunks: Buffer[] = [];
 	let size = 0;
 	for await (const chunk of stream) {
+		onData();
 		const buffer = typeof chunk === "string" ? Buffer.from(chunk) : (chunk as Buffer);
 		size += buffer.length;
 		if (size > limit) {

@@ -3,7 +3,7 @@ import type { AgentSession } from "../core/session/index.js";
 import { loadSettings, loomHome, type Settings, SessionFileError, SettingsError } from "../core/session/index.js";
 import type { CliOptions } from "./args.js";
 import { runPrintMode } from "./print-mode.js";
-import { buildPromptInput, readStdin } from "./prompt-input.js";
+import { buildPromptInput, MAX_STDIN_BYTES, readStdin } from "./prompt-input.js";
 import { chooseSessionFile } from "./session-choice.js";
 import { EXIT, InterruptedError, UsageError } from "./usage-error.js";
 
@@ -14,6 +14,9 @@ export interface RunIo {
 	env: NodeJS.ProcessEnv;
 	cwd: string;
 }
+
+/** How long a silent, open stdin is waited for before loom says what it is waiting for. */
+const STDIN_WAIT_MS = 3000;
 
 const defaultIo = (): RunIo => ({ stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, env: process.env, cwd: process.cwd() });
 
@@ -28,7 +31,9 @@ export async function run(options: CliOptions, io: RunIo = defaultIo()): Promise
 		throw error;
 	}
 	const interactive = !options.print && options.mode === undefined && io.stdin.isTTY === true && io.stdout.isTTY === true;
-	const stdinText = io.stdin.isTTY ? "" : await readStdin(io.stdin);
+	const stdinText = io.stdin.isTTY
+		? ""
+		: await readStdin(io.stdin, MAX_STDIN_BYTES, { afterMs: STDIN_WAIT_MS, notify: (text) => io.stderr.write(`${text}\n`) });
 	const input = buildPromptInput(options.files, options.prompt, stdinText, io.cwd);
 	const canAsk = io.stdin.isTTY === true && io.stderr.isTTY === true;
 	// Without a terminal, -r prints the list and stops (exit 2), prompt or not; otherwise a missing prompt is caught first.

@@ -2,10 +2,10 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Readable } from "node:stream";
+import { PassThrough, Readable } from "node:stream";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { eventToJsonLine } from "../../src/cli/json-events.js";
-import { buildPromptInput, readStdin } from "../../src/cli/prompt-input.js";
+import { buildPromptInput, MAX_STDIN_BYTES, readStdin } from "../../src/cli/prompt-input.js";
 import { formatSessionList } from "../../src/cli/session-choice.js";
 import { UsageError } from "../../src/cli/usage-error.js";
 
@@ -21,6 +21,29 @@ describe("readStdin", () => {
 		const big = Readable.from([Buffer.alloc(600, 97), Buffer.alloc(600, 98)]);
 		await expect(readStdin(big, 1000)).rejects.toThrow(UsageError);
 		await expect(readStdin(Readable.from([Buffer.alloc(11 * 1024 * 1024)]))).rejects.toThrow(/larger than 10 MB/);
+	});
+});
+
+describe("readStdin on a pipe that stays silent", () => {
+	it("says once that it is waiting for stdin, then still reads what arrives", async () => {
+		const stream = new PassThrough();
+		const notes: string[] = [];
+		const reading = readStdin(stream, MAX_STDIN_BYTES, { afterMs: 50, notify: (text) => notes.push(text) });
+		await new Promise((resolve) => setTimeout(resolve, 200));
+		expect(notes).toHaveLength(1);
+		expect(notes[0]).toMatch(/waiting for stdin.*<\/dev\/null/);
+		stream.end("late text");
+		expect(await reading).toBe("late text");
+		expect(notes).toHaveLength(1);
+	});
+
+	it("says nothing when stdin ends in time", async () => {
+		const notes: string[] = [];
+		const stream = new PassThrough();
+		stream.end("quick");
+		expect(await readStdin(stream, MAX_STDIN_BYTES, { afterMs: 50, notify: (text) => notes.push(text) })).toBe("quick");
+		await new Promise((resolve) => setTimeout(resolve, 100));
+		expect(notes).toEqual([]);
 	});
 });
 
