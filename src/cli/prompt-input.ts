@@ -86,7 +86,8 @@ function inlineFile(file: string, cwd: string): { path: string; text: string } |
 	} catch (error) {
 		if (error instanceof UsageError) throw error;
 		const code = (error as NodeJS.ErrnoException).code;
-		throw new UsageError(code === "ENOENT" ? `@${file}: no such file (${path}).` : `@${file}: cannot read ${path}: ${(error as Error).message}`);
+		if (code === "ENOENT") throw new UsageError(`@${file}: no such file (${path}).${splitHint(file)}`);
+		throw new UsageError(`@${file}: cannot read ${path}: ${(error as Error).message}`);
 	}
 	const mimeType = detectImageMimeType(bytes);
 	if (mimeType && bytes.length > MAX_IMAGE_BYTES) {
@@ -104,4 +105,12 @@ function tooLarge(file: string, size: number): UsageError {
 	return new UsageError(
 		`@${file} is ${formatSize(size)}; loom inlines files up to ${MAX_FILE_BYTES / 1024 / 1024} MB. Inline a part of it (e.g. piped through tail), or ask the model to read it with its read tool.`,
 	);
+}
+
+/** `loom -p "@app.ts explain this"` (one argument) names a file "app.ts explain this"; show the intended split. */
+function splitHint(file: string): string {
+	const match = /^(\S+)\s+(\S[\s\S]*)$/.exec(file);
+	if (!match) return "";
+	const [, path, words] = match;
+	return ` An argument starting with @ is one file name; give the file and the question as separate arguments: loom -p @${path} ${JSON.stringify(words!.trim())}`;
 }

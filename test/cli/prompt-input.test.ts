@@ -71,6 +71,12 @@ describe("buildPromptInput", () => {
 		expect(() => buildPromptInput(["gone.txt"], "", "", dir)).toThrow(/no such file/);
 	});
 
+	it("explains a quoted \"@file question\" argument: the file and the words go in separate arguments", () => {
+		writeFileSync(join(dir, "app.ts"), "code\n");
+		expect(() => buildPromptInput(["app.ts explain this"], "", "", dir)).toThrow(UsageError);
+		expect(() => buildPromptInput(["app.ts explain this"], "", "", dir)).toThrow(/loom -p @app\.ts "explain this"/);
+	});
+
 	it("refuses a text file over 10 MB (as for stdin) and an image over 5 MB, naming the size", () => {
 		writeFileSync(join(dir, "huge.log"), Buffer.alloc(11 * 1024 * 1024, 97));
 		expect(() => buildPromptInput(["huge.log"], "why", "", dir)).toThrow(UsageError);
