@@ -113,6 +113,10 @@ async function runPrint(session: AgentSession, input: ReturnType<typeof buildPro
 			return interrupted;
 		}
 		if (outcome.status !== "done") return fail(io, outcome.errorMessage ?? outcome.status);
+		// Exit 0 all the same (the answer is what the model wrote), but a script's reader must know it is incomplete.
+		if (outcome.message?.stopReason === "length") {
+			io.stderr.write("loom: the answer was cut off at the model's output limit (max tokens).\n");
+		}
 		if (options.maxTurns !== undefined && outcome.message?.stopReason === "toolUse") {
 			io.stderr.write(`loom: stopped after ${options.maxTurns} model turn${options.maxTurns === 1 ? "" : "s"} (--max-turns).\n`);
 		}

@@ -170,4 +170,12 @@ describe("loom -p (text mode)", () => {
 		expect(server.requests).toHaveLength(2);
 		expect(result.stderr).toMatch(/stopped after 2 model turns/);
 	});
+
+	it("prints an answer cut at the model's output limit, and says on stderr that it was cut", async () => {
+		server.enqueue({ text: "The first half of", stopReason: "length" });
+		const result = await runLoom(["-p", ...serverFlags(server.openaiBaseUrl), "write a lot"], workspace());
+		expect(result.code).toBe(0);
+		expect(result.stdout).toBe("The first half of\n");
+		expect(result.stderr).toMatch(/cut off at the model's output limit/);
+	});
 });
