@@ -1,7 +1,6 @@
 // StreamFn for the Anthropic Messages API through @anthropic-ai/sdk (loaded on first use).
 import type Anthropic from "@anthropic-ai/sdk";
 import type { AssistantMessageEventStream, Context, Model } from "../llm-types.js";
-import { createActivityFetch } from "./activity-fetch.js";
 import { providerApiKey } from "./api-keys.js";
 import { buildAnthropicParams } from "./anthropic-request.js";
 import type { PartialAssistantMessage } from "./partial-message.js";
@@ -13,6 +12,7 @@ import {
 	type ProviderStreamOptions,
 	runProviderStream,
 } from "./provider-run.js";
+import { readSseBody } from "./sse-body.js";
 
 type StreamEvent = Anthropic.RawMessageStreamEvent;
 
@@ -28,8 +28,7 @@ export function streamAnthropicMessages(
 		apiKey: key.apiKey,
 		async prepare(): Promise<ProviderAttempt> {
 			if (!key.apiKey) throw new ProviderStreamError(key.missingMessage);
-			const { default: AnthropicClient } = await import("@anthropic-ai/sdk");
-			const activity = createActivityFetch();
+			const { default: AnthropicClient, APIError } = await import("@anthropic-ai/sdk");
 			const client = new AnthropicClient({
 				apiKey: key.apiKey,
 				baseURL: model.baseUrl,
@@ -39,24 +38,38 @@ export function streamAnthropicMessages(
 				logLevel: "off",
 				openTelemetry: false,
 				defaultHeaders: { ...model.headers, ...options.headers },
-				fetch: activity.fetch,
 			});
 			const params = buildAnthropicParams(model, context, options);
 			return async ({ signal, partial, touch }) => {
-				activity.onActivity = touch;
 				// client.post rather than messages.create: the latter console.warn()s about deprecated models,
-				// which would tear through the interactive screen. Same SDK request, auth, SSE parsing and errors.
-				const stream = await client.post<AsyncIterable<StreamEvent>>("/v1/messages", { body: params, stream: true, signal });
+				// which would tear through the interactive screen. The SDK builds and sends the request and turns
+				// an HTTP error status into its APIError; the event stream is read by our parser (see sse-parser.ts).
+				const response = await client.post("/v1/messages", { body: params, stream: true, signal }).asResponse();
 				touch();
 				const reader = new AnthropicEventReader(partial);
-				for await (const event of stream) {
-					touch();
-					reader.handle(event);
-				}
+				await readSseBody(response, touch, (event, data) => {
+					// Like the SDK: keep-alive pings and unnamed events are skipped, `error` events throw.
+					if (event === undefined || event === "ping") return;
+					if (event === "error") {
+						const body = safeJson(data) ?? data;
+						const type = typeof body === "object" ? (body as { error?: { type?: string } }).error?.type : undefined;
+						throw new APIError(undefined, body as object, undefined, response.headers, type as ConstructorParameters<typeof APIError>[4]);
+					}
+					if (data === "") return;
+					reader.handle(JSON.parse(data) as StreamEvent);
+				});
 				return reader.finish();
 			};
 		},
 	});
+}
+
+function safeJson(text: string): unknown {
+	try {
+		return JSON.parse(text);
+	} catch {
+		return undefined;
+	}
 }
 
 /** Turns Anthropic stream events into blocks of the partial message. */

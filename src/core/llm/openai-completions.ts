@@ -4,7 +4,6 @@
 import { randomUUID } from "node:crypto";
 import type OpenAI from "openai";
 import type { AssistantMessageEventStream, Context, Model } from "../llm-types.js";
-import { createActivityFetch } from "./activity-fetch.js";
 import { providerApiKey } from "./api-keys.js";
 import { buildOpenAIParams } from "./openai-request.js";
 import type { PartialAssistantMessage } from "./partial-message.js";
@@ -16,6 +15,7 @@ import {
 	type ProviderStreamOptions,
 	runProviderStream,
 } from "./provider-run.js";
+import { readSseBody } from "./sse-body.js";
 
 type Chunk = OpenAI.Chat.ChatCompletionChunk;
 
@@ -31,8 +31,7 @@ export function streamOpenAICompletions(
 		apiKey: key.apiKey,
 		async prepare(): Promise<ProviderAttempt> {
 			if (!key.apiKey) throw new ProviderStreamError(key.missingMessage);
-			const { default: OpenAIClient } = await import("openai");
-			const activity = createActivityFetch();
+			const { default: OpenAIClient, APIError } = await import("openai");
 			const client = new OpenAIClient({
 				apiKey: key.apiKey,
 				baseURL: model.baseUrl,
@@ -41,18 +40,26 @@ export function streamOpenAICompletions(
 				timeout: Math.max(options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS, 600_000),
 				logLevel: "off",
 				defaultHeaders: { ...model.headers, ...options.headers },
-				fetch: activity.fetch,
 			});
 			const params = buildOpenAIParams(model, context, options);
 			return async ({ signal, partial, touch }) => {
-				activity.onActivity = touch;
-				const stream = await client.chat.completions.create(params, { signal });
+				// The SDK builds and sends the request and turns an HTTP error status into its APIError;
+				// the event stream itself is read by our parser (see sse-parser.ts for why).
+				const response = await client.chat.completions.create(params, { signal }).asResponse();
 				touch();
 				const reader = new OpenAIChunkReader(partial);
-				for await (const chunk of stream) {
-					touch();
+				let done = false;
+				await readSseBody(response, touch, (_event, data) => {
+					// Like the SDK: nothing after [DONE] counts, every other event is a JSON chunk.
+					if (done) return;
+					if (data.startsWith("[DONE]")) {
+						done = true;
+						return;
+					}
+					const chunk = JSON.parse(data) as Chunk & { error?: unknown };
+					if (chunk?.error) throw new APIError(undefined, chunk.error as object, undefined, response.headers);
 					reader.handle(chunk);
-				}
+				});
 				return reader.finish();
 			};
 		},

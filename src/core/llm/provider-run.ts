@@ -111,15 +111,22 @@ async function runAttempt(
 	const onUserAbort = () => controller.abort();
 	userSignal?.addEventListener("abort", onUserAbort, { once: true });
 	let idle = false;
-	let timer: ReturnType<typeof setTimeout> | undefined;
+	// touch() runs for every chunk and event, so it only notes the time; the one timer re-arms itself for
+	// whatever remains of the idle period when it fires (a timer reset per event cost more than the parsing).
+	let lastActivity = performance.now();
 	const touch = () => {
-		clearTimeout(timer);
-		timer = setTimeout(() => {
+		lastActivity = performance.now();
+	};
+	const check = () => {
+		const silentFor = performance.now() - lastActivity;
+		if (silentFor >= idleMs) {
 			idle = true;
 			controller.abort();
-		}, idleMs);
+		} else {
+			timer = setTimeout(check, idleMs - silentFor);
+		}
 	};
-	touch();
+	let timer: ReturnType<typeof setTimeout> = setTimeout(check, idleMs);
 	// The SDKs end their iterators quietly on abort, so abort and idle are checked after success too.
 	const interrupted = (): AttemptOutcome | undefined =>
 		userSignal?.aborted ? { kind: "aborted" } : idle ? { kind: "idle" } : undefined;

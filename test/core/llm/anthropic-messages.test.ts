@@ -77,6 +77,9 @@ describe("anthropic-messages through @anthropic-ai/sdk", () => {
 				{ id: "toolu_grep", name: "grep", arguments: grepArgs },
 			],
 			chunkSize: 6,
+			// Paced, so the pieces arrive in separate reads: events read from one network chunk are all
+			// applied before the consumer runs, and the preview then already shows the whole chunk.
+			chunkDelayMs: 3,
 		});
 		const tools = [
 			{ name: "read", description: "read a file", parameters: Type.Object({ path: Type.String() }) },

@@ -67,6 +67,8 @@ describe("openai-completions through the openai SDK", () => {
 			interleave: true,
 			omitIds: true,
 			omitUsage: true,
+			// Paced, so the pieces arrive in separate reads (see the Anthropic test).
+			chunkDelayMs: 3,
 		});
 		const tools = [
 			{ name: "read", description: "read", parameters: Type.Object({ path: Type.String() }) },
