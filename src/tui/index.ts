@@ -1,8 +1,5 @@
 // Entry of the interactive screen. The CLI calls runInteractive when stdin and stdout are terminals.
 import { homedir } from "node:os";
-import { render } from "ink";
-import { createElement } from "react";
-import { App } from "./components/App.js";
 import type { SessionPort } from "./session-port.js";
 
 export type { SessionPort, SessionSummary, SessionUsageTotals } from "./session-port.js";
@@ -22,6 +19,22 @@ export interface InteractiveOptions {
 const PASTE_ON = "\u001b[?2004h";
 const PASTE_OFF = "\u001b[?2004l";
 
+/**
+ * Loads Ink, React and the components. React picks its build from NODE_ENV when first loaded; left unset,
+ * that is the development build, which checks and records every render and made a fast stream cost
+ * several times the CPU. So an unset NODE_ENV means production here, and only while loading: processes
+ * the agent starts later must not inherit a NODE_ENV the user never set.
+ */
+async function loadScreen(): Promise<typeof import("./mount-screen.js")> {
+	if (process.env.NODE_ENV !== undefined) return import("./mount-screen.js");
+	process.env.NODE_ENV = "production";
+	try {
+		return await import("./mount-screen.js");
+	} finally {
+		delete process.env.NODE_ENV;
+	}
+}
+
 /** Runs the screen until the user quits; resolves with the process exit code. */
 export async function runInteractive(session: SessionPort, options: InteractiveOptions = {}): Promise<number> {
 	const stdin = options.stdin ?? process.stdin;
@@ -38,17 +51,13 @@ export async function runInteractive(session: SessionPort, options: InteractiveO
 		exitRequested = true;
 		unmount?.();
 	};
+	const { mountScreen } = await loadScreen();
 	if (pasteMode) stdout.write(PASTE_ON);
 	try {
-		const instance = render(createElement(App, { session, initialPrompt: options.initialPrompt, inputActive, onExit, home: homedir() }), {
-			stdin,
-			stdout,
-			stderr,
-			exitOnCtrlC: false,
-			patchConsole: options.patchConsole ?? true,
-			maxFps: 30,
-			kittyKeyboard: { mode: "auto", flags: ["disambiguateEscapeCodes"] },
-		});
+		const instance = mountScreen(
+			{ session, initialPrompt: options.initialPrompt, inputActive, onExit, home: homedir() },
+			{ stdin, stdout, stderr, patchConsole: options.patchConsole ?? true },
+		);
 		unmount = () => instance.unmount();
 		if (exitRequested) instance.unmount();
 		await instance.waitUntilExit();

@@ -115,6 +115,34 @@ function wrapLine(line: string, width: number, state: SgrState): string[] {
 	return rows;
 }
 
+/**
+ * One row of at most `width` columns: a longer text is cut and ends with "…" (what Ink's
+ * wrap="truncate-end" shows). Styles are closed after the cut.
+ */
+export function truncateRow(text: string, width: number): string {
+	if (stringWidth(text) <= width) return text;
+	if (width <= 0) return "";
+	let row = "";
+	let used = 0;
+	let i = 0;
+	while (i < text.length) {
+		ESCAPE.lastIndex = i;
+		const escape = ESCAPE.exec(text);
+		if (escape) {
+			row += escape[0];
+			i += escape[0].length;
+			continue;
+		}
+		const char = String.fromCodePoint(text.codePointAt(i) ?? 32);
+		const w = charWidth(char);
+		if (used + w > width - 1) break;
+		row += char;
+		used += w;
+		i += char.length;
+	}
+	return `${row}…\u001b[0m`;
+}
+
 export function wrapRows(text: string, width: number): string[] {
 	if (text === "") return [];
 	const state: SgrState = new Map();

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { App } from "../../src/tui/components/App.js";
 import { assistant, streamedAssistant, textDelta, toolCall, toolEnd, toolResultMessage, toolStart, usage } from "./events.js";
 import { FakeSession, type Script, gate } from "./fake-session.js";
-import { plain, sleep, waitFor } from "./render-helpers.js";
+import { plain, screenOf, sleep, waitFor } from "./render-helpers.js";
 import { TestStdin, TestStdout } from "./terminal-streams.js";
 
 const ENTER = "\r";
@@ -16,9 +16,10 @@ afterEach(() => {
 
 function mount(session: FakeSession, options: { rows?: number; columns?: number; initialPrompt?: string } = {}) {
 	const stdout = new TestStdout(options.columns ?? 80, options.rows ?? 40);
+	const screen = screenOf(() => stdout.lastFrame());
 	const stdin = new TestStdin();
 	const exits: number[] = [];
-	const instance = render(<App session={session} inputActive initialPrompt={options.initialPrompt} onExit={(code) => exits.push(code)} home="/home/u" />, {
+	const instance = render(<App session={session} inputActive initialPrompt={options.initialPrompt} onExit={(code) => exits.push(code)} home="/home/u" print={screen.print} />, {
 		stdout: stdout as unknown as NodeJS.WriteStream,
 		stdin: stdin as unknown as NodeJS.ReadStream,
 		debug: true,
@@ -26,14 +27,14 @@ function mount(session: FakeSession, options: { rows?: number; columns?: number;
 		patchConsole: false,
 	});
 	mounted.push(() => instance.unmount());
-	const frame = () => plain(stdout.lastFrame());
+	const frame = () => plain(screen.frame());
 	const type = async (...keys: string[]) => {
 		for (const key of keys) {
 			stdin.write(key);
 			await sleep(15);
 		}
 	};
-	const until = (check: (frame: string) => boolean) => waitFor(stdout.lastFrame, check);
+	const until = (check: (frame: string) => boolean) => waitFor(screen.frame, check);
 	return { stdout, stdin, frame, type, until, exits };
 }
 

@@ -10,7 +10,7 @@ import { AgentSession, type AgentSessionOptions, SessionStore } from "../../src/
 import { createCodingTools } from "../../src/tools/index.js";
 import { App } from "../../src/tui/components/App.js";
 import { type ScriptedModelServer, startScriptedModelServer } from "../support/scripted-model-server.mjs";
-import { plain, sleep, waitFor } from "./render-helpers.js";
+import { plain, screenOf, sleep, waitFor } from "./render-helpers.js";
 import { TestStdin, TestStdout } from "./terminal-streams.js";
 
 let server: ScriptedModelServer;
@@ -55,9 +55,10 @@ function makeSession(cwd: string, selection: Partial<AgentSessionOptions["select
 
 function mount(session: AgentSession) {
 	const stdout = new TestStdout(100, 60);
+	const screen = screenOf(() => stdout.lastFrame());
 	const stdin = new TestStdin();
 	const exits: number[] = [];
-	const instance = render(<App session={session} inputActive onExit={(code) => exits.push(code)} />, {
+	const instance = render(<App session={session} inputActive onExit={(code) => exits.push(code)} print={screen.print} />, {
 		stdout: stdout as unknown as NodeJS.WriteStream,
 		stdin: stdin as unknown as NodeJS.ReadStream,
 		debug: true,
@@ -71,8 +72,8 @@ function mount(session: AgentSession) {
 			await sleep(20);
 		}
 	};
-	const until = (check: (frame: string) => boolean) => waitFor(stdout.lastFrame, check, 15_000);
-	return { type, until, frame: () => plain(stdout.lastFrame()) };
+	const until = (check: (frame: string) => boolean) => waitFor(screen.frame, check, 15_000);
+	return { type, until, frame: () => plain(screen.frame()) };
 }
 
 describe("the screen on a real AgentSession", () => {

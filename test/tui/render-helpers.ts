@@ -24,3 +24,21 @@ export async function waitFor(lastFrame: () => string | undefined, check: (frame
 export function linesWith(frame: string, text: string): string[] {
 	return frame.split("\n").filter((line) => line.includes(text));
 }
+
+/**
+ * What a terminal would show for a screen rendered in Ink's debug mode (each write a whole live frame):
+ * the transcript the App printed (from its last clear on), then the latest live frame. Pass `print` to App.
+ */
+export function screenOf(lastFrame: () => string | undefined): { print: (text: string) => void; frame: () => string } {
+	const printed: string[] = [];
+	return {
+		print: (text) => {
+			printed.push(text);
+		},
+		frame: () => {
+			const all = printed.join("");
+			const cleared = all.lastIndexOf("\u001b[2J");
+			return (cleared === -1 ? all : all.slice(cleared)) + (lastFrame() ?? "");
+		},
+	};
+}

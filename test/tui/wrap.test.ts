@@ -2,7 +2,7 @@ import chalk from "chalk";
 import stringWidth from "string-width";
 import { stripVTControlCharacters as strip } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { lastRows, wrapRows } from "../../src/tui/wrap.js";
+import { lastRows, truncateRow, wrapRows } from "../../src/tui/wrap.js";
 
 const level = chalk.level;
 beforeAll(() => {
@@ -50,5 +50,20 @@ describe("lastRows", () => {
 		expect(result.rows.map(strip)).toEqual(["three four", "five six"]);
 		expect(result.hidden).toBe(2);
 		expect(lastRows(text, 10, 10).rows.map(strip)).toEqual(["one", "two", "three four", "five six"]);
+	});
+});
+
+describe("truncateRow", () => {
+	it("keeps a row that fits, and cuts a longer one to the width ending with an ellipsis", () => {
+		expect(truncateRow("short", 10)).toBe("short");
+		expect(strip(truncateRow("a much longer row of text", 10))).toBe("a much lo…");
+		expect(stringWidth(strip(truncateRow("日本語のテキスト", 7)))).toBeLessThanOrEqual(7);
+	});
+
+	it("keeps the styles up to the cut and closes them after it", () => {
+		const row = truncateRow(`${chalk.green("✓")} ${chalk.bold("bash")} ${"x".repeat(50)}`, 12);
+		expect(strip(row)).toBe("✓ bash xxxx…");
+		expect(row).toContain("\u001b[32m");
+		expect(row.endsWith("\u001b[0m")).toBe(true);
 	});
 });

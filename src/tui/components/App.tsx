@@ -1,17 +1,17 @@
-import { Box, Static, useStdout } from "ink";
+import { Box, useStdout } from "ink";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { useClock } from "../hooks/use-clock.js";
 import { useSessionView } from "../hooks/use-session-view.js";
+import { useTranscriptPrinter } from "../hooks/use-transcript-printer.js";
 import { useTerminalSize } from "../hooks/use-terminal-size.js";
 import { liveBudget } from "../live-layout.js";
 import type { SessionPort } from "../session-port.js";
 import { errorText, parseSlashCommand, runSlashCommand } from "../slash-commands.js";
-import { type NoticeLevel, type ScreenView, type TranscriptItem, initialView } from "../view-model.js";
+import { type NoticeLevel, type ScreenView, initialView } from "../view-model.js";
 import { Editor } from "./Editor.js";
 import { Footer, footerHeight } from "./Footer.js";
 import { LiveArea } from "./LiveArea.js";
 import { QueuedMessages, queuedHeight } from "./QueuedMessages.js";
-import { TranscriptEntry } from "./TranscriptEntry.js";
 
 /** Spinner and elapsed-time tick while something is in progress. */
 const CLOCK_INTERVAL_MS = 100;
@@ -28,6 +28,11 @@ export interface AppProps {
 	/** Called once, when the screen is done, with the process exit code. */
 	onExit(code: number): void;
 	home?: string;
+	/**
+	 * Where finished transcript text goes. Default: Ink's write, above the live area, into the terminal's
+	 * scrollback. (Tests record it instead: Ink's debug mode redraws whole frames and would drop it.)
+	 */
+	print?: (text: string) => void;
 }
 
 function viewFromSession(session: SessionPort): ScreenView {
@@ -42,7 +47,7 @@ function viewFromSession(session: SessionPort): ScreenView {
 	return { ...view, usage: { ...session.usageTotals }, contextTokens: session.contextUsage?.tokens };
 }
 
-export function App({ session, initialPrompt, inputActive, onExit, home }: AppProps) {
+export function App({ session, initialPrompt, inputActive, onExit, home, print }: AppProps) {
 	const busyRef = useRef(false);
 	const { view, latest, dispatch, flush } = useSessionView(
 		session,
@@ -54,7 +59,7 @@ export function App({ session, initialPrompt, inputActive, onExit, home }: AppPr
 	);
 	const { columns, rows } = useTerminalSize();
 	const { write } = useStdout();
-	const [staticKey, setStaticKey] = useState(0);
+	const printer = useTranscriptPrinter(view.transcript, columns, view.showThinking, print ?? write);
 	const printedWidth = useRef(columns);
 	const [editorHeight, setEditorHeight] = useState(3);
 	const [busy, setBusy] = useState(false);
@@ -135,16 +140,15 @@ export function App({ session, initialPrompt, inputActive, onExit, home }: AppPr
 
 	// Terminals reflow their lines when the width changes, so the live area Ink erases no longer has the
 	// height Ink remembers, and its leftovers would stay in the scrollback. Start clean instead: clear the
-	// terminal with its scrollback and print the transcript again at the new width (a new <Static>).
+	// terminal with its scrollback and print the transcript again at the new width.
 	useEffect(() => {
 		if (columns === printedWidth.current) return;
 		const timer = setTimeout(() => {
 			printedWidth.current = columns;
-			write(CLEAR_TERMINAL);
-			setStaticKey((key) => key + 1);
+			printer.reprint(CLEAR_TERMINAL);
 		}, RESIZE_SETTLE_MS);
 		return () => clearTimeout(timer);
-	}, [columns, write]);
+	}, [columns, printer]);
 
 	const started = useRef(false);
 	useEffect(() => {
@@ -165,11 +169,6 @@ export function App({ session, initialPrompt, inputActive, onExit, home }: AppPr
 		if (exitCode !== undefined) onExit(exitCode);
 	}, [exitCode, onExit]);
 
-	const renderItem = useCallback(
-		(item: TranscriptItem) => <TranscriptEntry key={item.id} item={item} width={columns} showThinking={view.showThinking} />,
-		[columns, view.showThinking],
-	);
-
 	const footer = footerHeight(view);
 	const queued = queuedHeight(view.queue.steering, view.queue.followUp);
 	const budget = liveBudget({ rows, editor: editorHeight, footer, queued });
@@ -177,9 +176,6 @@ export function App({ session, initialPrompt, inputActive, onExit, home }: AppPr
 
 	return (
 		<>
-			<Static key={staticKey} items={view.transcript}>
-				{renderItem}
-			</Static>
 			{exitCode === undefined ? (
 				<Box flexDirection="column" width={columns}>
 					<LiveArea active={view.activeAssistant} runs={view.liveToolIds.map((id) => view.tools[id]).filter((run) => run !== undefined)} now={now} width={columns} budget={budget} />

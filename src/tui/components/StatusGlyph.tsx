@@ -1,12 +1,8 @@
 import { Text } from "ink";
+import { statusGlyph } from "../tool-row-text.js";
 import type { ToolStatus } from "../view-model.js";
 
-export const SPINNER_FRAMES = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
-export const SPINNER_INTERVAL_MS = 80;
-
-export function spinnerFrame(now: number): string {
-	return SPINNER_FRAMES[Math.floor(now / SPINNER_INTERVAL_MS) % SPINNER_FRAMES.length];
-}
+export { SPINNER_FRAMES, SPINNER_INTERVAL_MS, spinnerFrame } from "../tool-row-text.js";
 
 export interface StatusGlyphProps {
 	status: ToolStatus;
@@ -14,14 +10,5 @@ export interface StatusGlyphProps {
 }
 
 export function StatusGlyph({ status, now }: StatusGlyphProps) {
-	switch (status) {
-		case "preparing":
-			return <Text color="yellow">{spinnerFrame(now)}</Text>;
-		case "running":
-			return <Text color="cyan">{spinnerFrame(now)}</Text>;
-		case "done":
-			return <Text color="green">✓</Text>;
-		case "error":
-			return <Text color="red">✗</Text>;
-	}
+	return <Text>{statusGlyph(status, now)}</Text>;
 }

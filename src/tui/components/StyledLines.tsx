@@ -1,16 +1,6 @@
 import { Box, Text } from "ink";
-import type { LineStyle, StyledLine } from "../tool-result-lines.js";
-
-const STYLE: Record<LineStyle, { color?: string; dimColor?: boolean }> = {
-	plain: {},
-	dim: { dimColor: true },
-	added: { color: "green" },
-	removed: { color: "red" },
-	hunk: { color: "cyan" },
-	ok: { color: "green" },
-	error: { color: "red" },
-	warning: { color: "yellow" },
-};
+import type { StyledLine } from "../tool-result-lines.js";
+import { styledLineText } from "../tool-row-text.js";
 
 export interface StyledLinesProps {
 	lines: StyledLine[];
@@ -26,8 +16,8 @@ export function StyledLines({ lines, indent = 0, truncate = false }: StyledLines
 		<Box flexDirection="column" marginLeft={indent}>
 			{lines.map((line, index) => (
 				// biome-ignore lint/suspicious/noArrayIndexKey: lines have no identity beyond their position
-				<Text key={index} {...STYLE[line.style]} wrap={truncate ? "truncate-end" : "wrap"}>
-					{line.text === "" ? " " : line.text}
+				<Text key={index} wrap={truncate ? "truncate-end" : "wrap"}>
+					{styledLineText(line)}
 				</Text>
 			))}
 		</Box>

@@ -1,8 +1,7 @@
 import { Box, Text } from "ink";
-import { formatDuration } from "../format.js";
 import { toolResultLines } from "../tool-result-lines.js";
+import { toolRowHeader } from "../tool-row-text.js";
 import type { ToolRunView } from "../view-model.js";
-import { StatusGlyph } from "./StatusGlyph.js";
 import { StyledLines } from "./StyledLines.js";
 
 export interface ToolRowProps {
@@ -16,23 +15,10 @@ export interface ToolRowProps {
 }
 
 export function ToolRow({ run, now, maxResultLines, live = false }: ToolRowProps) {
-	const settled = run.status === "done" || run.status === "error";
-	const elapsed = (settled ? (run.endedAt ?? now) : now) - run.startedAt;
-	const lines = toolResultLines(run, maxResultLines);
 	return (
 		<Box flexDirection="column">
-			<Text wrap="truncate-end">
-				<StatusGlyph status={run.status} now={now} /> <Text bold>{run.name}</Text>
-				{run.argsPreview ? <Text> {run.argsPreview}</Text> : null}
-				{run.untimed ? null : (
-					<Text dimColor>
-						{" "}
-						{run.status === "preparing" ? "preparing " : ""}
-						{formatDuration(elapsed)}
-					</Text>
-				)}
-			</Text>
-			<StyledLines lines={lines} indent={2} truncate={live} />
+			<Text wrap="truncate-end">{toolRowHeader(run, now)}</Text>
+			<StyledLines lines={toolResultLines(run, maxResultLines)} indent={2} truncate={live} />
 		</Box>
 	);
 }

@@ -1,0 +1,52 @@
+// A tool row as styled text: the header (status glyph, name, arguments, time) and the colours of its result
+// lines. Shared by the live ToolRow component and the printed transcript, so both look the same.
+import chalk from "chalk";
+import { formatDuration } from "./format.js";
+import type { LineStyle, StyledLine } from "./tool-result-lines.js";
+import type { ToolRunView, ToolStatus } from "./view-model.js";
+
+export const SPINNER_FRAMES = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
+export const SPINNER_INTERVAL_MS = 80;
+
+export function spinnerFrame(now: number): string {
+	return SPINNER_FRAMES[Math.floor(now / SPINNER_INTERVAL_MS) % SPINNER_FRAMES.length];
+}
+
+export function statusGlyph(status: ToolStatus, now: number): string {
+	switch (status) {
+		case "preparing":
+			return chalk.yellow(spinnerFrame(now));
+		case "running":
+			return chalk.cyan(spinnerFrame(now));
+		case "done":
+			return chalk.green("✓");
+		case "error":
+			return chalk.red("✗");
+	}
+}
+
+/** "✓ bash npm test 1.2s": glyph, bold name, the arguments' preview, then the time (dimmed). */
+export function toolRowHeader(run: ToolRunView, now: number): string {
+	const settled = run.status === "done" || run.status === "error";
+	const elapsed = (settled ? (run.endedAt ?? now) : now) - run.startedAt;
+	let header = `${statusGlyph(run.status, now)} ${chalk.bold(run.name)}`;
+	if (run.argsPreview) header += ` ${run.argsPreview}`;
+	if (!run.untimed) header += chalk.dim(` ${run.status === "preparing" ? "preparing " : ""}${formatDuration(elapsed)}`);
+	return header;
+}
+
+const STYLES: Record<LineStyle, (text: string) => string> = {
+	plain: (text) => text,
+	dim: chalk.dim,
+	added: chalk.green,
+	removed: chalk.red,
+	hunk: chalk.cyan,
+	ok: chalk.green,
+	error: chalk.red,
+	warning: chalk.yellow,
+};
+
+/** A result line in its colour; an empty line stays one (blank) row. */
+export function styledLineText(line: StyledLine): string {
+	return line.text === "" ? " " : STYLES[line.style](line.text);
+}

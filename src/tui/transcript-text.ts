@@ -1,0 +1,84 @@
+// The transcript as the text printed into the terminal's scrollback, once per item. Printed directly rather
+// than through Ink's <Static>: Ink builds a cell-by-cell frame of everything static, which cost more CPU on
+// a long answer than everything else on the screen together. Pure: an item and a width give the exact text.
+import chalk from "chalk";
+import { renderMarkdown } from "./markdown.js";
+import { toolResultLines } from "./tool-result-lines.js";
+import { styledLineText, toolRowHeader } from "./tool-row-text.js";
+import type { NoticeLevel, ToolRunView, TranscriptItem } from "./view-model.js";
+import { truncateRow, wrapRows } from "./wrap.js";
+
+/** Rows a finished diff or output may take in the scrollback before "… N more lines". */
+export const TRANSCRIPT_RESULT_LINES = 20;
+
+const RESULT_INDENT = "  ";
+
+/** The text written for `items`: each is preceded by a blank line and every row ends with a newline. */
+export function transcriptText(items: readonly TranscriptItem[], width: number, showThinking: boolean): string {
+	let out = "";
+	for (const item of items) {
+		out += "\n";
+		// Trailing blanks are dropped, as Ink does for its own rows.
+		for (const row of transcriptRows(item, width, showThinking)) out += `${row.trimEnd()}\n`;
+	}
+	return out;
+}
+
+/** The terminal rows of one item, none wider than `width`. */
+export function transcriptRows(item: TranscriptItem, width: number, showThinking: boolean): string[] {
+	const columns = Math.max(1, width);
+	switch (item.kind) {
+		case "user":
+			return userRows(item.text, columns);
+		case "assistant": {
+			const rendered = renderMarkdown(item.text.replace(/\s+$/, ""), columns);
+			return rendered === "" ? [] : wrapRows(rendered, columns);
+		}
+		case "thinking":
+			return wrapRows(chalk.dim.italic(thinkingLine(item.text, item.redacted, showThinking)), columns);
+		case "tools":
+			return item.runs.flatMap((run) => toolRows(run, columns));
+		case "notice":
+			return wrapRows(noticeLine(item.level, item.text), columns);
+	}
+}
+
+/** "› the prompt" in bold, continuation rows indented under the text. */
+function userRows(text: string, width: number): string[] {
+	const marker = chalk.magenta.bold("› ");
+	if (width <= 2) return [marker, ...wrapRows(chalk.bold(text), width)];
+	const rows = wrapRows(chalk.bold(text), width - 2);
+	if (rows.length === 0) return [marker];
+	return rows.map((row, index) => (index === 0 ? marker : "  ") + row);
+}
+
+function thinkingLine(text: string, redacted: boolean, expanded: boolean): string {
+	const trimmed = text.trim();
+	if (redacted && trimmed === "") return "✻ Thinking (redacted by the provider)";
+	if (!expanded) {
+		const lines = trimmed.split("\n").length;
+		return `✻ Thinking · ${lines} line${lines === 1 ? "" : "s"} (ctrl+t to show)`;
+	}
+	return `✻ ${trimmed}`;
+}
+
+function noticeLine(level: NoticeLevel, text: string): string {
+	switch (level) {
+		case "error":
+			return chalk.red(`✗ ${text}`);
+		case "warning":
+			return chalk.yellow(`! ${text}`);
+		default:
+			return chalk.dim(`· ${text}`);
+	}
+}
+
+/** A finished tool row: its header on one row, then its result lines wrapped under it. */
+function toolRows(run: ToolRunView, width: number): string[] {
+	const rows = [truncateRow(toolRowHeader(run, run.endedAt ?? run.startedAt), width)];
+	const inner = Math.max(1, width - RESULT_INDENT.length);
+	for (const line of toolResultLines(run, TRANSCRIPT_RESULT_LINES)) {
+		for (const row of wrapRows(styledLineText(line), inner)) rows.push(RESULT_INDENT + row);
+	}
+	return rows;
+}

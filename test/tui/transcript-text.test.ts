@@ -1,0 +1,82 @@
+import chalk from "chalk";
+import stringWidth from "string-width";
+import { stripVTControlCharacters as strip } from "node:util";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { transcriptRows, transcriptText } from "../../src/tui/transcript-text.js";
+import type { TranscriptItem } from "../../src/tui/view-model.js";
+
+const level = chalk.level;
+beforeAll(() => {
+	chalk.level = 1;
+});
+afterAll(() => {
+	chalk.level = level;
+});
+
+function show(item: TranscriptItem, showThinking = false, width = 60): string {
+	return strip(transcriptText([item], width, showThinking));
+}
+
+describe("transcript text", () => {
+	const thinking: TranscriptItem = { kind: "thinking", id: "t", messageId: "m", turn: 1, text: "First I check the file.\nThen I edit it.", redacted: false };
+
+	it("shows thinking collapsed to one dimmed line, or in full when expanded", () => {
+		expect(show(thinking).trim()).toBe("✻ Thinking · 2 lines (ctrl+t to show)");
+		expect(show(thinking, true).trim()).toBe("✻ First I check the file.\nThen I edit it.");
+		expect(show({ ...thinking, text: "", redacted: true }).trim()).toBe("✻ Thinking (redacted by the provider)");
+		expect(transcriptRows(thinking, 60, false)[0]).toContain("\u001b[2m");
+	});
+
+	it("shows a user prompt, an assistant message as markdown, and notices by level", () => {
+		expect(show({ kind: "user", id: "u", text: "fix the build" }).trim()).toBe("› fix the build");
+		expect(show({ kind: "assistant", id: "a", messageId: "m", turn: 1, text: "## Plan\n\n1. **read**\n2. edit\n\n" }).trim()).toBe("Plan\n\n1. read\n2. edit");
+		expect(show({ kind: "notice", id: "n1", level: "error", text: "boom" }).trim()).toBe("✗ boom");
+		expect(show({ kind: "notice", id: "n2", level: "warning", text: "careful" }).trim()).toBe("! careful");
+		expect(show({ kind: "notice", id: "n3", level: "info", text: "fyi" }).trim()).toBe("· fyi");
+		expect(transcriptRows({ kind: "notice", id: "n1", level: "error", text: "boom" }, 60, false)[0]).toContain("\u001b[31m");
+	});
+
+	it("shows a finished tool batch with each run's final state, in source order", () => {
+		const text = show({
+			kind: "tools",
+			id: "b",
+			turn: 1,
+			runs: [
+				{ id: "1", name: "read", status: "done", argsPreview: "a.ts", startedAt: 0, endedAt: 300, resultText: "x\ny" },
+				{ id: "2", name: "bash", status: "error", argsPreview: "make", startedAt: 0, endedAt: 1200, resultText: "make: *** no rule", details: { exitCode: 2 } },
+			],
+		});
+		expect(text.trim().split("\n")).toEqual(["✓ read a.ts 0.3s", "  read 2 lines", "✗ bash make 1.2s", "  make: *** no rule", "  exit 2"]);
+	});
+
+	it("puts a blank line before each item and ends every row with a newline", () => {
+		const items: TranscriptItem[] = [
+			{ kind: "user", id: "u", text: "hi" },
+			{ kind: "assistant", id: "a", messageId: "m", turn: 1, text: "one\n\ntwo" },
+		];
+		expect(strip(transcriptText(items, 40, false))).toBe("\n› hi\n\none\n\ntwo\n");
+		expect(transcriptText([], 40, false)).toBe("");
+	});
+
+	it("wraps every kind of item to the width: prompts under their text, tool output under its header", () => {
+		const width = 24;
+		const long = "a sentence long enough to need several rows at this width";
+		const user = transcriptRows({ kind: "user", id: "u", text: long }, width, false).map(strip);
+		expect(user.length).toBeGreaterThan(2);
+		expect(user[0]!.startsWith("› ")).toBe(true);
+		for (const row of user.slice(1)) expect(row.startsWith("  ")).toBe(true);
+		const tools = transcriptRows(
+			{ kind: "tools", id: "b", turn: 1, runs: [{ id: "1", name: "bash", status: "done", argsPreview: "x".repeat(80), startedAt: 0, endedAt: 100, resultText: long, details: { exitCode: 0 } }] },
+			width,
+			false,
+		).map(strip);
+		// The header is cut to one row; the output wraps, indented.
+		expect(tools[0]!.endsWith("…")).toBe(true);
+		expect(tools.slice(1, -1).every((row) => row.startsWith("  "))).toBe(true);
+		expect(tools.slice(1).join(" ").replace(/\s+/g, " ")).toContain(long);
+		for (const item of [user, tools]) for (const row of item) expect(stringWidth(row)).toBeLessThanOrEqual(width);
+		const answer = transcriptRows({ kind: "assistant", id: "a", messageId: "m", turn: 1, text: `**${long}** and ${long}` }, width, false);
+		for (const row of answer) expect(stringWidth(strip(row))).toBeLessThanOrEqual(width);
+		expect(answer.map(strip).join(" ").replace(/\s+/g, " ")).toBe(`${long} and ${long}`);
+	});
+});
