@@ -106,6 +106,7 @@ export function createBashTool(cwd: string, options: BashToolOptions = {}): Agen
 			if (typeof params.command !== "string" || params.command.trim() === "") {
 				throw new Error("command must be a non-empty string: the shell command to run.");
 			}
+			if (params.command.includes("\0")) throw new Error("command contains a NUL byte, which no shell command can carry; remove it.");
 			const timeoutSeconds = params.timeout ?? options.defaultTimeout;
 			if (timeoutSeconds !== undefined && !(Number.isFinite(timeoutSeconds) && timeoutSeconds > 0)) {
 				throw new Error(`timeout must be a positive number of seconds, got ${params.timeout}.`);

@@ -25,6 +25,16 @@ export interface RunCommandOutcome {
 	aborted: boolean;
 }
 
+/** Why the shell did not start, without execa's echo of the command (a rejected long command would flood the model). */
+async function spawnFailure(child: ReturnType<typeof execa>, options: RunCommandOptions): Promise<string> {
+	const result = await child;
+	if (result.code === "E2BIG") {
+		const kb = Math.round(Buffer.byteLength(options.command) / 1024);
+		return `The command is too long to run (${kb} KB; the system takes at most 128 KB in one command). Write long content with the write tool, or put the script in a file and run that.`;
+	}
+	return `Could not start ${options.shell}: ${result.originalMessage ?? result.code ?? "unknown error"}`;
+}
+
 /** After the shell exits, how long output may stay quiet before pipes held by background children are dropped. */
 const QUIET_AFTER_EXIT_MS = 200;
 /** After the shell exits, the longest we wait for its pipes at all (a background job may keep writing). */
@@ -52,10 +62,7 @@ export async function runCommand(options: RunCommandOptions): Promise<RunCommand
 	child.catch(() => {});
 
 	const pid = child.pid;
-	if (pid === undefined) {
-		const result = await child;
-		throw new Error(`Could not start ${options.shell}: ${result.shortMessage ?? result.message ?? "unknown error"}`);
-	}
+	if (pid === undefined) throw new Error(await spawnFailure(child, options));
 	trackProcessGroup(pid);
 
 	const streams = [child.stdout, child.stderr].filter((s): s is Readable => s !== null && s !== undefined);

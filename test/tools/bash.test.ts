@@ -111,6 +111,30 @@ describe("bash tool: running commands", () => {
 		await expect(createBashTool(path.join(dir, "gone")).execute("1", { command: "touch ran" })).rejects.toThrow(/does not exist/);
 		expect(await fs.readdir(dir)).toEqual([]);
 	});
+
+	it("reports a command too long for the system briefly, without echoing it back", async () => {
+		const dir = await makeTempDir();
+		const command = `cat > big.txt <<'END'\n${"x".repeat(300_000)}\nEND`;
+		const error = (await createBashTool(dir)
+			.execute("1", { command })
+			.then(
+				() => undefined,
+				(e: Error) => e,
+			))!;
+		expect(error).toBeInstanceOf(Error);
+		expect(error.message).toMatch(/too long/);
+		expect(error.message).toMatch(/write tool/);
+		expect(error.message.length).toBeLessThan(1000);
+		const nul = await createBashTool(dir)
+			.execute("1", { command: `touch ran\0${"y".repeat(300_000)}` })
+			.then(
+				() => undefined,
+				(e: Error) => e,
+			);
+		expect(nul?.message).toMatch(/NUL byte/);
+		expect(nul!.message.length).toBeLessThan(1000);
+		expect(await fs.readdir(dir)).toEqual([]);
+	});
 });
 
 describe("bash tool: stopping commands", () => {
