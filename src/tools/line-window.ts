@@ -23,6 +23,7 @@ export async function readLineWindow(
 	startIndex: number,
 	maxLines: number,
 	byteBudget: number,
+	signal?: AbortSignal,
 ): Promise<LineWindow> {
 	const decoder = new StringDecoder("utf8");
 	const lines: string[] = [];
@@ -67,6 +68,11 @@ export async function readLineWindow(
 
 	const stream = fs.createReadStream(filePath);
 	for await (const chunk of stream as AsyncIterable<Buffer>) {
+		// Counting the lines of a huge file takes seconds: an abort must not wait for the end of it.
+		if (signal?.aborted) {
+			stream.destroy();
+			throw new Error("Read aborted.");
+		}
 		if (chunk.length > 0) sawAnything = true;
 		const text = decoder.write(chunk);
 		let from = 0;

@@ -78,9 +78,9 @@ async function readImage(absolute: string, shownPath: string, mimeType: ImageMim
 	return result;
 }
 
-async function readText(absolute: string, shownPath: string, offset: number, limit: number | undefined) {
+async function readText(absolute: string, shownPath: string, offset: number, limit: number | undefined, signal?: AbortSignal) {
 	const maxLines = Math.min(limit ?? DEFAULT_MAX_LINES, DEFAULT_MAX_LINES);
-	const window = await readLineWindow(absolute, offset - 1, maxLines, DEFAULT_MAX_BYTES);
+	const window = await readLineWindow(absolute, offset - 1, maxLines, DEFAULT_MAX_BYTES, signal);
 	const { totalLines } = window;
 	const details = (startLine: number, endLine: number, nextOffset?: number): ReadToolDetails => ({
 		path: absolute,
@@ -155,7 +155,7 @@ export function createReadTool(cwd: string): AgentTool<typeof readSchema, ReadTo
 					`${params.path} is a binary file (${formatSize(stat.size)}), not text; it is not shown. Inspect it with bash (for example: file, xxd | head).`,
 				);
 			}
-			return readText(absolute, params.path, offset, params.limit);
+			return readText(absolute, params.path, offset, params.limit, signal);
 		},
 	};
 }

@@ -154,6 +154,15 @@ describe("read tool", () => {
 		await expect(tool.execute("1", { path: "prog.o" })).rejects.toThrow(/binary file/);
 	});
 
+	it("stops reading a huge file when aborted, instead of counting all its lines first", async () => {
+		const { dir, tool } = await setup({ "huge.log": "line\n".repeat(2000) });
+		// 2 GB without using the disk: the tail is a hole that reads as zeros, and takes seconds to scan.
+		await fs.truncate(path.join(dir, "huge.log"), 2 * 1024 ** 3);
+		const controller = new AbortController();
+		setTimeout(() => controller.abort(), 100);
+		await expect(tool.execute("1", { path: "huge.log" }, controller.signal)).rejects.toThrow(/aborted/i);
+	});
+
 	it("gives clear errors for a missing file and a directory", async () => {
 		const { tool } = await setup({ "sub/x.txt": "x" });
 		await expect(tool.execute("1", { path: "nope.txt" })).rejects.toThrow(/File not found: nope.txt/);
