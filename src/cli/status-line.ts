@@ -33,6 +33,8 @@ export class StatusLine {
 				break;
 			case "tool_execution_end":
 				this.tools.delete(event.toolCallId);
+				// The batch is done: the results go back to the model next.
+				if (this.tools.size === 0) this.activity = "waiting for the model";
 				break;
 			case "turn_start":
 				this.activity = "waiting for the model";

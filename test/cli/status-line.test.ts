@@ -43,6 +43,21 @@ describe("StatusLine", () => {
 		expect(terminal.written().endsWith("\r\x1b[2K")).toBe(true);
 	});
 
+	it("after the tools of a turn end, says it waits for the model again, not what the model did before them", async () => {
+		const terminal = fakeTerminal();
+		const status = new StatusLine(terminal.stream as unknown as NodeJS.WriteStream);
+		status.start();
+		const partial = {} as never;
+		status.update({ type: "message_update", message: partial, assistantMessageEvent: { type: "toolcall_delta", contentIndex: 0, delta: "{", partial } });
+		await new Promise((r) => setImmediate(r));
+		expect(visible(terminal.written())).toMatch(/preparing a tool call/);
+		status.update({ type: "tool_execution_start", toolCallId: "1", toolName: "bash", args: {} });
+		status.update({ type: "tool_execution_end", toolCallId: "1", toolName: "bash", result: { content: [], details: {} }, isError: false });
+		await new Promise((r) => setImmediate(r));
+		expect(visible(terminal.written())).toMatch(/waiting for the model · /);
+		status.stop();
+	});
+
 	it("never draws wider than the terminal", async () => {
 		const terminal = fakeTerminal(30);
 		const status = new StatusLine(terminal.stream as unknown as NodeJS.WriteStream);
