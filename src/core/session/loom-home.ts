@@ -5,5 +5,8 @@ import { join, resolve } from "node:path";
 /** `$LOOM_HOME` when set (resolved to an absolute path), otherwise `~/.loom`. */
 export function loomHome(env: NodeJS.ProcessEnv = process.env): string {
 	const fromEnv = env.LOOM_HOME?.trim();
-	return fromEnv ? resolve(fromEnv) : join(homedir(), ".loom");
+	if (!fromEnv) return join(homedir(), ".loom");
+	// A "~" the shell did not expand would otherwise become a directory named "~" inside the project.
+	if (fromEnv === "~" || fromEnv.startsWith("~/")) return join(homedir(), fromEnv.slice(1));
+	return resolve(fromEnv);
 }

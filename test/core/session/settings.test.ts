@@ -13,6 +13,11 @@ describe("loomHome", () => {
 		expect(loomHome({ LOOM_HOME: "rel/dir" })).toBe(join(process.cwd(), "rel/dir"));
 	});
 
+	it("expands a leading ~ the shell left alone (a quoted value, a .env or service file)", () => {
+		expect(loomHome({ LOOM_HOME: "~/loom-data" })).toBe(join(homedir(), "loom-data"));
+		expect(loomHome({ LOOM_HOME: "~" })).toBe(homedir());
+	});
+
 	it("falls back to ~/.loom", () => {
 		expect(loomHome({})).toBe(join(homedir(), ".loom"));
 		expect(loomHome({ LOOM_HOME: "  " })).toBe(join(homedir(), ".loom"));
