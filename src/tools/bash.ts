@@ -61,7 +61,8 @@ function defaultShell(): string {
 function describe(maxLines: number, maxBytes: number): string {
 	return `Run a shell command (bash -c) in the working directory, with stdin closed (interactive programs will not work). stdout and stderr come back merged.
 Output is the last ${maxLines} lines or ${formatSize(maxBytes)}, whichever is smaller; when cut, the complete output is saved to a temporary file whose path is given, to read or grep.
-A non-zero exit code, a signal, or a timeout is reported as an error together with the output. timeout is in seconds (optional). Commands run one at a time.`;
+A non-zero exit code, a signal, or a timeout is reported as an error together with the output. timeout is in seconds (optional). Commands run one at a time.
+Jobs started in the background (cmd &) keep running until loom exits, but what they print after the command returns is not captured: send it to a file (cmd > out.log 2>&1 &) and read that.`;
 }
 
 function formatOutput(collected: CollectedOutput): string {
