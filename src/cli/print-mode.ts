@@ -44,8 +44,25 @@ async function runText(session: AgentSession, input: PromptInput, io: PrintIo): 
 		status?.stop();
 	}
 	const text = outcome.message ? answerText(outcome.message) : "";
-	if (text) io.stdout.write(text.endsWith("\n") ? text : `${text}\n`);
+	if (text) await writeOut(io.stdout, text.endsWith("\n") ? text : `${text}\n`);
 	return outcome;
+}
+
+/** stdout refused the output (a full disk, a closed pipe): the answer did not reach its reader. */
+export class StdoutError extends Error {
+	readonly code: string | undefined;
+	constructor(cause: NodeJS.ErrnoException) {
+		super(`could not write to stdout: ${cause.message}`);
+		this.name = "StdoutError";
+		this.code = cause.code;
+	}
+}
+
+/** Resolves once the text is written; a failed write rejects, so a lost answer cannot end in exit 0. */
+function writeOut(stream: NodeJS.WritableStream, text: string): Promise<void> {
+	return new Promise((resolve, reject) => {
+		stream.write(text, (error) => (error ? reject(new StdoutError(error as NodeJS.ErrnoException)) : resolve()));
+	});
 }
 
 export function answerText(message: AssistantMessage): string {

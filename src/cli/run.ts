@@ -2,7 +2,7 @@
 import type { AgentSession } from "../core/session/index.js";
 import { loadSettings, loomHome, type Settings, SessionFileError, SettingsError } from "../core/session/index.js";
 import type { CliOptions } from "./args.js";
-import { runPrintMode } from "./print-mode.js";
+import { runPrintMode, StdoutError } from "./print-mode.js";
 import { buildPromptInput, MAX_STDIN_BYTES, readStdin } from "./prompt-input.js";
 import { chooseSessionFile } from "./session-choice.js";
 import { EXIT, InterruptedError, UsageError } from "./usage-error.js";
@@ -93,21 +93,29 @@ async function runPrint(session: AgentSession, input: ReturnType<typeof buildPro
 	});
 	// The reader went away (`loom --mode json | head -1`): stop the run as for a signal, quietly.
 	let readerGone = false;
+	// Any other write failure (a full disk): the output is being lost, so stop the run and fail.
+	let outputError: Error | undefined;
 	const onStdoutError = (error: NodeJS.ErrnoException) => {
-		if (error.code !== "EPIPE" || readerGone) return;
-		readerGone = true;
-		interrupted ??= EXIT.brokenPipe;
+		if (error.code === "EPIPE") {
+			if (readerGone) return;
+			readerGone = true;
+			interrupted ??= EXIT.brokenPipe;
+		} else {
+			if (outputError) return;
+			outputError = new StdoutError(error);
+		}
 		void session.abort();
 	};
 	io.stdout.on("error", onStdoutError);
 	const stop = () => {
 		stopSignals();
 		io.stdout.off("error", onStdoutError);
-		// Late writes after EPIPE must not surface as an unhandled error.
-		if (readerGone) io.stdout.on("error", () => {});
+		// Late writes after a failed one must not surface as an unhandled error.
+		io.stdout.on("error", () => {});
 	};
 	try {
 		const outcome = await runPrintMode(session, input, options.mode ?? "text", io);
+		if (outputError) return fail(io, outputError.message);
 		if (interrupted !== undefined) {
 			if (!readerGone) io.stderr.write("loom: interrupted\n");
 			return interrupted;
@@ -122,7 +130,8 @@ async function runPrint(session: AgentSession, input: ReturnType<typeof buildPro
 		}
 		return EXIT.ok;
 	} catch (error) {
-		// The run could not start (no usable model or key): the message says what to set.
+		if (error instanceof StdoutError && error.code === "EPIPE") return EXIT.brokenPipe;
+		// The run could not start (no usable model or key: the message says what to set), or stdout failed.
 		return fail(io, (error as Error).message);
 	} finally {
 		stop();

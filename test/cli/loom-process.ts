@@ -73,6 +73,8 @@ export interface LoomOptions {
 	/** Piped to stdin, then closed. Without it stdin is /dev/null (not a terminal, empty). */
 	input?: string;
 	env?: Record<string, string>;
+	/** A file descriptor for stdout instead of a pipe (e.g. /dev/full); stdout() then stays empty. */
+	stdoutFd?: number;
 	/** Run as this user and group (needs root), e.g. to meet permissions that root would bypass. */
 	uid?: number;
 	gid?: number;
@@ -88,12 +90,12 @@ export function startLoom(args: string[], options: LoomOptions): LoomRun {
 	const child = spawn(process.execPath, [LOOM_BIN, ...args], {
 		cwd: options.cwd,
 		env: cleanEnv(options.home, options.env),
-		stdio: [options.input === undefined ? "ignore" : "pipe", "pipe", "pipe"],
+		stdio: [options.input === undefined ? "ignore" : "pipe", options.stdoutFd ?? "pipe", "pipe"],
 		...(options.uid !== undefined ? { uid: options.uid, gid: options.gid ?? options.uid } : {}),
 	});
 	let stdout = "";
 	let stderr = "";
-	child.stdout!.setEncoding("utf8").on("data", (chunk) => (stdout += chunk));
+	child.stdout?.setEncoding("utf8").on("data", (chunk) => (stdout += chunk));
 	child.stderr!.setEncoding("utf8").on("data", (chunk) => (stderr += chunk));
 	if (options.input !== undefined) child.stdin!.end(options.input);
 	const done = new Promise<LoomResult>((resolveDone) => {
