@@ -4,7 +4,7 @@ import { type Static, Type } from "@sinclair/typebox";
 import type { AgentTool, AgentToolResult } from "../core/index.js";
 import { detectImageMimeType, type ImageMimeType, looksBinary, MAX_IMAGE_BYTES, SNIFF_BYTES, specialFileKind } from "./file-kind.js";
 import { readLineWindow } from "./line-window.js";
-import { resolveToCwd } from "./resolve-path.js";
+import { acceptFilePathAlias, resolveToCwd } from "./resolve-path.js";
 import { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, formatSize, truncateHead } from "./truncate.js";
 
 export const readSchema = Type.Object({
@@ -138,6 +138,7 @@ export function createReadTool(cwd: string): AgentTool<typeof readSchema, ReadTo
 		label: "Read",
 		description,
 		parameters: readSchema,
+		prepareArguments: acceptFilePathAlias,
 		async execute(_toolCallId, params, signal) {
 			if (signal?.aborted) throw new Error("Read aborted.");
 			const offset = params.offset ?? 1;

@@ -12,3 +12,11 @@ export function resolveToCwd(filePath: string, cwd: string): string {
 	else if (trimmed.startsWith("~/")) expanded = path.join(os.homedir(), trimmed.slice(2));
 	return path.resolve(cwd, expanded);
 }
+
+/** prepareArguments for file tools: `file_path` (the name Claude Code's tools use) is taken as `path`. */
+export function acceptFilePathAlias(args: unknown): unknown {
+	if (args === null || typeof args !== "object" || Array.isArray(args)) return args;
+	const { file_path: filePath, ...rest } = args as Record<string, unknown>;
+	if ((rest as { path?: unknown }).path !== undefined || typeof filePath !== "string") return args;
+	return { path: filePath, ...rest };
+}

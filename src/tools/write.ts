@@ -4,7 +4,7 @@ import { type Static, Type } from "@sinclair/typebox";
 import type { AgentTool } from "../core/index.js";
 import { atomicWriteFile } from "./atomic-write.js";
 import { withFileMutationQueue } from "./file-mutation-queue.js";
-import { resolveToCwd } from "./resolve-path.js";
+import { acceptFilePathAlias, resolveToCwd } from "./resolve-path.js";
 
 export const writeSchema = Type.Object({
 	path: Type.String({ description: "Path to the file to write (relative to the working directory, or absolute)" }),
@@ -40,6 +40,7 @@ export function createWriteTool(cwd: string): AgentTool<typeof writeSchema, Writ
 		label: "Write",
 		description,
 		parameters: writeSchema,
+		prepareArguments: acceptFilePathAlias,
 		async execute(_toolCallId, params, signal) {
 			const absolute = resolveToCwd(params.path, cwd);
 			return withFileMutationQueue(absolute, async () => {

@@ -1,7 +1,7 @@
 import fs from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { createWriteTool } from "../../src/tools/index.js";
+import { createReadTool, createWriteTool } from "../../src/tools/index.js";
 import { makeTempDir } from "./temp-dir.js";
 
 describe("write tool", () => {
@@ -46,5 +46,23 @@ describe("write tool", () => {
 		const dir = await makeTempDir();
 		await fs.mkdir(path.join(dir, "d"));
 		await expect(createWriteTool(dir).execute("1", { path: "d", content: "x" })).rejects.toThrow(/is a directory/);
+	});
+});
+
+describe("argument names other agents use", () => {
+	it("read and write take file_path (Claude Code's name) as path, end to end through the tool", async () => {
+		const dir = await makeTempDir();
+		const write = createWriteTool(dir);
+		const read = createReadTool(dir);
+		const writeArgs = write.prepareArguments!({ file_path: "notes.txt", content: "kept\n" }) as { path: string; content: string };
+		expect(writeArgs).toEqual({ path: "notes.txt", content: "kept\n" });
+		await write.execute("1", writeArgs);
+		const readArgs = read.prepareArguments!({ file_path: "notes.txt", offset: 1 }) as { path: string };
+		expect(readArgs).toEqual({ path: "notes.txt", offset: 1 });
+		const result = await read.execute("2", readArgs);
+		expect(result.content[0]).toMatchObject({ type: "text", text: "kept" });
+		// An explicit path wins, and anything that is not an object is left for validation to report.
+		expect(read.prepareArguments!({ path: "a", file_path: "b" })).toEqual({ path: "a", file_path: "b" });
+		expect(read.prepareArguments!("x")).toBe("x");
 	});
 });
