@@ -14,6 +14,12 @@ it("runs every benchmark at smoke size and writes the JSON report", async () => 
 	expect(stdout).not.toContain("FAILED TO RUN");
 	const report = JSON.parse(readFileSync(out, "utf8"));
 	const names = new Set(report.results.map((r: { benchmark: string }) => r.benchmark));
-	expect([...names]).toEqual(expect.arrayContaining(["loop overhead", "parallel tools"]));
-	for (const row of report.results) expect(row.median ?? row.value).toBeGreaterThan(0);
+	expect([...names]).toEqual(
+		expect.arrayContaining(["startup", "loop overhead", "parallel tools", "streaming screen", "tool I/O", "long sessions"]),
+	);
+	for (const row of report.results) {
+		// Timings are positive; counts such as "frames over height" may rightly be 0.
+		if (row.median !== undefined) expect(row.median).toBeGreaterThan(0);
+		else expect(Number.isFinite(row.value)).toBe(true);
+	}
 }, 120_000);
