@@ -2,7 +2,7 @@
 import { errorMessageOf, raceAbort } from "./abort.js";
 import type { AgentContext, AgentEvent, AgentLoopConfig, AgentMessage } from "./agent-types.js";
 import { EventStream } from "./event-stream.js";
-import type { AssistantMessage, AssistantMessageEventStream, Context, StreamFn, ToolResultMessage } from "./llm-types.js";
+import type { AssistantMessage, AssistantMessageEvent, AssistantMessageEventStream, Context, StreamFn, ToolResultMessage } from "./llm-types.js";
 import { type AgentEventSink, executeToolCalls } from "./tool-execution.js";
 
 export type { AgentEventSink } from "./tool-execution.js";
@@ -198,23 +198,47 @@ async function streamAssistantResponse(
 		return finish(failedMessage(config, partial, signal, error));
 	}
 
+	/** One event of the stream; a promise only while a listener is still working on it. */
+	const update = (event: Exclude<AssistantMessageEvent, { type: "done" | "error" }>): Promise<void> | undefined => {
+		const message = event.partial;
+		partial = message;
+		context.messages[context.messages.length - 1] = message;
+		return emit({ type: "message_update", message: { ...message }, assistantMessageEvent: event }) ?? undefined;
+	};
+
 	try {
-		const iterator = response[Symbol.asyncIterator]();
-		while (true) {
-			// A provider that ignores the signal still cannot hold the run past the grace period.
-			const next = await raceAbort(iterator.next(), signal);
-			if (next.done) break;
-			const event = next.value;
-			if (event.type === "done") return finish(event.message);
-			if (event.type === "error") return finish(event.error);
-			if (event.type === "start") {
-				if (!started) await startMessage(event.partial);
-				continue;
+		if (response instanceof EventStream) {
+			// Our providers' streams: whatever one network read produced is handled in one go, waiting (and
+			// racing the abort) once per read instead of once per event.
+			for (;;) {
+				const events = response.takeQueued();
+				for (const event of events) {
+					if (event.type === "done") return finish(event.message);
+					if (event.type === "error") return finish(event.error);
+					if (!started) await startMessage(event.partial);
+					if (event.type === "start") continue;
+					const pending = update(event);
+					if (pending) await pending;
+				}
+				if (events.length > 0) continue;
+				if (response.drained) break;
+				// A provider that ignores the signal still cannot hold the run past the grace period.
+				await raceAbort(response.whenReady(), signal);
 			}
-			if (!started) await startMessage(event.partial);
-			partial = event.partial;
-			context.messages[context.messages.length - 1] = partial;
-			await emit({ type: "message_update", message: { ...partial }, assistantMessageEvent: event });
+		} else {
+			// Any other async iterable of events (a custom StreamFn may return its own).
+			const iterator = (response as AsyncIterable<AssistantMessageEvent>)[Symbol.asyncIterator]();
+			while (true) {
+				const next = await raceAbort(iterator.next(), signal);
+				if (next.done) break;
+				const event = next.value;
+				if (event.type === "done") return finish(event.message);
+				if (event.type === "error") return finish(event.error);
+				if (!started) await startMessage(event.partial);
+				if (event.type === "start") continue;
+				const pending = update(event);
+				if (pending) await pending;
+			}
 		}
 		return finish(failedMessage(config, partial, signal, new Error("Provider stream ended without a final message")));
 	} catch (error) {

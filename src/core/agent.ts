@@ -2,6 +2,7 @@
 import { setMaxListeners } from "node:events";
 import { errorMessageOf } from "./abort.js";
 import { assertCanContinue, emptyUsage, runAgentLoop, runAgentLoopContinue } from "./agent-loop.js";
+import { OrderedDelivery, callInOrder } from "./event-delivery.js";
 import type {
 	AgentContext,
 	AgentEvent,
@@ -57,7 +58,8 @@ const NO_MODEL: Model = {
 
 export class Agent {
 	private readonly _state: AgentState & { pendingToolCalls: Set<string> };
-	private readonly listeners: AgentListener[] = [];
+	/** Replaced, never changed in place: a delivery in progress keeps the list it started with. */
+	private listeners: readonly AgentListener[] = [];
 	private steeringQueue: AgentMessage[] = [];
 	private followUpQueue: AgentMessage[] = [];
 	private abortController?: AbortController;
@@ -107,10 +109,10 @@ export class Agent {
 	}
 
 	subscribe(listener: AgentListener): () => void {
-		this.listeners.push(listener);
+		this.listeners = [...this.listeners, listener];
 		return () => {
 			const index = this.listeners.indexOf(listener);
-			if (index >= 0) this.listeners.splice(index, 1);
+			if (index >= 0) this.listeners = this.listeners.filter((_, i) => i !== index);
 		};
 	}
 
@@ -230,7 +232,7 @@ export class Agent {
 		loop: (
 			context: AgentContext,
 			config: AgentLoopConfig,
-			emit: (event: AgentEvent) => Promise<void>,
+			emit: (event: AgentEvent) => Promise<void> | undefined,
 			signal: AbortSignal,
 		) => Promise<AgentMessage[]>,
 	): Promise<void> {
@@ -249,13 +251,12 @@ export class Agent {
 			tools: this._state.tools,
 		};
 		let sawAgentEnd = false;
-		// Parallel tools emit concurrently; the chain keeps each event's reduction and listeners whole and in order.
-		let chain: Promise<void> = Promise.resolve();
+		// Parallel tools emit concurrently; the delivery keeps each event's reduction and listeners whole and
+		// in order (and costs no promise for an event whose listeners are all synchronous).
+		const delivery = new OrderedDelivery<AgentEvent>((event) => this.processEvent(event, controller.signal));
 		const emit = (event: AgentEvent) => {
 			if (event.type === "agent_end") sawAgentEnd = true;
-			const processed = chain.then(() => this.processEvent(event, controller.signal));
-			chain = processed.catch(() => {});
-			return processed;
+			return delivery.deliver(event);
 		};
 		try {
 			await loop(context, this.loopConfig(), emit, controller.signal);
@@ -300,8 +301,11 @@ export class Agent {
 		}
 	}
 
-	/** Reduce internal state first, then await every listener in subscription order (seed 000 §12). */
-	private async processEvent(event: AgentEvent, signal: AbortSignal): Promise<void> {
+	/**
+	 * Reduce internal state first, then await every listener in subscription order (seed 000 §12).
+	 * Synchronous while the listeners are: a promise only once one returns a promise.
+	 */
+	private processEvent(event: AgentEvent, signal: AbortSignal): Promise<void> | undefined {
 		const state = this._state;
 		switch (event.type) {
 			case "message_start":
@@ -327,9 +331,7 @@ export class Agent {
 				state.streamingMessage = undefined;
 				break;
 		}
-		for (const listener of [...this.listeners]) {
-			await listener(event, signal);
-		}
+		return callInOrder(this.listeners, (listener) => listener(event, signal));
 	}
 }
 

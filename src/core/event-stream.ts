@@ -6,6 +6,8 @@ export class EventStream<T, R = T> implements AsyncIterable<T> {
 	private queue: T[] = [];
 	private head = 0;
 	private waiting: ((value: IteratorResult<T>) => void)[] = [];
+	/** A batch consumer waiting in whenReady(). */
+	private readyWaiter: (() => void) | undefined;
 	private done = false;
 	private resolveResult!: (result: R) => void;
 	private readonly resultPromise: Promise<R>;
@@ -27,6 +29,7 @@ export class EventStream<T, R = T> implements AsyncIterable<T> {
 		if (waiter) waiter({ value: event, done: false });
 		else this.queue.push(event);
 		if (this.done) this.flushWaiters();
+		this.wakeReady();
 	}
 
 	/** Ends the stream; `result` is used when no completing event was pushed. */
@@ -36,10 +39,43 @@ export class EventStream<T, R = T> implements AsyncIterable<T> {
 			if (result !== undefined) this.resolveResult(result);
 		}
 		this.flushWaiters();
+		this.wakeReady();
 	}
 
 	result(): Promise<R> {
 		return this.resultPromise;
+	}
+
+	/**
+	 * For a consumer that handles events in batches instead of iterating (the agent loop: one await per
+	 * network read rather than per event). Removes and returns every queued event. Not to be mixed with
+	 * iteration.
+	 */
+	takeQueued(): T[] {
+		const events = this.head === 0 ? this.queue : this.queue.slice(this.head);
+		this.queue = [];
+		this.head = 0;
+		return events;
+	}
+
+	/** True once the stream has ended and every event was taken. */
+	get drained(): boolean {
+		return this.done && this.head >= this.queue.length;
+	}
+
+	/** Resolves when an event is queued or the stream ends (at once if either is already so). */
+	whenReady(): Promise<void> {
+		if (this.done || this.head < this.queue.length) return Promise.resolve();
+		return new Promise((resolve) => {
+			this.readyWaiter = resolve;
+		});
+	}
+
+	private wakeReady(): void {
+		const waiter = this.readyWaiter;
+		if (!waiter) return;
+		this.readyWaiter = undefined;
+		waiter();
 	}
 
 	private flushWaiters(): void {

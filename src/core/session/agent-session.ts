@@ -2,6 +2,7 @@
 // Print mode, JSON mode and the interactive screen subscribe to it; none of them drives the loop directly.
 import { Agent } from "../agent.js";
 import type { AgentMessage } from "../agent-types.js";
+import { OrderedDelivery, callInOrder } from "../event-delivery.js";
 import type { AssistantMessage, ImageContent, Model, RetryInfo, ThinkingLevel } from "../llm-types.js";
 import type { AgentSessionOptions, RunOutcome, SessionListener } from "./agent-session-types.js";
 import { MessageQueue, type QueueKind } from "./message-queue.js";
@@ -25,10 +26,12 @@ export class AgentSession {
 	private store: SessionStore;
 	private readonly options: AgentSessionOptions;
 	private readonly choice: ModelChoice;
-	private readonly listeners: SessionListener[] = [];
+	/** Replaced, never changed in place: a delivery in progress keeps the list it started with. */
+	private listeners: readonly SessionListener[] = [];
 	private readonly queued = new MessageQueue();
 	private readonly compaction: SessionCompaction;
-	private dispatch: Promise<void> = Promise.resolve();
+	/** One ordered delivery for the agent's events and the session's own. */
+	private readonly delivery = new OrderedDelivery<SessionEvent>((event) => this.notify(event));
 	private usage: UsageTotals;
 	private pendingRetry: number | undefined;
 	private turnsThisRun = 0;
@@ -140,11 +143,11 @@ export class AgentSession {
 	 * subscribed in the same tick receives it).
 	 */
 	subscribe(listener: SessionListener): () => void {
-		this.listeners.push(listener);
+		this.listeners = [...this.listeners, listener];
 		void this.start();
 		return () => {
 			const index = this.listeners.indexOf(listener);
-			if (index >= 0) this.listeners.splice(index, 1);
+			if (index >= 0) this.listeners = this.listeners.filter((_, i) => i !== index);
 		};
 	}
 
@@ -328,16 +331,17 @@ export class AgentSession {
 		void this.emitQueue();
 	}
 
-	private async onAgentEvent(event: SessionEvent): Promise<void> {
+	/** Synchronous for the common events (a stream's updates), so they cost no promise when the listeners are too. */
+	private onAgentEvent(event: SessionEvent): Promise<void> | undefined {
 		switch (event.type) {
 			case "agent_start":
 				this.turnsThisRun = 0;
 				break;
 			case "message_start":
-				if (this.queued.delivered(event.message)) await this.emitQueue();
+				if (this.queued.delivered(event.message)) return this.emitQueue().then(() => this.emit(event));
 				break;
 			case "message_update":
-				if (this.pendingRetry !== undefined) await this.finishRetry(true);
+				if (this.pendingRetry !== undefined) return this.finishRetry(true).then(() => this.emit(event));
 				break;
 			case "message_end":
 				this.persist(event.message);
@@ -345,11 +349,11 @@ export class AgentSession {
 					this.lastAnswer = event.message as AssistantMessage;
 					this.usage = addUsage(this.usage, event.message);
 					const stop = (event.message as AssistantMessage).stopReason;
-					if (this.pendingRetry !== undefined) await this.finishRetry(stop !== "error" && stop !== "aborted");
+					if (this.pendingRetry !== undefined) return this.finishRetry(stop !== "error" && stop !== "aborted").then(() => this.emit(event));
 				}
 				break;
 		}
-		await this.emit(event);
+		return this.delivery.deliver(event);
 	}
 
 	/** Appends at message_end. A write failure is reported and ends the run after this turn; it never crashes it. */
@@ -387,12 +391,15 @@ export class AgentSession {
 		return this.emit({ type: "queue_changed", ...this.queued.texts() });
 	}
 
-	/** One ordered delivery chain for the agent's events and the session's own. */
+	/** Delivers one event to every listener, in order, after the events before it. */
 	private emit(event: SessionEvent): Promise<void> {
-		const delivered = this.dispatch.then(async () => {
-			for (const listener of [...this.listeners]) await listener(event);
-		});
-		this.dispatch = delivered.catch(() => {});
-		return delivered;
+		return this.delivery.deliver(event) ?? DELIVERED;
+	}
+
+	/** Every listener in subscription order, each awaited; synchronous until one returns a promise. */
+	private notify(event: SessionEvent): Promise<void> | undefined {
+		return callInOrder(this.listeners, (listener) => listener(event));
 	}
 }
+
+const DELIVERED: Promise<void> = Promise.resolve();
