@@ -1,9 +1,9 @@
-// Terminal markdown: marked's lexer for the structure, chalk for styles, cli-highlight for fenced code.
-// Returns an ANSI string; wrapping is left to the caller (Ink, or wrapRows for the live area).
+// Terminal markdown: marked's lexer for the structure, chalk for styles, highlight.js for fenced code.
+// Returns an ANSI string; wrapping is left to the caller (wrapRows).
 import chalk from "chalk";
-import { highlight, supportsLanguage } from "cli-highlight";
 import { type Token, type Tokens, lexer } from "marked";
 import stringWidth from "string-width";
+import { highlight, supportsLanguage } from "./highlight.js";
 
 const ENTITIES: Record<string, string> = { "&amp;": "&", "&lt;": "<", "&gt;": ">", "&quot;": '"', "&#39;": "'" };
 
@@ -57,7 +57,7 @@ export function highlightCode(code: string, lang: string | undefined): string {
 	const language = lang?.trim().split(/\s+/)[0];
 	if (!language || !supportsLanguage(language)) return code;
 	try {
-		return highlight(code, { language, ignoreIllegals: true });
+		return highlight(code, language);
 	} catch {
 		return code;
 	}
