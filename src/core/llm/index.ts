@@ -1,6 +1,6 @@
 // Public entry of the model providers: one StreamFn for every supported API, the model catalog and
 // registry (models.json, keys), cost, and the helpers the session layer needs (overflow, conversion).
-export { streamModel } from "./stream-model.js";
+export { preloadModelSdk, streamModel } from "./stream-model.js";
 export { streamAnthropicMessages } from "./anthropic-messages.js";
 export { streamOpenAICompletions } from "./openai-completions.js";
 export { DEFAULT_IDLE_TIMEOUT_MS, type ProviderStreamOptions } from "./provider-run.js";

@@ -17,6 +17,17 @@ export function streamModel(model: Model, context: Context, options?: ProviderSt
 	}
 }
 
+/**
+ * Starts loading the SDK that requests to `model` will use, so the first request does not wait for it
+ * (loading one takes tens of milliseconds). Never rejects; a failure shows on the request itself.
+ */
+export function preloadModelSdk(model: Pick<Model, "api">): Promise<void> {
+	const loaded = () => {};
+	if (model.api === "anthropic-messages") return import("@anthropic-ai/sdk").then(loaded, loaded);
+	if (model.api === "openai-completions") return import("openai").then(loaded, loaded);
+	return Promise.resolve();
+}
+
 function failedStream(model: Model, errorMessage: string): AssistantMessageEventStream {
 	const stream = createAssistantMessageEventStream();
 	const message = {
