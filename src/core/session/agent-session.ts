@@ -4,6 +4,7 @@ import { Agent } from "../agent.js";
 import type { AgentMessage } from "../agent-types.js";
 import { OrderedDelivery, callInOrder } from "../event-delivery.js";
 import type { AssistantMessage, ImageContent, Model, RetryInfo, ThinkingLevel } from "../llm-types.js";
+import { preloadModelSdk, streamModel } from "../llm/stream-model.js";
 import type { AgentSessionOptions, RunOutcome, SessionListener } from "./agent-session-types.js";
 import { MessageQueue, type QueueKind } from "./message-queue.js";
 import { ModelChoice, type ModelSelection } from "./model-choice.js";
@@ -157,6 +158,8 @@ export class AgentSession {
 		this.started = true;
 		// Delivered after the current tick, so listeners subscribing right after the first one hear it too.
 		this.opened = Promise.resolve().then(() => this.announce());
+		// The first prompt should not wait for the provider's SDK to load.
+		if (this.options.streamFn === streamModel) void preloadModelSdk(this.model);
 		return this.opened;
 	}
 
