@@ -43,6 +43,9 @@ function textItem(active: ActiveAssistant, text: string): NewItem[] {
 }
 
 function appendText(view: ScreenView, active: ActiveAssistant, delta: string): ScreenView {
+	// Without a line break nothing can finish, and the scan position stays where it is: the common case
+	// (a delta of a few characters) is just a longer tail.
+	if (!delta.includes("\n")) return { ...view, activeAssistant: { ...active, tail: active.tail + delta } };
 	const split = splitFinished({ tail: active.tail + delta, scanned: active.scanned, openFence: active.openFence });
 	const next: ActiveAssistant = { ...active, tail: split.tail, scanned: split.scanned, openFence: split.openFence };
 	if (split.finished === "") return { ...view, activeAssistant: next };
@@ -70,7 +73,7 @@ export function updateAssistant(view: ScreenView, event: AssistantMessageEvent):
 			if (active.textBlocks === 0) return { ...current, activeAssistant: { ...active, textBlocks: 1 } };
 			return appendText(current, { ...active, textBlocks: active.textBlocks + 1 }, "\n");
 		case "text_delta":
-			return appendText(current, { ...active, textBlocks: Math.max(1, active.textBlocks) }, event.delta);
+			return appendText(current, active.textBlocks === 0 ? { ...active, textBlocks: 1 } : active, event.delta);
 		case "toolcall_start": {
 			const block = event.partial.content[event.contentIndex];
 			const name = block && block.type === "toolCall" && typeof block.name === "string" ? block.name : "tool";

@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from "react";
+import { DeltaBatch } from "../delta-batch.js";
 import { historyItems } from "../history.js";
 import { type ScreenEvent, reduceView } from "../reducer.js";
 import type { SessionEvent } from "../../core/session/session-events.js";
@@ -18,25 +19,34 @@ export interface SessionView {
 }
 
 /**
- * The one subscription of the screen: every session event goes through the pure reducer at once (cheap),
- * and the rendered view is refreshed on a timer, so a fast stream never queues up renders.
+ * The one subscription of the screen: every session event goes through the pure reducer (streamed deltas
+ * joined first, see delta-batch.ts), and the rendered view is refreshed on a timer, so a fast stream never
+ * queues up renders.
  */
 export function useSessionView(session: SessionPort, initial: () => ScreenView, afterEvent?: (event: SessionEvent) => void): SessionView {
 	const viewRef = useRef<ScreenView | undefined>(undefined);
 	if (viewRef.current === undefined) viewRef.current = initial();
+	const batch = useRef<DeltaBatch | undefined>(undefined);
+	batch.current ??= new DeltaBatch();
+	/** The view with every event so far reduced, the batched deltas included. */
+	const current = useCallback(() => {
+		for (const event of (batch.current as DeltaBatch).take()) viewRef.current = reduceView(viewRef.current as ScreenView, event, Date.now());
+		return viewRef.current as ScreenView;
+	}, []);
 	const [view, setView] = useState<ScreenView>(viewRef.current);
 	const timer = useRef<NodeJS.Timeout | undefined>(undefined);
 	const after = useRef(afterEvent);
 	after.current = afterEvent;
 
 	const dispatch = useCallback((event: ScreenEvent) => {
-		viewRef.current = reduceView(viewRef.current as ScreenView, event, Date.now());
+		const ready = (batch.current as DeltaBatch).add(event);
+		for (const next of ready) viewRef.current = reduceView(viewRef.current as ScreenView, next, Date.now());
 		if (timer.current) return;
 		timer.current = setTimeout(() => {
 			timer.current = undefined;
-			setView(viewRef.current as ScreenView);
+			setView(current());
 		}, RENDER_INTERVAL_MS);
-	}, []);
+	}, [current]);
 
 	useEffect(() => {
 		const unsubscribe = session.subscribe((event) => {
@@ -55,11 +65,11 @@ export function useSessionView(session: SessionPort, initial: () => ScreenView, 
 		};
 	}, [session, dispatch]);
 
-	const latest = useCallback(() => viewRef.current as ScreenView, []);
+	const latest = current;
 	const flush = useCallback(() => {
 		clearTimeout(timer.current);
 		timer.current = undefined;
-		setView(viewRef.current as ScreenView);
-	}, []);
+		setView(current());
+	}, [current]);
 	return { view, latest, dispatch, flush };
 }
