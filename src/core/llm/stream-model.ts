@@ -22,9 +22,10 @@ export function streamModel(model: Model, context: Context, options?: ProviderSt
  * (loading one takes tens of milliseconds). Never rejects; a failure shows on the request itself.
  */
 export function preloadModelSdk(model: Pick<Model, "api">): Promise<void> {
-	const loaded = () => {};
-	if (model.api === "anthropic-messages") return import("@anthropic-ai/sdk").then(loaded, loaded);
-	if (model.api === "openai-completions") return import("openai").then(loaded, loaded);
+	// The SDKs send through the global fetch, which Node loads (tens of milliseconds) on first use.
+	const loaded = () => void globalThis.fetch;
+	if (model.api === "anthropic-messages") return import("@anthropic-ai/sdk").then(loaded, () => {});
+	if (model.api === "openai-completions") return import("openai").then(loaded, () => {});
 	return Promise.resolve();
 }
 
