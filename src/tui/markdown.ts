@@ -168,3 +168,16 @@ export function renderMarkdown(text: string, width = 80): string {
 		return text;
 	}
 }
+
+const WARM_UP_SAMPLE =
+	"# Heading\n\nSome *emphasis*, **strong**, `code`, ~~gone~~ and a [link](https://example.com).\n\n" +
+	"- one\n- two\n  - nested\n\n1. first\n2. second\n\n> quoted\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n---\n\n```\ncode\n```\n";
+
+/**
+ * Renders a small sample once. The first markdown rendered in a process is several times slower than the
+ * rest (the lexer's patterns are compiled, the code is not optimised yet); the screen calls this while it
+ * waits for the first prompt, so the first answer does not pay for it.
+ */
+export function warmUpMarkdown(): void {
+	renderMarkdown(WARM_UP_SAMPLE, 80);
+}

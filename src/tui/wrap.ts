@@ -56,8 +56,26 @@ function charWidth(char: string): number {
 	return Math.max(0, stringWidth(char));
 }
 
+const ESCAPES = new RegExp(ESCAPE.source, "g");
+/** Printable ASCII only: one column per character. */
+const NARROW = /^[\x20-\x7e]*$/;
+
 /** Wraps one line (no newlines) into rows of at most `width` columns. */
 function wrapLine(line: string, width: number, state: SgrState): string[] {
+	// Most lines are plain ASCII that fits: one row as it is, only its styles to follow.
+	const styled = line.includes("\u001b");
+	const visible = styled ? line.replace(ESCAPES, "") : line;
+	if (visible.length <= width && NARROW.test(visible)) {
+		const row = reopen(state) + line;
+		if (styled) {
+			for (const [escape] of line.matchAll(ESCAPES)) if (escape.endsWith("m") && escape[1] === "[") applySgr(state, escape);
+		}
+		return [row];
+	}
+	return wrapLongLine(line, width, state);
+}
+
+function wrapLongLine(line: string, width: number, state: SgrState): string[] {
 	const rows: string[] = [];
 	let row = reopen(state);
 	let used = 0;

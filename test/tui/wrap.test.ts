@@ -32,6 +32,13 @@ describe("wrapRows", () => {
 		for (const row of rows) expect(row.startsWith("\u001b[31m")).toBe(true);
 	});
 
+	it("keeps a line that fits as it is, carrying a style it leaves open to the next line", () => {
+		expect(wrapRows("\u001b[31mred\nstill red\u001b[39m\nplain", 20)).toEqual(["\u001b[31mred", "\u001b[31mstill red\u001b[39m", "plain"]);
+		expect(wrapRows("\u001b[1mbold and long enough to wrap", 10).map(strip)).toEqual(["bold and ", "long ", "enough to ", "wrap"]);
+		// A wide character takes two columns: "日本語" is 6 columns wide.
+		expect(wrapRows("日本語", 5).map(strip)).toEqual(["日本", "語"]);
+	});
+
 	it("is fast on a long styled paragraph (no quadratic behaviour)", () => {
 		const paragraph = `${"word ".repeat(2000)}${chalk.bold("bold ").repeat(2000)}`;
 		const started = performance.now();

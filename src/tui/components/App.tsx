@@ -5,6 +5,7 @@ import { useSessionView } from "../hooks/use-session-view.js";
 import { useTranscriptPrinter } from "../hooks/use-transcript-printer.js";
 import { useTerminalSize } from "../hooks/use-terminal-size.js";
 import { liveBudget } from "../live-layout.js";
+import { warmUpMarkdown } from "../markdown.js";
 import type { SessionPort } from "../session-port.js";
 import { errorText, parseSlashCommand, runSlashCommand } from "../slash-commands.js";
 import { type NoticeLevel, type ScreenView, initialView } from "../view-model.js";
@@ -13,6 +14,8 @@ import { Footer, footerHeight } from "./Footer.js";
 import { LiveArea } from "./LiveArea.js";
 import { QueuedMessages, queuedHeight } from "./QueuedMessages.js";
 
+/** After the first frame, while the user types, the markdown renderer gets ready for the first answer. */
+const WARM_UP_DELAY_MS = 50;
 /** Spinner and elapsed-time tick while something is in progress. */
 const CLOCK_INTERVAL_MS = 100;
 /** Erase screen, erase scrollback, cursor home. */
@@ -149,6 +152,11 @@ export function App({ session, initialPrompt, inputActive, onExit, home, print }
 		}, RESIZE_SETTLE_MS);
 		return () => clearTimeout(timer);
 	}, [columns, printer]);
+
+	useEffect(() => {
+		const timer = setTimeout(warmUpMarkdown, WARM_UP_DELAY_MS);
+		return () => clearTimeout(timer);
+	}, []);
 
 	const started = useRef(false);
 	useEffect(() => {

@@ -38,14 +38,19 @@ export function useSessionView(session: SessionPort, initial: () => ScreenView, 
 	const after = useRef(afterEvent);
 	after.current = afterEvent;
 
+	const renderedAt = useRef(0);
 	const dispatch = useCallback((event: ScreenEvent) => {
 		const ready = (batch.current as DeltaBatch).add(event);
 		for (const next of ready) viewRef.current = reduceView(viewRef.current as ScreenView, next, Date.now());
 		if (timer.current) return;
+		// The first event after a quiet spell is shown at once (after the events of the same tick); a
+		// stream then renders every RENDER_INTERVAL_MS.
+		const wait = Math.max(0, renderedAt.current + RENDER_INTERVAL_MS - performance.now());
 		timer.current = setTimeout(() => {
 			timer.current = undefined;
+			renderedAt.current = performance.now();
 			setView(current());
-		}, RENDER_INTERVAL_MS);
+		}, wait);
 	}, [current]);
 
 	useEffect(() => {
@@ -69,6 +74,7 @@ export function useSessionView(session: SessionPort, initial: () => ScreenView, 
 	const flush = useCallback(() => {
 		clearTimeout(timer.current);
 		timer.current = undefined;
+		renderedAt.current = performance.now();
 		setView(current());
 	}, [current]);
 	return { view, latest, dispatch, flush };
