@@ -22,15 +22,28 @@ function slotOf(code: number): string | undefined {
 
 const RESETS = new Set([22, 23, 24, 27, 29, 39, 49]);
 
+/** "\u001b[31m" → 31, or -1 when the sequence holds more than one code. */
+function singleCode(sequence: string): number {
+	let code = 0;
+	for (let i = 2; i < sequence.length - 1; i++) {
+		const digit = sequence.charCodeAt(i) - 48;
+		if (digit < 0 || digit > 9) return -1;
+		code = code * 10 + digit;
+	}
+	return code;
+}
+
 function applySgr(state: SgrState, sequence: string): void {
+	// Almost every sequence chalk writes holds one code.
+	const single = singleCode(sequence);
+	if (single >= 0 && single !== 38 && single !== 48) {
+		applyCode(state, single);
+		return;
+	}
 	const body = sequence.slice(2, -1);
 	const codes = body === "" ? [0] : body.split(";").map(Number);
 	for (let i = 0; i < codes.length; i++) {
 		const code = codes[i];
-		if (code === 0) {
-			state.clear();
-			continue;
-		}
 		if (code === 38 || code === 48) {
 			// Extended colour: 38;5;n or 38;2;r;g;b
 			const take = codes[i + 1] === 5 ? 3 : codes[i + 1] === 2 ? 5 : 1;
@@ -38,15 +51,23 @@ function applySgr(state: SgrState, sequence: string): void {
 			i += take - 1;
 			continue;
 		}
-		const slot = slotOf(code);
-		if (!slot) continue;
-		if (RESETS.has(code)) state.delete(slot);
-		else state.set(slot, `\u001b[${code}m`);
+		applyCode(state, code);
 	}
 }
 
+function applyCode(state: SgrState, code: number): void {
+	if (code === 0) {
+		state.clear();
+		return;
+	}
+	const slot = slotOf(code);
+	if (!slot) return;
+	if (RESETS.has(code)) state.delete(slot);
+	else state.set(slot, `\u001b[${code}m`);
+}
+
 function reopen(state: SgrState): string {
-	return [...state.values()].join("");
+	return state.size === 0 ? "" : [...state.values()].join("");
 }
 
 function charWidth(char: string): number {

@@ -182,26 +182,24 @@ export function App({ session, initialPrompt, inputActive, onExit, home, print }
 	const budget = liveBudget({ rows, editor: editorHeight, footer, queued });
 	const editorMaxRows = Math.max(1, Math.min(10, Math.floor(rows / 3)));
 
+	// Exiting: nothing live is left, only the printed transcript.
+	if (exitCode !== undefined) return null;
 	return (
-		<>
-			{exitCode === undefined ? (
-				<Box flexDirection="column" width={columns}>
-					<LiveArea active={view.activeAssistant} runs={view.liveToolIds.map((id) => view.tools[id]).filter((run) => run !== undefined)} now={now} width={columns} budget={budget} />
-					<QueuedMessages steering={view.queue.steering} followUp={view.queue.followUp} width={columns} />
-					<Editor
-						running={running}
-						width={columns}
-						maxRows={editorMaxRows}
-						inputActive={inputActive}
-						onSubmit={onSubmit}
-						onInterrupt={onInterrupt}
-						onExit={onExitKey}
-						onToggleThinking={onToggleThinking}
-						onHeightChange={setEditorHeight}
-					/>
-					<Footer view={view} contextWindow={session.model?.contextWindow} now={now} width={columns} home={home} />
-				</Box>
-			) : null}
-		</>
+		<Box flexDirection="column" width={columns}>
+			<LiveArea active={view.activeAssistant} runs={view.liveToolIds.map((id) => view.tools[id]).filter((run) => run !== undefined)} now={now} width={columns} budget={budget} />
+			<QueuedMessages steering={view.queue.steering} followUp={view.queue.followUp} width={columns} />
+			<Editor
+				running={running}
+				width={columns}
+				maxRows={editorMaxRows}
+				inputActive={inputActive}
+				onSubmit={onSubmit}
+				onInterrupt={onInterrupt}
+				onExit={onExitKey}
+				onToggleThinking={onToggleThinking}
+				onHeightChange={setEditorHeight}
+			/>
+			<Footer view={view} contextWindow={session.model?.contextWindow} now={now} width={columns} home={home} />
+		</Box>
 	);
 }
