@@ -38,6 +38,8 @@ export class PartialAssistantMessage {
 	readonly message: AssistantMessage;
 	private readonly openBlocks = new Set<number>();
 	private readonly rawArguments = new Map<number, string>();
+	/** Length of the raw arguments the current preview was parsed from. */
+	private readonly previewedLength = new Map<number, number>();
 	private finished = false;
 
 	constructor(
@@ -115,9 +117,14 @@ export class PartialAssistantMessage {
 	appendToolArguments(index: number, delta: string): void {
 		const raw = (this.rawArguments.get(index) ?? "") + delta;
 		this.rawArguments.set(index, raw);
-		const block = this.message.content[index] as ToolCall;
-		// A preview for the UI while streaming; complete at toolcall_end.
-		block.arguments = parseToolArguments(raw);
+		// A preview for the UI while streaming; complete at toolcall_end. Parsing the whole text on every
+		// delta made a long argument (a file being written) quadratic: seconds for 80 KB in small deltas.
+		// So it is parsed again once the text has grown by an eighth since the last parse.
+		const parsed = this.previewedLength.get(index) ?? 0;
+		if (raw.length - parsed >= parsed / 8) {
+			(this.message.content[index] as ToolCall).arguments = parseToolArguments(raw);
+			this.previewedLength.set(index, raw.length);
+		}
 		this.stream.push({ type: "toolcall_delta", contentIndex: index, delta, partial: this.message });
 	}
 
