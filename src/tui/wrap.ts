@@ -70,20 +70,31 @@ function reopen(state: SgrState): string {
 	return state.size === 0 ? "" : [...state.values()].join("");
 }
 
+/** string-width is slow per call (it segments graphemes); the characters of a text repeat. */
+const widths = new Map<string, number>();
+
 function charWidth(char: string): number {
 	const code = char.charCodeAt(0);
 	if (code >= 0x20 && code < 0x7f) return 1;
 	if (code < 0x20) return 0;
-	return Math.max(0, stringWidth(char));
+	let width = widths.get(char);
+	if (width === undefined) {
+		width = Math.max(0, stringWidth(char));
+		if (widths.size < 4096) widths.set(char, width);
+	}
+	return width;
 }
 
 const ESCAPES = new RegExp(ESCAPE.source, "g");
-/** Printable ASCII only: one column per character. */
-const NARROW = /^[\x20-\x7e]*$/;
+/**
+ * Characters one column wide each: printable ASCII, Latin and its modifiers, general punctuation (• …),
+ * arrows, box drawing. (wrap.test.ts checks every one against string-width.)
+ */
+export const NARROW = /^[\x20-\x7e\xa0-\xac\xae-\u02ff\u2010-\u2027\u2030-\u205e\u2190-\u21ff\u2500-\u259f]*$/;
 
 /** Wraps one line (no newlines) into rows of at most `width` columns. */
 function wrapLine(line: string, width: number, state: SgrState): string[] {
-	// Most lines are plain ASCII that fits: one row as it is, only its styles to follow.
+	// Most lines are narrow characters that fit: one row as it is, only its styles to follow.
 	const styled = line.includes("\u001b");
 	const visible = styled ? line.replace(ESCAPES, "") : line;
 	if (visible.length <= width && NARROW.test(visible)) {

@@ -2,7 +2,7 @@ import chalk from "chalk";
 import stringWidth from "string-width";
 import { stripVTControlCharacters as strip } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { lastRows, truncateRow, wrapRows } from "../../src/tui/wrap.js";
+import { lastRows, NARROW, truncateRow, wrapRows } from "../../src/tui/wrap.js";
 
 const level = chalk.level;
 beforeAll(() => {
@@ -37,6 +37,19 @@ describe("wrapRows", () => {
 		expect(wrapRows("\u001b[1mbold and long enough to wrap", 10).map(strip)).toEqual(["bold and ", "long ", "enough to ", "wrap"]);
 		// A wide character takes two columns: "日本語" is 6 columns wide.
 		expect(wrapRows("日本語", 5).map(strip)).toEqual(["日本", "語"]);
+	});
+
+	it("counts the characters it takes as one column wide exactly as string-width does", () => {
+		let checked = 0;
+		for (let code = 0; code <= 0xffff; code++) {
+			const char = String.fromCharCode(code);
+			if (code >= 0xd800 && code <= 0xdfff) continue;
+			if (!NARROW.test(char)) continue;
+			expect(stringWidth(char), `U+${code.toString(16)}`).toBe(1);
+			checked++;
+		}
+		expect(checked).toBeGreaterThan(1000);
+		expect(wrapRows("• one — “two” → three │", 40)).toEqual(["• one — “two” → three │"]);
 	});
 
 	it("is fast on a long styled paragraph (no quadratic behaviour)", () => {
