@@ -39,6 +39,7 @@ export class AgentSession {
 	private started = false;
 	private opened: Promise<void> = Promise.resolve();
 	private abortRequested = false;
+	private abortCount = 0; // counts abort() calls, so one during runPrompt's awaits is not lost
 	/** From runPrompt's start to its end, overflow recovery between the agent's runs included. */
 	private runActive = false;
 	/** The current run's last assistant message (the agent's messages may be swapped by a compaction meanwhile). */
@@ -80,8 +81,6 @@ export class AgentSession {
 		const host = { agent: this.agent, store: () => this.store, apiKey: () => this.choice.apiKey, emit: (e: SessionEvent) => this.emit(e) };
 		this.compaction = new SessionCompaction(host, { ...options, settings: options.compaction });
 	}
-
-	// ---- what the session is ---------------------------------------------------------------------------
 
 	get sessionId(): string {
 		return this.store.id;
@@ -136,12 +135,9 @@ export class AgentSession {
 		return this.store.warnings;
 	}
 
-	// ---- events ------------------------------------------------------------------------------------------
-
 	/**
 	 * Every agent event and the session's own, in order; a listener's promise is awaited before the next event.
-	 * The first subscription also opens the session: session_open follows (asynchronously, so every listener
-	 * subscribed in the same tick receives it).
+	 * The first subscription opens the session: session_open follows after this tick, for every listener.
 	 */
 	subscribe(listener: SessionListener): () => void {
 		this.listeners = [...this.listeners, listener];
@@ -156,14 +152,11 @@ export class AgentSession {
 	async start(): Promise<void> {
 		if (this.started) return this.opened;
 		this.started = true;
-		// Delivered after the current tick, so listeners subscribing right after the first one hear it too.
 		this.opened = Promise.resolve().then(() => this.announce());
 		// The first prompt should not wait for the provider's SDK to load.
 		if (this.options.streamFn === streamModel) void preloadModelSdk(this.model);
 		return this.opened;
 	}
-
-	// ---- running -----------------------------------------------------------------------------------------
 
 	/**
 	 * Runs a prompt to the end, then any messages queued meanwhile, and says how it ended. Rejects only when the
@@ -171,13 +164,17 @@ export class AgentSession {
 	 * provider failures during the run end as an error assistant message and in the outcome.
 	 */
 	async runPrompt(text: string, options: { images?: ImageContent[] } = {}): Promise<RunOutcome> {
+		const abortsBefore = this.abortCount;
 		await this.start();
 		// A prompt sent during /compact runs on the compacted conversation.
 		await this.compaction.settled();
 		if (this.isStreaming) throw new Error("A run is already active: use steer() or followUp() to queue a message.");
 		if (!this.choice.ensure()) throw new Error(this.choice.error);
+		if (this.abortCount !== abortsBefore) return runOutcome(undefined, true, undefined);
 		this.agent.setModel(this.choice.model);
 		this.abortRequested = false;
+		// --max-turns counts the whole prompt, overflow retries and queued follow-ups included.
+		this.turnsThisRun = 0;
 		this.writeProblem = undefined;
 		this.lastAnswer = undefined;
 		this.recordSettings();
@@ -190,7 +187,7 @@ export class AgentSession {
 				// A request the context window could not hold: compact, then retry the turn once.
 				if (!retried && !this.abortRequested && (await this.compaction.recoverFromOverflow(this.lastAnswer))) retried = true;
 				else if (!this.agent.hasQueuedMessages()) break;
-				if (this.abortRequested || this.writeProblem) break;
+				if (this.abortRequested || this.writeProblem || this.turnsThisRun >= (this.options.maxTurns ?? Infinity)) break;
 				await this.agent.continue();
 			}
 		} finally {
@@ -225,6 +222,7 @@ export class AgentSession {
 
 	/** Stops the run (provider stream and its retries, tools) or a compaction, and resolves once it has settled. */
 	async abort(): Promise<void> {
+		this.abortCount++;
 		this.abortRequested = true;
 		this.agent.abort();
 		this.compaction.abort();
@@ -247,8 +245,6 @@ export class AgentSession {
 		this.agent.setModel(this.choice.model);
 		await this.compaction.compactNow(instructions);
 	}
-
-	// ---- changing the session ---------------------------------------------------------------------------
 
 	/** Switches model ("provider/id", "id", or a selection) from the next request; throws a user-facing Error when unusable. */
 	async setModel(ref: string | ModelSelection): Promise<void> {
@@ -284,8 +280,6 @@ export class AgentSession {
 	dispose(): void {
 		this.store.close();
 	}
-
-	// ---- internals ---------------------------------------------------------------------------------------
 
 	private async announce(): Promise<void> {
 		await this.emit({
@@ -337,9 +331,6 @@ export class AgentSession {
 	/** Synchronous for the common events (a stream's updates), so they cost no promise when the listeners are too. */
 	private onAgentEvent(event: SessionEvent): Promise<void> | undefined {
 		switch (event.type) {
-			case "agent_start":
-				this.turnsThisRun = 0;
-				break;
 			case "message_start":
 				if (this.queued.delivered(event.message)) return this.emitQueue().then(() => this.emit(event));
 				break;

@@ -208,6 +208,27 @@ describe("AgentSession", () => {
 		session.dispose();
 	});
 
+	it("--max-turns counts the whole prompt: a queued follow-up does not start the count again", async () => {
+		server.setDefaultTurn({ toolCalls: [{ name: "echo", arguments: { text: "again" } }] });
+		const { session } = makeSession({ maxTurns: 2 });
+		session.subscribe((event) => {
+			if (event.type === "turn_start" && server.requests.length === 0) session.followUp("and more");
+		});
+		const outcome = await session.runPrompt("loop");
+		expect(outcome.status).toBe("done");
+		expect(server.requests).toHaveLength(2);
+		session.dispose();
+	});
+
+	it("an abort that arrives before the run has started stops the prompt: nothing is sent", async () => {
+		const { session } = makeSession();
+		const running = session.runPrompt("hello");
+		await session.abort();
+		expect((await running).status).toBe("aborted");
+		expect(server.requests).toHaveLength(0);
+		session.dispose();
+	});
+
 	it("records model and thinking changes, and announces them", async () => {
 		server.enqueue({ text: "a" }, { text: "b" });
 		const { session, events } = makeSession();
