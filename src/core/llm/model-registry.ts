@@ -133,6 +133,12 @@ export class ModelRegistry {
 		for (const entry of this.entries.values()) if (entry.models.has(modelId)) return { provider: entry.name, modelId };
 		if (/^claude-/.test(modelId)) return { provider: "anthropic", modelId };
 		if (/^(gpt-|o\d|chatgpt-|codex-)/.test(modelId)) return { provider: "openai", modelId };
+		if (slash > 0) {
+			const prefix = modelId.slice(0, slash);
+			throw new Error(
+				`Unknown provider "${prefix}" in "${modelId}" (providers: ${this.providers().join(", ")}): add it to ${this.modelsJsonPath}, or pass --provider.`,
+			);
+		}
 		throw new Error(
 			`Unknown model "${modelId}": write it as <provider>/${modelId} (providers: ${this.providers().join(", ")}) or add it to ${this.modelsJsonPath}.`,
 		);

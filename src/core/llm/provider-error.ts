@@ -103,6 +103,10 @@ export function describeProviderError(error: unknown, provider: string, baseUrl:
 			: { message: `Could not connect to ${provider} at ${baseUrl}: ${what}`, retryable: true, reason: "connection failed" };
 	}
 
+	if (/invalid url/i.test(e.message ?? "")) {
+		const message = `Invalid base URL for ${provider}: "${baseUrl}" (set by --base-url, the *_BASE_URL variable or models.json); use a full URL such as http://localhost:11434/v1`;
+		return { message, retryable: false, reason: "invalid base URL" };
+	}
 	return { message: `${provider} request failed: ${e.message ?? String(error)}`, retryable: false, reason: "request failed" };
 }
 

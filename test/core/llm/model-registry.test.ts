@@ -87,6 +87,11 @@ describe("model registry", () => {
 		expect(registry.resolve({ provider: "anthropic", apiKey: "explicit" }).apiKey).toBe("explicit");
 	});
 
+	it("names an unknown provider in provider/id", () => {
+		const registry = loadModelRegistry(home, { ANTHROPIC_API_KEY: "k" });
+		expect(() => registry.resolve({ modelId: "nope/x" })).toThrow(/Unknown provider "nope" in "nope\/x" \(providers: anthropic, openai\)/);
+	});
+
 	it("overrides base URLs by option, then environment, then models.json", async () => {
 		await writeModels({ providers: { anthropic: { baseUrl: "https://proxy.example" } } });
 		const fromFile = loadModelRegistry(home, { ANTHROPIC_API_KEY: "k" });

@@ -17,6 +17,13 @@ describe.each(PROTOCOLS)("%s failures", (api) => {
 	// Index of the first text delta among the SSE events the server writes.
 	const firstDelta = api === "anthropic-messages" ? 2 : 1;
 
+	it("an invalid base URL names the URL and where it came from, without retrying", async () => {
+		const { message } = await collect(streamModel({ ...model(), baseUrl: "foo" }, context(), FAST_RETRY));
+		expect(message.stopReason).toBe("error");
+		expect(message.errorMessage).toMatch(/Invalid base URL for .*"foo".*--base-url/);
+		expect(server.requests).toHaveLength(0);
+	});
+
 	it(`retries 429, 500 and ${overloaded} before any content, reporting each retry, then succeeds`, async () => {
 		server.enqueue({ status: 429 }, { status: 500 }, { status: overloaded }, { text: "finally" });
 		const retries: RetryInfo[] = [];
