@@ -3,6 +3,7 @@ import { errorMessageOf, raceAbort } from "./abort.js";
 import type { AgentContext, AgentEvent, AgentLoopConfig, AgentMessage } from "./agent-types.js";
 import { EventStream } from "./event-stream.js";
 import type { AssistantMessage, AssistantMessageEvent, AssistantMessageEventStream, Context, StreamFn, ToolResultMessage } from "./llm-types.js";
+import { emptyUsage } from "./llm/usage.js";
 import { type AgentEventSink, executeToolCalls } from "./tool-execution.js";
 
 export type { AgentEventSink } from "./tool-execution.js";
@@ -263,16 +264,5 @@ function failedMessage(
 		stopReason: aborted ? "aborted" : "error",
 		errorMessage: aborted ? "Request aborted" : errorMessageOf(error),
 		timestamp: partial?.timestamp ?? Date.now(),
-	};
-}
-
-export function emptyUsage(): AssistantMessage["usage"] {
-	return {
-		input: 0,
-		output: 0,
-		cacheRead: 0,
-		cacheWrite: 0,
-		totalTokens: 0,
-		cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
 	};
 }

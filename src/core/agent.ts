@@ -1,7 +1,8 @@
 // The stateful Agent: owns the conversation, runs the loop, reduces its own state before notifying listeners.
 import { setMaxListeners } from "node:events";
 import { errorMessageOf } from "./abort.js";
-import { assertCanContinue, emptyUsage, runAgentLoop, runAgentLoopContinue } from "./agent-loop.js";
+import { assertCanContinue, runAgentLoop, runAgentLoopContinue } from "./agent-loop.js";
+import { emptyUsage } from "./llm/usage.js";
 import { OrderedDelivery, callInOrder } from "./event-delivery.js";
 import type {
 	AgentContext,

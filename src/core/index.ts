@@ -2,7 +2,8 @@
 export * from "./llm-types.js";
 export * from "./agent-types.js";
 export { EventStream, createAssistantMessageEventStream } from "./event-stream.js";
-export { agentLoop, agentLoopContinue, emptyUsage, type AgentEventSink } from "./agent-loop.js";
+export { agentLoop, agentLoopContinue, type AgentEventSink } from "./agent-loop.js";
+export { emptyUsage } from "./llm/usage.js";
 export { Agent, defaultConvertToLlm, type AgentListener, type AgentOptions, type QueueMode } from "./agent.js";
 export { validateToolArguments } from "./validate-tool-arguments.js";
 export { createErrorToolResult } from "./tool-execution.js";
