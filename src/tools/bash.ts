@@ -4,7 +4,10 @@ import { type Static, Type } from "@sinclair/typebox";
 import type { AgentTool, AgentToolResult } from "../core/index.js";
 import { type CollectedOutput, OutputCollector } from "./output-collector.js";
 import { type RunCommandOutcome, runCommand } from "./run-command.js";
-import { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, formatSize } from "./truncate.js";
+import { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, formatSize, truncateTail } from "./truncate.js";
+
+/** What a progress update carries: the latest output, not the whole tail the model will get. */
+const LIVE_TAIL = { maxLines: 50, maxBytes: 4096 };
 
 export const bashSchema = Type.Object({
 	command: Type.String({ description: "Shell command to run" }),
@@ -133,7 +136,10 @@ export function createBashTool(cwd: string, options: BashToolOptions = {}): Agen
 			const sendUpdate = () => {
 				updateTimer = undefined;
 				lastUpdateAt = Date.now();
-				onUpdate?.({ content: [{ type: "text", text: collector.tail().content }], details: running() });
+				// Progress shows only the latest lines: ten updates a second of the full 50 KB tail would flood
+				// JSON-mode readers and the screen for nothing.
+				const live = truncateTail(collector.tail().content, LIVE_TAIL).content;
+				onUpdate?.({ content: [{ type: "text", text: live }], details: running() });
 			};
 			const scheduleUpdate = () => {
 				if (!onUpdate || updateTimer) return;

@@ -279,6 +279,18 @@ describe("bash tool: output limits and live updates", () => {
 		await fs.rm(result.details.fullOutputPath!);
 	});
 
+	it("keeps live updates small: the latest 50 lines, however loud the command", async () => {
+		const dir = await makeTempDir();
+		const updates: string[] = [];
+		await createBashTool(dir).execute("t", { command: "seq 1 200000; sleep 0.3" }, undefined, (partial) => updates.push(textOf(partial)));
+		expect(updates.length).toBeGreaterThan(0);
+		for (const text of updates) {
+			expect(Buffer.byteLength(text)).toBeLessThanOrEqual(4096);
+			expect(text.split("\n").length).toBeLessThanOrEqual(50);
+		}
+		expect(updates.at(-1)!.trimEnd().endsWith("200000")).toBe(true);
+	});
+
 	it("streams throttled updates carrying the tail of the output", async () => {
 		const tool = createBashTool(await makeTempDir());
 		const updates: { text: string; details: BashToolDetails; at: number }[] = [];
