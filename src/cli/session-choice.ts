@@ -3,6 +3,7 @@ import { createInterface } from "node:readline/promises";
 import { listSessions, newestSessionFile, resolveSessionArgument, type SessionInfo } from "../core/session/index.js";
 import type { CliOptions } from "./args.js";
 import { InterruptedError, UsageError } from "./usage-error.js";
+import { formatLocalMinute } from "../tui/format.js";
 
 export interface ChoiceIo {
 	stdin: NodeJS.ReadStream;
@@ -28,7 +29,7 @@ export function formatSessionList(sessions: readonly SessionInfo[], width = 100)
 	return sessions
 		.map((info, index) => {
 			const number = String(index + 1).padStart(String(sessions.length).length);
-			const when = localMinute(info.modified);
+			const when = formatLocalMinute(info.modified);
 			const count = `${info.messageCount} msg`.padStart(8);
 			const head = `${number}. ${when}  ${count}  ${info.id.slice(0, 8)}  `;
 			const prompt = info.firstPrompt || "(no prompt)";
@@ -36,12 +37,6 @@ export function formatSessionList(sessions: readonly SessionInfo[], width = 100)
 			return head + (prompt.length > room ? `${prompt.slice(0, room - 1)}…` : prompt);
 		})
 		.join("\n");
-}
-
-/** "2025-05-06 09:08" in the user's time zone: the picker is read by a person, whose clock is local. */
-function localMinute(date: Date): string {
-	const pad = (n: number) => String(n).padStart(2, "0");
-	return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())} ${pad(date.getHours())}:${pad(date.getMinutes())}`;
 }
 
 async function pickSession(sessions: SessionInfo[], cwd: string, io: ChoiceIo): Promise<string | undefined> {

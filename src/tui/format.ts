@@ -33,3 +33,9 @@ export function shortenPath(path: string, home: string | undefined): string {
 	if (home && home !== "/" && (path === home || path.startsWith(`${home}/`))) return `~${path.slice(home.length)}`;
 	return path;
 }
+
+/** "2025-05-06 09:08" in the user's time zone: session lists are read by a person, whose clock is local. */
+export function formatLocalMinute(date: Date): string {
+	const pad = (n: number) => String(n).padStart(2, "0");
+	return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())} ${pad(date.getHours())}:${pad(date.getMinutes())}`;
+}

@@ -1,7 +1,7 @@
 // Slash commands typed into the editor. Parsing is pure; running one talks to the session and reports
 // back through notices. Errors become one readable line, never a stack trace.
 import type { ThinkingLevel } from "../core/llm-types.js";
-import { formatCost, formatTokens } from "./format.js";
+import { formatCost, formatLocalMinute, formatTokens } from "./format.js";
 import type { SessionPort } from "./session-port.js";
 import type { NoticeLevel } from "./view-model.js";
 
@@ -84,7 +84,7 @@ async function resume(args: string, ctx: SlashContext): Promise<void> {
 		}
 		const lines = sessions.slice(0, 10).map((info, index) => {
 			const prompt = info.firstPrompt === "" ? "(no prompt yet)" : info.firstPrompt.slice(0, 60);
-			return `  ${index + 1}. ${info.modified.toISOString().slice(0, 16).replace("T", " ")} · ${info.messageCount} messages · ${prompt}`;
+			return `  ${index + 1}. ${formatLocalMinute(info.modified)} · ${info.messageCount} messages · ${prompt}`;
 		});
 		ctx.notify("info", `Recent sessions (open one with /resume <number>):\n${lines.join("\n")}`);
 		return;
