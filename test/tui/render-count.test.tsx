@@ -70,4 +70,24 @@ describe("render cost", () => {
 		expect(renders).toBeLessThanOrEqual(Math.ceil(elapsedMs / 33) + 2);
 		expect(renders).toBeLessThan(200);
 	});
+
+	it("keeps a run's stream and its clock within one render per 33 ms window", async () => {
+		const session = new FakeSession();
+		const { stdout } = mount(session);
+		await waitFor(stdout.lastFrame, (f) => f.includes("ready"));
+		await session.emit({ type: "agent_start" });
+		await session.emit({ type: "message_start", message: assistant([]) });
+		await sleep(50);
+		const before = footerRenders.count;
+		const started = Date.now();
+		// A steady stream while the spinner's clock ticks: the clock rides along with the stream's renders.
+		for (let i = 0; Date.now() - started < 700; i++) {
+			await session.emit(textDelta(`w${i} `));
+			await sleep(5);
+		}
+		const elapsedMs = Date.now() - started;
+		const renders = footerRenders.count - before;
+		expect(renders).toBeGreaterThan(5);
+		expect(renders).toBeLessThanOrEqual(Math.ceil(elapsedMs / 33) + 2);
+	});
 });

@@ -52,6 +52,7 @@ function viewFromSession(session: SessionPort): ScreenView {
 
 export function App({ session, initialPrompt, inputActive, onExit, home, print }: AppProps) {
 	const busyRef = useRef(false);
+	const refreshClock = useRef(() => {});
 	const { view, latest, dispatch, flush } = useSessionView(
 		session,
 		() => viewFromSession(session),
@@ -59,6 +60,8 @@ export function App({ session, initialPrompt, inputActive, onExit, home, print }
 			// A run the screen did not start (the session ran a queued message) has no prompt() to await.
 			if (event.type === "agent_end" && !busyRef.current) dispatch({ type: "ui_run_settled" });
 		},
+		// A new view brings the time with it: one render, not one for the view and one for the clock.
+		() => refreshClock.current(),
 	);
 	const { columns, rows } = useTerminalSize();
 	const { write } = useStdout();
@@ -70,7 +73,9 @@ export function App({ session, initialPrompt, inputActive, onExit, home, print }
 
 	const running = busy || view.runStatus !== "idle" || view.compacting !== undefined;
 	const animate = running || view.liveToolIds.length > 0 || view.retry !== undefined;
-	const now = useClock(animate, CLOCK_INTERVAL_MS);
+	const clock = useClock(animate, CLOCK_INTERVAL_MS);
+	refreshClock.current = clock.refresh;
+	const now = clock.now;
 
 	const notify = useCallback((level: NoticeLevel, text: string) => dispatch({ type: "ui_notice", level, text }), [dispatch]);
 

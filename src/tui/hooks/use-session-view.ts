@@ -23,7 +23,13 @@ export interface SessionView {
  * joined first, see delta-batch.ts), and the rendered view is refreshed on a timer, so a fast stream never
  * queues up renders.
  */
-export function useSessionView(session: SessionPort, initial: () => ScreenView, afterEvent?: (event: SessionEvent) => void): SessionView {
+export function useSessionView(
+	session: SessionPort,
+	initial: () => ScreenView,
+	afterEvent?: (event: SessionEvent) => void,
+	/** Called right before each new view is set, so other state set in it joins the same render (the clock). */
+	beforeRender?: () => void,
+): SessionView {
 	const viewRef = useRef<ScreenView | undefined>(undefined);
 	if (viewRef.current === undefined) viewRef.current = initial();
 	const batch = useRef<DeltaBatch | undefined>(undefined);
@@ -37,6 +43,8 @@ export function useSessionView(session: SessionPort, initial: () => ScreenView, 
 	const timer = useRef<NodeJS.Timeout | undefined>(undefined);
 	const after = useRef(afterEvent);
 	after.current = afterEvent;
+	const before = useRef(beforeRender);
+	before.current = beforeRender;
 
 	const renderedAt = useRef(0);
 	const dispatch = useCallback((event: ScreenEvent) => {
@@ -49,6 +57,7 @@ export function useSessionView(session: SessionPort, initial: () => ScreenView, 
 		timer.current = setTimeout(() => {
 			timer.current = undefined;
 			renderedAt.current = performance.now();
+			before.current?.();
 			setView(current());
 		}, wait);
 	}, [current]);
@@ -75,6 +84,7 @@ export function useSessionView(session: SessionPort, initial: () => ScreenView, 
 		clearTimeout(timer.current);
 		timer.current = undefined;
 		renderedAt.current = performance.now();
+		before.current?.();
 		setView(current());
 	}, [current]);
 	return { view, latest, dispatch, flush };
