@@ -108,7 +108,7 @@ export class SessionStore {
 		if (this.file === undefined) return entry;
 		const line = `${JSON.stringify(entry)}\n`;
 		if (!this.headerWritten && entry.type !== "message") this.pending.push(line);
-		else this.write(this.pending.splice(0).join("") + line);
+		else this.write(this.pending.join("") + line);
 		return entry;
 	}
 
@@ -118,19 +118,31 @@ export class SessionStore {
 		this.closed = true;
 	}
 
+	/**
+	 * Writes the waiting entries and `line`. If the write fails (disk full), nothing is lost that can be kept: when
+	 * nothing reached the file the header and waiting entries stay pending; when part did, the next entry starts on
+	 * a new line, so the torn line is the only one skipped on load.
+	 */
 	private write(line: string): void {
 		if (this.fd === undefined) this.fd = this.openForAppend();
 		let text = line;
-		if (!this.headerWritten) {
-			text = `${JSON.stringify(this.header)}\n${text}`;
-			this.headerWritten = true;
-		} else if (this.needsNewline) {
-			text = `\n${text}`;
-		}
-		this.needsNewline = false;
+		if (!this.headerWritten) text = `${JSON.stringify(this.header)}\n${text}`;
+		else if (this.needsNewline) text = `\n${text}`;
 		const buffer = Buffer.from(text, "utf8");
 		let offset = 0;
-		while (offset < buffer.length) offset += writeSync(this.fd, buffer, offset);
+		try {
+			while (offset < buffer.length) offset += writeSync(this.fd, buffer, offset);
+		} catch (error) {
+			if (offset > 0) this.settleWrite(true);
+			throw error;
+		}
+		this.settleWrite(false);
+	}
+
+	private settleWrite(torn: boolean): void {
+		this.headerWritten = true;
+		this.needsNewline = torn;
+		this.pending = [];
 	}
 
 	private openForAppend(): number {
