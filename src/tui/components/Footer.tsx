@@ -1,7 +1,7 @@
 import { Box, Text } from "ink";
 import { formatCost, formatDuration, formatTokens, shortenPath } from "../format.js";
 import type { ScreenView } from "../view-model.js";
-import { spinnerFrame } from "./StatusGlyph.js";
+import { spinnerFrame } from "../tool-row-text.js";
 
 export interface FooterProps {
 	view: Pick<ScreenView, "runStatus" | "turn" | "runStartedAt" | "usage" | "contextTokens" | "retry" | "compacting" | "session">;

@@ -6,7 +6,7 @@ import { openFenceLine } from "../paragraph-split.js";
 import type { ActiveAssistant, ToolRunView } from "../view-model.js";
 import { formatBytes } from "../format.js";
 import { lastRows } from "../wrap.js";
-import { spinnerFrame } from "./StatusGlyph.js";
+import { spinnerFrame } from "../tool-row-text.js";
 import { ToolRow } from "./ToolRow.js";
 
 export interface LiveAreaProps {
