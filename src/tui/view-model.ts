@@ -49,7 +49,7 @@ export interface ToolRunView {
 
 export type NoticeLevel = "info" | "warning" | "error";
 
-/** Finished things, printed once into the terminal's scrollback (Ink `<Static>`), in order. */
+/** Finished things, printed once into the terminal's scrollback (see transcript-text.ts), in order. */
 export type TranscriptItem =
 	| { kind: "user"; id: string; text: string }
 	| {
