@@ -95,13 +95,15 @@ describe.skipIf(!hasTmux())("loom in a terminal (tmux)", () => {
 		await waitForScreen((text) => text.includes("Ask loom") && text.includes("ready"), "the editor and the footer");
 		expect(screen()).toContain("openai/scripted");
 
-		server.enqueue({ text: "Checking.", toolCalls: [{ id: "call_1", name: "bash", arguments: { command: "echo hello-from-bash" } }] });
+		server.enqueue({ text: "Checking.", toolCalls: [{ id: "call_1", name: "bash", arguments: { command: "echo hello-from-bash node-env-${NODE_ENV:-unset}" } }] });
 		server.enqueue({ text: "The answer is **42**.\n\n- first point\n- second point" });
 		await typeLine("what is the answer");
 		let text = await waitForScreen((t) => t.includes("The answer is 42.") && t.includes("ready"), "the answer");
 		expect(text).toContain("› what is the answer");
-		expect(text).toMatch(/✓ bash echo hello-from-bash [\d.]+s/);
+		expect(text).toMatch(/✓ bash echo hello-from-bash node-env-\$\{NODE_ENV:-unset\} [\d.]+s/);
 		expect(text).toContain("hello-from-bash");
+		// The screen loads React's production build, but commands never inherit a NODE_ENV the user did not set.
+		expect(text).toContain("hello-from-bash node-env-unset");
 		expect(text).toMatch(/exit 0/);
 		expect(text).toContain("• first point");
 		expect(text.indexOf("Checking.")).toBeLessThan(text.indexOf("✓ bash"));
