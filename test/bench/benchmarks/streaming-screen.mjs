@@ -77,7 +77,7 @@ async function streamDuration(server, turn) {
 async function screenRun(turn, home, cwd, server) {
 	const socket = `loom-bench-${process.pid}`;
 	const tmux = (...args) => execFileSync("tmux", ["-u", "-L", socket, "-f", "/dev/null", ...args], { encoding: "utf8" });
-	const raw = path.join(home, "pane.raw");
+	const raw = path.join(home, `pane-${Date.now()}.raw`); // one file a run: pipe-pane appends
 	// No CI variable: Ink draws nothing live when it is set.
 	const env = [`PATH=${process.env.PATH}`, `HOME=${home}`, `LOOM_HOME=${home}`, "TERM=xterm-256color", "LANG=C.UTF-8"];
 	const command = ["env", "-i", ...env, process.execPath, loomBin, "--no-session", "--provider", "openai", "--base-url", server.openaiBaseUrl, "--api-key", "bench"];
