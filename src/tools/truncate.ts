@@ -33,22 +33,17 @@ export function splitLines(text: string): string[] {
 	return lines;
 }
 
-/** Keeps the first lines that fit both limits. */
-export function truncateHead(text: string, limits: TruncationLimits = {}): TruncationResult {
-	const maxLines = limits.maxLines ?? DEFAULT_MAX_LINES;
-	const maxBytes = limits.maxBytes ?? DEFAULT_MAX_BYTES;
-	const lines = splitLines(text);
-	const totalBytes = Buffer.byteLength(text, "utf8");
-	const base = { totalLines: lines.length, totalBytes, maxLines, maxBytes, lastLinePartial: false };
-
+/** How many lines, taken from the start (or the end), fit both limits; joined by "\n". */
+function fitLines(lines: string[], maxLines: number, maxBytes: number, fromEnd: boolean) {
 	let bytes = 0;
 	let count = 0;
 	let truncatedBy: TruncationResult["truncatedBy"] = null;
-	for (const line of lines) {
+	while (count < lines.length) {
 		if (count >= maxLines) {
 			truncatedBy = "lines";
 			break;
 		}
+		const line = lines[fromEnd ? lines.length - 1 - count : count]!;
 		const size = Buffer.byteLength(line, "utf8") + (count > 0 ? 1 : 0);
 		if (bytes + size > maxBytes) {
 			truncatedBy = "bytes";
@@ -57,6 +52,18 @@ export function truncateHead(text: string, limits: TruncationLimits = {}): Trunc
 		bytes += size;
 		count++;
 	}
+	return { count, bytes, truncatedBy };
+}
+
+/** Keeps the first lines that fit both limits. */
+export function truncateHead(text: string, limits: TruncationLimits = {}): TruncationResult {
+	const maxLines = limits.maxLines ?? DEFAULT_MAX_LINES;
+	const maxBytes = limits.maxBytes ?? DEFAULT_MAX_BYTES;
+	const lines = splitLines(text);
+	const totalBytes = Buffer.byteLength(text, "utf8");
+	const base = { totalLines: lines.length, totalBytes, maxLines, maxBytes, lastLinePartial: false };
+
+	const { count, bytes, truncatedBy } = fitLines(lines, maxLines, maxBytes, false);
 	if (truncatedBy === null) {
 		const content = lines.join("\n");
 		return { ...base, content, truncated: false, truncatedBy, outputLines: count, outputBytes: bytes, firstLineExceedsLimit: false };
@@ -80,22 +87,7 @@ export function truncateTail(text: string, limits: TruncationLimits = {}): Trunc
 	const totalBytes = Buffer.byteLength(text, "utf8");
 	const base = { totalLines: lines.length, totalBytes, maxLines, maxBytes, firstLineExceedsLimit: false };
 
-	let bytes = 0;
-	let count = 0;
-	let truncatedBy: TruncationResult["truncatedBy"] = null;
-	for (let i = lines.length - 1; i >= 0; i--) {
-		if (count >= maxLines) {
-			truncatedBy = "lines";
-			break;
-		}
-		const size = Buffer.byteLength(lines[i]!, "utf8") + (count > 0 ? 1 : 0);
-		if (bytes + size > maxBytes) {
-			truncatedBy = "bytes";
-			break;
-		}
-		bytes += size;
-		count++;
-	}
+	const { count, bytes, truncatedBy } = fitLines(lines, maxLines, maxBytes, true);
 	if (truncatedBy === null) {
 		const content = lines.join("\n");
 		return { ...base, content, truncated: false, truncatedBy, outputLines: count, outputBytes: bytes, lastLinePartial: false };
