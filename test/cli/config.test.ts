@@ -1,21 +1,14 @@
 // End to end: settings.json, models.json (a local OpenAI-compatible server, as for Ollama) and a lean startup.
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { type ScriptedModelServer, startScriptedModelServer } from "../support/scripted-model-server.mjs";
-import { ensureBuilt, LOOM_BIN, runLoom, sessionFiles } from "./loom-process.js";
+import { describe, expect, it } from "vitest";
+import { LOOM_BIN, runLoom, sessionFiles, useScriptedServer } from "./loom-process.js";
 import { useWorkspaces, type Workspace } from "./workspace.js";
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 
 const workspace = useWorkspaces();
-let server: ScriptedModelServer;
-beforeAll(async () => {
-	await ensureBuilt();
-	server = await startScriptedModelServer();
-}, 120_000);
-afterAll(() => server.close());
-beforeEach(() => server.reset());
+const server = useScriptedServer();
 
 /** A models.json with one local provider, the way Ollama or llama.cpp are configured. */
 function localProvider(ws: Workspace, apiKey = "ollama"): void {

@@ -3,19 +3,12 @@
 import { spawnSync } from "node:child_process";
 import { chmodSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { type ScriptedModelServer, startScriptedModelServer } from "../support/scripted-model-server.mjs";
-import { ensureBuilt, LOOM_BIN, runLoom, serverFlags } from "./loom-process.js";
+import { describe, expect, it } from "vitest";
+import { LOOM_BIN, runLoom, serverFlags, useScriptedServer } from "./loom-process.js";
 import { useWorkspaces } from "./workspace.js";
 
 const workspace = useWorkspaces();
-let server: ScriptedModelServer;
-beforeAll(async () => {
-	await ensureBuilt();
-	server = await startScriptedModelServer();
-}, 120_000);
-afterAll(() => server.close());
-beforeEach(() => server.reset());
+const server = useScriptedServer();
 
 // Root may write any file, so as root loom runs as "nobody" to meet the permission check a user meets.
 const asRoot = process.getuid?.() === 0;

@@ -1,19 +1,12 @@
 // End to end: `loom --mode json` emits one valid JSON event per line, in the loop's order.
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { type ScriptedModelServer, startScriptedModelServer } from "../support/scripted-model-server.mjs";
-import { ensureBuilt, runLoom, serverFlags, sessionFiles, startLoom } from "./loom-process.js";
+import { describe, expect, it } from "vitest";
+import { runLoom, serverFlags, sessionFiles, startLoom, useScriptedServer } from "./loom-process.js";
 import { jsonLines, useWorkspaces } from "./workspace.js";
 
 const workspace = useWorkspaces();
-let server: ScriptedModelServer;
-beforeAll(async () => {
-	await ensureBuilt();
-	server = await startScriptedModelServer();
-}, 120_000);
-afterAll(() => server.close());
-beforeEach(() => server.reset());
+const server = useScriptedServer();
 
 const twoReads = {
 	toolCalls: [

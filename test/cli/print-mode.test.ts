@@ -1,19 +1,12 @@
 // End to end: the built `loom` binary in print mode against the scripted model server.
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { type ScriptedModelServer, startScriptedModelServer } from "../support/scripted-model-server.mjs";
-import { ensureBuilt, runLoom, serverFlags, sessionFiles } from "./loom-process.js";
+import { describe, expect, it } from "vitest";
+import { runLoom, serverFlags, sessionFiles, useScriptedServer } from "./loom-process.js";
 import { useWorkspaces } from "./workspace.js";
 
 const workspace = useWorkspaces();
-let server: ScriptedModelServer;
-beforeAll(async () => {
-	await ensureBuilt();
-	server = await startScriptedModelServer();
-}, 120_000);
-afterAll(() => server.close());
-beforeEach(() => server.reset());
+const server = useScriptedServer();
 
 function lastUserText(index: number): string {
 	const messages = server.requests[index]!.body.messages;

@@ -2,9 +2,8 @@
 import { execFileSync, spawn } from "node:child_process";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { type ScriptedModelServer, startScriptedModelServer } from "../support/scripted-model-server.mjs";
-import { cleanEnv, ensureBuilt, LOOM_BIN, runLoom, serverFlags } from "./loom-process.js";
+import { describe, expect, it } from "vitest";
+import { cleanEnv, LOOM_BIN, runLoom, serverFlags, useScriptedServer } from "./loom-process.js";
 import { useWorkspaces, type Workspace } from "./workspace.js";
 
 const hasScript = (() => {
@@ -17,13 +16,7 @@ const hasScript = (() => {
 })();
 
 const workspace = useWorkspaces();
-let server: ScriptedModelServer;
-beforeAll(async () => {
-	await ensureBuilt();
-	server = await startScriptedModelServer();
-}, 120_000);
-afterAll(() => server.close());
-beforeEach(() => server.reset());
+const server = useScriptedServer();
 
 const quote = (arg: string) => `'${arg.replace(/'/g, "'\\''")}'`;
 

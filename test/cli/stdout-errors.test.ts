@@ -1,18 +1,11 @@
 // End to end: when stdout cannot take the output (a full disk), loom says so and fails instead of exiting 0.
 import { closeSync, existsSync, openSync } from "node:fs";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { type ScriptedModelServer, startScriptedModelServer } from "../support/scripted-model-server.mjs";
-import { ensureBuilt, runLoom, serverFlags, sessionFiles } from "./loom-process.js";
+import { describe, expect, it } from "vitest";
+import { runLoom, serverFlags, sessionFiles, useScriptedServer } from "./loom-process.js";
 import { useWorkspaces } from "./workspace.js";
 
 const workspace = useWorkspaces();
-let server: ScriptedModelServer;
-beforeAll(async () => {
-	await ensureBuilt();
-	server = await startScriptedModelServer();
-}, 120_000);
-afterAll(() => server.close());
-beforeEach(() => server.reset());
+const server = useScriptedServer();
 
 /** /dev/full accepts opens and fails every write with ENOSPC, as a full disk does. */
 async function runIntoFullDisk(args: string[], ws = workspace()) {
