@@ -1,25 +1,20 @@
 // A model pointing at the scripted model server, and what a recorded request carried.
 import type { Model } from "../../../../src/core/index.js";
 import type { RecordedRequest, ScriptedModelServer } from "../../../support/scripted-model-server.mjs";
+import { type Protocol, serverModel as providerTestModel } from "../../llm/helpers.js";
 
-export type Protocol = "anthropic-messages" | "openai-completions";
+export type { Protocol };
 export const TEST_KEY = "sk-test-COMPACTION-0123456789";
 
+/** The provider tests' model, without thinking and free, so summaries and costs stay out of the way. */
 export function serverModel(server: ScriptedModelServer, api: Protocol, overrides: Partial<Model> = {}): Model {
 	const anthropic = api === "anthropic-messages";
-	return {
+	return providerTestModel(server, api, {
 		id: anthropic ? "claude-test" : "gpt-test",
-		name: "scripted",
-		api,
-		provider: anthropic ? "anthropic" : "openai",
-		baseUrl: anthropic ? server.anthropicBaseUrl : server.openaiBaseUrl,
 		reasoning: false,
-		input: ["text", "image"],
 		cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
-		contextWindow: 200_000,
-		maxTokens: 8192,
 		...overrides,
-	};
+	});
 }
 
 /** The system prompt of a recorded request, in either protocol. */
