@@ -4,8 +4,8 @@ import { mkdirSync, readdirSync, rmdirSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { afterAll, beforeAll, beforeEach } from "vitest";
-import { type ScriptedModelServer, startScriptedModelServer } from "../support/scripted-model-server.mjs";
+import type { ScriptedModelServer } from "../support/scripted-model-server.mjs";
+import { useScriptedServer as useServer } from "../support/use-scripted-server.js";
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 export const LOOM_BIN = join(ROOT, "bin", "loom");
@@ -139,23 +139,7 @@ export function sessionFiles(home: string): string[] {
 	}
 }
 
-/**
- * For a test file: builds loom once, starts one scripted model server, and resets it before each test.
- * The returned object stands for the server (it starts in beforeAll).
- */
+/** For a test file: builds loom once, then one scripted model server, reset before each test. */
 export function useScriptedServer(): ScriptedModelServer {
-	let server: ScriptedModelServer | undefined;
-	beforeAll(async () => {
-		await ensureBuilt();
-		server = await startScriptedModelServer();
-	}, 120_000);
-	afterAll(() => server?.close());
-	beforeEach(() => server?.reset());
-	return new Proxy({} as ScriptedModelServer, {
-		get(_target, key) {
-			if (!server) throw new Error("The scripted model server starts in beforeAll; use it inside tests.");
-			const value = Reflect.get(server, key);
-			return typeof value === "function" ? value.bind(server) : value;
-		},
-	});
+	return useServer(ensureBuilt);
 }

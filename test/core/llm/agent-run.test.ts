@@ -1,16 +1,11 @@
 import { Type } from "@sinclair/typebox";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { Agent, type AgentEvent, type AgentTool, type AssistantMessage } from "../../../src/core/index.js";
 import { streamModel } from "../../../src/core/llm/index.js";
-import { type ScriptedModelServer, startScriptedModelServer } from "../../support/scripted-model-server.mjs";
 import { PROTOCOLS, serverModel, TEST_KEY } from "./helpers.js";
+import { useScriptedServer } from "../../support/use-scripted-server.js";
 
-let server: ScriptedModelServer;
-beforeAll(async () => {
-	server = await startScriptedModelServer();
-});
-afterAll(() => server.close());
-beforeEach(() => server.reset());
+const server = useScriptedServer();
 
 const addParams = Type.Object({ a: Type.Number(), b: Type.Number() });
 const add: AgentTool<typeof addParams> = {

@@ -1,16 +1,11 @@
 import { Type } from "@sinclair/typebox";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { AssistantMessage, Context, ToolCall, ToolResultMessage } from "../../../src/core/index.js";
 import { streamModel } from "../../../src/core/llm/index.js";
-import { type ScriptedModelServer, startScriptedModelServer } from "../../support/scripted-model-server.mjs";
 import { collect, context, serverModel, TEST_KEY, types, user } from "./helpers.js";
+import { useScriptedServer } from "../../support/use-scripted-server.js";
 
-let server: ScriptedModelServer;
-beforeAll(async () => {
-	server = await startScriptedModelServer();
-});
-afterAll(() => server.close());
-beforeEach(() => server.reset());
+const server = useScriptedServer();
 
 const model = () => serverModel(server, "anthropic-messages");
 

@@ -1,15 +1,11 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import type { RetryInfo } from "../../../src/core/index.js";
 import { streamModel } from "../../../src/core/llm/index.js";
 import { type ScriptedModelServer, startScriptedModelServer } from "../../support/scripted-model-server.mjs";
 import { collect, context, FAST_RETRY, PROTOCOLS, serverModel, TEST_KEY, types } from "./helpers.js";
+import { useScriptedServer } from "../../support/use-scripted-server.js";
 
-let server: ScriptedModelServer;
-beforeAll(async () => {
-	server = await startScriptedModelServer();
-});
-afterAll(() => server.close());
-beforeEach(() => server.reset());
+const server = useScriptedServer();
 
 describe.each(PROTOCOLS)("%s failures", (api) => {
 	const model = () => serverModel(server, api);

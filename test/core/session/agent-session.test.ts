@@ -1,7 +1,7 @@
 // AgentSession against the real providers and the scripted model server on 127.0.0.1.
 import { readFileSync } from "node:fs";
 import { Type } from "@sinclair/typebox";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { AgentTool } from "../../../src/core/index.js";
 import { loadModelRegistry, streamModel } from "../../../src/core/llm/index.js";
 import {
@@ -11,16 +11,11 @@ import {
 	type SessionEvent,
 	SessionStore,
 } from "../../../src/core/session/index.js";
-import { type ScriptedModelServer, startScriptedModelServer } from "../../support/scripted-model-server.mjs";
 import { useTempDirs } from "./temp-dir.js";
+import { useScriptedServer } from "../../support/use-scripted-server.js";
 
 const tempDir = useTempDirs();
-let server: ScriptedModelServer;
-beforeAll(async () => {
-	server = await startScriptedModelServer();
-});
-afterAll(() => server.close());
-beforeEach(() => server.reset());
+const server = useScriptedServer();
 
 const echoTool: AgentTool = {
 	name: "echo",

@@ -1,19 +1,14 @@
 // compact() on demand (the screen's /compact), abort during a compaction, and the context accounting the footer shows.
 import { existsSync, readFileSync } from "node:fs";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { estimateTokens, loadSessionFile, SessionStore } from "../../../src/core/session/index.js";
-import { type ScriptedModelServer, startScriptedModelServer } from "../../support/scripted-model-server.mjs";
 import { messagesOf, textOf } from "./compaction/server-model.js";
 import { ROOMY, TINY, answerSummaries, isSummaryRequest, openSession, writeModelsJson } from "./compaction-session-fixtures.js";
 import { useTempDirs } from "./temp-dir.js";
+import { useScriptedServer } from "../../support/use-scripted-server.js";
 
 const tempDir = useTempDirs();
-let server: ScriptedModelServer;
-beforeAll(async () => {
-	server = await startScriptedModelServer();
-});
-afterAll(() => server.close());
-beforeEach(() => server.reset());
+const server = useScriptedServer();
 
 async function threeExchanges(home: string) {
 	const opened = openSession(home, ROOMY);

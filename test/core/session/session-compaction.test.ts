@@ -1,6 +1,6 @@
 // AgentSession compacts by itself: near the context window during a run, and after a context-overflow error,
 // against the real providers and the scripted model server; resuming the file rebuilds the same context.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { AssistantMessage } from "../../../src/core/index.js";
 import {
 	type CompactionEntry,
@@ -10,7 +10,6 @@ import {
 	loadSessionFile,
 	resolveCompactionSettings,
 } from "../../../src/core/session/index.js";
-import { type ScriptedModelServer, startScriptedModelServer } from "../../support/scripted-model-server.mjs";
 import { messagesOf, textOf } from "./compaction/server-model.js";
 import {
 	ROOMY,
@@ -22,14 +21,10 @@ import {
 	writeModelsJson,
 } from "./compaction-session-fixtures.js";
 import { useTempDirs } from "./temp-dir.js";
+import { useScriptedServer } from "../../support/use-scripted-server.js";
 
 const tempDir = useTempDirs();
-let server: ScriptedModelServer;
-beforeAll(async () => {
-	server = await startScriptedModelServer();
-});
-afterAll(() => server.close());
-beforeEach(() => server.reset());
+const server = useScriptedServer();
 
 const TURNS = 14;
 const SETTINGS = { reserveTokens: 1000, keepRecentTokens: 800 };

@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { AgentMessage, Message } from "../../../../src/core/index.js";
 import { streamModel } from "../../../../src/core/llm/index.js";
 import {
@@ -10,21 +10,14 @@ import {
 	estimateTokens,
 } from "../../../../src/core/session/compaction/index.js";
 import { SessionStore } from "../../../../src/core/session/index.js";
-import type { RecordedRequest, ScriptedModelServer } from "../../../support/scripted-model-server.mjs";
-import { startScriptedModelServer } from "../../../support/scripted-model-server.mjs";
+import type { RecordedRequest } from "../../../support/scripted-model-server.mjs";
 import { useTempDirs } from "../temp-dir.js";
 import { assistant, call, result, user } from "./fixtures.js";
 import { type Protocol, TEST_KEY, messagesOf, serverModel, textOf } from "./server-model.js";
+import { useScriptedServer } from "../../../support/use-scripted-server.js";
 
 const tempDir = useTempDirs();
-let server: ScriptedModelServer;
-beforeAll(async () => {
-	server = await startScriptedModelServer();
-});
-afterAll(async () => {
-	await server.close();
-});
-beforeEach(() => server.reset());
+const server = useScriptedServer();
 
 /** Task k: read f-k.ts (a long result), edit it, report. About 375 tokens. */
 function exchange(k: number): AgentMessage[] {

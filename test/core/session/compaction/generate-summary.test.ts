@@ -1,22 +1,15 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { streamModel } from "../../../../src/core/llm/index.js";
 import {
 	CompactionError,
 	SUMMARY_SYSTEM_PROMPT,
 	generateSummary,
 } from "../../../../src/core/session/compaction/index.js";
-import { type ScriptedModelServer, startScriptedModelServer } from "../../../support/scripted-model-server.mjs";
 import { assistant, call, result, user } from "./fixtures.js";
 import { type Protocol, TEST_KEY, messagesOf, serverModel, systemOf } from "./server-model.js";
+import { useScriptedServer } from "../../../support/use-scripted-server.js";
 
-let server: ScriptedModelServer;
-beforeAll(async () => {
-	server = await startScriptedModelServer();
-});
-afterAll(async () => {
-	await server.close();
-});
-beforeEach(() => server.reset());
+const server = useScriptedServer();
 
 const older = [
 	user("Rename the config loader to loadConfig"),
