@@ -207,6 +207,8 @@ async function streamAssistantResponse(
 		return emit({ type: "message_update", message: { ...message }, assistantMessageEvent: event }) ?? undefined;
 	};
 
+	// Two loops rather than one async generator of batches: the generator's extra ticks slowed a fast stream on the
+	// streaming-screen benchmark from about 0.4 s to 0.55 s.
 	try {
 		if (response instanceof EventStream) {
 			// Our providers' streams: whatever one network read produced is handled in one go, waiting (and
