@@ -6,11 +6,11 @@ import { buildAnthropicParams } from "./anthropic-request.js";
 import type { PartialAssistantMessage } from "./partial-message.js";
 import { ProviderStreamError } from "./provider-error.js";
 import {
-	DEFAULT_IDLE_TIMEOUT_MS,
 	type FinishReason,
 	type ProviderAttempt,
 	type ProviderStreamOptions,
 	runProviderStream,
+	sdkClientOptions,
 } from "./provider-run.js";
 import { readSseBody } from "./sse-body.js";
 
@@ -29,16 +29,7 @@ export function streamAnthropicMessages(
 		async prepare(): Promise<ProviderAttempt> {
 			if (!key.apiKey) throw new ProviderStreamError(key.missingMessage);
 			const { default: AnthropicClient, APIError } = await import("@anthropic-ai/sdk");
-			const client = new AnthropicClient({
-				apiKey: key.apiKey,
-				baseURL: model.baseUrl,
-				// Retries are ours, so each one is observable and abortable.
-				maxRetries: 0,
-				timeout: Math.max(options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS, 600_000),
-				logLevel: "off",
-				openTelemetry: false,
-				defaultHeaders: { ...model.headers, ...options.headers },
-			});
+			const client = new AnthropicClient({ ...sdkClientOptions(model, key.apiKey, options), openTelemetry: false });
 			const params = buildAnthropicParams(model, context, options);
 			return async ({ signal, partial, touch }) => {
 				// client.post rather than messages.create: the latter console.warn()s about deprecated models,

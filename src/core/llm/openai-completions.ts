@@ -9,11 +9,11 @@ import { buildOpenAIParams } from "./openai-request.js";
 import type { PartialAssistantMessage } from "./partial-message.js";
 import { ProviderStreamError } from "./provider-error.js";
 import {
-	DEFAULT_IDLE_TIMEOUT_MS,
 	type FinishReason,
 	type ProviderAttempt,
 	type ProviderStreamOptions,
 	runProviderStream,
+	sdkClientOptions,
 } from "./provider-run.js";
 import { readSseBody } from "./sse-body.js";
 
@@ -32,15 +32,7 @@ export function streamOpenAICompletions(
 		async prepare(): Promise<ProviderAttempt> {
 			if (!key.apiKey) throw new ProviderStreamError(key.missingMessage);
 			const { default: OpenAIClient, APIError } = await import("openai");
-			const client = new OpenAIClient({
-				apiKey: key.apiKey,
-				baseURL: model.baseUrl,
-				// Retries are ours, so each one is observable and abortable.
-				maxRetries: 0,
-				timeout: Math.max(options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS, 600_000),
-				logLevel: "off",
-				defaultHeaders: { ...model.headers, ...options.headers },
-			});
+			const client = new OpenAIClient(sdkClientOptions(model, key.apiKey, options));
 			const params = buildOpenAIParams(model, context, options);
 			return async ({ signal, partial, touch }) => {
 				// The SDK builds and sends the request and turns an HTTP error status into its APIError;

@@ -154,3 +154,15 @@ function formatSeconds(ms: number): string {
 	const seconds = ms / 1000;
 	return seconds >= 1 ? `${Math.round(seconds * 10) / 10}s` : `${Math.round(ms)}ms`;
 }
+
+/** Client options both SDKs share. Retries are ours, so each one is observable and abortable. */
+export function sdkClientOptions(model: Model, apiKey: string, options: ProviderStreamOptions) {
+	return {
+		apiKey,
+		baseURL: model.baseUrl,
+		maxRetries: 0,
+		timeout: Math.max(options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS, 600_000),
+		logLevel: "off" as const,
+		defaultHeaders: { ...model.headers, ...options.headers },
+	};
+}
