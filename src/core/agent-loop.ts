@@ -8,11 +8,14 @@ import { type AgentEventSink, executeToolCalls } from "./tool-execution.js";
 
 export type { AgentEventSink } from "./tool-execution.js";
 
-function createAgentStream(): EventStream<AgentEvent, AgentMessage[]> {
-	return new EventStream<AgentEvent, AgentMessage[]>(
+/** Runs `run`, pushing its events into a stream that ends with agent_end. */
+function streamRun(run: (emit: AgentEventSink) => Promise<AgentMessage[]>): EventStream<AgentEvent, AgentMessage[]> {
+	const stream = new EventStream<AgentEvent, AgentMessage[]>(
 		(event) => event.type === "agent_end",
 		(event) => (event.type === "agent_end" ? event.messages : []),
 	);
+	void run((event) => stream.push(event)).then((messages) => stream.end(messages));
+	return stream;
 }
 
 /** Starts a run with new prompt messages. The returned stream ends with agent_end. */
@@ -23,11 +26,7 @@ export function agentLoop(
 	signal?: AbortSignal,
 	streamFn?: StreamFn,
 ): EventStream<AgentEvent, AgentMessage[]> {
-	const stream = createAgentStream();
-	void runAgentLoop(prompts, context, config, (event) => stream.push(event), signal, streamFn).then(
-		(messages) => stream.end(messages),
-	);
-	return stream;
+	return streamRun((emit) => runAgentLoop(prompts, context, config, emit, signal, streamFn));
 }
 
 /** Continues from the current context (e.g. after an error), without a new prompt. */
@@ -38,11 +37,7 @@ export function agentLoopContinue(
 	streamFn?: StreamFn,
 ): EventStream<AgentEvent, AgentMessage[]> {
 	assertCanContinue(context);
-	const stream = createAgentStream();
-	void runAgentLoopContinue(context, config, (event) => stream.push(event), signal, streamFn).then((messages) =>
-		stream.end(messages),
-	);
-	return stream;
+	return streamRun((emit) => runAgentLoopContinue(context, config, emit, signal, streamFn));
 }
 
 export function assertCanContinue(context: AgentContext): void {
