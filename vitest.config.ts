@@ -40,6 +40,9 @@ export default defineConfig({
 	test: {
 		testTimeout: 20_000,
 		hookTimeout: 20_000,
+		// `await expect.poll(read).toX()` retries an assertion on something still to come (a frame Ink will draw):
+		// often and, on a busy machine, for long enough.
+		expect: { poll: { timeout: 5000, interval: 10 } },
 		projects: [
 			{
 				extends: true,
