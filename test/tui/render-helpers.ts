@@ -9,7 +9,7 @@ export function plain(frame: string | undefined): string {
 /**
  * Writes each key as its own chunk, as a terminal delivers keystrokes, and lets Ink take it before the next one
  * (a lone Esc waits one turn of the event loop for a following byte). Does not wait for the screen: a test waits
- * for what it expects to see with waitForFrame.
+ * for what it expects to see, with waitForFrame or `await expect.poll(frame)`.
  */
 export async function typeKeys(stdin: { write(data: string): unknown }, ...keys: string[]): Promise<void> {
 	for (const key of keys) {
@@ -20,7 +20,7 @@ export async function typeKeys(stdin: { write(data: string): unknown }, ...keys:
 
 /** Waits until the plain frame passes `check`, and returns it; on timeout the failure shows the last frame. */
 export function waitForFrame(lastFrame: () => string | undefined, check: (frame: string) => boolean, timeoutMs?: number): Promise<string> {
-	return waitFor(() => plain(lastFrame()), check, { timeoutMs, what: "the frame", show: (frame) => `last frame:\n${frame}` });
+	return waitFor(() => plain(lastFrame()), check, { timeoutMs, what: "the frame", show: (frame) => `Last frame:\n${frame}` });
 }
 
 /** Lines of a frame that contain `text`. */
