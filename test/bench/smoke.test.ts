@@ -1,13 +1,13 @@
 import { execFile } from "node:child_process";
-import { readFileSync, mkdtempSync } from "node:fs";
-import os from "node:os";
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import { promisify } from "node:util";
 import { expect, it } from "vitest";
+import { tempDir } from "../support/temp-dir.js";
 
 // Runs every benchmark at a tiny size so the suite keeps working; figures are judged only by `npm run bench`.
 it("runs every benchmark at smoke size and writes the JSON report", async () => {
-	const out = path.join(mkdtempSync(path.join(os.tmpdir(), "loom-bench-")), "bench.json");
+	const out = path.join(tempDir("loom-bench-"), "bench.json");
 	const { stdout } = await promisify(execFile)(process.execPath, ["test/bench/run.mjs", "--smoke", "--json", out], {
 		maxBuffer: 16 * 1024 * 1024,
 	});

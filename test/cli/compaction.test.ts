@@ -4,10 +4,9 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SUMMARY_SYSTEM_PROMPT } from "../../src/core/session/index.js";
 import { type ScriptedModelServer, startScriptedModelServer } from "../support/scripted-model-server.mjs";
-import { ensureBuilt, runLoom, sessionFiles } from "./loom-process.js";
-import { jsonLines, useWorkspaces } from "./workspace.js";
+import { workspace } from "../support/temp-dir.js";
+import { ensureBuilt, jsonLines, runLoom, sessionFiles } from "./loom-process.js";
 
-const workspace = useWorkspaces();
 let server: ScriptedModelServer;
 beforeAll(async () => {
 	await ensureBuilt();

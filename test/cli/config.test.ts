@@ -2,12 +2,11 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { workspace, type Workspace } from "../support/temp-dir.js";
 import { LOOM_BIN, runLoom, sessionFiles, useScriptedServer } from "./loom-process.js";
-import { useWorkspaces, type Workspace } from "./workspace.js";
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 
-const workspace = useWorkspaces();
 const server = useScriptedServer();
 
 /** A models.json with one local provider, the way Ollama or llama.cpp are configured. */

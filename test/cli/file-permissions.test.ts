@@ -4,10 +4,9 @@ import { spawnSync } from "node:child_process";
 import { chmodSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { workspace } from "../support/temp-dir.js";
 import { LOOM_BIN, runLoom, serverFlags, useScriptedServer } from "./loom-process.js";
-import { useWorkspaces } from "./workspace.js";
 
-const workspace = useWorkspaces();
 const server = useScriptedServer();
 
 // Root may write any file, so as root loom runs as "nobody" to meet the permission check a user meets.

@@ -2,10 +2,9 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { runLoom, serverFlags, sessionFiles, startLoom, useScriptedServer } from "./loom-process.js";
-import { jsonLines, useWorkspaces } from "./workspace.js";
+import { workspace } from "../support/temp-dir.js";
+import { jsonLines, runLoom, serverFlags, sessionFiles, startLoom, useScriptedServer } from "./loom-process.js";
 
-const workspace = useWorkspaces();
 const server = useScriptedServer();
 
 const twoReads = {

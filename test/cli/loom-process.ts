@@ -6,6 +6,7 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { ScriptedModelServer } from "../support/scripted-model-server.mjs";
 import { useScriptedServer as useServer } from "../support/use-scripted-server.js";
+import { sleep, waitFor } from "../support/wait-for.js";
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 export const LOOM_BIN = join(ROOT, "bin", "loom");
@@ -36,7 +37,7 @@ export async function ensureBuilt(): Promise<void> {
 		try {
 			mkdirSync(lock);
 		} catch {
-			await new Promise((r) => setTimeout(r, 100));
+			await sleep(100);
 			continue;
 		}
 		try {
@@ -108,13 +109,12 @@ export function startLoom(args: string[], options: LoomOptions): LoomRun {
 		stdout: () => stdout,
 		stderr: () => stderr,
 		async waitForStdout(text, timeoutMs = 10_000) {
-			const deadline = Date.now() + timeoutMs;
-			const found = () => (typeof text === "string" ? stdout.includes(text) : text.test(stdout));
-			while (!found()) {
-				if (Date.now() > deadline) throw new Error(`stdout never showed ${text}; stdout: ${stdout}\nstderr: ${stderr}`);
-				if (child.exitCode !== null) throw new Error(`loom exited (${child.exitCode}) before showing ${text}; stderr: ${stderr}`);
-				await new Promise((r) => setTimeout(r, 20));
-			}
+			const found = (out: string) => (typeof text === "string" ? out.includes(text) : text.test(out));
+			const output = () => {
+				if (!found(stdout) && child.exitCode !== null) throw new Error(`loom exited (${child.exitCode}) before showing ${text}; stderr: ${stderr}`);
+				return stdout;
+			};
+			await waitFor(output, found, { timeoutMs, intervalMs: 20, what: `stdout to show ${text}`, show: (out) => `stdout: ${out}\nstderr: ${stderr}` });
 		},
 		done,
 	};
@@ -127,6 +127,14 @@ export function runLoom(args: string[], options: LoomOptions): Promise<LoomResul
 /** Flags pointing loom at the scripted server's OpenAI endpoint. */
 export function serverFlags(openaiBaseUrl: string): string[] {
 	return ["--provider", "openai", "--model", "scripted", "--base-url", openaiBaseUrl, "--api-key", "test-key"];
+}
+
+/** loom's JSON-mode output, one event a line. */
+export function jsonLines(stdout: string): any[] {
+	return stdout
+		.trimEnd()
+		.split("\n")
+		.map((line) => JSON.parse(line));
 }
 
 /** Every session file under a LOOM_HOME. */

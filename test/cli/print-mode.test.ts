@@ -2,10 +2,9 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { workspace } from "../support/temp-dir.js";
 import { runLoom, serverFlags, sessionFiles, useScriptedServer } from "./loom-process.js";
-import { useWorkspaces } from "./workspace.js";
 
-const workspace = useWorkspaces();
 const server = useScriptedServer();
 
 function lastUserText(index: number): string {

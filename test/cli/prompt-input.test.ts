@@ -1,16 +1,16 @@
 // Prompt assembly from @files, words and stdin; the pieces of JSON mode and the session list.
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { PassThrough, Readable } from "node:stream";
-import { afterAll, afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { eventToJsonLine } from "../../src/cli/json-events.js";
 import { buildPromptInput, MAX_STDIN_BYTES, readStdin } from "../../src/cli/prompt-input.js";
 import { formatSessionList } from "../../src/cli/session-choice.js";
 import { UsageError } from "../../src/cli/usage-error.js";
+import { tempDir } from "../support/temp-dir.js";
+import { sleep } from "../support/wait-for.js";
 
-const dir = mkdtempSync(join(tmpdir(), "loom-input-"));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const dir = tempDir("loom-input-");
 
 describe("readStdin", () => {
 	it("reads all of a stream as UTF-8", async () => {
@@ -29,7 +29,7 @@ describe("readStdin on a pipe that stays silent", () => {
 		const stream = new PassThrough();
 		const notes: string[] = [];
 		const reading = readStdin(stream, MAX_STDIN_BYTES, { afterMs: 50, notify: (text) => notes.push(text) });
-		await new Promise((resolve) => setTimeout(resolve, 200));
+		await sleep(200);
 		expect(notes).toHaveLength(1);
 		expect(notes[0]).toMatch(/waiting for stdin.*<\/dev\/null/);
 		stream.end("late text");
@@ -42,7 +42,7 @@ describe("readStdin on a pipe that stays silent", () => {
 		const stream = new PassThrough();
 		stream.end("quick");
 		expect(await readStdin(stream, MAX_STDIN_BYTES, { afterMs: 50, notify: (text) => notes.push(text) })).toBe("quick");
-		await new Promise((resolve) => setTimeout(resolve, 100));
+		await sleep(100);
 		expect(notes).toEqual([]);
 	});
 });

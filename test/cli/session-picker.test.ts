@@ -3,8 +3,8 @@ import { execFileSync, spawn } from "node:child_process";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { workspace, type Workspace } from "../support/temp-dir.js";
 import { cleanEnv, LOOM_BIN, runLoom, serverFlags, useScriptedServer } from "./loom-process.js";
-import { useWorkspaces, type Workspace } from "./workspace.js";
 
 const hasScript = (() => {
 	try {
@@ -15,7 +15,6 @@ const hasScript = (() => {
 	}
 })();
 
-const workspace = useWorkspaces();
 const server = useScriptedServer();
 
 const quote = (arg: string) => `'${arg.replace(/'/g, "'\\''")}'`;

@@ -2,10 +2,10 @@
 import { appendFileSync, existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { workspace } from "../support/temp-dir.js";
+import { sleep, waitFor } from "../support/wait-for.js";
 import { runLoom, serverFlags, sessionFiles, startLoom, useScriptedServer } from "./loom-process.js";
-import { useWorkspaces } from "./workspace.js";
 
-const workspace = useWorkspaces();
 const server = useScriptedServer();
 
 function fileLines(file: string): any[] {
@@ -99,7 +99,7 @@ describe("sessions across runs", () => {
 		const ws = workspace();
 		server.enqueue({ text: "one" }, { text: "two" });
 		await runLoom(["-p", ...serverFlags(server.openaiBaseUrl), "older prompt"], ws);
-		await new Promise((r) => setTimeout(r, 20));
+		await sleep(20);
 		await runLoom(["-p", ...serverFlags(server.openaiBaseUrl), "newer prompt"], ws);
 		const result = await runLoom(["-r", ...serverFlags(server.openaiBaseUrl)], ws);
 		expect(result.code).toBe(2);
@@ -157,12 +157,8 @@ describe("sessions across runs", () => {
 		server.enqueue({ toolCalls: [{ id: "call_sleep", name: "bash", arguments: { command: `sleep 300 & echo $! > ${pidFile}; wait` } }] });
 		const run = startLoom(["--mode", "json", ...serverFlags(server.openaiBaseUrl), "sleep a while"], ws);
 		await run.waitForStdout('"tool_execution_start"');
-		const deadline = Date.now() + 10_000;
-		while (!existsSync(pidFile) || readFileSync(pidFile, "utf8").trim() === "") {
-			if (Date.now() > deadline) throw new Error("the bash command never started");
-			await new Promise((r) => setTimeout(r, 20));
-		}
-		const pid = Number(readFileSync(pidFile, "utf8").trim());
+		const pidText = () => (existsSync(pidFile) ? readFileSync(pidFile, "utf8").trim() : "");
+		const pid = Number(await waitFor(pidText, Boolean, { timeoutMs: 10_000, what: "the bash command to start" }));
 		run.child.kill("SIGINT");
 		const result = await run.done;
 		expect(result.code).toBe(130);
@@ -174,8 +170,7 @@ describe("sessions across runs", () => {
 				return false;
 			}
 		};
-		const gone = Date.now() + 5000;
-		while (alive() && Date.now() < gone) await new Promise((r) => setTimeout(r, 50));
+		await waitFor(() => !alive(), Boolean, { what: `process ${pid} to end` });
 		expect(alive()).toBe(false);
 		const [file] = sessionFiles(ws.home);
 		const messages = messagesOf(file!);

@@ -1,10 +1,9 @@
 // End to end: when stdout cannot take the output (a full disk), loom says so and fails instead of exiting 0.
 import { closeSync, existsSync, openSync } from "node:fs";
 import { describe, expect, it } from "vitest";
+import { workspace } from "../support/temp-dir.js";
 import { runLoom, serverFlags, sessionFiles, useScriptedServer } from "./loom-process.js";
-import { useWorkspaces } from "./workspace.js";
 
-const workspace = useWorkspaces();
 const server = useScriptedServer();
 
 /** /dev/full accepts opens and fails every write with ENOSPC, as a full disk does. */

@@ -1,24 +1,18 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import { streamModel } from "../../src/core/llm/index.js";
 import { collect, context, serverModel, TEST_KEY } from "../core/llm/helpers.js";
 import { startScriptedModelServer } from "./scripted-model-server.mjs";
+import { tempDir } from "./temp-dir.js";
 
 const SCRIPT = fileURLToPath(new URL("./scripted-model-server.mjs", import.meta.url));
 const cleanups: (() => Promise<unknown>)[] = [];
 afterEach(async () => {
 	for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
-
-async function tempDir(): Promise<string> {
-	const dir = await mkdtemp(join(tmpdir(), "loom-scripted-"));
-	cleanups.push(() => rm(dir, { recursive: true, force: true }));
-	return dir;
-}
 
 /** Starts the server as its own process and waits for the line announcing its URL. */
 async function startStandalone(args: string[]): Promise<{ url: string; child: ChildProcess }> {
@@ -51,7 +45,7 @@ async function startStandalone(args: string[]): Promise<{ url: string; child: Ch
 
 describe("scripted model server", () => {
 	it("runs standalone: --script turns, then turns posted to /__script, then the default answer; /__requests records all", async () => {
-		const dir = await tempDir();
+		const dir = tempDir("loom-scripted-");
 		const script = join(dir, "turns.json");
 		await writeFile(script, JSON.stringify([{ text: "from the script file" }]));
 		const { url } = await startStandalone(["--script", script]);
@@ -79,7 +73,7 @@ describe("scripted model server", () => {
 	});
 
 	it("loads a --responder module for dynamic answers", async () => {
-		const dir = await tempDir();
+		const dir = tempDir("loom-scripted-");
 		const responder = join(dir, "echo.mjs");
 		await writeFile(
 			responder,

@@ -2,11 +2,11 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { atomicWriteFile } from "../../src/tools/atomic-write.js";
-import { makeTempDir } from "./temp-dir.js";
+import { tempDir } from "../support/temp-dir.js";
 
 describe("atomicWriteFile", () => {
 	it("creates parent directories and leaves no temporary file behind", async () => {
-		const dir = await makeTempDir();
+		const dir = tempDir();
 		const file = path.join(dir, "a", "b", "c.txt");
 		await atomicWriteFile(file, "hello");
 		expect(await fs.readFile(file, "utf8")).toBe("hello");
@@ -14,7 +14,7 @@ describe("atomicWriteFile", () => {
 	});
 
 	it("keeps the mode of the file it replaces", async () => {
-		const dir = await makeTempDir();
+		const dir = tempDir();
 		const file = path.join(dir, "script.sh");
 		await fs.writeFile(file, "old");
 		await fs.chmod(file, 0o750);
@@ -24,7 +24,7 @@ describe("atomicWriteFile", () => {
 	});
 
 	it("replaces the file by rename, so a reader holding the old file still sees the old content", async () => {
-		const dir = await makeTempDir();
+		const dir = tempDir();
 		const file = path.join(dir, "f.txt");
 		await fs.writeFile(file, "old content");
 		const inodeBefore = (await fs.stat(file)).ino;
@@ -41,7 +41,7 @@ describe("atomicWriteFile", () => {
 	});
 
 	it("writes through a symlink and keeps the link", async () => {
-		const dir = await makeTempDir();
+		const dir = tempDir();
 		const target = path.join(dir, "target.txt");
 		const link = path.join(dir, "link.txt");
 		await fs.writeFile(target, "old");
@@ -52,7 +52,7 @@ describe("atomicWriteFile", () => {
 	});
 
 	it("refuses to replace a directory and leaves the directory's neighbours untouched", async () => {
-		const dir = await makeTempDir();
+		const dir = tempDir();
 		const file = path.join(dir, "f.txt");
 		await fs.writeFile(file, "precious");
 		await fs.mkdir(path.join(dir, "f.dir"));

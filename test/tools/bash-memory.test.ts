@@ -1,7 +1,7 @@
 import fs from "node:fs/promises";
 import { describe, expect, it } from "vitest";
 import { createBashTool } from "../../src/tools/index.js";
-import { makeTempDir } from "./temp-dir.js";
+import { tempDir } from "../support/temp-dir.js";
 
 // The issue's case is 1 GB; the benchmark runs that. Here 200 MB keeps the test fast while still being far
 // more than any buffer could hide.
@@ -10,7 +10,7 @@ const RSS_GROWTH_LIMIT = 60 * 1024 * 1024;
 
 describe("bash tool: memory", () => {
 	it(`keeps memory bounded while a command prints ${TOTAL_BYTES / 1e6} MB`, async () => {
-		const tool = createBashTool(await makeTempDir());
+		const tool = createBashTool(tempDir());
 		const baseline = process.memoryUsage().rss;
 		let peak = baseline;
 		const sampler = setInterval(() => {

@@ -4,9 +4,8 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { type BashToolDetails, BashToolError, createBashTool, killAllBashProcesses } from "../../src/tools/index.js";
 import { isProcessGroupAlive, trackedProcessGroups } from "../../src/tools/process-groups.js";
-import { makeTempDir } from "./temp-dir.js";
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+import { tempDir } from "../support/temp-dir.js";
+import { waitFor } from "../support/wait-for.js";
 
 function textOf(result: { content: { type: string; text?: string }[] }): string {
 	return result.content.map((block) => (block.type === "text" ? block.text : "")).join("");
@@ -27,15 +26,6 @@ function isAlive(pid: number): boolean {
 	}
 }
 
-async function waitFor(condition: () => boolean | Promise<boolean>, timeoutMs = 5000): Promise<boolean> {
-	const deadline = Date.now() + timeoutMs;
-	while (Date.now() < deadline) {
-		if (await condition()) return true;
-		await sleep(25);
-	}
-	return condition();
-}
-
 async function readPid(file: string): Promise<number> {
 	await waitFor(async () => (await fs.readFile(file, "utf8").catch(() => "")).trim().length > 0);
 	return Number((await fs.readFile(file, "utf8")).trim());
@@ -52,7 +42,7 @@ async function failure(promise: Promise<unknown>): Promise<BashToolError> {
 
 describe("bash tool: running commands", () => {
 	it("runs in the agent's cwd and runs one call at a time", async () => {
-		const dir = await makeTempDir();
+		const dir = tempDir();
 		const tool = createBashTool(dir);
 		expect(tool.executionMode).toBe("sequential");
 		const result = await tool.execute("1", { command: "pwd" });
@@ -62,39 +52,39 @@ describe("bash tool: running commands", () => {
 	});
 
 	it("merges stdout and stderr in arrival order", async () => {
-		const tool = createBashTool(await makeTempDir());
+		const tool = createBashTool(tempDir());
 		const result = await tool.execute("1", { command: "echo out1; sleep 0.1; echo err1 >&2; sleep 0.1; echo out2" });
 		expect(textOf(result)).toBe("out1\nerr1\nout2");
 	});
 
 	it("closes stdin so a command waiting for input ends at once", async () => {
-		const tool = createBashTool(await makeTempDir());
+		const tool = createBashTool(tempDir());
 		const result = await tool.execute("1", { command: "cat; read line; echo after" });
 		expect(textOf(result)).toBe("after");
 	});
 
 	it("says when there is no output and strips terminal colour codes", async () => {
-		const tool = createBashTool(await makeTempDir());
+		const tool = createBashTool(tempDir());
 		expect(textOf(await tool.execute("1", { command: "true" }))).toBe("(no output)");
 		expect(textOf(await tool.execute("2", { command: "printf '\\033[31mred\\033[0m\\n'" }))).toBe("red");
 	});
 
 	it("adds configured environment variables and applies a default timeout", async () => {
-		const tool = createBashTool(await makeTempDir(), { env: { LOOM_TEST_VALUE: "from-options" }, defaultTimeout: 0.3 });
+		const tool = createBashTool(tempDir(), { env: { LOOM_TEST_VALUE: "from-options" }, defaultTimeout: 0.3 });
 		expect(textOf(await tool.execute("1", { command: 'echo "$LOOM_TEST_VALUE $HOME"' }))).toBe(`from-options ${process.env.HOME}`);
 		const error = await failure(tool.execute("2", { command: "sleep 10" }));
 		expect(error.message).toContain("timed out after 0.3 s");
 	});
 
 	it("reports a non-zero exit code as an error with the output", async () => {
-		const tool = createBashTool(await makeTempDir());
+		const tool = createBashTool(tempDir());
 		const error = await failure(tool.execute("1", { command: "echo partial; exit 3" }));
 		expect(error.message).toBe("partial\n\nCommand failed with exit code 3.");
 		expect(error.details).toMatchObject({ exitCode: 3, signal: null, timedOut: false, aborted: false });
 	});
 
 	it("reports death by a signal as an error", async () => {
-		const tool = createBashTool(await makeTempDir());
+		const tool = createBashTool(tempDir());
 		const error = await failure(tool.execute("1", { command: "echo before; kill -KILL $$" }));
 		expect(error.message).toContain("before");
 		expect(error.message).toContain("killed by SIGKILL");
@@ -102,7 +92,7 @@ describe("bash tool: running commands", () => {
 	});
 
 	it("refuses a bad timeout and a missing working directory without running anything", async () => {
-		const dir = await makeTempDir();
+		const dir = tempDir();
 		await expect(createBashTool(dir).execute("1", { command: "touch ran", timeout: -1 })).rejects.toThrow(/positive number of seconds/);
 		await expect(createBashTool(dir).execute("1", { command: "  " })).rejects.toThrow(/non-empty string/);
 		await expect(createBashTool(dir, { shell: path.join(dir, "no-such-shell") }).execute("1", { command: "touch ran" })).rejects.toThrow(
@@ -113,7 +103,7 @@ describe("bash tool: running commands", () => {
 	});
 
 	it("reports a command too long for the system briefly, without echoing it back", async () => {
-		const dir = await makeTempDir();
+		const dir = tempDir();
 		const command = `cat > big.txt <<'END'\n${"x".repeat(300_000)}\nEND`;
 		const error = (await createBashTool(dir)
 			.execute("1", { command })
@@ -139,7 +129,7 @@ describe("bash tool: running commands", () => {
 
 describe("bash tool: stopping commands", () => {
 	it("times out, killing the process group, with the output so far", async () => {
-		const dir = await makeTempDir();
+		const dir = tempDir();
 		const tool = createBashTool(dir);
 		const started = Date.now();
 		const error = await failure(tool.execute("1", { command: "echo started; sleep 30 & echo $! > child.pid; wait", timeout: 0.5 }));
@@ -152,7 +142,7 @@ describe("bash tool: stopping commands", () => {
 	});
 
 	it("on abort kills the whole tree (the grandchild is gone afterwards)", async () => {
-		const dir = await makeTempDir();
+		const dir = tempDir();
 		const tool = createBashTool(dir);
 		const controller = new AbortController();
 		const run = tool.execute("1", { command: "bash -c 'sleep 60 & echo $! > grandchild.pid; wait'; echo never" }, controller.signal);
@@ -169,7 +159,7 @@ describe("bash tool: stopping commands", () => {
 	});
 
 	it("settles within 2 s when everything ignores SIGTERM and holds the pipes, then SIGKILLs them", async () => {
-		const dir = await makeTempDir();
+		const dir = tempDir();
 		const tool = createBashTool(dir);
 		const controller = new AbortController();
 		const command = "trap '' TERM; (exec sleep 60) & echo $! > stubborn.pid; echo waiting; wait; wait";
@@ -188,7 +178,7 @@ describe("bash tool: stopping commands", () => {
 	});
 
 	it("settles even when a grandchild that left the group keeps the pipes open", async () => {
-		const dir = await makeTempDir();
+		const dir = tempDir();
 		const tool = createBashTool(dir);
 		// A new session of its own (node's detached spawn calls setsid), but our stdout and stderr pipes.
 		await fs.writeFile(
@@ -219,7 +209,7 @@ child.unref();`,
 	});
 
 	it("returns when the shell exits even if a background job keeps the pipes open, and kills it on request", async () => {
-		const dir = await makeTempDir();
+		const dir = tempDir();
 		const tool = createBashTool(dir);
 		const started = Date.now();
 		const result = await tool.execute("1", { command: "sleep 60 & echo $! > bg.pid; echo main done" });
@@ -234,7 +224,7 @@ child.unref();`,
 	});
 
 	it("does not start a command when already aborted", async () => {
-		const dir = await makeTempDir();
+		const dir = tempDir();
 		const controller = new AbortController();
 		controller.abort();
 		await expect(createBashTool(dir).execute("1", { command: "touch ran" }, controller.signal)).rejects.toThrow(/aborted/);
@@ -244,7 +234,7 @@ child.unref();`,
 
 describe("bash tool: output limits and live updates", () => {
 	it("returns the last 2000 lines and saves the full output to a file", async () => {
-		const tool = createBashTool(await makeTempDir());
+		const tool = createBashTool(tempDir());
 		const result = await tool.execute("1", { command: "seq 1 5000" });
 		const text = textOf(result);
 		const [body, notice] = text.split("\n\n");
@@ -260,7 +250,7 @@ describe("bash tool: output limits and live updates", () => {
 	});
 
 	it("cuts by bytes at a line boundary", async () => {
-		const tool = createBashTool(await makeTempDir());
+		const tool = createBashTool(tempDir());
 		const result = await tool.execute("1", { command: "for i in $(seq 1 1000); do printf '%099d\\n' $i; done" });
 		const [body] = textOf(result).split("\n\n");
 		const lines = body!.split("\n");
@@ -272,7 +262,7 @@ describe("bash tool: output limits and live updates", () => {
 	});
 
 	it("shows the end of one enormous line", async () => {
-		const tool = createBashTool(await makeTempDir());
+		const tool = createBashTool(tempDir());
 		const result = await tool.execute("1", { command: "head -c 300000 /dev/zero | tr '\\0' a; echo END" });
 		const text = textOf(result);
 		expect(text).toContain("aaaaEND\n\n[Output cut: showing the last 50.0 KB of its final line");
@@ -280,7 +270,7 @@ describe("bash tool: output limits and live updates", () => {
 	});
 
 	it("keeps live updates small: the latest 50 lines, however loud the command", async () => {
-		const dir = await makeTempDir();
+		const dir = tempDir();
 		const updates: string[] = [];
 		await createBashTool(dir).execute("t", { command: "seq 1 200000; sleep 0.3" }, undefined, (partial) => updates.push(textOf(partial)));
 		expect(updates.length).toBeGreaterThan(0);
@@ -292,7 +282,7 @@ describe("bash tool: output limits and live updates", () => {
 	});
 
 	it("streams throttled updates carrying the tail of the output", async () => {
-		const tool = createBashTool(await makeTempDir());
+		const tool = createBashTool(tempDir());
 		const updates: { text: string; details: BashToolDetails; at: number }[] = [];
 		const started = Date.now();
 		const result = await tool.execute("1", { command: "for i in 1 2 3 4 5 6; do echo tick $i; sleep 0.1; done; seq 1 100000" }, undefined, (partial) => {

@@ -2,10 +2,10 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { createEditTool, prepareEditArguments } from "../../src/tools/index.js";
-import { makeTempDir } from "./temp-dir.js";
+import { tempDir } from "../support/temp-dir.js";
 
 async function setup(content: string | Buffer, name = "file.txt") {
-	const dir = await makeTempDir();
+	const dir = tempDir();
 	const file = path.join(dir, name);
 	await fs.writeFile(file, content);
 	const tool = createEditTool(dir);

@@ -2,13 +2,12 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { fileQueueKey, withFileMutationQueue } from "../../src/tools/file-mutation-queue.js";
-import { makeTempDir } from "./temp-dir.js";
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+import { tempDir } from "../support/temp-dir.js";
+import { sleep } from "../support/wait-for.js";
 
 describe("withFileMutationQueue", () => {
 	it("runs work on one file one at a time, in call order", async () => {
-		const dir = await makeTempDir();
+		const dir = tempDir();
 		const file = path.join(dir, "a.txt");
 		const log: string[] = [];
 		let active = 0;
@@ -30,7 +29,7 @@ describe("withFileMutationQueue", () => {
 	});
 
 	it("lets different files proceed in parallel", async () => {
-		const dir = await makeTempDir();
+		const dir = tempDir();
 		let active = 0;
 		let maxActive = 0;
 		const job = (name: string) =>
@@ -45,7 +44,7 @@ describe("withFileMutationQueue", () => {
 	});
 
 	it("keeps going after a failed job", async () => {
-		const dir = await makeTempDir();
+		const dir = tempDir();
 		const file = path.join(dir, "a.txt");
 		const failing = withFileMutationQueue(file, async () => {
 			throw new Error("boom");
@@ -56,7 +55,7 @@ describe("withFileMutationQueue", () => {
 	});
 
 	it("shares one queue between a file and a symlink to it", async () => {
-		const dir = await makeTempDir();
+		const dir = tempDir();
 		const file = path.join(dir, "real.txt");
 		await fs.writeFile(file, "x");
 		const link = path.join(dir, "link.txt");
@@ -77,7 +76,7 @@ describe("withFileMutationQueue", () => {
 	});
 
 	it("keys a file that does not exist yet by its resolved path, stable once it exists", async () => {
-		const dir = await makeTempDir();
+		const dir = tempDir();
 		const aliasDir = path.join(dir, "alias");
 		await fs.symlink(dir, aliasDir);
 		const viaAlias = path.join(aliasDir, "sub", "..", "new.txt");

@@ -3,13 +3,13 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import * as tools from "../../src/tools/index.js";
-import { makeTempDir } from "./temp-dir.js";
+import { tempDir } from "../support/temp-dir.js";
 
 const toolsDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../src/tools");
 
 describe("tools entry", () => {
 	it("creates the coding tools in the order read, bash, edit, write", async () => {
-		const dir = await makeTempDir();
+		const dir = tempDir();
 		const created = tools.createCodingTools(dir);
 		expect(created.map((tool) => tool.name)).toEqual(["read", "bash", "edit", "write"]);
 		for (const tool of created) {

@@ -2,7 +2,7 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { createReadTool } from "../../src/tools/index.js";
-import { makeTempDir } from "./temp-dir.js";
+import { tempDir } from "../support/temp-dir.js";
 
 const PNG_1x1 = Buffer.from(
 	"iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==",
@@ -10,7 +10,7 @@ const PNG_1x1 = Buffer.from(
 );
 
 async function setup(files: Record<string, string | Buffer>) {
-	const dir = await makeTempDir();
+	const dir = tempDir();
 	for (const [name, content] of Object.entries(files)) {
 		await fs.mkdir(path.dirname(path.join(dir, name)), { recursive: true });
 		await fs.writeFile(path.join(dir, name), content);

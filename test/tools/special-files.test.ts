@@ -5,10 +5,10 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { createEditTool, createReadTool, createWriteTool } from "../../src/tools/index.js";
-import { makeTempDir } from "./temp-dir.js";
+import { tempDir } from "../support/temp-dir.js";
 
 async function fifo(): Promise<{ dir: string; file: string }> {
-	const dir = await makeTempDir();
+	const dir = tempDir();
 	const file = path.join(dir, "pipe");
 	execFileSync("mkfifo", [file]);
 	return { dir, file };

@@ -2,11 +2,11 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { createReadTool, createWriteTool } from "../../src/tools/index.js";
-import { makeTempDir } from "./temp-dir.js";
+import { tempDir } from "../support/temp-dir.js";
 
 describe("write tool", () => {
 	it("creates a file and its parent directories", async () => {
-		const dir = await makeTempDir();
+		const dir = tempDir();
 		const tool = createWriteTool(dir);
 		const result = await tool.execute("1", { path: "deep/er/new.txt", content: "héllo\n" });
 		expect(await fs.readFile(path.join(dir, "deep/er/new.txt"), "utf8")).toBe("héllo\n");
@@ -15,7 +15,7 @@ describe("write tool", () => {
 	});
 
 	it("overwrites an existing file, keeping its mode, leaving no temporary files", async () => {
-		const dir = await makeTempDir();
+		const dir = tempDir();
 		const file = path.join(dir, "run.sh");
 		await fs.writeFile(file, "old old old");
 		await fs.chmod(file, 0o755);
@@ -27,7 +27,7 @@ describe("write tool", () => {
 	});
 
 	it("serialises parallel writes to one file in call order", async () => {
-		const dir = await makeTempDir();
+		const dir = tempDir();
 		const tool = createWriteTool(dir);
 		await Promise.all(Array.from({ length: 10 }, (_, i) => tool.execute(String(i), { path: "same.txt", content: `version ${i}` })));
 		expect(await fs.readFile(path.join(dir, "same.txt"), "utf8")).toBe("version 9");
@@ -35,7 +35,7 @@ describe("write tool", () => {
 	});
 
 	it("does not write when already aborted", async () => {
-		const dir = await makeTempDir();
+		const dir = tempDir();
 		const controller = new AbortController();
 		controller.abort();
 		await expect(createWriteTool(dir).execute("1", { path: "x.txt", content: "x" }, controller.signal)).rejects.toThrow(/aborted/);
@@ -43,7 +43,7 @@ describe("write tool", () => {
 	});
 
 	it("refuses to overwrite a directory", async () => {
-		const dir = await makeTempDir();
+		const dir = tempDir();
 		await fs.mkdir(path.join(dir, "d"));
 		await expect(createWriteTool(dir).execute("1", { path: "d", content: "x" })).rejects.toThrow(/is a directory/);
 	});
@@ -51,7 +51,7 @@ describe("write tool", () => {
 
 describe("argument names other agents use", () => {
 	it("read and write take file_path (Claude Code's name) as path, end to end through the tool", async () => {
-		const dir = await makeTempDir();
+		const dir = tempDir();
 		const write = createWriteTool(dir);
 		const read = createReadTool(dir);
 		const writeArgs = write.prepareArguments!({ file_path: "notes.txt", content: "kept\n" }) as { path: string; content: string };

@@ -1,9 +1,10 @@
 import { render } from "ink";
 import { afterEach, describe, expect, it } from "vitest";
 import { App } from "../../src/tui/components/App.js";
+import { waitFor } from "../support/wait-for.js";
 import { assistant, streamedAssistant, textDelta, toolCall, toolEnd, toolResultMessage, toolStart, usage } from "./events.js";
 import { FakeSession, type Script, gate } from "./fake-session.js";
-import { plain, screenOf, sleep, waitFor } from "./render-helpers.js";
+import { plain, screenOf, typeKeys, waitForFrame } from "./render-helpers.js";
 import { TestStdin, TestStdout } from "./terminal-streams.js";
 
 const ENTER = "\r";
@@ -28,13 +29,8 @@ function mount(session: FakeSession, options: { rows?: number; columns?: number;
 	});
 	mounted.push(() => instance.unmount());
 	const frame = () => plain(screen.frame());
-	const type = async (...keys: string[]) => {
-		for (const key of keys) {
-			stdin.write(key);
-			await sleep(15);
-		}
-	};
-	const until = (check: (frame: string) => boolean) => waitFor(screen.frame, check);
+	const type = (...keys: string[]) => typeKeys(stdin, ...keys);
+	const until = (check: (frame: string) => boolean) => waitForFrame(screen.frame, check);
 	return { stdout, stdin, frame, type, until, exits };
 }
 
@@ -256,7 +252,7 @@ describe("slash commands", () => {
 	it("/quit exits with code 0", async () => {
 		const { screen } = await ready();
 		await screen.type("/quit", ENTER);
-		await waitFor(() => String(screen.exits.length), (n) => n === "1");
+		await waitFor(() => screen.exits.length, (n) => n === 1);
 		expect(screen.exits).toEqual([0]);
 	});
 });

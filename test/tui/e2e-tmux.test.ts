@@ -1,11 +1,12 @@
 // End to end in a real pseudo-terminal: the built `loom` inside tmux, against the scripted model server.
 // Types like a user (tmux send-keys) and reads the screen like one (tmux capture-pane).
 import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ScriptedModelServer, startScriptedModelServer } from "../support/scripted-model-server.mjs";
+import { workspace } from "../support/temp-dir.js";
+import { sleep, waitFor } from "../support/wait-for.js";
 import { LOOM_BIN, ensureBuilt, serverFlags } from "../cli/loom-process.js";
 
 function hasTmux(): boolean {
@@ -39,20 +40,14 @@ function count(text: string, needle: string): number {
 	return flat(text).split(flat(needle)).length - 1;
 }
 
-async function waitForScreen(check: (text: string) => boolean, what: string, timeoutMs = 20_000): Promise<string> {
-	const deadline = Date.now() + timeoutMs;
-	for (;;) {
-		const text = screen();
-		if (check(text)) return text;
-		if (Date.now() > deadline) throw new Error(`The screen never showed ${what}. It shows:\n${text}`);
-		await new Promise((resolve) => setTimeout(resolve, 100));
-	}
+function waitForScreen(check: (text: string) => boolean, what: string, timeoutMs = 20_000): Promise<string> {
+	return waitFor(screen, check, { timeoutMs, intervalMs: 100, what: `the screen to show ${what}`, show: (text) => `It shows:\n${text}` });
 }
 
-/** Text first, then the key, in two writes: one write with both would read as a paste. */
+/** Text first, then the key once the editor shows the text, in two writes: one write with both would read as a paste. */
 async function typeLine(text: string): Promise<void> {
 	tmux("send-keys", "-t", SESSION, "-l", text);
-	await new Promise((resolve) => setTimeout(resolve, 150));
+	await waitForScreen((t) => t.includes(`› ${text}`), `"${text}" in the editor`);
 	tmux("send-keys", "-t", SESSION, "Enter");
 }
 
@@ -62,16 +57,12 @@ function shellQuote(value: string): string {
 
 describe.skipIf(!hasTmux())("loom in a terminal (tmux)", () => {
 	let server: ScriptedModelServer;
-	let root: string;
 
 	beforeAll(async () => {
 		await ensureBuilt();
 		server = await startScriptedModelServer();
-		root = mkdtempSync(join(tmpdir(), "loom-e2e-"));
-		const cwd = join(root, "project");
-		const home = join(root, "loom-home");
-		mkdirSync(cwd);
-		mkdirSync(join(home, "user-home"), { recursive: true });
+		const { cwd, home } = workspace();
+		mkdirSync(join(home, "user-home"));
 		writeFileSync(join(cwd, "README.md"), "# demo\n");
 		// A clean environment: no API keys from this machine, and no CI variable (Ink draws nothing live in CI).
 		const env = [`PATH=${process.env.PATH ?? "/usr/bin:/bin"}`, `HOME=${join(home, "user-home")}`, `LOOM_HOME=${home}`, "TERM=xterm-256color", "LANG=C.UTF-8"];
@@ -88,7 +79,6 @@ describe.skipIf(!hasTmux())("loom in a terminal (tmux)", () => {
 			tmux("kill-server");
 		} catch {}
 		server?.close();
-		if (root) rmSync(root, { recursive: true, force: true });
 	});
 
 	it("streams an answer with tool rows, stops a slow stream on Esc, and exits on Ctrl+D", async () => {
@@ -127,9 +117,9 @@ describe.skipIf(!hasTmux())("loom in a terminal (tmux)", () => {
 		await waitForScreen((t) => t.includes("still streaming") && t.includes("esc to interrupt"), "the slow stream");
 		// Resizing while the live area redraws must not duplicate what is already in the scrollback.
 		tmux("resize-window", "-t", SESSION, "-x", "70", "-y", "24");
-		await new Promise((resolve) => setTimeout(resolve, 300));
+		await sleep(300);
 		tmux("resize-window", "-t", SESSION, "-x", "100", "-y", "30");
-		await new Promise((resolve) => setTimeout(resolve, 600));
+		await sleep(600);
 		await waitForScreen((t) => t.includes("esc to interrupt"), "the stream after resizing");
 		tmux("send-keys", "-t", SESSION, "Escape");
 		text = await waitForScreen((t) => t.includes("Interrupted.") && t.includes("ready"), "the interrupted run");

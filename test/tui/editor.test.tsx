@@ -1,7 +1,7 @@
 import { render } from "ink-testing-library";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { Editor, type EditorProps } from "../../src/tui/components/Editor.js";
-import { plain, sleep, waitFor } from "./render-helpers.js";
+import { plain, typeKeys, waitForFrame } from "./render-helpers.js";
 
 const ENTER = "\r";
 const ESC = "\u001b";
@@ -25,12 +25,8 @@ function setup(overrides: Partial<EditorProps> = {}) {
 		...overrides,
 	};
 	const app = render(<Editor {...props} />);
-	const press = async (...keys: string[]) => {
-		for (const key of keys) {
-			app.stdin.write(key);
-			await sleep(15);
-		}
-	};
+	const press = (...keys: string[]) => typeKeys(app.stdin, ...keys);
+	// Assertions on the frame wait for it: `await expect.poll(frame)…` retries until Ink has drawn the keys.
 	const frame = () => plain(app.lastFrame());
 	return { app, props, sent, press, frame };
 }
@@ -43,10 +39,10 @@ describe("Editor", () => {
 	it("sends the text on Enter and clears the editor", async () => {
 		const { press, sent, frame, app } = setup();
 		await press("hello world");
-		expect(frame()).toContain("› hello world");
+		await expect.poll(frame).toContain("› hello world");
 		await press(ENTER);
 		expect(sent).toEqual(["hello world"]);
-		expect(frame()).not.toContain("hello world");
+		await expect.poll(frame).not.toContain("hello world");
 		app.unmount();
 	});
 
@@ -60,7 +56,7 @@ describe("Editor", () => {
 	it("inserts a newline with Shift+Enter, Alt+Enter and Ctrl+J, and sends all lines with Enter", async () => {
 		const { press, sent, frame, app } = setup();
 		await press("one", "\u001b[13;2u", "two", `${ESC}\r`, "three", "\n", "four");
-		expect(frame()).toMatch(/› one\s*│\n│\s+two/);
+		await expect.poll(frame).toMatch(/› one\s*│\n│\s+two/);
 		await press(ENTER);
 		expect(sent).toEqual(["one\ntwo\nthree\nfour"]);
 		app.unmount();
@@ -77,11 +73,11 @@ describe("Editor", () => {
 		const { press, frame, app } = setup();
 		await press("alpha", ENTER, "beta", ENTER, "draft");
 		await press(UP);
-		expect(frame()).toContain("› beta");
+		await expect.poll(frame).toContain("› beta");
 		await press(UP);
-		expect(frame()).toContain("› alpha");
+		await expect.poll(frame).toContain("› alpha");
 		await press(DOWN, DOWN);
-		expect(frame()).toContain("› draft");
+		await expect.poll(frame).toContain("› draft");
 		app.unmount();
 	});
 
@@ -90,7 +86,7 @@ describe("Editor", () => {
 		const lines = Array.from({ length: 2000 }, (_, i) => `pasted line ${i}`);
 		await press("\u001b[200~", lines.join("\r"), "\u001b[201~");
 		expect(sent).toEqual([]);
-		expect(frame()).toContain("pasted line 1999");
+		await expect.poll(frame).toContain("pasted line 1999");
 		expect(frame()).toMatch(/↑ 1994 more lines/);
 		await press(ENTER);
 		expect(sent).toHaveLength(1);
@@ -114,7 +110,7 @@ describe("Editor", () => {
 		const { press, frame, app } = setup({ running: true, onInterrupt });
 		await press("current");
 		await press(ESC);
-		await waitFor(app.lastFrame, (f) => f.includes("queued two"));
+		await waitForFrame(app.lastFrame, (f) => f.includes("queued two"));
 		expect(onInterrupt).toHaveBeenCalledTimes(1);
 		expect(frame()).toMatch(/› queued one[\s│]*\n│\s+queued two\s*│\n│\s+current/);
 		app.unmount();
@@ -124,7 +120,6 @@ describe("Editor", () => {
 		const onInterrupt = vi.fn(() => []);
 		const { press, app } = setup({ onInterrupt });
 		await press("x", ESC);
-		await sleep(30);
 		expect(onInterrupt).not.toHaveBeenCalled();
 		app.unmount();
 	});
@@ -133,8 +128,9 @@ describe("Editor", () => {
 		const onExit = vi.fn();
 		const { press, frame, app } = setup({ onExit });
 		await press("some text", "\u0003");
+		// The hint and the cleared editor come in one render.
+		await expect.poll(frame).toContain("Press Ctrl+C again to exit");
 		expect(frame()).not.toContain("some text");
-		expect(frame()).toContain("Press Ctrl+C again to exit");
 		expect(onExit).not.toHaveBeenCalled();
 		await press("\u0003");
 		expect(onExit).toHaveBeenCalledTimes(1);
@@ -148,9 +144,11 @@ describe("Editor", () => {
 		const { press, frame, app } = setup({ onExit });
 		await press("\u0003");
 		now += 2500;
-		await press("again", "\u0003");
+		await press("again");
+		await expect.poll(frame).toContain("› again");
+		await press("\u0003");
 		expect(onExit).not.toHaveBeenCalled();
-		expect(frame()).not.toContain("› again");
+		await expect.poll(frame).not.toContain("› again");
 		app.unmount();
 	});
 
@@ -167,7 +165,7 @@ describe("Editor", () => {
 	it("puts the text back when the screen says it could not be sent", async () => {
 		const { press, frame, app } = setup({ onSubmit: async () => "not sent" });
 		await press("not sent", ENTER);
-		await waitFor(app.lastFrame, (f) => f.includes("› not sent"));
+		await waitForFrame(app.lastFrame, (f) => f.includes("› not sent"));
 		expect(frame()).toContain("› not sent");
 		app.unmount();
 	});

@@ -1,7 +1,6 @@
 // The screen on the real stack: AgentSession, the providers over HTTP to the scripted model server on
 // 127.0.0.1, and the real coding tools working in a temporary directory. Rendered in memory.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { render } from "ink";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
@@ -10,30 +9,21 @@ import { AgentSession, type AgentSessionOptions, SessionStore } from "../../src/
 import { createCodingTools } from "../../src/tools/index.js";
 import { App } from "../../src/tui/components/App.js";
 import { type ScriptedModelServer, startScriptedModelServer } from "../support/scripted-model-server.mjs";
-import { plain, screenOf, sleep, waitFor } from "./render-helpers.js";
+import { tempDir } from "../support/temp-dir.js";
+import { plain, screenOf, typeKeys, waitForFrame } from "./render-helpers.js";
 import { TestStdin, TestStdout } from "./terminal-streams.js";
 
 let server: ScriptedModelServer;
-const dirs: string[] = [];
 const cleanups: Array<() => void> = [];
 
 beforeAll(async () => {
 	server = await startScriptedModelServer();
 });
-afterAll(() => {
-	server.close();
-	for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
-});
+afterAll(() => server.close());
 beforeEach(() => server.reset());
 afterEach(() => {
 	for (const cleanup of cleanups.splice(0)) cleanup();
 });
-
-function tempDir(): string {
-	const dir = mkdtempSync(join(tmpdir(), "loom-tui-"));
-	dirs.push(dir);
-	return dir;
-}
 
 function makeSession(cwd: string, selection: Partial<AgentSessionOptions["selection"]> = {}): AgentSession {
 	const home = tempDir();
@@ -66,13 +56,8 @@ function mount(session: AgentSession) {
 		patchConsole: false,
 	});
 	cleanups.unshift(() => instance.unmount());
-	const type = async (...keys: string[]) => {
-		for (const key of keys) {
-			stdin.write(key);
-			await sleep(20);
-		}
-	};
-	const until = (check: (frame: string) => boolean) => waitFor(screen.frame, check, 15_000);
+	const type = (...keys: string[]) => typeKeys(stdin, ...keys);
+	const until = (check: (frame: string) => boolean) => waitForFrame(screen.frame, check, 15_000);
 	return { type, until, frame: () => plain(screen.frame()) };
 }
 

@@ -1,9 +1,10 @@
 // Typing re-renders only the editor, and a fast stream is rendered at a bounded rate.
 import { render } from "ink";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { sleep } from "../support/wait-for.js";
 import { textDelta, assistant } from "./events.js";
 import { FakeSession } from "./fake-session.js";
-import { sleep, waitFor } from "./render-helpers.js";
+import { typeKeys, waitForFrame } from "./render-helpers.js";
 import { TestStdin, TestStdout } from "./terminal-streams.js";
 
 const footerRenders = vi.hoisted(() => ({ count: 0 }));
@@ -43,26 +44,23 @@ function mount(session: FakeSession) {
 describe("render cost", () => {
 	it("typing re-renders the editor, not the rest of the screen", async () => {
 		const { stdout, stdin } = mount(new FakeSession());
-		await waitFor(stdout.lastFrame, (f) => f.includes("ready"));
+		await waitForFrame(stdout.lastFrame, (f) => f.includes("ready"));
 		await sleep(50);
 		const before = footerRenders.count;
-		for (const char of "a fairly long prompt typed key by key") {
-			stdin.write(char);
-			await sleep(2);
-		}
-		await waitFor(stdout.lastFrame, (f) => f.includes("typed key by key"));
+		await typeKeys(stdin, ..."a fairly long prompt typed key by key");
+		await waitForFrame(stdout.lastFrame, (f) => f.includes("typed key by key"));
 		expect(footerRenders.count - before).toBe(0);
 	});
 
 	it("renders a burst of 2,000 stream events a bounded number of times", async () => {
 		const session = new FakeSession();
 		const { stdout } = mount(session);
-		await waitFor(stdout.lastFrame, (f) => f.includes("ready"));
+		await waitForFrame(stdout.lastFrame, (f) => f.includes("ready"));
 		const before = footerRenders.count;
 		const started = Date.now();
 		await session.emit({ type: "message_start", message: assistant([]) });
 		for (let i = 0; i < 2000; i++) await session.emit(textDelta(`t${i} `));
-		await waitFor(stdout.lastFrame, (f) => f.includes("t1999"));
+		await waitForFrame(stdout.lastFrame, (f) => f.includes("t1999"));
 		const elapsedMs = Date.now() - started;
 		// About 30 renders a second at most (one per 33 ms window), plus a little slack for the last one.
 		const renders = footerRenders.count - before;
@@ -74,7 +72,7 @@ describe("render cost", () => {
 	it("keeps a run's stream and its clock within one render per 33 ms window", async () => {
 		const session = new FakeSession();
 		const { stdout } = mount(session);
-		await waitFor(stdout.lastFrame, (f) => f.includes("ready"));
+		await waitForFrame(stdout.lastFrame, (f) => f.includes("ready"));
 		await session.emit({ type: "agent_start" });
 		await session.emit({ type: "message_start", message: assistant([]) });
 		await sleep(50);

@@ -1,23 +1,26 @@
-// Helpers for ink-testing-library tests: plain frames and waiting for a frame to show something.
+// Helpers for Ink tests: typing keys, plain frames, and waiting for a frame to show something.
 import { stripVTControlCharacters } from "node:util";
+import { waitFor } from "../support/wait-for.js";
 
 export function plain(frame: string | undefined): string {
 	return stripVTControlCharacters(frame ?? "");
 }
 
-export function sleep(ms: number): Promise<void> {
-	return new Promise((resolve) => setTimeout(resolve, ms));
+/**
+ * Writes each key as its own chunk, as a terminal delivers keystrokes, and lets Ink take it before the next one
+ * (a lone Esc waits one turn of the event loop for a following byte). Does not wait for the screen: a test waits
+ * for what it expects to see, with waitForFrame or `await expect.poll(frame)`.
+ */
+export async function typeKeys(stdin: { write(data: string): unknown }, ...keys: string[]): Promise<void> {
+	for (const key of keys) {
+		stdin.write(key);
+		await new Promise((resolve) => setImmediate(resolve));
+	}
 }
 
-/** Polls until `check` passes (generous timeout: CI machines are slow), then returns the last frame. */
-export async function waitFor(lastFrame: () => string | undefined, check: (frame: string) => boolean, timeoutMs = 5000): Promise<string> {
-	const deadline = Date.now() + timeoutMs;
-	for (;;) {
-		const frame = plain(lastFrame());
-		if (check(frame)) return frame;
-		if (Date.now() > deadline) throw new Error(`Timed out waiting for the frame; last frame:\n${frame}`);
-		await sleep(10);
-	}
+/** Waits until the plain frame passes `check`, and returns it; on timeout the failure shows the last frame. */
+export function waitForFrame(lastFrame: () => string | undefined, check: (frame: string) => boolean, timeoutMs?: number): Promise<string> {
+	return waitFor(() => plain(lastFrame()), check, { timeoutMs, what: "the frame", show: (frame) => `Last frame:\n${frame}` });
 }
 
 /** Lines of a frame that contain `text`. */

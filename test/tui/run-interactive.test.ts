@@ -1,8 +1,9 @@
 import { stripVTControlCharacters } from "node:util";
 import { describe, expect, it } from "vitest";
 import { runInteractive } from "../../src/tui/index.js";
+import { waitFor } from "../support/wait-for.js";
 import { FakeSession } from "./fake-session.js";
-import { sleep, waitFor } from "./render-helpers.js";
+import { typeKeys } from "./render-helpers.js";
 import { TestStdin, TestStdout } from "./terminal-streams.js";
 
 function streams(stdinIsTTY = true) {
@@ -22,19 +23,12 @@ function streams(stdinIsTTY = true) {
 	};
 }
 
-async function typeKeys(stdin: TestStdin, ...keys: string[]) {
-	for (const key of keys) {
-		stdin.write(key);
-		await sleep(20);
-	}
-}
-
 describe("runInteractive", () => {
 	it("runs until /quit and resolves with exit code 0, leaving the terminal as it found it", async () => {
 		const session = new FakeSession();
 		const io = streams();
 		const done = runInteractive(session, io.options);
-		await waitFor(() => String(io.stdin.rawMode), (mode) => mode === "true");
+		await waitFor(() => io.stdin.rawMode);
 		await typeKeys(io.stdin, "/quit", "\r");
 		expect(await done).toBe(0);
 		expect(io.stdin.rawMode).toBe(false);
@@ -47,7 +41,7 @@ describe("runInteractive", () => {
 		const session = new FakeSession();
 		const io = streams();
 		const done = runInteractive(session, { ...io.options, initialPrompt: "hello there" });
-		await waitFor(() => String(session.calls.prompts.length), (n) => n === "1");
+		await waitFor(() => session.calls.prompts.length, (n) => n === 1);
 		await waitFor(io.output, (out) => out.includes("echo: hello there"));
 		await typeKeys(io.stdin, "\u0004");
 		expect(await done).toBe(0);
@@ -58,7 +52,7 @@ describe("runInteractive", () => {
 		const session = new FakeSession(() => [() => new Promise((resolve) => setTimeout(resolve, 60_000))]);
 		const io = streams();
 		const done = runInteractive(session, { ...io.options, initialPrompt: "long task" });
-		await waitFor(() => String(session.calls.prompts.length), (n) => n === "1");
+		await waitFor(() => session.calls.prompts.length, (n) => n === 1);
 		await typeKeys(io.stdin, "\u0003", "\u0003");
 		expect(await done).toBe(0);
 		expect(session.calls.aborts).toBe(1);

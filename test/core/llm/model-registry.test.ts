@@ -1,14 +1,13 @@
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { BUILTIN_MODELS, calculateCost, emptyUsage, loadModelRegistry } from "../../../src/core/llm/index.js";
+import { tempDir } from "../../support/temp-dir.js";
 
 let home: string;
-beforeEach(async () => {
-	home = await mkdtemp(join(tmpdir(), "loom-models-"));
+beforeEach(() => {
+	home = tempDir("loom-models-");
 });
-afterEach(() => rm(home, { recursive: true, force: true }));
 
 async function writeModels(value: unknown): Promise<string> {
 	const path = join(home, "models.json");

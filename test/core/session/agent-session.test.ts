@@ -11,10 +11,9 @@ import {
 	type SessionEvent,
 	SessionStore,
 } from "../../../src/core/session/index.js";
-import { useTempDirs } from "./temp-dir.js";
+import { tempDir } from "../../support/temp-dir.js";
 import { useScriptedServer } from "../../support/use-scripted-server.js";
 
-const tempDir = useTempDirs();
 const server = useScriptedServer();
 
 const echoTool: AgentTool = {

@@ -2,9 +2,8 @@ import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { ancestorsFromRoot, buildSystemPrompt, loadContextFiles } from "../../../src/core/session/index.js";
-import { useTempDirs } from "./temp-dir.js";
+import { tempDir } from "../../support/temp-dir.js";
 
-const tempDir = useTempDirs();
 const tools = ["read", "bash", "edit", "write"].map((name) => ({ name, description: `the ${name} tool` }));
 
 describe("loadContextFiles", () => {

@@ -2,12 +2,11 @@
 import { existsSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { estimateTokens, loadSessionFile, SessionStore } from "../../../src/core/session/index.js";
+import { tempDir } from "../../support/temp-dir.js";
 import { messagesOf, textOf } from "./compaction/server-model.js";
 import { ROOMY, TINY, answerSummaries, isSummaryRequest, openSession, writeModelsJson } from "./compaction-session-fixtures.js";
-import { useTempDirs } from "./temp-dir.js";
 import { useScriptedServer } from "../../support/use-scripted-server.js";
 
-const tempDir = useTempDirs();
 const server = useScriptedServer();
 
 async function threeExchanges(home: string) {

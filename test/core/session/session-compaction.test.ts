@@ -10,6 +10,7 @@ import {
 	loadSessionFile,
 	resolveCompactionSettings,
 } from "../../../src/core/session/index.js";
+import { tempDir } from "../../support/temp-dir.js";
 import { messagesOf, textOf } from "./compaction/server-model.js";
 import {
 	ROOMY,
@@ -20,10 +21,8 @@ import {
 	orphanToolResults,
 	writeModelsJson,
 } from "./compaction-session-fixtures.js";
-import { useTempDirs } from "./temp-dir.js";
 import { useScriptedServer } from "../../support/use-scripted-server.js";
 
-const tempDir = useTempDirs();
 const server = useScriptedServer();
 
 const TURNS = 14;

@@ -9,10 +9,8 @@ import {
 	SessionStore,
 	sessionDirFor,
 } from "../../../src/core/session/index.js";
+import { tempDir } from "../../support/temp-dir.js";
 import { assistant, toolResult, user } from "./session-fixtures.js";
-import { useTempDirs } from "./temp-dir.js";
-
-const tempDir = useTempDirs();
 
 function session(home: string, cwd: string, prompts: string[], mtime?: Date): string {
 	const store = SessionStore.create({ home, cwd });

@@ -2,10 +2,8 @@ import { writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
 import { cwdFolderName, resolveSessionArgument, SessionStore, sessionIdFromFileName } from "../../../src/core/session/index.js";
+import { tempDir } from "../../support/temp-dir.js";
 import { user } from "./session-fixtures.js";
-import { useTempDirs } from "./temp-dir.js";
-
-const tempDir = useTempDirs();
 
 function session(home: string, cwd: string): SessionStore {
 	const store = SessionStore.create({ home, cwd });

@@ -2,7 +2,7 @@
 import * as fs from "node:fs";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { loadSessionFile, SessionStore } from "../../../src/core/session/index.js";
-import { useTempDirs } from "./temp-dir.js";
+import { tempDir } from "../../support/temp-dir.js";
 
 // The real writeSync, unless a test scripts the next calls: "half" writes half and returns that count (a short
 // write, as on a filling disk), "none" fails without writing.
@@ -20,7 +20,6 @@ vi.mock("node:fs", async (importOriginal) => {
 	return { ...real, default: { ...real, writeSync }, writeSync };
 });
 
-const tempDir = useTempDirs();
 const user = (text: string) => ({ type: "message" as const, message: { role: "user" as const, content: text, timestamp: 1 } });
 
 afterEach(() => {

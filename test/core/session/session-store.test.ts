@@ -9,10 +9,8 @@ import {
 	SessionStore,
 	sessionsRoot,
 } from "../../../src/core/session/index.js";
+import { tempDir } from "../../support/temp-dir.js";
 import { assistant, toolResult, user } from "./session-fixtures.js";
-import { useTempDirs } from "./temp-dir.js";
-
-const tempDir = useTempDirs();
 
 function newStore(home = tempDir(), cwd = "/work/project") {
 	return { home, store: SessionStore.create({ home, cwd }) };

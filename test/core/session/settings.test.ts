@@ -3,9 +3,7 @@ import { homedir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { loadSettings, loomHome, SettingsError } from "../../../src/core/session/index.js";
-import { useTempDirs } from "./temp-dir.js";
-
-const tempDir = useTempDirs();
+import { tempDir } from "../../support/temp-dir.js";
 
 describe("loomHome", () => {
 	it("uses LOOM_HOME when set, resolved to an absolute path", () => {

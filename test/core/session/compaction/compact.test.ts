@@ -11,12 +11,11 @@ import {
 } from "../../../../src/core/session/compaction/index.js";
 import { SessionStore } from "../../../../src/core/session/index.js";
 import type { RecordedRequest } from "../../../support/scripted-model-server.mjs";
-import { useTempDirs } from "../temp-dir.js";
+import { tempDir } from "../../../support/temp-dir.js";
 import { assistant, call, result, user } from "./fixtures.js";
 import { type Protocol, TEST_KEY, messagesOf, serverModel, textOf } from "./server-model.js";
 import { useScriptedServer } from "../../../support/use-scripted-server.js";
 
-const tempDir = useTempDirs();
 const server = useScriptedServer();
 
 /** Task k: read f-k.ts (a long result), edit it, report. About 375 tokens. */

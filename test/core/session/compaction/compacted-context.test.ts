@@ -9,10 +9,8 @@ import {
 	isSummaryMessage,
 } from "../../../../src/core/session/compaction/index.js";
 import { SessionStore, buildSessionContext } from "../../../../src/core/session/index.js";
-import { useTempDirs } from "../temp-dir.js";
+import { tempDir } from "../../../support/temp-dir.js";
 import { assistant, call, conversation, result, user } from "./fixtures.js";
-
-const tempDir = useTempDirs();
 
 function newStore(): SessionStore {
 	return SessionStore.create({ home: tempDir("loom-compaction-"), cwd: "/work/project" });

@@ -16,10 +16,9 @@ import {
 } from "../../../../src/core/session/compaction/index.js";
 import { SessionStore } from "../../../../src/core/session/index.js";
 import { type ScriptedModelServer, startScriptedModelServer } from "../../../support/scripted-model-server.mjs";
-import { useTempDirs } from "../temp-dir.js";
+import { tempDir } from "../../../support/temp-dir.js";
 import { TEST_KEY, messagesOf, serverModel, systemOf, textOf } from "./server-model.js";
 
-const tempDir = useTempDirs();
 let server: ScriptedModelServer;
 beforeAll(async () => {
 	server = await startScriptedModelServer();

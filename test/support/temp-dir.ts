@@ -1,0 +1,35 @@
+// Temporary directories for tests: real directories under the system's temporary directory, removed when the
+// test file's tests end.
+import { mkdirSync, mkdtempSync, realpathSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll } from "vitest";
+
+const created: string[] = [];
+
+// Registered when a test file first imports this module, so it runs after that file's tests.
+afterAll(() => {
+	for (const dir of created.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+/** A new empty directory, by its real path (symbolic links in the temporary directory's path resolved). */
+export function tempDir(prefix = "loom-test-"): string {
+	const dir = realpathSync(mkdtempSync(join(tmpdir(), prefix)));
+	created.push(dir);
+	return dir;
+}
+
+/** A project directory and a LOOM_HOME, side by side in a new temporary directory. */
+export interface Workspace {
+	cwd: string;
+	home: string;
+}
+
+export function workspace(): Workspace {
+	const root = tempDir("loom-cli-");
+	const cwd = join(root, "project");
+	const home = join(root, "loom-home");
+	mkdirSync(cwd);
+	mkdirSync(home);
+	return { cwd, home };
+}
