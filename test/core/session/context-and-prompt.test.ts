@@ -2,10 +2,10 @@ import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { ancestorsFromRoot, buildSystemPrompt, loadContextFiles } from "../../../src/core/session/index.js";
+import { builtinTools as tools } from "../../support/builtin-tools.js";
 import { useTempDirs } from "./temp-dir.js";
 
 const tempDir = useTempDirs();
-const tools = ["read", "bash", "edit", "write"].map((name) => ({ name, description: `the ${name} tool` }));
 
 describe("loadContextFiles", () => {
 	it("reads loom's home first, then each directory from the root down, one file per directory, AGENTS.md first", () => {
