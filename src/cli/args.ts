@@ -2,9 +2,6 @@
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
 import { UsageError } from "./usage-error.js";
 
-export const TOOL_NAMES = ["read", "bash", "edit", "write"] as const;
-export type ToolName = (typeof TOOL_NAMES)[number];
-
 export interface CliOptions {
 	print: boolean;
 	mode?: "text" | "json";
@@ -14,8 +11,8 @@ export interface CliOptions {
 	apiKey?: string;
 	thinking?: "off" | "low" | "medium" | "high";
 	toolExecution?: "parallel" | "sequential";
-	/** Undefined: every tool. */
-	tools?: ToolName[];
+	/** Undefined: every tool. Names are checked where the session is assembled, which knows every tool. */
+	tools?: string[];
 	systemPrompt?: string;
 	appendSystemPrompt?: string;
 	continue: boolean;
@@ -53,7 +50,7 @@ function buildProgram(version: string, output: ParseOutput): Command {
 				"sequential",
 			]),
 		)
-		.option("--tools <list>", `comma-separated subset of ${TOOL_NAMES.join(",")}`, parseToolList)
+		.option("--tools <list>", "comma-separated names of the tools to enable (default: all)", parseToolList)
 		.option("--no-tools", "no tools at all")
 		.option("--system-prompt <text>", "replace the default system prompt")
 		.option("--append-system-prompt <text>", "add text to the system prompt")
@@ -145,14 +142,12 @@ function checkCombinations(options: CliOptions): void {
 	if (!options.persist && picks.length > 0) throw new UsageError(`--no-session cannot be combined with ${picks[0]}.`);
 }
 
-function parseToolList(value: string): ToolName[] {
+function parseToolList(value: string): string[] {
 	const names = value
 		.split(",")
 		.map((name) => name.trim())
 		.filter((name) => name !== "");
-	const unknown = names.filter((name) => !(TOOL_NAMES as readonly string[]).includes(name));
-	if (unknown.length > 0) throw new InvalidArgumentError(`unknown tool ${unknown.join(", ")}; choose from ${TOOL_NAMES.join(",")}.`);
-	return [...new Set(names)] as ToolName[];
+	return [...new Set(names)];
 }
 
 function parsePositiveInt(value: string): number {

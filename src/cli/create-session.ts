@@ -1,18 +1,11 @@
-// Assembles an AgentSession from flags and settings: model registry, tools, session file, system prompt.
+// Assembles an AgentSession from flags and settings: model registry, tools, session file, system prompt parts.
 // Loaded only on paths that run a model, so --help and --version never import the SDKs.
-import type { AgentTool } from "../core/index.js";
+import type { ToolDefinition } from "../core/index.js";
 import { loadModelRegistry, streamModel } from "../core/llm/index.js";
-import {
-	AgentSession,
-	buildSessionContext,
-	buildSystemPrompt,
-	loadContextFiles,
-	type ModelSelection,
-	type Settings,
-	SessionStore,
-} from "../core/session/index.js";
+import { AgentSession, buildSessionContext, loadContextFiles, type ModelSelection, type Settings, SessionStore } from "../core/session/index.js";
 import { createCodingTools } from "../tools/index.js";
 import type { CliOptions } from "./args.js";
+import { UsageError } from "./usage-error.js";
 
 export interface SessionSetup {
 	options: CliOptions;
@@ -25,17 +18,11 @@ export interface SessionSetup {
 
 export async function createSession(setup: SessionSetup): Promise<AgentSession> {
 	const { options, settings, home, cwd } = setup;
+	const known = createCodingTools(cwd);
+	const tools = selectTools(known, options.tools);
 	const models = loadModelRegistry(home);
 	const store = setup.sessionFile ? await SessionStore.open(setup.sessionFile) : SessionStore.create({ home, cwd, persist: options.persist });
 	const previous = buildSessionContext(store.entries);
-	const tools = selectTools(createCodingTools(cwd), options.tools);
-	const systemPrompt = buildSystemPrompt({
-		tools,
-		cwd,
-		customPrompt: options.systemPrompt,
-		appendPrompt: options.appendSystemPrompt,
-		contextFiles: options.contextFiles ? loadContextFiles(cwd, home) : [],
-	});
 	return new AgentSession({
 		cwd,
 		home,
@@ -44,8 +31,14 @@ export async function createSession(setup: SessionSetup): Promise<AgentSession> 
 		models,
 		selection: chooseModel(options, settings, previous.model),
 		streamFn: streamModel,
-		systemPrompt,
+		prompt: {
+			customPrompt: options.systemPrompt,
+			appendPrompt: options.appendSystemPrompt,
+			contextFiles: options.contextFiles ? loadContextFiles(cwd, home) : [],
+		},
 		tools,
+		knownTools: known,
+		toolSettings: settings.tools,
 		thinkingLevel: options.thinking ?? previous.thinkingLevel ?? settings.thinking ?? "off",
 		toolExecution: options.toolExecution ?? settings.toolExecution ?? "parallel",
 		maxRetries: settings.retry?.maxRetries,
@@ -73,7 +66,12 @@ export function chooseModel(
 	return { provider: settings.provider, modelId: settings.model, ...overrides };
 }
 
-function selectTools(all: AgentTool<any>[], names: readonly string[] | undefined): AgentTool<any>[] {
-	if (names === undefined) return all;
-	return all.filter((tool) => names.includes(tool.name));
+/** The tools --tools names, in the order of `known`; an unknown name is a usage error listing the known ones. */
+export function selectTools(known: ToolDefinition[], names: readonly string[] | undefined): ToolDefinition[] {
+	if (names === undefined) return known;
+	const unknown = names.filter((name) => !known.some((tool) => tool.name === name));
+	if (unknown.length > 0) {
+		throw new UsageError(`--tools: unknown tool ${unknown.join(", ")}; choose from ${known.map((tool) => tool.name).join(",")}.`);
+	}
+	return known.filter((tool) => names.includes(tool.name));
 }

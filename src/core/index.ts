@@ -8,3 +8,6 @@ export { Agent, defaultConvertToLlm, type AgentListener, type AgentOptions, type
 export { validateToolArguments } from "./validate-tool-arguments.js";
 export { createErrorToolResult } from "./tool-execution.js";
 export type { SessionEvent, SessionOwnEvent, CompactionReason } from "./session/session-events.js";
+export * from "./tool-definition.js";
+export { capLines, lastLines, oneLine, tailLines } from "./tool-lines.js";
+export { rawBoolean, rawField, rawNumber, rawString } from "./raw-value.js";

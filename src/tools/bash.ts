@@ -1,7 +1,19 @@
 // The bash tool: one shell command, live output, the tail returned, failures thrown with their reason.
 import fs from "node:fs";
 import { type Static, Type } from "@sinclair/typebox";
-import type { AgentTool, AgentToolResult } from "../core/index.js";
+import {
+	type AgentToolResult,
+	compactArgs,
+	errorLines,
+	oneLine,
+	rawBoolean,
+	rawNumber,
+	rawString,
+	type StyledLine,
+	type ToolDefinition,
+	type ToolPresentation,
+	tailLines,
+} from "../core/index.js";
 import { type CollectedOutput, OutputCollector } from "./output-collector.js";
 import { type RunCommandOutcome, runCommand } from "./run-command.js";
 import { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, formatSize, truncateTail } from "./truncate.js";
@@ -68,6 +80,45 @@ A non-zero exit code, a signal, or a timeout is reported as an error together wi
 Jobs started in the background (cmd &) keep running until loom exits, but what they print after the command returns is not captured: send it to a file (cmd > out.log 2>&1 &) and read that.`;
 }
 
+/** Output lines a row shows: the newest ones tell how a command is going and how it ended. */
+const ROW_OUTPUT_LINES = 5;
+
+/** "exit 0", "timed out", "killed by SIGKILL", … with the full output's path when the output was cut. */
+function bashStatus(details: unknown): StyledLine | undefined {
+	const notes: string[] = [];
+	const fullOutputPath = rawString(details, "fullOutputPath");
+	if (rawBoolean(details, "truncated") && fullOutputPath) notes.push(`full output: ${fullOutputPath}`);
+	const suffix = notes.length > 0 ? ` · ${notes.join(" · ")}` : "";
+	const signal = rawString(details, "signal");
+	const exitCode = rawNumber(details, "exitCode");
+	if (rawBoolean(details, "timedOut")) return { text: `timed out${suffix}`, style: "error" };
+	if (rawBoolean(details, "aborted")) return { text: `interrupted${suffix}`, style: "warning" };
+	if (signal) return { text: `killed by ${signal}${suffix}`, style: "error" };
+	if (exitCode !== undefined) return { text: `exit ${exitCode}${suffix}`, style: exitCode === 0 ? "ok" : "error" };
+	return suffix ? { text: suffix.slice(3), style: "dim" } : undefined;
+}
+
+/** The row shows the command, its last lines of output while it runs, then how it ended. */
+const presentation: ToolPresentation = {
+	promptGuide: "run a shell command in the working directory: search (rg, grep, find, ls), build, test, git",
+	promptRules: ["Use bash to search and to run builds and tests; do not use it to edit files when edit or write can."],
+	summarizeArgs(args) {
+		const command = rawString(args, "command", "cmd");
+		return command === undefined ? compactArgs(args) : oneLine(command);
+	},
+	updateLines: (row, max) => tailLines(row.progressText, Math.min(ROW_OUTPUT_LINES, max), "dim"),
+	resultLines(row, max) {
+		const status = bashStatus(row.details);
+		const budget = Math.min(ROW_OUTPUT_LINES, status ? max - 1 : max);
+		if (row.status === "error") {
+			const lines = errorLines(row, budget);
+			return status ? [...lines, { ...status, style: "error" }] : lines;
+		}
+		const output = tailLines(row.resultText, budget, "dim");
+		return status ? [...output, status] : output;
+	},
+};
+
 function formatOutput(collected: CollectedOutput): string {
 	const { truncation, totalBytes, fullOutputPath } = collected;
 	const text = truncation.content.length > 0 ? truncation.content : "(no output)";
@@ -95,7 +146,7 @@ function checkCwd(cwd: string): void {
 	if (!isDirectory) throw new Error(`Working directory ${cwd} does not exist or is not a directory; the command was not run.`);
 }
 
-export function createBashTool(cwd: string, options: BashToolOptions = {}): AgentTool<typeof bashSchema, BashToolDetails> {
+export function createBashTool(cwd: string, options: BashToolOptions = {}): ToolDefinition<typeof bashSchema, BashToolDetails> {
 	const maxLines = options.maxLines ?? DEFAULT_MAX_LINES;
 	const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
 	const updateIntervalMs = options.updateIntervalMs ?? 100;
@@ -104,6 +155,7 @@ export function createBashTool(cwd: string, options: BashToolOptions = {}): Agen
 		label: "Bash",
 		description: describe(maxLines, maxBytes),
 		parameters: bashSchema,
+		...presentation,
 		// Commands share the working tree and the terminal's processes; one at a time keeps them predictable.
 		executionMode: "sequential",
 		async execute(_toolCallId, params, signal, onUpdate) {

@@ -1,11 +1,12 @@
 // The edit tool: exact (or tolerant) replacements of unique text, atomic, inside the file-mutation queue.
 import fs from "node:fs/promises";
 import { type Static, Type } from "@sinclair/typebox";
-import type { AgentTool } from "../core/index.js";
+import { capLines, rawString, type StyledLine, type ToolDefinition, type ToolPresentation, tailLines } from "../core/index.js";
 import { applyEdits, type EditSpec } from "./edit-apply.js";
 import { atomicWriteFile } from "./atomic-write.js";
 import { describeChange } from "./edit-diff.js";
 import { looksBinary, specialFileKind } from "./file-kind.js";
+import { pathEffect, READ_BEFORE_CHANGE, summarizePath } from "./file-tool-presentation.js";
 import { withFileMutationQueue } from "./file-mutation-queue.js";
 import { resolveToCwd } from "./resolve-path.js";
 
@@ -39,6 +40,32 @@ All edits are matched against the original file (not one after another), must no
 Copy oldText from the file exactly, with enough surrounding lines to be unique. Keep oldText small. To create a file or rewrite it whole, use write.`;
 
 const UTF8_BOM = "\uFEFF";
+
+/** A unified diff's lines, from the first hunk on (the file header says nothing the row does not). */
+export function diffLines(diff: string): StyledLine[] {
+	const lines = diff.replace(/\n+$/, "").split("\n");
+	const firstHunk = lines.findIndex((line) => line.startsWith("@@"));
+	return lines.slice(Math.max(0, firstHunk)).map((line) => {
+		if (line.startsWith("+++") || line.startsWith("---")) return { text: line, style: "dim" as const };
+		if (line.startsWith("+")) return { text: line, style: "added" as const };
+		if (line.startsWith("-")) return { text: line, style: "removed" as const };
+		if (line.startsWith("@@")) return { text: line, style: "hunk" as const };
+		return { text: line, style: "dim" as const };
+	});
+}
+
+/** The row shows the path, then the diff of the change. */
+const presentation: ToolPresentation = {
+	promptGuide: "replace exact text in an existing file; each oldText must match once; several edits per call",
+	promptRules: [READ_BEFORE_CHANGE, "Prefer edit for changes to existing files; rewrite a whole file only when most of it changes."],
+	summarizeArgs: summarizePath,
+	resultLines(row, max) {
+		if (row.status !== "done") return undefined;
+		const diff = rawString(row.details, "diff");
+		return diff ? capLines(diffLines(diff), max) : tailLines(row.resultText, Math.min(3, max), "dim");
+	},
+	fileEffects: pathEffect("changes"),
+};
 
 /** Accepts the legacy flat form { path, oldText, newText } and edits sent as a JSON string. */
 export function prepareEditArguments(args: unknown): unknown {
@@ -105,13 +132,14 @@ function checkEdits(edits: unknown): EditSpec[] {
 	return edits as EditSpec[];
 }
 
-export function createEditTool(cwd: string): AgentTool<typeof editSchema, EditToolDetails> {
+export function createEditTool(cwd: string): ToolDefinition<typeof editSchema, EditToolDetails> {
 	return {
 		name: "edit",
 		label: "Edit",
 		description,
 		parameters: editSchema,
 		prepareArguments: prepareEditArguments,
+		...presentation,
 		async execute(_toolCallId, params, signal) {
 			const absolute = resolveToCwd(params.path, cwd);
 			const edits = checkEdits(params.edits);

@@ -1,5 +1,5 @@
 // Public entry of the built-in coding tools.
-import type { AgentTool } from "../core/index.js";
+import type { ToolDefinition } from "../core/index.js";
 import { createBashTool } from "./bash.js";
 import { createEditTool } from "./edit.js";
 import { createReadTool } from "./read.js";
@@ -22,7 +22,22 @@ export {
 } from "./truncate.js";
 export { createWriteTool, type WriteToolDetails, type WriteToolInput, writeSchema } from "./write.js";
 
-/** The four coding tools, in the order read, bash, edit, write. */
-export function createCodingTools(cwd: string): AgentTool<any>[] {
-	return [createReadTool(cwd), createBashTool(cwd), createEditTool(cwd), createWriteTool(cwd)];
+/** Makes a tool working in a directory. */
+export type ToolFactory = (cwd: string) => ToolDefinition<any>;
+
+/**
+ * The built-in tools, in the order the model gets them. A new tool is its file (a factory returning its
+ * definition, presentation included) and one line here: the CLI's --tools, the system prompt, the screen's
+ * rows and compaction's file lists all take it from its definition.
+ */
+export const BUILTIN_TOOLS: readonly ToolFactory[] = [
+	createReadTool,
+	createBashTool,
+	createEditTool,
+	createWriteTool,
+];
+
+/** The definitions of `factories` (default: the built-in tools) for a working directory. */
+export function createCodingTools(cwd: string, factories: readonly ToolFactory[] = BUILTIN_TOOLS): ToolDefinition<any>[] {
+	return factories.map((create) => create(cwd));
 }

@@ -1,8 +1,9 @@
 // The read tool: a window of a text file's lines, or an image as an image block.
 import fs from "node:fs/promises";
 import { type Static, Type } from "@sinclair/typebox";
-import type { AgentTool, AgentToolResult } from "../core/index.js";
+import { type AgentToolResult, compactArgs, rawNumber, rawString, type ToolDefinition, type ToolPresentation, type ToolRowState } from "../core/index.js";
 import { detectImageMimeType, type ImageMimeType, looksBinary, MAX_IMAGE_BYTES, SNIFF_BYTES, specialFileKind } from "./file-kind.js";
+import { pathArgument, pathEffect } from "./file-tool-presentation.js";
 import { readLineWindow } from "./line-window.js";
 import { acceptFilePathAlias, resolveToCwd } from "./resolve-path.js";
 import { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, formatSize, truncateHead } from "./truncate.js";
@@ -34,6 +35,44 @@ export { MAX_IMAGE_BYTES } from "./file-kind.js";
 const description = `Read a file. Text files come back as their lines; images (PNG, JPEG, GIF, WebP) come back as images you can see.
 Output is cut at ${DEFAULT_MAX_LINES} lines or ${DEFAULT_MAX_BYTES / 1024} KB, whichever comes first; the text then says which lines were shown and the offset to continue from.
 Use offset (1-indexed line) and limit to read part of a large file. Binary files other than images are refused.`;
+
+/** ":10-59" for offset 10 and limit 50, ":10-" for an offset alone, "" for neither. */
+function readRange(args: unknown): string {
+	const offset = rawNumber(args, "offset");
+	const limit = rawNumber(args, "limit");
+	if (offset === undefined && limit === undefined) return "";
+	const start = offset ?? 1;
+	return limit === undefined ? `:${start}-` : `:${start}-${start + limit - 1}`;
+}
+
+/** "read 120 lines (1-120 of 300)"; without details (an old session), the lines of the result are counted. */
+function readSummary(row: ToolRowState): string {
+	const { details } = row;
+	if (rawString(details, "kind") === "image") return "read image";
+	const startLine = rawNumber(details, "startLine");
+	const endLine = rawNumber(details, "endLine");
+	if (startLine !== undefined && endLine !== undefined) {
+		if (endLine < startLine) return "no lines read";
+		const count = endLine - startLine + 1;
+		const totalLines = rawNumber(details, "totalLines");
+		const of = totalLines !== undefined ? ` of ${totalLines}` : "";
+		return `read ${count} line${count === 1 ? "" : "s"} (${startLine}-${endLine}${of})`;
+	}
+	const count = (row.resultText ?? "").replace(/\n+$/, "").split("\n").filter((line, i, all) => line !== "" || all.length > 1).length;
+	return `read ${count} line${count === 1 ? "" : "s"}`;
+}
+
+/** The row shows the path and range asked for, then how many lines came back. */
+const presentation: ToolPresentation = {
+	promptGuide: "read a file (text or image); use offset/limit to page through long files",
+	readOnly: true,
+	summarizeArgs(args) {
+		const path = pathArgument(args);
+		return path === undefined ? compactArgs(args) : `${path}${readRange(args)}`;
+	},
+	resultLines: (row) => (row.status === "done" ? [{ text: readSummary(row), style: "dim" }] : undefined),
+	fileEffects: pathEffect("reads"),
+};
 
 async function readHead(filePath: string): Promise<Buffer> {
 	const handle = await fs.open(filePath, "r");
@@ -132,13 +171,14 @@ async function readText(absolute: string, shownPath: string, offset: number, lim
 	return text(output, details(offset, endLine, nextOffset));
 }
 
-export function createReadTool(cwd: string): AgentTool<typeof readSchema, ReadToolDetails> {
+export function createReadTool(cwd: string): ToolDefinition<typeof readSchema, ReadToolDetails> {
 	return {
 		name: "read",
 		label: "Read",
 		description,
 		parameters: readSchema,
 		prepareArguments: acceptFilePathAlias,
+		...presentation,
 		async execute(_toolCallId, params, signal) {
 			if (signal?.aborted) throw new Error("Read aborted.");
 			const offset = params.offset ?? 1;

@@ -1,10 +1,12 @@
 // The write tool: create or overwrite a whole file, atomically, inside the file-mutation queue.
 import fs from "node:fs/promises";
 import { type Static, Type } from "@sinclair/typebox";
-import type { AgentTool } from "../core/index.js";
+import { rawNumber, type ToolDefinition, type ToolPresentation, tailLines } from "../core/index.js";
 import { atomicWriteFile } from "./atomic-write.js";
 import { withFileMutationQueue } from "./file-mutation-queue.js";
+import { pathEffect, READ_BEFORE_CHANGE, summarizePath } from "./file-tool-presentation.js";
 import { acceptFilePathAlias, resolveToCwd } from "./resolve-path.js";
+import { formatSize } from "./truncate.js";
 
 export const writeSchema = Type.Object({
 	path: Type.String({ description: "Path to the file to write (relative to the working directory, or absolute)" }),
@@ -25,6 +27,19 @@ export interface WriteToolDetails {
 const description = `Write a file: creates it (and missing parent directories) or overwrites it completely with content.
 The write is atomic. To change part of an existing file, prefer edit, which does not need the whole content.`;
 
+/** The row shows the path, then the size written. */
+const presentation: ToolPresentation = {
+	promptGuide: "create a file or replace a whole file; creates parent directories",
+	promptRules: [READ_BEFORE_CHANGE],
+	summarizeArgs: summarizePath,
+	resultLines(row) {
+		if (row.status !== "done") return undefined;
+		const bytes = rawNumber(row.details, "bytes");
+		return bytes !== undefined ? [{ text: `wrote ${formatSize(bytes)}`, style: "dim" }] : tailLines(row.resultText, 1, "dim");
+	},
+	fileEffects: pathEffect("changes"),
+};
+
 async function exists(filePath: string): Promise<boolean> {
 	try {
 		await fs.access(filePath);
@@ -34,13 +49,14 @@ async function exists(filePath: string): Promise<boolean> {
 	}
 }
 
-export function createWriteTool(cwd: string): AgentTool<typeof writeSchema, WriteToolDetails> {
+export function createWriteTool(cwd: string): ToolDefinition<typeof writeSchema, WriteToolDetails> {
 	return {
 		name: "write",
 		label: "Write",
 		description,
 		parameters: writeSchema,
 		prepareArguments: acceptFilePathAlias,
+		...presentation,
 		async execute(_toolCallId, params, signal) {
 			const absolute = resolveToCwd(params.path, cwd);
 			return withFileMutationQueue(absolute, async () => {

@@ -1,9 +1,8 @@
 // Transcript items for a conversation loaded from a session file (resume, continue): prompts, answers,
 // thinking, and each assistant message's tool calls as a finished batch with their results.
 import type { AgentMessage } from "../core/agent-types.js";
+import { findTool, type NamedToolPresentation, toolSummary } from "../core/tool-definition.js";
 import { textFromContent, thinkingFromContent, userText } from "./message-text.js";
-import { previewToolArgs } from "./tool-args.js";
-import { projectToolDetails } from "./tool-details.js";
 import type { NewTranscriptItem as NewItem, ToolRunView } from "./view-model.js";
 
 /** Messages shown at most; a long session starts with a line saying how many were left out. */
@@ -21,7 +20,8 @@ function isRole<R extends string>(message: AgentMessage, role: R): boolean {
 	return (message as { role?: string }).role === role;
 }
 
-export function historyItems(messages: readonly AgentMessage[], limit = HISTORY_MESSAGES): NewItem[] {
+/** `tools`: the session's tool presentations, for the rows' argument summaries. */
+export function historyItems(messages: readonly AgentMessage[], tools: readonly NamedToolPresentation[] = [], limit = HISTORY_MESSAGES): NewItem[] {
 	const start = Math.max(0, messages.length - limit);
 	const shown = messages.slice(start);
 	const results = new Map<string, ToolResultLike>();
@@ -52,17 +52,15 @@ export function historyItems(messages: readonly AgentMessage[], limit = HISTORY_
 		const runs: ToolRunView[] = calls.map((call) => {
 			const id = String(call.id);
 			const name = typeof call.name === "string" ? call.name : "tool";
-			const preview = previewToolArgs(name, call.arguments);
 			const result = results.get(id);
-			const details = projectToolDetails(result?.details);
 			return {
 				id,
 				name,
 				status: result === undefined || result.isError ? "error" : "done",
-				argsPreview: preview.summary,
-				...(preview.path !== undefined ? { path: preview.path } : {}),
+				argsPreview: toolSummary(findTool(tools, name), call.arguments),
+				args: call.arguments,
 				resultText: result === undefined ? "No result recorded." : textFromContent(result.content),
-				...(details ? { details } : {}),
+				...(result?.details !== undefined ? { details: result.details } : {}),
 				startedAt: 0,
 				endedAt: 0,
 				untimed: true,

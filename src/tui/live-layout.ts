@@ -1,6 +1,7 @@
 // Shares the rows of the live area between tool rows and streaming text, so the live area is never
 // taller than the terminal (taller output makes Ink clear the screen: flicker and lost scrollback).
-import { toolResultLines } from "./tool-result-lines.js";
+import type { NamedToolPresentation } from "../core/tool-definition.js";
+import { toolRowLines } from "./tool-row-text.js";
 import type { ToolRunView } from "./view-model.js";
 
 /** Result rows a live tool row may use at most (bash's last 5 lines, a diff's first lines). */
@@ -20,13 +21,13 @@ export interface ToolPlan {
 }
 
 /** Headers first (in source order), then result lines top-down while rows remain. */
-export function planToolRows(runs: ToolRunView[], budget: number): ToolPlan {
+export function planToolRows(runs: ToolRunView[], budget: number, tools: readonly NamedToolPresentation[] = []): ToolPlan {
 	if (runs.length === 0 || budget <= 0) return { rows: [], hidden: runs.length, height: 0 };
 	const hidden = runs.length > budget ? runs.length - (budget - 1) : 0;
 	const shown = hidden > 0 ? runs.slice(0, Math.max(0, budget - 1)) : runs;
 	let remaining = budget - shown.length - (hidden > 0 ? 1 : 0);
 	const rows = shown.map((run) => {
-		const wanted = toolResultLines(run, LIVE_RESULT_LINES).length;
+		const wanted = toolRowLines(run, LIVE_RESULT_LINES, tools).length;
 		const resultLines = Math.min(wanted, Math.max(0, remaining));
 		remaining -= resultLines;
 		return { run, resultLines };

@@ -38,10 +38,3 @@ export function thinkingFromContent(content: unknown): ThinkingText {
 	}
 	return { text: parts.join("\n"), redacted };
 }
-
-/** The last `count` lines of a text, without a trailing empty line. */
-export function lastLines(text: string, count: number): string[] {
-	if (count <= 0 || text === "") return [];
-	const lines = text.replace(/\n+$/, "").split("\n");
-	return lines.slice(Math.max(0, lines.length - count));
-}

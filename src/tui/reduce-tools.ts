@@ -2,10 +2,9 @@
 // start → "preparing" (not yet validated), update → "running", end → "done" | "error"; updates after
 // the end are ignored. The batch moves into the transcript as one item at turn_end.
 import type { AgentToolResult } from "../core/agent-types.js";
+import { findTool, type NamedToolPresentation, toolSummary } from "../core/tool-definition.js";
 import { textFromContent } from "./message-text.js";
 import { appendItems } from "./reduce-assistant.js";
-import { previewToolArgs } from "./tool-args.js";
-import { projectToolDetails } from "./tool-details.js";
 import type { ScreenView, ToolRunView } from "./view-model.js";
 
 function withRun(view: ScreenView, run: ToolRunView): ScreenView {
@@ -16,15 +15,21 @@ function isSettled(run: ToolRunView): boolean {
 	return run.status === "done" || run.status === "error";
 }
 
-export function startTool(view: ScreenView, toolCallId: string, toolName: string, args: unknown, now: number): ScreenView {
+export function startTool(
+	view: ScreenView,
+	toolCallId: string,
+	toolName: string,
+	args: unknown,
+	now: number,
+	tools: readonly NamedToolPresentation[],
+): ScreenView {
 	if (view.tools[toolCallId]) return view;
-	const preview = previewToolArgs(toolName, args);
 	const run: ToolRunView = {
 		id: toolCallId,
 		name: toolName,
 		status: "preparing",
-		argsPreview: preview.summary,
-		...(preview.path !== undefined ? { path: preview.path } : {}),
+		argsPreview: toolSummary(findTool(tools, toolName), args),
+		args,
 		startedAt: now,
 	};
 	return { ...withRun(view, run), liveToolIds: [...view.liveToolIds, toolCallId] };
@@ -33,25 +38,25 @@ export function startTool(view: ScreenView, toolCallId: string, toolName: string
 export function updateTool(view: ScreenView, toolCallId: string, partial: AgentToolResult<unknown> | undefined): ScreenView {
 	const run = view.tools[toolCallId];
 	if (!run || isSettled(run)) return view;
-	const details = projectToolDetails(partial?.details);
+	const details = partial?.details;
 	return withRun(view, {
 		...run,
 		status: "running",
 		progressText: textFromContent(partial?.content),
-		...(details ? { details } : {}),
+		...(details !== undefined ? { details } : {}),
 	});
 }
 
 export function endTool(view: ScreenView, toolCallId: string, result: AgentToolResult<unknown> | undefined, isError: boolean, now: number): ScreenView {
 	const run = view.tools[toolCallId];
 	if (!run || isSettled(run)) return view;
-	const details = projectToolDetails(result?.details);
+	const details = result?.details;
 	const { details: _old, ...rest } = run;
 	return withRun(view, {
 		...rest,
 		status: isError ? "error" : "done",
 		resultText: textFromContent(result?.content),
-		...(details ? { details } : {}),
+		...(details !== undefined ? { details } : {}),
 		endedAt: now,
 	});
 }

@@ -1,6 +1,7 @@
-// The screen's reducer: (view, event, now) => view. Pure and synchronous (seed 000, section 10): the
-// time comes in as an argument, side effects (prompting, rendering) live outside.
+// The screen's reducer: (view, event, now, tools) => view. Pure and synchronous: the time and the session's
+// tool presentations come in as arguments, side effects (prompting, rendering) live outside.
 import type { SessionEvent } from "../core/session/session-events.js";
+import type { NamedToolPresentation } from "../core/tool-definition.js";
 import { userText } from "./message-text.js";
 import { appendItems, endAssistant, flushAssistant, startAssistant, updateAssistant } from "./reduce-assistant.js";
 import { endTool, flushToolBatch, startTool, updateTool } from "./reduce-tools.js";
@@ -24,7 +25,8 @@ function compactionNotice(event: Extract<SessionEvent, { type: "compaction_end" 
 	return { level: "info", text: `Compacted the conversation${before}.` };
 }
 
-export function reduceView(view: ScreenView, event: ScreenEvent, now: number): ScreenView {
+/** `tools`: the session's tool presentations, for the rows' argument summaries (a tool not among them gets JSON). */
+export function reduceView(view: ScreenView, event: ScreenEvent, now: number, tools: readonly NamedToolPresentation[] = []): ScreenView {
 	switch (event.type) {
 		case "agent_start":
 			return { ...view, runStatus: "running", turn: 0, runStartedAt: now, runs: view.runs + 1 };
@@ -56,7 +58,7 @@ export function reduceView(view: ScreenView, event: ScreenEvent, now: number): S
 		}
 
 		case "tool_execution_start":
-			return startTool(view, event.toolCallId, event.toolName, event.args, now);
+			return startTool(view, event.toolCallId, event.toolName, event.args, now, tools);
 		case "tool_execution_update":
 			return updateTool(view, event.toolCallId, event.partialResult);
 		case "tool_execution_end":

@@ -3,6 +3,7 @@
 import type { AgentMessage } from "../core/agent-types.js";
 import type { ThinkingLevel } from "../core/llm-types.js";
 import type { SessionEvent } from "../core/session/session-events.js";
+import type { NamedToolPresentation } from "../core/tool-definition.js";
 
 /** One saved session, as /resume lists it. */
 export interface SessionSummary {
@@ -72,4 +73,9 @@ export interface SessionPort {
 	readonly usageTotals: SessionUsageTotals;
 	/** Tokens in the model's context after the last response, when known (for a resumed session's context %). Optional. */
 	readonly contextUsage?: { tokens?: number };
+	/**
+	 * How the session's tools show their calls (argument summary, result lines), read at each event and render.
+	 * Optional: a tool without a presentation gets generic rows (its arguments as JSON, its text result).
+	 */
+	readonly tools?: readonly NamedToolPresentation[];
 }

@@ -1,8 +1,8 @@
 // A tool row as styled text: the header (status glyph, name, arguments, time) and the colours of its result
 // lines. Shared by the live ToolRow component and the printed transcript, so both look the same.
 import chalk from "chalk";
+import { findTool, type LineStyle, type NamedToolPresentation, type StyledLine, toolResultLines } from "../core/tool-definition.js";
 import { formatDuration } from "./format.js";
-import type { LineStyle, StyledLine } from "./tool-result-lines.js";
 import type { ToolRunView, ToolStatus } from "./view-model.js";
 
 export const SPINNER_FRAMES = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
@@ -33,6 +33,11 @@ export function toolRowHeader(run: ToolRunView, now: number): string {
 	if (run.argsPreview) header += ` ${run.argsPreview}`;
 	if (!run.untimed) header += chalk.dim(` ${run.status === "preparing" ? "preparing " : ""}${formatDuration(elapsed)}`);
 	return header;
+}
+
+/** Lines under a row's header, at most `max`: drawn by its tool's definition among `tools`, or generically. */
+export function toolRowLines(run: ToolRunView, max: number, tools: readonly NamedToolPresentation[]): StyledLine[] {
+	return toolResultLines(findTool(tools, run.name), run, max);
 }
 
 const STYLES: Record<LineStyle, (text: string) => string> = {

@@ -2,9 +2,9 @@
 // than through Ink's <Static>: Ink builds a cell-by-cell frame of everything static, which cost more CPU on
 // a long answer than everything else on the screen together. Pure: an item and a width give the exact text.
 import chalk from "chalk";
+import type { NamedToolPresentation } from "../core/tool-definition.js";
 import { renderMarkdown } from "./markdown.js";
-import { toolResultLines } from "./tool-result-lines.js";
-import { styledLineText, toolRowHeader } from "./tool-row-text.js";
+import { styledLineText, toolRowHeader, toolRowLines } from "./tool-row-text.js";
 import type { NoticeLevel, ToolRunView, TranscriptItem } from "./view-model.js";
 import { truncateRow, wrapRows } from "./wrap.js";
 
@@ -13,19 +13,27 @@ export const TRANSCRIPT_RESULT_LINES = 20;
 
 const RESULT_INDENT = "  ";
 
-/** The text written for `items`: each is preceded by a blank line and every row ends with a newline. */
-export function transcriptText(items: readonly TranscriptItem[], width: number, showThinking: boolean): string {
+/**
+ * The text written for `items`: each is preceded by a blank line and every row ends with a newline.
+ * `tools`: the session's tool presentations, which draw their rows' result lines.
+ */
+export function transcriptText(
+	items: readonly TranscriptItem[],
+	width: number,
+	showThinking: boolean,
+	tools: readonly NamedToolPresentation[] = [],
+): string {
 	let out = "";
 	for (const item of items) {
 		out += "\n";
 		// Trailing blanks are dropped, as Ink does for its own rows.
-		for (const row of transcriptRows(item, width, showThinking)) out += `${row.trimEnd()}\n`;
+		for (const row of transcriptRows(item, width, showThinking, tools)) out += `${row.trimEnd()}\n`;
 	}
 	return out;
 }
 
 /** The terminal rows of one item, none wider than `width`. */
-export function transcriptRows(item: TranscriptItem, width: number, showThinking: boolean): string[] {
+export function transcriptRows(item: TranscriptItem, width: number, showThinking: boolean, tools: readonly NamedToolPresentation[] = []): string[] {
 	const columns = Math.max(1, width);
 	switch (item.kind) {
 		case "user":
@@ -37,7 +45,7 @@ export function transcriptRows(item: TranscriptItem, width: number, showThinking
 		case "thinking":
 			return wrapRows(chalk.dim.italic(thinkingLine(item.text, item.redacted, showThinking)), columns);
 		case "tools":
-			return item.runs.flatMap((run) => toolRows(run, columns));
+			return item.runs.flatMap((run) => toolRows(run, columns, tools));
 		case "notice":
 			return wrapRows(noticeLine(item.level, item.text), columns);
 	}
@@ -74,10 +82,10 @@ function noticeLine(level: NoticeLevel, text: string): string {
 }
 
 /** A finished tool row: its header on one row, then its result lines wrapped under it. */
-function toolRows(run: ToolRunView, width: number): string[] {
+function toolRows(run: ToolRunView, width: number, tools: readonly NamedToolPresentation[]): string[] {
 	const rows = [truncateRow(toolRowHeader(run, run.endedAt ?? run.startedAt), width)];
 	const inner = Math.max(1, width - RESULT_INDENT.length);
-	for (const line of toolResultLines(run, TRANSCRIPT_RESULT_LINES)) {
+	for (const line of toolRowLines(run, TRANSCRIPT_RESULT_LINES, tools)) {
 		for (const row of wrapRows(styledLineText(line), inner)) rows.push(RESULT_INDENT + row);
 	}
 	return rows;

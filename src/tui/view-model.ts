@@ -6,41 +6,21 @@ import type { CompactionReason } from "../core/session/session-events.js";
 export type RunStatus = "idle" | "running" | "settling";
 export type ToolStatus = "preparing" | "running" | "done" | "error";
 
-/** The fields of a tool result's `details` the screen knows how to show; all optional, read defensively. */
-export interface ToolDetailsView {
-	/** bash */
-	exitCode?: number;
-	signal?: string;
-	timedOut?: boolean;
-	aborted?: boolean;
-	truncated?: boolean;
-	fullOutputPath?: string;
-	/** edit: unified diff text */
-	diff?: string;
-	firstChangedLine?: number;
-	/** write */
-	bytes?: number;
-	/** read: the range shown and the file's length in lines; kind "image" for images */
-	startLine?: number;
-	endLine?: number;
-	totalLines?: number;
-	kind?: string;
-}
-
 export interface ToolRunView {
 	/** toolCallId: the only key; names repeat and parallel calls of one tool are common. */
 	id: string;
 	name: string;
 	status: ToolStatus;
-	/** One-line preview of the model's raw, unvalidated arguments. */
+	/** One-line summary of the model's raw, unvalidated arguments (the tool's own, or compact JSON). */
 	argsPreview: string;
-	/** Path argument when the call has one (read, write, edit), for result lines. */
-	path?: string;
+	/** The model's raw arguments, for the tool's result lines. */
+	args?: unknown;
 	/** Text of the latest partial result (tool_execution_update). */
 	progressText?: string;
 	/** Final, finalized result text (tool_execution_end). */
 	resultText?: string;
-	details?: ToolDetailsView;
+	/** The tool's own details, as sent: only its definition knows them, and reads them defensively. */
+	details?: unknown;
 	startedAt: number;
 	endedAt?: number;
 	/** Loaded from a session file, where no durations are kept: no elapsed time is shown. */

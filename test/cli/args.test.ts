@@ -59,7 +59,10 @@ describe("parseArgs", () => {
 		expect(mode.result).toEqual({ kind: "exit", code: 2 });
 		expect(mode.err).toMatch(/Allowed choices are text, json/);
 		expect(parse("--max-turns", "two").err).toMatch(/whole number/);
-		expect(parse("--tools", "read,teleport").err).toMatch(/unknown tool teleport/);
+	});
+
+	it("passes any tool names on, trimmed and once each: the session's assembly knows which tools exist", () => {
+		expect(parse("--tools", " read, teleport,read,").options!.tools).toEqual(["read", "teleport"]);
 	});
 
 	it("refuses combinations that contradict each other", () => {

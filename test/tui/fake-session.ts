@@ -3,7 +3,9 @@
 import type { AgentMessage } from "../../src/core/agent-types.js";
 import type { ThinkingLevel } from "../../src/core/llm-types.js";
 import type { SessionEvent } from "../../src/core/session/session-events.js";
+import type { NamedToolPresentation } from "../../src/core/tool-definition.js";
 import type { SessionPort, SessionSummary, SessionUsageTotals } from "../../src/tui/session-port.js";
+import { builtinTools } from "../support/builtin-tools.js";
 import { assistant } from "./events.js";
 
 export type ScriptStep = SessionEvent | (() => Promise<void>);
@@ -41,6 +43,8 @@ export class FakeSession implements SessionPort {
 	messages: AgentMessage[] = [];
 	usageTotals: SessionUsageTotals = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, cost: 0 };
 	sessions: SessionSummary[] = [];
+	/** The built-in tools' presentations, as a real session hands them to the screen. */
+	tools: readonly NamedToolPresentation[] = builtinTools;
 	/** Thrown by prompt() before anything starts (e.g. a missing API key). */
 	promptError: Error | undefined;
 	private listeners = new Set<(event: SessionEvent) => void | Promise<void>>();

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { AgentMessage } from "../../src/core/agent-types.js";
 import { historyItems } from "../../src/tui/history.js";
+import { builtinTools } from "../support/builtin-tools.js";
 import { assistant, toolCall } from "./events.js";
 
 function toolResult(id: string, name: string, text: string, isError = false, details: unknown = {}): AgentMessage {
@@ -16,7 +17,7 @@ describe("historyItems", () => {
 			toolResult("c2", "read", "x", false, { startLine: 1, endLine: 1, totalLines: 1 }),
 			assistant("One test fails."),
 		];
-		const items = historyItems(messages);
+		const items = historyItems(messages, builtinTools);
 		expect(items.map((item) => item.kind)).toEqual(["user", "thinking", "assistant", "tools", "assistant"]);
 		const tools = items[3];
 		if (tools.kind !== "tools") throw new Error("expected tools");
@@ -35,7 +36,7 @@ describe("historyItems", () => {
 
 	it("shows only the last messages of a long session and says how many it left out", () => {
 		const messages: AgentMessage[] = Array.from({ length: 100 }, (_, i) => ({ role: "user" as const, content: `prompt ${i}`, timestamp: 0 }));
-		const items = historyItems(messages, 10);
+		const items = historyItems(messages, builtinTools, 10);
 		expect(items[0]).toEqual({ kind: "notice", level: "info", text: "90 earlier messages not shown" });
 		expect(items.slice(1).map((item) => (item.kind === "user" ? item.text : ""))).toEqual(Array.from({ length: 10 }, (_, i) => `prompt ${90 + i}`));
 	});

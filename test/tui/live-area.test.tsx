@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { LiveArea, streamingRows } from "../../src/tui/components/LiveArea.js";
 import { liveBudget, planToolRows } from "../../src/tui/live-layout.js";
 import type { ActiveAssistant, ToolRunView } from "../../src/tui/view-model.js";
+import { builtinTools } from "../support/builtin-tools.js";
 import { plain } from "./render-helpers.js";
 import { stripVTControlCharacters as strip } from "node:util";
 
@@ -15,7 +16,7 @@ function bash(id: string, overrides: Partial<ToolRunView> = {}): ToolRunView {
 }
 
 function frame(props: Parameters<typeof LiveArea>[0]): string[] {
-	const { lastFrame, unmount } = render(<LiveArea {...props} />);
+	const { lastFrame, unmount } = render(<LiveArea tools={builtinTools} {...props} />);
 	const text = plain(lastFrame());
 	unmount();
 	return text === "" ? [] : text.split("\n");
@@ -39,13 +40,13 @@ describe("streamingRows", () => {
 
 describe("planToolRows", () => {
 	it("gives every row its header, then result lines top-down while rows remain", () => {
-		const plan = planToolRows([bash("a"), bash("b"), bash("c")], 9);
+		const plan = planToolRows([bash("a"), bash("b"), bash("c")], 9, builtinTools);
 		expect(plan.rows.map((row) => row.resultLines)).toEqual([5, 1, 0]);
 		expect(plan.height).toBe(9);
 	});
 
 	it("summarises the rows that do not fit", () => {
-		const plan = planToolRows(Array.from({ length: 10 }, (_, i) => bash(String(i))), 4);
+		const plan = planToolRows(Array.from({ length: 10 }, (_, i) => bash(String(i))), 4, builtinTools);
 		expect(plan.rows).toHaveLength(3);
 		expect(plan.hidden).toBe(7);
 		expect(plan.height).toBe(4);

@@ -4,12 +4,12 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { render } from "ink";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { loadModelRegistry, streamModel } from "../../src/core/llm/index.js";
-import { AgentSession, type AgentSessionOptions, SessionStore } from "../../src/core/session/index.js";
+import { AgentSession, type AgentSessionOptions } from "../../src/core/session/index.js";
 import { createCodingTools } from "../../src/tools/index.js";
 import { App } from "../../src/tui/components/App.js";
 import { type ScriptedModelServer, startScriptedModelServer } from "../support/scripted-model-server.mjs";
 import { tempDir } from "../support/temp-dir.js";
+import { scriptedSessionOptions } from "../support/scripted-session.js";
 import { plain, screenOf, typeKeys, waitForFrame } from "./render-helpers.js";
 import { TestStdin, TestStdout } from "./terminal-streams.js";
 
@@ -26,19 +26,7 @@ afterEach(() => {
 });
 
 function makeSession(cwd: string, selection: Partial<AgentSessionOptions["selection"]> = {}): AgentSession {
-	const home = tempDir();
-	const session = new AgentSession({
-		cwd,
-		home,
-		store: SessionStore.create({ home, cwd }),
-		createStore: () => SessionStore.create({ home, cwd }),
-		// An empty environment: no key from the machine running the tests.
-		models: loadModelRegistry(home, {}),
-		selection: { provider: "openai", modelId: "scripted-model", baseUrl: server.openaiBaseUrl, apiKey: "test-key", ...selection },
-		streamFn: streamModel,
-		systemPrompt: "You are a test.",
-		tools: createCodingTools(cwd),
-	});
+	const session = new AgentSession(scriptedSessionOptions(server, cwd, tempDir(), { selection, systemPrompt: "You are a test.", tools: createCodingTools(cwd) }));
 	cleanups.push(() => session.dispose());
 	return session;
 }

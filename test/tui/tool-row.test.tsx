@@ -3,6 +3,7 @@ import { render } from "ink-testing-library";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ToolRow } from "../../src/tui/components/ToolRow.js";
 import type { ToolRunView } from "../../src/tui/view-model.js";
+import { builtinTools } from "../support/builtin-tools.js";
 import { linesWith, plain } from "./render-helpers.js";
 
 const level = chalk.level;
@@ -18,7 +19,7 @@ function run(overrides: Partial<ToolRunView>): ToolRunView {
 }
 
 function frameOf(view: ToolRunView, now = 12_500, max = 8) {
-	const { lastFrame, unmount } = render(<ToolRow run={view} now={now} maxResultLines={max} live />);
+	const { lastFrame, unmount } = render(<ToolRow run={view} now={now} maxResultLines={max} live tools={builtinTools} />);
 	const frame = lastFrame() ?? "";
 	unmount();
 	return { raw: frame, text: plain(frame) };

@@ -4,6 +4,7 @@ import { stripVTControlCharacters as strip } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { transcriptRows, transcriptText } from "../../src/tui/transcript-text.js";
 import type { TranscriptItem } from "../../src/tui/view-model.js";
+import { builtinTools } from "../support/builtin-tools.js";
 
 const level = chalk.level;
 beforeAll(() => {
@@ -14,7 +15,7 @@ afterAll(() => {
 });
 
 function show(item: TranscriptItem, showThinking = false, width = 60): string {
-	return strip(transcriptText([item], width, showThinking));
+	return strip(transcriptText([item], width, showThinking, builtinTools));
 }
 
 describe("transcript text", () => {
@@ -69,6 +70,7 @@ describe("transcript text", () => {
 			{ kind: "tools", id: "b", turn: 1, runs: [{ id: "1", name: "bash", status: "done", argsPreview: "x".repeat(80), startedAt: 0, endedAt: 100, resultText: long, details: { exitCode: 0 } }] },
 			width,
 			false,
+			builtinTools,
 		).map(strip);
 		// The header is cut to one row; the output wraps, indented.
 		expect(tools[0]!.endsWith("…")).toBe(true);

@@ -1,11 +1,14 @@
 // What an AgentSession is made from, and what it reports.
-import type { AgentLoopConfig, AgentMessage, AgentTool, ToolExecutionMode } from "../agent-types.js";
+import type { AgentLoopConfig, AgentMessage, ToolExecutionMode } from "../agent-types.js";
 import type { AssistantMessage, StreamFn, ThinkingLevel } from "../llm-types.js";
+import type { ToolDefinition } from "../tool-definition.js";
 import type { CompactionSettings } from "./compaction/compaction-settings.js";
 import type { ModelResolver, ModelSelection } from "./model-choice.js";
 import type { SessionEntry } from "./session-entries.js";
 import type { SessionEvent } from "./session-events.js";
 import type { SessionStore } from "./session-store.js";
+import type { ToolSettings } from "./session-tools.js";
+import type { PromptParts } from "./system-prompt.js";
 
 export interface AgentSessionOptions {
 	cwd: string;
@@ -18,9 +21,22 @@ export interface AgentSessionOptions {
 	models: ModelResolver;
 	selection: ModelSelection;
 	streamFn: StreamFn;
-	systemPrompt: string;
-	/** Passed in by the caller: core never imports src/tools. */
-	tools?: AgentTool<any>[];
+	/**
+	 * What the system prompt says besides the tools (custom prompt, appended text, context files, date; the
+	 * working directory is `cwd`). The prompt is built from these and the enabled tools, again whenever they change.
+	 */
+	prompt?: Omit<PromptParts, "cwd">;
+	/** A finished system prompt instead, used as is whatever the tools (an embedder's own prompt). */
+	systemPrompt?: string;
+	/** The enabled tools' definitions (a plain AgentTool is one). Passed in by the caller: core never imports src/tools. */
+	tools?: readonly ToolDefinition[];
+	/**
+	 * Tools not enabled whose earlier calls the conversation may hold (e.g. built-ins left out with --tools):
+	 * compaction asks their definitions which files those calls touched.
+	 */
+	knownTools?: readonly ToolDefinition[];
+	/** Per-tool settings by tool name (settings.json's `tools`); they apply to tools set later too. */
+	toolSettings?: Readonly<Record<string, ToolSettings | undefined>>;
 	thinkingLevel?: ThinkingLevel;
 	toolExecution?: ToolExecutionMode;
 	/** Retries of a failed model request before content arrived (the provider's policy; default 3). */

@@ -5,6 +5,7 @@ import type { AgentMessage } from "../agent-types.js";
 import { OrderedDelivery, callInOrder } from "../event-delivery.js";
 import type { AssistantMessage, ImageContent, Model, RetryInfo, ThinkingLevel } from "../llm-types.js";
 import { preloadModelSdk, streamModel } from "../llm/stream-model.js";
+import type { ToolDefinition } from "../tool-definition.js";
 import type { AgentSessionOptions, RunOutcome, SessionListener } from "./agent-session-types.js";
 import { MessageQueue, type QueueKind } from "./message-queue.js";
 import { ModelChoice, type ModelSelection } from "./model-choice.js";
@@ -16,6 +17,7 @@ import { listSessions, type SessionInfo } from "./session-list.js";
 import { resolveSessionArgument } from "./session-resolve.js";
 import { SessionStore } from "./session-store.js";
 import { runOutcome, userMessage } from "./run-outcome.js";
+import { SessionTools } from "./session-tools.js";
 import { SettingsRecord } from "./settings-record.js";
 import { addUsage, sumEntryUsage, type UsageTotals } from "./usage-totals.js";
 
@@ -46,6 +48,7 @@ export class AgentSession {
 	private lastAnswer: AssistantMessage | undefined;
 	private writeProblem: string | undefined;
 	private readonly recorded: SettingsRecord;
+	private readonly toolSet: SessionTools;
 
 	constructor(options: AgentSessionOptions) {
 		this.options = options;
@@ -55,12 +58,13 @@ export class AgentSession {
 		const context = buildSessionContext(this.store.entries, options.buildContext);
 		this.recorded = new SettingsRecord(context);
 		this.usage = sumEntryUsage(this.store.entries);
+		this.toolSet = new SessionTools({ ...options, prompt: { ...options.prompt, cwd: options.cwd } });
 		this.agent = new Agent({
 			initialState: {
-				systemPrompt: options.systemPrompt,
+				systemPrompt: this.toolSet.systemPrompt(),
 				model: this.choice.model,
 				thinkingLevel: options.thinkingLevel ?? context.thinkingLevel ?? "off",
-				tools: options.tools ?? [],
+				tools: [...this.toolSet.definitions],
 				messages: context.messages,
 			},
 			streamFn: options.streamFn,
@@ -78,7 +82,13 @@ export class AgentSession {
 			},
 		});
 		this.agent.subscribe((event) => this.onAgentEvent(event));
-		const host = { agent: this.agent, store: () => this.store, apiKey: () => this.choice.apiKey, emit: (e: SessionEvent) => this.emit(e) };
+		const host = {
+			agent: this.agent,
+			store: () => this.store,
+			apiKey: () => this.choice.apiKey,
+			emit: (e: SessionEvent) => this.emit(e),
+			tools: () => this.toolSet.known,
+		};
 		this.compaction = new SessionCompaction(host, { ...options, settings: options.compaction });
 	}
 
@@ -125,6 +135,10 @@ export class AgentSession {
 	/** Tokens the next request will carry (last reported usage + estimates since), the model's window, and the percent. */
 	get contextUsage(): { tokens: number; contextWindow: number; percent: number | undefined } {
 		return this.compaction.usage();
+	}
+	/** The enabled tools' definitions, in the order the model gets them (settings applied). */
+	get tools(): readonly ToolDefinition[] {
+		return this.toolSet.definitions;
 	}
 	/** The session file's entries so far (with ids, for compaction's "first kept entry"). */
 	get entries(): readonly SessionEntry[] {
@@ -258,6 +272,16 @@ export class AgentSession {
 		this.agent.setThinkingLevel(level);
 		this.recordSettings();
 		await this.emit({ type: "thinking_changed", level });
+	}
+
+	/**
+	 * Enables exactly these tools and rebuilds the system prompt for them, from the next prompt on (a run in
+	 * progress keeps the tools it started with). Throws when two tools share a name.
+	 */
+	setTools(tools: readonly ToolDefinition[]): void {
+		this.toolSet.set(tools);
+		this.agent.setTools([...this.toolSet.definitions]);
+		this.agent.setSystemPrompt(this.toolSet.systemPrompt());
 	}
 
 	/** A fresh conversation in a new session file, same model and tools. */

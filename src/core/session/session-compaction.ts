@@ -8,6 +8,7 @@ import type { AssistantMessage, RetryInfo, StreamFn } from "../llm-types.js";
 import { compact } from "./compaction/compact.js";
 import { buildCompactedContext } from "./compaction/compacted-context.js";
 import { compactionAborted, isCompactionAborted } from "./compaction/compaction-error.js";
+import type { FileEffectTool } from "./compaction/file-operations.js";
 import { type CompactionSettings, resolveCompactionSettings, shouldCompact } from "./compaction/compaction-settings.js";
 import { applyCompactionToLoopMessages } from "./compaction/loop-view.js";
 import { contextUsage, estimateContextTokens } from "./compaction/token-estimate.js";
@@ -20,6 +21,8 @@ export interface CompactionHost {
 	store(): SessionStore;
 	apiKey(): string | undefined;
 	emit(event: SessionEvent): Promise<void>;
+	/** Every tool whose calls the conversation may hold, for the summary's file lists. */
+	tools(): readonly FileEffectTool[];
 }
 
 export interface SessionCompactionOptions {
@@ -142,6 +145,7 @@ export class SessionCompaction {
 				settings: this.settings,
 				force: options.force,
 				customInstructions: options.customInstructions,
+				tools: this.host.tools(),
 				streamOptions: {
 					maxRetries: this.options.maxRetries,
 					idleTimeoutMs: this.options.idleTimeoutMs,

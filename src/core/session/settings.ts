@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { type Static, Type } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
 
+const ExecutionModeSchema = Type.Union([Type.Literal("parallel"), Type.Literal("sequential")]);
 const ThinkingSchema = Type.Union([Type.Literal("off"), Type.Literal("low"), Type.Literal("medium"), Type.Literal("high")]);
 
 export const SettingsSchema = Type.Object(
@@ -13,7 +14,11 @@ export const SettingsSchema = Type.Object(
 		/** Default model id; "provider/id" also accepted. */
 		model: Type.Optional(Type.String({ minLength: 1 })),
 		thinking: Type.Optional(ThinkingSchema),
-		toolExecution: Type.Optional(Type.Union([Type.Literal("parallel"), Type.Literal("sequential")])),
+		toolExecution: Type.Optional(ExecutionModeSchema),
+		/** Per tool, by name: `executionMode` replaces the tool's own (bash is sequential). Names of tools not loaded are ignored. */
+		tools: Type.Optional(
+			Type.Record(Type.String(), Type.Object({ executionMode: Type.Optional(ExecutionModeSchema) }, { additionalProperties: true })),
+		),
 		retry: Type.Optional(
 			Type.Object({
 				/** Retries of a failed model request (0 disables retrying). */

@@ -65,7 +65,7 @@ export function App({ session, initialPrompt, inputActive, onExit, home, print }
 	);
 	const { columns, rows } = useTerminalSize();
 	const { write } = useStdout();
-	const printer = useTranscriptPrinter(view.transcript, columns, view.showThinking, print ?? write);
+	const printer = useTranscriptPrinter(view.transcript, columns, view.showThinking, print ?? write, session.tools);
 	const printedWidth = useRef(columns);
 	const [editorHeight, setEditorHeight] = useState(3);
 	const [busy, setBusy] = useState(false);
@@ -191,7 +191,7 @@ export function App({ session, initialPrompt, inputActive, onExit, home, print }
 	if (exitCode !== undefined) return null;
 	return (
 		<Box flexDirection="column" width={columns}>
-			<LiveArea active={view.activeAssistant} runs={view.liveToolIds.map((id) => view.tools[id]).filter((run) => run !== undefined)} now={now} width={columns} budget={budget} />
+			<LiveArea active={view.activeAssistant} runs={view.liveToolIds.map((id) => view.tools[id]).filter((run) => run !== undefined)} now={now} width={columns} budget={budget} tools={session.tools} />
 			<QueuedMessages steering={view.queue.steering} followUp={view.queue.followUp} width={columns} />
 			<Editor
 				running={running}

@@ -1,5 +1,6 @@
 import { Box, Text } from "ink";
 import { useMemo } from "react";
+import type { NamedToolPresentation } from "../../core/tool-definition.js";
 import { planToolRows } from "../live-layout.js";
 import { renderMarkdown } from "../markdown.js";
 import { openFenceLine } from "../paragraph-split.js";
@@ -16,6 +17,8 @@ export interface LiveAreaProps {
 	width: number;
 	/** Terminal rows this area may take, all included. */
 	budget: number;
+	/** The session's tool presentations, for the rows. */
+	tools?: readonly NamedToolPresentation[];
 }
 
 const THINKING_ROWS = 3;
@@ -63,7 +66,7 @@ function Rows({ rows, dim = false }: { rows: string[]; dim?: boolean }) {
 }
 
 /** What is happening now: the streaming answer's tail and the current tool batch, capped to `budget` rows. */
-export function LiveArea({ active, runs, now, width, budget }: LiveAreaProps) {
+export function LiveArea({ active, runs, now, width, budget, tools = [] }: LiveAreaProps) {
 	const pending = active?.pendingToolCall;
 	const hasText = active !== undefined && active.tail.trim() !== "";
 	const hasThinking = active !== undefined && active.thinking.trim() !== "";
@@ -71,7 +74,7 @@ export function LiveArea({ active, runs, now, width, budget }: LiveAreaProps) {
 	let room = budget - margin;
 	const pendingRows = pending && room > 0 ? 1 : 0;
 	room -= pendingRows;
-	const plan = planToolRows(runs, room);
+	const plan = planToolRows(runs, room, tools);
 	room -= plan.height;
 	const thinkingRows = hasThinking ? Math.max(0, Math.min(hasText ? 1 : THINKING_ROWS, room)) : 0;
 	room -= thinkingRows;
@@ -96,7 +99,7 @@ export function LiveArea({ active, runs, now, width, budget }: LiveAreaProps) {
 				</Text>
 			) : null}
 			{plan.rows.map(({ run, resultLines }) => (
-				<ToolRow key={run.id} run={run} now={now} maxResultLines={resultLines} live />
+				<ToolRow key={run.id} run={run} now={now} maxResultLines={resultLines} live tools={tools} />
 			))}
 			{plan.hidden > 0 ? <Text dimColor>… {plan.hidden} more tool calls</Text> : null}
 		</Box>

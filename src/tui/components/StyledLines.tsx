@@ -1,5 +1,5 @@
 import { Box, Text } from "ink";
-import type { StyledLine } from "../tool-result-lines.js";
+import type { StyledLine } from "../../core/tool-definition.js";
 import { styledLineText } from "../tool-row-text.js";
 
 export interface StyledLinesProps {

@@ -1,6 +1,6 @@
 import { Box, Text } from "ink";
-import { toolResultLines } from "../tool-result-lines.js";
-import { toolRowHeader } from "../tool-row-text.js";
+import type { NamedToolPresentation } from "../../core/tool-definition.js";
+import { toolRowHeader, toolRowLines } from "../tool-row-text.js";
 import type { ToolRunView } from "../view-model.js";
 import { StyledLines } from "./StyledLines.js";
 
@@ -12,13 +12,15 @@ export interface ToolRowProps {
 	maxResultLines: number;
 	/** In the live area every line is cut to one terminal row, so the area's height is known. */
 	live?: boolean;
+	/** The session's tool presentations; the row's tool draws its lines (a tool not among them, generic lines). */
+	tools?: readonly NamedToolPresentation[];
 }
 
-export function ToolRow({ run, now, maxResultLines, live = false }: ToolRowProps) {
+export function ToolRow({ run, now, maxResultLines, live = false, tools = [] }: ToolRowProps) {
 	return (
 		<Box flexDirection="column">
 			<Text wrap="truncate-end">{toolRowHeader(run, now)}</Text>
-			<StyledLines lines={toolResultLines(run, maxResultLines)} indent={2} truncate={live} />
+			<StyledLines lines={toolRowLines(run, maxResultLines, tools)} indent={2} truncate={live} />
 		</Box>
 	);
 }

@@ -34,11 +34,17 @@ export function useSessionView(
 	if (viewRef.current === undefined) viewRef.current = initial();
 	const batch = useRef<DeltaBatch | undefined>(undefined);
 	batch.current ??= new DeltaBatch();
+	const sessionRef = useRef(session);
+	sessionRef.current = session;
+	/** The session's event, reduced with the session's current tool presentations. */
+	const reduce = useCallback((event: ScreenEvent) => {
+		viewRef.current = reduceView(viewRef.current as ScreenView, event, Date.now(), sessionRef.current.tools);
+	}, []);
 	/** The view with every event so far reduced, the batched deltas included. */
 	const current = useCallback(() => {
-		for (const event of (batch.current as DeltaBatch).take()) viewRef.current = reduceView(viewRef.current as ScreenView, event, Date.now());
+		for (const event of (batch.current as DeltaBatch).take()) reduce(event);
 		return viewRef.current as ScreenView;
-	}, []);
+	}, [reduce]);
 	const [view, setView] = useState<ScreenView>(viewRef.current);
 	const timer = useRef<NodeJS.Timeout | undefined>(undefined);
 	const after = useRef(afterEvent);
@@ -49,7 +55,7 @@ export function useSessionView(
 	const renderedAt = useRef(0);
 	const dispatch = useCallback((event: ScreenEvent) => {
 		const ready = (batch.current as DeltaBatch).add(event);
-		for (const next of ready) viewRef.current = reduceView(viewRef.current as ScreenView, next, Date.now());
+		for (const next of ready) reduce(next);
 		if (timer.current) return;
 		// The first event after a quiet spell is shown at once (after the events of the same tick); a
 		// stream then renders every RENDER_INTERVAL_MS.
@@ -60,7 +66,7 @@ export function useSessionView(
 			before.current?.();
 			setView(current());
 		}, wait);
-	}, [current]);
+	}, [current, reduce]);
 
 	useEffect(() => {
 		const unsubscribe = session.subscribe((event) => {
@@ -68,7 +74,7 @@ export function useSessionView(
 			// A resumed session already has totals; the session knows them, the event stream does not.
 			if (event.type === "session_open") {
 				dispatch({ type: "ui_usage_baseline", usage: { ...session.usageTotals }, contextTokens: session.contextUsage?.tokens });
-				if (event.messageCount > 0 && session.messages) dispatch({ type: "ui_history", items: historyItems(session.messages) });
+				if (event.messageCount > 0 && session.messages) dispatch({ type: "ui_history", items: historyItems(session.messages, session.tools) });
 			}
 			after.current?.(event);
 		});

@@ -1,4 +1,5 @@
 import { useLayoutEffect, useMemo, useRef } from "react";
+import type { NamedToolPresentation } from "../../core/tool-definition.js";
 import { transcriptText } from "../transcript-text.js";
 import type { TranscriptItem } from "../view-model.js";
 
@@ -13,24 +14,30 @@ export interface TranscriptPrinter {
  * drew the committed frame: the live area restored below the printed text is already the one without it.
  * (The screen renders unthrottled for this; see mount-screen.ts.)
  */
-export function useTranscriptPrinter(items: readonly TranscriptItem[], width: number, showThinking: boolean, print: (text: string) => void): TranscriptPrinter {
+export function useTranscriptPrinter(
+	items: readonly TranscriptItem[],
+	width: number,
+	showThinking: boolean,
+	print: (text: string) => void,
+	tools: readonly NamedToolPresentation[] = [],
+): TranscriptPrinter {
 	const printed = useRef<readonly TranscriptItem[]>([]);
-	const latest = useRef({ width, showThinking, print });
-	latest.current = { width, showThinking, print };
+	const latest = useRef({ width, showThinking, print, tools });
+	latest.current = { width, showThinking, print, tools };
 
 	useLayoutEffect(() => {
 		const count = printed.current.length;
 		if (items.length <= count) return;
 		const fresh = items.slice(count);
 		printed.current = items;
-		print(transcriptText(fresh, width, showThinking));
+		print(transcriptText(fresh, width, showThinking, tools));
 	});
 
 	return useMemo(
 		() => ({
 			reprint(prefix: string) {
-				const { width: columns, showThinking: expanded, print: write } = latest.current;
-				write(prefix + transcriptText(printed.current, columns, expanded));
+				const { width: columns, showThinking: expanded, print: write, tools: presentations } = latest.current;
+				write(prefix + transcriptText(printed.current, columns, expanded, presentations));
 			},
 		}),
 		[],

@@ -3,7 +3,6 @@ import { readFileSync } from "node:fs";
 import { Type } from "@sinclair/typebox";
 import { describe, expect, it } from "vitest";
 import type { AgentTool } from "../../../src/core/index.js";
-import { loadModelRegistry, streamModel } from "../../../src/core/llm/index.js";
 import {
 	AgentSession,
 	type AgentSessionOptions,
@@ -12,6 +11,7 @@ import {
 	SessionStore,
 } from "../../../src/core/session/index.js";
 import { tempDir } from "../../support/temp-dir.js";
+import { scriptedSessionOptions } from "../../support/scripted-session.js";
 import { useScriptedServer } from "../../support/use-scripted-server.js";
 
 const server = useScriptedServer();
@@ -27,21 +27,7 @@ const echoTool: AgentTool = {
 };
 
 function makeSession(overrides: Partial<AgentSessionOptions> = {}, home = tempDir()) {
-	const cwd = "/project";
-	const options: AgentSessionOptions = {
-		cwd,
-		home,
-		store: SessionStore.create({ home, cwd }),
-		createStore: () => SessionStore.create({ home, cwd }),
-		// An empty environment: keys come only from the selection, never from the machine running the tests.
-		models: loadModelRegistry(home, {}),
-		selection: { provider: "openai", modelId: "scripted-model", baseUrl: server.openaiBaseUrl, apiKey: "test-key" },
-		streamFn: streamModel,
-		systemPrompt: "You are a test.",
-		tools: [echoTool],
-		...overrides,
-	};
-	const session = new AgentSession(options);
+	const session = new AgentSession({ ...scriptedSessionOptions(server, "/project", home, { systemPrompt: "You are a test.", tools: [echoTool] }), ...overrides });
 	const events: SessionEvent[] = [];
 	session.subscribe((event) => {
 		events.push(event);

@@ -3,8 +3,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { ancestorsFromRoot, buildSystemPrompt, loadContextFiles } from "../../../src/core/session/index.js";
 import { tempDir } from "../../support/temp-dir.js";
-
-const tools = ["read", "bash", "edit", "write"].map((name) => ({ name, description: `the ${name} tool` }));
+import { builtinTools as tools } from "../../support/builtin-tools.js";
 
 describe("loadContextFiles", () => {
 	it("reads loom's home first, then each directory from the root down, one file per directory, AGENTS.md first", () => {

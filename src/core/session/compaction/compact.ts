@@ -6,7 +6,7 @@ import { CompactionError, compactionAborted } from "./compaction-error.js";
 import { type CompactionSettings, effectiveKeepRecentTokens, resolveCompactionSettings } from "./compaction-settings.js";
 import { buildCompactedContext } from "./compacted-context.js";
 import { findCutPoint } from "./cut-point.js";
-import { collectFileOperations, formatFileLists, splitFileLists } from "./file-operations.js";
+import { collectFileOperations, type FileEffectTool, formatFileLists, splitFileLists } from "./file-operations.js";
 import { generateSummary } from "./generate-summary.js";
 import { estimateContextTokens } from "./token-estimate.js";
 
@@ -30,6 +30,8 @@ export interface CompactOptions {
 	force?: boolean;
 	/** The context size before compaction when better known than the estimate (e.g. from an overflow error). */
 	tokensBefore?: number;
+	/** The tools whose calls the messages may hold, asked which files each call read or changed (none: empty lists). */
+	tools?: readonly FileEffectTool[];
 }
 
 /** Exactly the fields of a compaction entry the caller supplies (the store adds id, parentId, timestamp, n). */
@@ -70,6 +72,6 @@ export async function compact(options: CompactOptions): Promise<CompactionResult
 		previousSummary,
 		customInstructions: options.customInstructions,
 	});
-	const files = collectFileOperations(messagesToSummarize, splitFileLists(previousSummary ?? "").operations);
+	const files = collectFileOperations(messagesToSummarize, options.tools ?? [], splitFileLists(previousSummary ?? "").operations);
 	return { summary: `${body}\n\n${formatFileLists(files)}`, firstKeptEntryId: cut.firstKeptEntryId, tokensBefore };
 }

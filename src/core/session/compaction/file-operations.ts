@@ -1,14 +1,16 @@
-// Files the agent read and changed, taken from its read/edit/write tool calls, carried from summary to summary.
+// Files the agent read and changed, taken from its tool calls (each tool's definition says which files a call
+// touches), carried from summary to summary.
 import type { AgentMessage } from "../../agent-types.js";
 import type { AssistantMessage, ToolResultMessage } from "../../llm-types.js";
+import { findTool, type ToolDefinition, toolFileEffects } from "../../tool-definition.js";
 
 export interface FileOperations {
 	read: Set<string>;
 	modified: Set<string>;
 }
 
-const READ_TOOLS = new Set(["read"]);
-const WRITE_TOOLS = new Set(["edit", "write"]);
+/** What file lists need of a tool: its name, and how it reads its calls' arguments. */
+export type FileEffectTool = Pick<ToolDefinition, "name" | "fileEffects" | "prepareArguments">;
 const READ_HEADING = "## Files read";
 const MODIFIED_HEADING = "## Files modified";
 
@@ -17,10 +19,14 @@ export function emptyFileOperations(): FileOperations {
 }
 
 /**
- * Adds the paths of successful read, edit and write calls. A call whose result failed (or never came) changed
- * nothing, so it is not counted.
+ * Adds the paths that successful calls of `tools` read or changed. A call whose result failed (or never came)
+ * changed nothing, so it is not counted; a call of a tool not in `tools`, or one that names no files, adds nothing.
  */
-export function collectFileOperations(messages: readonly AgentMessage[], into: FileOperations = emptyFileOperations()): FileOperations {
+export function collectFileOperations(
+	messages: readonly AgentMessage[],
+	tools: readonly FileEffectTool[],
+	into: FileOperations = emptyFileOperations(),
+): FileOperations {
 	const succeeded = new Set<string>();
 	for (const message of messages) {
 		const result = message as ToolResultMessage;
@@ -30,10 +36,9 @@ export function collectFileOperations(messages: readonly AgentMessage[], into: F
 		if ((message as { role?: string }).role !== "assistant") continue;
 		for (const part of (message as AssistantMessage).content) {
 			if (part.type !== "toolCall" || !succeeded.has(part.id)) continue;
-			const path = part.arguments?.path;
-			if (typeof path !== "string" || path === "") continue;
-			if (READ_TOOLS.has(part.name)) into.read.add(path);
-			else if (WRITE_TOOLS.has(part.name)) into.modified.add(path);
+			const effects = toolFileEffects(findTool(tools, part.name), part.arguments);
+			for (const path of effects.reads) into.read.add(path);
+			for (const path of effects.changes) into.modified.add(path);
 		}
 	}
 	return into;

@@ -12,6 +12,7 @@ import {
 import { SessionStore } from "../../../../src/core/session/index.js";
 import type { RecordedRequest } from "../../../support/scripted-model-server.mjs";
 import { tempDir } from "../../../support/temp-dir.js";
+import { builtinTools } from "../../../support/builtin-tools.js";
 import { assistant, call, result, user } from "./fixtures.js";
 import { type Protocol, TEST_KEY, messagesOf, serverModel, textOf } from "./server-model.js";
 import { useScriptedServer } from "../../../support/use-scripted-server.js";
@@ -98,7 +99,7 @@ describe.each<Protocol>(["anthropic-messages", "openai-completions"])("compact o
 		const tokensBefore = estimateContextTokens(buildCompactedContext(store.entries).messages);
 		server.enqueue({ text: "## Goal\nFinish all tasks" });
 
-		const compaction = await compact({ entries: store.entries, model, streamFn: streamModel, apiKey: TEST_KEY, settings: { keepRecentTokens: 1500 } });
+		const compaction = await compact({ entries: store.entries, model, streamFn: streamModel, apiKey: TEST_KEY, settings: { keepRecentTokens: 1500 }, tools: builtinTools });
 
 		expect(readFileSync(store.file!, "utf8")).toBe(fileBefore);
 		expect(compaction.tokensBefore).toBe(tokensBefore);
@@ -139,11 +140,11 @@ describe("compact", () => {
 		const store = storeWith([0, 1, 2, 3, 4, 5]);
 		const model = serverModel(server, "openai-completions");
 		server.enqueue({ text: "## Goal\nFIRST SUMMARY" }, { text: "## Goal\nSECOND SUMMARY" });
-		const first = await compact({ entries: store.entries, model, streamFn: streamModel, apiKey: TEST_KEY, settings: { keepRecentTokens: 800 } });
+		const first = await compact({ entries: store.entries, model, streamFn: streamModel, apiKey: TEST_KEY, settings: { keepRecentTokens: 800 }, tools: builtinTools });
 		store.append({ type: "compaction", ...first });
 		for (const k of [6, 7, 8, 9, 10]) for (const message of exchange(k)) store.append({ type: "message", message });
 
-		const second = await compact({ entries: store.entries, model, streamFn: streamModel, apiKey: TEST_KEY, settings: { keepRecentTokens: 800 } });
+		const second = await compact({ entries: store.entries, model, streamFn: streamModel, apiKey: TEST_KEY, settings: { keepRecentTokens: 800 }, tools: builtinTools });
 		const request = textOf(server.requests[1]!);
 		expect(request).toContain("<previous-summary>\\n## Goal\\nFIRST SUMMARY\\n</previous-summary>");
 		expect(request).not.toContain("## Files modified");

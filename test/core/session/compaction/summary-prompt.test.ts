@@ -6,6 +6,7 @@ import {
 	serializeConversation,
 	splitFileLists,
 } from "../../../../src/core/session/compaction/index.js";
+import { builtinTools } from "../../../support/builtin-tools.js";
 import { assistant, call, result, user } from "./fixtures.js";
 
 const older = [
@@ -62,7 +63,7 @@ describe("buildSummaryPrompt", () => {
 
 describe("file lists", () => {
 	it("come from successful read, edit and write calls only", () => {
-		const operations = collectFileOperations(older);
+		const operations = collectFileOperations(older, builtinTools);
 		expect([...operations.read]).toEqual(["src/cli/args.ts"]);
 		expect([...operations.modified]).toEqual(["src/cli/args.ts"]);
 		expect(formatFileLists(operations)).toBe("## Files read\n- (none)\n\n## Files modified\n- src/cli/args.ts");

@@ -1,0 +1,156 @@
+// A tool definition: an AgentTool plus what the rest of loom needs to know about it: how the system prompt
+// describes it, how a row shows its calls, which files a call touches. Every part is optional; a tool that says
+// nothing (an extension or MCP tool) gets the generic fallbacks below: its name and compact JSON arguments, its
+// text result. Every part reads raw data defensively and a part that throws falls back too: a tool's
+// presentation must never break a row, a prompt or a compaction.
+import type { TSchema } from "@sinclair/typebox";
+import type { AgentTool } from "./agent-types.js";
+import { capLines, oneLine, tailLines } from "./tool-lines.js";
+
+export type LineStyle = "plain" | "dim" | "added" | "removed" | "hunk" | "ok" | "error" | "warning";
+
+/** One line under a tool row; the screen gives each style its colour. */
+export interface StyledLine {
+	text: string;
+	style: LineStyle;
+}
+
+export type ToolRowStatus = "queued" | "preparing" | "waiting" | "running" | "done" | "error";
+
+/**
+ * What a row knows when it draws a call's lines. `args` are the model's raw, possibly partial arguments;
+ * `details` is the tool's own raw details (read defensively: it may come from an old session file).
+ */
+export interface ToolRowState {
+	status: ToolRowStatus;
+	args?: unknown;
+	/** Text of the latest live update. */
+	progressText?: string;
+	/** Text of the final result. */
+	resultText?: string;
+	details?: unknown;
+}
+
+/** Paths as the call gave them (relative or absolute). */
+export interface ToolFileEffects {
+	reads: string[];
+	changes: string[];
+}
+
+export interface ToolPresentation {
+	/** A line or two for the system prompt's tool list (fallback: the first sentence of the description). */
+	promptGuide?: string;
+	/** Rules the system prompt adds while this tool is enabled; the same rule from two tools is said once. */
+	promptRules?: readonly string[];
+	/** One-line summary of raw arguments for a row (fallback: compact JSON of the arguments). */
+	summarizeArgs?(args: unknown): string;
+	/**
+	 * Lines under a finished (done or error) row, at most `max`. Undefined: the generic lines (the result
+	 * text's lines; for an error, its last lines in red).
+	 */
+	resultLines?(row: ToolRowState, max: number): StyledLine[] | undefined;
+	/** Lines under a running row from its latest update, at most `max`. Undefined: the progress text's last line. */
+	updateLines?(row: ToolRowState, max: number): StyledLine[] | undefined;
+	/** Files a call reads or changes, from its arguments after prepareArguments (compaction's file lists). */
+	fileEffects?(args: unknown): ToolFileEffects;
+	/** Declares that the tool changes nothing (read, grep, find, ls). A tool that does not say so is treated as changing. */
+	readOnly?: boolean;
+}
+
+export interface ToolDefinition<TParameters extends TSchema = TSchema, TDetails = any> extends AgentTool<TParameters, TDetails>, ToolPresentation {}
+
+/** A tool's presentation under the name its calls carry: what a screen is handed. */
+export interface NamedToolPresentation extends ToolPresentation {
+	readonly name: string;
+}
+
+/** Lines a failed call shows at most (its output's last lines; the rest is in the model's result). */
+const ERROR_LINES = 5;
+/** Lines a finished call of a tool without its own lines shows at most. */
+const RESULT_LINES = 3;
+const NO_EFFECTS: ToolFileEffects = { reads: [], changes: [] };
+
+export function findTool<T extends { readonly name: string }>(tools: readonly T[] | undefined, name: string): T | undefined {
+	return tools?.find((tool) => tool.name === name);
+}
+
+/** What a row shows after the tool's name. */
+export function toolSummary(tool: ToolPresentation | undefined, args: unknown): string {
+	if (tool?.summarizeArgs) {
+		const summary = attempt(() => tool.summarizeArgs!(args));
+		if (typeof summary === "string") return summary;
+	}
+	return compactArgs(args);
+}
+
+/** Compact JSON of raw arguments on one line ("" for none, or for arguments that cannot be written as JSON). */
+export function compactArgs(args: unknown): string {
+	if (args === undefined || args === null) return "";
+	return attempt(() => oneLine(typeof args === "string" ? args : JSON.stringify(args))) ?? "";
+}
+
+/** Lines under a row, at most `max`: the tool's own where it gives them, the generic ones otherwise. */
+export function toolResultLines(tool: ToolPresentation | undefined, row: ToolRowState, max: number): StyledLine[] {
+	if (max <= 0) return [];
+	switch (row.status) {
+		case "running":
+			return ownLines(tool?.updateLines, row, max) ?? tailLines(row.progressText, 1, "dim");
+		case "error":
+			return ownLines(tool?.resultLines, row, max) ?? errorLines(row, Math.min(ERROR_LINES, max));
+		case "done":
+			return ownLines(tool?.resultLines, row, max) ?? genericDoneLines(row, max);
+		default:
+			return [];
+	}
+}
+
+/** A failed call's last `count` lines of text, in red; a failure without text still says it failed. */
+export function errorLines(row: ToolRowState, count: number): StyledLine[] {
+	const text = row.resultText && row.resultText.trim() !== "" ? row.resultText : "failed (no message)";
+	return tailLines(text, count, "error");
+}
+
+function genericDoneLines(row: ToolRowState, max: number): StyledLine[] {
+	const lines = (row.resultText ?? "")
+		.replace(/\n+$/, "")
+		.split("\n")
+		.filter((line) => line !== "")
+		.map((text) => ({ text, style: "dim" as const }));
+	return capLines(lines, Math.min(RESULT_LINES, max));
+}
+
+function ownLines(draw: ToolPresentation["resultLines"], row: ToolRowState, max: number): StyledLine[] | undefined {
+	if (!draw) return undefined;
+	const lines = attempt(() => draw(row, max));
+	return Array.isArray(lines) ? lines.slice(0, max) : undefined;
+}
+
+/** The line the system prompt's tool list gives a tool. */
+export function toolPromptGuide(tool: Pick<ToolDefinition, "description" | "promptGuide">): string {
+	return tool.promptGuide ?? firstSentence(tool.description);
+}
+
+function firstSentence(text: string): string {
+	const line = text.trim().split("\n")[0] ?? "";
+	const end = line.search(/\.(\s|$)/);
+	return end === -1 ? line : line.slice(0, end);
+}
+
+/** Files a call of `tool` read or changed; none for a tool that does not say (or arguments it cannot read). */
+export function toolFileEffects(tool: Pick<ToolDefinition, "fileEffects" | "prepareArguments"> | undefined, args: unknown): ToolFileEffects {
+	if (!tool?.fileEffects) return NO_EFFECTS;
+	const effects = attempt(() => tool.fileEffects!(tool.prepareArguments ? tool.prepareArguments(args) : args));
+	return effects ? { reads: paths(effects.reads), changes: paths(effects.changes) } : NO_EFFECTS;
+}
+
+function paths(value: unknown): string[] {
+	return Array.isArray(value) ? value.filter((path): path is string => typeof path === "string" && path !== "") : [];
+}
+
+function attempt<T>(fn: () => T): T | undefined {
+	try {
+		return fn();
+	} catch {
+		return undefined;
+	}
+}
