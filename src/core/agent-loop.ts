@@ -3,7 +3,7 @@ import { errorMessageOf, raceAbort } from "./abort.js";
 import type { AgentContext, AgentEvent, AgentLoopConfig, AgentMessage } from "./agent-types.js";
 import { EventStream } from "./event-stream.js";
 import type { AssistantMessage, AssistantMessageEvent, AssistantMessageEventStream, Context, StreamFn, ToolResultMessage } from "./llm-types.js";
-import { emptyUsage } from "./llm/usage.js";
+import { errorAssistantMessage } from "./messages.js";
 import { type AgentEventSink, executeToolCalls } from "./tool-execution.js";
 
 export type { AgentEventSink } from "./tool-execution.js";
@@ -251,15 +251,5 @@ function failedMessage(
 	error: unknown,
 ): AssistantMessage {
 	const aborted = signal?.aborted === true;
-	return {
-		role: "assistant",
-		content: partial?.content ?? [],
-		api: partial?.api ?? config.model.api,
-		provider: partial?.provider ?? config.model.provider,
-		model: partial?.model ?? config.model.id,
-		usage: partial?.usage ?? emptyUsage(),
-		stopReason: aborted ? "aborted" : "error",
-		errorMessage: aborted ? "Request aborted" : errorMessageOf(error),
-		timestamp: partial?.timestamp ?? Date.now(),
-	};
+	return errorAssistantMessage(config.model, aborted ? "Request aborted" : errorMessageOf(error), { aborted, partial });
 }

@@ -2,7 +2,8 @@
 import { setMaxListeners } from "node:events";
 import { errorMessageOf } from "./abort.js";
 import { assertCanContinue, runAgentLoop, runAgentLoopContinue } from "./agent-loop.js";
-import { emptyUsage } from "./llm/usage.js";
+import { placeholderModel } from "./llm/models-catalog.js";
+import { errorAssistantMessage, userMessage } from "./messages.js";
 import { OrderedDelivery, callInOrder } from "./event-delivery.js";
 import type {
 	AgentContext,
@@ -44,19 +45,6 @@ export function defaultConvertToLlm(messages: AgentMessage[]): Message[] {
 	);
 }
 
-const NO_MODEL: Model = {
-	id: "none",
-	name: "No model",
-	api: "none",
-	provider: "none",
-	baseUrl: "",
-	reasoning: false,
-	input: ["text"],
-	cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
-	contextWindow: 0,
-	maxTokens: 0,
-};
-
 export class Agent {
 	private readonly _state: AgentState & { pendingToolCalls: Set<string> };
 	/** Replaced, never changed in place: a delivery in progress keeps the list it started with. */
@@ -82,7 +70,7 @@ export class Agent {
 		const initial = options.initialState ?? {};
 		this._state = {
 			systemPrompt: initial.systemPrompt ?? "",
-			model: initial.model ?? NO_MODEL,
+			model: initial.model ?? placeholderModel(),
 			thinkingLevel: initial.thinkingLevel ?? "off",
 			tools: initial.tools ?? [],
 			messages: initial.messages ? [...initial.messages] : [],
@@ -275,18 +263,7 @@ export class Agent {
 	}
 
 	private async recordRunFailure(error: unknown, signal: AbortSignal, sawAgentEnd: boolean): Promise<void> {
-		const model = this._state.model;
-		const message: AgentMessage = {
-			role: "assistant",
-			content: [],
-			api: model.api,
-			provider: model.provider,
-			model: model.id,
-			usage: emptyUsage(),
-			stopReason: signal.aborted ? "aborted" : "error",
-			errorMessage: errorMessageOf(error),
-			timestamp: Date.now(),
-		};
+		const message = errorAssistantMessage(this._state.model, errorMessageOf(error), { aborted: signal.aborted });
 		const events: AgentEvent[] = [
 			{ type: "message_start", message },
 			{ type: "message_end", message },
@@ -338,7 +315,5 @@ export class Agent {
 
 function toMessages(input: string | AgentMessage | AgentMessage[], images?: ImageContent[]): AgentMessage[] {
 	if (Array.isArray(input)) return input;
-	if (typeof input !== "string") return [input];
-	const content = images && images.length > 0 ? [{ type: "text" as const, text: input }, ...images] : input;
-	return [{ role: "user", content, timestamp: Date.now() }];
+	return [typeof input === "string" ? userMessage(input, images) : input];
 }

@@ -4,7 +4,7 @@ import type { AssistantMessageEventStream, Context, Model } from "../llm-types.j
 import { streamAnthropicMessages } from "./anthropic-messages.js";
 import { streamOpenAICompletions } from "./openai-completions.js";
 import type { ProviderStreamOptions } from "./provider-run.js";
-import { emptyUsage } from "./usage.js";
+import { errorAssistantMessage } from "../messages.js";
 
 export function streamModel(model: Model, context: Context, options?: ProviderStreamOptions): AssistantMessageEventStream {
 	try {
@@ -42,17 +42,7 @@ async function warmUpFetch(): Promise<void> {
 
 function failedStream(model: Model, errorMessage: string): AssistantMessageEventStream {
 	const stream = createAssistantMessageEventStream();
-	const message = {
-		role: "assistant" as const,
-		content: [],
-		api: model.api,
-		provider: model.provider,
-		model: model.id,
-		usage: emptyUsage(),
-		stopReason: "error" as const,
-		errorMessage,
-		timestamp: Date.now(),
-	};
+	const message = errorAssistantMessage(model, errorMessage);
 	stream.push({ type: "start", partial: message });
 	stream.push({ type: "error", reason: "error", error: message });
 	stream.end();

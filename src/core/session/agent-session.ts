@@ -5,6 +5,7 @@ import type { AgentMessage } from "../agent-types.js";
 import { OrderedDelivery, callInOrder } from "../event-delivery.js";
 import type { AssistantMessage, ImageContent, Model, RetryInfo, ThinkingLevel } from "../llm-types.js";
 import { preloadModelSdk, streamModel } from "../llm/stream-model.js";
+import { userMessage } from "../messages.js";
 import type { AgentSessionOptions, RunOutcome, SessionListener } from "./agent-session-types.js";
 import { MessageQueue, type QueueKind } from "./message-queue.js";
 import { ModelChoice, type ModelSelection } from "./model-choice.js";
@@ -15,7 +16,7 @@ import type { SessionEvent } from "./session-events.js";
 import { listSessions, type SessionInfo } from "./session-list.js";
 import { resolveSessionArgument } from "./session-resolve.js";
 import { SessionStore } from "./session-store.js";
-import { runOutcome, userMessage } from "./run-outcome.js";
+import { runOutcome } from "./run-outcome.js";
 import { SettingsRecord } from "./settings-record.js";
 import { addUsage, sumEntryUsage, type UsageTotals } from "./usage-totals.js";
 
