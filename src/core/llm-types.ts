@@ -4,7 +4,9 @@ import type { EventStream } from "./event-stream.js";
 
 export type Api = "anthropic-messages" | "openai-completions" | (string & {});
 export type StopReason = "stop" | "length" | "toolUse" | "error" | "aborted";
-export type ThinkingLevel = "off" | "low" | "medium" | "high";
+/** Every thinking level, from none to the most; each provider maps them in its entry of the provider table. */
+export const THINKING_LEVELS = ["off", "low", "medium", "high"] as const;
+export type ThinkingLevel = (typeof THINKING_LEVELS)[number];
 
 export interface TextContent {
 	type: "text";

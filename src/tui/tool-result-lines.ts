@@ -1,7 +1,7 @@
 // What a tool row shows under its header, as plain styled lines (one terminal row each in the live area).
 // Per tool: bash the last lines of output and the exit status, read the lines read, edit the diff,
 // write the bytes written, errors in red. Pure, so each state is testable without rendering.
-import { formatBytes } from "./format.js";
+import { formatSize } from "../core/format-size.js";
 import { lastLines } from "./message-text.js";
 import type { ToolRunView } from "./view-model.js";
 
@@ -81,7 +81,7 @@ function doneLines(run: ToolRunView, max: number): StyledLine[] {
 			if (d.diff) return capped(diffLines(d.diff), max);
 			return tail(run.resultText, Math.min(3, max), "dim");
 		case "write":
-			if (d.bytes !== undefined) return [{ text: `wrote ${formatBytes(d.bytes)}`, style: "dim" }];
+			if (d.bytes !== undefined) return [{ text: `wrote ${formatSize(d.bytes)}`, style: "dim" }];
 			return tail(run.resultText, 1, "dim");
 		default:
 			return capped(

@@ -3,7 +3,8 @@
 import type { AgentMessage } from "../../src/core/agent-types.js";
 import type { ThinkingLevel } from "../../src/core/llm-types.js";
 import type { SessionEvent } from "../../src/core/session/session-events.js";
-import type { SessionPort, SessionSummary, SessionUsageTotals } from "../../src/tui/session-port.js";
+import { type UsageTotals, zeroUsage } from "../../src/core/session/usage-totals.js";
+import type { SessionPort, SessionSummary } from "../../src/tui/session-port.js";
 import { assistant } from "./events.js";
 
 export type ScriptStep = SessionEvent | (() => Promise<void>);
@@ -39,7 +40,7 @@ export class FakeSession implements SessionPort {
 	sessionFile: string | undefined = "/home/u/.loom/sessions/s1.jsonl";
 	messageCount = 0;
 	messages: AgentMessage[] = [];
-	usageTotals: SessionUsageTotals = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, cost: 0 };
+	usageTotals: UsageTotals = zeroUsage();
 	sessions: SessionSummary[] = [];
 	/** Thrown by prompt() before anything starts (e.g. a missing API key). */
 	promptError: Error | undefined;

@@ -17,7 +17,7 @@ export {
 } from "./transform-messages.js";
 export { buildAnthropicParams, anthropicThinkingStyle } from "./anthropic-request.js";
 export { buildOpenAIParams } from "./openai-request.js";
-export { API_KEY_FLAG, PROVIDER_KEY_ENV, missingApiKeyMessage } from "./api-keys.js";
+export { API_KEY_FLAG, missingApiKeyMessage } from "./api-keys.js";
 export {
 	BUILTIN_MODELS,
 	BUILTIN_PROVIDERS,
