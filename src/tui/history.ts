@@ -1,6 +1,7 @@
 // Transcript items for a conversation loaded from a session file (resume, continue): prompts, answers,
 // thinking, and each assistant message's tool calls as a finished batch with their results.
 import type { AgentMessage } from "../core/agent-types.js";
+import { isCompactionSummary } from "../core/session/compaction/summary-message.js";
 import { textFromContent, thinkingFromContent, userText } from "./message-text.js";
 import { previewToolArgs } from "./tool-args.js";
 import { projectToolDetails } from "./tool-details.js";
@@ -37,6 +38,11 @@ export function historyItems(messages: readonly AgentMessage[], limit = HISTORY_
 	shown.forEach((message, index) => {
 		if (isRole(message, "user")) {
 			items.push({ kind: "user", text: userText((message as { content?: unknown }).content) });
+			return;
+		}
+		if (isCompactionSummary(message)) {
+			const before = `${message.tokensBefore.toLocaleString("en-US")} tokens before`;
+			items.push({ kind: "notice", level: "info", text: `Earlier messages were compacted into a summary (${before}); the model continues from it.` });
 			return;
 		}
 		if (!isRole(message, "assistant")) return;

@@ -9,6 +9,7 @@ import { userMessage } from "../messages.js";
 import type { AgentSessionOptions, RunOutcome, SessionListener } from "./agent-session-types.js";
 import { MessageQueue, type QueueKind } from "./message-queue.js";
 import { ModelChoice, type ModelSelection } from "./model-choice.js";
+import { convertToLlmWithSummaries } from "./compaction/summary-message.js";
 import { SessionCompaction } from "./session-compaction.js";
 import { buildSessionContext } from "./session-context.js";
 import type { SessionEntry } from "./session-entries.js";
@@ -65,6 +66,7 @@ export class AgentSession {
 				messages: context.messages,
 			},
 			streamFn: options.streamFn,
+			convertToLlm: convertToLlmWithSummaries,
 			getApiKey: () => this.choice.apiKey,
 			toolExecution: options.toolExecution ?? "parallel",
 			transformContext: async (messages, signal) => {

@@ -44,7 +44,7 @@ describe("compact()", () => {
 			{ type: "compaction_start", reason: "manual" },
 			expect.objectContaining({ type: "compaction_end", reason: "manual", aborted: false, summary: expect.stringContaining("MANUAL SUMMARY 1") }),
 		]);
-		expect(session.messages.map((message) => message.role)).toEqual(["user", "assistant"]);
+		expect(session.messages.map((message) => message.role)).toEqual(["compactionSummary", "assistant"]);
 		expect(session.messages[1]).toMatchObject({ content: [{ type: "text", text: expect.stringContaining("answer 2") }] });
 
 		server.enqueue({ text: "go on" });
