@@ -45,6 +45,9 @@ export function defaultConvertToLlm(messages: AgentMessage[]): Message[] {
 	);
 }
 
+/** The Agent's state as callers see it: everything read-only but the two lists, whose assignment is copied. */
+export type AgentStateView = Readonly<Omit<AgentState, "tools" | "messages">> & Pick<AgentState, "tools" | "messages">;
+
 export class Agent {
 	private readonly _state: AgentState & { pendingToolCalls: Set<string> };
 	/** Replaced, never changed in place: a delivery in progress keeps the list it started with. */
@@ -68,12 +71,25 @@ export class Agent {
 
 	constructor(options: AgentOptions = {}) {
 		const initial = options.initialState ?? {};
+		let tools = [...(initial.tools ?? [])];
+		let messages = [...(initial.messages ?? [])];
 		this._state = {
 			systemPrompt: initial.systemPrompt ?? "",
 			model: initial.model ?? placeholderModel(),
 			thinkingLevel: initial.thinkingLevel ?? "off",
-			tools: initial.tools ?? [],
-			messages: initial.messages ? [...initial.messages] : [],
+			// Arrays assigned from outside are copied: the caller's later pushes and pops never reach the agent.
+			get tools() {
+				return tools;
+			},
+			set tools(value) {
+				tools = [...value];
+			},
+			get messages() {
+				return messages;
+			},
+			set messages(value) {
+				messages = [...value];
+			},
 			isStreaming: false,
 			streamingMessage: undefined,
 			pendingToolCalls: new Set<string>(),
@@ -92,8 +108,11 @@ export class Agent {
 		this.followUpMode = options.followUpMode ?? "one-at-a-time";
 	}
 
-	/** Run-time truth, for queries. Change it through the methods below. */
-	get state(): Readonly<AgentState> {
+	/**
+	 * Run-time truth, for queries. Assigning `tools` or `messages` stores a copy of the array; change the rest
+	 * through the methods below.
+	 */
+	get state(): AgentStateView {
 		return this._state;
 	}
 
@@ -114,11 +133,13 @@ export class Agent {
 	setThinkingLevel(level: ThinkingLevel): void {
 		this._state.thinkingLevel = level;
 	}
+	/** Stores a copy of the list. */
 	setTools(tools: AgentTool<any>[]): void {
 		this._state.tools = tools;
 	}
+	/** Stores a copy of the list. */
 	replaceMessages(messages: AgentMessage[]): void {
-		this._state.messages = [...messages];
+		this._state.messages = messages;
 	}
 	appendMessage(message: AgentMessage): void {
 		this._state.messages.push(message);
