@@ -73,6 +73,27 @@ describe("compact()", () => {
 		session.dispose();
 	});
 
+	it("reports a retried summary request with retry_scheduled and retry_finished, like a prompt's", async () => {
+		const home = writeModelsJson(tempDir(), server);
+		const { session, events } = await threeExchanges(home);
+		let summaryRequests = 0;
+		server.setResponder((_body, _index, request) => {
+			if (!isSummaryRequest(request)) return undefined;
+			return ++summaryRequests === 1 ? { status: 500, retryAfter: 0.01 } : { text: "## Goal\nRETRIED SUMMARY" };
+		});
+
+		await session.compact();
+
+		const reported = events.filter((e) => e.type.startsWith("retry_") || e.type.startsWith("compaction_"));
+		expect(reported).toEqual([
+			{ type: "compaction_start", reason: "manual" },
+			expect.objectContaining({ type: "retry_scheduled", attempt: 1, delayMs: 10 }),
+			{ type: "retry_finished", attempt: 1, success: true },
+			expect.objectContaining({ type: "compaction_end", aborted: false, summary: expect.stringContaining("RETRIED SUMMARY") }),
+		]);
+		session.dispose();
+	});
+
 	it("refuses to start during a run", async () => {
 		const home = writeModelsJson(tempDir(), server);
 		const { session } = openSession(home, ROOMY);
