@@ -60,36 +60,14 @@ export function assertCanContinue(context: AgentContext): void {
 	if (last.role === "assistant") throw new Error("Cannot continue from message role: assistant");
 }
 
-export function runAgentLoop(
-	prompts: AgentMessage[],
-	context: AgentContext,
-	config: AgentLoopConfig,
-	emit: AgentEventSink,
-	signal?: AbortSignal,
-	streamFn?: StreamFn,
-): Promise<AgentMessage[]> {
-	return runFrom(prompts, context, config, emit, signal, streamFn);
-}
-
-export function runAgentLoopContinue(
-	context: AgentContext,
-	config: AgentLoopConfig,
-	emit: AgentEventSink,
-	signal?: AbortSignal,
-	streamFn?: StreamFn,
-): Promise<AgentMessage[]> {
-	assertCanContinue(context);
-	return runFrom([], context, config, emit, signal, streamFn);
-}
-
 /** One loop invocation: its prompts (none for a continuation), then turns until the run ends. Returns its new messages. */
-async function runFrom(
+export async function runAgentLoop(
 	prompts: AgentMessage[],
 	context: AgentContext,
 	config: AgentLoopConfig,
 	emit: AgentEventSink,
-	signal: AbortSignal | undefined,
-	streamFn: StreamFn | undefined,
+	signal?: AbortSignal,
+	streamFn?: StreamFn,
 ): Promise<AgentMessage[]> {
 	const newMessages: AgentMessage[] = [...prompts];
 	const currentContext: AgentContext = { ...context, messages: [...context.messages, ...prompts] };
@@ -101,6 +79,17 @@ async function runFrom(
 	}
 	await runLoop(currentContext, newMessages, config, signal, emit, streamFn);
 	return newMessages;
+}
+
+export function runAgentLoopContinue(
+	context: AgentContext,
+	config: AgentLoopConfig,
+	emit: AgentEventSink,
+	signal?: AbortSignal,
+	streamFn?: StreamFn,
+): Promise<AgentMessage[]> {
+	assertCanContinue(context);
+	return runAgentLoop([], context, config, emit, signal, streamFn);
 }
 
 /** A loop callback broke its contract by throwing; the run ends with an error assistant message naming it. */
