@@ -301,7 +301,7 @@ export class Agent {
 	}
 
 	/**
-	 * Reduce internal state first, then await every listener in subscription order (seed 000 §12).
+	 * Reduce internal state first, then await every listener in subscription order.
 	 * Synchronous while the listeners are: a promise only once one returns a promise.
 	 */
 	private processEvent(event: AgentEvent, signal: AbortSignal): Promise<void> | undefined {
