@@ -2,8 +2,7 @@
 import type Anthropic from "@anthropic-ai/sdk";
 import type { AssistantMessageEventStream, Context, Model } from "../llm-types.js";
 import { providerApiKey } from "./api-keys.js";
-import { ANTHROPIC_THINKING, buildAnthropicParams } from "./anthropic-request.js";
-import type { ApiProvider } from "./api-registry.js";
+import { buildAnthropicParams } from "./anthropic-request.js";
 import type { PartialAssistantMessage } from "./partial-message.js";
 import { ProviderStreamError } from "./provider-error.js";
 import {
@@ -55,14 +54,6 @@ export function streamAnthropicMessages(
 		},
 	});
 }
-
-/** The provider table's entry for the Anthropic Messages API. */
-export const anthropicMessagesApi = {
-	api: "anthropic-messages",
-	stream: streamAnthropicMessages,
-	loadSdk: () => import("@anthropic-ai/sdk"),
-	thinking: ANTHROPIC_THINKING,
-} as const satisfies ApiProvider;
 
 function safeJson(text: string): unknown {
 	try {

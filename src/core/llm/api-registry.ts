@@ -1,8 +1,11 @@
 // The provider table: one entry per wire API. The dispatcher (streamModel), the SDK preload, the models.json
-// validator and the Api type all read it, so adding an API is one file exporting its entry plus one line below.
+// validator and the Api type all read it, so adding an API is one file (its stream function and thinking
+// settings) plus one line in BUILTIN_APIS below.
 import type { AssistantMessageEventStream, Context, Model, ThinkingLevel } from "../llm-types.js";
-import { anthropicMessagesApi } from "./anthropic-messages.js";
-import { openaiCompletionsApi } from "./openai-completions.js";
+import { streamAnthropicMessages } from "./anthropic-messages.js";
+import { ANTHROPIC_THINKING } from "./anthropic-request.js";
+import { streamOpenAICompletions } from "./openai-completions.js";
+import { OPENAI_REASONING_EFFORT } from "./openai-request.js";
 import type { ProviderStreamOptions } from "./provider-run.js";
 
 export interface ApiProvider<TThinking = unknown> {
@@ -16,8 +19,11 @@ export interface ApiProvider<TThinking = unknown> {
 	readonly thinking: Readonly<Record<ThinkingLevel, TThinking>>;
 }
 
-/** The built-in wire APIs. */
-const BUILTIN_APIS = [anthropicMessagesApi, openaiCompletionsApi] as const;
+/** The built-in wire APIs. The SDKs are imported only when a request (or the preload) asks for them. */
+const BUILTIN_APIS = [
+	{ api: "anthropic-messages", stream: streamAnthropicMessages, loadSdk: () => import("@anthropic-ai/sdk"), thinking: ANTHROPIC_THINKING },
+	{ api: "openai-completions", stream: streamOpenAICompletions, loadSdk: () => import("openai"), thinking: OPENAI_REASONING_EFFORT },
+] as const satisfies readonly ApiProvider[];
 
 /** Names of the built-in wire APIs (the known part of the Api type). */
 export type BuiltinApi = (typeof BUILTIN_APIS)[number]["api"];

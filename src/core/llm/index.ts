@@ -2,8 +2,8 @@
 // registry (models.json, keys), cost, and the helpers the session layer needs (overflow, conversion).
 export { preloadModelSdk, streamModel } from "./stream-model.js";
 export { type ApiProvider, type BuiltinApi, apiProvider, knownApis, registerApi } from "./api-registry.js";
-export { anthropicMessagesApi, streamAnthropicMessages } from "./anthropic-messages.js";
-export { openaiCompletionsApi, streamOpenAICompletions } from "./openai-completions.js";
+export { streamAnthropicMessages } from "./anthropic-messages.js";
+export { streamOpenAICompletions } from "./openai-completions.js";
 export {
 	DEFAULT_IDLE_TIMEOUT_MS,
 	type AttemptContext,

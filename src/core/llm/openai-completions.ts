@@ -5,8 +5,7 @@ import { randomUUID } from "node:crypto";
 import type OpenAI from "openai";
 import type { AssistantMessageEventStream, Context, Model } from "../llm-types.js";
 import { providerApiKey } from "./api-keys.js";
-import type { ApiProvider } from "./api-registry.js";
-import { OPENAI_REASONING_EFFORT, buildOpenAIParams } from "./openai-request.js";
+import { buildOpenAIParams } from "./openai-request.js";
 import type { PartialAssistantMessage } from "./partial-message.js";
 import { ProviderStreamError } from "./provider-error.js";
 import {
@@ -58,14 +57,6 @@ export function streamOpenAICompletions(
 		},
 	});
 }
-
-/** The provider table's entry for OpenAI-compatible Chat Completions. */
-export const openaiCompletionsApi = {
-	api: "openai-completions",
-	stream: streamOpenAICompletions,
-	loadSdk: () => import("openai"),
-	thinking: OPENAI_REASONING_EFFORT,
-} as const satisfies ApiProvider;
 
 /** Assembles chat-completion chunks into blocks of the partial message. */
 class OpenAIChunkReader {

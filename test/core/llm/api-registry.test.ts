@@ -6,7 +6,7 @@ import { describe, expect, it, onTestFinished, vi } from "vitest";
 import type { Model, TextContent, ThinkingLevel } from "../../../src/core/index.js";
 import {
 	type ApiProvider,
-	anthropicMessagesApi,
+	apiProvider,
 	knownApis,
 	loadModelRegistry,
 	parseModelsJson,
@@ -130,7 +130,7 @@ describe("the provider table", () => {
 	});
 
 	it("refuses a second entry under a name already in the table", () => {
-		expect(() => registerApi({ ...anthropicMessagesApi })).toThrow('The API "anthropic-messages" is already registered.');
+		expect(() => registerApi({ ...apiProvider("anthropic-messages")! })).toThrow('The API "anthropic-messages" is already registered.');
 		expect(() => parseModelsJson(JSON.stringify({ providers: { a: { baseUrl: "x", api: "anthropic-messages" } } }), "m.json")).not.toThrow();
 	});
 });
