@@ -41,8 +41,10 @@ export function historyItems(messages: readonly AgentMessage[], limit = HISTORY_
 			return;
 		}
 		if (isCompactionSummary(message)) {
-			const before = `${message.tokensBefore.toLocaleString("en-US")} tokens before`;
-			items.push({ kind: "notice", level: "info", text: `Earlier messages were compacted into a summary (${before}); the model continues from it.` });
+			// Read defensively: a hand-edited file may lack the count.
+			const tokens = message.tokensBefore;
+			const before = typeof tokens === "number" && tokens > 0 ? ` (${tokens.toLocaleString("en-US")} tokens before)` : "";
+			items.push({ kind: "notice", level: "info", text: `Earlier messages were compacted into a summary${before}; the model continues from it.` });
 			return;
 		}
 		if (!isRole(message, "assistant")) return;

@@ -40,6 +40,8 @@ describe("historyItems", () => {
 			{ kind: "notice", level: "info", text: "Earlier messages were compacted into a summary (12,345 tokens before); the model continues from it." },
 			{ kind: "user", text: "go on" },
 		]);
+		const withoutCount = { role: "compactionSummary", summary: "s", timestamp: 0 } as unknown as AgentMessage;
+		expect(historyItems([withoutCount])[0]).toMatchObject({ text: "Earlier messages were compacted into a summary; the model continues from it." });
 	});
 
 	it("shows only the last messages of a long session and says how many it left out", () => {
