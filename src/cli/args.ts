@@ -1,5 +1,7 @@
 // The command line (commander): parses argv into options; nothing here touches the model, the disk or the screen.
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
+import { THINKING_LEVELS, type ThinkingLevel } from "../core/llm-types.js";
+import { BUILTIN_PROVIDERS } from "../core/llm/models-catalog.js";
 import { UsageError } from "./usage-error.js";
 
 export interface CliOptions {
@@ -9,7 +11,7 @@ export interface CliOptions {
 	model?: string;
 	baseUrl?: string;
 	apiKey?: string;
-	thinking?: "off" | "low" | "medium" | "high";
+	thinking?: ThinkingLevel;
 	toolExecution?: "parallel" | "sequential";
 	/** Undefined: every tool. Names are checked where the session is assembled, which knows every tool. */
 	tools?: string[];
@@ -32,6 +34,8 @@ export interface CliOptions {
 /** What parsing decided: run, or it already printed help/version (exit 0). */
 export type ParseResult = { kind: "run"; options: CliOptions } | { kind: "exit"; code: number };
 
+const BUILTINS = Object.values(BUILTIN_PROVIDERS);
+
 function buildProgram(version: string, output: ParseOutput): Command {
 	const program = new Command("loom")
 		.description("A terminal coding agent. Without -p, opens the interactive screen.")
@@ -39,11 +43,11 @@ function buildProgram(version: string, output: ParseOutput): Command {
 		.argument("[prompt...]", "the prompt (words are joined by spaces); @path inlines a file, text or image")
 		.option("-p, --print", "run the prompt(s) without the interactive screen, print the answer, exit")
 		.addOption(new Option("--mode <mode>", "print-mode output: text (default) or json (one event per line)").choices(["text", "json"]))
-		.option("--provider <name>", "anthropic, openai, or a provider from models.json")
+		.option("--provider <name>", `${BUILTINS.map((p) => p.name).join(", ")}, or a provider from models.json`)
 		.option("-m, --model <id>", 'model id; "provider/id" also accepted')
 		.option("--base-url <url>", "override the provider endpoint")
 		.option("--api-key <key>", "API key (default: environment or models.json)")
-		.addOption(new Option("--thinking <level>", "thinking level").choices(["off", "low", "medium", "high"]))
+		.addOption(new Option("--thinking <level>", "thinking level").choices(THINKING_LEVELS))
 		.addOption(
 			new Option("--toolExecution <mode>", "parallel (default) | sequential: run every tool call one at a time").choices([
 				"parallel",
@@ -77,8 +81,8 @@ function buildProgram(version: string, output: ParseOutput): Command {
 			"  loom -c                                continue the last session here",
 			"",
 			"Environment:",
-			"  ANTHROPIC_API_KEY, OPENAI_API_KEY      keys (or --api-key; local servers: apiKey in models.json)",
-			"  ANTHROPIC_BASE_URL, OPENAI_BASE_URL    endpoints (or --base-url)",
+			`  ${BUILTINS.map((p) => p.apiKeyEnv).join(", ").padEnd(39)}keys (or --api-key; local servers: apiKey in models.json)`,
+			`  ${BUILTINS.map((p) => p.baseUrlEnv).join(", ").padEnd(39)}endpoints (or --base-url)`,
 			"  LOOM_HOME                              where settings, models.json and sessions live (default ~/.loom)",
 			"",
 			"Settings: $LOOM_HOME/settings.json; custom providers (Ollama, vLLM, ...): $LOOM_HOME/models.json",

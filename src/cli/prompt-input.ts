@@ -1,10 +1,10 @@
 // Builds the prompt from its three sources: @file arguments, prompt words, and piped stdin.
 import { readFileSync, statSync } from "node:fs";
-import { homedir } from "node:os";
 import { resolve } from "node:path";
+import { formatSize } from "../core/format-size.js";
+import { expandHome } from "../core/home-path.js";
 import type { ImageContent } from "../core/index.js";
 import { detectImageMimeType, looksBinary, MAX_IMAGE_BYTES } from "../tools/file-kind.js";
-import { formatSize } from "../tools/truncate.js";
 import { UsageError } from "./usage-error.js";
 
 export const MAX_STDIN_BYTES = 10 * 1024 * 1024;
@@ -75,7 +75,7 @@ export function buildPromptInput(files: readonly string[], words: string, stdinT
 }
 
 function inlineFile(file: string, cwd: string): { path: string; text: string } | { path: string; image: ImageContent } {
-	const path = resolve(cwd, file === "~" || file.startsWith("~/") ? homedir() + file.slice(1) : file);
+	const path = resolve(cwd, expandHome(file));
 	let bytes: Buffer;
 	try {
 		const stat = statSync(path);

@@ -3,18 +3,32 @@ import { errorMessageOf, raceAbort } from "./abort.js";
 import type { AgentContext, AgentEvent, AgentLoopConfig, AgentMessage } from "./agent-types.js";
 import { EventStream } from "./event-stream.js";
 import type { AssistantMessage, AssistantMessageEvent, AssistantMessageEventStream, Context, StreamFn, ToolResultMessage } from "./llm-types.js";
-import { emptyUsage } from "./llm/usage.js";
+import { errorAssistantMessage } from "./messages.js";
 import { type AgentEventSink, executeToolCalls } from "./tool-execution.js";
 
 export type { AgentEventSink } from "./tool-execution.js";
 
-/** Runs `run`, pushing its events into a stream that ends with agent_end. */
-function streamRun(run: (emit: AgentEventSink) => Promise<AgentMessage[]>): EventStream<AgentEvent, AgentMessage[]> {
+/**
+ * Runs `run`, pushing its events into a stream that ends with agent_end. The loop ends every run with agent_end
+ * itself; should it still reject (a defect), the stream ends with an error message rather than staying open.
+ */
+function streamRun(
+	config: AgentLoopConfig,
+	run: (emit: AgentEventSink) => Promise<AgentMessage[]>,
+): EventStream<AgentEvent, AgentMessage[]> {
 	const stream = new EventStream<AgentEvent, AgentMessage[]>(
 		(event) => event.type === "agent_end",
 		(event) => (event.type === "agent_end" ? event.messages : []),
 	);
-	void run((event) => stream.push(event)).then((messages) => stream.end(messages));
+	void run((event) => stream.push(event)).then(
+		(messages) => stream.end(messages),
+		(error: unknown) => {
+			const message = errorAssistantMessage(config.model, errorMessageOf(error));
+			for (const event of failureEvents(message, true)) stream.push(event);
+			stream.push({ type: "agent_end", messages: [message] });
+			stream.end([message]);
+		},
+	);
 	return stream;
 }
 
@@ -26,7 +40,7 @@ export function agentLoop(
 	signal?: AbortSignal,
 	streamFn?: StreamFn,
 ): EventStream<AgentEvent, AgentMessage[]> {
-	return streamRun((emit) => runAgentLoop(prompts, context, config, emit, signal, streamFn));
+	return streamRun(config, (emit) => runAgentLoop(prompts, context, config, emit, signal, streamFn));
 }
 
 /** Continues from the current context (e.g. after an error), without a new prompt. */
@@ -37,7 +51,7 @@ export function agentLoopContinue(
 	streamFn?: StreamFn,
 ): EventStream<AgentEvent, AgentMessage[]> {
 	assertCanContinue(context);
-	return streamRun((emit) => runAgentLoopContinue(context, config, emit, signal, streamFn));
+	return streamRun(config, (emit) => runAgentLoopContinue(context, config, emit, signal, streamFn));
 }
 
 export function assertCanContinue(context: AgentContext): void {
@@ -46,6 +60,7 @@ export function assertCanContinue(context: AgentContext): void {
 	if (last.role === "assistant") throw new Error("Cannot continue from message role: assistant");
 }
 
+/** One loop invocation: its prompts (none for a continuation), then turns until the run ends. Returns its new messages. */
 export async function runAgentLoop(
 	prompts: AgentMessage[],
 	context: AgentContext,
@@ -66,7 +81,7 @@ export async function runAgentLoop(
 	return newMessages;
 }
 
-export async function runAgentLoopContinue(
+export function runAgentLoopContinue(
 	context: AgentContext,
 	config: AgentLoopConfig,
 	emit: AgentEventSink,
@@ -74,12 +89,28 @@ export async function runAgentLoopContinue(
 	streamFn?: StreamFn,
 ): Promise<AgentMessage[]> {
 	assertCanContinue(context);
-	const newMessages: AgentMessage[] = [];
-	const currentContext: AgentContext = { ...context, messages: [...context.messages] };
-	await emit({ type: "agent_start" });
-	await emit({ type: "turn_start" });
-	await runLoop(currentContext, newMessages, config, signal, emit, streamFn);
-	return newMessages;
+	return runAgentLoop([], context, config, emit, signal, streamFn);
+}
+
+/** A loop callback broke its contract by throwing; the run ends with an error assistant message naming it. */
+class CallbackFailure extends Error {}
+
+async function guarded<T>(name: string, callback: () => T | Promise<T>): Promise<T> {
+	try {
+		return await callback();
+	} catch (error) {
+		throw new CallbackFailure(`${name} failed: ${errorMessageOf(error)}`);
+	}
+}
+
+/** The events that close a run's failed turn with `message` (opening the turn first when none is open). */
+function failureEvents(message: AssistantMessage, turnOpen: boolean): AgentEvent[] {
+	return [
+		...(turnOpen ? [] : [{ type: "turn_start" } as const]),
+		{ type: "message_start", message },
+		{ type: "message_end", message },
+		{ type: "turn_end", message, toolResults: [] },
+	];
 }
 
 async function runLoop(
@@ -90,64 +121,83 @@ async function runLoop(
 	emit: AgentEventSink,
 	streamFn: StreamFn | undefined,
 ): Promise<void> {
-	let firstTurn = true;
-	let pendingMessages: AgentMessage[] = (await config.getSteeringMessages?.()) ?? [];
+	// The caller emitted the first turn_start.
+	let turnOpen = true;
+	const endTurn = async (message: AssistantMessage, toolResults: ToolResultMessage[]) => {
+		turnOpen = false;
+		await emit({ type: "turn_end", message, toolResults });
+	};
+	const steering = async () => (await guarded("getSteeringMessages", () => config.getSteeringMessages?.())) ?? [];
+	const followUp = async () => (await guarded("getFollowUpMessages", () => config.getFollowUpMessages?.())) ?? [];
+	try {
+		let firstTurn = true;
+		let pendingMessages: AgentMessage[] = await steering();
 
-	while (true) {
-		let hasMoreToolCalls = true;
-		while (hasMoreToolCalls || pendingMessages.length > 0) {
-			if (firstTurn) firstTurn = false;
-			else await emit({ type: "turn_start" });
+		while (true) {
+			let hasMoreToolCalls = true;
+			while (hasMoreToolCalls || pendingMessages.length > 0) {
+				if (firstTurn) firstTurn = false;
+				else {
+					turnOpen = true;
+					await emit({ type: "turn_start" });
+				}
 
-			for (const message of pendingMessages) {
-				await emit({ type: "message_start", message });
-				await emit({ type: "message_end", message });
-				currentContext.messages.push(message);
+				for (const message of pendingMessages) {
+					await emit({ type: "message_start", message });
+					await emit({ type: "message_end", message });
+					currentContext.messages.push(message);
+					newMessages.push(message);
+				}
+				pendingMessages = [];
+
+				const message = await streamAssistantResponse(currentContext, config, signal, emit, streamFn);
 				newMessages.push(message);
-			}
-			pendingMessages = [];
 
-			const message = await streamAssistantResponse(currentContext, config, signal, emit, streamFn);
-			newMessages.push(message);
+				if (message.stopReason === "error" || message.stopReason === "aborted") {
+					await endTurn(message, []);
+					await emit({ type: "agent_end", messages: newMessages });
+					return;
+				}
 
-			if (message.stopReason === "error" || message.stopReason === "aborted") {
-				await emit({ type: "turn_end", message, toolResults: [] });
-				await emit({ type: "agent_end", messages: newMessages });
-				return;
+				hasMoreToolCalls = message.content.some((block) => block.type === "toolCall");
+				let toolResults: ToolResultMessage[] = [];
+				let terminate = false;
+				if (hasMoreToolCalls) {
+					const batch = await executeToolCalls(currentContext, message, config, signal, emit);
+					toolResults = batch.messages;
+					terminate = batch.terminate;
+					currentContext.messages.push(...toolResults);
+					newMessages.push(...toolResults);
+				}
+				await endTurn(message, toolResults);
+
+				// An abort during the tools ends the run here rather than asking the model again.
+				if (terminate || signal?.aborted) {
+					await emit({ type: "agent_end", messages: newMessages });
+					return;
+				}
+				const stopCheck = config.shouldStopAfterTurn;
+				const stopContext = { message, toolResults, context: currentContext, newMessages: [...newMessages] };
+				if (stopCheck && (await guarded("shouldStopAfterTurn", () => stopCheck(stopContext)))) {
+					await emit({ type: "agent_end", messages: newMessages });
+					return;
+				}
+				pendingMessages = await steering();
 			}
 
-			hasMoreToolCalls = message.content.some((block) => block.type === "toolCall");
-			let toolResults: ToolResultMessage[] = [];
-			let terminate = false;
-			if (hasMoreToolCalls) {
-				const batch = await executeToolCalls(currentContext, message, config, signal, emit);
-				toolResults = batch.messages;
-				terminate = batch.terminate;
-				currentContext.messages.push(...toolResults);
-				newMessages.push(...toolResults);
-			}
-			await emit({ type: "turn_end", message, toolResults });
-
-			// An abort during the tools ends the run here rather than asking the model again.
-			if (terminate || signal?.aborted) {
-				await emit({ type: "agent_end", messages: newMessages });
-				return;
-			}
-			if (
-				config.shouldStopAfterTurn &&
-				(await config.shouldStopAfterTurn({ message, toolResults, context: currentContext }))
-			) {
-				await emit({ type: "agent_end", messages: newMessages });
-				return;
-			}
-			pendingMessages = (await config.getSteeringMessages?.()) ?? [];
+			const followUps = await followUp();
+			if (followUps.length === 0) break;
+			pendingMessages = followUps;
 		}
-
-		const followUps = (await config.getFollowUpMessages?.()) ?? [];
-		if (followUps.length === 0) break;
-		pendingMessages = followUps;
+		await emit({ type: "agent_end", messages: newMessages });
+	} catch (error) {
+		// Listener failures are the Agent's to record; only a broken callback ends the run here.
+		if (!(error instanceof CallbackFailure)) throw error;
+		const message = errorAssistantMessage(config.model, error.message, { aborted: signal?.aborted });
+		newMessages.push(message);
+		for (const event of failureEvents(message, turnOpen)) await emit(event);
+		await emit({ type: "agent_end", messages: newMessages });
 	}
-	await emit({ type: "agent_end", messages: newMessages });
 }
 
 /**
@@ -251,15 +301,5 @@ function failedMessage(
 	error: unknown,
 ): AssistantMessage {
 	const aborted = signal?.aborted === true;
-	return {
-		role: "assistant",
-		content: partial?.content ?? [],
-		api: partial?.api ?? config.model.api,
-		provider: partial?.provider ?? config.model.provider,
-		model: partial?.model ?? config.model.id,
-		usage: partial?.usage ?? emptyUsage(),
-		stopReason: aborted ? "aborted" : "error",
-		errorMessage: aborted ? "Request aborted" : errorMessageOf(error),
-		timestamp: partial?.timestamp ?? Date.now(),
-	};
+	return errorAssistantMessage(config.model, aborted ? "Request aborted" : errorMessageOf(error), { aborted, partial });
 }

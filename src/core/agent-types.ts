@@ -92,6 +92,11 @@ export interface ShouldStopAfterTurnContext {
 	message: AssistantMessage;
 	toolResults: ToolResultMessage[];
 	context: AgentContext;
+	/**
+	 * What this loop invocation would return if it stopped now: a prompt run's prompts and everything after them;
+	 * a continuation's messages since it continued (not the context it continued from). A copy.
+	 */
+	newMessages: AgentMessage[];
 }
 
 export interface AgentLoopConfig extends StreamOptions {
@@ -111,7 +116,10 @@ export interface AgentLoopConfig extends StreamOptions {
 		context: AfterToolCallContext,
 		signal?: AbortSignal,
 	) => Promise<AfterToolCallResult | undefined> | AfterToolCallResult | undefined;
-	/** Ends the run after a turn without polling steering or follow-up queues. */
+	/**
+	 * Ends the run after a turn without polling steering or follow-up queues. Like every callback here it should
+	 * not throw; one that does ends the run with an error assistant message naming it, then agent_end.
+	 */
 	shouldStopAfterTurn?: (context: ShouldStopAfterTurnContext) => boolean | Promise<boolean>;
 	/** Messages to inject after the current tool batch, before the next model call. */
 	getSteeringMessages?: () => Promise<AgentMessage[]> | AgentMessage[];

@@ -2,7 +2,8 @@
 import { setMaxListeners } from "node:events";
 import { errorMessageOf } from "./abort.js";
 import { assertCanContinue, runAgentLoop, runAgentLoopContinue } from "./agent-loop.js";
-import { emptyUsage } from "./llm/usage.js";
+import { placeholderModel } from "./llm/models-catalog.js";
+import { errorAssistantMessage, userMessage } from "./messages.js";
 import { OrderedDelivery, callInOrder } from "./event-delivery.js";
 import type {
 	AgentContext,
@@ -44,18 +45,8 @@ export function defaultConvertToLlm(messages: AgentMessage[]): Message[] {
 	);
 }
 
-const NO_MODEL: Model = {
-	id: "none",
-	name: "No model",
-	api: "none",
-	provider: "none",
-	baseUrl: "",
-	reasoning: false,
-	input: ["text"],
-	cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
-	contextWindow: 0,
-	maxTokens: 0,
-};
+/** The Agent's state as callers see it: everything read-only but the two lists, whose assignment is copied. */
+export type AgentStateView = Readonly<Omit<AgentState, "tools" | "messages">> & Pick<AgentState, "tools" | "messages">;
 
 export class Agent {
 	private readonly _state: AgentState & { pendingToolCalls: Set<string> };
@@ -80,12 +71,25 @@ export class Agent {
 
 	constructor(options: AgentOptions = {}) {
 		const initial = options.initialState ?? {};
+		let tools = [...(initial.tools ?? [])];
+		let messages = [...(initial.messages ?? [])];
 		this._state = {
 			systemPrompt: initial.systemPrompt ?? "",
-			model: initial.model ?? NO_MODEL,
+			model: initial.model ?? placeholderModel(),
 			thinkingLevel: initial.thinkingLevel ?? "off",
-			tools: initial.tools ?? [],
-			messages: initial.messages ? [...initial.messages] : [],
+			// Arrays assigned from outside are copied: the caller's later pushes and pops never reach the agent.
+			get tools() {
+				return tools;
+			},
+			set tools(value) {
+				tools = [...value];
+			},
+			get messages() {
+				return messages;
+			},
+			set messages(value) {
+				messages = [...value];
+			},
 			isStreaming: false,
 			streamingMessage: undefined,
 			pendingToolCalls: new Set<string>(),
@@ -104,8 +108,11 @@ export class Agent {
 		this.followUpMode = options.followUpMode ?? "one-at-a-time";
 	}
 
-	/** Run-time truth, for queries. Change it through the methods below. */
-	get state(): Readonly<AgentState> {
+	/**
+	 * Run-time truth, for queries. Assigning `tools` or `messages` stores a copy of the array; change the rest
+	 * through the methods below.
+	 */
+	get state(): AgentStateView {
 		return this._state;
 	}
 
@@ -126,11 +133,13 @@ export class Agent {
 	setThinkingLevel(level: ThinkingLevel): void {
 		this._state.thinkingLevel = level;
 	}
+	/** Stores a copy of the list. */
 	setTools(tools: AgentTool<any>[]): void {
 		this._state.tools = tools;
 	}
+	/** Stores a copy of the list. */
 	replaceMessages(messages: AgentMessage[]): void {
-		this._state.messages = [...messages];
+		this._state.messages = messages;
 	}
 	appendMessage(message: AgentMessage): void {
 		this._state.messages.push(message);
@@ -275,18 +284,7 @@ export class Agent {
 	}
 
 	private async recordRunFailure(error: unknown, signal: AbortSignal, sawAgentEnd: boolean): Promise<void> {
-		const model = this._state.model;
-		const message: AgentMessage = {
-			role: "assistant",
-			content: [],
-			api: model.api,
-			provider: model.provider,
-			model: model.id,
-			usage: emptyUsage(),
-			stopReason: signal.aborted ? "aborted" : "error",
-			errorMessage: errorMessageOf(error),
-			timestamp: Date.now(),
-		};
+		const message = errorAssistantMessage(this._state.model, errorMessageOf(error), { aborted: signal.aborted });
 		const events: AgentEvent[] = [
 			{ type: "message_start", message },
 			{ type: "message_end", message },
@@ -303,7 +301,7 @@ export class Agent {
 	}
 
 	/**
-	 * Reduce internal state first, then await every listener in subscription order (seed 000 §12).
+	 * Reduce internal state first, then await every listener in subscription order.
 	 * Synchronous while the listeners are: a promise only once one returns a promise.
 	 */
 	private processEvent(event: AgentEvent, signal: AbortSignal): Promise<void> | undefined {
@@ -338,7 +336,5 @@ export class Agent {
 
 function toMessages(input: string | AgentMessage | AgentMessage[], images?: ImageContent[]): AgentMessage[] {
 	if (Array.isArray(input)) return input;
-	if (typeof input !== "string") return [input];
-	const content = images && images.length > 0 ? [{ type: "text" as const, text: input }, ...images] : input;
-	return [{ role: "user", content, timestamp: Date.now() }];
+	return [typeof input === "string" ? userMessage(input, images) : input];
 }

@@ -1,10 +1,14 @@
 // Messages, models and the streaming protocol between a provider and the agent loop (seed 002).
 import type { TSchema } from "@sinclair/typebox";
 import type { EventStream } from "./event-stream.js";
+import type { BuiltinApi } from "./llm/api-registry.js";
 
-export type Api = "anthropic-messages" | "openai-completions" | (string & {});
+/** A wire API: the provider table's names are known; any other string names one registered at run time. */
+export type Api = BuiltinApi | (string & {});
 export type StopReason = "stop" | "length" | "toolUse" | "error" | "aborted";
-export type ThinkingLevel = "off" | "low" | "medium" | "high";
+/** Every thinking level, from none to the most; each provider maps them in its entry of the provider table. */
+export const THINKING_LEVELS = ["off", "low", "medium", "high"] as const;
+export type ThinkingLevel = (typeof THINKING_LEVELS)[number];
 
 export interface TextContent {
 	type: "text";

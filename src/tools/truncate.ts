@@ -1,6 +1,8 @@
 // Output limits shared by read (keeps the head) and bash (keeps the tail). Cuts fall between lines,
 // except when a single line is itself over the byte limit.
 
+export { formatSize } from "../core/format-size.js";
+
 export const DEFAULT_MAX_LINES = 2000;
 export const DEFAULT_MAX_BYTES = 50 * 1024;
 
@@ -118,9 +120,3 @@ export function lastBytesOf(text: string, maxBytes: number): string {
 	return buffer.subarray(start).toString("utf8");
 }
 
-export function formatSize(bytes: number): string {
-	if (bytes < 1024) return `${bytes} B`;
-	if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
-	if (bytes < 1024 * 1024 * 1024) return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
-	return `${(bytes / (1024 * 1024 * 1024)).toFixed(1)} GB`;
-}

@@ -2,6 +2,7 @@
 // thinking, and each assistant message's tool calls as a finished batch with their results.
 import type { AgentMessage } from "../core/agent-types.js";
 import { findTool, type NamedToolPresentation, toolSummary } from "../core/tool-definition.js";
+import { isCompactionSummary } from "../core/session/compaction/summary-message.js";
 import { textFromContent, thinkingFromContent, userText } from "./message-text.js";
 import type { NewTranscriptItem as NewItem, ToolRunView } from "./view-model.js";
 
@@ -37,6 +38,13 @@ export function historyItems(messages: readonly AgentMessage[], tools: readonly 
 	shown.forEach((message, index) => {
 		if (isRole(message, "user")) {
 			items.push({ kind: "user", text: userText((message as { content?: unknown }).content) });
+			return;
+		}
+		if (isCompactionSummary(message)) {
+			// Read defensively: a hand-edited file may lack the count.
+			const tokens = message.tokensBefore;
+			const before = typeof tokens === "number" && tokens > 0 ? ` (${tokens.toLocaleString("en-US")} tokens before)` : "";
+			items.push({ kind: "notice", level: "info", text: `Earlier messages were compacted into a summary${before}; the model continues from it.` });
 			return;
 		}
 		if (!isRole(message, "assistant")) return;

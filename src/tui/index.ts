@@ -2,7 +2,7 @@
 import { homedir } from "node:os";
 import type { SessionPort } from "./session-port.js";
 
-export type { SessionPort, SessionSummary, SessionUsageTotals } from "./session-port.js";
+export type { SessionPort, SessionSummary } from "./session-port.js";
 
 export interface InteractiveOptions {
 	/** Sent as soon as the screen is up (`loom "a first prompt"`). */

@@ -5,7 +5,8 @@ import type { NamedToolPresentation } from "../core/tool-definition.js";
 import { userText } from "./message-text.js";
 import { appendItems, endAssistant, flushAssistant, startAssistant, updateAssistant } from "./reduce-assistant.js";
 import { endTool, flushToolBatch, startTool, updateTool } from "./reduce-tools.js";
-import { type ScreenView, type UiEvent, emptyUsage } from "./view-model.js";
+import { zeroUsage } from "../core/session/usage-totals.js";
+import type { ScreenView, UiEvent } from "./view-model.js";
 
 export type ScreenEvent = SessionEvent | UiEvent;
 
@@ -78,7 +79,7 @@ export function reduceView(view: ScreenView, event: ScreenEvent, now: number, to
 					thinkingLevel: event.thinkingLevel,
 					messageCount: event.messageCount,
 				},
-				usage: emptyUsage,
+				usage: zeroUsage(),
 				contextTokens: undefined,
 				turn: 0,
 			};

@@ -4,6 +4,7 @@ import type { AgentMessage } from "../core/agent-types.js";
 import type { ThinkingLevel } from "../core/llm-types.js";
 import type { SessionEvent } from "../core/session/session-events.js";
 import type { NamedToolPresentation } from "../core/tool-definition.js";
+import type { UsageTotals } from "../core/session/usage-totals.js";
 
 /** One saved session, as /resume lists it. */
 export interface SessionSummary {
@@ -15,15 +16,6 @@ export interface SessionSummary {
 	/** The first prompt, shortened; "" when none yet. */
 	firstPrompt: string;
 	messageCount: number;
-}
-
-export interface SessionUsageTotals {
-	input: number;
-	output: number;
-	cacheRead: number;
-	cacheWrite: number;
-	/** US dollars. */
-	cost: number;
 }
 
 export interface SessionPort {
@@ -70,7 +62,7 @@ export interface SessionPort {
 	/** The conversation, shown when a saved session is opened. Optional. */
 	readonly messages?: readonly AgentMessage[];
 	/** Token and cost totals of the whole session, loaded history included. */
-	readonly usageTotals: SessionUsageTotals;
+	readonly usageTotals: UsageTotals;
 	/** Tokens in the model's context after the last response, when known (for a resumed session's context %). Optional. */
 	readonly contextUsage?: { tokens?: number };
 	/**

@@ -1,6 +1,6 @@
 // Slash commands typed into the editor. Parsing is pure; running one talks to the session and reports
 // back through notices. Errors become one readable line, never a stack trace.
-import type { ThinkingLevel } from "../core/llm-types.js";
+import { THINKING_LEVELS, type ThinkingLevel } from "../core/llm-types.js";
 import { formatCost, formatLocalMinute, formatTokens } from "./format.js";
 import type { SessionPort } from "./session-port.js";
 import type { NoticeLevel } from "./view-model.js";
@@ -11,7 +11,6 @@ export interface SlashCommand {
 	args: string;
 }
 
-export const THINKING_LEVELS: readonly ThinkingLevel[] = ["off", "low", "medium", "high"];
 
 export const COMMAND_HELP: ReadonlyArray<[string, string]> = [
 	["/help", "this help"],

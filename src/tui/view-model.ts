@@ -2,6 +2,7 @@
 // never the agent's state. Everything here is plain data, produced only by the reducer.
 import type { ThinkingLevel } from "../core/llm-types.js";
 import type { CompactionReason } from "../core/session/session-events.js";
+import { type UsageTotals, zeroUsage } from "../core/session/usage-totals.js";
 
 export type RunStatus = "idle" | "running" | "settling";
 export type ToolStatus = "preparing" | "running" | "done" | "error";
@@ -69,14 +70,6 @@ export interface ActiveAssistant {
 	pendingToolCall?: { name: string; chars: number };
 }
 
-export interface UsageTotals {
-	input: number;
-	output: number;
-	cacheRead: number;
-	cacheWrite: number;
-	cost: number;
-}
-
 export interface RetryView {
 	attempt: number;
 	maxRetries: number;
@@ -132,8 +125,6 @@ export type UiEvent =
 	/** The conversation of a resumed session, to show before anything new. */
 	| { type: "ui_history"; items: NewTranscriptItem[] };
 
-export const emptyUsage: UsageTotals = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, cost: 0 };
-
 export function initialView(session: Partial<SessionInfoView> = {}): ScreenView {
 	return {
 		runStatus: "idle",
@@ -142,7 +133,7 @@ export function initialView(session: Partial<SessionInfoView> = {}): ScreenView 
 		transcript: [],
 		tools: {},
 		liveToolIds: [],
-		usage: emptyUsage,
+		usage: zeroUsage(),
 		queue: { steering: [], followUp: [] },
 		session: { messageCount: 0, ...session },
 		showThinking: false,

@@ -4,8 +4,9 @@ import type { AgentMessage } from "../../src/core/agent-types.js";
 import type { ThinkingLevel } from "../../src/core/llm-types.js";
 import type { SessionEvent } from "../../src/core/session/session-events.js";
 import type { NamedToolPresentation } from "../../src/core/tool-definition.js";
-import type { SessionPort, SessionSummary, SessionUsageTotals } from "../../src/tui/session-port.js";
+import type { SessionPort, SessionSummary } from "../../src/tui/session-port.js";
 import { builtinTools } from "../support/builtin-tools.js";
+import { type UsageTotals, zeroUsage } from "../../src/core/session/usage-totals.js";
 import { assistant } from "./events.js";
 
 export type ScriptStep = SessionEvent | (() => Promise<void>);
@@ -41,7 +42,7 @@ export class FakeSession implements SessionPort {
 	sessionFile: string | undefined = "/home/u/.loom/sessions/s1.jsonl";
 	messageCount = 0;
 	messages: AgentMessage[] = [];
-	usageTotals: SessionUsageTotals = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, cost: 0 };
+	usageTotals: UsageTotals = zeroUsage();
 	sessions: SessionSummary[] = [];
 	/** The built-in tools' presentations, as a real session hands them to the screen. */
 	tools: readonly NamedToolPresentation[] = builtinTools;

@@ -10,7 +10,14 @@ type MessageParam = Anthropic.MessageParam;
 type ContentBlockParam = Anthropic.ContentBlockParam;
 
 const CACHE = { type: "ephemeral" } as const;
-const THINKING_BUDGETS: Record<Exclude<ThinkingLevel, "off">, number> = { low: 2048, medium: 8192, high: 24576 };
+
+/** What each thinking level asks of Claude: an effort (adaptive thinking) or a token budget (older models). */
+export const ANTHROPIC_THINKING: Readonly<Record<ThinkingLevel, { effort: "low" | "medium" | "high"; budgetTokens: number } | undefined>> = {
+	off: undefined,
+	low: { effort: "low", budgetTokens: 2048 },
+	medium: { effort: "medium", budgetTokens: 8192 },
+	high: { effort: "high", budgetTokens: 24576 },
+};
 
 export function buildAnthropicParams(model: Model, context: Context, options: ProviderStreamOptions = {}): Params {
 	const messages = convertMessages(transformMessages(context.messages, model, { normalizeToolCallId: normalizeAnthropicToolCallId }));
@@ -57,14 +64,15 @@ function thinkingSettings(
 ): { thinking?: Anthropic.ThinkingConfigParam; effort?: "low" | "medium" | "high"; maxTokens: number } {
 	if (!model.reasoning || level === undefined) return { maxTokens };
 	const style = anthropicThinkingStyle(model.id);
-	if (level === "off") {
+	const setting = ANTHROPIC_THINKING[level];
+	if (!setting) {
 		// Budget models think only when asked; always-on models keep their default.
 		return style.mode === "adaptive" && style.canDisable ? { thinking: { type: "disabled" }, maxTokens } : { maxTokens };
 	}
 	if (style.mode === "adaptive") {
-		return { thinking: { type: "adaptive", display: "summarized" }, effort: level, maxTokens };
+		return { thinking: { type: "adaptive", display: "summarized" }, effort: setting.effort, maxTokens };
 	}
-	const budget = THINKING_BUDGETS[level];
+	const budget = setting.budgetTokens;
 	// budget_tokens must stay below max_tokens, with room left for the answer.
 	const needed = Math.min(model.maxTokens, budget + 4096);
 	const total = Math.max(maxTokens, needed);

@@ -1,21 +1,16 @@
-// Where an API key comes from, and what to tell the user when there is none.
+// Where an API key comes from, and what to tell the user when there is none. The built-in providers' key
+// variables are listed with the providers (models-catalog.ts).
 import type { Model } from "../llm-types.js";
-
-/** Environment variables of the built-in providers. */
-export const PROVIDER_KEY_ENV: Record<string, string> = {
-	anthropic: "ANTHROPIC_API_KEY",
-	openai: "OPENAI_API_KEY",
-};
+import { BUILTIN_PROVIDERS } from "./models-catalog.js";
 
 /** The command-line flag that passes a key explicitly. */
 export const API_KEY_FLAG = "--api-key";
 
 /** Names exactly what to set: the provider's variable, the models.json entry, or the flag. */
-export function missingApiKeyMessage(provider: string, modelsJsonPath?: string): string {
-	const envVar = PROVIDER_KEY_ENV[provider];
+export function missingApiKeyMessage(provider: string, modelsJsonPath = "models.json"): string {
+	const envVar = BUILTIN_PROVIDERS[provider]?.apiKeyEnv;
 	if (envVar) return `No API key for provider "${provider}": set ${envVar} or pass ${API_KEY_FLAG}.`;
-	const where = modelsJsonPath ?? "models.json";
-	return `No API key for provider "${provider}": add "apiKey" to its entry in ${where} (a key, or "$ENV_VAR" to read one) or pass ${API_KEY_FLAG}.`;
+	return `No API key for provider "${provider}": add "apiKey" to providers.${provider} in ${modelsJsonPath} (a key, or "$ENV_VAR" to read one) or pass ${API_KEY_FLAG}.`;
 }
 
 /** The explicit key, else the provider's environment variable. */
@@ -24,7 +19,7 @@ export function providerApiKey(
 	explicit: string | undefined,
 	env: NodeJS.ProcessEnv = process.env,
 ): { apiKey?: string; missingMessage: string } {
-	const envVar = PROVIDER_KEY_ENV[model.provider];
+	const envVar = BUILTIN_PROVIDERS[model.provider]?.apiKeyEnv;
 	const apiKey = explicit || (envVar ? env[envVar] : undefined) || undefined;
 	return { apiKey, missingMessage: missingApiKeyMessage(model.provider) };
 }

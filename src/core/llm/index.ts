@@ -1,9 +1,17 @@
 // Public entry of the model providers: one StreamFn for every supported API, the model catalog and
 // registry (models.json, keys), cost, and the helpers the session layer needs (overflow, conversion).
 export { preloadModelSdk, streamModel } from "./stream-model.js";
+export { type ApiProvider, type BuiltinApi, apiProvider, knownApis, registerApi } from "./api-registry.js";
 export { streamAnthropicMessages } from "./anthropic-messages.js";
 export { streamOpenAICompletions } from "./openai-completions.js";
-export { DEFAULT_IDLE_TIMEOUT_MS, type ProviderStreamOptions } from "./provider-run.js";
+export {
+	DEFAULT_IDLE_TIMEOUT_MS,
+	type AttemptContext,
+	type FinishReason,
+	type ProviderAttempt,
+	type ProviderStreamOptions,
+	runProviderStream,
+} from "./provider-run.js";
 export { DEFAULT_RETRY, retryDelayMs, type RetrySettings } from "./retry.js";
 export { calculateCost, emptyUsage } from "./usage.js";
 export { isContextOverflow } from "./context-overflow.js";
@@ -17,13 +25,14 @@ export {
 } from "./transform-messages.js";
 export { buildAnthropicParams, anthropicThinkingStyle } from "./anthropic-request.js";
 export { buildOpenAIParams } from "./openai-request.js";
-export { API_KEY_FLAG, PROVIDER_KEY_ENV, missingApiKeyMessage } from "./api-keys.js";
+export { API_KEY_FLAG, missingApiKeyMessage } from "./api-keys.js";
 export {
 	BUILTIN_MODELS,
 	BUILTIN_PROVIDERS,
 	DEFAULT_MODEL_LIMITS,
 	DEFAULT_PROVIDER,
 	type BuiltinProvider,
+	placeholderModel,
 } from "./models-catalog.js";
 export { ModelRegistry, loadModelRegistry, type ModelRequest, type ResolvedModel } from "./model-registry.js";
 export { parseModelsJson, readModelsJson, type ModelsJson, type ModelsJsonModel, type ModelsJsonProvider } from "./models-json.js";

@@ -2,7 +2,7 @@
 // and keys from options, environment and file, and errors that say exactly what to set.
 import { join } from "node:path";
 import type { Api, Model } from "../llm-types.js";
-import { API_KEY_FLAG } from "./api-keys.js";
+import { API_KEY_FLAG, missingApiKeyMessage } from "./api-keys.js";
 import { BUILTIN_MODELS, BUILTIN_PROVIDERS, DEFAULT_MODEL_LIMITS, DEFAULT_PROVIDER, FREE } from "./models-catalog.js";
 import { type ModelsJson, type ModelsJsonModel, type ModelsJsonProvider, readModelsJson } from "./models-json.js";
 
@@ -108,12 +108,7 @@ export class ModelRegistry {
 				`No API key for provider "${provider}": ${this.modelsJsonPath} reads it from ${variable}, which is not set. Set ${variable} or pass ${API_KEY_FLAG}.`,
 			);
 		}
-		if (entry?.apiKeyEnv) {
-			throw new Error(`No API key for provider "${provider}": set ${entry.apiKeyEnv} or pass ${API_KEY_FLAG}.`);
-		}
-		throw new Error(
-			`No API key for provider "${provider}": add "apiKey" to providers.${provider} in ${this.modelsJsonPath} (a key, or "$ENV_VAR") or pass ${API_KEY_FLAG}.`,
-		);
+		throw new Error(missingApiKeyMessage(provider, this.modelsJsonPath));
 	}
 
 	private splitRequest(request: ModelRequest): { provider: string; modelId?: string } {

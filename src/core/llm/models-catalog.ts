@@ -43,6 +43,25 @@ export const DEFAULT_MODEL_LIMITS = { contextWindow: 128_000, maxTokens: 16_384 
 
 export const FREE: ModelCost = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 };
 
+/**
+ * A stand-in where no usable model exists yet (an Agent created without one, a session whose selection cannot
+ * be resolved): it carries names for display and can serve no request (api "none", no window).
+ */
+export function placeholderModel(names: Partial<Pick<Model, "id" | "name" | "provider" | "baseUrl">> = {}): Model {
+	return {
+		id: names.id ?? "none",
+		name: names.name ?? names.id ?? "No model",
+		api: "none",
+		provider: names.provider ?? "none",
+		baseUrl: names.baseUrl ?? "",
+		reasoning: false,
+		input: ["text"],
+		cost: { ...FREE },
+		contextWindow: 0,
+		maxTokens: 0,
+	};
+}
+
 function claude(id: string, name: string, input: number, output: number, contextWindow: number, maxTokens: number): Model {
 	return {
 		id,

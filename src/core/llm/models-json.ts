@@ -3,9 +3,8 @@
 import { existsSync, readFileSync } from "node:fs";
 import { type Static, Type } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
+import { apiProvider, knownApis } from "./api-registry.js";
 import { BUILTIN_PROVIDERS } from "./models-catalog.js";
-
-const SUPPORTED_APIS = ["anthropic-messages", "openai-completions"] as const;
 
 const CostSchema = Type.Object({
 	input: Type.Optional(Type.Number({ minimum: 0 })),
@@ -27,7 +26,8 @@ const ModelSchema = Type.Object({
 
 const ProviderSchema = Type.Object({
 	baseUrl: Type.Optional(Type.String({ minLength: 1 })),
-	api: Type.Optional(Type.Union(SUPPORTED_APIS.map((api) => Type.Literal(api)))),
+	/** A name in the provider table (checked after the shape, since APIs can be registered at run time). */
+	api: Type.Optional(Type.String()),
 	apiKey: Type.Optional(Type.String()),
 	headers: Type.Optional(Type.Record(Type.String(), Type.String())),
 	models: Type.Optional(Type.Array(ModelSchema)),
@@ -63,7 +63,7 @@ export function parseModelsJson(text: string, path: string): ModelsJson {
 	if (!Value.Check(ModelsJsonSchema, value)) {
 		const first = Value.Errors(ModelsJsonSchema, value).First();
 		const where = first?.path ? first.path.slice(1).replace(/\//g, ".") : "the top level";
-		const hint = first?.path.endsWith("/api") ? ` (supported: ${SUPPORTED_APIS.join(", ")})` : "";
+		const hint = first?.path.endsWith("/api") ? ` (supported: ${knownApis().join(", ")})` : "";
 		throw new Error(
 			`Invalid ${path}: ${where || "the top level"}: ${first?.message ?? "unexpected shape"}${hint}. ` +
 				`Expected { "providers": { "<name>": { "baseUrl", "api", "apiKey", "models": [{ "id" }] } } }.`,
@@ -72,6 +72,9 @@ export function parseModelsJson(text: string, path: string): ModelsJson {
 	for (const [name, provider] of Object.entries(value.providers)) {
 		if (!/^[A-Za-z0-9._-]+$/.test(name)) {
 			throw new Error(`Invalid ${path}: provider name "${name}" may only use letters, digits, ".", "_" and "-".`);
+		}
+		if (provider.api !== undefined && !apiProvider(provider.api)) {
+			throw new Error(`Invalid ${path}: providers.${name}.api: unknown API "${provider.api}" (supported: ${knownApis().join(", ")}).`);
 		}
 		if (!BUILTIN_PROVIDERS[name] && !provider.baseUrl) {
 			throw new Error(`Invalid ${path}: providers.${name}: "baseUrl" is required for a provider loom does not know.`);

@@ -1,12 +1,20 @@
 // Builds an OpenAI-compatible Chat Completions request from the core's context.
 import type OpenAI from "openai";
-import type { Context, ImageContent, Message, Model, TextContent } from "../llm-types.js";
+import type { Context, ImageContent, Message, Model, TextContent, ThinkingLevel } from "../llm-types.js";
 import type { ProviderStreamOptions } from "./provider-run.js";
 import { normalizeOpenAIToolCallId, transformMessages } from "./transform-messages.js";
 
 type Params = OpenAI.Chat.ChatCompletionCreateParamsStreaming;
 type MessageParam = OpenAI.Chat.ChatCompletionMessageParam;
 type ContentPart = OpenAI.Chat.ChatCompletionContentPartText | OpenAI.Chat.ChatCompletionContentPartImage;
+
+/** What each thinking level asks of a reasoning model (reasoning_effort); "off" asks nothing. */
+export const OPENAI_REASONING_EFFORT: Readonly<Record<ThinkingLevel, "low" | "medium" | "high" | undefined>> = {
+	off: undefined,
+	low: "low",
+	medium: "medium",
+	high: "high",
+};
 
 export function buildOpenAIParams(model: Model, context: Context, options: ProviderStreamOptions = {}): Params {
 	const messages: MessageParam[] = [];
@@ -34,7 +42,8 @@ export function buildOpenAIParams(model: Model, context: Context, options: Provi
 		else params.max_tokens = options.maxTokens;
 	}
 	if (options.temperature !== undefined) params.temperature = options.temperature;
-	if (model.reasoning && options.reasoning && options.reasoning !== "off") params.reasoning_effort = options.reasoning;
+	const effort = options.reasoning && OPENAI_REASONING_EFFORT[options.reasoning];
+	if (model.reasoning && effort) params.reasoning_effort = effort;
 	return params;
 }
 

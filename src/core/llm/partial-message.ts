@@ -10,6 +10,7 @@ import type {
 	ToolCall,
 	Usage,
 } from "../llm-types.js";
+import { emptyAssistantMessage } from "../messages.js";
 import { emptyUsage, finalizeUsage } from "./usage.js";
 
 type UsageCounts = Partial<Pick<Usage, "input" | "output" | "cacheRead" | "cacheWrite">>;
@@ -46,16 +47,7 @@ export class PartialAssistantMessage {
 		private readonly model: Model,
 		private readonly stream: AssistantMessageEventStream,
 	) {
-		this.message = {
-			role: "assistant",
-			content: [],
-			api: model.api,
-			provider: model.provider,
-			model: model.id,
-			usage: emptyUsage(),
-			stopReason: "stop",
-			timestamp: Date.now(),
-		};
+		this.message = emptyAssistantMessage(model);
 	}
 
 	/** True once any content block has started: from then on a failure is not retried. */

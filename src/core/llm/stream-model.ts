@@ -1,16 +1,16 @@
-// The one StreamFn the rest of loom uses: dispatches on model.api. Never throws, never rejects.
+// The one StreamFn the rest of loom uses: dispatches on model.api through the provider table. Never throws, never rejects.
 import { createAssistantMessageEventStream } from "../event-stream.js";
 import type { AssistantMessageEventStream, Context, Model } from "../llm-types.js";
-import { streamAnthropicMessages } from "./anthropic-messages.js";
-import { streamOpenAICompletions } from "./openai-completions.js";
+import { errorAssistantMessage } from "../messages.js";
+import { apiProvider, knownApis } from "./api-registry.js";
 import type { ProviderStreamOptions } from "./provider-run.js";
-import { emptyUsage } from "./usage.js";
 
 export function streamModel(model: Model, context: Context, options?: ProviderStreamOptions): AssistantMessageEventStream {
 	try {
-		if (model.api === "anthropic-messages") return streamAnthropicMessages(model, context, options);
-		if (model.api === "openai-completions") return streamOpenAICompletions(model, context, options);
-		return failedStream(model, `Unsupported API "${model.api}" for model ${model.provider}/${model.id} (expected "anthropic-messages" or "openai-completions").`);
+		const provider = apiProvider(model.api);
+		if (provider) return provider.stream(model, context, options);
+		const expected = knownApis().map((api) => `"${api}"`).join(" or ");
+		return failedStream(model, `Unsupported API "${model.api}" for model ${model.provider}/${model.id} (expected ${expected}).`);
 	} catch (error) {
 		// Request building is synchronous inside the providers' prepare step, so this is a last resort.
 		return failedStream(model, `Could not start the request: ${error instanceof Error ? error.message : String(error)}`);
@@ -22,9 +22,12 @@ export function streamModel(model: Model, context: Context, options?: ProviderSt
  * (loading one takes tens of milliseconds). Never rejects; a failure shows on the request itself.
  */
 export function preloadModelSdk(model: Pick<Model, "api">): Promise<void> {
-	const sdk = model.api === "anthropic-messages" ? import("@anthropic-ai/sdk") : model.api === "openai-completions" ? import("openai") : undefined;
-	if (!sdk) return Promise.resolve();
-	return sdk.then(warmUpFetch).catch(() => {});
+	const provider = apiProvider(model.api);
+	if (!provider) return Promise.resolve();
+	return Promise.resolve()
+		.then(() => provider.loadSdk())
+		.then(warmUpFetch)
+		.catch(() => {});
 }
 
 /**
@@ -42,17 +45,7 @@ async function warmUpFetch(): Promise<void> {
 
 function failedStream(model: Model, errorMessage: string): AssistantMessageEventStream {
 	const stream = createAssistantMessageEventStream();
-	const message = {
-		role: "assistant" as const,
-		content: [],
-		api: model.api,
-		provider: model.provider,
-		model: model.id,
-		usage: emptyUsage(),
-		stopReason: "error" as const,
-		errorMessage,
-		timestamp: Date.now(),
-	};
+	const message = errorAssistantMessage(model, errorMessage);
 	stream.push({ type: "start", partial: message });
 	stream.push({ type: "error", reason: "error", error: message });
 	stream.end();

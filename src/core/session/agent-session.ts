@@ -6,9 +6,11 @@ import { OrderedDelivery, callInOrder } from "../event-delivery.js";
 import type { AssistantMessage, ImageContent, Model, RetryInfo, ThinkingLevel } from "../llm-types.js";
 import { preloadModelSdk, streamModel } from "../llm/stream-model.js";
 import type { ToolDefinition } from "../tool-definition.js";
+import { userMessage } from "../messages.js";
 import type { AgentSessionOptions, RunOutcome, SessionListener } from "./agent-session-types.js";
 import { MessageQueue, type QueueKind } from "./message-queue.js";
 import { ModelChoice, type ModelSelection } from "./model-choice.js";
+import { convertToLlmWithSummaries } from "./compaction/summary-message.js";
 import { SessionCompaction } from "./session-compaction.js";
 import { buildSessionContext } from "./session-context.js";
 import type { SessionEntry } from "./session-entries.js";
@@ -16,7 +18,7 @@ import type { SessionEvent } from "./session-events.js";
 import { listSessions, type SessionInfo } from "./session-list.js";
 import { resolveSessionArgument } from "./session-resolve.js";
 import { SessionStore } from "./session-store.js";
-import { runOutcome, userMessage } from "./run-outcome.js";
+import { runOutcome } from "./run-outcome.js";
 import { SessionTools } from "./session-tools.js";
 import { SettingsRecord } from "./settings-record.js";
 import { addUsage, sumEntryUsage, type UsageTotals } from "./usage-totals.js";
@@ -68,6 +70,7 @@ export class AgentSession {
 				messages: context.messages,
 			},
 			streamFn: options.streamFn,
+			convertToLlm: convertToLlmWithSummaries,
 			getApiKey: () => this.choice.apiKey,
 			toolExecution: options.toolExecution ?? "parallel",
 			transformContext: async (messages, signal) => {

@@ -15,6 +15,7 @@ export { type UsageTotals, addUsage, lastContextTokens, sumEntryUsage, sumUsage,
 export { ModelChoice, type ModelResolver, type ModelSelection } from "./model-choice.js";
 export { MessageQueue, type QueueKind } from "./message-queue.js";
 export { type ToolSettings } from "./session-tools.js";
+export { RetryTracker } from "./retry-tracker.js";
 export { AgentSession, type AgentSessionOptions, type RunOutcome, type SessionListener } from "./agent-session.js";
 export * from "./compaction/index.js";
 export { type CompactionHost, SessionCompaction, type SessionCompactionOptions } from "./session-compaction.js";

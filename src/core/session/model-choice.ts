@@ -1,5 +1,6 @@
 // The session's model: what the user selected, what it resolved to (model + key), or why it cannot be used.
 import type { Model } from "../llm-types.js";
+import { placeholderModel } from "../llm/models-catalog.js";
 
 /** What the user asked for; the resolver turns it into a model and a key. */
 export interface ModelSelection {
@@ -35,7 +36,8 @@ export class ModelChoice {
 
 	/** The resolved model, or a stand-in carrying the selected names so the session can open and explain. */
 	get model(): Model {
-		return this.resolved?.model ?? this.named ?? placeholderModel(this.selection);
+		const { modelId = "unknown", provider = "unknown", baseUrl } = this.selection;
+		return this.resolved?.model ?? this.named ?? placeholderModel({ id: modelId, provider, baseUrl });
 	}
 	get apiKey(): string | undefined {
 		return this.resolved?.apiKey;
@@ -101,19 +103,4 @@ export class ModelChoice {
 			return false;
 		}
 	}
-}
-
-function placeholderModel(selection: ModelSelection): Model {
-	return {
-		id: selection.modelId ?? "unknown",
-		name: selection.modelId ?? "unknown",
-		api: "none",
-		provider: selection.provider ?? "unknown",
-		baseUrl: selection.baseUrl ?? "",
-		reasoning: false,
-		input: ["text"],
-		cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
-		contextWindow: 0,
-		maxTokens: 0,
-	};
 }

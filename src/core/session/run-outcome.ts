@@ -1,11 +1,6 @@
-// What a prompt's run takes (the user's message) and what it gives back (how it ended).
-import type { AssistantMessage, ImageContent, UserMessage } from "../llm-types.js";
+// What a prompt's run gives back: how it ended.
+import type { AssistantMessage } from "../llm-types.js";
 import type { RunOutcome } from "./agent-session-types.js";
-
-export function userMessage(text: string, images?: ImageContent[]): UserMessage {
-	const content = images && images.length > 0 ? [{ type: "text" as const, text }, ...images] : text;
-	return { role: "user", content, timestamp: Date.now() };
-}
 
 /** `last`: the run's last assistant message; a write failure or an abort request outranks how it ended. */
 export function runOutcome(last: AssistantMessage | undefined, abortRequested: boolean, writeProblem: string | undefined): RunOutcome {

@@ -4,7 +4,7 @@
 import type { Agent } from "../agent.js";
 import type { AgentMessage } from "../agent-types.js";
 import { isContextOverflow } from "../llm/context-overflow.js";
-import type { AssistantMessage, RetryInfo, StreamFn } from "../llm-types.js";
+import type { AssistantMessage, StreamFn } from "../llm-types.js";
 import { compact } from "./compaction/compact.js";
 import { buildCompactedContext } from "./compaction/compacted-context.js";
 import { compactionAborted, isCompactionAborted } from "./compaction/compaction-error.js";
@@ -12,6 +12,7 @@ import type { FileEffectTool } from "./compaction/file-operations.js";
 import { type CompactionSettings, resolveCompactionSettings, shouldCompact } from "./compaction/compaction-settings.js";
 import { applyCompactionToLoopMessages } from "./compaction/loop-view.js";
 import { contextUsage, estimateContextTokens } from "./compaction/token-estimate.js";
+import { RetryTracker } from "./retry-tracker.js";
 import type { CompactionReason, SessionEvent } from "./session-events.js";
 import type { SessionStore } from "./session-store.js";
 
@@ -128,11 +129,7 @@ export class SessionCompaction {
 		const own = options.signal ? undefined : new AbortController();
 		if (own) this.controller = own;
 		const signal = options.signal ?? own!.signal;
-		let retry: number | undefined;
-		const finishRetry = async (success: boolean) => {
-			if (retry !== undefined) await emit({ type: "retry_finished", attempt: retry, success });
-			retry = undefined;
-		};
+		const retries = new RetryTracker(emit);
 		await emit({ type: "compaction_start", reason });
 		try {
 			const store = this.host.store();
@@ -149,21 +146,18 @@ export class SessionCompaction {
 				streamOptions: {
 					maxRetries: this.options.maxRetries,
 					idleTimeoutMs: this.options.idleTimeoutMs,
-					onRetry: (info: RetryInfo) => {
-						retry = info.attempt;
-						void emit({ type: "retry_scheduled", ...info });
-					},
+					onRetry: (info) => retries.scheduled(info),
 				},
 			});
 			// An abort that raced the summary's last chunk still leaves the session as it was.
 			if (signal.aborted) throw compactionAborted();
 			store.append({ type: "compaction", ...result });
 			agent.replaceMessages(buildCompactedContext(store.entries).messages);
-			await finishRetry(true);
+			await retries.finish(true);
 			await emit({ type: "compaction_end", reason, aborted: false, summary: result.summary, tokensBefore: result.tokensBefore });
 			return "compacted";
 		} catch (error) {
-			await finishRetry(false);
+			await retries.finish(false);
 			const aborted = isCompactionAborted(error) || signal.aborted;
 			await emit({ type: "compaction_end", reason, aborted, error: aborted ? undefined : (error as Error).message });
 			return aborted ? "aborted" : "failed";

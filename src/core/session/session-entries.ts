@@ -44,7 +44,7 @@ export interface ThinkingChangeEntry extends EntryBase {
 	thinkingLevel: ThinkingLevel;
 }
 
-/** Written by compaction (issue 7): the model's view replaces entries before `firstKeptEntryId` by `summary`. */
+/** Written by compaction: the model's view replaces entries before `firstKeptEntryId` by `summary`. */
 export interface CompactionEntry extends EntryBase {
 	type: "compaction";
 	summary: string;

@@ -3,9 +3,10 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { type Static, Type } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
+import { THINKING_LEVELS } from "../llm-types.js";
 
 const ExecutionModeSchema = Type.Union([Type.Literal("parallel"), Type.Literal("sequential")]);
-const ThinkingSchema = Type.Union([Type.Literal("off"), Type.Literal("low"), Type.Literal("medium"), Type.Literal("high")]);
+const ThinkingSchema = Type.Union(THINKING_LEVELS.map((level) => Type.Literal(level)));
 
 export const SettingsSchema = Type.Object(
 	{

@@ -5,7 +5,7 @@ import { planToolRows } from "../live-layout.js";
 import { renderMarkdown } from "../markdown.js";
 import { openFenceLine } from "../paragraph-split.js";
 import type { ActiveAssistant, ToolRunView } from "../view-model.js";
-import { formatBytes } from "../format.js";
+import { formatSize } from "../../core/format-size.js";
 import { lastRows } from "../wrap.js";
 import { spinnerFrame } from "../tool-row-text.js";
 import { ToolRow } from "./ToolRow.js";
@@ -95,7 +95,7 @@ export function LiveArea({ active, runs, now, width, budget, tools = [] }: LiveA
 			{pendingRows > 0 && pending ? (
 				<Text wrap="truncate-end" dimColor>
 					<Text color="yellow">{spinnerFrame(now)}</Text> {pending.name} call being written
-					{pending.chars > 0 ? ` (${formatBytes(pending.chars)})` : ""}
+					{pending.chars > 0 ? ` (${formatSize(pending.chars)})` : ""}
 				</Text>
 			) : null}
 			{plan.rows.map(({ run, resultLines }) => (

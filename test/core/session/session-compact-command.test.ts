@@ -43,7 +43,7 @@ describe("compact()", () => {
 			{ type: "compaction_start", reason: "manual" },
 			expect.objectContaining({ type: "compaction_end", reason: "manual", aborted: false, summary: expect.stringContaining("MANUAL SUMMARY 1") }),
 		]);
-		expect(session.messages.map((message) => message.role)).toEqual(["user", "assistant"]);
+		expect(session.messages.map((message) => message.role)).toEqual(["compactionSummary", "assistant"]);
 		expect(session.messages[1]).toMatchObject({ content: [{ type: "text", text: expect.stringContaining("answer 2") }] });
 
 		server.enqueue({ text: "go on" });
@@ -69,6 +69,27 @@ describe("compact()", () => {
 		expect(events.at(-1)).toMatchObject({ type: "compaction_end", reason: "manual", aborted: false, error: expect.stringContaining("Nothing to compact") });
 		expect(server.requests).toHaveLength(0);
 		expect(existsSync(session.sessionFile!)).toBe(false);
+		session.dispose();
+	});
+
+	it("reports a retried summary request with retry_scheduled and retry_finished, like a prompt's", async () => {
+		const home = writeModelsJson(tempDir(), server);
+		const { session, events } = await threeExchanges(home);
+		let summaryRequests = 0;
+		server.setResponder((_body, _index, request) => {
+			if (!isSummaryRequest(request)) return undefined;
+			return ++summaryRequests === 1 ? { status: 500, retryAfter: 0.01 } : { text: "## Goal\nRETRIED SUMMARY" };
+		});
+
+		await session.compact();
+
+		const reported = events.filter((e) => e.type.startsWith("retry_") || e.type.startsWith("compaction_"));
+		expect(reported).toEqual([
+			{ type: "compaction_start", reason: "manual" },
+			expect.objectContaining({ type: "retry_scheduled", attempt: 1, delayMs: 10 }),
+			{ type: "retry_finished", attempt: 1, success: true },
+			expect.objectContaining({ type: "compaction_end", aborted: false, summary: expect.stringContaining("RETRIED SUMMARY") }),
+		]);
 		session.dispose();
 	});
 

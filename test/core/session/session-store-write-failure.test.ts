@@ -1,6 +1,7 @@
 // A write to the session file that fails (disk full) must not cost more than the entry being written.
 import * as fs from "node:fs";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import type { Message } from "../../../src/core/index.js";
 import { loadSessionFile, SessionStore } from "../../../src/core/session/index.js";
 import { tempDir } from "../../support/temp-dir.js";
 
@@ -34,7 +35,7 @@ describe("session file writes that fail", () => {
 		expect(() => store.append(user("two"))).toThrow(/ENOSPC/);
 		store.append(user("three"));
 		const loaded = await loadSessionFile(store.file!);
-		expect(loaded.entries.map((e) => (e.type === "message" ? e.message.content : e.type))).toEqual(["one", "three"]);
+		expect(loaded.entries.map((e) => (e.type === "message" ? (e.message as Message).content : e.type))).toEqual(["one", "three"]);
 		expect(loaded.warnings).toHaveLength(1);
 		expect(fs.readFileSync(store.file!, "utf8")).toMatch(/\n\{"type":"message"[^\n]*"three"/);
 	});
@@ -48,7 +49,7 @@ describe("session file writes that fail", () => {
 		const loaded = await loadSessionFile(store.file!);
 		expect(loaded.header.id).toBe(store.id);
 		// "one" never reached the file; the model entry that waited for it was written with "two".
-		expect(loaded.entries.map((e) => (e.type === "message" ? e.message.content : e.type))).toEqual(["model_change", "two"]);
+		expect(loaded.entries.map((e) => (e.type === "message" ? (e.message as Message).content : e.type))).toEqual(["model_change", "two"]);
 		expect(loaded.warnings).toHaveLength(0);
 	});
 });

@@ -1,6 +1,7 @@
 import { appendFileSync, existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import type { Message } from "../../../src/core/index.js";
 import {
 	buildSessionContext,
 	cwdFolderName,
@@ -119,7 +120,7 @@ describe("SessionStore", () => {
 		reopened.close();
 
 		const loaded = await loadSessionFile(store.file!);
-		expect(loaded.entries.map((entry) => (entry.type === "message" ? entry.message.content : ""))).toEqual([
+		expect(loaded.entries.map((entry) => (entry.type === "message" ? (entry.message as Message).content : ""))).toEqual([
 			"one",
 			[{ type: "text", text: "two" }],
 			"three",

@@ -3,7 +3,7 @@
 import type { AgentMessage } from "../../agent-types.js";
 import type { AssistantMessage, ToolResultMessage } from "../../llm-types.js";
 import type { CompactionEntry, SessionEntry } from "../session-entries.js";
-import { createSummaryMessage } from "./summary-message.js";
+import { summaryOfCompaction } from "./summary-message.js";
 
 export interface CompactedContext {
 	/** What the model sees: [summary message, kept messages…, later messages…], or every message without compaction. */
@@ -26,8 +26,7 @@ export function latestCompaction(entries: readonly SessionEntry[]): { entry: Com
 }
 
 /**
- * Rebuilds the view from the session's entries. With a compaction: its summary as a user message (timestamped
- * when the compaction happened), then every message entry from `firstKeptEntryId` on, compaction entries skipped.
+ * Rebuilds the view from the session's entries. With a compaction: its summary message, then every message entry from `firstKeptEntryId` on, compaction entries skipped.
  * A `firstKeptEntryId` not found in the file (hand-edited or damaged) falls back to the entries after the
  * compaction, and tool results whose call is not in the view are dropped, so the view is always valid for a provider.
  */
@@ -37,10 +36,8 @@ export function buildCompactedContext(entries: readonly SessionEntry[]): Compact
 
 	const keptIndex = entries.findIndex((entry) => entry.id === latest.entry.firstKeptEntryId);
 	const viewStartIndex = keptIndex === -1 ? latest.index + 1 : keptIndex;
-	const summaryTime = Date.parse(latest.entry.timestamp);
-	const summary = createSummaryMessage(latest.entry.summary, Number.isNaN(summaryTime) ? Date.now() : summaryTime);
 	return {
-		messages: [summary, ...withoutOrphanToolResults(messagesFrom(entries, viewStartIndex))],
+		messages: [summaryOfCompaction(latest.entry), ...withoutOrphanToolResults(messagesFrom(entries, viewStartIndex))],
 		compaction: latest.entry,
 		viewStartIndex,
 	};

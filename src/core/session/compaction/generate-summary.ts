@@ -1,7 +1,8 @@
 // Asks the model for the summary: one plain request, no tools, no side effects.
 import type { AgentMessage } from "../../agent-types.js";
-import type { AssistantMessage, Context, Model, StreamFn, StreamOptions, UserMessage } from "../../llm-types.js";
+import type { AssistantMessage, Context, Model, StreamFn, StreamOptions } from "../../llm-types.js";
 import { redactSecrets } from "../../llm/redact.js";
+import { userMessage } from "../../messages.js";
 import { CompactionError, compactionAborted } from "./compaction-error.js";
 import { SUMMARY_SYSTEM_PROMPT, buildSummaryPrompt } from "./summary-prompt.js";
 import { CHARS_PER_TOKEN } from "./token-estimate.js";
@@ -49,8 +50,7 @@ export async function generateSummary(model: Model, messages: readonly AgentMess
 	const prompt = buildSummaryPrompt(messages, options.previousSummary, options.customInstructions, {
 		maxChars: conversationBudgetChars(model, maxTokens, options.previousSummary),
 	});
-	const request: UserMessage = { role: "user", content: [{ type: "text", text: prompt }], timestamp: Date.now() };
-	const context: Context = { systemPrompt: SUMMARY_SYSTEM_PROMPT, messages: [request] };
+	const context: Context = { systemPrompt: SUMMARY_SYSTEM_PROMPT, messages: [userMessage(prompt)] };
 
 	let answer: AssistantMessage;
 	try {

@@ -1,4 +1,4 @@
-// Compaction (issue 7): context accounting, the cut, the summary, and the compacted view of a session.
+// Compaction: context accounting, the cut, the summary, and the compacted view of a session.
 export * from "./compaction-settings.js";
 export * from "./compaction-error.js";
 export * from "./token-estimate.js";

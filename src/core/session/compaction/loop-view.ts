@@ -3,7 +3,7 @@
 import type { AgentMessage } from "../../agent-types.js";
 import type { SessionEntry } from "../session-entries.js";
 import { latestCompaction, withoutOrphanToolResults } from "./compacted-context.js";
-import { createSummaryMessage } from "./summary-message.js";
+import { summaryOfCompaction } from "./summary-message.js";
 
 /**
  * Maps the messages the loop holds (which may still include what the latest compaction summarised, and an
@@ -19,8 +19,7 @@ export function applyCompactionToLoopMessages(messages: readonly AgentMessage[],
 	let index = messages.indexOf(kept.message);
 	if (index === -1) index = messages.findIndex((message) => sameMessage(message, kept.message));
 	if (index === -1) return [...messages];
-	const time = Date.parse(latest.entry.timestamp);
-	return [createSummaryMessage(latest.entry.summary, Number.isNaN(time) ? Date.now() : time), ...withoutOrphanToolResults(messages.slice(index))];
+	return [summaryOfCompaction(latest.entry), ...withoutOrphanToolResults(messages.slice(index))];
 }
 
 function sameMessage(a: AgentMessage, b: AgentMessage): boolean {

@@ -1,7 +1,7 @@
 // Context accounting: how many tokens the next request will carry, from reported usage plus estimates.
 import type { AgentMessage } from "../../agent-types.js";
 import type { AssistantMessage, ImageContent, TextContent, Tool, Usage } from "../../llm-types.js";
-import { isSummaryMessage } from "./summary-message.js";
+import { compactionSummaryToUser, isCompactionSummary } from "./summary-message.js";
 
 /** The usual rule of thumb for English text and code; deliberately a little pessimistic. */
 export const CHARS_PER_TOKEN = 4;
@@ -35,6 +35,7 @@ export function estimateTokens(message: AgentMessage): number {
 		}
 		return charsToTokens(chars);
 	}
+	if (isCompactionSummary(message)) return partsTokens(compactionSummaryToUser(message).content);
 	// user, toolResult, and app-defined roles that carry content the same way.
 	const content = (message as { content?: unknown }).content;
 	if (typeof content === "string" || Array.isArray(content)) return partsTokens(content as TextContent[]);
@@ -115,7 +116,7 @@ export function contextUsage(
 function latestSummaryTime(messages: readonly AgentMessage[]): number | undefined {
 	for (let i = messages.length - 1; i >= 0; i--) {
 		const message = messages[i]!;
-		if (isSummaryMessage(message)) return message.timestamp;
+		if (isCompactionSummary(message)) return message.timestamp;
 	}
 	return undefined;
 }

@@ -6,6 +6,7 @@ import {
 	type CompactionError,
 	buildCompactedContext,
 	compact,
+	convertToLlmWithSummaries,
 	estimateContextTokens,
 	estimateTokens,
 } from "../../../../src/core/session/compaction/index.js";
@@ -124,7 +125,7 @@ describe.each<Protocol>(["anthropic-messages", "openai-completions"])("compact o
 		store.append({ type: "compaction", ...compaction });
 		const view = buildCompactedContext(store.entries);
 		server.enqueue({ text: "continuing" });
-		const answer = await streamModel(model, { systemPrompt: "You are loom.", messages: view.messages as Message[] }, { apiKey: TEST_KEY }).result();
+		const answer = await streamModel(model, { systemPrompt: "You are loom.", messages: convertToLlmWithSummaries(view.messages) }, { apiKey: TEST_KEY }).result();
 		expect(answer.stopReason).toBe("stop");
 		const next = server.requests[1]!;
 		expect(textOf(next)).toContain("Finish all tasks");
@@ -161,7 +162,7 @@ describe("compact", () => {
 
 		store.append({ type: "compaction", ...second });
 		const view = buildCompactedContext(store.entries);
-		expect(view.messages[0]!.content).toContain("SECOND SUMMARY");
+		expect(view.messages[0]).toMatchObject({ role: "compactionSummary", summary: expect.stringContaining("SECOND SUMMARY") });
 		expect(JSON.stringify(view.messages)).not.toContain("FIRST SUMMARY");
 		store.close();
 	});

@@ -6,7 +6,8 @@ import {
 	applyCompactionToLoopMessages,
 	buildCompactedContext,
 	findCutPoint,
-	isSummaryMessage,
+	compactionSummaryToUser,
+	isCompactionSummary,
 } from "../../../../src/core/session/compaction/index.js";
 import { SessionStore, buildSessionContext } from "../../../../src/core/session/index.js";
 import { tempDir } from "../../../support/temp-dir.js";
@@ -55,8 +56,9 @@ describe("buildCompactedContext", () => {
 		const view = buildCompactedContext(store.entries);
 		expect(view.messages.length).toBe(1 + kept.length + later.length);
 		const [summary, ...rest] = view.messages;
-		expect(isSummaryMessage(summary!)).toBe(true);
-		expect(summary!.content).toBe(`${SUMMARY_LEAD_IN}\n\n<summary>\n## Goal\nMake the tests pass\n</summary>`);
+		if (!isCompactionSummary(summary!)) throw new Error("the view should open with the summary");
+		expect(summary.tokensBefore).toBe(12345);
+		expect(compactionSummaryToUser(summary).content).toBe(`${SUMMARY_LEAD_IN}\n\n<summary>\n## Goal\nMake the tests pass\n</summary>`);
 		expect(rest).toEqual([...kept, ...later]);
 		expectNoOrphanToolResults(view.messages);
 		expect(view.compaction).toMatchObject({ firstKeptEntryId: cut.firstKeptEntryId, tokensBefore: 12345 });
@@ -82,8 +84,8 @@ describe("buildCompactedContext", () => {
 		const second = findCutPoint(store.entries, 2000, first.firstKeptIndex)!;
 		store.append({ type: "compaction", summary: "second", firstKeptEntryId: second.firstKeptEntryId!, tokensBefore: 2 });
 		const view = buildCompactedContext(store.entries);
-		expect(view.messages[0]!.content).toContain("<summary>\nsecond\n</summary>");
-		expect(view.messages.filter(isSummaryMessage)).toHaveLength(1);
+		expect(view.messages[0]).toMatchObject({ role: "compactionSummary", summary: "second" });
+		expect(view.messages.filter(isCompactionSummary)).toHaveLength(1);
 		const expected = store.entries.slice(second.firstKeptIndex).flatMap((entry) => (entry.type === "message" ? [entry.message] : []));
 		expect(view.messages.slice(1)).toEqual(expected);
 		store.close();
@@ -96,13 +98,13 @@ describe("buildCompactedContext", () => {
 		appendAll(store, [assistant("done")]);
 		// A hand-edited file: the kept part would start with a tool result whose call was summarised.
 		store.append({ type: "compaction", summary: "s", firstKeptEntryId: resultEntry.id, tokensBefore: 0 });
-		expect(buildCompactedContext(store.entries).messages.map((m) => m.role)).toEqual(["user", "assistant"]);
+		expect(buildCompactedContext(store.entries).messages.map((m) => m.role)).toEqual(["compactionSummary", "assistant"]);
 
 		store.append({ type: "compaction", summary: "s2", firstKeptEntryId: "no-such-entry", tokensBefore: 0 });
 		appendAll(store, [user("after")]);
 		const view = buildCompactedContext(store.entries);
-		expect(view.messages.map((m) => m.role)).toEqual(["user", "user"]);
-		expect(view.messages[1]!.content).toBe("after");
+		expect(view.messages.map((m) => m.role)).toEqual(["compactionSummary", "user"]);
+		expect(view.messages[1]).toMatchObject({ role: "user", content: "after" });
 		store.close();
 	});
 });
@@ -132,7 +134,7 @@ describe("applyCompactionToLoopMessages (a compaction during a run, through tran
 		store.append({ type: "compaction", summary: "second summary", firstKeptEntryId: second.firstKeptEntryId!, tokensBefore: 10 });
 		const secondView = applyCompactionToLoopMessages(runMessages, store.entries);
 		expect(secondView).toEqual(buildCompactedContext(store.entries).messages);
-		expect(secondView.filter(isSummaryMessage)).toHaveLength(1);
+		expect(secondView.filter(isCompactionSummary)).toHaveLength(1);
 		store.close();
 	});
 

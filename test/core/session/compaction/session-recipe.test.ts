@@ -10,7 +10,8 @@ import {
 	buildCompactedContext,
 	compact,
 	estimateContextTokens,
-	isSummaryMessage,
+	convertToLlmWithSummaries,
+	isCompactionSummary,
 	resolveCompactionSettings,
 	shouldCompact,
 } from "../../../../src/core/session/compaction/index.js";
@@ -64,6 +65,7 @@ describe("compaction wired into a run (the recipe for AgentSession)", () => {
 		const agent = new Agent({
 			initialState: { systemPrompt, model, tools: [lookTool], messages: buildCompactedContext(store.entries).messages },
 			streamFn: streamModel,
+			convertToLlm: convertToLlmWithSummaries,
 			getApiKey: () => TEST_KEY,
 			transformContext: async (messages, signal) => {
 				let view = applyCompactionToLoopMessages(messages, store.entries);
@@ -113,7 +115,7 @@ describe("compaction wired into a run (the recipe for AgentSession)", () => {
 		store.close();
 		const resumed = await SessionStore.open(store.file!);
 		const view = buildCompactedContext(resumed.entries).messages;
-		expect(isSummaryMessage(view[0]!)).toBe(true);
+		expect(isCompactionSummary(view[0]!)).toBe(true);
 		expect(JSON.parse(JSON.stringify(view.slice(0, -1)))).toEqual(JSON.parse(JSON.stringify(lastView)));
 		expect(view.at(-1)).toMatchObject({ role: "assistant", content: [{ type: "text", text: "All topics looked at." }] });
 		resumed.close();
@@ -123,7 +125,12 @@ describe("compaction wired into a run (the recipe for AgentSession)", () => {
 		server.reset();
 		const model = serverModel(server, "anthropic-messages");
 		const store = SessionStore.create({ home: tempDir("loom-recipe-"), cwd: "/work/project" });
-		const agent = new Agent({ initialState: { systemPrompt: "You are loom.", model }, streamFn: streamModel, getApiKey: () => TEST_KEY });
+		const agent = new Agent({
+			initialState: { systemPrompt: "You are loom.", model },
+			streamFn: streamModel,
+			convertToLlm: convertToLlmWithSummaries,
+			getApiKey: () => TEST_KEY,
+		});
 		agent.subscribe((event) => {
 			if (event.type === "message_end") store.append({ type: "message", message: event.message });
 		});
@@ -163,7 +170,7 @@ describe("compaction wired into a run (the recipe for AgentSession)", () => {
 		const resumed = await SessionStore.open(store.file!);
 		const resumedView = buildCompactedContext(resumed.entries).messages;
 		expect(resumedView.map((message) => [message.role, (message as AssistantMessage).stopReason])).toEqual([
-			["user", undefined],
+			["compactionSummary", undefined],
 			["user", undefined],
 			["assistant", "error"],
 			["assistant", "stop"],

@@ -4,7 +4,7 @@ import {
 	IMAGE_TOKENS,
 	compactionThreshold,
 	contextUsage,
-	createSummaryMessage,
+	createCompactionSummary,
 	estimateContextBreakdown,
 	estimateContextTokens,
 	estimateTokens,
@@ -73,7 +73,7 @@ describe("estimateContextTokens", () => {
 
 	it("ignores usage reported before a compaction summary (it measured the uncompacted context)", () => {
 		const kept = [user("kept question"), assistant("kept answer", [], usage(90_000, 200))];
-		const summary = createSummaryMessage("## Goal\nship it", tick());
+		const summary = createCompactionSummary("## Goal\nship it", 90_200, tick());
 		const view = [summary, ...kept];
 		const breakdown = estimateContextBreakdown(view);
 		expect(breakdown.usageIndex).toBeUndefined();

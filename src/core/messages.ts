@@ -1,0 +1,36 @@
+// The messages loom itself builds: a user prompt, and an assistant message that is empty or reports a failure.
+import type { AssistantMessage, ImageContent, Model, UserMessage } from "./llm-types.js";
+import { emptyUsage } from "./llm/usage.js";
+
+/** A user message; with images, its content is the text followed by the images. */
+export function userMessage(text: string, images?: readonly ImageContent[]): UserMessage {
+	const content = images && images.length > 0 ? [{ type: "text" as const, text }, ...images] : text;
+	return { role: "user", content, timestamp: Date.now() };
+}
+
+/** An assistant message from `model` with no content and no usage yet (stopReason "stop" until told otherwise). */
+export function emptyAssistantMessage(model: Pick<Model, "api" | "provider" | "id">): AssistantMessage {
+	return {
+		role: "assistant",
+		content: [],
+		api: model.api,
+		provider: model.provider,
+		model: model.id,
+		usage: emptyUsage(),
+		stopReason: "stop",
+		timestamp: Date.now(),
+	};
+}
+
+/**
+ * An assistant message that ends a request or run in failure. It keeps what `partial` had already received
+ * (content, usage, origin, time); without one it is an empty message from `model`.
+ */
+export function errorAssistantMessage(
+	model: Pick<Model, "api" | "provider" | "id">,
+	errorMessage: string,
+	options: { aborted?: boolean; partial?: AssistantMessage } = {},
+): AssistantMessage {
+	const base = options.partial ?? emptyAssistantMessage(model);
+	return { ...base, stopReason: options.aborted ? "aborted" : "error", errorMessage };
+}
