@@ -7,4 +7,4 @@ export { emptyUsage } from "./llm/usage.js";
 export { Agent, defaultConvertToLlm, type AgentListener, type AgentOptions, type QueueMode } from "./agent.js";
 export { validateToolArguments } from "./validate-tool-arguments.js";
 export { createErrorToolResult } from "./tool-execution.js";
-export type { SessionEvent, SessionOwnEvent, CompactionReason } from "./session/session-events.js";
+export type { SessionEvent, SessionOwnEvent, CompactionReason, RunOutcomeStatus } from "./session/session-events.js";

@@ -224,6 +224,52 @@ describe("AgentSession", () => {
 		session.dispose();
 	});
 
+	it("frames a prompt's run in run_start and run_end, the agent's run and every event of the prompt inside", async () => {
+		server.enqueue({ toolCalls: [{ id: "call_a", name: "echo", arguments: { text: "one" } }] }, { text: "done" });
+		const { session, events } = makeSession();
+		await session.runPrompt("use the tool");
+		const types = events.map((e) => e.type);
+		expect(types.filter((t) => t === "run_start" || t === "run_end")).toEqual(["run_start", "run_end"]);
+		expect(types.indexOf("run_start")).toBe(types.indexOf("agent_start") - 1);
+		expect(types.at(-1)).toBe("run_end");
+		expect(types.at(-2)).toBe("agent_end");
+		expect(events.at(-1)).toEqual({ type: "run_end", status: "done", errorMessage: undefined });
+		session.dispose();
+	});
+
+	it("says how the run ended in run_end, and emits no run events for a prompt that cannot start", async () => {
+		server.enqueue({ status: 500, errorMessage: "model on fire" });
+		const { session, events } = makeSession({ maxRetries: 0 });
+		await session.runPrompt("hi");
+		expect(events.at(-1)).toMatchObject({ type: "run_end", status: "error", errorMessage: expect.stringMatching(/model on fire/) });
+
+		const { session: keyless, events: keylessEvents } = makeSession({ selection: { provider: "openai", baseUrl: server.openaiBaseUrl } });
+		await expect(keyless.prompt("hi")).rejects.toThrow(/OPENAI_API_KEY/);
+		expect(keylessEvents.map((e) => e.type)).toEqual(["session_open", "session_error"]);
+		session.dispose();
+		keyless.dispose();
+	});
+
+	it("refuses a second prompt while the first waits to start, and runs the first", async () => {
+		server.enqueue({ text: "first answer" });
+		const { session, events } = makeSession();
+		const first = session.runPrompt("first");
+		await expect(session.runPrompt("second")).rejects.toThrow("A run is already active");
+		expect((await first).status).toBe("done");
+		expect(events.filter((e) => e.type === "run_start")).toHaveLength(1);
+		expect(server.requests).toHaveLength(1);
+		session.dispose();
+	});
+
+	it("aborted before it started, a prompt emits no run events", async () => {
+		const { session, events } = makeSession();
+		const running = session.runPrompt("hello");
+		await session.abort();
+		expect((await running).status).toBe("aborted");
+		expect(events.some((e) => e.type === "run_start" || e.type === "run_end")).toBe(false);
+		session.dispose();
+	});
+
 	it("records model and thinking changes, and announces them", async () => {
 		server.enqueue({ text: "a" }, { text: "b" });
 		const { session, events } = makeSession();
