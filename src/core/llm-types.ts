@@ -5,6 +5,7 @@ import type { EventStream } from "./event-stream.js";
 export type Api = "anthropic-messages" | "openai-completions" | (string & {});
 export type StopReason = "stop" | "length" | "toolUse" | "error" | "aborted";
 export type ThinkingLevel = "off" | "low" | "medium" | "high";
+export const THINKING_LEVELS: readonly ThinkingLevel[] = ["off", "low", "medium", "high"];
 
 export interface TextContent {
 	type: "text";

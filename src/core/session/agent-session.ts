@@ -8,8 +8,10 @@ import { preloadModelSdk, streamModel } from "../llm/stream-model.js";
 import type { AgentSessionOptions, RunOutcome, SessionListener } from "./agent-session-types.js";
 import { MessageQueue, type QueueKind } from "./message-queue.js";
 import { ModelChoice, type ModelSelection } from "./model-choice.js";
+import { CommandRegistry } from "./command-registry.js";
 import { ToolHooks } from "./hook-chain.js";
 import { RunState } from "./run-state.js";
+import { type CommandSession, registerSessionCommands } from "./session-commands.js";
 import { SessionCompaction } from "./session-compaction.js";
 import { buildSessionContext } from "./session-context.js";
 import type { SessionEntry } from "./session-entries.js";
@@ -34,6 +36,8 @@ export class AgentSession {
 	 * `agent.afterToolCall` directly replaces the composed hook, and with it every link of that chain.
 	 */
 	readonly hooks = new ToolHooks();
+	/** Slash commands this session offers (its built-ins; later extensions, prompt templates, skills). */
+	readonly commands = new CommandRegistry<CommandSession>();
 	private store: SessionStore;
 	private readonly options: AgentSessionOptions;
 	private readonly choice: ModelChoice;
@@ -85,6 +89,7 @@ export class AgentSession {
 		this.agent.subscribe((event) => this.onAgentEvent(event));
 		const host = { agent: this.agent, store: () => this.store, apiKey: () => this.choice.apiKey, emit: (e: SessionEvent) => this.emit(e) };
 		this.compaction = new SessionCompaction(host, { ...options, settings: options.compaction });
+		registerSessionCommands(this.commands);
 	}
 
 	get sessionId(): string {
