@@ -3,6 +3,7 @@
 // add a link; none of them needs to know the others.
 import { errorMessageOf } from "../abort.js";
 import type { AfterToolCallResult, AgentLoopConfig } from "../agent-types.js";
+import { applyAfterToolCall } from "../tool-execution.js";
 
 /** Where a link runs: every policy link before every extension link, every extension link before every mcp link. */
 export type HookStage = "policy" | "extension" | "mcp";
@@ -91,13 +92,7 @@ export function composeAfter(chain: HookChain<AfterLink>): AfterLink {
 			}
 			if (!after) continue;
 			override = { ...override, ...definedFields(after) };
-			result = {
-				...result,
-				content: after.content ?? result.content,
-				details: after.details ?? result.details,
-				terminate: after.terminate ?? result.terminate,
-			};
-			isError = after.isError ?? isError;
+			({ result, isError } = applyAfterToolCall({ result, isError }, after));
 		}
 		return override;
 	};

@@ -3,7 +3,6 @@ import { readFileSync } from "node:fs";
 import { Type } from "@sinclair/typebox";
 import { describe, expect, it } from "vitest";
 import type { AgentTool } from "../../../src/core/index.js";
-import { loadModelRegistry, streamModel } from "../../../src/core/llm/index.js";
 import {
 	AgentSession,
 	type AgentSessionOptions,
@@ -11,6 +10,7 @@ import {
 	type SessionEvent,
 	SessionStore,
 } from "../../../src/core/session/index.js";
+import { scriptedSessionOptions } from "./session-fixtures.js";
 import { useTempDirs } from "./temp-dir.js";
 import { useScriptedServer } from "../../support/use-scripted-server.js";
 
@@ -28,21 +28,7 @@ const echoTool: AgentTool = {
 };
 
 function makeSession(overrides: Partial<AgentSessionOptions> = {}, home = tempDir()) {
-	const cwd = "/project";
-	const options: AgentSessionOptions = {
-		cwd,
-		home,
-		store: SessionStore.create({ home, cwd }),
-		createStore: () => SessionStore.create({ home, cwd }),
-		// An empty environment: keys come only from the selection, never from the machine running the tests.
-		models: loadModelRegistry(home, {}),
-		selection: { provider: "openai", modelId: "scripted-model", baseUrl: server.openaiBaseUrl, apiKey: "test-key" },
-		streamFn: streamModel,
-		systemPrompt: "You are a test.",
-		tools: [echoTool],
-		...overrides,
-	};
-	const session = new AgentSession(options);
+	const session = new AgentSession(scriptedSessionOptions(server, home, { tools: [echoTool], ...overrides }));
 	const events: SessionEvent[] = [];
 	session.subscribe((event) => {
 		events.push(event);

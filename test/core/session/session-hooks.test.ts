@@ -3,17 +3,15 @@
 import { Type } from "@sinclair/typebox";
 import { describe, expect, it } from "vitest";
 import type { AgentTool, ToolResultMessage } from "../../../src/core/index.js";
-import { loadModelRegistry, streamModel } from "../../../src/core/llm/index.js";
-import { AgentSession, loadSessionFile, SessionStore } from "../../../src/core/session/index.js";
+import { AgentSession, loadSessionFile } from "../../../src/core/session/index.js";
 import { useScriptedServer } from "../../support/use-scripted-server.js";
+import { scriptedSessionOptions } from "./session-fixtures.js";
 import { useTempDirs } from "./temp-dir.js";
 
 const tempDir = useTempDirs();
 const server = useScriptedServer();
 
 function makeSession(executed: string[]) {
-	const home = tempDir();
-	const cwd = "/project";
 	const shell: AgentTool = {
 		name: "shell",
 		label: "Shell",
@@ -24,17 +22,7 @@ function makeSession(executed: string[]) {
 			return { content: [{ type: "text", text: `ran ${params.command}; token=sk-live-123` }], details: { exitCode: 0 } };
 		},
 	};
-	return new AgentSession({
-		cwd,
-		home,
-		store: SessionStore.create({ home, cwd }),
-		createStore: () => SessionStore.create({ home, cwd }),
-		models: loadModelRegistry(home, {}),
-		selection: { provider: "openai", modelId: "scripted-model", baseUrl: server.openaiBaseUrl, apiKey: "test-key" },
-		streamFn: streamModel,
-		systemPrompt: "You are a test.",
-		tools: [shell],
-	});
+	return new AgentSession(scriptedSessionOptions(server, tempDir(), { tools: [shell] }));
 }
 
 function toolMessages(request: { body: any }): string[] {
