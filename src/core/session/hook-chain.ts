@@ -81,7 +81,7 @@ export function composeBefore(chain: HookChain<BeforeLink>): BeforeLink {
 export function composeAfter(chain: HookChain<AfterLink>): AfterLink {
 	return async (context, signal) => {
 		let { result, isError } = context;
-		let override: AfterToolCallResult | undefined;
+		let changed = false;
 		for (const entry of chain.snapshot()) {
 			let after: AfterToolCallResult | undefined;
 			try {
@@ -91,20 +91,11 @@ export function composeAfter(chain: HookChain<AfterLink>): AfterLink {
 				throw new Error(failure(entry, error));
 			}
 			if (!after) continue;
-			override = { ...override, ...definedFields(after) };
 			({ result, isError } = applyAfterToolCall({ result, isError }, after));
+			changed = true;
 		}
-		return override;
+		return changed ? { content: result.content, details: result.details, isError, terminate: result.terminate } : undefined;
 	};
-}
-
-function definedFields(after: AfterToolCallResult): AfterToolCallResult {
-	const given: AfterToolCallResult = {};
-	if (after.content !== undefined) given.content = after.content;
-	if (after.details !== undefined) given.details = after.details;
-	if (after.isError !== undefined) given.isError = after.isError;
-	if (after.terminate !== undefined) given.terminate = after.terminate;
-	return given;
 }
 
 /** The session's two chains and the composed hooks the Agent's slots hold. */
