@@ -33,6 +33,7 @@ export const PROCESS_TESTS = [
 	"test/core/session/compaction/summary-message.test.ts",
 	"test/core/session/session-compact-command.test.ts",
 	"test/core/session/session-compaction.test.ts",
+	"test/core/session/session-hooks.test.ts",
 	"test/core/session/session-tools.test.ts",
 	"test/support/scripted-model-server.test.ts",
 	"test/tools/bash-memory.test.ts",

@@ -3,7 +3,7 @@ import { createInterface } from "node:readline/promises";
 import { listSessions, newestSessionFile, resolveSessionArgument, type SessionInfo } from "../core/session/index.js";
 import type { CliOptions } from "./args.js";
 import { InterruptedError, UsageError } from "./usage-error.js";
-import { formatLocalMinute } from "../tui/format.js";
+import { formatLocalMinute } from "../core/format.js";
 
 export interface ChoiceIo {
 	stdin: NodeJS.ReadStream;

@@ -8,7 +8,7 @@ export { Agent, defaultConvertToLlm, type AgentListener, type AgentOptions, type
 export { emptyAssistantMessage, errorAssistantMessage, userMessage } from "./messages.js";
 export { validateToolArguments } from "./validate-tool-arguments.js";
 export { createErrorToolResult } from "./tool-execution.js";
-export type { SessionEvent, SessionOwnEvent, CompactionReason } from "./session/session-events.js";
+export type { SessionEvent, SessionOwnEvent, CompactionReason, RunOutcomeStatus } from "./session/session-events.js";
 export * from "./tool-definition.js";
 export { capLines, lastLines, oneLine, tailLines } from "./tool-lines.js";
 export { rawBoolean, rawField, rawNumber, rawString } from "./raw-value.js";

@@ -2,7 +2,7 @@
 // Parallel mode: preflight in source order, execution concurrent, tool_execution_end in completion order,
 // toolResult messages in source order.
 import { ABORT_GRACE_MS, AbortedError, errorMessageOf, raceAbort } from "./abort.js";
-import type { AgentContext, AgentEvent, AgentLoopConfig, AgentTool, AgentToolResult } from "./agent-types.js";
+import type { AfterToolCallResult, AgentContext, AgentEvent, AgentLoopConfig, AgentTool, AgentToolResult } from "./agent-types.js";
 import type { AssistantMessage, ToolCall, ToolResultMessage } from "./llm-types.js";
 import { validateToolArguments } from "./validate-tool-arguments.js";
 
@@ -229,22 +229,30 @@ async function finalizeExecutedToolCall(
 				Promise.resolve(config.afterToolCall({ assistantMessage, toolCall, args, result, isError, context }, signal)),
 				signal,
 			);
-			if (after) {
-				// Field by field: a given field replaces the whole field, no deep merge.
-				result = {
-					...result,
-					content: after.content ?? result.content,
-					details: after.details ?? result.details,
-					terminate: after.terminate ?? result.terminate,
-				};
-				isError = after.isError ?? isError;
-			}
+			if (after) ({ result, isError } = applyAfterToolCall({ result, isError }, after));
 		} catch (error) {
 			result = createErrorToolResult(errorMessageOf(error));
 			isError = true;
 		}
 	}
 	return { toolCall, result, isError };
+}
+
+/** Field by field: a field afterToolCall gives replaces the whole field, no deep merge. */
+export function applyAfterToolCall(
+	outcome: { result: AgentToolResult<any>; isError: boolean },
+	after: AfterToolCallResult,
+): { result: AgentToolResult<any>; isError: boolean } {
+	const { result } = outcome;
+	return {
+		result: {
+			...result,
+			content: after.content ?? result.content,
+			details: after.details ?? result.details,
+			terminate: after.terminate ?? result.terminate,
+		},
+		isError: after.isError ?? outcome.isError,
+	};
 }
 
 function shouldTerminateToolBatch(finalizedCalls: FinalizedToolCall[]): boolean {

@@ -1,17 +1,5 @@
-// Small formatters for numbers the screen shows.
-
-export function formatTokens(count: number): string {
-	if (count < 1000) return String(Math.round(count));
-	if (count < 10_000) return `${(count / 1000).toFixed(1)}k`;
-	if (count < 1_000_000) return `${Math.round(count / 1000)}k`;
-	return `${(count / 1_000_000).toFixed(1)}M`;
-}
-
-export function formatCost(dollars: number): string {
-	if (dollars <= 0) return "$0.00";
-	if (dollars < 0.01) return `$${dollars.toFixed(4)}`;
-	return `$${dollars.toFixed(2)}`;
-}
+// Small formatters for numbers the screen shows; those the session's commands print too live in core.
+export { formatCost, formatLocalMinute, formatTokens } from "../core/format.js";
 
 /** Elapsed time: tenths under ten seconds, then seconds, then minutes and seconds. */
 export function formatDuration(ms: number): string {
@@ -26,10 +14,4 @@ export function formatDuration(ms: number): string {
 export function shortenPath(path: string, home: string | undefined): string {
 	if (home && home !== "/" && (path === home || path.startsWith(`${home}/`))) return `~${path.slice(home.length)}`;
 	return path;
-}
-
-/** "2025-05-06 09:08" in the user's time zone: session lists are read by a person, whose clock is local. */
-export function formatLocalMinute(date: Date): string {
-	const pad = (n: number) => String(n).padStart(2, "0");
-	return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())} ${pad(date.getHours())}:${pad(date.getMinutes())}`;
 }

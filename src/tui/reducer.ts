@@ -29,6 +29,8 @@ function compactionNotice(event: Extract<SessionEvent, { type: "compaction_end" 
 /** `tools`: the session's tool presentations, for the rows' argument summaries (a tool not among them gets JSON). */
 export function reduceView(view: ScreenView, event: ScreenEvent, now: number, tools: readonly NamedToolPresentation[] = []): ScreenView {
 	switch (event.type) {
+		case "run_start":
+			return { ...view, runStatus: "running" };
 		case "agent_start":
 			return { ...view, runStatus: "running", turn: 0, runStartedAt: now, runs: view.runs + 1 };
 		case "turn_start":
@@ -37,10 +39,9 @@ export function reduceView(view: ScreenView, event: ScreenEvent, now: number, to
 		case "turn_end":
 			return flushToolBatch(view, now);
 		case "agent_end":
+			// The prompt's run may go on (an overflow's retry, queued messages): idle only at run_end.
 			return { ...closeRun(view, now), runStatus: "settling" };
-		case "ui_run_settled":
-			// A run started since (the session may start one from a queued message) settles at its own end.
-			if (view.runStatus === "running") return view;
+		case "run_end":
 			return { ...closeRun(view, now), runStatus: "idle", retry: undefined, runStartedAt: undefined };
 
 		case "message_start":

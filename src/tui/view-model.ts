@@ -2,8 +2,10 @@
 // never the agent's state. Everything here is plain data, produced only by the reducer.
 import type { ThinkingLevel } from "../core/llm-types.js";
 import type { CompactionReason } from "../core/session/session-events.js";
+import type { NoticeLevel } from "../core/session/command-registry.js";
 import { type UsageTotals, zeroUsage } from "../core/session/usage-totals.js";
 
+/** Idle from run_end to run_start; "settling" between an agent run's end and the prompt's run_end. */
 export type RunStatus = "idle" | "running" | "settling";
 export type ToolStatus = "preparing" | "running" | "done" | "error";
 
@@ -28,7 +30,7 @@ export interface ToolRunView {
 	untimed?: boolean;
 }
 
-export type NoticeLevel = "info" | "warning" | "error";
+export type { NoticeLevel };
 
 /** Finished things, printed once into the terminal's scrollback (see transcript-text.ts), in order. */
 export type TranscriptItem =
@@ -116,14 +118,17 @@ export interface ScreenView {
 
 /** Events the screen itself feeds into the reducer, next to the session's. */
 export type UiEvent =
-	/** The awaited prompt() returned: the run is over (seed 000, section 9). */
-	| { type: "ui_run_settled" }
 	| { type: "ui_notice"; level: NoticeLevel; text: string }
 	| { type: "ui_toggle_thinking" }
 	/** Totals already in a resumed session, read from the session when it opens. */
 	| { type: "ui_usage_baseline"; usage: UsageTotals; contextTokens?: number }
 	/** The conversation of a resumed session, to show before anything new. */
 	| { type: "ui_history"; items: NewTranscriptItem[] };
+
+/** A prompt's run is on, from the session's run_start to its run_end: Enter steers it. */
+export function isBusy(view: Pick<ScreenView, "runStatus">): boolean {
+	return view.runStatus !== "idle";
+}
 
 export function initialView(session: Partial<SessionInfoView> = {}): ScreenView {
 	return {

@@ -45,7 +45,8 @@ describe("loom --mode json with a small context window", () => {
 		expect(compaction.length).toBeGreaterThanOrEqual(2);
 		expect(compaction[0]).toEqual({ type: "compaction_start", reason: "threshold" });
 		expect(compaction[1]).toMatchObject({ type: "compaction_end", reason: "threshold", aborted: false, summary: expect.stringContaining("CLI SUMMARY") });
-		expect(events.at(-1)).toMatchObject({ type: "agent_end" });
+		expect(events.at(-2)).toMatchObject({ type: "agent_end" });
+		expect(events.at(-1)).toMatchObject({ type: "run_end", status: "done" });
 		const [file] = sessionFiles(ws.home);
 		const lines = readFileSync(file!, "utf8").trim().split("\n").map((line) => JSON.parse(line));
 		expect(lines.filter((line) => line.type === "compaction").length).toBe(compaction.length / 2);

@@ -51,6 +51,7 @@ describe("loom --mode json", () => {
 		expect(order).toEqual([
 			"session",
 			"session_open",
+			"run_start",
 			"agent_start",
 			"turn_start",
 			"message_start:user",
@@ -72,7 +73,9 @@ describe("loom --mode json", () => {
 			"message_end:assistant",
 			"turn_end:assistant",
 			"agent_end",
+			"run_end",
 		]);
+		expect(events.at(-1)).toEqual({ type: "run_end", status: "done" });
 		expect([...ends].sort()).toEqual(["tool_execution_end:call_a", "tool_execution_end:call_b"]);
 		// Tool results are persisted in source order whatever the completion order.
 		const results = events.filter((e) => e.type === "message_end" && e.message.role === "toolResult");

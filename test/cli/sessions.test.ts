@@ -119,7 +119,9 @@ describe("sessions across runs", () => {
 		const result = await run.done;
 		expect(result.code).toBe(130);
 		expect(result.stderr).toMatch(/interrupted/);
-		expect(result.stdout.trimEnd().split("\n").at(-1)).toContain('"type":"agent_end"');
+		const lastLines = result.stdout.trimEnd().split("\n").slice(-2);
+		expect(lastLines[0]).toContain('"type":"agent_end"');
+		expect(JSON.parse(lastLines[1]!)).toMatchObject({ type: "run_end", status: "aborted" });
 
 		const [file] = sessionFiles(ws.home);
 		const text = readFileSync(file!, "utf8");

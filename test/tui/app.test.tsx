@@ -160,6 +160,27 @@ describe("App", () => {
 		expect(frame.split("\n").length).toBeLessThanOrEqual(15);
 	});
 
+	it("is busy from the session's run_start to its run_end, also for a run the session started itself", async () => {
+		const session = new FakeSession();
+		const screen = mount(session);
+		await screen.until((f) => f.includes("ready"));
+		await session.emit({ type: "run_start" });
+		await session.emit({ type: "agent_start" });
+		await screen.until((f) => f.includes("Working"));
+		await screen.type("also check the docs", ENTER);
+		await screen.until((f) => f.includes("queued steer: also check the docs"));
+		expect(session.calls.steers).toEqual(["also check the docs"]);
+		expect(session.calls.prompts).toEqual([]);
+		// Between the agent's runs (an overflow's compaction, queued messages) the prompt's run goes on.
+		await session.emit({ type: "agent_end", messages: [] });
+		await screen.until((f) => f.includes("Finishing"));
+		await session.emit({ type: "run_end", status: "done" });
+		await screen.until((f) => f.includes("ready"));
+		await screen.type("next", ENTER);
+		await screen.until((f) => f.includes("echo: next"));
+		expect(session.calls.prompts).toEqual(["next"]);
+	});
+
 	it("sends the initial prompt on start", async () => {
 		const session = new FakeSession();
 		const screen = mount(session, { initialPrompt: "first task" });
@@ -247,6 +268,64 @@ describe("slash commands", () => {
 		await screen.until((f) => f.includes("Unknown command /frobnicate. /help lists the commands."));
 		await screen.type("/etc/hosts looks wrong", ENTER);
 		await screen.until((f) => f.includes("echo: /etc/hosts looks wrong"));
+	});
+
+	it("during a run, refuses the commands that replace the conversation and says how to go on", async () => {
+		const hold = gate();
+		const session = new FakeSession(() => [{ type: "turn_start" }, () => hold.promise]);
+		const screen = mount(session);
+		await screen.type("start", ENTER);
+		await screen.until((f) => f.includes("esc to interrupt"));
+		await screen.type("/new", ENTER);
+		await screen.until((f) => f.includes("Cannot start a new session while a run is active. Press Esc"));
+		await screen.type("/compact", ENTER);
+		await screen.until((f) => f.includes("Cannot compact while a run is active."));
+		expect(session.calls.news).toBe(0);
+		expect(session.calls.compacts).toEqual([]);
+		hold.open();
+		await screen.until((f) => f.includes("ready"));
+		await screen.type("/new", ENTER);
+		await screen.until((f) => f.includes("Session /home/u/.loom/sessions/s2.jsonl"));
+		expect(session.calls.news).toBe(1);
+	});
+
+	it("/help lists a command registered later, which then runs like the built-in ones", async () => {
+		const session = new FakeSession();
+		const ran: string[] = [];
+		session.commands.register({
+			name: "deploy",
+			argsHint: "<env>",
+			description: "ship it",
+			source: "extension",
+			handler: (args, ctx) => {
+				ran.push(args);
+				ctx.notify("info", `Deploying to ${args}, model ${ctx.session.model?.id}`);
+			},
+		});
+		const { screen } = await ready(session);
+		await screen.type("/help", ENTER);
+		const help = await screen.until((f) => f.includes("Commands:"));
+		expect(help).toMatch(/\/deploy <env> +ship it/);
+		await screen.type("/deploy staging", ENTER);
+		await screen.until((f) => f.includes("Deploying to staging, model test-model"));
+		expect(ran).toEqual(["staging"]);
+	});
+
+	it("reports a command's failure as one line, without a stack trace", async () => {
+		const session = new FakeSession();
+		session.commands.register({ name: "explode", description: "fails", handler: () => Promise.reject(new Error("the fuse was wet")) });
+		const { screen } = await ready(session);
+		await screen.type("/explode", ENTER);
+		const frame = await screen.until((f) => f.includes("the fuse was wet"));
+		expect(frame).toContain("✗ the fuse was wet");
+		expect(frame).not.toMatch(/at .*\.ts:\d+/);
+	});
+
+	it("/exit exits like /quit", async () => {
+		const { screen } = await ready();
+		await screen.type("/exit", ENTER);
+		await waitFor(() => String(screen.exits.length), (n) => n === "1");
+		expect(screen.exits).toEqual([0]);
 	});
 
 	it("/quit exits with code 0", async () => {

@@ -2,6 +2,8 @@
 // test opens, and every call is recorded. A test double only; the real one is the AgentSession.
 import type { AgentMessage } from "../../src/core/agent-types.js";
 import type { ThinkingLevel } from "../../src/core/llm-types.js";
+import { CommandRegistry } from "../../src/core/session/command-registry.js";
+import { type CommandSession, registerSessionCommands } from "../../src/core/session/session-commands.js";
 import type { SessionEvent } from "../../src/core/session/session-events.js";
 import type { NamedToolPresentation } from "../../src/core/tool-definition.js";
 import type { SessionPort, SessionSummary } from "../../src/tui/session-port.js";
@@ -36,6 +38,7 @@ export class FakeSession implements SessionPort {
 		news: 0,
 		compacts: [],
 	};
+	readonly commands = new CommandRegistry<CommandSession>();
 	model: SessionPort["model"] = { id: "test-model", provider: "test", contextWindow: 100_000 };
 	thinkingLevel: ThinkingLevel = "medium";
 	cwd = "/work/project";
@@ -53,7 +56,9 @@ export class FakeSession implements SessionPort {
 	private aborted = false;
 	private running = false;
 
-	constructor(private script: Script = (text) => [{ type: "message_end", message: assistant(`echo: ${text}`) }]) {}
+	constructor(private script: Script = (text) => [{ type: "message_end", message: assistant(`echo: ${text}`) }]) {
+		registerSessionCommands(this.commands);
+	}
 
 	setScript(script: Script): void {
 		this.script = script;
@@ -79,6 +84,7 @@ export class FakeSession implements SessionPort {
 		this.running = true;
 		this.aborted = false;
 		try {
+			await this.emit({ type: "run_start" });
 			await this.emit({ type: "agent_start" });
 			await this.emit({ type: "message_start", message: { role: "user", content: text, timestamp: 0 } });
 			await this.emit({ type: "message_end", message: { role: "user", content: text, timestamp: 0 } });
@@ -92,6 +98,7 @@ export class FakeSession implements SessionPort {
 		} finally {
 			this.running = false;
 		}
+		await this.emit({ type: "run_end", status: this.aborted ? "aborted" : "done" });
 	}
 
 	async steer(text: string): Promise<void> {

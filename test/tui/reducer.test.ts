@@ -53,16 +53,25 @@ describe("run lifecycle", () => {
 		expect(again.runStartedAt).toBe(1000);
 	});
 
-	it("agent_end settles the run; only the awaited prompt makes it idle", () => {
-		const ended = replay([{ type: "agent_start" }, { type: "agent_end", messages: [] }]);
+	it("agent_end settles the run; only the session's run_end makes it idle", () => {
+		const ended = replay([{ type: "run_start" }, { type: "agent_start" }, { type: "agent_end", messages: [] }]);
 		expect(ended.runStatus).toBe("settling");
-		expect(replay([{ type: "ui_run_settled" }], ended).runStatus).toBe("idle");
+		expect(replay([{ type: "run_end", status: "done" }], ended).runStatus).toBe("idle");
 	});
 
-	it("a prompt settling while a newer run is active leaves that run running", () => {
-		const view = replay([{ type: "agent_start" }, { type: "agent_end", messages: [] }, { type: "agent_start" }, { type: "ui_run_settled" }]);
-		expect(view.runStatus).toBe("running");
-		expect(replay([{ type: "agent_end", messages: [] }, { type: "ui_run_settled" }], view).runStatus).toBe("idle");
+	it("stays busy between the agent runs of one prompt (an overflow's compaction, then the retry) until run_end", () => {
+		const started = replay([{ type: "run_start" }]);
+		expect(started.runStatus).toBe("running");
+		const between = replay(
+			[{ type: "agent_start" }, { type: "agent_end", messages: [] }, { type: "compaction_start", reason: "overflow" }, { type: "compaction_end", reason: "overflow", aborted: false }],
+			started,
+		);
+		expect(between.runStatus).toBe("settling");
+		const retried = replay([{ type: "agent_start" }], between);
+		expect(retried.runStatus).toBe("running");
+		const ended = replay([{ type: "agent_end", messages: [] }, { type: "run_end", status: "done" }], retried);
+		expect(ended.runStatus).toBe("idle");
+		expect(ended.runStartedAt).toBeUndefined();
 	});
 
 	it("never mutates the view it is given", () => {

@@ -5,7 +5,7 @@ import type { ToolDefinition } from "../tool-definition.js";
 import type { CompactionSettings } from "./compaction/compaction-settings.js";
 import type { ModelResolver, ModelSelection } from "./model-choice.js";
 import type { SessionEntry } from "./session-entries.js";
-import type { SessionEvent } from "./session-events.js";
+import type { RunOutcomeStatus, SessionEvent } from "./session-events.js";
 import type { SessionStore } from "./session-store.js";
 import type { ToolSettings } from "./session-tools.js";
 import type { PromptParts } from "./system-prompt.js";
@@ -62,7 +62,7 @@ export type SessionListener = (event: SessionEvent) => void | Promise<void>;
 
 /** How a prompt's run ended (print mode turns it into the exit code). */
 export interface RunOutcome {
-	status: "done" | "error" | "aborted";
+	status: RunOutcomeStatus;
 	/** The run's last assistant message, if any. */
 	message?: AssistantMessage;
 	errorMessage?: string;

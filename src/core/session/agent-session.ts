@@ -11,6 +11,10 @@ import type { AgentSessionOptions, RunOutcome, SessionListener } from "./agent-s
 import { MessageQueue, type QueueKind } from "./message-queue.js";
 import { ModelChoice, type ModelSelection } from "./model-choice.js";
 import { convertToLlmWithSummaries } from "./compaction/summary-message.js";
+import { CommandRegistry } from "./command-registry.js";
+import { ToolHooks } from "./hook-chain.js";
+import { RunState } from "./run-state.js";
+import { type CommandSession, registerSessionCommands } from "./session-commands.js";
 import { SessionCompaction } from "./session-compaction.js";
 import { buildSessionContext } from "./session-context.js";
 import type { SessionEntry } from "./session-entries.js";
@@ -25,9 +29,19 @@ import { addUsage, sumEntryUsage, type UsageTotals } from "./usage-totals.js";
 
 export type { AgentSessionOptions, RunOutcome, SessionListener } from "./agent-session-types.js";
 
+const ALREADY_RUNNING = "A run is already active: use steer() or followUp() to queue a message.";
+
 export class AgentSession {
 	readonly agent: Agent;
 	readonly cwd: string;
+	/**
+	 * Ordered links run before and after every tool call (policy, then extensions, then MCP-aware checks),
+	 * composed into the agent's beforeToolCall / afterToolCall. Assigning `agent.beforeToolCall` or
+	 * `agent.afterToolCall` directly replaces the composed hook, and with it every link of that chain.
+	 */
+	readonly hooks = new ToolHooks();
+	/** Slash commands this session offers (its built-ins; later extensions, prompt templates, skills). */
+	readonly commands = new CommandRegistry<CommandSession>();
 	private store: SessionStore;
 	private readonly options: AgentSessionOptions;
 	private readonly choice: ModelChoice;
@@ -38,17 +52,10 @@ export class AgentSession {
 	/** One ordered delivery for the agent's events and the session's own. */
 	private readonly delivery = new OrderedDelivery<SessionEvent>((event) => this.notify(event));
 	private usage: UsageTotals;
-	private pendingRetry: number | undefined;
-	private turnsThisRun = 0;
 	private started = false;
 	private opened: Promise<void> = Promise.resolve();
-	private abortRequested = false;
-	private abortCount = 0; // counts abort() calls, so one during runPrompt's awaits is not lost
-	/** From runPrompt's start to its end, overflow recovery between the agent's runs included. */
-	private runActive = false;
-	/** The current run's last assistant message (the agent's messages may be swapped by a compaction meanwhile). */
-	private lastAnswer: AssistantMessage | undefined;
-	private writeProblem: string | undefined;
+	/** The prompt being run, from runPrompt's call to its return: one prompt at a time. */
+	private run: RunState | undefined;
 	private readonly recorded: SettingsRecord;
 	private readonly toolSet: SessionTools;
 
@@ -73,11 +80,13 @@ export class AgentSession {
 			convertToLlm: convertToLlmWithSummaries,
 			getApiKey: () => this.choice.apiKey,
 			toolExecution: options.toolExecution ?? "parallel",
+			beforeToolCall: this.hooks.beforeToolCall,
+			afterToolCall: this.hooks.afterToolCall,
 			transformContext: async (messages, signal) => {
 				const view = await this.compaction.beforeModelCall(messages, signal);
 				return options.transformContext ? options.transformContext(view, signal) : view;
 			},
-			shouldStopAfterTurn: options.maxTurns === undefined ? undefined : () => ++this.turnsThisRun >= options.maxTurns!,
+			shouldStopAfterTurn: options.maxTurns === undefined ? undefined : () => this.run?.countTurn() ?? false,
 			streamOptions: {
 				maxRetries: options.maxRetries,
 				idleTimeoutMs: options.idleTimeoutMs,
@@ -93,6 +102,7 @@ export class AgentSession {
 			tools: () => this.toolSet.known,
 		};
 		this.compaction = new SessionCompaction(host, { ...options, settings: options.compaction });
+		registerSessionCommands(this.commands);
 	}
 
 	get sessionId(): string {
@@ -122,7 +132,7 @@ export class AgentSession {
 	}
 	/** True while a prompt's run (its retries and compactions included) is going on. */
 	get isStreaming(): boolean {
-		return this.agent.state.isStreaming || this.runActive;
+		return this.agent.state.isStreaming || this.run?.active === true;
 	}
 	/** Why the model cannot be used (missing key, unknown provider), or undefined. */
 	get modelError(): string | undefined {
@@ -179,38 +189,52 @@ export class AgentSession {
 	 * Runs a prompt to the end, then any messages queued meanwhile, and says how it ended. Rejects only when the
 	 * run cannot start (no usable model or key, already running) with a message fit for the user; model and
 	 * provider failures during the run end as an error assistant message and in the outcome.
+	 * A run that starts is framed by run_start and run_end, whatever happens between the agent's runs.
 	 */
 	async runPrompt(text: string, options: { images?: ImageContent[] } = {}): Promise<RunOutcome> {
-		const abortsBefore = this.abortCount;
-		await this.start();
-		// A prompt sent during /compact runs on the compacted conversation.
-		await this.compaction.settled();
-		if (this.isStreaming) throw new Error("A run is already active: use steer() or followUp() to queue a message.");
-		if (!this.choice.ensure()) throw new Error(this.choice.error);
-		if (this.abortCount !== abortsBefore) return runOutcome(undefined, true, undefined);
+		if (this.run) throw new Error(ALREADY_RUNNING);
+		const run = new RunState(this.options.maxTurns);
+		this.run = run;
+		try {
+			await this.start();
+			// A prompt sent during /compact runs on the compacted conversation.
+			await this.compaction.settled();
+			if (this.agent.state.isStreaming) throw new Error(ALREADY_RUNNING);
+			if (!this.choice.ensure()) throw new Error(this.choice.error);
+			// Stopped while it waited: nothing is sent.
+			if (run.abortRequested) return run.outcome();
+			return await this.runToEnd(run, userMessage(text, options.images));
+		} finally {
+			if (this.run === run) this.run = undefined;
+		}
+	}
+
+	/** The run from run_start to run_end: the prompt, then overflow recovery and queued messages. */
+	private async runToEnd(run: RunState, message: AgentMessage): Promise<RunOutcome> {
 		this.agent.setModel(this.choice.model);
-		this.abortRequested = false;
-		// --max-turns counts the whole prompt, overflow retries and queued follow-ups included.
-		this.turnsThisRun = 0;
-		this.writeProblem = undefined;
-		this.lastAnswer = undefined;
+		run.active = true;
+		// Not awaited: an abort() from here on must reach the agent's run, and delivery keeps the order anyway.
+		void this.emit({ type: "run_start" });
 		this.recordSettings();
-		this.runActive = true;
 		this.compaction.beginRun();
 		try {
-			await this.agent.prompt(userMessage(text, options.images));
+			await this.agent.prompt(message);
 			let retried = false;
 			for (;;) {
 				// A request the context window could not hold: compact, then retry the turn once.
-				if (!retried && !this.abortRequested && (await this.compaction.recoverFromOverflow(this.lastAnswer))) retried = true;
+				if (!retried && !run.abortRequested && (await this.compaction.recoverFromOverflow(run.lastAnswer))) retried = true;
 				else if (!this.agent.hasQueuedMessages()) break;
-				if (this.abortRequested || this.writeProblem || this.turnsThisRun >= (this.options.maxTurns ?? Infinity)) break;
+				if (!run.mayContinue) break;
 				await this.agent.continue();
 			}
 		} finally {
-			this.runActive = false;
+			run.active = false;
+			// Cleared before run_end, so a listener may start the next prompt from it.
+			this.run = undefined;
+			const { status, errorMessage } = run.outcome();
+			await this.emit({ type: "run_end", status, errorMessage });
 		}
-		return runOutcome(this.lastAnswer, this.abortRequested, this.writeProblem);
+		return run.outcome();
 	}
 
 	/** runPrompt() for callers that need no outcome (the screen). */
@@ -239,8 +263,7 @@ export class AgentSession {
 
 	/** Stops the run (provider stream and its retries, tools) or a compaction, and resolves once it has settled. */
 	async abort(): Promise<void> {
-		this.abortCount++;
-		this.abortRequested = true;
+		if (this.run) this.run.abortRequested = true;
 		this.agent.abort();
 		this.compaction.abort();
 		await this.waitForIdle();
@@ -362,15 +385,15 @@ export class AgentSession {
 				if (this.queued.delivered(event.message)) return this.emitQueue().then(() => this.emit(event));
 				break;
 			case "message_update":
-				if (this.pendingRetry !== undefined) return this.finishRetry(true).then(() => this.emit(event));
+				if (this.run?.pendingRetry !== undefined) return this.finishRetry(this.run, true).then(() => this.emit(event));
 				break;
 			case "message_end":
 				this.persist(event.message);
 				if (event.message.role === "assistant") {
-					this.lastAnswer = event.message as AssistantMessage;
+					if (this.run) this.run.lastAnswer = event.message as AssistantMessage;
 					this.usage = addUsage(this.usage, event.message);
 					const stop = (event.message as AssistantMessage).stopReason;
-					if (this.pendingRetry !== undefined) return this.finishRetry(stop !== "error" && stop !== "aborted").then(() => this.emit(event));
+					if (this.run?.pendingRetry !== undefined) return this.finishRetry(this.run, stop !== "error" && stop !== "aborted").then(() => this.emit(event));
 				}
 				break;
 		}
@@ -382,8 +405,9 @@ export class AgentSession {
 		try {
 			this.store.append({ type: "message", message });
 		} catch (error) {
-			this.writeProblem = `Could not write the session file ${this.store.file}: ${(error as Error).message}`;
-			void this.emit({ type: "session_error", message: this.writeProblem });
+			const problem = `Could not write the session file ${this.store.file}: ${(error as Error).message}`;
+			if (this.run) this.run.writeProblem = problem;
+			void this.emit({ type: "session_error", message: problem });
 		}
 	}
 
@@ -398,13 +422,13 @@ export class AgentSession {
 	}
 
 	private onRetry(info: RetryInfo): void {
-		this.pendingRetry = info.attempt;
+		if (this.run) this.run.pendingRetry = info.attempt;
 		void this.emit({ type: "retry_scheduled", ...info });
 	}
 
-	private finishRetry(success: boolean): Promise<void> {
-		const attempt = this.pendingRetry!;
-		this.pendingRetry = undefined;
+	private finishRetry(run: RunState, success: boolean): Promise<void> {
+		const attempt = run.pendingRetry!;
+		run.pendingRetry = undefined;
 		return this.emit({ type: "retry_finished", attempt, success });
 	}
 

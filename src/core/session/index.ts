@@ -16,6 +16,16 @@ export { ModelChoice, type ModelResolver, type ModelSelection } from "./model-ch
 export { MessageQueue, type QueueKind } from "./message-queue.js";
 export { type ToolSettings } from "./session-tools.js";
 export { RetryTracker } from "./retry-tracker.js";
+export {
+	type CommandContext,
+	type CommandDefinition,
+	type CommandLookup,
+	CommandRegistry,
+	type CommandSource,
+	type NoticeLevel,
+} from "./command-registry.js";
+export { type CommandSession, SESSION_COMMANDS, type SessionSummary, registerSessionCommands } from "./session-commands.js";
+export { type AfterLink, type BeforeLink, HookChain, type HookStage, type LinkOptions, ToolHooks, composeAfter, composeBefore } from "./hook-chain.js";
 export { AgentSession, type AgentSessionOptions, type RunOutcome, type SessionListener } from "./agent-session.js";
 export * from "./compaction/index.js";
 export { type CompactionHost, SessionCompaction, type SessionCompactionOptions } from "./session-compaction.js";

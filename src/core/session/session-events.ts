@@ -3,6 +3,8 @@ import type { AgentEvent } from "../agent-types.js";
 import type { ThinkingLevel } from "../llm-types.js";
 
 export type CompactionReason = "threshold" | "overflow" | "manual";
+/** How a prompt's run ended. */
+export type RunOutcomeStatus = "done" | "error" | "aborted";
 
 export type SessionOwnEvent =
 	| {
@@ -17,6 +19,12 @@ export type SessionOwnEvent =
 			/** Messages loaded from an existing session file. */
 			messageCount: number;
 	  }
+	/**
+	 * A prompt's run, from its start to its end: one or more agent runs (agent_start … agent_end), with an
+	 * overflow's compaction or queued follow-ups between them. Busy from run_start to run_end.
+	 */
+	| { type: "run_start" }
+	| { type: "run_end"; status: RunOutcomeStatus; errorMessage?: string }
 	| { type: "retry_scheduled"; attempt: number; maxRetries: number; delayMs: number; reason: string }
 	| { type: "retry_finished"; attempt: number; success: boolean }
 	| { type: "queue_changed"; steering: string[]; followUp: string[] }

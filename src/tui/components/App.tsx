@@ -1,5 +1,5 @@
 import { Box, useStdout } from "ink";
-import { useCallback, useEffect, useRef, useState } from "react";
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { useClock } from "../hooks/use-clock.js";
 import { useSessionView } from "../hooks/use-session-view.js";
 import { useTranscriptPrinter } from "../hooks/use-transcript-printer.js";
@@ -7,8 +7,8 @@ import { useTerminalSize } from "../hooks/use-terminal-size.js";
 import { liveBudget } from "../live-layout.js";
 import { warmUpMarkdown } from "../markdown.js";
 import type { SessionPort } from "../session-port.js";
-import { errorText, parseSlashCommand, runSlashCommand } from "../slash-commands.js";
-import { type NoticeLevel, type ScreenView, initialView } from "../view-model.js";
+import { errorText, parseSlashCommand, runSlashCommand, screenCommands } from "../slash-commands.js";
+import { type NoticeLevel, type ScreenView, initialView, isBusy } from "../view-model.js";
 import { Editor } from "./Editor.js";
 import { Footer, footerHeight } from "./Footer.js";
 import { LiveArea } from "./LiveArea.js";
@@ -51,27 +51,23 @@ function viewFromSession(session: SessionPort): ScreenView {
 }
 
 export function App({ session, initialPrompt, inputActive, onExit, home, print }: AppProps) {
-	const busyRef = useRef(false);
 	const refreshClock = useRef(() => {});
 	const { view, latest, dispatch, flush } = useSessionView(
 		session,
 		() => viewFromSession(session),
-		(event) => {
-			// A run the screen did not start (the session ran a queued message) has no prompt() to await.
-			if (event.type === "agent_end" && !busyRef.current) dispatch({ type: "ui_run_settled" });
-		},
 		// A new view brings the time with it: one render, not one for the view and one for the clock.
 		() => refreshClock.current(),
 	);
+	const commands = useMemo(() => screenCommands(session), [session]);
 	const { columns, rows } = useTerminalSize();
 	const { write } = useStdout();
 	const printer = useTranscriptPrinter(view.transcript, columns, view.showThinking, print ?? write, session.tools);
 	const printedWidth = useRef(columns);
 	const [editorHeight, setEditorHeight] = useState(3);
-	const [busy, setBusy] = useState(false);
 	const [exitCode, setExitCode] = useState<number | undefined>(undefined);
 
-	const running = busy || view.runStatus !== "idle" || view.compacting !== undefined;
+	// Busy only from the session's events (run_start … run_end): runs the session starts itself count too.
+	const running = isBusy(view) || view.compacting !== undefined;
 	const animate = running || view.liveToolIds.length > 0 || view.retry !== undefined;
 	const clock = useClock(animate, CLOCK_INTERVAL_MS);
 	refreshClock.current = clock.refresh;
@@ -81,19 +77,17 @@ export function App({ session, initialPrompt, inputActive, onExit, home, print }
 
 	const exit = useCallback(
 		(code = 0) => {
-			if (busyRef.current) void Promise.resolve(session.abort()).catch(() => {});
+			if (isBusy(latest())) void Promise.resolve(session.abort()).catch(() => {});
 			flush();
 			setExitCode((current) => current ?? code);
 		},
-		[session, flush],
+		[session, flush, latest],
 	);
 
 	/** Runs one prompt to its end; resolves with the text to give back when the run never started. */
 	const runPrompt = useCallback(
 		async (text: string): Promise<string | undefined> => {
 			const runsBefore = latest().runs;
-			busyRef.current = true;
-			setBusy(true);
 			try {
 				await session.prompt(text);
 				return undefined;
@@ -103,23 +97,19 @@ export function App({ session, initialPrompt, inputActive, onExit, home, print }
 				const last = latest().transcript.at(-1);
 				if (!(last?.kind === "notice" && last.text === message)) notify("error", message);
 				return latest().runs === runsBefore ? text : undefined;
-			} finally {
-				busyRef.current = false;
-				setBusy(false);
-				dispatch({ type: "ui_run_settled" });
 			}
 		},
-		[session, notify, dispatch, latest],
+		[session, notify, latest],
 	);
 
 	const onSubmit = useCallback(
 		async (text: string): Promise<string | undefined> => {
 			const command = parseSlashCommand(text);
 			if (command) {
-				await runSlashCommand(command, { session, notify, exit: () => exit(0), busy: busyRef.current });
+				await runSlashCommand(command, commands, { session, notify, exit: () => exit(0), busy: isBusy(latest()) });
 				return undefined;
 			}
-			if (!busyRef.current) return runPrompt(text);
+			if (!isBusy(latest())) return runPrompt(text);
 			try {
 				await session.steer(text);
 				return undefined;
@@ -128,7 +118,7 @@ export function App({ session, initialPrompt, inputActive, onExit, home, print }
 				return text;
 			}
 		},
-		[session, notify, exit, runPrompt],
+		[session, commands, notify, exit, runPrompt, latest],
 	);
 
 	const onInterrupt = useCallback((): string[] => {

@@ -2,7 +2,6 @@ import { useCallback, useEffect, useRef, useState } from "react";
 import { DeltaBatch } from "../delta-batch.js";
 import { historyItems } from "../history.js";
 import { type ScreenEvent, reduceView } from "../reducer.js";
-import type { SessionEvent } from "../../core/session/session-events.js";
 import type { SessionPort } from "../session-port.js";
 import type { ScreenView } from "../view-model.js";
 
@@ -26,7 +25,6 @@ export interface SessionView {
 export function useSessionView(
 	session: SessionPort,
 	initial: () => ScreenView,
-	afterEvent?: (event: SessionEvent) => void,
 	/** Called right before each new view is set, so other state set in it joins the same render (the clock). */
 	beforeRender?: () => void,
 ): SessionView {
@@ -47,8 +45,6 @@ export function useSessionView(
 	}, [reduce]);
 	const [view, setView] = useState<ScreenView>(viewRef.current);
 	const timer = useRef<NodeJS.Timeout | undefined>(undefined);
-	const after = useRef(afterEvent);
-	after.current = afterEvent;
 	const before = useRef(beforeRender);
 	before.current = beforeRender;
 
@@ -76,7 +72,6 @@ export function useSessionView(
 				dispatch({ type: "ui_usage_baseline", usage: { ...session.usageTotals }, contextTokens: session.contextUsage?.tokens });
 				if (event.messageCount > 0 && session.messages) dispatch({ type: "ui_history", items: historyItems(session.messages, session.tools) });
 			}
-			after.current?.(event);
 		});
 		return () => {
 			unsubscribe();

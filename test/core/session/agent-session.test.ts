@@ -11,7 +11,7 @@ import {
 	SessionStore,
 } from "../../../src/core/session/index.js";
 import { tempDir } from "../../support/temp-dir.js";
-import { scriptedSessionOptions } from "../../support/scripted-session.js";
+import { scriptedSessionOptions } from "./session-fixtures.js";
 import { useScriptedServer } from "../../support/use-scripted-server.js";
 
 const server = useScriptedServer();
@@ -27,7 +27,7 @@ const echoTool: AgentTool = {
 };
 
 function makeSession(overrides: Partial<AgentSessionOptions> = {}, home = tempDir()) {
-	const session = new AgentSession({ ...scriptedSessionOptions(server, "/project", home, { systemPrompt: "You are a test.", tools: [echoTool] }), ...overrides });
+	const session = new AgentSession(scriptedSessionOptions(server, home, { tools: [echoTool], ...overrides }));
 	const events: SessionEvent[] = [];
 	session.subscribe((event) => {
 		events.push(event);
@@ -125,7 +125,7 @@ describe("AgentSession", () => {
 	});
 
 	it("without a key: opens, explains which variable to set, refuses to run and writes nothing", async () => {
-		const { session, events } = makeSession({ selection: { provider: "openai", baseUrl: server.openaiBaseUrl } });
+		const { session, events } = makeSession({ selection: { provider: "openai", baseUrl: server.openaiBaseUrl, apiKey: undefined, modelId: undefined } });
 		await session.start();
 		expect(events.map((e) => e.type)).toEqual(["session_open", "session_error"]);
 		// The names of the model it would use, for the footer, even though it cannot be used yet.
@@ -206,6 +206,52 @@ describe("AgentSession", () => {
 		await session.abort();
 		expect((await running).status).toBe("aborted");
 		expect(server.requests).toHaveLength(0);
+		session.dispose();
+	});
+
+	it("frames a prompt's run in run_start and run_end, the agent's run and every event of the prompt inside", async () => {
+		server.enqueue({ toolCalls: [{ id: "call_a", name: "echo", arguments: { text: "one" } }] }, { text: "done" });
+		const { session, events } = makeSession();
+		await session.runPrompt("use the tool");
+		const types = events.map((e) => e.type);
+		expect(types.filter((t) => t === "run_start" || t === "run_end")).toEqual(["run_start", "run_end"]);
+		expect(types.indexOf("run_start")).toBe(types.indexOf("agent_start") - 1);
+		expect(types.at(-1)).toBe("run_end");
+		expect(types.at(-2)).toBe("agent_end");
+		expect(events.at(-1)).toEqual({ type: "run_end", status: "done", errorMessage: undefined });
+		session.dispose();
+	});
+
+	it("says how the run ended in run_end, and emits no run events for a prompt that cannot start", async () => {
+		server.enqueue({ status: 500, errorMessage: "model on fire" });
+		const { session, events } = makeSession({ maxRetries: 0 });
+		await session.runPrompt("hi");
+		expect(events.at(-1)).toMatchObject({ type: "run_end", status: "error", errorMessage: expect.stringMatching(/model on fire/) });
+
+		const { session: keyless, events: keylessEvents } = makeSession({ selection: { provider: "openai", baseUrl: server.openaiBaseUrl, apiKey: undefined, modelId: undefined } });
+		await expect(keyless.prompt("hi")).rejects.toThrow(/OPENAI_API_KEY/);
+		expect(keylessEvents.map((e) => e.type)).toEqual(["session_open", "session_error"]);
+		session.dispose();
+		keyless.dispose();
+	});
+
+	it("refuses a second prompt while the first waits to start, and runs the first", async () => {
+		server.enqueue({ text: "first answer" });
+		const { session, events } = makeSession();
+		const first = session.runPrompt("first");
+		await expect(session.runPrompt("second")).rejects.toThrow("A run is already active");
+		expect((await first).status).toBe("done");
+		expect(events.filter((e) => e.type === "run_start")).toHaveLength(1);
+		expect(server.requests).toHaveLength(1);
+		session.dispose();
+	});
+
+	it("aborted before it started, a prompt emits no run events", async () => {
+		const { session, events } = makeSession();
+		const running = session.runPrompt("hello");
+		await session.abort();
+		expect((await running).status).toBe("aborted");
+		expect(events.some((e) => e.type === "run_start" || e.type === "run_end")).toBe(false);
 		session.dispose();
 	});
 

@@ -175,6 +175,21 @@ describe("recovery from a context overflow", () => {
 		session.dispose();
 	});
 
+	it("keeps the prompt's run open from the failed request through the compaction to the retried answer", async () => {
+		const home = writeModelsJson(tempDir(), server);
+		const { session, events } = await conversationOfFour(home);
+		answerSummaries(server);
+		server.enqueue({ contextOverflow: true }, { text: "recovered" });
+		const firstOfTurn = events.length;
+		expect((await session.runPrompt("final question")).status).toBe("done");
+		const lifecycle = events
+			.slice(firstOfTurn)
+			.map((event) => event.type)
+			.filter((type) => ["run_start", "run_end", "agent_start", "agent_end", "compaction_start", "compaction_end"].includes(type));
+		expect(lifecycle).toEqual(["run_start", "agent_start", "agent_end", "compaction_start", "compaction_end", "agent_start", "agent_end", "run_end"]);
+		session.dispose();
+	});
+
 	it("retries only once: an overflow that persists ends the run as an error after one compaction", async () => {
 		const home = writeModelsJson(tempDir(), server);
 		const { session, events } = await conversationOfFour(home);

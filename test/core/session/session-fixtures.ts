@@ -1,5 +1,13 @@
-// Small message builders for session tests.
+// Small message builders for session tests, and a session on the scripted model server.
 import type { AssistantMessage, ToolResultMessage, UserMessage } from "../../../src/core/index.js";
+import type { AgentSessionOptions } from "../../../src/core/session/index.js";
+import type { ScriptedModelServer } from "../../support/scripted-model-server.mjs";
+import { type ScriptedSessionOverrides, scriptedSessionOptions as onScriptedServer } from "../../support/scripted-session.js";
+
+/** An AgentSession's options for the scripted server's OpenAI endpoint, a fresh session file in `home`, no tools. */
+export function scriptedSessionOptions(server: ScriptedModelServer, home: string, overrides: ScriptedSessionOverrides = {}): AgentSessionOptions {
+	return onScriptedServer(server, "/project", home, { systemPrompt: "You are a test.", ...overrides });
+}
 
 export function user(text: string): UserMessage {
 	return { role: "user", content: text, timestamp: Date.now() };

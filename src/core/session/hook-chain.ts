@@ -1,0 +1,107 @@
+// The session's tool-call hooks: an ordered chain of links for before a call and one for after, composed into
+// the Agent's single beforeToolCall / afterToolCall slot. Approval policy, extensions and MCP-aware checks each
+// add a link; none of them needs to know the others.
+import { errorMessageOf } from "../abort.js";
+import type { AfterToolCallResult, AgentLoopConfig } from "../agent-types.js";
+import { applyAfterToolCall } from "../tool-execution.js";
+
+/** Where a link runs: every policy link before every extension link, every extension link before every mcp link. */
+export type HookStage = "policy" | "extension" | "mcp";
+export type BeforeLink = NonNullable<AgentLoopConfig["beforeToolCall"]>;
+export type AfterLink = NonNullable<AgentLoopConfig["afterToolCall"]>;
+
+export interface LinkOptions {
+	stage: HookStage;
+	/** Names the link in the reason the model reads when it throws. */
+	name: string;
+}
+
+const STAGE_ORDER: readonly HookStage[] = ["policy", "extension", "mcp"];
+
+interface Entry<L> {
+	link: L;
+	stage: HookStage;
+	name: string;
+}
+
+/** Links in running order: by stage, then in the order they were added within a stage. */
+export class HookChain<L> {
+	/** Replaced, never changed in place: a call in progress keeps the links it started with. */
+	private entries: readonly Entry<L>[] = [];
+
+	/** Adds a link; the returned function removes exactly this link (again: no effect). */
+	add(link: L, options: LinkOptions): () => void {
+		if (!STAGE_ORDER.includes(options.stage)) throw new Error(`Unknown hook stage "${options.stage}": use ${STAGE_ORDER.join(", ")}.`);
+		const entry: Entry<L> = { link, stage: options.stage, name: options.name };
+		const rank = STAGE_ORDER.indexOf(entry.stage);
+		const at = this.entries.findIndex((other) => STAGE_ORDER.indexOf(other.stage) > rank);
+		const entries = [...this.entries];
+		entries.splice(at === -1 ? entries.length : at, 0, entry);
+		this.entries = entries;
+		return () => {
+			this.entries = this.entries.filter((other) => other !== entry);
+		};
+	}
+
+	/** The links as of now, in running order (what one call runs through). */
+	snapshot(): readonly Entry<L>[] {
+		return this.entries;
+	}
+}
+
+function failure(entry: Entry<unknown>, error: unknown): string {
+	return `The ${entry.stage} hook "${entry.name}" failed: ${errorMessageOf(error)}`;
+}
+
+/**
+ * One beforeToolCall made of the chain: links run in order and the first `{ block: true }` wins (its reason
+ * and terminate are kept; later links do not run). A link that throws blocks the call, and the model reads
+ * which link failed and why.
+ */
+export function composeBefore(chain: HookChain<BeforeLink>): BeforeLink {
+	return async (context, signal) => {
+		for (const entry of chain.snapshot()) {
+			let result: Awaited<ReturnType<BeforeLink>>;
+			try {
+				result = await entry.link(context, signal);
+			} catch (error) {
+				return { block: true, reason: failure(entry, error) };
+			}
+			if (result?.block) return result;
+		}
+		return undefined;
+	};
+}
+
+/**
+ * One afterToolCall made of the chain: each link sees the result as overridden by the links before it; every
+ * field a link gives replaces that field whole (content, details, isError, terminate), in order. A link that
+ * throws ends the chain, and the call's result becomes an error result saying which link failed and why.
+ */
+export function composeAfter(chain: HookChain<AfterLink>): AfterLink {
+	return async (context, signal) => {
+		let { result, isError } = context;
+		let changed = false;
+		for (const entry of chain.snapshot()) {
+			let after: AfterToolCallResult | undefined;
+			try {
+				after = await entry.link({ ...context, result, isError }, signal);
+			} catch (error) {
+				// The loop turns a throwing afterToolCall into an error result carrying this message.
+				throw new Error(failure(entry, error));
+			}
+			if (!after) continue;
+			({ result, isError } = applyAfterToolCall({ result, isError }, after));
+			changed = true;
+		}
+		return changed ? { content: result.content, details: result.details, isError, terminate: result.terminate } : undefined;
+	};
+}
+
+/** The session's two chains and the composed hooks the Agent's slots hold. */
+export class ToolHooks {
+	readonly before = new HookChain<BeforeLink>();
+	readonly after = new HookChain<AfterLink>();
+	readonly beforeToolCall: BeforeLink = composeBefore(this.before);
+	readonly afterToolCall: AfterLink = composeAfter(this.after);
+}

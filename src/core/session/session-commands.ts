@@ -1,0 +1,150 @@
+// The session's own slash commands: model, thinking level, session files, compaction. Registered in the
+// session's command registry, so every interface that runs commands (the screen, later RPC) offers them.
+import { formatCost, formatLocalMinute, formatTokens } from "../format.js";
+import { THINKING_LEVELS, type ThinkingLevel } from "../llm-types.js";
+import type { CommandContext, CommandDefinition, CommandRegistry } from "./command-registry.js";
+import type { SessionInfo } from "./session-list.js";
+import type { UsageTotals } from "./usage-totals.js";
+
+/** One saved session, as /resume lists it. */
+export type SessionSummary = Pick<SessionInfo, "file" | "id" | "modified" | "firstPrompt" | "messageCount">;
+
+/** What the session's commands ask of a session. Methods may be sync or async; commands await them either way. */
+export interface CommandSession {
+	/** The current model. */
+	readonly model: { id: string; provider: string } | undefined;
+	readonly thinkingLevel: ThinkingLevel;
+	/** Undefined when sessions are not saved (--no-session). */
+	readonly sessionFile: string | undefined;
+	/** Messages in the conversation. */
+	readonly messageCount: number;
+	/** Token and cost totals of the whole session, loaded history included. */
+	readonly usageTotals: UsageTotals;
+	/** Switches the model by id (or provider/id); throws a user-facing Error for an unknown model. Emits model_changed. */
+	setModel(modelId: string): void | Promise<void>;
+	/** Emits thinking_changed. */
+	setThinkingLevel(level: ThinkingLevel): void | Promise<void>;
+	/** Starts a new, empty session (emits session_open). */
+	newSession(): void | Promise<void>;
+	/** Summarises the conversation to free context (emits compaction_start/end). Optional. */
+	compact?(instructions?: string): Promise<void>;
+	/** Saved sessions of the working directory, newest first. */
+	listSessions(): SessionSummary[] | Promise<SessionSummary[]>;
+	/** Opens a saved session by file path or id (emits session_open with its message count). */
+	resume(sessionFileOrId: string): void | Promise<void>;
+}
+
+type Context = CommandContext<CommandSession>;
+
+/** True (and says why) when a run is going on; for commands that replace the conversation. */
+function refusedWhileBusy(ctx: Context, what: string): boolean {
+	if (!ctx.busy) return false;
+	ctx.notify("error", `Cannot ${what} while a run is active. Press Esc to interrupt it first.`);
+	return true;
+}
+
+function modelName(session: CommandSession): string {
+	return session.model ? `${session.model.provider}/${session.model.id}` : "none";
+}
+
+function sessionText(session: CommandSession): string {
+	const usage = session.usageTotals;
+	return [
+		`Session file: ${session.sessionFile ?? "not saved (--no-session)"}`,
+		`Messages: ${session.messageCount}`,
+		`Tokens: ↑${formatTokens(usage.input + usage.cacheRead + usage.cacheWrite)} in (${formatTokens(usage.cacheRead)} cached) · ↓${formatTokens(usage.output)} out`,
+		`Cost: ${formatCost(usage.cost)}`,
+		`Model: ${modelName(session)} · thinking ${session.thinkingLevel}`,
+	].join("\n");
+}
+
+async function resume(args: string, ctx: Context): Promise<void> {
+	if (refusedWhileBusy(ctx, "resume a session")) return;
+	const sessions = await ctx.session.listSessions();
+	if (args === "") {
+		if (sessions.length === 0) {
+			ctx.notify("info", "No saved sessions in this directory yet.");
+			return;
+		}
+		const lines = sessions.slice(0, 10).map((info, index) => {
+			const prompt = info.firstPrompt === "" ? "(no prompt yet)" : info.firstPrompt.slice(0, 60);
+			return `  ${index + 1}. ${formatLocalMinute(info.modified)} · ${info.messageCount} messages · ${prompt}`;
+		});
+		ctx.notify("info", `Recent sessions (open one with /resume <number>):\n${lines.join("\n")}`);
+		return;
+	}
+	const index = /^\d+$/.test(args) ? Number(args) - 1 : -1;
+	if (index >= 0 && index >= sessions.length) {
+		ctx.notify("error", `There is no session number ${args}; /resume lists them.`);
+		return;
+	}
+	await ctx.session.resume(index >= 0 ? sessions[index].file : args);
+}
+
+const BUILT_IN: CommandDefinition<CommandSession>[] = [
+	{
+		name: "new",
+		description: "start a new session",
+		async handler(_args, ctx) {
+			if (refusedWhileBusy(ctx, "start a new session")) return;
+			await ctx.session.newSession();
+		},
+	},
+	{
+		name: "model",
+		argsHint: "<id>",
+		description: "switch the model (without an id: show the current one)",
+		async handler(args, ctx) {
+			if (args === "") ctx.notify("info", `Model: ${modelName(ctx.session)}. Switch with /model <id>.`);
+			else await ctx.session.setModel(args);
+		},
+	},
+	{
+		name: "thinking",
+		argsHint: "<level>",
+		description: `set the thinking level: ${THINKING_LEVELS.join(", ")}`,
+		async handler(args, ctx) {
+			if (args === "") {
+				ctx.notify("info", `Thinking level: ${ctx.session.thinkingLevel}. Set with /thinking <${THINKING_LEVELS.join("|")}>.`);
+				return;
+			}
+			const level = args.toLowerCase() as ThinkingLevel;
+			if (!THINKING_LEVELS.includes(level)) {
+				ctx.notify("error", `Unknown thinking level "${args}". Use one of: ${THINKING_LEVELS.join(", ")}.`);
+				return;
+			}
+			await ctx.session.setThinkingLevel(level);
+		},
+	},
+	{
+		name: "session",
+		description: "session file, messages, tokens and cost",
+		handler: (_args, ctx) => ctx.notify("info", sessionText(ctx.session)),
+	},
+	{
+		name: "resume",
+		argsHint: "[n|id|file]",
+		description: "list recent sessions, or open one",
+		handler: resume,
+	},
+	{
+		name: "compact",
+		argsHint: "[instructions]",
+		description: "summarise the conversation to free context",
+		async handler(args, ctx) {
+			if (!ctx.session.compact) {
+				ctx.notify("error", "This session cannot compact.");
+				return;
+			}
+			if (refusedWhileBusy(ctx, "compact")) return;
+			await ctx.session.compact(args === "" ? undefined : args);
+		},
+	},
+];
+
+export const SESSION_COMMANDS: readonly CommandDefinition<CommandSession>[] = BUILT_IN.map((command) => ({ ...command, source: "builtin" }));
+
+/** Registers the session's commands in `registry`. */
+export function registerSessionCommands(registry: CommandRegistry<CommandSession>): void {
+	for (const command of SESSION_COMMANDS) registry.register(command);
+}

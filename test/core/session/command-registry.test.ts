@@ -1,0 +1,72 @@
+import { describe, expect, it } from "vitest";
+import { type CommandDefinition, CommandRegistry } from "../../../src/core/session/command-registry.js";
+import { SESSION_COMMANDS } from "../../../src/core/session/session-commands.js";
+
+type Session = { name: string };
+
+function command(name: string, extra: Partial<CommandDefinition<Session>> = {}): CommandDefinition<Session> {
+	return { name, description: `the ${name} command`, handler: () => {}, ...extra };
+}
+
+describe("CommandRegistry", () => {
+	it("finds a registered command by name and lists commands in registration order", () => {
+		const registry = new CommandRegistry<Session>();
+		registry.register(command("zeta"));
+		registry.register(command("alpha", { argsHint: "<x>", source: "extension" }));
+		expect(registry.get("alpha")).toMatchObject({ name: "alpha", argsHint: "<x>", source: "extension" });
+		expect(registry.get("beta")).toBeUndefined();
+		expect(registry.list().map((c) => c.name)).toEqual(["zeta", "alpha"]);
+	});
+
+	it("unregisters with the function register returned, and only that command", () => {
+		const registry = new CommandRegistry<Session>();
+		const remove = registry.register(command("deploy"));
+		remove();
+		expect(registry.get("deploy")).toBeUndefined();
+		const replacement = command("deploy");
+		registry.register(replacement);
+		remove();
+		expect(registry.get("deploy")).toBe(replacement);
+	});
+
+	it("rejects a second command of the same name, saying where the first came from", () => {
+		const registry = new CommandRegistry<Session>();
+		registry.register(command("model", { source: "builtin" }));
+		expect(() => registry.register(command("model", { source: "extension" }))).toThrow("The command /model is already registered (builtin).");
+	});
+
+	it("rejects a name the editor could not parse as a command", () => {
+		const registry = new CommandRegistry<Session>();
+		for (const name of ["", "Deploy", "9lives", "with space", "/slash"]) {
+			expect(() => registry.register(command(name))).toThrow(/Invalid command name/);
+		}
+	});
+
+	it("layered on another registry: finds and lists both, the lower layer first, and a name stays unique across them", async () => {
+		const below = new CommandRegistry<Session>();
+		below.register(command("new"));
+		const above = new CommandRegistry<Session>(below);
+		above.register(command("help"));
+		// Registered below after the layer above was made: still found and listed.
+		below.register(command("compact"));
+		expect(above.list().map((c) => c.name)).toEqual(["new", "compact", "help"]);
+		expect(above.get("compact")?.name).toBe("compact");
+		expect(below.get("help")).toBeUndefined();
+		expect(() => above.register(command("new"))).toThrow("The command /new is already registered.");
+	});
+
+	it("gives a handler its arguments and the caller's context", async () => {
+		const registry = new CommandRegistry<Session>();
+		const notices: string[] = [];
+		registry.register(command("greet", { handler: (args, ctx) => ctx.notify("info", `${args} from ${ctx.session.name}`) }));
+		await registry.get("greet")!.handler("hello", { session: { name: "s1" }, notify: (_level, text) => notices.push(text), busy: false });
+		expect(notices).toEqual(["hello from s1"]);
+	});
+});
+
+describe("the session's commands", () => {
+	it("are the built-ins new, model, thinking, session, resume and compact", () => {
+		expect(SESSION_COMMANDS.map((c) => c.name)).toEqual(["new", "model", "thinking", "session", "resume", "compact"]);
+		expect(new Set(SESSION_COMMANDS.map((c) => c.source))).toEqual(new Set(["builtin"]));
+	});
+});
