@@ -33,13 +33,16 @@ function isC1StringIntroducer(code: number): boolean {
 	return code === 0x9d || code === 0x90 || code === 0x98 || code === 0x9e || code === 0x9f;
 }
 
-/** End of a CSI whose parameters start at `from`: parameter bytes, intermediate bytes, one final byte. */
+/**
+ * End of a CSI whose parameters start at `from`: parameter bytes, intermediate bytes, one final byte (a
+ * malformed one ends where its bytes stop fitting); -1 when the text ends first.
+ */
 function csiEnd(text: string, from: number): number {
 	let i = from;
 	while (i < text.length && text.charCodeAt(i) >= 0x30 && text.charCodeAt(i) <= 0x3f) i++;
 	while (i < text.length && text.charCodeAt(i) >= 0x20 && text.charCodeAt(i) <= 0x2f) i++;
-	if (i < text.length && text.charCodeAt(i) >= 0x40 && text.charCodeAt(i) <= 0x7e) i++;
-	return i;
+	if (i >= text.length) return -1;
+	return text.charCodeAt(i) >= 0x40 && text.charCodeAt(i) <= 0x7e ? i + 1 : i;
 }
 
 /**
@@ -55,21 +58,53 @@ function stringEnd(text: string, from: number): number {
 	return -1;
 }
 
-/** Where the escape sequence or control character at `start` ends (exclusive). */
+/** End (exclusive) of the escape sequence or control character at `start`; -1 when the text ends inside it. */
 function sequenceEnd(text: string, start: number): number {
 	const code = text.charCodeAt(start);
 	if (code === C1_CSI) return csiEnd(text, start + 1);
-	// An unterminated string loses only its introducer: the rest is harmless text, and nothing is hidden.
-	if (isC1StringIntroducer(code)) return Math.max(stringEnd(text, start + 1), start + 1);
-	if (code !== ESC || start + 1 >= text.length) return start + 1;
+	if (isC1StringIntroducer(code)) return stringEnd(text, start + 1);
+	if (code !== ESC) return start + 1;
+	if (start + 1 >= text.length) return -1;
 	const next = text.charCodeAt(start + 1);
 	if (next === 0x5b) return csiEnd(text, start + 2);
-	if (isStringIntroducer(next)) return Math.max(stringEnd(text, start + 2), start + 2);
+	if (isStringIntroducer(next)) return stringEnd(text, start + 2);
 	// Other escape sequences: intermediate bytes, then one final byte (ESC 7, ESC ( B, ESC c, …).
 	let i = start + 1;
 	while (i < text.length && text.charCodeAt(i) >= 0x20 && text.charCodeAt(i) <= 0x2f) i++;
-	if (i < text.length && text.charCodeAt(i) >= 0x30 && text.charCodeAt(i) <= 0x7e) i++;
-	return i;
+	if (i >= text.length) return -1;
+	return text.charCodeAt(i) >= 0x30 && text.charCodeAt(i) <= 0x7e ? i + 1 : i;
+}
+
+/**
+ * What stripping removes of a sequence the text ends inside: an unterminated string loses only its
+ * introducer (the rest is harmless text, and nothing is hidden); anything else goes to the end.
+ */
+function cutSequenceEnd(text: string, start: number): number {
+	if (isC1StringIntroducer(text.charCodeAt(start))) return start + 1;
+	if (text.charCodeAt(start) === ESC && isStringIntroducer(text.charCodeAt(start + 1))) return start + 2;
+	return text.length;
+}
+
+function isSequenceStart(code: number): boolean {
+	return code === ESC || code === C1_CSI || isC1StringIntroducer(code);
+}
+
+/**
+ * Where an escape sequence that the text ends inside starts, or -1: for text arriving in chunks, the part
+ * to hold back until the next chunk completes it.
+ */
+export function unfinishedSequenceStart(text: string): number {
+	let i = 0;
+	while (i < text.length) {
+		if (!isSequenceStart(text.charCodeAt(i))) {
+			i++;
+			continue;
+		}
+		const end = sequenceEnd(text, i);
+		if (end === -1) return i;
+		i = end;
+	}
+	return -1;
 }
 
 /**
@@ -103,11 +138,17 @@ export function stripControls(text: string, options: StripOptions = {}): string 
 			out += "\t";
 			i++;
 		} else {
-			i = sequenceEnd(text, i);
+			const end = sequenceEnd(text, i);
+			i = end === -1 ? cutSequenceEnd(text, i) : end;
 		}
 		copied = i;
 	}
 	return out + text.slice(copied);
+}
+
+/** Prose for a single row (a status, a server's message): stripped, each run of whitespace one space. */
+export function stripToOneLine(text: string): string {
+	return stripControls(text, { keepTabs: true }).replace(/\s+/g, " ").trim();
 }
 
 /** Bidirectional overrides and isolates: they reorder what a row shows (a command could read backwards). */

@@ -1,6 +1,6 @@
 import stringWidth from "string-width";
 import { describe, expect, it } from "vitest";
-import { showControls, stripControls } from "../../../src/core/text/sanitize-terminal.js";
+import { showControls, stripControls, stripToOneLine, unfinishedSequenceStart } from "../../../src/core/text/sanitize-terminal.js";
 
 const ESC = "\u001b";
 const BEL = "\u0007";
@@ -73,6 +73,24 @@ describe("stripControls", () => {
 		expect(stripControls(`${ESC}[1ma${ESC}[0m\tb`)).toBe("a   b");
 		expect(stripControls("a\tb", { keepTabs: true })).toBe("a\tb");
 		expect(stripControls(`a\tb${ESC}[1m`, { keepTabs: true })).toBe("a\tb");
+	});
+});
+
+describe("unfinishedSequenceStart", () => {
+	it("finds the sequence a chunk of text ends inside", () => {
+		expect(unfinishedSequenceStart("plain")).toBe(-1);
+		expect(unfinishedSequenceStart(`a${ESC}[31mb`)).toBe(-1);
+		expect(unfinishedSequenceStart(`a${ESC}`)).toBe(1);
+		expect(unfinishedSequenceStart(`a${ESC}[31mb${ESC}[20`)).toBe(7);
+		expect(unfinishedSequenceStart(`a${ESC}]2;title`)).toBe(1);
+		expect(unfinishedSequenceStart(`a${ESC}]2;title${BEL}`)).toBe(-1);
+		expect(unfinishedSequenceStart("a\u009d2;t")).toBe(1);
+	});
+});
+
+describe("stripToOneLine", () => {
+	it("strips the text and puts it on one line", () => {
+		expect(stripToOneLine(`  quota\r\n${ESC}]2;x${BEL}exceeded\t(retry later)\n`)).toBe("quota exceeded (retry later)");
 	});
 });
 
