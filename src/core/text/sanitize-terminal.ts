@@ -24,11 +24,12 @@ const SUB = 0x1a;
 const C1_CSI = 0x9b;
 const C1_ST = 0x9c;
 
-/** ESC [ … (CSI); ESC ] (OSC), P (DCS), X (SOS), ^ (PM), _ (APC) open a string ended by BEL or ST. */
+/** After ESC: ] (OSC), P (DCS), X (SOS), ^ (PM) and _ (APC) open a control string, ended by BEL or ST. */
 function isStringIntroducer(code: number): boolean {
 	return code === 0x5d || code === 0x50 || code === 0x58 || code === 0x5e || code === 0x5f;
 }
 
+/** The same five as single 8-bit (C1) characters. */
 function isC1StringIntroducer(code: number): boolean {
 	return code === 0x9d || code === 0x90 || code === 0x98 || code === 0x9e || code === 0x9f;
 }
