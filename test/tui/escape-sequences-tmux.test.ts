@@ -57,7 +57,6 @@ describe.skipIf(!hasTmux())("escape sequences from outside never reach the termi
 
 	beforeAll(async () => {
 		await ensureBuilt();
-		// Start clean only when the pane could draw something: the bundle is built before the clock starts.
 		server = await startScriptedModelServer();
 		root = mkdtempSync(join(tmpdir(), "loom-escapes-"));
 		cwd = join(root, "project");
