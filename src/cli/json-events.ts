@@ -10,6 +10,14 @@ export interface SessionLine {
 	model: string;
 }
 
+/** DEL and the C1 controls, which JSON.stringify leaves raw (a terminal may read U+009B as CSI). */
+const RAW_CONTROLS = /[\u007f-\u009f]/g;
+
+/** One JSON line with no raw control character: JSON.stringify escapes C0, this escapes the rest. */
+export function jsonLine(value: unknown): string {
+	return JSON.stringify(value).replace(RAW_CONTROLS, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`);
+}
+
 /**
  * message_update drops the growing `message` and each delta's `partial` (both repeat everything so far);
  * every other event is written whole.
@@ -17,7 +25,7 @@ export interface SessionLine {
 export function eventToJsonLine(event: SessionEvent): string {
 	if (event.type === "message_update") {
 		const { partial: _partial, ...delta } = event.assistantMessageEvent as { partial?: unknown };
-		return JSON.stringify({ type: "message_update", assistantMessageEvent: delta });
+		return jsonLine({ type: "message_update", assistantMessageEvent: delta });
 	}
-	return JSON.stringify(event);
+	return jsonLine(event);
 }

@@ -1,7 +1,8 @@
 // Print mode: run one prompt without the screen. Text mode prints the final answer; JSON mode streams every event.
 import type { AssistantMessage } from "../core/index.js";
 import type { AgentSession, RunOutcome, SessionEvent } from "../core/session/index.js";
-import { eventToJsonLine, type SessionLine } from "./json-events.js";
+import { stripControls } from "../core/text/sanitize-terminal.js";
+import { eventToJsonLine, jsonLine, type SessionLine } from "./json-events.js";
 import type { PromptInput } from "./prompt-input.js";
 import { StatusLine } from "./status-line.js";
 
@@ -23,7 +24,7 @@ async function runJson(session: AgentSession, input: PromptInput, io: PrintIo): 
 		provider: session.provider,
 		model: session.modelId,
 	};
-	io.stdout.write(`${JSON.stringify(first)}\n`);
+	io.stdout.write(`${jsonLine(first)}\n`);
 	session.subscribe((event) => {
 		io.stdout.write(`${eventToJsonLine(event)}\n`);
 	});
@@ -43,7 +44,10 @@ async function runText(session: AgentSession, input: PromptInput, io: PrintIo): 
 	} finally {
 		status?.stop();
 	}
-	const text = outcome.message ? answerText(outcome.message) : "";
+	const answer = outcome.message ? answerText(outcome.message) : "";
+	// Into a terminal the answer is drawn, so it loses its escape sequences; into a pipe or a file it is data
+	// for whoever reads it, passed on exactly as the model wrote it.
+	const text = io.stdout.isTTY ? stripControls(answer, { keepTabs: true }) : answer;
 	if (text) await writeOut(io.stdout, text.endsWith("\n") ? text : `${text}\n`);
 	return outcome;
 }

@@ -1,6 +1,7 @@
 // Runs loom once the command line is parsed: settings, input, session, then print mode or the screen.
 import type { AgentSession } from "../core/session/index.js";
 import { loadSettings, loomHome, type Settings, SessionFileError, SettingsError } from "../core/session/index.js";
+import { stripControls } from "../core/text/sanitize-terminal.js";
 import type { CliOptions } from "./args.js";
 import { runPrintMode, StdoutError } from "./print-mode.js";
 import { buildPromptInput, MAX_STDIN_BYTES, readStdin } from "./prompt-input.js";
@@ -56,7 +57,7 @@ export async function run(options: CliOptions, io: RunIo = defaultIo()): Promise
 		}
 		return fail(io, (error as Error).message);
 	}
-	for (const warning of session.loadWarnings) io.stderr.write(`loom: warning: ${warning}\n`);
+	for (const warning of session.loadWarnings) io.stderr.write(`loom: warning: ${stripControls(warning, { keepTabs: true })}\n`);
 
 	const { killAllBashProcesses } = await import("../tools/index.js");
 	try {
@@ -151,7 +152,8 @@ function onTermination(handler: (exitCode: number) => void): () => void {
 	};
 }
 
+/** Reports on stderr; the message may carry a server's or a file's text, so its escape sequences are stripped. */
 function fail(io: RunIo, message: string): number {
-	io.stderr.write(`loom: ${message}\n`);
+	io.stderr.write(`loom: ${stripControls(message, { keepTabs: true })}\n`);
 	return EXIT.failure;
 }

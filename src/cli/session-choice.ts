@@ -2,6 +2,7 @@
 import { createInterface } from "node:readline/promises";
 import { listSessions, newestSessionFile, resolveSessionArgument, type SessionInfo } from "../core/session/index.js";
 import type { CliOptions } from "./args.js";
+import { showControls, stripToOneLine } from "../core/text/sanitize-terminal.js";
 import { InterruptedError, UsageError } from "./usage-error.js";
 import { formatLocalMinute } from "../core/format.js";
 
@@ -18,7 +19,7 @@ export async function chooseSessionFile(options: CliOptions, home: string, cwd: 
 	if (options.session) return resolveSessionArgument(options.session, home, cwd);
 	if (options.continue) {
 		const newest = newestSessionFile(home, cwd);
-		if (!newest) io.stderr.write(`No earlier session in ${cwd}; starting a new one.\n`);
+		if (!newest) io.stderr.write(`No earlier session in ${showControls(cwd)}; starting a new one.\n`);
 		return newest;
 	}
 	if (options.resume) return pickSession(listSessions(home, cwd), cwd, io);
@@ -31,8 +32,8 @@ export function formatSessionList(sessions: readonly SessionInfo[], width = 100)
 			const number = String(index + 1).padStart(String(sessions.length).length);
 			const when = formatLocalMinute(info.modified);
 			const count = `${info.messageCount} msg`.padStart(8);
-			const head = `${number}. ${when}  ${count}  ${info.id.slice(0, 8)}  `;
-			const prompt = info.firstPrompt || "(no prompt)";
+			const head = `${number}. ${when}  ${count}  ${showControls(info.id.slice(0, 8))}  `;
+			const prompt = stripToOneLine(info.firstPrompt) || "(no prompt)";
 			const room = Math.max(10, width - head.length);
 			return head + (prompt.length > room ? `${prompt.slice(0, room - 1)}…` : prompt);
 		})
@@ -41,7 +42,7 @@ export function formatSessionList(sessions: readonly SessionInfo[], width = 100)
 
 async function pickSession(sessions: SessionInfo[], cwd: string, io: ChoiceIo): Promise<string | undefined> {
 	if (sessions.length === 0) {
-		io.stderr.write(`No sessions in ${cwd} yet; starting a new one.\n`);
+		io.stderr.write(`No sessions in ${showControls(cwd)} yet; starting a new one.\n`);
 		return undefined;
 	}
 	if (!io.canAsk) {
@@ -49,7 +50,7 @@ async function pickSession(sessions: SessionInfo[], cwd: string, io: ChoiceIo): 
 		io.stdout.write(`${formatSessionList(sessions, io.stdout.columns || 100)}\n`);
 		throw new UsageError("--resume needs a terminal to choose from the list above; pass --session <id> instead.");
 	}
-	io.stderr.write(`Sessions in ${cwd}, newest first:\n${formatSessionList(sessions, io.stderr.columns || 100)}\n`);
+	io.stderr.write(`Sessions in ${showControls(cwd)}, newest first:\n${formatSessionList(sessions, io.stderr.columns || 100)}\n`);
 	const rl = createInterface({ input: io.stdin, output: io.stderr });
 	// Raw mode turns Ctrl+C into a key: read it as an interrupt (exit 130); Ctrl+D closes the input, a cancel like q.
 	const cancel = new AbortController();

@@ -1,5 +1,6 @@
 // A one-line live status on stderr for text mode (only when stderr is a terminal), erased at the end.
 import type { SessionEvent } from "../core/session/index.js";
+import { showControls, stripToOneLine } from "../core/text/sanitize-terminal.js";
 
 const FRAMES = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
 
@@ -62,9 +63,9 @@ export class StatusLine {
 		this.frame = (this.frame + 1) % FRAMES.length;
 		const elapsed = `${((Date.now() - this.started) / 1000).toFixed(1)}s`;
 		const running = [...this.tools.values()];
-		const what = running.length > 0 ? `running ${summarise(running)}` : this.activity;
+		const what = running.length > 0 ? `running ${showControls(summarise(running))}` : this.activity;
 		const retry = this.retry
-			? ` · ${this.retry.reason}; retry ${this.retry.attempt}/${this.retry.maxRetries} in ${Math.max(0, Math.ceil((this.retry.until - Date.now()) / 1000))}s`
+			? ` · ${stripToOneLine(this.retry.reason)}; retry ${this.retry.attempt}/${this.retry.maxRetries} in ${Math.max(0, Math.ceil((this.retry.until - Date.now()) / 1000))}s`
 			: "";
 		const line = `${FRAMES[this.frame]} ${what} · ${elapsed}${retry}`;
 		const width = this.stream.columns || 80;

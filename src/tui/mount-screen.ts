@@ -3,6 +3,7 @@
 import { render } from "ink";
 import { createElement } from "react";
 import { App, type AppProps } from "./components/App.js";
+import { withPasteFilter } from "./paste-filter.js";
 
 export interface MountOptions {
 	stdin: NodeJS.ReadStream;
@@ -19,6 +20,7 @@ export interface MountedScreen {
 export function mountScreen(props: AppProps, options: MountOptions): MountedScreen {
 	return render(createElement(App, props), {
 		...options,
+		stdin: withPasteFilter(options.stdin),
 		exitOnCtrlC: false,
 		// Unthrottled: the screen limits its own renders (stream updates at most every 33 ms, the clock every
 		// 100 ms), and the transcript printer needs Ink to draw each committed frame at once (a deferred draw

@@ -1,7 +1,10 @@
 // A tool row as styled text: the header (status glyph, name, arguments, time) and the colours of its result
-// lines. Shared by the live ToolRow component and the printed transcript, so both look the same.
+// lines. Shared by the live ToolRow component and the printed transcript, so both look the same. Here the
+// model's and the tool's text is made safe to draw: the header shows what runs with its control characters
+// written out, result lines lose theirs; loom's colours are added after.
 import chalk from "chalk";
 import { findTool, type LineStyle, type NamedToolPresentation, type StyledLine, toolResultLines } from "../core/tool-definition.js";
+import { showControls, stripControls } from "../core/text/sanitize-terminal.js";
 import { formatDuration } from "./format.js";
 import type { ToolRunView, ToolStatus } from "./view-model.js";
 
@@ -29,8 +32,8 @@ export function statusGlyph(status: ToolStatus, now: number): string {
 export function toolRowHeader(run: ToolRunView, now: number): string {
 	const settled = run.status === "done" || run.status === "error";
 	const elapsed = (settled ? (run.endedAt ?? now) : now) - run.startedAt;
-	let header = `${statusGlyph(run.status, now)} ${chalk.bold(run.name)}`;
-	if (run.argsPreview) header += ` ${run.argsPreview}`;
+	let header = `${statusGlyph(run.status, now)} ${chalk.bold(showControls(run.name))}`;
+	if (run.argsPreview) header += ` ${showControls(run.argsPreview)}`;
 	if (!run.untimed) header += chalk.dim(` ${run.status === "preparing" ? "preparing " : ""}${formatDuration(elapsed)}`);
 	return header;
 }
@@ -51,7 +54,8 @@ const STYLES: Record<LineStyle, (text: string) => string> = {
 	warning: chalk.yellow,
 };
 
-/** A result line in its colour; an empty line stays one (blank) row. */
+/** A result line in its colour, without the escape sequences of its text; an empty line stays one (blank) row. */
 export function styledLineText(line: StyledLine): string {
-	return line.text === "" ? " " : STYLES[line.style](line.text);
+	const text = stripControls(line.text);
+	return text === "" ? " " : STYLES[line.style](text);
 }

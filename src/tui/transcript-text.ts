@@ -3,6 +3,7 @@
 // a long answer than everything else on the screen together. Pure: an item and a width give the exact text.
 import chalk from "chalk";
 import type { NamedToolPresentation } from "../core/tool-definition.js";
+import { stripControls } from "../core/text/sanitize-terminal.js";
 import { renderMarkdown } from "./markdown.js";
 import { styledLineText, toolRowHeader, toolRowLines } from "./tool-row-text.js";
 import type { NoticeLevel, ToolRunView, TranscriptItem } from "./view-model.js";
@@ -32,22 +33,22 @@ export function transcriptText(
 	return out;
 }
 
-/** The terminal rows of one item, none wider than `width`. */
+/** The terminal rows of one item, none wider than `width`. Outside text loses its escape sequences first. */
 export function transcriptRows(item: TranscriptItem, width: number, showThinking: boolean, tools: readonly NamedToolPresentation[] = []): string[] {
 	const columns = Math.max(1, width);
 	switch (item.kind) {
 		case "user":
-			return userRows(item.text, columns);
+			return userRows(stripControls(item.text), columns);
 		case "assistant": {
-			const rendered = renderMarkdown(item.text.replace(/\s+$/, ""), columns);
+			const rendered = renderMarkdown(stripControls(item.text).replace(/\s+$/, ""), columns);
 			return rendered === "" ? [] : wrapRows(rendered, columns);
 		}
 		case "thinking":
-			return wrapRows(chalk.dim.italic(thinkingLine(item.text, item.redacted, showThinking)), columns);
+			return wrapRows(chalk.dim.italic(thinkingLine(stripControls(item.text), item.redacted, showThinking)), columns);
 		case "tools":
 			return item.runs.flatMap((run) => toolRows(run, columns, tools));
 		case "notice":
-			return wrapRows(noticeLine(item.level, item.text), columns);
+			return wrapRows(noticeLine(item.level, stripControls(item.text)), columns);
 	}
 }
 

@@ -101,6 +101,16 @@ describe("loom --mode json", () => {
 		expect(updateBytes).toBeLessThan(text.length * 20);
 	});
 
+	it("writes no raw control character, while the parsed events keep the text exactly", async () => {
+		const text = "esc \u001b]2;title\u0007 c1 \u009b31m del \u007f end";
+		server.enqueue({ text });
+		const result = await runLoom(["--mode", "json", ...serverFlags(server.openaiBaseUrl), "hi"], workspace());
+		expect(result.code).toBe(0);
+		expect(result.stdout.replaceAll("\n", "")).not.toMatch(/[\x00-\x1f\x7f-\x9f]/);
+		const end = jsonLines(result.stdout).find((event) => event.type === "message_end" && event.message.role === "assistant");
+		expect(end.message.content[0].text).toBe(text);
+	});
+
 	it("--toolExecution sequential runs a two-call batch one call at a time", async () => {
 		const { events } = await runTwoReads(["--toolExecution", "sequential"]);
 		const tools = outline(events).filter((label) => label.startsWith("tool_execution"));

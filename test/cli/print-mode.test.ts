@@ -101,6 +101,22 @@ describe("loom -p (text mode)", () => {
 		expect(result.stderr).not.toContain("test-key");
 	});
 
+	it("keeps a server's escape sequences off stderr", async () => {
+		server.enqueue({ status: 400, errorMessage: "bad \u001b]2;title\u0007request \u001b[31mfrom\u001b[0m the server" });
+		const result = await runLoom(["-p", ...serverFlags(server.openaiBaseUrl), "hi"], workspace());
+		expect(result.code).toBe(1);
+		expect(result.stderr).toMatch(/bad request from the server/);
+		expect(result.stderr).not.toMatch(/[\x00-\x09\x0b-\x1f\x7f-\x9f]/);
+	});
+
+	it("passes the answer into a pipe exactly as the model wrote it, escape sequences included", async () => {
+		const answer = "plain \u001b[1mbold\u001b[0m\tand a tab";
+		server.enqueue({ text: answer });
+		const result = await runLoom(["-p", ...serverFlags(server.openaiBaseUrl), "hi"], workspace());
+		expect(result.code).toBe(0);
+		expect(result.stdout).toBe(`${answer}\n`);
+	});
+
 	it("edits a file through a scripted edit call", async () => {
 		const ws = workspace();
 		writeFileSync(join(ws.cwd, "greeting.txt"), "hello world\nsecond line\n");

@@ -43,6 +43,22 @@ describe("StatusLine", () => {
 		expect(terminal.written().endsWith("\r\x1b[2K")).toBe(true);
 	});
 
+	it("shows a tool's name with its control characters written out, and a retry's reason without escape sequences", async () => {
+		const terminal = fakeTerminal();
+		const status = new StatusLine(terminal.stream as unknown as NodeJS.WriteStream);
+		status.start();
+		status.update({ type: "tool_execution_start", toolCallId: "1", toolName: "evil\x1b]2;title\x07", args: {} });
+		await new Promise((r) => setImmediate(r));
+		expect(visible(terminal.written())).toMatch(/running evil\\x1b\]2;title\\x07 · /);
+		status.update({ type: "tool_execution_end", toolCallId: "1", toolName: "evil", result: { content: [], details: {} }, isError: false });
+		status.update({ type: "retry_scheduled", attempt: 1, maxRetries: 3, delayMs: 1000, reason: "quota\x1b]52;c;UFdORUQ=\x07\nexceeded" });
+		await new Promise((r) => setImmediate(r));
+		expect(visible(terminal.written())).toMatch(/ · quota exceeded; retry 1\/3 in 1s$/);
+		status.stop();
+		// Only the status line's own erase sequences reach the terminal.
+		expect(terminal.written().replaceAll("\r\x1b[2K", "")).not.toMatch(/[\x00-\x1f\x7f-\x9f]/);
+	});
+
 	it("after the tools of a turn end, says it waits for the model again, not what the model did before them", async () => {
 		const terminal = fakeTerminal();
 		const status = new StatusLine(terminal.stream as unknown as NodeJS.WriteStream);

@@ -1,59 +1,15 @@
 // End to end in a real pseudo-terminal: the built `loom` inside tmux, against the scripted model server.
 // Types like a user (tmux send-keys) and reads the screen like one (tmux capture-pane).
-import { execFileSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ScriptedModelServer, startScriptedModelServer } from "../support/scripted-model-server.mjs";
 import { workspace } from "../support/temp-dir.js";
-import { sleep, waitFor } from "../support/wait-for.js";
-import { LOOM_BIN, ensureBuilt, serverFlags } from "../cli/loom-process.js";
+import { TmuxTerminal, count, hasTmux, loomCommand } from "../support/tmux-terminal.js";
+import { sleep } from "../support/wait-for.js";
+import { ensureBuilt, serverFlags } from "../cli/loom-process.js";
 
-function hasTmux(): boolean {
-	try {
-		execFileSync("tmux", ["-V"], { stdio: "ignore" });
-		return true;
-	} catch {
-		return false;
-	}
-}
-
-const SOCKET = `loom-e2e-${process.pid}`;
-const SESSION = "loom";
-
-function tmux(...args: string[]): string {
-	return execFileSync("tmux", ["-u", "-L", SOCKET, "-f", "/dev/null", ...args], { encoding: "utf8" });
-}
-
-function screen(): string {
-	return tmux("capture-pane", "-p", "-t", SESSION);
-}
-
-/** The whole scrollback plus the screen, wrapped lines joined. */
-function history(): string {
-	return tmux("capture-pane", "-p", "-J", "-S", "-", "-t", SESSION);
-}
-
-/** Occurrences of `needle`, ignoring how lines were wrapped. */
-function count(text: string, needle: string): number {
-	const flat = (value: string) => value.replace(/\s+/g, " ");
-	return flat(text).split(flat(needle)).length - 1;
-}
-
-function waitForScreen(check: (text: string) => boolean, what: string, timeoutMs = 20_000): Promise<string> {
-	return waitFor(screen, check, { timeoutMs, intervalMs: 100, what: `the screen to show ${what}`, show: (text) => `It shows:\n${text}` });
-}
-
-/** Text first, then the key once the editor shows the text, in two writes: one write with both would read as a paste. */
-async function typeLine(text: string): Promise<void> {
-	tmux("send-keys", "-t", SESSION, "-l", text);
-	await waitForScreen((t) => t.includes(`› ${text}`), `"${text}" in the editor`);
-	tmux("send-keys", "-t", SESSION, "Enter");
-}
-
-function shellQuote(value: string): string {
-	return `'${value.replace(/'/g, `'\\''`)}'`;
-}
+const terminal = new TmuxTerminal("loom-e2e");
 
 describe.skipIf(!hasTmux())("loom in a terminal (tmux)", () => {
 	let server: ScriptedModelServer;
@@ -64,31 +20,23 @@ describe.skipIf(!hasTmux())("loom in a terminal (tmux)", () => {
 		const { cwd, home } = workspace();
 		mkdirSync(join(home, "user-home"));
 		writeFileSync(join(cwd, "README.md"), "# demo\n");
-		// A clean environment: no API keys from this machine, and no CI variable (Ink draws nothing live in CI).
-		const env = [`PATH=${process.env.PATH ?? "/usr/bin:/bin"}`, `HOME=${join(home, "user-home")}`, `LOOM_HOME=${home}`, "TERM=xterm-256color", "LANG=C.UTF-8"];
-		const loom = ["env", "-i", ...env, process.execPath, LOOM_BIN, ...serverFlags(server.openaiBaseUrl)].map(shellQuote).join(" ");
-		// The shell prints loom's exit code when it ends; remain-on-exit keeps the pane to read it.
-		const command = `${loom}; echo "[loom exited with $?]"`;
-		tmux("new-session", "-d", "-s", SESSION, "-x", "100", "-y", "30", "-c", cwd, command);
-		tmux("set-option", "-t", SESSION, "remain-on-exit", "on");
-		tmux("set-option", "-s", "escape-time", "10");
+		// The shell prints loom's exit code when it ends; the pane stays to read it.
+		terminal.start(loomCommand(home, serverFlags(server.openaiBaseUrl)), { cwd, columns: 100, rows: 30 });
 	}, 120_000);
 
 	afterAll(() => {
-		try {
-			tmux("kill-server");
-		} catch {}
+		terminal.kill();
 		server?.close();
 	});
 
 	it("streams an answer with tool rows, stops a slow stream on Esc, and exits on Ctrl+D", async () => {
-		await waitForScreen((text) => text.includes("Ask loom") && text.includes("ready"), "the editor and the footer");
-		expect(screen()).toContain("openai/scripted");
+		await terminal.waitForScreen((text) => text.includes("Ask loom") && text.includes("ready"), "the editor and the footer");
+		expect(terminal.screen()).toContain("openai/scripted");
 
 		server.enqueue({ text: "Checking.", toolCalls: [{ id: "call_1", name: "bash", arguments: { command: "echo hello-from-bash node-env-${NODE_ENV:-unset}" } }] });
 		server.enqueue({ text: "The answer is **42**.\n\n- first point\n- second point" });
-		await typeLine("what is the answer");
-		let text = await waitForScreen((t) => t.includes("The answer is 42.") && t.includes("ready"), "the answer");
+		await terminal.typeLine("what is the answer");
+		let text = await terminal.waitForScreen((t) => t.includes("The answer is 42.") && t.includes("ready"), "the answer");
 		expect(text).toContain("› what is the answer");
 		expect(text).toMatch(/✓ bash echo hello-from-bash node-env-\$\{NODE_ENV:-unset\} [\d.]+s/);
 		expect(text).toContain("hello-from-bash");
@@ -104,38 +52,38 @@ describe.skipIf(!hasTmux())("loom in a terminal (tmux)", () => {
 		const code = Array.from({ length: 60 }, (_, i) => `const line${i} = ${i};`);
 		const long = `${paragraphs.slice(0, 20).join("\n\n")}\n\n\`\`\`ts\n${code.join("\n")}\n\`\`\`\n\n${paragraphs.slice(20).join("\n\n")}\n\nThe end.`;
 		server.enqueue({ text: long, chunkSize: 24, chunkDelayMs: 3 });
-		await typeLine("tell me everything");
-		await waitForScreen((t) => t.includes("The end.") && t.includes("ready"), "the end of the long answer", 60_000);
-		const scrollback = history();
+		await terminal.typeLine("tell me everything");
+		await terminal.waitForScreen((t) => t.includes("The end.") && t.includes("ready"), "the end of the long answer", 60_000);
+		const scrollback = terminal.history();
 		// Every line exactly once: nothing lost, nothing duplicated by redraws taller than the terminal.
 		for (const paragraph of paragraphs) expect(count(scrollback, paragraph)).toBe(1);
 		for (const line of code) expect(count(scrollback, line)).toBe(1);
 		expect(count(scrollback, "The answer is 42.")).toBe(1);
 
 		server.enqueue({ text: "still streaming ", endless: true, chunkSize: 6, chunkDelayMs: 30 });
-		await typeLine("write forever");
-		await waitForScreen((t) => t.includes("still streaming") && t.includes("esc to interrupt"), "the slow stream");
+		await terminal.typeLine("write forever");
+		await terminal.waitForScreen((t) => t.includes("still streaming") && t.includes("esc to interrupt"), "the slow stream");
 		// Resizing while the live area redraws must not duplicate what is already in the scrollback.
-		tmux("resize-window", "-t", SESSION, "-x", "70", "-y", "24");
+		terminal.resize(70, 24);
 		await sleep(300);
-		tmux("resize-window", "-t", SESSION, "-x", "100", "-y", "30");
+		terminal.resize(100, 30);
 		await sleep(600);
-		await waitForScreen((t) => t.includes("esc to interrupt"), "the stream after resizing");
-		tmux("send-keys", "-t", SESSION, "Escape");
-		text = await waitForScreen((t) => t.includes("Interrupted.") && t.includes("ready"), "the interrupted run");
+		await terminal.waitForScreen((t) => t.includes("esc to interrupt"), "the stream after resizing");
+		terminal.sendKeys("Escape");
+		text = await terminal.waitForScreen((t) => t.includes("Interrupted.") && t.includes("ready"), "the interrupted run");
 		expect(text).not.toContain("esc to interrupt");
-		const afterResize = history();
+		const afterResize = terminal.history();
 		expect(count(afterResize, "› write forever")).toBe(1);
 		expect(count(afterResize, "The answer is 42.")).toBe(1);
 		expect(count(afterResize, paragraphs[39])).toBe(1);
 		// No leftovers of the live area (the editor's top border) from before the resize.
 		expect(count(afterResize, "╭")).toBe(1);
 
-		tmux("send-keys", "-t", SESSION, "C-d");
-		await waitForScreen((t) => t.includes("[loom exited with"), "loom exiting", 15_000);
-		expect(screen()).toContain("[loom exited with 0]");
+		terminal.sendKeys("C-d");
+		await terminal.waitForScreen((t) => t.includes("[loom exited with"), "loom exiting", 15_000);
+		expect(terminal.screen()).toContain("[loom exited with 0]");
 		// The transcript stays in the terminal; the editor and footer are gone.
-		const after = screen();
+		const after = terminal.screen();
 		expect(after).toContain("Interrupted.");
 		expect(after).not.toContain("Ask loom");
 	}, 120_000);

@@ -50,6 +50,33 @@ describe("transcript text", () => {
 		expect(text.trim().split("\n")).toEqual(["✓ read a.ts 0.3s", "  read 2 lines", "✗ bash make 1.2s", "  make: *** no rule", "  exit 2"]);
 	});
 
+	it("draws outside text without its escape sequences: a row's header writes them out, output and prose lose them", () => {
+		const osc = "\u001b]2;title\u0007";
+		const items: TranscriptItem[] = [
+			{ kind: "user", id: "u", text: `prompt${osc}` },
+			{ kind: "assistant", id: "a", messageId: "m", turn: 1, text: `**bold**${osc} answer\u001b[2J` },
+			{ kind: "thinking", id: "t", messageId: "m", turn: 1, text: `thought${osc}`, redacted: false },
+			{ kind: "notice", id: "n", level: "error", text: `server says${osc}` },
+			{
+				kind: "tools",
+				id: "b",
+				turn: 1,
+				runs: [{ id: "1", name: `bash${osc}`, status: "done", argsPreview: `echo ${osc}`, startedAt: 0, endedAt: 100, resultText: `col1\tcol2${osc}\r\n` }],
+			},
+		];
+		const raw = transcriptText(items, 100, true);
+		// Only loom's own styling (SGR) is left.
+		expect(raw.replace(/\u001b\[[0-9;]*m/g, "")).not.toMatch(/[\x00-\x09\x0b-\x1f\x7f-\x9f]/);
+		expect(strip(raw).trim().split("\n").filter((row) => row !== "")).toEqual([
+			"› prompt",
+			"bold answer",
+			"✻ thought",
+			"✗ server says",
+			"✓ bash\\x1b]2;title\\x07 echo \\x1b]2;title\\x07 0.1s",
+			"  col1    col2",
+		]);
+	});
+
 	it("puts a blank line before each item and ends every row with a newline", () => {
 		const items: TranscriptItem[] = [
 			{ kind: "user", id: "u", text: "hi" },

@@ -1,5 +1,6 @@
 import { Box, Text, useInput } from "ink";
 import { memo, useCallback, useEffect, useRef, useState } from "react";
+import { showControls } from "../../core/text/sanitize-terminal.js";
 import { layoutEditor } from "../editor-layout.js";
 import { type EditorCommand, editorCommands } from "../editor-keys.js";
 import * as edit from "../editor-state.js";
@@ -25,12 +26,13 @@ export interface EditorProps {
 	onHeightChange?(rows: number): void;
 }
 
+/** One row of the text; a control character in it (typed or pasted) is shown written out, never obeyed. */
 function Row({ text, cursor, prefix }: { text: string; cursor?: number; prefix: string }) {
 	if (cursor === undefined) {
 		return (
 			<Text wrap="truncate-end">
 				<Text color="magenta">{prefix}</Text>
-				{text === "" ? " " : text}
+				{text === "" ? " " : showControls(text)}
 			</Text>
 		);
 	}
@@ -39,9 +41,9 @@ function Row({ text, cursor, prefix }: { text: string; cursor?: number; prefix: 
 	return (
 		<Text wrap="truncate-end">
 			<Text color="magenta">{prefix}</Text>
-			{text.slice(0, cursor)}
-			<Text inverse>{cursorChar}</Text>
-			{text.slice(cursor + cursorChar.length)}
+			{showControls(text.slice(0, cursor))}
+			<Text inverse>{showControls(cursorChar)}</Text>
+			{showControls(text.slice(cursor + cursorChar.length))}
 		</Text>
 	);
 }

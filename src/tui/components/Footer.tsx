@@ -1,4 +1,5 @@
 import { Box, Text } from "ink";
+import { showControls, stripToOneLine } from "../../core/text/sanitize-terminal.js";
 import { formatCost, formatDuration, formatTokens, shortenPath } from "../format.js";
 import type { ScreenView } from "../view-model.js";
 import { spinnerFrame } from "../tool-row-text.js";
@@ -50,11 +51,12 @@ function contextColor(percent: number): string | undefined {
 
 export function Footer({ view, contextWindow, now, width, home }: FooterProps) {
 	const { session, usage, retry } = view;
-	const model = session.model ? (session.provider ? `${session.provider}/${session.model}` : session.model) : "no model";
+	// Names and paths from settings, models.json or the file system: shown as they are, controls written out.
+	const model = session.model ? showControls(session.provider ? `${session.provider}/${session.model}` : session.model) : "no model";
 	const info = [
 		model,
 		session.thinkingLevel ? `thinking ${session.thinkingLevel}` : undefined,
-		session.cwd ? shortenPath(session.cwd, home) : undefined,
+		session.cwd ? showControls(shortenPath(session.cwd, home)) : undefined,
 		`↑${formatTokens(usage.input + usage.cacheRead + usage.cacheWrite)} ↓${formatTokens(usage.output)}`,
 		formatCost(usage.cost),
 	]
@@ -65,7 +67,7 @@ export function Footer({ view, contextWindow, now, width, home }: FooterProps) {
 		<Box flexDirection="column" width={width}>
 			{retry ? (
 				<Text color="yellow" wrap="truncate-end">
-					⟳ Retrying in {Math.max(0, Math.ceil((retry.until - now) / 1000))}s (attempt {retry.attempt}/{retry.maxRetries}): {retry.reason}
+					⟳ Retrying in {Math.max(0, Math.ceil((retry.until - now) / 1000))}s (attempt {retry.attempt}/{retry.maxRetries}): {stripToOneLine(retry.reason)}
 				</Text>
 			) : null}
 			<RunLine view={view} now={now} />

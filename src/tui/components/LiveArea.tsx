@@ -1,6 +1,7 @@
 import { Box, Text } from "ink";
 import { useMemo } from "react";
 import type { NamedToolPresentation } from "../../core/tool-definition.js";
+import { showControls, stripControls } from "../../core/text/sanitize-terminal.js";
 import { planToolRows } from "../live-layout.js";
 import { renderMarkdown } from "../markdown.js";
 import { openFenceLine } from "../paragraph-split.js";
@@ -25,7 +26,8 @@ const THINKING_ROWS = 3;
 
 /**
  * The tail of a streaming answer as terminal rows: only the last source lines are rendered (the finished
- * paragraphs already left for the scrollback); a cut inside a code fence re-opens the fence first.
+ * paragraphs already left for the scrollback); a cut inside a code fence re-opens the fence first. The
+ * model's escape sequences are stripped before the markdown is styled.
  */
 export function streamingRows(tail: string, width: number, maxRows: number): string[] {
 	if (maxRows <= 0 || tail.trim() === "") return [];
@@ -49,7 +51,7 @@ export function streamingRows(tail: string, width: number, maxRows: number): str
 		const fence = openFenceLine(tail.slice(0, cut));
 		source = (fence !== undefined ? `${fence}\n` : "") + tail.slice(cut);
 	}
-	return lastRows(renderMarkdown(source, width), width, maxRows).rows;
+	return lastRows(renderMarkdown(stripControls(source), width), width, maxRows).rows;
 }
 
 function Rows({ rows, dim = false }: { rows: string[]; dim?: boolean }) {
@@ -81,7 +83,7 @@ export function LiveArea({ active, runs, now, width, budget, tools = [] }: LiveA
 	const textRows = hasText ? Math.max(0, room) : 0;
 
 	const thinking = useMemo(
-		() => (hasThinking && thinkingRows > 0 ? lastRows(`✻ ${active?.thinking.trim() ?? ""}`, width, thinkingRows).rows : []),
+		() => (hasThinking && thinkingRows > 0 ? lastRows(`✻ ${stripControls(active?.thinking.trim() ?? "")}`, width, thinkingRows).rows : []),
 		[hasThinking, thinkingRows, active?.thinking, width],
 	);
 	const text = useMemo(() => (hasText ? streamingRows(active?.tail ?? "", width, textRows) : []), [hasText, active?.tail, width, textRows]);
@@ -94,7 +96,7 @@ export function LiveArea({ active, runs, now, width, budget, tools = [] }: LiveA
 			<Rows rows={text} />
 			{pendingRows > 0 && pending ? (
 				<Text wrap="truncate-end" dimColor>
-					<Text color="yellow">{spinnerFrame(now)}</Text> {pending.name} call being written
+					<Text color="yellow">{spinnerFrame(now)}</Text> {showControls(pending.name)} call being written
 					{pending.chars > 0 ? ` (${formatSize(pending.chars)})` : ""}
 				</Text>
 			) : null}

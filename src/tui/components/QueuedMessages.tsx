@@ -1,4 +1,5 @@
 import { Box, Text } from "ink";
+import { stripToOneLine } from "../../core/text/sanitize-terminal.js";
 
 export interface QueuedMessagesProps {
 	steering: string[];
@@ -25,7 +26,7 @@ export function QueuedMessages({ steering, followUp, width }: QueuedMessagesProp
 				// biome-ignore lint/suspicious/noArrayIndexKey: queued texts may repeat
 				<Text key={index} wrap="truncate-end">
 					<Text color="cyan">↳ queued {item.label}: </Text>
-					<Text dimColor>{item.text.replace(/\s+/g, " ")}</Text>
+					<Text dimColor>{stripToOneLine(item.text)}</Text>
 				</Text>
 			))}
 			{all.length > shown.length ? <Text dimColor>  … and {all.length - shown.length} more</Text> : null}
