@@ -102,6 +102,14 @@ describe.each(PROTOCOLS)("%s failures", (api) => {
 		expect(server.requests).toHaveLength(1);
 	});
 
+	it("stops reading an event larger than 16 MB (a line that never ends) with a clear error, without retrying", async () => {
+		server.enqueue({ text: "never shown", longLine: 40_000_000 }, { text: "not retried" });
+		const { message } = await collect(streamModel(model(), context(), FAST_RETRY));
+		expect(message.stopReason).toBe("error");
+		expect(message.errorMessage).toMatch(/event larger than 16 MB/);
+		expect(server.requests).toHaveLength(1);
+	});
+
 	it("never writes to the console (the interactive screen owns it), even for malformed events or deprecated models", async () => {
 		const spies = (["log", "info", "warn", "error", "debug"] as const).map((name) => vi.spyOn(console, name).mockImplementation(() => {}));
 		try {
