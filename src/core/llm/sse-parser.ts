@@ -28,6 +28,8 @@ export class SseParser {
 	private afterCarriageReturn = false;
 	private event: string | undefined;
 	private data: string | undefined;
+	/** Events dispatched so far. */
+	eventCount = 0;
 
 	constructor(private readonly onEvent: SseEventHandler) {}
 
@@ -103,6 +105,7 @@ export class SseParser {
 		this.event = undefined;
 		this.data = undefined;
 		if (data === undefined && !event) return;
+		this.eventCount++;
 		this.onEvent(event || undefined, data ?? "");
 	}
 }

@@ -110,6 +110,61 @@ describe.each(PROTOCOLS)("%s failures", (api) => {
 		expect(server.requests).toHaveLength(1);
 	});
 
+	it("shows the message of a JSON error sent with HTTP 200 instead of a stream, and does not retry a lasting one", async () => {
+		const quota = "You exceeded your current quota, please check your plan and billing details.";
+		server.enqueue({ rawBody: { error: { message: quota, type: "insufficient_quota" } } }, { text: "never" });
+		const retries: RetryInfo[] = [];
+		const { message } = await collect(streamModel(model(), context(), { ...FAST_RETRY, onRetry: (i) => retries.push(i) }));
+		expect(message.stopReason).toBe("error");
+		expect(message.errorMessage).toContain("instead of an event stream");
+		expect(message.errorMessage).toContain(quota);
+		expect(message.errorMessage).toContain("insufficient_quota");
+		expect(retries).toEqual([]);
+		expect(server.requests).toHaveLength(1);
+	});
+
+	it("retries a JSON error sent with HTTP 200 when it says the server is overloaded, even labelled as an event stream", async () => {
+		server.enqueue(
+			{ rawBody: { type: "error", error: { type: "overloaded_error", message: "Overloaded" } }, contentType: "text/event-stream" },
+			{ text: "second try" },
+		);
+		const retries: RetryInfo[] = [];
+		const { message } = await collect(streamModel(model(), context(), { ...FAST_RETRY, onRetry: (i) => retries.push(i) }));
+		expect(message.content).toEqual([{ type: "text", text: "second try" }]);
+		expect(retries).toHaveLength(1);
+		expect(retries[0]!.reason).toMatch(/overloaded/);
+	});
+
+	it("shows the text of an HTML page sent instead of a stream, shortened and without escape sequences", async () => {
+		const page = `<!DOCTYPE html><html><head><title>Gateway \x1b]0;pwned\x07Portal</title><style>body { color: red }</style></head><body><h1>Sign in to continue</h1><p>${"more words ".repeat(500)}</p><script>alert(1)</script></body></html>`;
+		server.enqueue({ rawBody: page, contentType: "text/html; charset=utf-8" }, { text: "never" });
+		const { message } = await collect(streamModel(model(), context(), FAST_RETRY));
+		expect(message.stopReason).toBe("error");
+		expect(message.errorMessage).toMatch(/HTML page instead of an event stream.*Gateway .*Portal Sign in to continue more words/);
+		expect(message.errorMessage).not.toMatch(/[\x00-\x1f\x7f]|<h1>|color: red|alert/);
+		expect(message.errorMessage!.length).toBeLessThan(600);
+		expect(server.requests).toHaveLength(1);
+	});
+
+	it("says so when the server sends a complete, non-streamed answer", async () => {
+		const completion =
+			api === "anthropic-messages"
+				? { id: "msg_1", type: "message", role: "assistant", content: [{ type: "text", text: "Hello" }], stop_reason: "end_turn" }
+				: { id: "chatcmpl-1", object: "chat.completion", choices: [{ index: 0, message: { role: "assistant", content: "Hello" }, finish_reason: "stop" }] };
+		server.enqueue({ rawBody: completion }, { text: "never" });
+		const { message } = await collect(streamModel(model(), context(), FAST_RETRY));
+		expect(message.stopReason).toBe("error");
+		expect(message.errorMessage).toMatch(/complete, non-streamed response instead of an event stream/);
+		expect(server.requests).toHaveLength(1);
+	});
+
+	it("never shows the API key in a server's non-stream answer", async () => {
+		server.enqueue({ rawBody: { error: { message: `invalid key ${TEST_KEY}` } } });
+		const { message } = await collect(streamModel(model(), context(), FAST_RETRY));
+		expect(message.errorMessage).toContain("invalid key ***");
+		expect(message.errorMessage).not.toContain(TEST_KEY);
+	});
+
 	it("never writes to the console (the interactive screen owns it), even for malformed events or deprecated models", async () => {
 		const spies = (["log", "info", "warn", "error", "debug"] as const).map((name) => vi.spyOn(console, name).mockImplementation(() => {}));
 		try {
