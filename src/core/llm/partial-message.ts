@@ -14,7 +14,7 @@ import { emptyUsage, finalizeUsage } from "./usage.js";
 
 type UsageCounts = Partial<Pick<Usage, "input" | "output" | "cacheRead" | "cacheWrite">>;
 
-/** Parses streamed tool-call arguments: complete JSON, else the longest valid prefix, else `{}`. */
+/** A preview of streamed tool-call arguments: complete JSON, else the longest valid prefix, else `{}`. */
 export function parseToolArguments(json: string): Record<string, any> {
 	if (json.trim() === "") return {};
 	try {
@@ -28,6 +28,21 @@ export function parseToolArguments(json: string): Record<string, any> {
 			return {};
 		}
 	}
+}
+
+/**
+ * Reads a tool call's arguments once they are complete: a JSON object, or the reason they are not one
+ * (with the preview that partial parsing recovers, for display only).
+ */
+export function parseCompleteToolArguments(json: string): Pick<ToolCall, "arguments" | "argumentsError"> {
+	if (json.trim() === "") return { arguments: {} };
+	let value: unknown;
+	try {
+		value = JSON.parse(json);
+	} catch (error) {
+		return { arguments: parseToolArguments(json), argumentsError: `not complete, valid JSON: ${(error as Error).message}` };
+	}
+	return isPlainObject(value) ? { arguments: value } : { arguments: {}, argumentsError: "not a JSON object" };
 }
 
 function isPlainObject(value: unknown): value is Record<string, any> {
@@ -140,7 +155,7 @@ export class PartialAssistantMessage {
 		} else if (block.type === "thinking") {
 			this.stream.push({ type: "thinking_end", contentIndex: index, content: block.thinking, partial: this.message });
 		} else {
-			block.arguments = parseToolArguments(this.rawArguments.get(index) ?? "");
+			this.completeArguments(block, this.rawArguments.get(index) ?? "");
 			this.rawArguments.delete(index);
 			this.stream.push({ type: "toolcall_end", contentIndex: index, toolCall: block, partial: this.message });
 		}
@@ -178,9 +193,7 @@ export class PartialAssistantMessage {
 	fail(reason: Extract<StopReason, "error" | "aborted">, errorMessage: string): void {
 		if (this.finished) return;
 		this.finished = true;
-		for (const [index, raw] of this.rawArguments) {
-			(this.message.content[index] as ToolCall).arguments = parseToolArguments(raw);
-		}
+		for (const [index, raw] of this.rawArguments) this.completeArguments(this.message.content[index] as ToolCall, raw);
 		this.rawArguments.clear();
 		this.openBlocks.clear();
 		this.message.stopReason = reason;
@@ -188,6 +201,12 @@ export class PartialAssistantMessage {
 		finalizeUsage(this.model, this.message.usage);
 		this.stream.push({ type: "error", reason, error: this.message });
 		this.stream.end();
+	}
+
+	private completeArguments(block: ToolCall, raw: string): void {
+		const parsed = parseCompleteToolArguments(raw);
+		block.arguments = parsed.arguments;
+		if (parsed.argumentsError !== undefined) block.argumentsError = parsed.argumentsError;
 	}
 
 	private addBlock(block: TextContent | ThinkingContent | ToolCall): number {
