@@ -10,6 +10,7 @@ import type {
 	ToolCall,
 	Usage,
 } from "../llm-types.js";
+import { uniqueToolCallId } from "./transform-messages.js";
 import { emptyUsage, finalizeUsage } from "./usage.js";
 
 type UsageCounts = Partial<Pick<Usage, "input" | "output" | "cacheRead" | "cacheWrite">>;
@@ -55,6 +56,8 @@ export class PartialAssistantMessage {
 	private readonly rawArguments = new Map<number, string>();
 	/** Length of the raw arguments the current preview was parsed from. */
 	private readonly previewedLength = new Map<number, number>();
+	/** Tool call ids given so far: a server that repeats one gets a unique one, so each result pairs with its call. */
+	private readonly toolCallIds = new Set<string>();
 	private finished = false;
 
 	constructor(
@@ -116,7 +119,7 @@ export class PartialAssistantMessage {
 	}
 
 	startToolCall(id: string, name: string): number {
-		const index = this.addBlock({ type: "toolCall", id, name, arguments: {} });
+		const index = this.addBlock({ type: "toolCall", id: uniqueToolCallId(id, this.toolCallIds), name, arguments: {} });
 		this.rawArguments.set(index, "");
 		this.stream.push({ type: "toolcall_start", contentIndex: index, partial: this.message });
 		return index;
