@@ -3,7 +3,7 @@
 import { createAssistantMessageEventStream } from "../event-stream.js";
 import type { AssistantMessageEventStream, Model, StopReason, StreamOptions } from "../llm-types.js";
 import { PartialAssistantMessage } from "./partial-message.js";
-import { describeProviderError } from "./provider-error.js";
+import { checkBaseUrl, describeProviderError } from "./provider-error.js";
 import { redactSecrets } from "./redact.js";
 import { DEFAULT_RETRY, type RetrySettings, retryDelayMs, sleepUnlessAborted } from "./retry.js";
 
@@ -71,6 +71,7 @@ async function drive(run: ProviderRun, partial: PartialAssistantMessage): Promis
 
 	let attempt: ProviderAttempt;
 	try {
+		checkBaseUrl(model.provider, model.baseUrl);
 		attempt = await run.prepare();
 	} catch (error) {
 		return fail(describeProviderError(error, model.provider, model.baseUrl, false).message);

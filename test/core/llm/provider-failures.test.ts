@@ -20,6 +20,30 @@ describe.each(PROTOCOLS)("%s failures", (api) => {
 		expect(server.requests).toHaveLength(0);
 	});
 
+	it.each(["ftp://x/v1", "unix:///tmp/socket", "localhost:11434"])(
+		"does not retry a base URL that can never work (%s): it names the URL and the schemes that do",
+		async (baseUrl) => {
+			const retries: RetryInfo[] = [];
+			const { message } = await collect(
+				streamModel({ ...model(), baseUrl }, context(), { ...FAST_RETRY, onRetry: (i) => retries.push(i) }),
+			);
+			expect(message.stopReason).toBe("error");
+			expect(message.errorMessage).toContain(`Invalid base URL for ${model().provider}: "${baseUrl}"`);
+			expect(message.errorMessage).toMatch(/http:\/\/ or https:\/\//);
+			expect(retries).toEqual([]);
+		},
+	);
+
+	it.each([401, 403, 404, 413, 422])("does not retry an HTTP %i, which the same request will always get", async (status) => {
+		server.enqueue({ status }, { text: "never" });
+		const retries: RetryInfo[] = [];
+		const { message } = await collect(streamModel(model(), context(), { ...FAST_RETRY, onRetry: (i) => retries.push(i) }));
+		expect(message.stopReason).toBe("error");
+		expect(message.errorMessage).toContain(String(status));
+		expect(retries).toEqual([]);
+		expect(server.requests).toHaveLength(1);
+	});
+
 	it(`retries 429, 500 and ${overloaded} before any content, reporting each retry, then succeeds`, async () => {
 		server.enqueue({ status: 429 }, { status: 500 }, { status: overloaded }, { text: "finally" });
 		const retries: RetryInfo[] = [];
