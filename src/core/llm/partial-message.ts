@@ -59,6 +59,11 @@ export class PartialAssistantMessage {
 	/** Tool call ids given so far: a server that repeats one gets a unique one, so each result pairs with its call. */
 	private readonly toolCallIds = new Set<string>();
 	private finished = false;
+	/**
+	 * Grows whenever the message moves forward (a block, a non-empty delta, a changed usage count): what the
+	 * idle timeout watches, so keep-alives and empty deltas do not count as a live answer.
+	 */
+	progress = 0;
 
 	constructor(
 		private readonly model: Model,
@@ -96,6 +101,8 @@ export class PartialAssistantMessage {
 	}
 
 	appendText(index: number, delta: string): void {
+		if (delta === "") return;
+		this.progress++;
 		const block = this.message.content[index] as TextContent;
 		block.text += delta;
 		this.stream.push({ type: "text_delta", contentIndex: index, delta, partial: this.message });
@@ -108,12 +115,16 @@ export class PartialAssistantMessage {
 	}
 
 	appendThinking(index: number, delta: string): void {
+		if (delta === "") return;
+		this.progress++;
 		const block = this.message.content[index] as ThinkingContent;
 		block.thinking += delta;
 		this.stream.push({ type: "thinking_delta", contentIndex: index, delta, partial: this.message });
 	}
 
 	appendSignature(index: number, signature: string): void {
+		if (signature === "") return;
+		this.progress++;
 		const block = this.message.content[index] as ThinkingContent;
 		block.thinkingSignature = (block.thinkingSignature ?? "") + signature;
 	}
@@ -128,11 +139,19 @@ export class PartialAssistantMessage {
 	/** Late id or name (some servers send them after the first chunk). */
 	patchToolCall(index: number, patch: { id?: string; name?: string }): void {
 		const block = this.message.content[index] as ToolCall;
-		if (patch.id && !block.id) block.id = patch.id;
-		if (patch.name && !block.name) block.name = patch.name;
+		if (patch.id && !block.id) {
+			block.id = patch.id;
+			this.progress++;
+		}
+		if (patch.name && !block.name) {
+			block.name = patch.name;
+			this.progress++;
+		}
 	}
 
 	appendToolArguments(index: number, delta: string): void {
+		if (delta === "") return;
+		this.progress++;
 		const raw = (this.rawArguments.get(index) ?? "") + delta;
 		this.rawArguments.set(index, raw);
 		// A preview for the UI while streaming; complete at toolcall_end. Parsing the whole text on every
@@ -152,6 +171,7 @@ export class PartialAssistantMessage {
 
 	endBlock(index: number): void {
 		if (!this.openBlocks.delete(index)) return;
+		this.progress++;
 		const block = this.message.content[index]!;
 		if (block.type === "text") {
 			this.stream.push({ type: "text_end", contentIndex: index, content: block.text, partial: this.message });
@@ -172,7 +192,10 @@ export class PartialAssistantMessage {
 		const usage = this.message.usage;
 		for (const key of ["input", "output", "cacheRead", "cacheWrite"] as const) {
 			const value = counts[key];
-			if (typeof value === "number" && Number.isFinite(value)) usage[key] = value;
+			if (typeof value === "number" && Number.isFinite(value) && usage[key] !== value) {
+				usage[key] = value;
+				this.progress++;
+			}
 		}
 		finalizeUsage(this.model, usage);
 	}
@@ -214,6 +237,7 @@ export class PartialAssistantMessage {
 
 	private addBlock(block: TextContent | ThinkingContent | ToolCall): number {
 		this.message.content.push(block);
+		this.progress++;
 		const index = this.message.content.length - 1;
 		this.openBlocks.add(index);
 		return index;

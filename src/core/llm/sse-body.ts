@@ -1,5 +1,5 @@
-// Reads a streaming HTTP response body as Server-Sent Events, reporting every received chunk (keep-alives
-// included) so the idle timeout measures silence on the wire, not silence in content.
+// Reads a streaming HTTP response body as Server-Sent Events, reporting each chunk once its events were
+// handled (the idle timeout then looks at whether they moved the message forward).
 import {
 	isNonStreamContentType,
 	looksLikeNonStreamBody,
@@ -23,7 +23,7 @@ const YIELD_EVERY_MS = 8;
  * connection is released at once. A body that is not an event stream (JSON, HTML) rejects with what the
  * server said in it.
  */
-export async function readSseBody(response: Response, onBytes: () => void, onEvent: SseEventHandler): Promise<void> {
+export async function readSseBody(response: Response, onChunk: () => void, onEvent: SseEventHandler): Promise<void> {
 	if (!response.body) throw new ProviderStreamError("The provider answered without a response body.");
 	const contentType = response.headers.get("content-type") ?? "";
 	if (isNonStreamContentType(contentType)) throw nonStreamError(await readBodyStart(response), contentType);
@@ -38,13 +38,13 @@ export async function readSseBody(response: Response, onBytes: () => void, onEve
 		for (;;) {
 			const { done, value } = await reader.read();
 			if (done) break;
-			onBytes();
 			if (start && startBytes < NON_STREAM_READ_LIMIT) {
 				start.push(value);
 				startBytes += value.length;
 			}
 			parser.push(value);
 			if (parser.eventCount > 0) start = undefined;
+			onChunk();
 			if (performance.now() - yielded >= YIELD_EVERY_MS) {
 				await new Promise((resolve) => setImmediate(resolve));
 				yielded = performance.now();

@@ -271,11 +271,42 @@ describe.each(PROTOCOLS)("%s failures", (api) => {
 		expect(server.requests).toHaveLength(2);
 	});
 
-	it("counts keep-alive pings as activity: a quiet but alive server does not hit the idle timeout", async () => {
-		server.enqueue({ text: "worth the wait", pings: 6, pingIntervalMs: 200 });
-		const { message } = await collect(streamModel(model(), context(), { ...FAST_RETRY, idleTimeoutMs: 700 }));
+	it("does not let keep-alive pings alone keep a request alive past the idle timeout", async () => {
+		server.enqueue({ text: "never arrives", pings: 100, pingIntervalMs: 100 });
+		const t0 = Date.now();
+		const { message } = await collect(streamModel(model(), context(), { ...FAST_RETRY, maxRetries: 0, idleTimeoutMs: 500 }));
+		expect(message.stopReason).toBe("error");
+		expect(message.errorMessage).toMatch(/idle timeout/);
+		expect(Date.now() - t0).toBeLessThan(3000);
+	});
+
+	it("does not let empty deltas alone keep a request alive past the idle timeout", async () => {
+		const emptyDeltas =
+			api === "anthropic-messages"
+				? [
+						{ type: "message_start", message: { id: "msg_1", type: "message", role: "assistant", content: [], usage: { input_tokens: 5, output_tokens: 1 } } },
+						{ type: "content_block_start", index: 0, content_block: { type: "text", text: "" } },
+						...Array.from({ length: 100 }, () => ({ type: "content_block_delta", index: 0, delta: { type: "text_delta", text: "" } })),
+					]
+				: [
+						{ object: "chat.completion.chunk", choices: [{ index: 0, delta: { role: "assistant", content: "" }, finish_reason: null }] },
+						...Array.from({ length: 100 }, () => ({ object: "chat.completion.chunk", choices: [{ index: 0, delta: {}, finish_reason: null }] })),
+					];
+		server.enqueue({ rawEvents: emptyDeltas, chunkDelayMs: 100 });
+		const t0 = Date.now();
+		const { message } = await collect(streamModel(model(), context(), { ...FAST_RETRY, maxRetries: 0, idleTimeoutMs: 500 }));
+		expect(message.stopReason).toBe("error");
+		expect(message.errorMessage).toMatch(/idle timeout/);
+		expect(Date.now() - t0).toBeLessThan(3000);
+	});
+
+	it("keeps a slow stream alive while its content keeps coming within the idle timeout", async () => {
+		server.enqueue({ text: "slow but steady progress", chunkSize: 4, chunkDelayMs: 150 });
+		const t0 = Date.now();
+		const { message } = await collect(streamModel(model(), context(), { ...FAST_RETRY, idleTimeoutMs: 400 }));
 		expect(message.stopReason).toBe("stop");
-		expect(message.content).toEqual([{ type: "text", text: "worth the wait" }]);
+		expect(message.content).toEqual([{ type: "text", text: "slow but steady progress" }]);
+		expect(Date.now() - t0).toBeGreaterThan(400);
 	});
 
 	it("without a key, names the variable and the flag to set, and sends nothing", async () => {
