@@ -13,7 +13,8 @@ import type {
 import { uniqueToolCallId } from "./transform-messages.js";
 import { emptyUsage, finalizeUsage } from "./usage.js";
 
-type UsageCounts = Partial<Pick<Usage, "input" | "output" | "cacheRead" | "cacheWrite">>;
+const COUNTS = ["input", "output", "cacheRead", "cacheWrite"] as const;
+type UsageCounts = Partial<Pick<Usage, (typeof COUNTS)[number]>>;
 
 /** A preview of streamed tool-call arguments: complete JSON, else the longest valid prefix, else `{}`. */
 export function parseToolArguments(json: string): Record<string, any> {
@@ -64,6 +65,8 @@ export class PartialAssistantMessage {
 	 * idle timeout watches, so keep-alives and empty deltas do not count as a live answer.
 	 */
 	progress = 0;
+	/** Usage reported by attempts that failed and were retried. */
+	private readonly failedAttemptsUsage = emptyUsage();
 
 	constructor(
 		private readonly model: Model,
@@ -190,7 +193,7 @@ export class PartialAssistantMessage {
 
 	setUsage(counts: UsageCounts): void {
 		const usage = this.message.usage;
-		for (const key of ["input", "output", "cacheRead", "cacheWrite"] as const) {
+		for (const key of COUNTS) {
 			const value = counts[key];
 			if (typeof value === "number" && Number.isFinite(value) && usage[key] !== value) {
 				usage[key] = value;
@@ -200,8 +203,14 @@ export class PartialAssistantMessage {
 		finalizeUsage(this.model, usage);
 	}
 
-	/** Before a retry nothing was shown, so only the usage of the failed attempt is forgotten. */
+	/**
+	 * Before a retry nothing was shown; the failed attempt's usage is set aside. It is added back if the request
+	 * fails in the end (whatever the provider reported counts); an answer that succeeds carries only its own,
+	 * which is also the size of the context it was given.
+	 */
 	resetForRetry(): void {
+		const failed = this.failedAttemptsUsage;
+		for (const key of COUNTS) failed[key] += this.message.usage[key];
 		this.message.usage = emptyUsage();
 	}
 
@@ -224,7 +233,9 @@ export class PartialAssistantMessage {
 		this.openBlocks.clear();
 		this.message.stopReason = reason;
 		this.message.errorMessage = errorMessage;
-		finalizeUsage(this.model, this.message.usage);
+		const usage = this.message.usage;
+		for (const key of COUNTS) usage[key] += this.failedAttemptsUsage[key];
+		finalizeUsage(this.model, usage);
 		this.stream.push({ type: "error", reason, error: this.message });
 		this.stream.end();
 	}

@@ -216,6 +216,31 @@ describe.each(PROTOCOLS)("%s failures", (api) => {
 		expect(second.message.content).toEqual([{ type: "text", text: "some" }]);
 	});
 
+	it("counts the tokens every attempt reported when a request fails in the end, retried attempts included", async () => {
+		// Each attempt reports 1000 input tokens, then the server says it is overloaded.
+		const usageThenOverloaded =
+			api === "anthropic-messages"
+				? { text: "x", usage: { input: 1000, output: 0 }, streamError: { message: "Overloaded", type: "overloaded_error", afterChunks: 1 } }
+				: {
+						rawEvents: [
+							{ object: "chat.completion.chunk", choices: [], usage: { prompt_tokens: 1000, completion_tokens: 0 } },
+							{ error: { message: "Overloaded", type: "server_error" } },
+						],
+					};
+		server.enqueue(usageThenOverloaded, usageThenOverloaded, usageThenOverloaded);
+		const { message } = await collect(streamModel(model(), context(), { ...FAST_RETRY, maxRetries: 2 }));
+		expect(message.stopReason).toBe("error");
+		expect(message.errorMessage).toMatch(/gave up after 2 retries/);
+		expect(message.usage.input).toBe(3000);
+		expect(message.usage.cost.input).toBeCloseTo((3000 * 3) / 1e6);
+
+		// A retry that succeeds carries its own usage: the answer's context size stays what the model saw.
+		server.enqueue(usageThenOverloaded, { text: "fine", usage: { input: 1000, output: 5 } });
+		const recovered = await collect(streamModel(model(), context(), FAST_RETRY));
+		expect(recovered.message.stopReason).toBe("stop");
+		expect(recovered.message.usage.input).toBe(1000);
+	});
+
 	it("aborts a slow stream at once, keeping the partial message with stopReason aborted", async () => {
 		server.enqueue({ text: "a very slow answer indeed", chunkSize: 3, chunkDelayMs: 150 });
 		const controller = new AbortController();

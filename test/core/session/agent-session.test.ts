@@ -282,6 +282,26 @@ describe("AgentSession", () => {
 		session.dispose();
 	});
 
+	it("counts in its totals the tokens and cost of a request that failed after the provider reported them", async () => {
+		const usageThenOverloaded = {
+			rawEvents: [
+				{ object: "chat.completion.chunk", choices: [], usage: { prompt_tokens: 400, completion_tokens: 0 } },
+				{ error: { message: "Overloaded", type: "server_error" } },
+			],
+		};
+		server.enqueue(usageThenOverloaded, usageThenOverloaded);
+		const { session } = makeSession({
+			selection: { provider: "openai", modelId: "gpt-5.6-terra", baseUrl: server.openaiBaseUrl, apiKey: "k" },
+			streamFn: (model, context, options) => streamModel(model, context, { ...options, retryBaseDelayMs: 5 }),
+			maxRetries: 1,
+		});
+		const outcome = await session.runPrompt("one");
+		expect(outcome.status).toBe("error");
+		expect(session.usageTotals.input).toBe(800);
+		expect(session.usageTotals.cost).toBeCloseTo((800 * 2.5) / 1e6);
+		session.dispose();
+	});
+
 	it("opens a saved session through buildContext, the seam where compaction's view plugs in", async () => {
 		server.enqueue({ text: "first" }, { text: "second" });
 		const { session, home } = makeSession();
