@@ -1,7 +1,8 @@
 // The file that keeps a long command output, capped: the first bytes go straight into it; after those, the
-// last bytes are kept in a rolling pair of segment files, joined to it when the command ends, after a line
-// saying what was dropped. Everything passes through write streams, so a fast command is slowed to the disk's
-// pace (back-pressure) instead of filling memory.
+// last bytes are kept in a ring (a side file written round and round), joined to it in order when the command
+// ends, after a line saying what was dropped. Everything passes through write streams, so a fast command is
+// slowed to the disk's pace (back-pressure) instead of filling memory, and the ring rewrites the same pages
+// instead of growing the disk.
 import fs from "node:fs";
 import { finished, pipeline } from "node:stream/promises";
 import { formatSize } from "./truncate.js";
@@ -12,17 +13,21 @@ export interface KeptParts {
 	tail: number;
 }
 
-const STREAM_OPTIONS = { highWaterMark: 1024 * 1024 };
+const HIGH_WATER_MARK = 1024 * 1024;
 
 export class CappedOutputFile {
 	private readonly headLimit: number;
 	private readonly tailLimit: number;
 	private readonly head: fs.WriteStream;
 	private headBytes = 0;
-	/** The segment being written (the newest bytes) and the one before it; older ones are deleted. */
-	private segment?: { path: string; stream: fs.WriteStream; bytes: number };
-	private previous?: { path: string; stream: fs.WriteStream };
-	private segments = 0;
+	private readonly ringPath: string;
+	/** The stream writing the current lap of the ring, from its start; a new one starts each lap. */
+	private ring?: fs.WriteStream;
+	/** The previous lap's stream, until its last writes are done (the next lap must not overtake them). */
+	private lastLap?: fs.WriteStream;
+	private ringBytes = 0;
+	private laps = 0;
+	private readonly ringHighWaterMark: number;
 	private failure?: Error;
 
 	/** Creates the file (it must not exist). `maxBytes`: output kept, three quarters head, one quarter tail. */
@@ -32,7 +37,10 @@ export class CappedOutputFile {
 	) {
 		this.tailLimit = Math.max(1, Math.floor(maxBytes / 4));
 		this.headLimit = maxBytes - this.tailLimit;
-		this.head = this.watch(fs.createWriteStream(path, { flags: "wx", ...STREAM_OPTIONS }));
+		this.ringPath = `${path}.tail`;
+		this.head = this.watch(fs.createWriteStream(path, { flags: "wx", highWaterMark: HIGH_WATER_MARK }));
+		// The ring's buffer must fill before a lap does, or back-pressure would never start.
+		this.ringHighWaterMark = Math.max(16 * 1024, Math.min(HIGH_WATER_MARK, Math.floor(this.tailLimit / 4)));
 	}
 
 	/** Set once writing failed; the file is then not to be offered to anyone. */
@@ -53,84 +61,77 @@ export class CappedOutputFile {
 			this.headBytes += room;
 			headAccepted = this.head.write(chunk.subarray(0, room));
 		}
-		return this.writeTail(room > 0 ? chunk.subarray(room) : chunk) && headAccepted;
+		return this.writeRing(room > 0 ? chunk.subarray(room) : chunk) && headAccepted;
 	}
 
 	drained(): Promise<void> {
-		const waiting = [this.head, this.segment?.stream].find((stream) => stream?.writableNeedDrain);
-		if (!waiting || this.failure) return Promise.resolve();
-		return new Promise((resolve) => {
-			const done = () => {
-				waiting.off("drain", done);
-				waiting.off("error", done);
-				waiting.off("close", done);
-				resolve();
-			};
-			waiting.on("drain", done);
-			waiting.on("error", done);
-			waiting.on("close", done);
-		});
+		if (this.failure) return Promise.resolve();
+		const waits: Promise<unknown>[] = [];
+		for (const stream of [this.head, this.ring]) if (stream?.writableNeedDrain) waits.push(drainOf(stream));
+		if (this.lastLap) waits.push(endStream(this.lastLap));
+		return Promise.all(waits).then(() => {});
 	}
 
 	/**
-	 * Joins the kept tail to the head and closes the file. Returns the parts kept when some of the output was
-	 * dropped, undefined when the file holds all of it (or when writing failed: see `error`).
+	 * Joins the ring, in order, to the head and closes the file. Returns the parts kept when some of the output
+	 * was dropped, undefined when the file holds all of it (or when writing failed: see `error`).
 	 */
 	async finish(totalBytes: number): Promise<KeptParts | undefined> {
-		const { segment, previous } = this;
 		try {
-			await Promise.all([segment, previous].map((part) => part && endStream(part.stream)));
+			await Promise.all([this.lastLap, this.ring].map((stream) => stream && endStream(stream)));
 			if (this.failure) return undefined;
-			let tailBytes = segment?.bytes ?? 0;
-			// The tail is the end of the previous segment, then the current one: tailLimit bytes in all.
-			const fromPrevious = previous && segment ? this.tailLimit - segment.bytes : 0;
-			tailBytes += fromPrevious;
+			// From the second lap on, the ring is full: the previous lap's end, then the current lap.
+			const tailBytes = this.laps > 1 ? this.tailLimit : this.ringBytes;
 			const dropped = totalBytes - this.headBytes - tailBytes;
 			if (dropped > 0) {
 				this.head.write(
 					`\n[... ${dropped} bytes (${formatSize(dropped)}) dropped here: this file keeps the first ${this.headBytes} and the last ${tailBytes} of ${totalBytes} bytes ...]\n`,
 				);
 			}
-			if (previous && fromPrevious > 0) await this.append(previous.path, this.tailLimit - fromPrevious);
-			if (segment) await this.append(segment.path, 0);
+			if (tailBytes > this.ringBytes) await this.append(this.ringBytes, this.tailLimit);
+			if (this.ringBytes > 0) await this.append(0, this.ringBytes);
 			return dropped > 0 ? { head: this.headBytes, tail: tailBytes } : undefined;
 		} catch (error) {
 			this.failure ??= error as Error;
 			return undefined;
 		} finally {
 			await endStream(this.head);
-			await Promise.all([segment, previous].map((part) => part && fs.promises.rm(part.path, { force: true })));
+			if (this.ring) await fs.promises.rm(this.ringPath, { force: true });
 		}
 	}
 
-	private writeTail(piece: Buffer): boolean {
-		let rest = piece;
-		while (rest.length > 0) {
-			if (!this.segment || this.segment.bytes === this.tailLimit) this.rotate();
-			const segment = this.segment!;
-			const part = rest.length <= this.tailLimit - segment.bytes ? rest : rest.subarray(0, this.tailLimit - segment.bytes);
-			segment.bytes += part.length;
-			segment.stream.write(part);
-			rest = rest.subarray(part.length);
+	private writeRing(piece: Buffer): boolean {
+		if (!this.ring || this.ringBytes === this.tailLimit) this.nextLap();
+		const room = this.tailLimit - this.ringBytes;
+		if (piece.length <= room) {
+			this.ringBytes += piece.length;
+			// A new lap waits for the previous one's writes first (see drained()).
+			return this.ring!.write(piece) && !this.lastLap;
 		}
-		return !this.segment!.stream.writableNeedDrain;
+		this.ringBytes = this.tailLimit;
+		this.ring!.write(piece.subarray(0, room));
+		return this.writeRing(piece.subarray(room));
 	}
 
-	/** A new segment; the one before the previous is no longer needed. */
-	private rotate(): void {
-		const old = this.previous;
-		// Its writes may still be under way: it is deleted once they are done (never destroyed mid-write).
-		if (old) void endStream(old.stream).then(() => fs.promises.rm(old.path, { force: true }).catch(() => {}));
-		if (this.segment) {
-			this.segment.stream.end();
-			this.previous = { path: this.segment.path, stream: this.segment.stream };
+	private nextLap(): void {
+		if (this.ring) {
+			const ended = this.ring;
+			ended.end();
+			this.lastLap = ended;
+			endStream(ended).then(() => {
+				if (this.lastLap === ended) this.lastLap = undefined;
+			});
 		}
-		const path = `${this.path}.tail-${this.segments++}`;
-		this.segment = { path, stream: this.watch(fs.createWriteStream(path, { flags: "wx", ...STREAM_OPTIONS })), bytes: 0 };
+		// The first lap creates the ring file; the next ones write it again from its start.
+		const flags = this.ring ? "r+" : "wx";
+		this.ring = this.watch(fs.createWriteStream(this.ringPath, { flags, start: 0, highWaterMark: this.ringHighWaterMark }));
+		this.ringBytes = 0;
+		this.laps++;
 	}
 
-	private async append(path: string, start: number): Promise<void> {
-		await pipeline(fs.createReadStream(path, { start }), this.head, { end: false });
+	/** Copies bytes [start, end) of the ring to the end of the file. */
+	private async append(start: number, end: number): Promise<void> {
+		await pipeline(fs.createReadStream(this.ringPath, { start, end: end - 1 }), this.head, { end: false });
 	}
 
 	private watch(stream: fs.WriteStream): fs.WriteStream {
@@ -139,6 +140,20 @@ export class CappedOutputFile {
 		});
 		return stream;
 	}
+}
+
+function drainOf(stream: fs.WriteStream): Promise<void> {
+	return new Promise((resolve) => {
+		const done = () => {
+			stream.off("drain", done);
+			stream.off("error", done);
+			stream.off("close", done);
+			resolve();
+		};
+		stream.on("drain", done);
+		stream.on("error", done);
+		stream.on("close", done);
+	});
 }
 
 /** Ends a stream (if not ended yet) and waits until everything written is on disk or it failed. */

@@ -33,19 +33,24 @@ describe("bash output files", () => {
 		expect(Buffer.byteLength(full)).toBe(head + marker![0].length + tail);
 		expect(full.startsWith("1\n2\n3\n")).toBe(true);
 		expect(full.endsWith("299999\n300000\n")).toBe(true);
-		expect(full.slice(0, marker!.index)).toBe(Array.from({ length: 300000 }, (_, i) => `${i + 1}\n`).join("").slice(0, head));
+		const expected = Array.from({ length: 300000 }, (_, i) => `${i + 1}\n`).join("");
+		expect(full.slice(0, marker!.index)).toBe(expected.slice(0, head));
+		expect(full.slice(marker!.index + marker![0].length)).toBe(expected.slice(total - tail));
 
 		expect(textOf(result)).toMatch(
 			new RegExp(`Output file \\(its first [\\d.]+ KB and last [\\d.]+ KB; [\\d.]+ MB in between dropped\\): ${file.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}\\]$`),
 		);
 	});
 
-	it("keep a whole output below the cap, as before", async () => {
-		const tool = createBashTool(await makeTempDir(), { maxOutputFileBytes: 1024 * 1024 });
-		const result = await tool.execute("1", { command: "seq 1 100000" });
+	it.each([
+		["well below the cap", "seq 1 10000"],
+		["past the part kept from the start, within the cap", "seq 1 40000"],
+	])("keep a whole output %s", async (_case, command) => {
+		const tool = createBashTool(await makeTempDir(), { maxOutputFileBytes: 256 * 1024 });
+		const result = await tool.execute("1", { command });
 		const full = await fs.readFile(result.details.fullOutputPath!, "utf8");
-		expect(Buffer.byteLength(full)).toBe(result.details.totalBytes);
-		expect(textOf(result)).toContain(`Full output: ${result.details.fullOutputPath}`);
+		expect(full).toBe(spawnSync("sh", ["-c", command], { encoding: "utf8" }).stdout);
+		expect(textOf(result)).toContain(`Full output: ${result.details.fullOutputPath}]`);
 	});
 
 	it("live in one folder of this process in the temporary directory", async () => {
