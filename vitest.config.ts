@@ -10,6 +10,7 @@ const TESTS = ["test/**/*.test.ts", "test/**/*.test.tsx"];
  */
 export const PROCESS_TESTS = [
 	"test/bench/smoke.test.ts",
+	"test/cli/bash-output-files.test.ts",
 	"test/cli/compaction.test.ts",
 	"test/cli/config.test.ts",
 	"test/cli/file-permissions.test.ts",
@@ -23,6 +24,8 @@ export const PROCESS_TESTS = [
 	"test/core/llm/anthropic-messages.test.ts",
 	"test/core/llm/api-registry.test.ts",
 	"test/core/llm/context-overflow.test.ts",
+	"test/core/llm/invalid-tool-arguments.test.ts",
+	"test/core/llm/malformed-chunks.test.ts",
 	"test/core/llm/openai-completions.test.ts",
 	"test/core/llm/provider-failures.test.ts",
 	"test/core/llm/transform-messages.test.ts",
@@ -39,6 +42,7 @@ export const PROCESS_TESTS = [
 	"test/tools/bash-memory.test.ts",
 	"test/tools/bash.test.ts",
 	"test/tools/new-tool.test.ts",
+	"test/tools/output-files.test.ts",
 	"test/tools/special-files.test.ts",
 	"test/tui/e2e-tmux.test.ts",
 	"test/tui/escape-sequences-tmux.test.ts",

@@ -59,13 +59,16 @@ export async function run(options: CliOptions, io: RunIo = defaultIo()): Promise
 	}
 	for (const warning of session.loadWarnings) io.stderr.write(`loom: warning: ${stripControls(warning, { keepTabs: true })}\n`);
 
-	const { killAllBashProcesses } = await import("../tools/index.js");
+	const { killAllBashProcesses, removeStaleOutputFolders } = await import("../tools/index.js");
+	// Output folders of loom processes that died without exiting go while this one works.
+	const staleFoldersRemoved = removeStaleOutputFolders();
 	try {
 		if (interactive) return await runScreen(session, input.text, input.images.length, io);
 		return await runPrint(session, input, options, io);
 	} finally {
 		session.dispose();
 		killAllBashProcesses();
+		await staleFoldersRemoved;
 	}
 }
 

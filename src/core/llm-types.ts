@@ -36,6 +36,11 @@ export interface ToolCall {
 	id: string;
 	name: string;
 	arguments: Record<string, any>;
+	/**
+	 * Why the streamed arguments were not one complete JSON object, when they were not. `arguments` then holds
+	 * only the preview recovered from them, and the call is never executed: its result is an error saying so.
+	 */
+	argumentsError?: string;
 }
 
 export interface Usage {

@@ -135,6 +135,14 @@ async function prepareToolCall(
 			`Tool call "${toolCall.name}" was not executed: the response reached the output token limit, so its arguments may be cut off. Re-issue the call with complete arguments (split large content into smaller calls).`,
 		);
 	}
+	if (toolCall.name === "") {
+		return immediate("A tool call without a name was not executed. Re-issue it with the name of one of the tools.");
+	}
+	if (toolCall.argumentsError !== undefined) {
+		return immediate(
+			`Tool call "${toolCall.name}" was not executed: its arguments were malformed (${toolCall.argumentsError}). Re-issue the call with its complete arguments as one valid JSON object.`,
+		);
+	}
 	if (signal?.aborted) return immediate("Tool call aborted before execution");
 	const tool = context.tools?.find((candidate) => candidate.name === toolCall.name);
 	if (!tool) {

@@ -14,7 +14,7 @@ import {
 	type ToolPresentation,
 	tailLines,
 } from "../core/index.js";
-import { type CollectedOutput, OutputCollector } from "./output-collector.js";
+import { type CollectedOutput, MAX_OUTPUT_FILE_BYTES, OutputCollector } from "./output-collector.js";
 import { type RunCommandOutcome, runCommand } from "./run-command.js";
 import { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, formatSize, truncateTail } from "./truncate.js";
 
@@ -42,6 +42,8 @@ export interface BashToolOptions {
 	maxBytes?: number;
 	/** Least time between live updates; default 100 ms. */
 	updateIntervalMs?: number;
+	/** Most bytes of a long output kept in its file (its head and its tail); default 64 MB. */
+	maxOutputFileBytes?: number;
 }
 
 export interface BashToolDetails {
@@ -73,9 +75,9 @@ function defaultShell(): string {
 	return fs.existsSync("/bin/bash") ? "/bin/bash" : "/bin/sh";
 }
 
-function describe(maxLines: number, maxBytes: number): string {
+function describe(maxLines: number, maxBytes: number, maxFileBytes: number): string {
 	return `Run a shell command (bash -c) in the working directory, with stdin closed (interactive programs will not work). stdout and stderr come back merged.
-Output is the last ${maxLines} lines or ${formatSize(maxBytes)}, whichever is smaller; when cut, the complete output is saved to a temporary file whose path is given, to read or grep.
+Output is the last ${maxLines} lines or ${formatSize(maxBytes)}, whichever is smaller; when cut, the complete output (up to ${formatSize(maxFileBytes)}: the start and the end of a longer one) is saved to a temporary file whose path is given, to read or grep while this session runs.
 A non-zero exit code, a signal, or a timeout is reported as an error together with the output. timeout is in seconds (optional). Commands run one at a time.
 Jobs started in the background (cmd &) keep running until loom exits, but what they print after the command returns is not captured: send it to a file (cmd > out.log 2>&1 &) and read that.`;
 }
@@ -123,7 +125,12 @@ function formatOutput(collected: CollectedOutput): string {
 	const { truncation, totalBytes, fullOutputPath } = collected;
 	const text = truncation.content.length > 0 ? truncation.content : "(no output)";
 	if (!truncation.truncated) return text;
-	const where = fullOutputPath ? `Full output: ${fullOutputPath}` : "The full output could not be saved";
+	const kept = collected.fileKept;
+	const where = !fullOutputPath
+		? "The full output could not be saved"
+		: kept
+			? `Output file (its first ${formatSize(kept.head)} and last ${formatSize(kept.tail)}; ${formatSize(totalBytes - kept.head - kept.tail)} in between dropped): ${fullOutputPath}`
+			: `Full output: ${fullOutputPath}`;
 	const shown = truncation.lastLinePartial
 		? `the last ${formatSize(truncation.outputBytes)} of its final line`
 		: `the last ${truncation.outputLines} lines (${formatSize(truncation.outputBytes)})`;
@@ -153,7 +160,7 @@ export function createBashTool(cwd: string, options: BashToolOptions = {}): Tool
 	return {
 		name: "bash",
 		label: "Bash",
-		description: describe(maxLines, maxBytes),
+		description: describe(maxLines, maxBytes, options.maxOutputFileBytes ?? MAX_OUTPUT_FILE_BYTES),
 		parameters: bashSchema,
 		...presentation,
 		// Commands share the working tree and the terminal's processes; one at a time keeps them predictable.
@@ -170,7 +177,7 @@ export function createBashTool(cwd: string, options: BashToolOptions = {}): Tool
 			if (signal?.aborted) throw new Error("Command aborted before it started.");
 			checkCwd(cwd);
 
-			const collector = new OutputCollector({ maxLines, maxBytes });
+			const collector = new OutputCollector({ maxLines, maxBytes, maxFileBytes: options.maxOutputFileBytes });
 			const running = (): BashToolDetails => {
 				const path = collector.spillPath;
 				return {

@@ -9,6 +9,7 @@ export { atomicWriteFile } from "./atomic-write.js";
 export { type BashToolDetails, BashToolError, type BashToolInput, type BashToolOptions, bashSchema, createBashTool } from "./bash.js";
 export { createEditTool, type EditToolDetails, type EditToolInput, editSchema, prepareEditArguments } from "./edit.js";
 export { withFileMutationQueue } from "./file-mutation-queue.js";
+export { removeStaleOutputFolders } from "./output-folder.js";
 export { killAllBashProcesses } from "./process-groups.js";
 export { createReadTool, type ReadToolDetails, type ReadToolInput, readSchema } from "./read.js";
 export {

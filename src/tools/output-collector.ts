@@ -1,15 +1,25 @@
-// Collects a command's output with bounded memory: a rolling tail in memory, and the complete output in a
-// temporary file once it is too big to return whole.
+// Collects a command's output with bounded memory: a rolling tail in memory, and the output in a temporary
+// file once it is too big to return whole (up to a cap: see output-file.ts).
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { stripVTControlCharacters } from "node:util";
+import { CappedOutputFile, type KeptParts } from "./output-file.js";
+import { outputFolder } from "./output-folder.js";
 import { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, type TruncationResult, truncateTail } from "./truncate.js";
+
+/**
+ * Most bytes of one command's output kept in its file: far more than anyone reads through (the model is shown
+ * 50 KB and can read or grep the rest), and little enough that a runaway command cannot fill the disk (`yes`
+ * wrote 1.9 GB in five seconds).
+ */
+export const MAX_OUTPUT_FILE_BYTES = 64 * 1024 * 1024;
 
 export interface CollectorLimits {
 	maxLines?: number;
 	maxBytes?: number;
+	/** Most bytes of output the file keeps (its start and its end); default MAX_OUTPUT_FILE_BYTES. */
+	maxFileBytes?: number;
 }
 
 export interface CollectedOutput {
@@ -17,8 +27,10 @@ export interface CollectedOutput {
 	truncation: TruncationResult;
 	/** Bytes the command wrote in total. */
 	totalBytes: number;
-	/** Set only when the output was cut: the file holding all of it. */
+	/** Set only when the output was cut: the file holding all of it (or its start and end, see fileKept). */
 	fullOutputPath?: string;
+	/** Set when the file could not hold all of it: the bytes it kept from the start and from the end. */
+	fileKept?: KeptParts;
 }
 
 /** Terminal noise out: colour codes, carriage-return progress redraws, other control characters. */
@@ -44,13 +56,15 @@ export class OutputCollector {
 	private dropped = false;
 	/** Newlines seen, counted only until the output spills to a file (after that the count is not needed). */
 	private newlines = 0;
-	private file?: fs.WriteStream;
-	private fileError?: Error;
-	private filePath?: string;
+	/** The output outgrew the limits: it goes to a file from then on (when one could be made). */
+	private spilled = false;
+	private file?: CappedOutputFile;
+	private readonly maxFileBytes: number;
 
 	constructor(limits: CollectorLimits = {}) {
 		this.maxLines = limits.maxLines ?? DEFAULT_MAX_LINES;
 		this.maxBytes = limits.maxBytes ?? DEFAULT_MAX_BYTES;
+		this.maxFileBytes = limits.maxFileBytes ?? MAX_OUTPUT_FILE_BYTES;
 	}
 
 	/** Twice the byte limit stays in memory, so a cut at a line boundary still leaves a full tail. */
@@ -64,34 +78,21 @@ export class OutputCollector {
 		this.chunks.push(chunk);
 		this.keptBytes += chunk.length;
 
-		if (!this.file) {
+		if (!this.spilled) {
 			for (let at = chunk.indexOf(10); at !== -1; at = chunk.indexOf(10, at + 1)) this.newlines++;
 			if (this.totalBytes <= this.maxBytes && this.newlines <= this.maxLines) return true;
 			// spill() writes every chunk kept so far, this one included.
-			const file = this.spill();
+			const accepted = this.spill();
 			this.dropOldChunks();
-			return !file.writableNeedDrain;
+			return accepted;
 		}
 		this.dropOldChunks();
-		if (this.fileError) return true;
-		return this.file.write(chunk);
+		return this.file ? this.file.write(chunk) : true;
 	}
 
 	/** Resolves when the temporary file can take more data. */
 	drained(): Promise<void> {
-		const file = this.file;
-		if (!file || !file.writableNeedDrain || this.fileError) return Promise.resolve();
-		return new Promise((resolve) => {
-			const done = () => {
-				file.off("drain", done);
-				file.off("error", done);
-				file.off("close", done);
-				resolve();
-			};
-			file.on("drain", done);
-			file.on("error", done);
-			file.on("close", done);
-		});
+		return this.file ? this.file.drained() : Promise.resolve();
 	}
 
 	/** The tail so far, cut to the limits (for live updates and the final result). */
@@ -108,37 +109,35 @@ export class OutputCollector {
 
 	/** Path of the temporary file, once the output has spilled. */
 	get spillPath(): string | undefined {
-		return this.fileError ? undefined : this.filePath;
+		return this.file && !this.file.error ? this.file.path : undefined;
 	}
 
-	/** Flushes the temporary file; keeps it only if the returned output was actually cut. */
+	/** Completes the temporary file; keeps it only if the returned output was actually cut. */
 	async finish(): Promise<CollectedOutput> {
 		const truncation = this.tail();
-		const file = this.file;
-		if (file) {
-			await new Promise<void>((resolve) => {
-				if (file.closed || this.fileError) resolve();
-				else file.end(() => resolve());
-			});
-		}
+		const fileKept = await this.file?.finish(this.totalBytes);
 		let fullOutputPath = this.spillPath;
+		if (this.file && !fullOutputPath) await fs.promises.rm(this.file.path, { force: true });
 		if (fullOutputPath && !truncation.truncated) {
 			await fs.promises.rm(fullOutputPath, { force: true });
 			fullOutputPath = undefined;
 		}
-		return { truncation, totalBytes: this.totalBytes, ...(fullOutputPath ? { fullOutputPath } : {}) };
+		return { truncation, totalBytes: this.totalBytes, ...(fullOutputPath ? { fullOutputPath, ...(fileKept ? { fileKept } : {}) } : {}) };
 	}
 
-	private spill(): fs.WriteStream {
-		this.filePath = path.join(os.tmpdir(), `loom-bash-${Date.now()}-${randomBytes(4).toString("hex")}.log`);
-		const file = fs.createWriteStream(this.filePath, { flags: "wx", highWaterMark: 1024 * 1024 });
-		file.on("error", (error) => {
-			// The model still gets the tail; it just cannot be pointed at a full copy.
-			this.fileError = error;
-		});
-		for (const chunk of this.chunks) file.write(chunk);
-		this.file = file;
-		return file;
+	/** Starts the file with every chunk kept so far; false when the caller should wait for drained(). */
+	private spill(): boolean {
+		this.spilled = true;
+		try {
+			const name = `loom-bash-${Date.now()}-${randomBytes(4).toString("hex")}.log`;
+			this.file = new CappedOutputFile(path.join(outputFolder(), name), this.maxFileBytes);
+		} catch {
+			// No temporary folder: the model still gets the tail; it just cannot be pointed at a full copy.
+			return true;
+		}
+		let accepted = true;
+		for (const chunk of this.chunks) accepted = this.file.write(chunk) && accepted;
+		return accepted;
 	}
 
 	private dropOldChunks(): void {

@@ -14,8 +14,13 @@ export function signalProcessGroup(pgid: number, signal: NodeJS.Signals): boolea
 }
 
 export function isProcessGroupAlive(pgid: number): boolean {
+	return isProcessAlive(-pgid);
+}
+
+/** True while a process exists (a negative id: a process group). */
+export function isProcessAlive(pid: number): boolean {
 	try {
-		process.kill(-pgid, 0);
+		process.kill(pid, 0);
 		return true;
 	} catch (error) {
 		// EPERM: it exists but we may not signal it (it is not ours to kill, but it is alive).

@@ -109,6 +109,16 @@ describe("immediate outcomes skip execute and afterToolCall", () => {
 			expected: /Validation failed for tool "echo"/,
 		},
 		{
+			name: "arguments that were not one complete JSON object",
+			calls: [{ ...call("x", "echo", { value: "cut" }), argumentsError: "not complete, valid JSON: Unterminated string" }],
+			expected: /^Tool call "echo" was not executed: its arguments were malformed \(not complete, valid JSON: Unterminated string\)\. Re-issue/,
+		},
+		{
+			name: "a call without a name",
+			calls: [call("x", "", { value: "1" })],
+			expected: /^A tool call without a name was not executed/,
+		},
+		{
 			name: "blocked by beforeToolCall",
 			calls: [call("x", "echo", { value: "rm -rf /" })],
 			options: { beforeToolCall: () => ({ block: true, reason: "Refusing rm -rf; delete exact paths instead" }) },
@@ -119,7 +129,9 @@ describe("immediate outcomes skip execute and afterToolCall", () => {
 		it(`${testCase.name}: error end event, error result message, and the model sees the error`, async () => {
 			const log: string[] = [];
 			let afterCalls = 0;
-			const { events, contexts } = await run([assistant(testCase.calls, "toolUse")], [echoTool("echo", log)], {
+			// A tool with an empty name too: a nameless call must not reach it.
+			const tools = [echoTool("echo", log), echoTool("", log)];
+			const { events, contexts } = await run([assistant(testCase.calls, "toolUse")], tools, {
 				afterToolCall: () => {
 					afterCalls++;
 					return undefined;

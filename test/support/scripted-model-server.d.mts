@@ -55,6 +55,18 @@ export interface ScriptedTurn {
 	pingIntervalMs?: number;
 	/** Extra response headers. */
 	headers?: Record<string, string>;
+	/** Answer with this body as is (a string, or a value sent as JSON) and HTTP `status ?? 200`, not a stream. */
+	rawBody?: unknown;
+	/** Content type of `rawBody` (default application/json). */
+	contentType?: string;
+	/**
+	 * The stream's events, written instead of the rendered turn: a string as is (comments, broken lines...),
+	 * an object as one `data:` event of its JSON (for Anthropic preceded by `event: <its type>`).
+	 * Pacing, pings and cuts apply as to rendered events.
+	 */
+	rawEvents?: (string | Record<string, unknown>)[];
+	/** After the first event, one `data:` line of this many bytes with no line break, then the end of the body. */
+	longLine?: number;
 	/** OpenAI format only: omit chunk and tool-call ids. */
 	omitIds?: boolean;
 	/** OpenAI format only: no usage chunk even when the request asked for one. */

@@ -150,6 +150,12 @@ async function serveTurn(req, res, turn, format, body) {
 	if (turn.hangMs) await sleep(turn.hangMs, () => closed);
 	if (closed) return;
 
+	if (turn.rawBody !== undefined) {
+		res.writeHead(turn.status ?? 200, { "content-type": turn.contentType ?? "application/json", ...turn.headers });
+		res.end(typeof turn.rawBody === "string" ? turn.rawBody : JSON.stringify(turn.rawBody));
+		return;
+	}
+
 	const status = turn.status ?? (turn.contextOverflow ? 400 : undefined);
 	if (status && status >= 400) {
 		const headers = { "content-type": "application/json", ...turn.headers };
@@ -176,7 +182,11 @@ async function serveTurn(req, res, turn, format, body) {
 	});
 	res.flushHeaders();
 
-	const events = format === "anthropic" ? renderAnthropic(turn, body) : renderOpenAI(turn, body);
+	const events = turn.rawEvents
+		? turn.rawEvents.map((event) => rawEvent(event, format))
+		: format === "anthropic"
+			? renderAnthropic(turn, body)
+			: renderOpenAI(turn, body);
 	const delay = turn.tokensPerSecond ? 1000 / turn.tokensPerSecond : (turn.chunkDelayMs ?? 0);
 	const malformedAt = turn.malformed ? (turn.cutAfterChunks ?? 2) : -1;
 	let written = 0;
@@ -196,6 +206,11 @@ async function serveTurn(req, res, turn, format, body) {
 		}
 		await write(res, event);
 		written++;
+		if (written === 1 && turn.longLine) {
+			await writeLongLine(res, turn.longLine, () => closed);
+			if (!closed) res.end();
+			return;
+		}
 		if (written === 1 && turn.pings) {
 			// Keep-alives only (Anthropic ping events, SSE comments for OpenAI): bytes flow, no content does.
 			const ping = format === "anthropic" ? 'event: ping\ndata: {"type": "ping"}\n\n' : ": keep-alive\n\n";
@@ -207,6 +222,22 @@ async function serveTurn(req, res, turn, format, body) {
 		if (delay > 0) await sleep(delay, () => closed);
 	}
 	if (!closed) res.end();
+}
+
+/** A scripted raw event: a string is written as is, an object as one JSON data event (named by its type for Anthropic). */
+function rawEvent(event, format) {
+	if (typeof event === "string") return event;
+	const name = format === "anthropic" && typeof event?.type === "string" ? `event: ${event.type}\n` : "";
+	return `${name}data: ${JSON.stringify(event)}\n\n`;
+}
+
+/** One `data:` line of `bytes` bytes that never ends: no line break follows. */
+async function writeLongLine(res, bytes, stopped) {
+	const piece = Buffer.alloc(64 * 1024, "a");
+	await write(res, 'data: {"padding":"');
+	for (let left = bytes; left > 0 && !stopped(); left -= piece.length) {
+		await write(res, left >= piece.length ? piece : piece.subarray(0, left));
+	}
 }
 
 function write(res, chunk) {

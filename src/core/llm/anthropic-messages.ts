@@ -1,8 +1,9 @@
 // StreamFn for the Anthropic Messages API through @anthropic-ai/sdk (loaded on first use).
-import type Anthropic from "@anthropic-ai/sdk";
+import { randomUUID } from "node:crypto";
 import type { AssistantMessageEventStream, Context, Model } from "../llm-types.js";
 import { providerApiKey } from "./api-keys.js";
 import { buildAnthropicParams } from "./anthropic-request.js";
+import { isRecord, malformed, optionalText, record, text } from "./event-shape.js";
 import type { PartialAssistantMessage } from "./partial-message.js";
 import { ProviderStreamError } from "./provider-error.js";
 import {
@@ -14,7 +15,8 @@ import {
 } from "./provider-run.js";
 import { readSseBody } from "./sse-body.js";
 
-type StreamEvent = Anthropic.RawMessageStreamEvent;
+/** Usage counts as the events carry them; setUsage keeps only the finite numbers. */
+type UsageCounts = Parameters<PartialAssistantMessage["setUsage"]>[0];
 
 export function streamAnthropicMessages(
 	model: Model,
@@ -47,12 +49,18 @@ export function streamAnthropicMessages(
 						throw new APIError(undefined, body as object, undefined, response.headers, type as ConstructorParameters<typeof APIError>[4]);
 					}
 					if (data === "") return;
-					reader.handle(JSON.parse(data) as StreamEvent);
+					reader.handle(JSON.parse(data));
 				});
 				return reader.finish();
 			};
 		},
 	});
+}
+
+/** A content block's index: a whole number. */
+function blockIndex(value: unknown): number {
+	if (Number.isInteger(value) && (value as number) >= 0) return value as number;
+	throw malformed("index", value, "a whole number");
 }
 
 function safeJson(text: string): unknown {
@@ -63,7 +71,7 @@ function safeJson(text: string): unknown {
 	}
 }
 
-/** Turns Anthropic stream events into blocks of the partial message. */
+/** Turns Anthropic stream events into blocks of the partial message; an event of the wrong shape throws. */
 class AnthropicEventReader {
 	/** Anthropic block index → our content index. */
 	private readonly blocks = new Map<number, number>();
@@ -72,36 +80,45 @@ class AnthropicEventReader {
 
 	constructor(private readonly partial: PartialAssistantMessage) {}
 
-	handle(event: StreamEvent): void {
+	handle(value: unknown): void {
+		const event = record(value, "the event");
 		const partial = this.partial;
 		switch (event.type) {
 			case "message_start": {
-				const usage = event.message.usage;
+				const message = record(event.message, "message");
+				const usage = isRecord(message.usage) ? message.usage : {};
 				partial.setUsage({
 					input: usage.input_tokens ?? 0,
 					output: usage.output_tokens ?? 0,
 					cacheRead: usage.cache_read_input_tokens ?? 0,
 					cacheWrite: usage.cache_creation_input_tokens ?? 0,
-				});
+				} as UsageCounts);
 				break;
 			}
 			case "content_block_start": {
-				const block = event.content_block;
+				const at = blockIndex(event.index);
+				const block = record(event.content_block, "content_block");
 				if (block.type === "text") {
 					const index = partial.startText();
-					this.blocks.set(event.index, index);
-					if (block.text) partial.appendText(index, block.text);
+					this.blocks.set(at, index);
+					const start = optionalText(block.text, "content_block.text");
+					if (start) partial.appendText(index, start);
 				} else if (block.type === "thinking") {
-					const index = partial.startThinking({ thinkingSignature: block.signature || undefined });
-					this.blocks.set(event.index, index);
-					if (block.thinking) partial.appendThinking(index, block.thinking);
+					const signature = optionalText(block.signature, "content_block.signature");
+					const index = partial.startThinking({ thinkingSignature: signature || undefined });
+					this.blocks.set(at, index);
+					const start = optionalText(block.thinking, "content_block.thinking");
+					if (start) partial.appendThinking(index, start);
 				} else if (block.type === "redacted_thinking") {
-					this.blocks.set(event.index, partial.startThinking({ redacted: true, thinkingSignature: block.data }));
+					this.blocks.set(at, partial.startThinking({ redacted: true, thinkingSignature: optionalText(block.data, "content_block.data") }));
 				} else if (block.type === "tool_use") {
-					const index = partial.startToolCall(block.id, block.name);
-					this.blocks.set(event.index, index);
+					const name = optionalText(block.name, "content_block.name");
+					if (!name) throw malformed("content_block.name", block.name, "a tool name");
+					const id = optionalText(block.id, "content_block.id") || `toolu_${randomUUID().replace(/-/g, "").slice(0, 24)}`;
+					const index = partial.startToolCall(id, name);
+					this.blocks.set(at, index);
 					// Some servers send the whole input at block start instead of as deltas.
-					if (block.input && typeof block.input === "object" && Object.keys(block.input).length > 0) {
+					if (isRecord(block.input) && Object.keys(block.input).length > 0) {
 						partial.appendToolArguments(index, JSON.stringify(block.input));
 					}
 				}
@@ -109,29 +126,31 @@ class AnthropicEventReader {
 				break;
 			}
 			case "content_block_delta": {
-				const index = this.blocks.get(event.index);
+				const index = this.blocks.get(event.index as number);
 				if (index === undefined) break;
-				const delta = event.delta;
-				if (delta.type === "text_delta") partial.appendText(index, delta.text);
-				else if (delta.type === "thinking_delta") partial.appendThinking(index, delta.thinking);
-				else if (delta.type === "signature_delta") partial.appendSignature(index, delta.signature);
-				else if (delta.type === "input_json_delta") partial.appendToolArguments(index, delta.partial_json);
+				const delta = record(event.delta, "delta");
+				if (delta.type === "text_delta") partial.appendText(index, text(delta.text, "delta.text"));
+				else if (delta.type === "thinking_delta") partial.appendThinking(index, text(delta.thinking, "delta.thinking"));
+				else if (delta.type === "signature_delta") partial.appendSignature(index, text(delta.signature, "delta.signature"));
+				else if (delta.type === "input_json_delta") partial.appendToolArguments(index, text(delta.partial_json, "delta.partial_json"));
 				break;
 			}
 			case "content_block_stop": {
-				const index = this.blocks.get(event.index);
+				const index = this.blocks.get(event.index as number);
 				if (index !== undefined) partial.endBlock(index);
 				break;
 			}
 			case "message_delta": {
-				if (event.delta.stop_reason) this.stopReason = event.delta.stop_reason;
-				const usage = event.usage;
+				const delta = event.delta === undefined || event.delta === null ? {} : record(event.delta, "delta");
+				const stopReason = optionalText(delta.stop_reason, "delta.stop_reason");
+				if (stopReason) this.stopReason = stopReason;
+				const usage = isRecord(event.usage) ? event.usage : {};
 				partial.setUsage({
 					output: usage.output_tokens ?? undefined,
 					input: usage.input_tokens ?? undefined,
 					cacheRead: usage.cache_read_input_tokens ?? undefined,
 					cacheWrite: usage.cache_creation_input_tokens ?? undefined,
-				});
+				} as UsageCounts);
 				break;
 			}
 			case "message_stop":

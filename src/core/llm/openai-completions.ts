@@ -2,9 +2,9 @@
 // Tolerant of the many compatible servers: missing ids, missing usage, reasoning in
 // `reasoning_content` or `reasoning`, tool-call deltas in any order (assembled by index).
 import { randomUUID } from "node:crypto";
-import type OpenAI from "openai";
-import type { AssistantMessageEventStream, Context, Model } from "../llm-types.js";
+import type { AssistantMessageEventStream, Context, Model, ToolCall } from "../llm-types.js";
 import { providerApiKey } from "./api-keys.js";
+import { isRecord, MalformedEventError, malformed, optionalText, record, text } from "./event-shape.js";
 import { buildOpenAIParams } from "./openai-request.js";
 import type { PartialAssistantMessage } from "./partial-message.js";
 import { ProviderStreamError } from "./provider-error.js";
@@ -16,8 +16,6 @@ import {
 	sdkClientOptions,
 } from "./provider-run.js";
 import { readSseBody } from "./sse-body.js";
-
-type Chunk = OpenAI.Chat.ChatCompletionChunk;
 
 export function streamOpenAICompletions(
 	model: Model,
@@ -48,8 +46,8 @@ export function streamOpenAICompletions(
 						done = true;
 						return;
 					}
-					const chunk = JSON.parse(data) as Chunk & { error?: unknown };
-					if (chunk?.error) throw new APIError(undefined, chunk.error as object, undefined, response.headers);
+					const chunk: unknown = JSON.parse(data);
+					if (isRecord(chunk) && chunk.error) throw new APIError(undefined, chunk.error as object, undefined, response.headers);
 					reader.handle(chunk);
 				});
 				return reader.finish();
@@ -58,7 +56,10 @@ export function streamOpenAICompletions(
 	});
 }
 
-/** Assembles chat-completion chunks into blocks of the partial message. */
+/** Fields that carry thinking, by server: the first one present is read. */
+const REASONING_FIELDS = ["reasoning_content", "reasoning", "reasoning_text"] as const;
+
+/** Assembles chat-completion chunks into blocks of the partial message; a chunk of the wrong shape throws. */
 class OpenAIChunkReader {
 	private textIndex: number | undefined;
 	private thinkingIndex: number | undefined;
@@ -68,17 +69,31 @@ class OpenAIChunkReader {
 
 	constructor(private readonly partial: PartialAssistantMessage) {}
 
-	handle(chunk: Chunk): void {
-		if (chunk.usage) this.readUsage(chunk.usage);
-		const choice = chunk.choices?.[0];
-		if (!choice) return;
-		const delta = (choice.delta ?? {}) as Chunk["choices"][number]["delta"] & Record<string, unknown>;
+	handle(value: unknown): void {
+		const chunk = record(value, "the chunk");
+		if (isRecord(chunk.usage)) this.readUsage(chunk.usage);
+		const choices = chunk.choices;
+		if (choices === undefined || choices === null) return;
+		if (!Array.isArray(choices)) throw malformed("choices", choices, "a list");
+		if (choices.length === 0) return;
+		const choice = record(choices[0], "choices[0]");
+		const delta = choice.delta === undefined || choice.delta === null ? {} : record(choice.delta, "choices[0].delta");
 
-		const reasoning = delta.reasoning_content ?? delta.reasoning ?? delta.reasoning_text;
-		if (typeof reasoning === "string" && reasoning !== "") this.appendThinking(reasoning);
-		if (typeof delta.content === "string" && delta.content !== "") this.appendText(delta.content);
-		for (const call of delta.tool_calls ?? []) this.readToolCall(call);
-		if (choice.finish_reason) this.finishReason = choice.finish_reason;
+		for (const field of REASONING_FIELDS) {
+			if (delta[field] === undefined || delta[field] === null) continue;
+			const reasoning = text(delta[field], `choices[0].delta.${field}`);
+			if (reasoning !== "") this.appendThinking(reasoning);
+			break;
+		}
+		const content = contentText(delta.content, "choices[0].delta.content");
+		if (content) this.appendText(content);
+		const calls = delta.tool_calls;
+		if (calls !== undefined && calls !== null) {
+			if (!Array.isArray(calls)) throw malformed("choices[0].delta.tool_calls", calls, "a list");
+			for (let i = 0; i < calls.length; i++) this.readToolCall(calls[i], `choices[0].delta.tool_calls[${i}]`);
+		}
+		const finishReason = optionalText(choice.finish_reason, "choices[0].finish_reason");
+		if (finishReason) this.finishReason = finishReason;
 	}
 
 	finish(): FinishReason {
@@ -87,6 +102,10 @@ class OpenAIChunkReader {
 				"The response stream ended before the model finished (no finish_reason).",
 				!this.partial.hasContent,
 			);
+		}
+		for (const index of this.toolCalls.values()) {
+			const call = this.partial.message.content[index] as ToolCall;
+			if (call.name === "") throw new MalformedEventError(`the tool call ${call.id} has no name`);
 		}
 		if (this.finishReason === "content_filter") {
 			throw new ProviderStreamError("The provider's content filter stopped the response (finish_reason: content_filter).");
@@ -113,18 +132,27 @@ class OpenAIChunkReader {
 		this.partial.appendThinking(this.thinkingIndex, text);
 	}
 
-	private readToolCall(call: NonNullable<Chunk["choices"][number]["delta"]["tool_calls"]>[number]): void {
+	private readToolCall(value: unknown, path: string): void {
+		const call = record(value, path);
+		// A server that sends one call at a time may leave the index out.
 		const key = call.index ?? 0;
-		let index = this.toolCalls.get(key);
+		if (!Number.isInteger(key) || (key as number) < 0) throw malformed(`${path}.index`, key, "a whole number");
+		const id = optionalText(call.id, `${path}.id`);
+		const fn = call.function === undefined || call.function === null ? {} : record(call.function, `${path}.function`);
+		const name = optionalText(fn.name, `${path}.function.name`);
+		// Some servers send the arguments as an object instead of JSON text.
+		const args = isRecord(fn.arguments) ? JSON.stringify(fn.arguments) : optionalText(fn.arguments, `${path}.function.arguments`);
+
+		let index = this.toolCalls.get(key as number);
 		if (index === undefined) {
 			this.closeText();
 			this.closeThinking();
-			index = this.partial.startToolCall(call.id || `call_${randomUUID().replace(/-/g, "").slice(0, 24)}`, call.function?.name ?? "");
-			this.toolCalls.set(key, index);
+			index = this.partial.startToolCall(id || `call_${randomUUID().replace(/-/g, "").slice(0, 24)}`, name ?? "");
+			this.toolCalls.set(key as number, index);
 		} else {
-			this.partial.patchToolCall(index, { id: call.id, name: call.function?.name });
+			this.partial.patchToolCall(index, { id, name });
 		}
-		if (call.function?.arguments) this.partial.appendToolArguments(index, call.function.arguments);
+		if (args) this.partial.appendToolArguments(index, args);
 	}
 
 	private closeText(): void {
@@ -135,13 +163,29 @@ class OpenAIChunkReader {
 		if (this.thinkingIndex !== undefined) this.partial.endBlock(this.thinkingIndex);
 	}
 
-	private readUsage(usage: NonNullable<Chunk["usage"]>): void {
-		const cached = usage.prompt_tokens_details?.cached_tokens ?? 0;
+	private readUsage(usage: Record<string, unknown>): void {
+		const details = isRecord(usage.prompt_tokens_details) ? usage.prompt_tokens_details : {};
+		const cached = count(details.cached_tokens);
 		this.partial.setUsage({
 			// prompt_tokens includes the cached part; ours counts it separately.
-			input: Math.max(0, (usage.prompt_tokens ?? 0) - cached),
-			output: usage.completion_tokens ?? 0,
+			input: Math.max(0, count(usage.prompt_tokens) - cached),
+			output: count(usage.completion_tokens),
 			cacheRead: cached,
 		});
 	}
+}
+
+/** A token count; anything else counts as none. */
+function count(value: unknown): number {
+	return typeof value === "number" && Number.isFinite(value) && value > 0 ? value : 0;
+}
+
+/** Content is text; some servers send a list of parts instead, whose text parts are read. */
+function contentText(value: unknown, path: string): string | undefined {
+	if (!Array.isArray(value)) return optionalText(value, path);
+	let joined = "";
+	for (const part of value) {
+		if (isRecord(part) && part.type === "text" && typeof part.text === "string") joined += part.text;
+	}
+	return joined;
 }

@@ -11,11 +11,13 @@ import type {
 	Usage,
 } from "../llm-types.js";
 import { emptyAssistantMessage } from "../messages.js";
+import { uniqueToolCallId } from "./transform-messages.js";
 import { emptyUsage, finalizeUsage } from "./usage.js";
 
-type UsageCounts = Partial<Pick<Usage, "input" | "output" | "cacheRead" | "cacheWrite">>;
+const COUNTS = ["input", "output", "cacheRead", "cacheWrite"] as const;
+type UsageCounts = Partial<Pick<Usage, (typeof COUNTS)[number]>>;
 
-/** Parses streamed tool-call arguments: complete JSON, else the longest valid prefix, else `{}`. */
+/** A preview of streamed tool-call arguments: complete JSON, else the longest valid prefix, else `{}`. */
 export function parseToolArguments(json: string): Record<string, any> {
 	if (json.trim() === "") return {};
 	try {
@@ -31,6 +33,21 @@ export function parseToolArguments(json: string): Record<string, any> {
 	}
 }
 
+/**
+ * Reads a tool call's arguments once they are complete: a JSON object, or the reason they are not one
+ * (with the preview that partial parsing recovers, for display only).
+ */
+export function parseCompleteToolArguments(json: string): Pick<ToolCall, "arguments" | "argumentsError"> {
+	if (json.trim() === "") return { arguments: {} };
+	let value: unknown;
+	try {
+		value = JSON.parse(json);
+	} catch (error) {
+		return { arguments: parseToolArguments(json), argumentsError: `not complete, valid JSON: ${(error as Error).message}` };
+	}
+	return isPlainObject(value) ? { arguments: value } : { arguments: {}, argumentsError: "not a JSON object" };
+}
+
 function isPlainObject(value: unknown): value is Record<string, any> {
 	return typeof value === "object" && value !== null && !Array.isArray(value);
 }
@@ -41,7 +58,16 @@ export class PartialAssistantMessage {
 	private readonly rawArguments = new Map<number, string>();
 	/** Length of the raw arguments the current preview was parsed from. */
 	private readonly previewedLength = new Map<number, number>();
+	/** Tool call ids given so far: a server that repeats one gets a unique one, so each result pairs with its call. */
+	private readonly toolCallIds = new Set<string>();
 	private finished = false;
+	/**
+	 * Grows whenever the message moves forward (a block, a non-empty delta, a changed usage count): what the
+	 * idle timeout watches, so keep-alives and empty deltas do not count as a live answer.
+	 */
+	progress = 0;
+	/** Usage reported by attempts that failed and were retried. */
+	private readonly failedAttemptsUsage = emptyUsage();
 
 	constructor(
 		private readonly model: Model,
@@ -70,6 +96,8 @@ export class PartialAssistantMessage {
 	}
 
 	appendText(index: number, delta: string): void {
+		if (delta === "") return;
+		this.progress++;
 		const block = this.message.content[index] as TextContent;
 		block.text += delta;
 		this.stream.push({ type: "text_delta", contentIndex: index, delta, partial: this.message });
@@ -82,18 +110,22 @@ export class PartialAssistantMessage {
 	}
 
 	appendThinking(index: number, delta: string): void {
+		if (delta === "") return;
+		this.progress++;
 		const block = this.message.content[index] as ThinkingContent;
 		block.thinking += delta;
 		this.stream.push({ type: "thinking_delta", contentIndex: index, delta, partial: this.message });
 	}
 
 	appendSignature(index: number, signature: string): void {
+		if (signature === "") return;
+		this.progress++;
 		const block = this.message.content[index] as ThinkingContent;
 		block.thinkingSignature = (block.thinkingSignature ?? "") + signature;
 	}
 
 	startToolCall(id: string, name: string): number {
-		const index = this.addBlock({ type: "toolCall", id, name, arguments: {} });
+		const index = this.addBlock({ type: "toolCall", id: uniqueToolCallId(id, this.toolCallIds), name, arguments: {} });
 		this.rawArguments.set(index, "");
 		this.stream.push({ type: "toolcall_start", contentIndex: index, partial: this.message });
 		return index;
@@ -102,11 +134,19 @@ export class PartialAssistantMessage {
 	/** Late id or name (some servers send them after the first chunk). */
 	patchToolCall(index: number, patch: { id?: string; name?: string }): void {
 		const block = this.message.content[index] as ToolCall;
-		if (patch.id && !block.id) block.id = patch.id;
-		if (patch.name && !block.name) block.name = patch.name;
+		if (patch.id && !block.id) {
+			block.id = patch.id;
+			this.progress++;
+		}
+		if (patch.name && !block.name) {
+			block.name = patch.name;
+			this.progress++;
+		}
 	}
 
 	appendToolArguments(index: number, delta: string): void {
+		if (delta === "") return;
+		this.progress++;
 		const raw = (this.rawArguments.get(index) ?? "") + delta;
 		this.rawArguments.set(index, raw);
 		// A preview for the UI while streaming; complete at toolcall_end. Parsing the whole text on every
@@ -126,13 +166,14 @@ export class PartialAssistantMessage {
 
 	endBlock(index: number): void {
 		if (!this.openBlocks.delete(index)) return;
+		this.progress++;
 		const block = this.message.content[index]!;
 		if (block.type === "text") {
 			this.stream.push({ type: "text_end", contentIndex: index, content: block.text, partial: this.message });
 		} else if (block.type === "thinking") {
 			this.stream.push({ type: "thinking_end", contentIndex: index, content: block.thinking, partial: this.message });
 		} else {
-			block.arguments = parseToolArguments(this.rawArguments.get(index) ?? "");
+			this.completeArguments(block, this.rawArguments.get(index) ?? "");
 			this.rawArguments.delete(index);
 			this.stream.push({ type: "toolcall_end", contentIndex: index, toolCall: block, partial: this.message });
 		}
@@ -144,15 +185,24 @@ export class PartialAssistantMessage {
 
 	setUsage(counts: UsageCounts): void {
 		const usage = this.message.usage;
-		for (const key of ["input", "output", "cacheRead", "cacheWrite"] as const) {
+		for (const key of COUNTS) {
 			const value = counts[key];
-			if (typeof value === "number" && Number.isFinite(value)) usage[key] = value;
+			if (typeof value === "number" && Number.isFinite(value) && usage[key] !== value) {
+				usage[key] = value;
+				this.progress++;
+			}
 		}
 		finalizeUsage(this.model, usage);
 	}
 
-	/** Before a retry nothing was shown, so only the usage of the failed attempt is forgotten. */
+	/**
+	 * Before a retry nothing was shown; the failed attempt's usage is set aside. It is added back if the request
+	 * fails in the end (whatever the provider reported counts); an answer that succeeds carries only its own,
+	 * which is also the size of the context it was given.
+	 */
 	resetForRetry(): void {
+		const failed = this.failedAttemptsUsage;
+		for (const key of COUNTS) failed[key] += this.message.usage[key];
 		this.message.usage = emptyUsage();
 	}
 
@@ -170,20 +220,27 @@ export class PartialAssistantMessage {
 	fail(reason: Extract<StopReason, "error" | "aborted">, errorMessage: string): void {
 		if (this.finished) return;
 		this.finished = true;
-		for (const [index, raw] of this.rawArguments) {
-			(this.message.content[index] as ToolCall).arguments = parseToolArguments(raw);
-		}
+		for (const [index, raw] of this.rawArguments) this.completeArguments(this.message.content[index] as ToolCall, raw);
 		this.rawArguments.clear();
 		this.openBlocks.clear();
 		this.message.stopReason = reason;
 		this.message.errorMessage = errorMessage;
-		finalizeUsage(this.model, this.message.usage);
+		const usage = this.message.usage;
+		for (const key of COUNTS) usage[key] += this.failedAttemptsUsage[key];
+		finalizeUsage(this.model, usage);
 		this.stream.push({ type: "error", reason, error: this.message });
 		this.stream.end();
 	}
 
+	private completeArguments(block: ToolCall, raw: string): void {
+		const parsed = parseCompleteToolArguments(raw);
+		block.arguments = parsed.arguments;
+		if (parsed.argumentsError !== undefined) block.argumentsError = parsed.argumentsError;
+	}
+
 	private addBlock(block: TextContent | ThinkingContent | ToolCall): number {
 		this.message.content.push(block);
+		this.progress++;
 		const index = this.message.content.length - 1;
 		this.openBlocks.add(index);
 		return index;

@@ -23,7 +23,8 @@ export class ProviderStreamError extends Error {
 	}
 }
 
-const RETRYABLE_STREAM_ERROR_TYPES = new Set(["overloaded_error", "api_error", "rate_limit_error", "server_error"]);
+/** Error types (in a stream, or a body sent instead of one) that say the server is busy or broken for now. */
+export const RETRYABLE_STREAM_ERROR_TYPES = new Set(["overloaded_error", "api_error", "rate_limit_error", "server_error"]);
 const CONNECTION_CODES = new Set([
 	"ECONNREFUSED",
 	"ECONNRESET",
@@ -104,10 +105,25 @@ export function describeProviderError(error: unknown, provider: string, baseUrl:
 	}
 
 	if (/invalid url/i.test(e.message ?? "")) {
-		const message = `Invalid base URL for ${provider}: "${baseUrl}" (set by --base-url, the *_BASE_URL variable or models.json); use a full URL such as http://localhost:11434/v1`;
-		return { message, retryable: false, reason: "invalid base URL" };
+		return { message: invalidBaseUrlMessage(provider, baseUrl), retryable: false, reason: "invalid base URL" };
 	}
 	return { message: `${provider} request failed: ${e.message ?? String(error)}`, retryable: false, reason: "request failed" };
+}
+
+/** Throws when a base URL can never be reached (not a URL, or not http/https), so nothing is sent or retried. */
+export function checkBaseUrl(provider: string, baseUrl: string): void {
+	// Empty: the SDK's own default applies.
+	if (baseUrl === "") return;
+	let url: URL | undefined;
+	try {
+		url = new URL(baseUrl);
+	} catch {}
+	if (url?.protocol === "http:" || url?.protocol === "https:") return;
+	throw new ProviderStreamError(invalidBaseUrlMessage(provider, baseUrl, url ? `"${url.protocol}" is not http: or https:` : "not a URL"));
+}
+
+function invalidBaseUrlMessage(provider: string, baseUrl: string, why?: string): string {
+	return `Invalid base URL for ${provider}: "${baseUrl}" (${why ? `${why}; ` : ""}set by --base-url, the *_BASE_URL variable or models.json); use a full http:// or https:// URL such as http://localhost:11434/v1`;
 }
 
 function errorType(e: ErrorLike): string | undefined {

@@ -3,7 +3,7 @@
 import { createAssistantMessageEventStream } from "../event-stream.js";
 import type { AssistantMessageEventStream, Model, StopReason, StreamOptions } from "../llm-types.js";
 import { PartialAssistantMessage } from "./partial-message.js";
-import { describeProviderError } from "./provider-error.js";
+import { checkBaseUrl, describeProviderError } from "./provider-error.js";
 import { redactSecrets } from "./redact.js";
 import { DEFAULT_RETRY, type RetrySettings, retryDelayMs, sleepUnlessAborted } from "./retry.js";
 
@@ -23,7 +23,11 @@ export interface AttemptContext {
 	/** Aborted on user abort and on idle timeout. */
 	signal: AbortSignal;
 	partial: PartialAssistantMessage;
-	/** Call on every event received: resets the idle timer. */
+	/**
+	 * Call when the response arrives and after each chunk read: resets the idle timer when the message moved
+	 * forward since the last call (the first call always counts). Keep-alives and empty deltas do not move it,
+	 * so a server sending only those still meets the idle timeout.
+	 */
 	touch(): void;
 }
 
@@ -71,6 +75,7 @@ async function drive(run: ProviderRun, partial: PartialAssistantMessage): Promis
 
 	let attempt: ProviderAttempt;
 	try {
+		checkBaseUrl(model.provider, model.baseUrl);
 		attempt = await run.prepare();
 	} catch (error) {
 		return fail(describeProviderError(error, model.provider, model.baseUrl, false).message);
@@ -111,10 +116,13 @@ async function runAttempt(
 	const onUserAbort = () => controller.abort();
 	userSignal?.addEventListener("abort", onUserAbort, { once: true });
 	let idle = false;
-	// touch() runs for every chunk and event, so it only notes the time; the one timer re-arms itself for
-	// whatever remains of the idle period when it fires (a timer reset per event cost more than the parsing).
+	// touch() runs for every chunk, so it only notes the time; the one timer re-arms itself for whatever
+	// remains of the idle period when it fires (a timer reset per event cost more than the parsing).
 	let lastActivity = performance.now();
+	let seenProgress = -1;
 	const touch = () => {
+		if (partial.progress === seenProgress) return;
+		seenProgress = partial.progress;
 		lastActivity = performance.now();
 	};
 	const check = () => {

@@ -1,5 +1,12 @@
-// Reads a streaming HTTP response body as Server-Sent Events, reporting every received chunk (keep-alives
-// included) so the idle timeout measures silence on the wire, not silence in content.
+// Reads a streaming HTTP response body as Server-Sent Events, reporting each chunk once its events were
+// handled (the idle timeout then looks at whether they moved the message forward).
+import {
+	isNonStreamContentType,
+	looksLikeNonStreamBody,
+	NON_STREAM_READ_LIMIT,
+	nonStreamError,
+	readBodyStart,
+} from "./non-stream-body.js";
 import { ProviderStreamError } from "./provider-error.js";
 import { type SseEventHandler, SseParser } from "./sse-parser.js";
 
@@ -13,20 +20,31 @@ const YIELD_EVERY_MS = 8;
 /**
  * Resolves when the body has ended and every complete event was handled. Rejects with the read error
  * (a cut connection, an abort) or with whatever `onEvent` throws; the body is cancelled then, so the
- * connection is released at once.
+ * connection is released at once. A body that is not an event stream (JSON, HTML) rejects with what the
+ * server said in it.
  */
-export async function readSseBody(response: Response, onBytes: () => void, onEvent: SseEventHandler): Promise<void> {
+export async function readSseBody(response: Response, onChunk: () => void, onEvent: SseEventHandler): Promise<void> {
 	if (!response.body) throw new ProviderStreamError("The provider answered without a response body.");
+	const contentType = response.headers.get("content-type") ?? "";
+	if (isNonStreamContentType(contentType)) throw nonStreamError(await readBodyStart(response), contentType);
 	const reader = response.body.getReader();
 	const parser = new SseParser(onEvent);
+	// The body's start, kept until the first event: when none ever comes, it tells what the server sent instead.
+	let start: Uint8Array[] | undefined = [];
+	let startBytes = 0;
 	let finished = false;
 	let yielded = performance.now();
 	try {
 		for (;;) {
 			const { done, value } = await reader.read();
 			if (done) break;
-			onBytes();
+			if (start && startBytes < NON_STREAM_READ_LIMIT) {
+				start.push(value);
+				startBytes += value.length;
+			}
 			parser.push(value);
+			if (parser.eventCount > 0) start = undefined;
+			onChunk();
 			if (performance.now() - yielded >= YIELD_EVERY_MS) {
 				await new Promise((resolve) => setImmediate(resolve));
 				yielded = performance.now();
@@ -34,6 +52,10 @@ export async function readSseBody(response: Response, onBytes: () => void, onEve
 		}
 		parser.end();
 		finished = true;
+		if (start && parser.eventCount === 0) {
+			const text = new TextDecoder().decode(Buffer.concat(start));
+			if (looksLikeNonStreamBody(text)) throw nonStreamError(text, contentType);
+		}
 	} finally {
 		if (!finished) reader.cancel().catch(() => {});
 	}

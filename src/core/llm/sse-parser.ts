@@ -3,6 +3,16 @@
 // several async generators per event, which dominated the CPU time of a fast stream. This one decodes each
 // network chunk once with a streaming TextDecoder and calls back synchronously for every event.
 
+import { ProviderStreamError } from "./provider-error.js";
+
+/**
+ * Longest event accepted, in characters (one unfinished line, or the data lines of one event). The largest
+ * real events (a whole tool input or answer sent at once) stay far below a megabyte, as an answer is capped by
+ * the model's output tokens; beyond this a stream is broken or hostile, and buffering on would grow the
+ * process without bound (a 1.5 GB line once took the heap to 684 MB, then failed as "Invalid string length").
+ */
+export const MAX_SSE_EVENT_CHARS = 16 * 2 ** 20;
+
 /** Called once per event: its `event:` field (undefined when absent) and its `data:` lines joined by "\n". */
 export type SseEventHandler = (event: string | undefined, data: string) => void;
 
@@ -18,6 +28,8 @@ export class SseParser {
 	private afterCarriageReturn = false;
 	private event: string | undefined;
 	private data: string | undefined;
+	/** Events dispatched so far. */
+	eventCount = 0;
 
 	constructor(private readonly onEvent: SseEventHandler) {}
 
@@ -61,7 +73,10 @@ export class SseParser {
 			}
 		}
 		// The rest has no line break: kept as a (cheap, unflattened) concatenation until its line ends.
-		if (pos < text.length) this.pending += pos === 0 ? text : text.slice(pos);
+		if (pos < text.length) {
+			this.pending += pos === 0 ? text : text.slice(pos);
+			if (this.pending.length + (this.data?.length ?? 0) > MAX_SSE_EVENT_CHARS) throw eventTooLarge();
+		}
 	}
 
 	private line(line: string): void {
@@ -77,7 +92,10 @@ export class SseParser {
 			const start = line.charCodeAt(colon + 1) === SPACE ? colon + 2 : colon + 1;
 			value = start >= line.length ? "" : line.slice(start);
 		}
-		if (field === "data") this.data = this.data === undefined ? value : `${this.data}\n${value}`;
+		if (field === "data") {
+			this.data = this.data === undefined ? value : `${this.data}\n${value}`;
+			if (this.data.length > MAX_SSE_EVENT_CHARS) throw eventTooLarge();
+		}
 		else if (field === "event") this.event = value;
 		// id and retry mean nothing to a single request; unknown fields are ignored by the format.
 	}
@@ -87,8 +105,15 @@ export class SseParser {
 		this.event = undefined;
 		this.data = undefined;
 		if (data === undefined && !event) return;
+		this.eventCount++;
 		this.onEvent(event || undefined, data ?? "");
 	}
+}
+
+function eventTooLarge(): ProviderStreamError {
+	return new ProviderStreamError(
+		`The response stream sent an event larger than ${MAX_SSE_EVENT_CHARS / 2 ** 20} MB (a line without a line break, or data without the blank line that ends an event); it is not a valid event stream, so the request was stopped.`,
+	);
 }
 
 /** Index of the next CR or LF at or after `from`, or -1. */

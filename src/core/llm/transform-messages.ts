@@ -3,7 +3,8 @@
 // - every tool call gets a result (a synthetic error one when none was recorded), orphan results go;
 // - thinking from another provider/model becomes plain text (signatures are only valid where issued);
 // - images become a short note when the model does not accept them;
-// - tool call ids are made acceptable to the target API (pairs stay matched).
+// - tool call ids are made acceptable to the target API and unique within their message (pairs stay matched:
+//   results of calls that shared an id pair with them in order).
 import type {
 	AssistantMessage,
 	ImageContent,
@@ -28,6 +29,8 @@ export function transformMessages(messages: Message[], model: Model, options: Tr
 	const acceptsImages = model.input.includes("image");
 	const out: Message[] = [];
 	let pending: ToolCall[] = [];
+	/** A pending call's id as stored → the ids sent for its calls (several when ids were shared), in order. */
+	const waiting = new Map<string, string[]>();
 	const answered = new Set<string>();
 
 	const flushPending = () => {
@@ -43,6 +46,7 @@ export function transformMessages(messages: Message[], model: Model, options: Tr
 			});
 		}
 		pending = [];
+		waiting.clear();
 		answered.clear();
 	};
 
@@ -50,14 +54,14 @@ export function transformMessages(messages: Message[], model: Model, options: Tr
 		if (message.role === "assistant") {
 			if (message.stopReason === "error" || message.stopReason === "aborted") continue;
 			flushPending();
-			const converted = convertAssistant(message, model, normalize);
+			const converted = convertAssistant(message, model, normalize, waiting);
 			if (converted.content.length === 0) continue;
 			out.push(converted);
 			pending = converted.content.filter((block): block is ToolCall => block.type === "toolCall");
 		} else if (message.role === "toolResult") {
-			const id = normalize(message.toolCallId);
+			const id = waiting.get(message.toolCallId)?.shift();
 			// A result without its call (e.g. the call's message errored) would be rejected by the API.
-			if (!pending.some((call) => call.id === id) || answered.has(id)) continue;
+			if (id === undefined) continue;
 			answered.add(id);
 			out.push({ ...message, toolCallId: id, content: convertContent(message.content, acceptsImages) });
 		} else {
@@ -69,7 +73,13 @@ export function transformMessages(messages: Message[], model: Model, options: Tr
 	return out;
 }
 
-function convertAssistant(message: AssistantMessage, model: Model, normalize: (id: string) => string): AssistantMessage {
+function convertAssistant(
+	message: AssistantMessage,
+	model: Model,
+	normalize: (id: string) => string,
+	waiting: Map<string, string[]>,
+): AssistantMessage {
+	const used = new Set<string>();
 	const sameModel = message.provider === model.provider && message.api === model.api && message.model === model.id;
 	const content: AssistantMessage["content"] = [];
 	for (const block of message.content) {
@@ -79,7 +89,11 @@ function convertAssistant(message: AssistantMessage, model: Model, normalize: (i
 		} else if (block.type === "text") {
 			if (block.text !== "") content.push(block);
 		} else {
-			content.push({ ...block, id: normalize(block.id), arguments: block.arguments ?? {} });
+			const id = uniqueToolCallId(normalize(block.id), used);
+			const ids = waiting.get(block.id);
+			if (ids) ids.push(id);
+			else waiting.set(block.id, [id]);
+			content.push({ ...block, id, arguments: block.arguments ?? {} });
 		}
 	}
 	return { ...message, content };
@@ -93,6 +107,20 @@ function convertUser(message: UserMessage, acceptsImages: boolean): UserMessage 
 function convertContent(content: (TextContent | ImageContent)[], acceptsImages: boolean): (TextContent | ImageContent)[] {
 	if (acceptsImages) return content;
 	return content.map((block) => (block.type === "image" ? { type: "text", text: IMAGE_OMITTED } : block));
+}
+
+/** Longest tool call id every target accepts (OpenAI's), so an id made unique stays unique once normalized. */
+const PORTABLE_ID_LENGTH = 40;
+
+/** `id`, or when `used` has it already, `id` with a suffix (`_2`, `_3`...) that `used` has not; adds it to `used`. */
+export function uniqueToolCallId(id: string, used: Set<string>): string {
+	let unique = id;
+	for (let n = 2; used.has(unique); n++) {
+		const suffix = `_${n}`;
+		unique = id.slice(0, PORTABLE_ID_LENGTH - suffix.length) + suffix;
+	}
+	used.add(unique);
+	return unique;
 }
 
 /** Anthropic: ids match ^[a-zA-Z0-9_-]{1,64}$. */

@@ -1,6 +1,6 @@
 import { Type } from "@sinclair/typebox";
 import { describe, expect, it } from "vitest";
-import { Agent, type AgentEvent, type AgentTool, type AssistantMessage } from "../../../src/core/index.js";
+import { Agent, type AgentEvent, type AgentTool, type AssistantMessage, type ToolResultMessage } from "../../../src/core/index.js";
 import { streamModel } from "../../../src/core/llm/index.js";
 import { PROTOCOLS, serverModel, TEST_KEY } from "./helpers.js";
 import { useScriptedServer } from "../../support/use-scripted-server.js";
@@ -64,6 +64,52 @@ describe.each(PROTOCOLS)("a full agent run over %s", (api) => {
 					tool_calls: [{ id: "call_add_1", type: "function", function: { name: "add", arguments: '{"a":2,"b":40}' } }],
 				},
 				{ role: "tool", tool_call_id: "call_add_1", content: "42" },
+			]);
+		}
+	});
+	it("gives tool calls that share an id unique ids before they run, so every result pairs with its call", async () => {
+		const sums = [
+			{ a: 1, b: 1 },
+			{ a: 2, b: 2 },
+			{ a: 3, b: 3 },
+		];
+		server.enqueue({ toolCalls: sums.map((args) => ({ id: "dup1", name: "add", arguments: args })) }, { text: "2, 4 and 6." });
+		const agent = new Agent({
+			initialState: { model: serverModel(server, api), tools: [add] },
+			streamFn: streamModel,
+			getApiKey: () => TEST_KEY,
+		});
+		const started: string[] = [];
+		agent.subscribe((event) => {
+			if (event.type === "tool_execution_start") started.push(event.toolCallId);
+		});
+		await agent.prompt("add them");
+
+		const calls = (agent.state.messages[1] as AssistantMessage).content.flatMap((b) => (b.type === "toolCall" ? [b] : []));
+		const ids = calls.map((c) => c.id);
+		expect(ids[0]).toBe("dup1");
+		expect(new Set(ids).size).toBe(3);
+		expect(started).toEqual(ids);
+		const results = agent.state.messages.slice(2, 5) as ToolResultMessage[];
+		expect(results.map((r) => [r.toolCallId, r.content])).toEqual(
+			calls.map((c, i) => [c.id, [{ type: "text", text: String(sums[i]!.a + sums[i]!.b) }]]),
+		);
+
+		// The next request carries all three results, each after its own call.
+		const second = server.requests[1]!.body;
+		if (api === "anthropic-messages") {
+			expect(second.messages[1].content.map((b: any) => b.id)).toEqual(ids);
+			expect(second.messages[2].content.map((b: any) => [b.tool_use_id, b.content[0].text])).toEqual([
+				[ids[0], "2"],
+				[ids[1], "4"],
+				[ids[2], "6"],
+			]);
+		} else {
+			expect(second.messages[1].tool_calls.map((c: any) => c.id)).toEqual(ids);
+			expect(second.messages.slice(2).map((m: any) => [m.tool_call_id, m.content])).toEqual([
+				[ids[0], "2"],
+				[ids[1], "4"],
+				[ids[2], "6"],
 			]);
 		}
 	});

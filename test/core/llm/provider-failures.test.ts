@@ -20,6 +20,30 @@ describe.each(PROTOCOLS)("%s failures", (api) => {
 		expect(server.requests).toHaveLength(0);
 	});
 
+	it.each(["ftp://x/v1", "unix:///tmp/socket", "localhost:11434"])(
+		"does not retry a base URL that can never work (%s): it names the URL and the schemes that do",
+		async (baseUrl) => {
+			const retries: RetryInfo[] = [];
+			const { message } = await collect(
+				streamModel({ ...model(), baseUrl }, context(), { ...FAST_RETRY, onRetry: (i) => retries.push(i) }),
+			);
+			expect(message.stopReason).toBe("error");
+			expect(message.errorMessage).toContain(`Invalid base URL for ${model().provider}: "${baseUrl}"`);
+			expect(message.errorMessage).toMatch(/http:\/\/ or https:\/\//);
+			expect(retries).toEqual([]);
+		},
+	);
+
+	it.each([401, 403, 404, 413, 422])("does not retry an HTTP %i, which the same request will always get", async (status) => {
+		server.enqueue({ status }, { text: "never" });
+		const retries: RetryInfo[] = [];
+		const { message } = await collect(streamModel(model(), context(), { ...FAST_RETRY, onRetry: (i) => retries.push(i) }));
+		expect(message.stopReason).toBe("error");
+		expect(message.errorMessage).toContain(String(status));
+		expect(retries).toEqual([]);
+		expect(server.requests).toHaveLength(1);
+	});
+
 	it(`retries 429, 500 and ${overloaded} before any content, reporting each retry, then succeeds`, async () => {
 		server.enqueue({ status: 429 }, { status: 500 }, { status: overloaded }, { text: "finally" });
 		const retries: RetryInfo[] = [];
@@ -102,6 +126,69 @@ describe.each(PROTOCOLS)("%s failures", (api) => {
 		expect(server.requests).toHaveLength(1);
 	});
 
+	it("stops reading an event larger than 16 MB (a line that never ends) with a clear error, without retrying", async () => {
+		server.enqueue({ text: "never shown", longLine: 40_000_000 }, { text: "not retried" });
+		const { message } = await collect(streamModel(model(), context(), FAST_RETRY));
+		expect(message.stopReason).toBe("error");
+		expect(message.errorMessage).toMatch(/event larger than 16 MB/);
+		expect(server.requests).toHaveLength(1);
+	});
+
+	it("shows the message of a JSON error sent with HTTP 200 instead of a stream, and does not retry a lasting one", async () => {
+		const quota = "You exceeded your current quota, please check your plan and billing details.";
+		server.enqueue({ rawBody: { error: { message: quota, type: "insufficient_quota" } } }, { text: "never" });
+		const retries: RetryInfo[] = [];
+		const { message } = await collect(streamModel(model(), context(), { ...FAST_RETRY, onRetry: (i) => retries.push(i) }));
+		expect(message.stopReason).toBe("error");
+		expect(message.errorMessage).toContain("instead of an event stream");
+		expect(message.errorMessage).toContain(quota);
+		expect(message.errorMessage).toContain("insufficient_quota");
+		expect(retries).toEqual([]);
+		expect(server.requests).toHaveLength(1);
+	});
+
+	it("retries a JSON error sent with HTTP 200 when it says the server is overloaded, even labelled as an event stream", async () => {
+		server.enqueue(
+			{ rawBody: { type: "error", error: { type: "overloaded_error", message: "Overloaded" } }, contentType: "text/event-stream" },
+			{ text: "second try" },
+		);
+		const retries: RetryInfo[] = [];
+		const { message } = await collect(streamModel(model(), context(), { ...FAST_RETRY, onRetry: (i) => retries.push(i) }));
+		expect(message.content).toEqual([{ type: "text", text: "second try" }]);
+		expect(retries).toHaveLength(1);
+		expect(retries[0]!.reason).toMatch(/overloaded/);
+	});
+
+	it("shows the text of an HTML page sent instead of a stream, shortened and without escape sequences", async () => {
+		const page = `<!DOCTYPE html><html><head><title>Gateway \x1b]0;pwned\x07Portal</title><style>body { color: red }</style></head><body><h1>Sign in to continue</h1><p>${"more words ".repeat(500)}</p><script>alert(1)</script></body></html>`;
+		server.enqueue({ rawBody: page, contentType: "text/html; charset=utf-8" }, { text: "never" });
+		const { message } = await collect(streamModel(model(), context(), FAST_RETRY));
+		expect(message.stopReason).toBe("error");
+		expect(message.errorMessage).toMatch(/HTML page instead of an event stream.*Gateway .*Portal Sign in to continue more words/);
+		expect(message.errorMessage).not.toMatch(/[\x00-\x1f\x7f]|<h1>|color: red|alert/);
+		expect(message.errorMessage!.length).toBeLessThan(600);
+		expect(server.requests).toHaveLength(1);
+	});
+
+	it("says so when the server sends a complete, non-streamed answer", async () => {
+		const completion =
+			api === "anthropic-messages"
+				? { id: "msg_1", type: "message", role: "assistant", content: [{ type: "text", text: "Hello" }], stop_reason: "end_turn" }
+				: { id: "chatcmpl-1", object: "chat.completion", choices: [{ index: 0, message: { role: "assistant", content: "Hello" }, finish_reason: "stop" }] };
+		server.enqueue({ rawBody: completion }, { text: "never" });
+		const { message } = await collect(streamModel(model(), context(), FAST_RETRY));
+		expect(message.stopReason).toBe("error");
+		expect(message.errorMessage).toMatch(/complete, non-streamed response instead of an event stream/);
+		expect(server.requests).toHaveLength(1);
+	});
+
+	it("never shows the API key in a server's non-stream answer", async () => {
+		server.enqueue({ rawBody: { error: { message: `invalid key ${TEST_KEY}` } } });
+		const { message } = await collect(streamModel(model(), context(), FAST_RETRY));
+		expect(message.errorMessage).toContain("invalid key ***");
+		expect(message.errorMessage).not.toContain(TEST_KEY);
+	});
+
 	it("never writes to the console (the interactive screen owns it), even for malformed events or deprecated models", async () => {
 		const spies = (["log", "info", "warn", "error", "debug"] as const).map((name) => vi.spyOn(console, name).mockImplementation(() => {}));
 		try {
@@ -127,6 +214,31 @@ describe.each(PROTOCOLS)("%s failures", (api) => {
 		expect(second.message.stopReason).toBe("error");
 		expect(second.message.errorMessage).toMatch(/Overloaded/);
 		expect(second.message.content).toEqual([{ type: "text", text: "some" }]);
+	});
+
+	it("counts the tokens every attempt reported when a request fails in the end, retried attempts included", async () => {
+		// Each attempt reports 1000 input tokens, then the server says it is overloaded.
+		const usageThenOverloaded =
+			api === "anthropic-messages"
+				? { text: "x", usage: { input: 1000, output: 0 }, streamError: { message: "Overloaded", type: "overloaded_error", afterChunks: 1 } }
+				: {
+						rawEvents: [
+							{ object: "chat.completion.chunk", choices: [], usage: { prompt_tokens: 1000, completion_tokens: 0 } },
+							{ error: { message: "Overloaded", type: "server_error" } },
+						],
+					};
+		server.enqueue(usageThenOverloaded, usageThenOverloaded, usageThenOverloaded);
+		const { message } = await collect(streamModel(model(), context(), { ...FAST_RETRY, maxRetries: 2 }));
+		expect(message.stopReason).toBe("error");
+		expect(message.errorMessage).toMatch(/gave up after 2 retries/);
+		expect(message.usage.input).toBe(3000);
+		expect(message.usage.cost.input).toBeCloseTo((3000 * 3) / 1e6);
+
+		// A retry that succeeds carries its own usage: the answer's context size stays what the model saw.
+		server.enqueue(usageThenOverloaded, { text: "fine", usage: { input: 1000, output: 5 } });
+		const recovered = await collect(streamModel(model(), context(), FAST_RETRY));
+		expect(recovered.message.stopReason).toBe("stop");
+		expect(recovered.message.usage.input).toBe(1000);
 	});
 
 	it("aborts a slow stream at once, keeping the partial message with stopReason aborted", async () => {
@@ -184,11 +296,42 @@ describe.each(PROTOCOLS)("%s failures", (api) => {
 		expect(server.requests).toHaveLength(2);
 	});
 
-	it("counts keep-alive pings as activity: a quiet but alive server does not hit the idle timeout", async () => {
-		server.enqueue({ text: "worth the wait", pings: 6, pingIntervalMs: 200 });
-		const { message } = await collect(streamModel(model(), context(), { ...FAST_RETRY, idleTimeoutMs: 700 }));
+	it("does not let keep-alive pings alone keep a request alive past the idle timeout", async () => {
+		server.enqueue({ text: "never arrives", pings: 100, pingIntervalMs: 100 });
+		const t0 = Date.now();
+		const { message } = await collect(streamModel(model(), context(), { ...FAST_RETRY, maxRetries: 0, idleTimeoutMs: 500 }));
+		expect(message.stopReason).toBe("error");
+		expect(message.errorMessage).toMatch(/idle timeout/);
+		expect(Date.now() - t0).toBeLessThan(3000);
+	});
+
+	it("does not let empty deltas alone keep a request alive past the idle timeout", async () => {
+		const emptyDeltas =
+			api === "anthropic-messages"
+				? [
+						{ type: "message_start", message: { id: "msg_1", type: "message", role: "assistant", content: [], usage: { input_tokens: 5, output_tokens: 1 } } },
+						{ type: "content_block_start", index: 0, content_block: { type: "text", text: "" } },
+						...Array.from({ length: 100 }, () => ({ type: "content_block_delta", index: 0, delta: { type: "text_delta", text: "" } })),
+					]
+				: [
+						{ object: "chat.completion.chunk", choices: [{ index: 0, delta: { role: "assistant", content: "" }, finish_reason: null }] },
+						...Array.from({ length: 100 }, () => ({ object: "chat.completion.chunk", choices: [{ index: 0, delta: {}, finish_reason: null }] })),
+					];
+		server.enqueue({ rawEvents: emptyDeltas, chunkDelayMs: 100 });
+		const t0 = Date.now();
+		const { message } = await collect(streamModel(model(), context(), { ...FAST_RETRY, maxRetries: 0, idleTimeoutMs: 500 }));
+		expect(message.stopReason).toBe("error");
+		expect(message.errorMessage).toMatch(/idle timeout/);
+		expect(Date.now() - t0).toBeLessThan(3000);
+	});
+
+	it("keeps a slow stream alive while its content keeps coming within the idle timeout", async () => {
+		server.enqueue({ text: "slow but steady progress", chunkSize: 4, chunkDelayMs: 150 });
+		const t0 = Date.now();
+		const { message } = await collect(streamModel(model(), context(), { ...FAST_RETRY, idleTimeoutMs: 400 }));
 		expect(message.stopReason).toBe("stop");
-		expect(message.content).toEqual([{ type: "text", text: "worth the wait" }]);
+		expect(message.content).toEqual([{ type: "text", text: "slow but steady progress" }]);
+		expect(Date.now() - t0).toBeGreaterThan(400);
 	});
 
 	it("without a key, names the variable and the flag to set, and sends nothing", async () => {

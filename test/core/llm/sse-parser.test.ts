@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { SseParser } from "../../../src/core/llm/sse-parser.js";
+import { MAX_SSE_EVENT_CHARS, SseParser } from "../../../src/core/llm/sse-parser.js";
 
 type Parsed = [event: string | undefined, data: string];
 
@@ -85,5 +85,28 @@ describe("SseParser", () => {
 		const long = "x".repeat(100_000);
 		const chunks = [`data: ${long.slice(0, 10)}`, ...Array.from({ length: 100 }, (_, i) => long.slice(10 + i * 999, 10 + (i + 1) * 999)), `${long.slice(10 + 100 * 999)}\n\n`];
 		expect(parse(chunks)).toEqual([[undefined, long]]);
+	});
+
+	it("refuses an event over 16 MB as it arrives, whether one endless line or many data lines", () => {
+		const piece = new TextEncoder().encode("x".repeat(1 << 20));
+		const endless = new SseParser(() => {});
+		endless.push(new TextEncoder().encode("data: "));
+		let pushed = 0;
+		expect(() => {
+			for (; pushed < 100; pushed++) endless.push(piece);
+		}).toThrow(/event larger than 16 MB/);
+		// Stopped by the sixteenth piece (index 15), the first past the limit, not at the end of the line.
+		expect(pushed).toBe(15);
+
+		const manyLines = new SseParser(() => {});
+		const line = new TextEncoder().encode(`data: ${"y".repeat(1 << 20)}\n`);
+		expect(() => {
+			for (let i = 0; i < 100; i++) manyLines.push(line);
+		}).toThrow(/event larger than 16 MB/);
+	});
+
+	it("still takes an event just under the limit", () => {
+		const big = "z".repeat(MAX_SSE_EVENT_CHARS - 10);
+		expect(parse([`data: ${big.slice(0, 5)}`, `${big.slice(5)}\n\n`])).toEqual([[undefined, big]]);
 	});
 });

@@ -4,6 +4,7 @@ import {
 	emptyUsage,
 	NO_RESULT_TEXT,
 	normalizeAnthropicToolCallId,
+	normalizeOpenAIToolCallId,
 	streamModel,
 	transformMessages,
 } from "../../../src/core/llm/index.js";
@@ -111,6 +112,32 @@ describe("conversion in real requests", () => {
 		server = await startScriptedModelServer();
 	});
 	afterAll(() => server.close());
+
+	it("pairs results in order with calls of one message that share an id, giving each call its own id", () => {
+		const messages: Message[] = [user("go"), assistant([call("dup1"), call("dup1"), call("dup1")]), result("dup1", "a"), result("dup1", "b"), user("next")];
+		const out = transformMessages(messages, target);
+		const ids = (out[1] as AssistantMessage).content.map((block) => (block.type === "toolCall" ? block.id : ""));
+		expect(ids[0]).toBe("dup1");
+		expect(new Set(ids).size).toBe(3);
+		expect(out.slice(2, 5).map((m) => [(m as ToolResultMessage).toolCallId, (m as ToolResultMessage).content[0]])).toEqual([
+			[ids[0], { type: "text", text: "a" }],
+			[ids[1], { type: "text", text: "b" }],
+			[ids[2], { type: "text", text: NO_RESULT_TEXT }],
+		]);
+	});
+
+	it("keeps calls apart whose ids become equal once shortened for the target API", () => {
+		const long = "x".repeat(45);
+		const messages: Message[] = [user("go"), assistant([call(`${long}-1`), call(`${long}-2`)]), result(`${long}-2`, "two"), result(`${long}-1`, "one")];
+		const out = transformMessages(messages, target, { normalizeToolCallId: normalizeOpenAIToolCallId });
+		const ids = (out[1] as AssistantMessage).content.map((block) => (block.type === "toolCall" ? block.id : ""));
+		expect(new Set(ids).size).toBe(2);
+		expect(ids.every((id) => id.length <= 40)).toBe(true);
+		expect(out.slice(2).map((m) => [(m as ToolResultMessage).toolCallId, ((m as ToolResultMessage).content[0] as { text: string }).text])).toEqual([
+			[ids[1], "two"],
+			[ids[0], "one"],
+		]);
+	});
 
 	it("sends another provider's history to Anthropic without its reasoning blocks or dangling calls", async () => {
 		const fromOpenAI = assistant([{ type: "thinking", thinking: "pondering" }, { type: "text", text: "Let me read." }, call("call_x")], {

@@ -10,6 +10,7 @@ import {
 	type SessionEvent,
 	SessionStore,
 } from "../../../src/core/session/index.js";
+import { streamModel } from "../../../src/core/llm/index.js";
 import { tempDir } from "../../support/temp-dir.js";
 import { scriptedSessionOptions } from "./session-fixtures.js";
 import { useScriptedServer } from "../../support/use-scripted-server.js";
@@ -310,6 +311,26 @@ describe("AgentSession", () => {
 		await session.prompt("two");
 		expect(session.usageTotals).toMatchObject({ input: 250, output: 50 });
 		expect(session.contextUsage.contextWindow).toBeGreaterThan(0);
+		session.dispose();
+	});
+
+	it("counts in its totals the tokens and cost of a request that failed after the provider reported them", async () => {
+		const usageThenOverloaded = {
+			rawEvents: [
+				{ object: "chat.completion.chunk", choices: [], usage: { prompt_tokens: 400, completion_tokens: 0 } },
+				{ error: { message: "Overloaded", type: "server_error" } },
+			],
+		};
+		server.enqueue(usageThenOverloaded, usageThenOverloaded);
+		const { session } = makeSession({
+			selection: { provider: "openai", modelId: "gpt-5.6-terra", baseUrl: server.openaiBaseUrl, apiKey: "k" },
+			streamFn: (model, context, options) => streamModel(model, context, { ...options, retryBaseDelayMs: 5 }),
+			maxRetries: 1,
+		});
+		const outcome = await session.runPrompt("one");
+		expect(outcome.status).toBe("error");
+		expect(session.usageTotals.input).toBe(800);
+		expect(session.usageTotals.cost).toBeCloseTo((800 * 2.5) / 1e6);
 		session.dispose();
 	});
 
