@@ -1,4 +1,4 @@
-// The agent loop: call the model, run the tools it asks for, feed the results back, until it stops (seeds 000, 001).
+// The agent loop: call the model, run the tools it asks for, feed the results back, until it stops.
 import { errorMessageOf, raceAbort } from "./abort.js";
 import type { AgentContext, AgentEvent, AgentLoopConfig, AgentMessage } from "./agent-types.js";
 import { EventStream } from "./event-stream.js";

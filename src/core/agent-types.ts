@@ -1,4 +1,4 @@
-// The agent's tools, loop configuration and event stream (seeds 000 and 001).
+// The agent's tools, loop configuration and event stream.
 import type { Static, TSchema } from "@sinclair/typebox";
 import type {
 	AssistantMessage,

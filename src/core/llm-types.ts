@@ -1,4 +1,4 @@
-// Messages, models and the streaming protocol between a provider and the agent loop (seed 002).
+// Messages, models and the streaming protocol between a provider and the agent loop.
 import type { TSchema } from "@sinclair/typebox";
 import type { EventStream } from "./event-stream.js";
 import type { BuiltinApi } from "./llm/api-registry.js";

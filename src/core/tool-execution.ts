@@ -1,4 +1,4 @@
-// Executing one assistant message's tool calls (seed 001): prepare each call, execute it, finalize it, emit.
+// Executing one assistant message's tool calls: prepare each call, execute it, finalize it, emit.
 // Parallel mode: preflight in source order, execution concurrent, tool_execution_end in completion order,
 // toolResult messages in source order.
 import { ABORT_GRACE_MS, AbortedError, errorMessageOf, raceAbort } from "./abort.js";

@@ -1,4 +1,4 @@
-// Text projections of messages and tool results (seed 000, section 9): only text blocks, joined by newlines.
+// Text projections of messages and tool results: only text blocks, joined by newlines.
 
 type ContentBlock = { type: string; text?: unknown; thinking?: unknown; redacted?: unknown };
 

@@ -1,4 +1,4 @@
-// Assistant message timeline: message_start/update/end of role "assistant" (seed 000, section 9).
+// Assistant message timeline: message_start/update/end of role "assistant".
 // Deltas grow the live text; finished paragraphs move to the transcript; message_end is authoritative.
 import type { AssistantMessage, AssistantMessageEvent } from "../core/llm-types.js";
 import { textFromContent, thinkingFromContent } from "./message-text.js";

@@ -1,4 +1,4 @@
-// Tool execution timeline (seed 000, sections 4-8, 11): rows keyed by toolCallId, never by position.
+// Tool execution timeline: rows keyed by toolCallId, never by position.
 // start → "preparing" (not yet validated), update → "running", end → "done" | "error"; updates after
 // the end are ignored. The batch moves into the transcript as one item at turn_end.
 import type { AgentToolResult } from "../core/agent-types.js";

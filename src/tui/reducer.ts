@@ -55,7 +55,7 @@ export function reduceView(view: ScreenView, event: ScreenEvent, now: number, to
 				const text = userText((event.message as { content?: unknown }).content);
 				return appendItems(view, [{ kind: "user", text }]);
 			}
-			// Tool results are shown by the tool rows (seed 000, section 13); other roles are not displayed.
+			// Tool results are shown by the tool rows; other roles are not displayed.
 			return view;
 		}
 

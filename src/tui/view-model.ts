@@ -1,4 +1,4 @@
-// The screen's own view model (seed 000, section 1): a projection of session events for display,
+// The screen's own view model: a projection of session events for display,
 // never the agent's state. Everything here is plain data, produced only by the reducer.
 import type { ThinkingLevel } from "../core/llm-types.js";
 import type { CompactionReason } from "../core/session/session-events.js";
