@@ -24,6 +24,7 @@ import { resolveSessionArgument } from "./session-resolve.js";
 import { SessionStore } from "./session-store.js";
 import { runOutcome } from "./run-outcome.js";
 import { SessionTools } from "./session-tools.js";
+import { nonInteractiveUi, type SessionUi } from "./session-ui.js";
 import { SettingsRecord } from "./settings-record.js";
 import { addUsage, sumEntryUsage, type UsageTotals } from "./usage-totals.js";
 
@@ -42,6 +43,7 @@ export class AgentSession {
 	readonly hooks = new ToolHooks();
 	/** Slash commands this session offers (its built-ins; later extensions, prompt templates, skills). */
 	readonly commands = new CommandRegistry<CommandSession>();
+	private currentUi: SessionUi = nonInteractiveUi();
 	private store: SessionStore;
 	private readonly options: AgentSessionOptions;
 	private readonly choice: ModelChoice;
@@ -103,6 +105,14 @@ export class AgentSession {
 		};
 		this.compaction = new SessionCompaction(host, { ...options, settings: options.compaction });
 		registerSessionCommands(this.commands);
+	}
+
+	/** How the session asks the user (dialogs, notices); non-interactive until an interface installs its own. */
+	get ui(): SessionUi {
+		return this.currentUi;
+	}
+	setUi(ui: SessionUi): void {
+		this.currentUi = ui;
 	}
 
 	get sessionId(): string {

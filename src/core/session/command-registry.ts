@@ -2,6 +2,8 @@
 // built-ins, the screen, later extensions, prompt templates and skills). Whoever runs commands (the screen,
 // RPC) looks them up here; nobody keeps a closed list.
 
+import type { SessionUi } from "./session-ui.js";
+
 export type CommandSource = "builtin" | "extension" | "prompt" | "skill";
 export type NoticeLevel = "info" | "warning" | "error";
 
@@ -14,6 +16,8 @@ export interface CommandContext<S> {
 	busy: boolean;
 	/** Ends the program, where there is one to end (the screen). */
 	exit?(): void;
+	/** Asks the user (pickers, confirmations, text); absent or non-interactive where nobody can answer. */
+	ui?: SessionUi;
 }
 
 export interface CommandDefinition<S> {

@@ -1,0 +1,53 @@
+// What the session may ask of the person using it, whatever the interface: the screen draws a dialog, RPC and
+// ACP send a request to the client, print mode cannot ask. Commands, extensions, approvals, trust and pickers
+// all ask through this one port; each interface installs its own with `session.setUi()`.
+import type { StyledLine } from "../tool-definition.js";
+import type { NoticeLevel } from "./command-registry.js";
+
+export interface UiChoice<T> {
+	label: string;
+	value: T;
+	/** A dimmed second part of the row (a date, a provider, a path). */
+	description?: string;
+}
+
+export interface SelectOptions {
+	title: string;
+	/** Shown above the choices: a command about to run, the diff an edit would make. */
+	body?: readonly StyledLine[];
+	/** The choice highlighted first. */
+	initialIndex?: number;
+	/** Typing filters the choices (pickers of many items: models, sessions, prompts). */
+	filter?: boolean;
+	/** Aborting closes the dialog; the answer is then undefined. */
+	signal?: AbortSignal;
+}
+
+export interface InputOptions {
+	placeholder?: string;
+	initial?: string;
+	signal?: AbortSignal;
+}
+
+export interface SessionUi {
+	/** False where nobody can answer (print mode): select, confirm and input then answer at once with nothing. */
+	readonly interactive: boolean;
+	notify(level: NoticeLevel, text: string): void;
+	/** The chosen value, or undefined when dismissed (Esc), aborted or not interactive. */
+	select<T>(options: SelectOptions, choices: readonly UiChoice<T>[]): Promise<T | undefined>;
+	/** True only on an explicit yes. */
+	confirm(title: string, message?: string, signal?: AbortSignal): Promise<boolean>;
+	/** The text entered, or undefined when dismissed, aborted or not interactive. */
+	input(title: string, options?: InputOptions): Promise<string | undefined>;
+}
+
+/** Where nobody can be asked: notices go to `notify` (print mode: stderr), questions get no answer. */
+export function nonInteractiveUi(notify: (level: NoticeLevel, text: string) => void = () => {}): SessionUi {
+	return {
+		interactive: false,
+		notify,
+		select: async () => undefined,
+		confirm: async () => false,
+		input: async () => undefined,
+	};
+}
