@@ -203,7 +203,7 @@ export class AgentSession {
 	 */
 	async runPrompt(text: string, options: { images?: ImageContent[] } = {}): Promise<RunOutcome> {
 		if (this.run) throw new Error(ALREADY_RUNNING);
-		const run = new RunState(this.options.maxTurns);
+		const run = new RunState(this.options.maxTurns, (event) => this.emit(event));
 		this.run = run;
 		try {
 			await this.start();
@@ -395,7 +395,7 @@ export class AgentSession {
 				if (this.queued.delivered(event.message)) return this.emitQueue().then(() => this.emit(event));
 				break;
 			case "message_update":
-				if (this.run?.pendingRetry !== undefined) return this.finishRetry(this.run, true).then(() => this.emit(event));
+				if (this.run?.retries.pending) return this.run.retries.finish(true).then(() => this.emit(event));
 				break;
 			case "message_end":
 				this.persist(event.message);
@@ -403,7 +403,7 @@ export class AgentSession {
 					if (this.run) this.run.lastAnswer = event.message as AssistantMessage;
 					this.usage = addUsage(this.usage, event.message);
 					const stop = (event.message as AssistantMessage).stopReason;
-					if (this.run?.pendingRetry !== undefined) return this.finishRetry(this.run, stop !== "error" && stop !== "aborted").then(() => this.emit(event));
+					if (this.run?.retries.pending) return this.run.retries.finish(stop !== "error" && stop !== "aborted").then(() => this.emit(event));
 				}
 				break;
 		}
@@ -432,14 +432,8 @@ export class AgentSession {
 	}
 
 	private onRetry(info: RetryInfo): void {
-		if (this.run) this.run.pendingRetry = info.attempt;
-		void this.emit({ type: "retry_scheduled", ...info });
-	}
-
-	private finishRetry(run: RunState, success: boolean): Promise<void> {
-		const attempt = run.pendingRetry!;
-		run.pendingRetry = undefined;
-		return this.emit({ type: "retry_finished", attempt, success });
+		if (this.run) this.run.retries.scheduled(info);
+		else void this.emit({ type: "retry_scheduled", ...info });
 	}
 
 	private emitQueue(): Promise<void> {

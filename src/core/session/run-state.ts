@@ -2,7 +2,9 @@
 // created per prompt, so nothing one run learned (an abort, a write failure, its last answer) reaches the next.
 import type { AssistantMessage } from "../llm-types.js";
 import type { RunOutcome } from "./agent-session-types.js";
+import { RetryTracker } from "./retry-tracker.js";
 import { runOutcome } from "./run-outcome.js";
+import type { SessionEvent } from "./session-events.js";
 
 export class RunState {
 	/**
@@ -14,14 +16,19 @@ export class RunState {
 	turns = 0;
 	/** abort() was called, also before the run became active. */
 	abortRequested = false;
-	/** The attempt of a provider retry that has not yet shown whether it worked. */
-	pendingRetry: number | undefined;
+	/** Provider retries of the run's requests: announced, then reported once the retried request is heard from. */
+	readonly retries: RetryTracker;
 	/** The run's last assistant message (the agent's messages may be swapped by a compaction meanwhile). */
 	lastAnswer: AssistantMessage | undefined;
 	/** The session file could not be written: the run ends after this turn. */
 	writeProblem: string | undefined;
 
-	constructor(private readonly maxTurns = Infinity) {}
+	constructor(
+		private readonly maxTurns = Infinity,
+		emit: (event: SessionEvent) => Promise<void> = async () => {},
+	) {
+		this.retries = new RetryTracker(emit);
+	}
 
 	/** Counts a finished model turn; true when the run has reached its turn limit. */
 	countTurn(): boolean {
