@@ -1,6 +1,6 @@
 // A provider answered a streaming request with something that is not an event stream (a JSON error body, an
 // HTML page, a complete non-streamed answer): say what the server said, and whether trying again can help.
-import { stripVTControlCharacters } from "node:util";
+import { stripToOneLine } from "../text/sanitize-terminal.js";
 import { ProviderStreamError, RETRYABLE_STREAM_ERROR_TYPES } from "./provider-error.js";
 
 /** Enough of a body to find its message; the rest is not read. */
@@ -97,9 +97,6 @@ function htmlText(html: string): string {
 
 /** One line, no control characters or escape sequences, at most QUOTE_LIMIT characters. */
 function quote(text: string): string {
-	const line = stripVTControlCharacters(text)
-		.replace(/[\u0000-\u001f\u007f-\u009f]/g, " ")
-		.replace(/\s+/g, " ")
-		.trim();
+	const line = stripToOneLine(text);
 	return line.length > QUOTE_LIMIT ? `${line.slice(0, QUOTE_LIMIT - 1)}…` : line;
 }
