@@ -29,12 +29,13 @@ export async function createSession(setup: SessionSetup): Promise<AgentSession> 
 	const store = setup.sessionFile ? await SessionStore.open(setup.sessionFile) : SessionStore.create({ home, cwd, persist: options.persist });
 	const previous = buildSessionContext(store.entries);
 	const tools = selectTools(createCodingTools(cwd), options.tools);
+	const contextFiles = options.contextFiles ? loadContextFiles(cwd, home) : [];
 	const systemPrompt = buildSystemPrompt({
 		tools,
 		cwd,
 		customPrompt: options.systemPrompt,
 		appendPrompt: options.appendSystemPrompt,
-		contextFiles: options.contextFiles ? loadContextFiles(cwd, home) : [],
+		contextFiles,
 	});
 	return new AgentSession({
 		cwd,
@@ -52,6 +53,7 @@ export async function createSession(setup: SessionSetup): Promise<AgentSession> 
 		idleTimeoutMs: settings.retry?.idleTimeoutMs,
 		compaction: settings.compaction,
 		maxTurns: options.maxTurns,
+		warnings: contextFiles.flatMap((file) => (file.warning ? [file.warning] : [])),
 	});
 }
 

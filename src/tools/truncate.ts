@@ -118,9 +118,4 @@ export function lastBytesOf(text: string, maxBytes: number): string {
 	return buffer.subarray(start).toString("utf8");
 }
 
-export function formatSize(bytes: number): string {
-	if (bytes < 1024) return `${bytes} B`;
-	if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
-	if (bytes < 1024 * 1024 * 1024) return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
-	return `${(bytes / (1024 * 1024 * 1024)).toFixed(1)} GB`;
-}
+export { formatSize } from "../core/checked-read.js";

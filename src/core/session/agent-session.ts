@@ -130,9 +130,9 @@ export class AgentSession {
 	get entries(): readonly SessionEntry[] {
 		return this.store.entries;
 	}
-	/** Problems met loading the session file (lines skipped). */
+	/** Problems met assembling the session and loading its file (lines skipped). */
 	get loadWarnings(): readonly string[] {
-		return this.store.warnings;
+		return [...(this.options.warnings ?? []), ...this.store.warnings];
 	}
 
 	/**
