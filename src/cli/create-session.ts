@@ -21,12 +21,14 @@ export interface SessionSetup {
 	cwd: string;
 	/** An existing session file to continue, or undefined for a new session. */
 	sessionFile?: string;
+	/** Start a new session from sessionFile's conversation instead of continuing it (--fork). */
+	fork?: boolean;
 }
 
 export async function createSession(setup: SessionSetup): Promise<AgentSession> {
 	const { options, settings, home, cwd } = setup;
 	const models = loadModelRegistry(home);
-	const store = setup.sessionFile ? await SessionStore.open(setup.sessionFile) : SessionStore.create({ home, cwd, persist: options.persist });
+	const store = await openStore(setup);
 	const previous = buildSessionContext(store.entries);
 	const tools = selectTools(createCodingTools(cwd), options.tools);
 	const contextFiles = options.contextFiles ? loadContextFiles(cwd, home) : [];
@@ -55,6 +57,11 @@ export async function createSession(setup: SessionSetup): Promise<AgentSession> 
 		maxTurns: options.maxTurns,
 		warnings: contextFiles.flatMap((file) => (file.warning ? [file.warning] : [])),
 	});
+}
+
+function openStore({ sessionFile, fork, home, cwd, options }: SessionSetup): Promise<SessionStore> | SessionStore {
+	if (sessionFile === undefined) return SessionStore.create({ home, cwd, persist: options.persist });
+	return fork ? SessionStore.fork(sessionFile, { home, cwd }) : SessionStore.open(sessionFile);
 }
 
 /**

@@ -1,10 +1,10 @@
 // Runs loom once the command line is parsed: settings, input, session, then print mode or the screen.
 import type { AgentSession } from "../core/session/index.js";
-import { loadSettings, loomHome, type Settings, SessionFileError, SettingsError } from "../core/session/index.js";
+import { loadSettings, loomHome, type Settings, SessionFileError, SessionInUseError, SettingsError } from "../core/session/index.js";
 import type { CliOptions } from "./args.js";
 import { runPrintMode, StdoutError } from "./print-mode.js";
 import { buildPromptInput, MAX_STDIN_BYTES, readStdin } from "./prompt-input.js";
-import { chooseSessionFile } from "./session-choice.js";
+import { askToFork, chooseSessionFile, sessionInUseMessage } from "./session-choice.js";
 import { EXIT, InterruptedError, UsageError } from "./usage-error.js";
 
 export interface RunIo {
@@ -46,7 +46,15 @@ export async function run(options: CliOptions, io: RunIo = defaultIo()): Promise
 		const sessionFile = await chooseSessionFile(options, home, io.cwd, { ...io, canAsk });
 		// Loaded here, not at the top: this is where the SDKs come in, and --help/--version never get this far.
 		const { createSession } = await import("./create-session.js");
-		session = await createSession({ options, settings, home, cwd: io.cwd, sessionFile });
+		const setup = { options, settings, home, cwd: io.cwd, sessionFile, fork: options.fork !== undefined };
+		try {
+			session = await createSession(setup);
+		} catch (error) {
+			// Another loom writes this session: the screen offers a fork; print mode says how to fork.
+			if (!(error instanceof SessionInUseError)) throw error;
+			if (!(interactive && (await askToFork(error, { ...io, canAsk })))) return fail(io, sessionInUseMessage(error));
+			session = await createSession({ ...setup, fork: true });
+		}
 	} catch (error) {
 		if (error instanceof SessionFileError) throw new UsageError(error.message);
 		if (error instanceof UsageError) throw error;

@@ -129,11 +129,15 @@ export function serverFlags(openaiBaseUrl: string): string[] {
 	return ["--provider", "openai", "--model", "scripted", "--base-url", openaiBaseUrl, "--api-key", "test-key"];
 }
 
-/** Every session file under a LOOM_HOME. */
+/** Every session file under a LOOM_HOME (lock files left out). */
 export function sessionFiles(home: string): string[] {
 	const root = join(home, "sessions");
 	try {
-		return readdirSync(root).flatMap((dir) => readdirSync(join(root, dir)).map((name) => join(root, dir, name)));
+		return readdirSync(root).flatMap((dir) =>
+			readdirSync(join(root, dir))
+				.filter((name) => name.endsWith(".jsonl"))
+				.map((name) => join(root, dir, name)),
+		);
 	} catch {
 		return [];
 	}

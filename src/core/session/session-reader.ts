@@ -20,6 +20,11 @@ export interface LoadedSession {
 	warnings: string[];
 }
 
+/** Throws SessionFileError unless `file` can be loaded as a session; reads only its first bytes. */
+export function checkSessionFile(file: string): void {
+	closeSync(openSessionFile(file));
+}
+
 /**
  * Checks the file before streaming it: a regular file (a FIFO or a device is refused without blocking), whose
  * first bytes are a loom header (judged from HEADER_BYTES at most), and no larger than MAX_SESSION_BYTES.

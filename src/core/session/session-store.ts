@@ -3,8 +3,9 @@ import { randomBytes, randomUUID } from "node:crypto";
 import { closeSync, fstatSync, mkdirSync, openSync, readSync, writeSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { type EntryPayload, SESSION_FORMAT_VERSION, type SessionEntry, type SessionHeader } from "./session-entries.js";
+import { acquireSessionLock, type SessionLock } from "./session-lock.js";
 import { sessionDirFor, sessionFileName } from "./session-paths.js";
-import { type LoadedSession, loadSessionFile } from "./session-reader.js";
+import { checkSessionFile, type LoadedSession, loadSessionFile } from "./session-reader.js";
 
 export interface NewSessionOptions {
 	home: string;
@@ -13,6 +14,11 @@ export interface NewSessionOptions {
 	persist?: boolean;
 	now?: Date;
 }
+
+/**
+ * A store writes its file only while it holds the file's lock (see session-lock.ts): an opened session from
+ * open() on, a new one from its first write; close() releases it.
+ */
 
 export class SessionStore {
 	private readonly list: SessionEntry[];
@@ -26,6 +32,7 @@ export class SessionStore {
 	/** Entries of a new session waiting for its first message, so a session without messages leaves no file. */
 	private pending: string[] = [];
 	private closed = false;
+	private lock: SessionLock | undefined;
 
 	private constructor(
 		readonly header: SessionHeader,
@@ -46,6 +53,10 @@ export class SessionStore {
 
 	/** A new session. Its file appears only with the first message, so idle launches leave no clutter. */
 	static create(options: NewSessionOptions): SessionStore {
+		return SessionStore.createWith(options, [], []);
+	}
+
+	private static createWith(options: NewSessionOptions, entries: SessionEntry[], warnings: string[], parentSession?: string): SessionStore {
 		const created = options.now ?? new Date();
 		const header: SessionHeader = {
 			type: "session",
@@ -53,15 +64,41 @@ export class SessionStore {
 			id: randomUUID(),
 			created: created.toISOString(),
 			cwd: options.cwd,
+			...(parentSession === undefined ? {} : { parentSession }),
 		};
 		const file =
 			options.persist === false ? undefined : join(sessionDirFor(options.home, options.cwd), sessionFileName(created, header.id));
-		return new SessionStore(header, file, [], false, false);
+		const store = new SessionStore(header, file, entries, false, false, warnings);
+		if (file !== undefined) store.pending = entries.map((entry) => `${JSON.stringify(entry)}\n`);
+		return store;
 	}
 
-	/** Opens an existing session file (streamed); later entries are appended to it, nothing is rewritten. */
+	/**
+	 * Opens an existing session file (streamed) and locks it: later entries are appended to it, nothing is
+	 * rewritten. Throws SessionInUseError while another loom process has it open.
+	 */
 	static async open(file: string): Promise<SessionStore> {
-		return SessionStore.fromLoaded(await loadSessionFile(file));
+		// Checked before locking: no lock file is ever put next to something that is not a session.
+		checkSessionFile(file);
+		const lock = acquireSessionLock(file);
+		try {
+			const store = SessionStore.fromLoaded(await loadSessionFile(file));
+			store.lock = lock;
+			return store;
+		} catch (error) {
+			lock.release();
+			throw error;
+		}
+	}
+
+	/**
+	 * A new session that starts from `file`'s conversation: its entries are copied (ids and chain kept) into the new
+	 * file, whose header names `file` as parentSession. `file` is only read, so it may be in use elsewhere. Like any
+	 * new session, the new file appears with its first message.
+	 */
+	static async fork(file: string, options: NewSessionOptions): Promise<SessionStore> {
+		const loaded = await loadSessionFile(file);
+		return SessionStore.createWith(options, loaded.entries, loaded.warnings, loaded.file);
 	}
 
 	static fromLoaded(loaded: LoadedSession): SessionStore {
@@ -116,6 +153,8 @@ export class SessionStore {
 		if (this.fd !== undefined) closeSync(this.fd);
 		this.fd = undefined;
 		this.closed = true;
+		this.lock?.release();
+		this.lock = undefined;
 	}
 
 	/**
@@ -149,6 +188,7 @@ export class SessionStore {
 		const file = this.file!;
 		if (this.headerWritten) return openSync(file, "a");
 		mkdirSync(dirname(file), { recursive: true });
+		this.lock ??= acquireSessionLock(file);
 		// "wx": never clobber an existing file, whatever the clock did.
 		return openSync(file, "wx");
 	}

@@ -32,13 +32,16 @@ describe("SessionStore", () => {
 		expect(existsSync(store.file!)).toBe(false);
 		store.append({ type: "message", message: user("hello") });
 		const dir = join(sessionsRoot(home), cwdFolderName("/work/project"));
-		expect(readdirSync(dir)).toEqual([store.file!.slice(dir.length + 1)]);
+		const name = store.file!.slice(dir.length + 1);
+		// Beside the session file, its lock while the store has it open for writing (removed by close()).
+		expect(readdirSync(dir).sort()).toEqual([name, `${name}.lock`]);
 		expect(store.file).toMatch(/\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}-\d{3}Z_[0-9a-f-]{36}\.jsonl$/);
 		const [header, entry] = linesOf(store.file!);
 		expect(header).toMatchObject({ type: "session", version: 1, id: store.id, cwd: "/work/project" });
 		expect(new Date(header.created).getTime()).toBeGreaterThan(0);
 		expect(entry).toMatchObject({ type: "message", parentId: null, n: 1, message: { role: "user", content: "hello" } });
 		store.close();
+		expect(readdirSync(dir)).toEqual([name]);
 	});
 
 	it("chains entries by parentId, counts messages in n and writes each entry at once", () => {
