@@ -9,6 +9,7 @@ import type { AgentSessionOptions, RunOutcome, SessionListener } from "./agent-s
 import { MessageQueue, type QueueKind } from "./message-queue.js";
 import { ModelChoice, type ModelSelection } from "./model-choice.js";
 import { SessionCompaction } from "./session-compaction.js";
+import { repairConversation } from "./conversation-repair.js";
 import { buildSessionContext } from "./session-context.js";
 import type { SessionEntry } from "./session-entries.js";
 import type { SessionEvent } from "./session-events.js";
@@ -46,6 +47,8 @@ export class AgentSession {
 	private lastAnswer: AssistantMessage | undefined;
 	private writeProblem: string | undefined;
 	private readonly recorded: SettingsRecord;
+	/** What loading the current store's conversation found damaged and each request repairs. */
+	private repairs: readonly string[] = [];
 
 	constructor(options: AgentSessionOptions) {
 		this.options = options;
@@ -53,6 +56,7 @@ export class AgentSession {
 		this.store = options.store;
 		this.choice = new ModelChoice(options.models, options.selection);
 		const context = buildSessionContext(this.store.entries, options.buildContext);
+		this.repairs = context.repairs;
 		this.recorded = new SettingsRecord(context);
 		this.usage = sumEntryUsage(this.store.entries);
 		this.agent = new Agent({
@@ -68,7 +72,8 @@ export class AgentSession {
 			toolExecution: options.toolExecution ?? "parallel",
 			transformContext: async (messages, signal) => {
 				const view = await this.compaction.beforeModelCall(messages, signal);
-				return options.transformContext ? options.transformContext(view, signal) : view;
+				// Last, so that no view sends a provider a sequence it rejects, however the file was damaged.
+				return repairConversation(options.transformContext ? await options.transformContext(view, signal) : view).messages;
 			},
 			shouldStopAfterTurn: options.maxTurns === undefined ? undefined : () => ++this.turnsThisRun >= options.maxTurns!,
 			streamOptions: {
@@ -132,7 +137,7 @@ export class AgentSession {
 	}
 	/** Problems met assembling the session and loading its file (lines skipped). */
 	get loadWarnings(): readonly string[] {
-		return [...(this.options.warnings ?? []), ...this.store.warnings];
+		return [...(this.options.warnings ?? []), ...this.store.warnings, ...this.repairs.map((repair) => `${this.store.file}: ${repair}.`)];
 	}
 
 	/**
@@ -302,6 +307,7 @@ export class AgentSession {
 		this.agent.reset();
 		this.queued.clear();
 		const context = buildSessionContext(store.entries, this.options.buildContext);
+		this.repairs = context.repairs;
 		this.agent.replaceMessages(context.messages);
 		this.usage = sumEntryUsage(store.entries);
 		this.recorded.reset(context);

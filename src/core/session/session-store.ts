@@ -3,6 +3,7 @@ import { randomBytes, randomUUID } from "node:crypto";
 import { closeSync, fstatSync, mkdirSync, openSync, readSync, writeSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { type EntryPayload, SESSION_FORMAT_VERSION, type SessionEntry, type SessionHeader } from "./session-entries.js";
+import { sessionChain } from "./session-chain.js";
 import { acquireSessionLock, type SessionLock } from "./session-lock.js";
 import { sessionDirFor, sessionFileName } from "./session-paths.js";
 import { checkSessionFile, type LoadedSession, loadSessionFile } from "./session-reader.js";
@@ -41,11 +42,13 @@ export class SessionStore {
 		entries: SessionEntry[],
 		headerWritten: boolean,
 		needsNewline: boolean,
-		/** Problems met while loading (skipped lines). */
+		/** Problems met while loading (skipped lines, entries off the chain). */
 		readonly warnings: readonly string[] = [],
+		/** Every id in the file, off-chain ones included, so a new entry never reuses one. */
+		fileIds: readonly string[] = [],
 	) {
 		this.list = entries;
-		this.ids = new Set(entries.map((entry) => entry.id));
+		this.ids = new Set([...fileIds, ...entries.map((entry) => entry.id)]);
 		this.messages = entries.reduce((count, entry) => count + (entry.type === "message" ? 1 : 0), 0);
 		this.headerWritten = headerWritten;
 		this.needsNewline = needsNewline;
@@ -98,11 +101,16 @@ export class SessionStore {
 	 */
 	static async fork(file: string, options: NewSessionOptions): Promise<SessionStore> {
 		const loaded = await loadSessionFile(file);
-		return SessionStore.createWith(options, loaded.entries, loaded.warnings, loaded.file);
+		const chain = sessionChain(loaded.entries);
+		return SessionStore.createWith(options, chain.entries, [...loaded.warnings, ...notesOf(loaded, chain.notes)], loaded.file);
 	}
 
+	/** The store holds the conversation's chain (see sessionChain); entries off it stay in the file, unused. */
 	static fromLoaded(loaded: LoadedSession): SessionStore {
-		return new SessionStore(loaded.header, loaded.file, loaded.entries, true, !endsWithNewline(loaded.file), loaded.warnings);
+		const chain = sessionChain(loaded.entries);
+		const warnings = [...loaded.warnings, ...notesOf(loaded, chain.notes)];
+		const ids = loaded.entries.map((entry) => entry.id);
+		return new SessionStore(loaded.header, loaded.file, chain.entries, true, !endsWithNewline(loaded.file), warnings, ids);
 	}
 
 	get id(): string {
@@ -199,6 +207,10 @@ export class SessionStore {
 			if (!this.ids.has(id)) return id;
 		}
 	}
+}
+
+function notesOf(loaded: LoadedSession, notes: string[]): string[] {
+	return notes.map((note) => `${loaded.file}: ${note}`);
 }
 
 function endsWithNewline(file: string): boolean {
