@@ -80,7 +80,10 @@ async function runScreen(session: AgentSession, initialPrompt: string, images: n
 	if (images > 0) io.stderr.write("loom: images given with @file are sent only in print mode (-p); attach them there.\n");
 	// The screen reads Ctrl+C as a key; a signal comes from outside (kill, a closed terminal): stop the run, leave.
 	const stop = onTermination((code) => {
-		void session.abort().finally(() => process.exit(code));
+		void session.abort().finally(() => {
+			session.dispose();
+			process.exit(code);
+		});
 	});
 	try {
 		const { runInteractive } = await import("../tui/index.js");
@@ -95,7 +98,11 @@ async function runPrint(session: AgentSession, input: ReturnType<typeof buildPro
 	// Ctrl+C aborts the run; the session file already holds every finished message, and the aborted one is
 	// appended as the run settles. A second Ctrl+C leaves at once.
 	const stopSignals = onTermination((code) => {
-		if (interrupted !== undefined) process.exit(code);
+		if (interrupted !== undefined) {
+			// Leaving mid-run: the session records what is known (a running tool's call gets its result) first.
+			session.dispose();
+			process.exit(code);
+		}
 		interrupted = code;
 		void session.abort();
 	});

@@ -9,7 +9,7 @@ import type { AgentSessionOptions, RunOutcome, SessionListener } from "./agent-s
 import { MessageQueue, type QueueKind } from "./message-queue.js";
 import { ModelChoice, type ModelSelection } from "./model-choice.js";
 import { SessionCompaction } from "./session-compaction.js";
-import { repairConversation } from "./conversation-repair.js";
+import { missingResult, repairConversation, unansweredToolCalls } from "./conversation-repair.js";
 import { buildSessionContext } from "./session-context.js";
 import type { SessionEntry } from "./session-entries.js";
 import type { SessionEvent } from "./session-events.js";
@@ -281,8 +281,12 @@ export class AgentSession {
 		await this.switchStore(await SessionStore.open(file));
 	}
 
-	/** Closes the session file; the session is unusable afterwards. */
+	/**
+	 * Closes the session file; the session is unusable afterwards. A tool still running (the process is leaving
+	 * mid-run, e.g. on a second Ctrl+C) first gets an interrupted result in the file, so the file stays complete.
+	 */
 	dispose(): void {
+		this.recordUnfinishedTools();
 		this.store.close();
 	}
 
@@ -366,6 +370,13 @@ export class AgentSession {
 		}
 	}
 
+	private recordUnfinishedTools(): void {
+		const messages = this.store.entries.flatMap((entry) => (entry.type === "message" ? [entry.message] : []));
+		for (const call of unansweredToolCalls(messages)) {
+			this.persist(missingResult(call, INTERRUPTED_TOOL_TEXT));
+		}
+	}
+
 	/** Writes model and thinking changes into the session file (held until a new session's first message). */
 	private recordSettings(): void {
 		try {
@@ -403,3 +414,4 @@ export class AgentSession {
 }
 
 const DELIVERED: Promise<void> = Promise.resolve();
+const INTERRUPTED_TOOL_TEXT = "Interrupted: loom exited while this tool was running; its result is unknown.";

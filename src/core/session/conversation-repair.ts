@@ -85,17 +85,36 @@ export function repairConversation(messages: readonly AgentMessage[]): RepairedC
 	return { messages: counts.size === 0 ? [...messages] : out, repairs };
 }
 
-function placeholder(timestamp: number): UserMessage {
-	return { role: "user", content: LOST_MESSAGE_TEXT, timestamp };
+/**
+ * The calls of the last answer that have no result yet: what was running when a run was cut short. An answer that
+ * ended in an abort or an error has none (its calls never ran, and providers never receive it).
+ */
+export function unansweredToolCalls(messages: readonly AgentMessage[]): ToolCall[] {
+	const answered = new Set<string>();
+	for (let i = messages.length - 1; i >= 0; i--) {
+		const message = messages[i] as { role?: string };
+		if (message.role === "toolResult") answered.add((message as ToolResultMessage).toolCallId);
+		else if (message.role === "assistant") {
+			const answer = message as AssistantMessage;
+			if (answer.stopReason === "error" || answer.stopReason === "aborted") return [];
+			return answer.content.filter((part): part is ToolCall => part.type === "toolCall" && !answered.has(part.id));
+		} else return [];
+	}
+	return [];
 }
 
-function missingResult(call: ToolCall): ToolResultMessage {
+/** The error result that stands for a call whose real result is unknown. */
+export function missingResult(call: ToolCall, text = NO_RESULT_TEXT): ToolResultMessage {
 	return {
 		role: "toolResult",
 		toolCallId: call.id,
 		toolName: call.name,
-		content: [{ type: "text", text: NO_RESULT_TEXT }],
+		content: [{ type: "text", text }],
 		isError: true,
 		timestamp: Date.now(),
 	};
+}
+
+function placeholder(timestamp: number): UserMessage {
+	return { role: "user", content: LOST_MESSAGE_TEXT, timestamp };
 }

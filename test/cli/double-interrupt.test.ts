@@ -1,0 +1,56 @@
+// End to end: a second Ctrl+C leaves at once, but not before the session file records what is known: the tool
+// call that was running gets its (interrupted) result, so a resume never has to invent one.
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { runLoom, serverFlags, sessionFiles, startLoom, useScriptedServer } from "./loom-process.js";
+import { useWorkspaces } from "./workspace.js";
+
+const workspace = useWorkspaces();
+const server = useScriptedServer();
+
+function messagesOf(file: string): any[] {
+	return readFileSync(file, "utf8")
+		.trimEnd()
+		.split("\n")
+		.map((line) => JSON.parse(line))
+		.filter((line) => line.type === "message")
+		.map((line) => line.message);
+}
+
+async function waitForFile(path: string): Promise<void> {
+	const deadline = Date.now() + 10_000;
+	while (!existsSync(path)) {
+		if (Date.now() > deadline) throw new Error(`${path} never appeared`);
+		await new Promise((r) => setTimeout(r, 20));
+	}
+}
+
+describe("two Ctrl+C during a tool (print mode)", () => {
+	it("exits 130 at once with the running tool's result recorded, and a resume sends it without repair", async () => {
+		const ws = workspace();
+		const started = join(ws.cwd, "started");
+		// The command ignores SIGINT and outlives the first interrupt's grace: only the second Ctrl+C ends loom.
+		const command = `trap '' INT TERM; touch ${started}; sleep 30`;
+		server.enqueue({ toolCalls: [{ id: "call_slow", name: "bash", arguments: { command } }] });
+		const run = startLoom(["--mode", "json", ...serverFlags(server.openaiBaseUrl), "run it"], ws);
+		await waitForFile(started);
+		run.child.kill("SIGINT");
+		// Well within the time the first interrupt gives a tool to stop (it ignores SIGTERM, so it takes its grace).
+		await new Promise((r) => setTimeout(r, 100));
+		run.child.kill("SIGINT");
+		const result = await run.done;
+		expect(result.code).toBe(130);
+
+		const [file] = sessionFiles(ws.home);
+		const messages = messagesOf(file!);
+		expect(messages.map((m) => m.role)).toEqual(["user", "assistant", "toolResult"]);
+		expect(messages[2]).toMatchObject({ toolCallId: "call_slow", toolName: "bash", isError: true });
+		expect(existsSync(`${file}.lock`)).toBe(false);
+
+		server.enqueue({ text: "resumed" });
+		const resumed = await runLoom(["-p", "-c", ...serverFlags(server.openaiBaseUrl), "go on"], ws);
+		expect(resumed.stderr).toBe("");
+		expect(resumed.code).toBe(0);
+	});
+});
