@@ -2,7 +2,7 @@
 import type { AgentSession } from "../core/session/index.js";
 import { loadSettings, loomHome, type Settings, SessionFileError, SessionInUseError, SettingsError } from "../core/session/index.js";
 import type { CliOptions } from "./args.js";
-import { runPrintMode, StdoutError } from "./print-mode.js";
+import { answerText, runPrintMode, StdoutError } from "./print-mode.js";
 import { buildPromptInput, MAX_STDIN_BYTES, readStdin } from "./prompt-input.js";
 import { askToFork, chooseSessionFile, sessionInUseMessage } from "./session-choice.js";
 import { EXIT, InterruptedError, UsageError } from "./usage-error.js";
@@ -143,6 +143,10 @@ async function runPrint(session: AgentSession, input: ReturnType<typeof buildPro
 		if (options.maxTurns !== undefined && outcome.message?.stopReason === "toolUse") {
 			io.stderr.write(`loom: stopped after ${options.maxTurns} model turn${options.maxTurns === 1 ? "" : "s"} (--max-turns).\n`);
 		}
+		// An empty stdout is otherwise indistinguishable from a lost answer.
+		if ((options.mode ?? "text") === "text" && outcome.message?.stopReason === "stop" && answerText(outcome.message).trim() === "") {
+			io.stderr.write("loom: the model returned no text.\n");
+		}
 		return EXIT.ok;
 	} catch (error) {
 		if (error instanceof StdoutError && error.code === "EPIPE") return EXIT.brokenPipe;
@@ -158,7 +162,7 @@ function onTermination(handler: (exitCode: number) => void): () => void {
 	const handlers: [NodeJS.Signals, () => void][] = [
 		["SIGINT", () => handler(EXIT.interrupted)],
 		["SIGTERM", () => handler(EXIT.terminated)],
-		["SIGHUP", () => handler(129)],
+		["SIGHUP", () => handler(EXIT.hangup)],
 	];
 	for (const [signal, fn] of handlers) process.on(signal, fn);
 	return () => {
