@@ -71,14 +71,14 @@ export function openRegularFile(path: string, label = path): RegularFile {
 
 /** Up to `maxBytes` from `position` of an open file (fewer at its end). */
 export function readAt(fd: number, position: number, maxBytes: number): Buffer {
-	const buffer = Buffer.alloc(maxBytes);
+	const buffer = Buffer.allocUnsafe(maxBytes);
 	let filled = 0;
 	while (filled < maxBytes) {
 		const n = readSync(fd, buffer, filled, maxBytes - filled, position + filled);
 		if (n === 0) break;
 		filled += n;
 	}
-	return filled === maxBytes ? buffer : buffer.subarray(0, filled);
+	return buffer.subarray(0, filled);
 }
 
 function tooBig(label: string, size: number, maxBytes: number): CheckedReadError {

@@ -1,6 +1,7 @@
 // A file as it was read, so that a later write can tell whether anyone changed it in between.
-import { fstatSync, readSync, statSync } from "node:fs";
+import { fstatSync, statSync } from "node:fs";
 import fs from "node:fs/promises";
+import { readAt } from "../core/checked-read.js";
 
 /** The file another program changed between a read and the write that was to replace it. */
 export class FileChangedError extends Error {
@@ -79,23 +80,12 @@ export function assertUnchanged(target: string, snapshot: FileSnapshot, appends:
 }
 
 function startsWithSnapshot(snapshot: FileSnapshot): boolean {
-	return readRangeSync(snapshot.handle.fd, 0, snapshot.size).equals(snapshot.bytes);
+	return readAt(snapshot.handle.fd, 0, snapshot.size).equals(snapshot.bytes);
 }
 
 /** bytesFrom, synchronous: for the moment between the last check and a rename. */
 export function bytesFromSync(snapshot: FileSnapshot, offset: number): Buffer {
-	return readRangeSync(snapshot.handle.fd, offset, Math.max(0, fstatSync(snapshot.handle.fd).size - offset));
-}
-
-function readRangeSync(fd: number, position: number, length: number): Buffer {
-	const buffer = Buffer.allocUnsafe(length);
-	let filled = 0;
-	while (filled < length) {
-		const n = readSync(fd, buffer, filled, length - filled, position + filled);
-		if (n === 0) break;
-		filled += n;
-	}
-	return buffer.subarray(0, filled);
+	return readAt(snapshot.handle.fd, offset, Math.max(0, fstatSync(snapshot.handle.fd).size - offset));
 }
 
 /** What the snapshot's file holds from `offset` on now (bytes another program appended to it since it was read). */

@@ -1,22 +1,13 @@
 // End to end: a second Ctrl+C leaves at once, but not before the session file records what is known: the tool
 // call that was running gets its (interrupted) result, so a resume never has to invent one.
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { runLoom, serverFlags, sessionFiles, startLoom, useScriptedServer } from "./loom-process.js";
-import { useWorkspaces } from "./workspace.js";
+import { sessionMessages as messagesOf, useWorkspaces } from "./workspace.js";
 
 const workspace = useWorkspaces();
 const server = useScriptedServer();
-
-function messagesOf(file: string): any[] {
-	return readFileSync(file, "utf8")
-		.trimEnd()
-		.split("\n")
-		.map((line) => JSON.parse(line))
-		.filter((line) => line.type === "message")
-		.map((line) => line.message);
-}
 
 async function waitForFile(path: string): Promise<void> {
 	const deadline = Date.now() + 10_000;

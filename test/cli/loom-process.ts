@@ -143,6 +143,14 @@ export function sessionFiles(home: string): string[] {
 	}
 }
 
+/** A loom that keeps the directory's newest session open for writing (`-c`, an endless answer) until it is killed. */
+export async function holdSession(server: ScriptedModelServer, ws: { cwd: string; home: string }): Promise<LoomRun> {
+	server.enqueue({ text: "word ", endless: true, chunkDelayMs: 10 });
+	const holder = startLoom(["--mode", "json", "-c", ...serverFlags(server.openaiBaseUrl), "talk"], ws);
+	await holder.waitForStdout('"text_delta"');
+	return holder;
+}
+
 /** For a test file: builds loom once, then one scripted model server, reset before each test. */
 export function useScriptedServer(): ScriptedModelServer {
 	return useServer(ensureBuilt);

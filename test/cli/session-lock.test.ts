@@ -3,20 +3,13 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { hostname } from "node:os";
 import { describe, expect, it } from "vitest";
-import { runLoom, serverFlags, sessionFiles, startLoom, useScriptedServer } from "./loom-process.js";
-import { useWorkspaces } from "./workspace.js";
+import { holdSession, runLoom, serverFlags, sessionFiles, useScriptedServer } from "./loom-process.js";
+import { sessionLines as fileLines, sessionMessages, useWorkspaces } from "./workspace.js";
 
 const workspace = useWorkspaces();
 const server = useScriptedServer();
 
-function fileLines(file: string): any[] {
-	return readFileSync(file, "utf8")
-		.trimEnd()
-		.split("\n")
-		.map((line) => JSON.parse(line));
-}
-
-const roles = (file: string) => fileLines(file).filter((line) => line.type === "message").map((line) => line.message.role);
+const roles = (file: string) => sessionMessages(file).map((message) => message.role);
 
 /** One finished exchange on disk; returns the session file and its id. */
 async function firstSession(ws: { cwd: string; home: string }): Promise<{ file: string; id: string }> {
@@ -30,9 +23,7 @@ describe("one writer per session", () => {
 	it("refuses a second loom continuing a session in use, naming --fork; the first keeps writing alone", async () => {
 		const ws = workspace();
 		const { file, id } = await firstSession(ws);
-		server.enqueue({ text: "word ", endless: true, chunkDelayMs: 10 });
-		const holder = startLoom(["--mode", "json", "-c", ...serverFlags(server.openaiBaseUrl), "talk"], ws);
-		await holder.waitForStdout('"text_delta"');
+		const holder = await holdSession(server, ws);
 
 		const second = await runLoom(["-p", "--session", id.slice(0, 8), ...serverFlags(server.openaiBaseUrl), "me too"], ws);
 		expect(second.code).toBe(1);
@@ -53,9 +44,7 @@ describe("one writer per session", () => {
 	it("takes over the lock of a loom that was killed", async () => {
 		const ws = workspace();
 		const { file } = await firstSession(ws);
-		server.enqueue({ text: "word ", endless: true, chunkDelayMs: 10 });
-		const killed = startLoom(["--mode", "json", "-c", ...serverFlags(server.openaiBaseUrl), "talk"], ws);
-		await killed.waitForStdout('"text_delta"');
+		const killed = await holdSession(server, ws);
 		killed.child.kill("SIGKILL");
 		await killed.done;
 		expect(existsSync(`${file}.lock`)).toBe(true);
@@ -112,9 +101,7 @@ describe("--fork <session>", () => {
 	it("forks a session that another loom is using", async () => {
 		const ws = workspace();
 		const { file, id } = await firstSession(ws);
-		server.enqueue({ text: "word ", endless: true, chunkDelayMs: 10 });
-		const holder = startLoom(["--mode", "json", "-c", ...serverFlags(server.openaiBaseUrl), "talk"], ws);
-		await holder.waitForStdout('"text_delta"');
+		const holder = await holdSession(server, ws);
 		server.setDefaultTurn({ text: "forked answer" });
 		const fork = await runLoom(["-p", "--fork", file, ...serverFlags(server.openaiBaseUrl), "a side question"], ws);
 		expect(fork.code).toBe(0);

@@ -3,23 +3,10 @@ import { appendFileSync, existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { runLoom, serverFlags, sessionFiles, startLoom, useScriptedServer } from "./loom-process.js";
-import { useWorkspaces } from "./workspace.js";
+import { sessionLines as fileLines, sessionMessages as messagesOf, useWorkspaces } from "./workspace.js";
 
 const workspace = useWorkspaces();
 const server = useScriptedServer();
-
-function fileLines(file: string): any[] {
-	return readFileSync(file, "utf8")
-		.trimEnd()
-		.split("\n")
-		.map((line) => JSON.parse(line));
-}
-
-function messagesOf(file: string): any[] {
-	return fileLines(file)
-		.filter((line) => line.type === "message")
-		.map((line) => line.message);
-}
 
 function requestText(index: number): string {
 	return JSON.stringify(server.requests[index]!.body.messages);

@@ -1,5 +1,5 @@
 // Temporary working directories and LOOM_HOMEs for end-to-end tests, removed when the file's tests end.
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll } from "vitest";
@@ -30,4 +30,16 @@ export function jsonLines(stdout: string): any[] {
 		.trimEnd()
 		.split("\n")
 		.map((line) => JSON.parse(line));
+}
+
+/** A session file's lines, parsed: the header, then the entries. */
+export function sessionLines(file: string): any[] {
+	return jsonLines(readFileSync(file, "utf8"));
+}
+
+/** The messages a session file records, in file order. */
+export function sessionMessages(file: string): any[] {
+	return sessionLines(file)
+		.filter((line) => line.type === "message")
+		.map((line) => line.message);
 }

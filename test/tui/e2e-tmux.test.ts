@@ -1,37 +1,14 @@
 // End to end in a real pseudo-terminal: the built `loom` inside tmux, against the scripted model server.
 // Types like a user (tmux send-keys) and reads the screen like one (tmux capture-pane).
-import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ScriptedModelServer, startScriptedModelServer } from "../support/scripted-model-server.mjs";
 import { LOOM_BIN, ensureBuilt, serverFlags } from "../cli/loom-process.js";
+import { hasTmux, shellQuote, tmuxTerminal } from "./tmux.js";
 
-function hasTmux(): boolean {
-	try {
-		execFileSync("tmux", ["-V"], { stdio: "ignore" });
-		return true;
-	} catch {
-		return false;
-	}
-}
-
-const SOCKET = `loom-e2e-${process.pid}`;
-const SESSION = "loom";
-
-function tmux(...args: string[]): string {
-	return execFileSync("tmux", ["-u", "-L", SOCKET, "-f", "/dev/null", ...args], { encoding: "utf8" });
-}
-
-function screen(): string {
-	return tmux("capture-pane", "-p", "-t", SESSION);
-}
-
-/** The whole scrollback plus the screen, wrapped lines joined. */
-function history(): string {
-	return tmux("capture-pane", "-p", "-J", "-S", "-", "-t", SESSION);
-}
+const { session: SESSION, tmux, screen, history, waitForScreen, typeLine } = tmuxTerminal(`loom-e2e-${process.pid}`);
 
 /** Occurrences of `needle`, ignoring how lines were wrapped. */
 function count(text: string, needle: string): number {
@@ -39,26 +16,6 @@ function count(text: string, needle: string): number {
 	return flat(text).split(flat(needle)).length - 1;
 }
 
-async function waitForScreen(check: (text: string) => boolean, what: string, timeoutMs = 20_000): Promise<string> {
-	const deadline = Date.now() + timeoutMs;
-	for (;;) {
-		const text = screen();
-		if (check(text)) return text;
-		if (Date.now() > deadline) throw new Error(`The screen never showed ${what}. It shows:\n${text}`);
-		await new Promise((resolve) => setTimeout(resolve, 100));
-	}
-}
-
-/** Text first, then the key, in two writes: one write with both would read as a paste. */
-async function typeLine(text: string): Promise<void> {
-	tmux("send-keys", "-t", SESSION, "-l", text);
-	await new Promise((resolve) => setTimeout(resolve, 150));
-	tmux("send-keys", "-t", SESSION, "Enter");
-}
-
-function shellQuote(value: string): string {
-	return `'${value.replace(/'/g, `'\\''`)}'`;
-}
 
 describe.skipIf(!hasTmux())("loom in a terminal (tmux)", () => {
 	let server: ScriptedModelServer;

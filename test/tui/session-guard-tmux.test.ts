@@ -1,57 +1,15 @@
 // End to end in a real terminal (tmux): what the screen does to keep a session file whole. Leaving with two
 // Ctrl+C during a tool records the tool's result; opening a session another loom is writing offers a fork.
-import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { LOOM_BIN, ensureBuilt, runLoom, serverFlags, sessionFiles, startLoom } from "../cli/loom-process.js";
+import { LOOM_BIN, ensureBuilt, holdSession, runLoom, serverFlags, sessionFiles } from "../cli/loom-process.js";
+import { sessionMessages as messagesOf } from "../cli/workspace.js";
 import { type ScriptedModelServer, startScriptedModelServer } from "../support/scripted-model-server.mjs";
+import { hasTmux, shellQuote, tmuxTerminal } from "./tmux.js";
 
-function hasTmux(): boolean {
-	try {
-		execFileSync("tmux", ["-V"], { stdio: "ignore" });
-		return true;
-	} catch {
-		return false;
-	}
-}
-
-const SOCKET = `loom-guard-${process.pid}`;
-const SESSION = "loom";
-
-function tmux(...args: string[]): string {
-	return execFileSync("tmux", ["-u", "-L", SOCKET, "-f", "/dev/null", ...args], { encoding: "utf8" });
-}
-
-const screen = () => tmux("capture-pane", "-p", "-J", "-t", SESSION);
-
-async function waitForScreen(check: (text: string) => boolean, what: string, timeoutMs = 20_000): Promise<string> {
-	const deadline = Date.now() + timeoutMs;
-	for (;;) {
-		const text = screen();
-		if (check(text)) return text;
-		if (Date.now() > deadline) throw new Error(`The screen never showed ${what}. It shows:\n${text}`);
-		await new Promise((resolve) => setTimeout(resolve, 100));
-	}
-}
-
-async function typeLine(text: string): Promise<void> {
-	tmux("send-keys", "-t", SESSION, "-l", text);
-	await new Promise((resolve) => setTimeout(resolve, 150));
-	tmux("send-keys", "-t", SESSION, "Enter");
-}
-
-const shellQuote = (value: string) => `'${value.replace(/'/g, `'\\''`)}'`;
-
-function messagesOf(file: string): any[] {
-	return readFileSync(file, "utf8")
-		.trimEnd()
-		.split("\n")
-		.map((line) => JSON.parse(line))
-		.filter((line) => line.type === "message")
-		.map((line) => line.message);
-}
+const { session: SESSION, tmux, screen, waitForScreen, typeLine } = tmuxTerminal(`loom-guard-${process.pid}`, { joinWrapped: true });
 
 describe.skipIf(!hasTmux())("the screen keeps the session file whole (tmux)", () => {
 	let server: ScriptedModelServer;
@@ -92,6 +50,14 @@ describe.skipIf(!hasTmux())("the screen keeps the session file whole (tmux)", ()
 		return { ...ws, open };
 	}
 
+	/** One finished exchange on disk, and another loom continuing that session. */
+	async function sessionInUse(ws: { cwd: string; home: string }) {
+		server.enqueue({ text: "Paris." });
+		expect((await runLoom(["-p", ...serverFlags(server.openaiBaseUrl), "capital of France?"], ws)).code).toBe(0);
+		const [file] = sessionFiles(ws.home);
+		return { file: file!, holder: await holdSession(server, ws) };
+	}
+
 	it("two Ctrl+C during a tool leave the screen with the tool's result in the session file", async () => {
 		const ws = workspace();
 		const started = join(ws.cwd, "started");
@@ -118,13 +84,8 @@ describe.skipIf(!hasTmux())("the screen keeps the session file whole (tmux)", ()
 
 	it("asks to fork a session another loom is writing, and forks it when told yes", async () => {
 		const ws = workspace();
-		server.enqueue({ text: "Paris." });
-		expect((await runLoom(["-p", ...serverFlags(server.openaiBaseUrl), "capital of France?"], ws)).code).toBe(0);
-		const [file] = sessionFiles(ws.home);
-		server.enqueue({ text: "word ", endless: true, chunkDelayMs: 10 });
-		const holder = startLoom(["--mode", "json", "-c", ...serverFlags(server.openaiBaseUrl), "talk"], ws);
+		const { file, holder } = await sessionInUse(ws);
 		try {
-			await holder.waitForStdout('"text_delta"');
 			ws.open(["-c"]);
 			await waitForScreen((text) => text.includes("Continue from it in a new session (a fork)? [Y/n]"), "the fork question");
 			expect(screen()).toContain(`is open in another loom process (pid ${holder.child.pid})`);
@@ -147,12 +108,8 @@ describe.skipIf(!hasTmux())("the screen keeps the session file whole (tmux)", ()
 
 	it("leaves without opening anything when the fork is declined", async () => {
 		const ws = workspace();
-		server.enqueue({ text: "Paris." });
-		expect((await runLoom(["-p", ...serverFlags(server.openaiBaseUrl), "capital of France?"], ws)).code).toBe(0);
-		server.enqueue({ text: "word ", endless: true, chunkDelayMs: 10 });
-		const holder = startLoom(["--mode", "json", "-c", ...serverFlags(server.openaiBaseUrl), "talk"], ws);
+		const { holder } = await sessionInUse(ws);
 		try {
-			await holder.waitForStdout('"text_delta"');
 			ws.open(["-c"]);
 			await waitForScreen((text) => text.includes("[Y/n]"), "the fork question");
 			await typeLine("n");
