@@ -1,4 +1,4 @@
-// End to end: a second Ctrl+C leaves at once, but not before the session file records what is known: the tool
+// End to end: a second Ctrl+C (or a signal) leaves at once, but not before the session file records what is known: the tool
 // call that was running gets its (interrupted) result, so a resume never has to invent one.
 import { existsSync } from "node:fs";
 import { join } from "node:path";
@@ -17,7 +17,7 @@ async function waitForFile(path: string): Promise<void> {
 	}
 }
 
-describe("two Ctrl+C during a tool (print mode)", () => {
+describe("leaving mid-run (print mode)", () => {
 	it("exits 130 at once with the running tool's result recorded, and a resume sends it without repair", async () => {
 		const ws = workspace();
 		const started = join(ws.cwd, "started");
@@ -43,5 +43,20 @@ describe("two Ctrl+C during a tool (print mode)", () => {
 		const resumed = await runLoom(["-p", "-c", ...serverFlags(server.openaiBaseUrl), "go on"], ws);
 		expect(resumed.stderr).toBe("");
 		expect(resumed.code).toBe(0);
+	});
+
+	it("a hang-up (SIGHUP, the terminal closed) ends the run as Ctrl+C does, with exit 129 and the file complete", async () => {
+		const ws = workspace();
+		server.enqueue({ text: "word ", endless: true, chunkDelayMs: 10 });
+		const run = startLoom(["--mode", "json", ...serverFlags(server.openaiBaseUrl), "talk"], ws);
+		await run.waitForStdout('"text_delta"');
+		run.child.kill("SIGHUP");
+		const result = await run.done;
+		expect(result.code).toBe(129);
+		const [file] = sessionFiles(ws.home);
+		expect(messagesOf(file!).map((m) => [m.role, m.stopReason])).toEqual([
+			["user", undefined],
+			["assistant", "aborted"],
+		]);
 	});
 });
