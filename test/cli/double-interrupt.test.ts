@@ -1,5 +1,6 @@
-// End to end: a second Ctrl+C (or a signal) leaves at once, but not before the session file records what is known: the tool
-// call that was running gets its (interrupted) result, so a resume never has to invent one.
+// End to end: leaving mid-run keeps the session file complete. A second Ctrl+C leaves at once, but not before the
+// file records what is known: the tool call that was running gets its (interrupted) result, so a resume never has
+// to invent one. A hang-up ends the run as Ctrl+C does.
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
