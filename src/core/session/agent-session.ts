@@ -137,7 +137,8 @@ export class AgentSession {
 	}
 	/** Problems met assembling the session and loading its file (lines skipped). */
 	get loadWarnings(): readonly string[] {
-		return [...(this.options.warnings ?? []), ...this.store.warnings, ...this.repairs.map((repair) => `${this.store.file}: ${repair}.`)];
+		const where = this.store.file ? `${this.store.file}: ` : "";
+		return [...(this.options.warnings ?? []), ...this.store.warnings, ...this.repairs.map((repair) => `${where}${repair}.`)];
 	}
 
 	/**

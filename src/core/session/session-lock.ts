@@ -70,7 +70,7 @@ function createLock(path: string, file: string): void {
 	for (let attempt = 0; ; attempt++) {
 		let fd: number;
 		try {
-			fd = openSync(path, "wx", 0o600);
+			fd = openSync(path, "wx", 0o644);
 		} catch (error) {
 			if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
 			const text = readQuietly(path);
