@@ -11,13 +11,18 @@ const TESTS = ["test/**/*.test.ts", "test/**/*.test.tsx"];
 export const PROCESS_TESTS = [
 	"test/bench/smoke.test.ts",
 	"test/cli/bash-output-files.test.ts",
+	"test/cli/bounded-input.test.ts",
 	"test/cli/compaction.test.ts",
 	"test/cli/config.test.ts",
+	"test/cli/double-interrupt.test.ts",
 	"test/cli/file-permissions.test.ts",
 	"test/cli/json-mode.test.ts",
 	"test/cli/print-mode.test.ts",
+	"test/cli/session-lock.test.ts",
 	"test/cli/session-picker.test.ts",
+	"test/cli/session-repair.test.ts",
 	"test/cli/sessions.test.ts",
+	"test/cli/slow-reader.test.ts",
 	"test/cli/stdout-errors.test.ts",
 	"test/cli/tools-option.test.ts",
 	"test/core/llm/agent-run.test.ts",
@@ -41,12 +46,14 @@ export const PROCESS_TESTS = [
 	"test/support/scripted-model-server.test.ts",
 	"test/tools/bash-memory.test.ts",
 	"test/tools/bash.test.ts",
+	"test/tools/edit-concurrent.test.ts",
 	"test/tools/new-tool.test.ts",
 	"test/tools/output-files.test.ts",
 	"test/tools/special-files.test.ts",
 	"test/tui/e2e-tmux.test.ts",
 	"test/tui/escape-sequences-tmux.test.ts",
 	"test/tui/real-session.test.tsx",
+	"test/tui/session-guard-tmux.test.ts",
 ];
 
 export default defineConfig({

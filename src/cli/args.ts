@@ -21,6 +21,8 @@ export interface CliOptions {
 	resume: boolean;
 	/** A path or an id prefix. */
 	session?: string;
+	/** --fork: the session whose conversation a new session starts from. */
+	fork?: ForkTarget;
 	/** false with --no-session. */
 	persist: boolean;
 	contextFiles: boolean;
@@ -29,6 +31,11 @@ export interface CliOptions {
 	files: string[];
 	/** The other arguments, joined by spaces. */
 	prompt: string;
+}
+
+/** What `--fork` names: a session (path or id prefix). Parsed in one place, so a later form can name an entry too. */
+export interface ForkTarget {
+	session: string;
 }
 
 /** What parsing decided: run, or it already printed help/version (exit 0). */
@@ -61,6 +68,7 @@ function buildProgram(version: string, output: ParseOutput): Command {
 		.option("-c, --continue", "continue the most recent session of this directory")
 		.option("-r, --resume", "choose a session of this directory to resume")
 		.option("--session <path|id>", "open a given session file, or id prefix")
+		.option("--fork <path|id>", "continue a copy of a session (file or id prefix) in a new session; the original is untouched")
 		.option("--no-session", "keep nothing on disk")
 		.option("--no-context-files", "skip AGENTS.md / CLAUDE.md")
 		.option("--max-turns <n>", "stop after n model turns", parsePositiveInt)
@@ -87,7 +95,8 @@ function buildProgram(version: string, output: ParseOutput): Command {
 			"",
 			"Settings: $LOOM_HOME/settings.json; custom providers (Ollama, vLLM, ...): $LOOM_HOME/models.json",
 			"",
-			"Exit codes: 0 done, 1 model error, abort or unusable provider, 2 usage error, 130 Ctrl+C",
+			"Exit codes: 0 done, 1 model error, abort or unusable provider, 2 usage error,",
+			"            129 hang-up (SIGHUP), 130 Ctrl+C, 141 stdout's reader went away, 143 SIGTERM",
 		].join("\n"),
 	);
 	return program;
@@ -129,7 +138,8 @@ export function parseArgs(
 		appendSystemPrompt: raw.appendSystemPrompt,
 		continue: raw.continue === true,
 		resume: raw.resume === true,
-		session: typeof raw.session === "string" ? raw.session : undefined,
+		session: typeof raw.session === "string" ? nonEmpty(raw.session, "--session") : undefined,
+		fork: typeof raw.fork === "string" ? parseForkTarget(raw.fork) : undefined,
 		persist: raw.session !== false,
 		contextFiles: raw.contextFiles !== false,
 		maxTurns: raw.maxTurns,
@@ -141,9 +151,24 @@ export function parseArgs(
 }
 
 function checkCombinations(options: CliOptions): void {
-	const picks = [options.continue && "--continue", options.resume && "--resume", options.session && "--session"].filter(Boolean);
+	const picks = [
+		options.continue && "--continue",
+		options.resume && "--resume",
+		options.session && "--session",
+		options.fork && "--fork",
+	].filter(Boolean);
 	if (picks.length > 1) throw new UsageError(`${picks.join(" and ")} cannot be combined: choose one way to open a session.`);
 	if (!options.persist && picks.length > 0) throw new UsageError(`--no-session cannot be combined with ${picks[0]}.`);
+}
+
+/** A session argument must name something: an empty one would silently start a new session. */
+function nonEmpty(value: string, flag: string): string {
+	if (value.trim() === "") throw new UsageError(`${flag} needs a session file path or an id prefix.`);
+	return value;
+}
+
+export function parseForkTarget(value: string): ForkTarget {
+	return { session: nonEmpty(value, "--fork") };
 }
 
 function parseToolList(value: string): string[] {

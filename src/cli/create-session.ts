@@ -14,6 +14,8 @@ export interface SessionSetup {
 	cwd: string;
 	/** An existing session file to continue, or undefined for a new session. */
 	sessionFile?: string;
+	/** Start a new session from sessionFile's conversation instead of continuing it (--fork). */
+	fork?: boolean;
 }
 
 export async function createSession(setup: SessionSetup): Promise<AgentSession> {
@@ -21,8 +23,9 @@ export async function createSession(setup: SessionSetup): Promise<AgentSession> 
 	const known = createCodingTools(cwd);
 	const tools = selectTools(known, options.tools);
 	const models = loadModelRegistry(home);
-	const store = setup.sessionFile ? await SessionStore.open(setup.sessionFile) : SessionStore.create({ home, cwd, persist: options.persist });
+	const store = await openStore(setup);
 	const previous = buildSessionContext(store.entries);
+	const contextFiles = options.contextFiles ? loadContextFiles(cwd, home) : [];
 	return new AgentSession({
 		cwd,
 		home,
@@ -34,7 +37,7 @@ export async function createSession(setup: SessionSetup): Promise<AgentSession> 
 		prompt: {
 			customPrompt: options.systemPrompt,
 			appendPrompt: options.appendSystemPrompt,
-			contextFiles: options.contextFiles ? loadContextFiles(cwd, home) : [],
+			contextFiles,
 		},
 		tools,
 		knownTools: known,
@@ -45,7 +48,13 @@ export async function createSession(setup: SessionSetup): Promise<AgentSession> 
 		idleTimeoutMs: settings.retry?.idleTimeoutMs,
 		compaction: settings.compaction,
 		maxTurns: options.maxTurns,
+		warnings: contextFiles.flatMap((file) => (file.warning ? [file.warning] : [])),
 	});
+}
+
+function openStore({ sessionFile, fork, home, cwd, options }: SessionSetup): Promise<SessionStore> | SessionStore {
+	if (sessionFile === undefined) return SessionStore.create({ home, cwd, persist: options.persist });
+	return fork ? SessionStore.fork(sessionFile, { home, cwd }) : SessionStore.open(sessionFile);
 }
 
 /**

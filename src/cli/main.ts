@@ -23,5 +23,23 @@ async function main(argv: string[]): Promise<number> {
 	}
 }
 
+/**
+ * Resolves once everything written to the stream so far has been handed to the reader (or the reader is gone).
+ * A pipe's writes are queued in the process; exiting before they drain would drop the last lines.
+ */
+function drained(stream: NodeJS.WriteStream): Promise<void> {
+	if (stream.destroyed || stream.writableLength === 0) return Promise.resolve();
+	return new Promise((resolve) => {
+		stream.once("close", resolve);
+		// A write's callback runs after every earlier write has been flushed, or with the error that stopped them.
+		stream.write("", () => resolve());
+	});
+}
+
 // Exit explicitly: an SDK's keep-alive sockets must not hold the process open after the answer.
-main(process.argv.slice(2)).then((code) => process.exit(code));
+main(process.argv.slice(2))
+	.then(async (code) => {
+		await Promise.all([drained(process.stdout), drained(process.stderr)]);
+		return code;
+	})
+	.then((code) => process.exit(code));

@@ -1,6 +1,6 @@
 // Builds the prompt from its three sources: @file arguments, prompt words, and piped stdin.
-import { readFileSync, statSync } from "node:fs";
 import { resolve } from "node:path";
+import { CheckedReadError, readCheckedFile } from "../core/checked-read.js";
 import { formatSize } from "../core/format-size.js";
 import { expandHome } from "../core/home-path.js";
 import type { ImageContent } from "../core/index.js";
@@ -78,16 +78,14 @@ function inlineFile(file: string, cwd: string): { path: string; text: string } |
 	const path = resolve(cwd, expandHome(file));
 	let bytes: Buffer;
 	try {
-		const stat = statSync(path);
-		if (stat.isDirectory()) throw new UsageError(`@${file} is a directory; name a file.`);
-		// Checked before reading, so a huge file is neither loaded nor sent; pipes (stat size 0) are read as they come.
-		if (stat.size > Math.max(MAX_FILE_BYTES, MAX_IMAGE_BYTES)) throw tooLarge(file, stat.size);
-		bytes = readFileSync(path);
+		// Only regular files, and never more than the larger limit: a device or a FIFO could go on forever.
+		bytes = readCheckedFile(path, { maxBytes: Math.max(MAX_FILE_BYTES, MAX_IMAGE_BYTES), label: `@${file}` });
 	} catch (error) {
-		if (error instanceof UsageError) throw error;
-		const code = (error as NodeJS.ErrnoException).code;
-		if (code === "ENOENT") throw new UsageError(`@${file}: no such file (${path}).${splitHint(file)}`);
-		throw new UsageError(`@${file}: cannot read ${path}: ${(error as Error).message}`);
+		if (!(error instanceof CheckedReadError)) throw new UsageError(`@${file}: cannot read ${path}: ${(error as Error).message}`);
+		if (error.code === "ENOENT") throw new UsageError(`@${file}: no such file (${path}).${splitHint(file)}`);
+		if (error.code === "EISDIR") throw new UsageError(`@${file} is a directory; name a file.`);
+		if (error.code === "ETOOBIG") throw tooLarge(file, error.size!);
+		throw new UsageError(error.code === "ENOTREG" ? `${error.message} To inline a command's output, pipe it on stdin.` : error.message);
 	}
 	const mimeType = detectImageMimeType(bytes);
 	if (mimeType && bytes.length > MAX_IMAGE_BYTES) {

@@ -1,11 +1,11 @@
 // Runs loom once the command line is parsed: settings, input, session, then print mode or the screen.
 import type { AgentSession } from "../core/session/index.js";
-import { loadSettings, loomHome, type Settings, SessionFileError, SettingsError } from "../core/session/index.js";
+import { loadSettings, loomHome, type Settings, SessionFileError, SessionInUseError, SettingsError } from "../core/session/index.js";
 import { stripControls } from "../core/text/sanitize-terminal.js";
 import type { CliOptions } from "./args.js";
-import { runPrintMode, StdoutError } from "./print-mode.js";
+import { answerText, runPrintMode, StdoutError } from "./print-mode.js";
 import { buildPromptInput, MAX_STDIN_BYTES, readStdin } from "./prompt-input.js";
-import { chooseSessionFile } from "./session-choice.js";
+import { askToFork, chooseSessionFile, sessionInUseMessage } from "./session-choice.js";
 import { EXIT, InterruptedError, UsageError } from "./usage-error.js";
 
 export interface RunIo {
@@ -47,7 +47,15 @@ export async function run(options: CliOptions, io: RunIo = defaultIo()): Promise
 		const sessionFile = await chooseSessionFile(options, home, io.cwd, { ...io, canAsk });
 		// Loaded here, not at the top: this is where the SDKs come in, and --help/--version never get this far.
 		const { createSession } = await import("./create-session.js");
-		session = await createSession({ options, settings, home, cwd: io.cwd, sessionFile });
+		const setup = { options, settings, home, cwd: io.cwd, sessionFile, fork: options.fork !== undefined };
+		try {
+			session = await createSession(setup);
+		} catch (error) {
+			// Another loom writes this session: the screen offers a fork; print mode says how to fork.
+			if (!(error instanceof SessionInUseError)) throw error;
+			if (!(interactive && (await askToFork(error, { ...io, canAsk })))) return fail(io, sessionInUseMessage(error));
+			session = await createSession({ ...setup, fork: true });
+		}
 	} catch (error) {
 		if (error instanceof SessionFileError) throw new UsageError(error.message);
 		if (error instanceof UsageError) throw error;
@@ -76,7 +84,10 @@ async function runScreen(session: AgentSession, initialPrompt: string, images: n
 	if (images > 0) io.stderr.write("loom: images given with @file are sent only in print mode (-p); attach them there.\n");
 	// The screen reads Ctrl+C as a key; a signal comes from outside (kill, a closed terminal): stop the run, leave.
 	const stop = onTermination((code) => {
-		void session.abort().finally(() => process.exit(code));
+		void session.abort().finally(() => {
+			session.dispose();
+			process.exit(code);
+		});
 	});
 	try {
 		const { runInteractive } = await import("../tui/index.js");
@@ -91,7 +102,11 @@ async function runPrint(session: AgentSession, input: ReturnType<typeof buildPro
 	// Ctrl+C aborts the run; the session file already holds every finished message, and the aborted one is
 	// appended as the run settles. A second Ctrl+C leaves at once.
 	const stopSignals = onTermination((code) => {
-		if (interrupted !== undefined) process.exit(code);
+		if (interrupted !== undefined) {
+			// Leaving mid-run: the session records what is known (a running tool's call gets its result) first.
+			session.dispose();
+			process.exit(code);
+		}
 		interrupted = code;
 		void session.abort();
 	});
@@ -132,6 +147,10 @@ async function runPrint(session: AgentSession, input: ReturnType<typeof buildPro
 		if (options.maxTurns !== undefined && outcome.message?.stopReason === "toolUse") {
 			io.stderr.write(`loom: stopped after ${options.maxTurns} model turn${options.maxTurns === 1 ? "" : "s"} (--max-turns).\n`);
 		}
+		// An empty stdout is otherwise indistinguishable from a lost answer.
+		if ((options.mode ?? "text") === "text" && outcome.message?.stopReason === "stop" && answerText(outcome.message).trim() === "") {
+			io.stderr.write("loom: the model returned no text.\n");
+		}
 		return EXIT.ok;
 	} catch (error) {
 		if (error instanceof StdoutError && error.code === "EPIPE") return EXIT.brokenPipe;
@@ -147,7 +166,7 @@ function onTermination(handler: (exitCode: number) => void): () => void {
 	const handlers: [NodeJS.Signals, () => void][] = [
 		["SIGINT", () => handler(EXIT.interrupted)],
 		["SIGTERM", () => handler(EXIT.terminated)],
-		["SIGHUP", () => handler(129)],
+		["SIGHUP", () => handler(EXIT.hangup)],
 	];
 	for (const [signal, fn] of handlers) process.on(signal, fn);
 	return () => {

@@ -1,6 +1,14 @@
 // Which session file to open: -c (newest here), --session (path or id prefix), -r (pick from a list).
 import { createInterface } from "node:readline/promises";
-import { listSessions, newestSessionFile, resolveSessionArgument, type SessionInfo } from "../core/session/index.js";
+import {
+	describeHolder,
+	listSessions,
+	newestSessionFile,
+	resolveSessionArgument,
+	type SessionInUseError,
+	type SessionInfo,
+	sessionIdFromFileName,
+} from "../core/session/index.js";
 import type { CliOptions } from "./args.js";
 import { showControls, stripToOneLine } from "../core/text/sanitize-terminal.js";
 import { InterruptedError, UsageError } from "./usage-error.js";
@@ -14,9 +22,10 @@ export interface ChoiceIo {
 	canAsk: boolean;
 }
 
-/** The file to continue, or undefined for a new session. */
+/** The session file to continue or to fork (--fork), or undefined for a new session. */
 export async function chooseSessionFile(options: CliOptions, home: string, cwd: string, io: ChoiceIo): Promise<string | undefined> {
 	if (options.session) return resolveSessionArgument(options.session, home, cwd);
+	if (options.fork) return resolveSessionArgument(options.fork.session, home, cwd);
 	if (options.continue) {
 		const newest = newestSessionFile(home, cwd);
 		if (!newest) io.stderr.write(`No earlier session in ${showControls(cwd)}; starting a new one.\n`);
@@ -24,6 +33,35 @@ export async function chooseSessionFile(options: CliOptions, home: string, cwd: 
 	}
 	if (options.resume) return pickSession(listSessions(home, cwd), cwd, io);
 	return undefined;
+}
+
+/** What to tell a user whose session is open in another loom, and the command that goes on from it safely. */
+export function sessionInUseMessage(error: SessionInUseError): string {
+	const id = sessionIdFromFileName(error.file) ?? error.file;
+	return (
+		`session ${id} is in use by another loom process (${describeHolder(error.holder)}); two writers would interleave its messages. ` +
+		`To go on from it in a new session without disturbing that one: loom --fork ${id}` +
+		` (or, if that process is gone, delete ${error.file}.lock).`
+	);
+}
+
+/** Asks whether to fork a session that is in use; false when the user declines or nobody can answer. */
+export async function askToFork(error: SessionInUseError, io: ChoiceIo): Promise<boolean> {
+	if (!io.canAsk) return false;
+	const id = sessionIdFromFileName(error.file) ?? error.file;
+	io.stderr.write(`Session ${id} is open in another loom process (${describeHolder(error.holder)}).\n`);
+	const rl = createInterface({ input: io.stdin, output: io.stderr });
+	const cancel = new AbortController();
+	rl.on("SIGINT", () => cancel.abort());
+	try {
+		const answer = await rl.question("Continue from it in a new session (a fork)? [Y/n] ", { signal: cancel.signal });
+		return /^\s*(y|yes)?\s*$/i.test(answer);
+	} catch {
+		io.stderr.write("\n");
+		return false;
+	} finally {
+		rl.close();
+	}
 }
 
 export function formatSessionList(sessions: readonly SessionInfo[], width = 100): string {

@@ -4,6 +4,7 @@ import { type Static, Type } from "@sinclair/typebox";
 import { capLines, rawString, type StyledLine, type ToolDefinition, type ToolPresentation, tailLines } from "../core/index.js";
 import { applyEdits, type EditSpec } from "./edit-apply.js";
 import { atomicWriteFile } from "./atomic-write.js";
+import { FileChangedError, type FileSnapshot, readSnapshot } from "./file-snapshot.js";
 import { describeChange } from "./edit-diff.js";
 import { looksBinary, specialFileKind } from "./file-kind.js";
 import { pathEffect, READ_BEFORE_CHANGE, summarizePath } from "./file-tool-presentation.js";
@@ -40,6 +41,8 @@ All edits are matched against the original file (not one after another), must no
 Copy oldText from the file exactly, with enough surrounding lines to be unique. Keep oldText small. To create a file or rewrite it whole, use write.`;
 
 const UTF8_BOM = "\uFEFF";
+/** Reads of a file that another program keeps changing, before the edit gives up. */
+const MAX_EDIT_ATTEMPTS = 5;
 
 /** A unified diff's lines, from the first hunk on (the file header says nothing the row does not). */
 export function diffLines(diff: string): StyledLine[] {
@@ -93,13 +96,14 @@ export function prepareEditArguments(args: unknown): unknown {
 	return input;
 }
 
-async function readForEdit(absolute: string, shownPath: string): Promise<Buffer> {
+/** The file's bytes and the open file they came from, so the write can tell whether anyone changed it since. */
+async function readForEdit(absolute: string, shownPath: string): Promise<{ bytes: Buffer; snapshot: FileSnapshot }> {
 	try {
 		const stat = await fs.stat(absolute);
 		if (stat.isDirectory()) throw new Error(`${shownPath} is a directory, not a file.`);
 		// Reading a FIFO waits for a writer, a device may never end: only regular files are edited.
 		if (!stat.isFile()) throw new Error(`${shownPath} is not a regular file (it is ${specialFileKind(stat)}); edit changes only regular files.`);
-		return await fs.readFile(absolute);
+		return await readSnapshot(absolute);
 	} catch (error) {
 		if ((error as NodeJS.ErrnoException).code === "ENOENT") {
 			throw new Error(`File not found: ${shownPath} (resolved to ${absolute}). To create a new file use write.`);
@@ -132,6 +136,29 @@ function checkEdits(edits: unknown): EditSpec[] {
 	return edits as EditSpec[];
 }
 
+interface AppliedChange {
+	original: string;
+	content: string;
+	applied: ReturnType<typeof applyEdits>["applied"];
+}
+
+async function applyAndWrite(
+	absolute: string,
+	shownPath: string,
+	bytes: Buffer,
+	snapshot: FileSnapshot,
+	edits: EditSpec[],
+	signal: AbortSignal | undefined,
+): Promise<AppliedChange> {
+	const raw = decodeText(bytes, shownPath);
+	const bom = raw.startsWith(UTF8_BOM) ? UTF8_BOM : "";
+	const original = raw.slice(bom.length);
+	const { content, applied } = applyEdits(original, edits, shownPath);
+	if (signal?.aborted) throw new Error(`Edit of ${shownPath} aborted; the file was not changed.`);
+	await atomicWriteFile(absolute, bom + content, { unchangedSince: snapshot });
+	return { original, content, applied };
+}
+
 export function createEditTool(cwd: string): ToolDefinition<typeof editSchema, EditToolDetails> {
 	return {
 		name: "edit",
@@ -144,13 +171,26 @@ export function createEditTool(cwd: string): ToolDefinition<typeof editSchema, E
 			const absolute = resolveToCwd(params.path, cwd);
 			const edits = checkEdits(params.edits);
 			return withFileMutationQueue(absolute, async () => {
-				if (signal?.aborted) throw new Error(`Edit of ${params.path} aborted; the file was not changed.`);
-				const raw = decodeText(await readForEdit(absolute, params.path), params.path);
-				const bom = raw.startsWith(UTF8_BOM) ? UTF8_BOM : "";
-				const original = raw.slice(bom.length);
-				const { content, applied } = applyEdits(original, edits, params.path);
-				if (signal?.aborted) throw new Error(`Edit of ${params.path} aborted; the file was not changed.`);
-				await atomicWriteFile(absolute, bom + content);
+				// Another program may write the file meanwhile: the edit is applied to what is on disk when it is
+				// written back, re-read and re-applied if the file changed, never written over the other change.
+				let change: AppliedChange | undefined;
+				for (let attempt = 1; !change; attempt++) {
+					if (signal?.aborted) throw new Error(`Edit of ${params.path} aborted; the file was not changed.`);
+					const { bytes, snapshot } = await readForEdit(absolute, params.path);
+					try {
+						change = await applyAndWrite(absolute, params.path, bytes, snapshot, edits, signal);
+					} catch (error) {
+						if (!(error instanceof FileChangedError)) throw error;
+						if (attempt === MAX_EDIT_ATTEMPTS) {
+							throw new Error(
+								`${params.path} changed on disk while editing (another program kept writing it); nothing was changed. Read it again, then retry the edit.`,
+							);
+						}
+					} finally {
+						await snapshot.handle.close();
+					}
+				}
+				const { original, content, applied } = change;
 
 				const { diff, firstChangedLine } = describeChange(
 					params.path,

@@ -1,5 +1,5 @@
 // Tells images and other binary files from text by their first bytes, never by extension.
-import type { Stats } from "node:fs";
+export { specialFileKind } from "../core/checked-read.js";
 
 export type ImageMimeType = "image/png" | "image/jpeg" | "image/gif" | "image/webp";
 
@@ -27,13 +27,4 @@ export function detectImageMimeType(bytes: Uint8Array): ImageMimeType | undefine
 /** A NUL byte in the first block marks a binary file (the heuristic git and grep use). */
 export function looksBinary(bytes: Uint8Array): boolean {
 	return bytes.subarray(0, SNIFF_BYTES).includes(0);
-}
-
-/** What a non-regular file is, for messages: "a FIFO", "a character device", ... */
-export function specialFileKind(stat: Stats): string {
-	if (stat.isFIFO()) return "a FIFO (named pipe)";
-	if (stat.isCharacterDevice()) return "a character device";
-	if (stat.isBlockDevice()) return "a block device";
-	if (stat.isSocket()) return "a socket";
-	return "not a file";
 }

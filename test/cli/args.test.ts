@@ -50,7 +50,7 @@ describe("parseArgs", () => {
 	it("help names the key variables, LOOM_HOME and the exit codes a script needs", () => {
 		const help = parse("--help").out;
 		for (const name of ["ANTHROPIC_API_KEY", "OPENAI_API_KEY", "LOOM_HOME"]) expect(help).toContain(name);
-		expect(help).toMatch(/Exit codes:.*0.*1.*2.*130/s);
+		expect(help).toMatch(/Exit codes:.*0.*1.*2.*129.*130/s);
 	});
 
 	it("asks for exit 2 on unknown flags and bad values, with the reason on stderr", () => {
@@ -69,6 +69,20 @@ describe("parseArgs", () => {
 		expect(() => parse("-c", "-r")).toThrow(UsageError);
 		expect(() => parse("-c", "--session", "x")).toThrow(/cannot be combined/);
 		expect(() => parse("-c", "--no-session")).toThrow(/--no-session cannot be combined with --continue/);
+		expect(() => parse("--fork", "abc", "-c")).toThrow(/--continue and --fork cannot be combined/);
+		expect(() => parse("--fork", "abc", "--session", "x")).toThrow(/--session and --fork cannot be combined/);
+		expect(() => parse("--fork", "abc", "--no-session")).toThrow(/--no-session cannot be combined with --fork/);
+	});
+
+	it("refuses an empty --session or --fork as a usage error, not a new session", () => {
+		expect(() => parse("--session", "")).toThrow(/--session needs a session file path or an id prefix/);
+		expect(() => parse("--session", "  ")).toThrow(UsageError);
+		expect(() => parse("--fork", "")).toThrow(/--fork needs a session file path or an id prefix/);
+	});
+
+	it("reads --fork <session> as the session to copy into a new one", () => {
+		expect(parse("--fork", "3f2a", "-p", "go on").options).toMatchObject({ fork: { session: "3f2a" }, session: undefined, persist: true });
+		expect(parse("--fork", "/tmp/a b/s.jsonl").options!.fork).toEqual({ session: "/tmp/a b/s.jsonl" });
 	});
 });
 

@@ -60,6 +60,19 @@ describe("settings and models.json", () => {
 		expect(present.stdout).toBe("with key\n");
 	});
 
+	it("accepts settings.json and models.json saved with a UTF-8 byte-order mark", async () => {
+		const ws = workspace();
+		localProvider(ws);
+		const models = readFileSync(join(ws.home, "models.json"), "utf8");
+		writeFileSync(join(ws.home, "models.json"), `\uFEFF${models}`);
+		writeFileSync(join(ws.home, "settings.json"), `\uFEFF${JSON.stringify({ provider: "local", model: "small:1b" })}`);
+		server.enqueue({ text: "read through the mark" });
+		const result = await runLoom(["-p", "hi"], ws);
+		expect(result.stderr).toBe("");
+		expect(result.code).toBe(0);
+		expect(server.requests[0]!.body.model).toBe("small:1b");
+	});
+
 	it("reports an invalid settings.json with its path, and exits 1", async () => {
 		const ws = workspace();
 		writeFileSync(join(ws.home, "settings.json"), '{"thinking": "low",}');

@@ -1,6 +1,6 @@
 // Runs the real built `loom` binary as a child process, with a temporary LOOM_HOME and a clean environment.
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
-import { mkdirSync, readdirSync, rmdirSync, statSync } from "node:fs";
+import { mkdirSync, readFileSync, readdirSync, rmdirSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -137,14 +137,38 @@ export function jsonLines(stdout: string): any[] {
 		.map((line) => JSON.parse(line));
 }
 
-/** Every session file under a LOOM_HOME. */
+/** A session file's lines, parsed: the header, then the entries. */
+export function sessionLines(file: string): any[] {
+	return jsonLines(readFileSync(file, "utf8"));
+}
+
+/** The messages a session file records, in file order. */
+export function sessionMessages(file: string): any[] {
+	return sessionLines(file)
+		.filter((line) => line.type === "message")
+		.map((line) => line.message);
+}
+
+/** Every session file under a LOOM_HOME (lock files left out). */
 export function sessionFiles(home: string): string[] {
 	const root = join(home, "sessions");
 	try {
-		return readdirSync(root).flatMap((dir) => readdirSync(join(root, dir)).map((name) => join(root, dir, name)));
+		return readdirSync(root).flatMap((dir) =>
+			readdirSync(join(root, dir))
+				.filter((name) => name.endsWith(".jsonl"))
+				.map((name) => join(root, dir, name)),
+		);
 	} catch {
 		return [];
 	}
+}
+
+/** A loom that keeps the directory's newest session open for writing (`-c`, an endless answer) until it is killed. */
+export async function holdSession(server: ScriptedModelServer, ws: { cwd: string; home: string }): Promise<LoomRun> {
+	server.enqueue({ text: "word ", endless: true, chunkDelayMs: 10 });
+	const holder = startLoom(["--mode", "json", "-c", ...serverFlags(server.openaiBaseUrl), "talk"], ws);
+	await holder.waitForStdout('"text_delta"');
+	return holder;
 }
 
 /** For a test file: builds loom once, then one scripted model server, reset before each test. */

@@ -186,4 +186,12 @@ describe("loom -p (text mode)", () => {
 		expect(result.stdout).toBe("The first half of\n");
 		expect(result.stderr).toMatch(/cut off at the model's output limit/);
 	});
+
+	it("exits 0 on an empty final answer but says on stderr that the model returned no text", async () => {
+		server.enqueue({ text: "" });
+		const result = await runLoom(["-p", ...serverFlags(server.openaiBaseUrl), "say nothing"], workspace());
+		expect(result.code).toBe(0);
+		expect(result.stdout).toBe("");
+		expect(result.stderr).toBe("loom: the model returned no text.\n");
+	});
 });

@@ -5,21 +5,9 @@ import { describe, expect, it } from "vitest";
 import { workspace } from "../support/temp-dir.js";
 import { sleep, waitFor } from "../support/wait-for.js";
 import { runLoom, serverFlags, sessionFiles, startLoom, useScriptedServer } from "./loom-process.js";
+import { sessionLines as fileLines, sessionMessages as messagesOf } from "./loom-process.js";
 
 const server = useScriptedServer();
-
-function fileLines(file: string): any[] {
-	return readFileSync(file, "utf8")
-		.trimEnd()
-		.split("\n")
-		.map((line) => JSON.parse(line));
-}
-
-function messagesOf(file: string): any[] {
-	return fileLines(file)
-		.filter((line) => line.type === "message")
-		.map((line) => line.message);
-}
 
 function requestText(index: number): string {
 	return JSON.stringify(server.requests[index]!.body.messages);

@@ -44,7 +44,11 @@ export class TmuxTerminal {
 	readonly socket: string;
 	readonly session = "loom";
 
-	constructor(name: string) {
+	/** `joinWrapped`: screen() joins lines the terminal wrapped, for checks on long lines. */
+	constructor(
+		name: string,
+		private readonly options: { joinWrapped?: boolean } = {},
+	) {
 		this.socket = `${name}-${process.pid}`;
 	}
 
@@ -61,7 +65,7 @@ export class TmuxTerminal {
 
 	/** The visible screen; with `styles`, SGR sequences included (capture-pane -e). */
 	screen(styles = false): string {
-		return this.tmux("capture-pane", "-p", ...(styles ? ["-e"] : []), "-t", this.session);
+		return this.tmux("capture-pane", "-p", ...(styles ? ["-e"] : []), ...(this.options.joinWrapped ? ["-J"] : []), "-t", this.session);
 	}
 
 	/** The whole scrollback plus the screen, wrapped lines joined. */

@@ -3,6 +3,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { atomicWriteFile } from "../../src/tools/atomic-write.js";
 import { tempDir } from "../support/temp-dir.js";
+import { FileChangedError, readSnapshot } from "../../src/tools/file-snapshot.js";
 
 describe("atomicWriteFile", () => {
 	it("creates parent directories and leaves no temporary file behind", async () => {
@@ -59,5 +60,48 @@ describe("atomicWriteFile", () => {
 		await expect(atomicWriteFile(path.join(dir, "f.dir"), "x")).rejects.toThrow(/is a directory/);
 		expect(await fs.readFile(file, "utf8")).toBe("precious");
 		expect((await fs.readdir(dir)).sort()).toEqual(["f.dir", "f.txt"]);
+	});
+
+	it("refuses to replace a file another program rewrote since it was read, and writes nothing", async () => {
+		const dir = tempDir();
+		const file = path.join(dir, "f.txt");
+		await fs.writeFile(file, "version 1\n");
+		const { snapshot } = await readSnapshot(file);
+		try {
+			await fs.writeFile(file, "version 2\n");
+			await expect(atomicWriteFile(file, "mine\n", { unchangedSince: snapshot })).rejects.toThrow(FileChangedError);
+			expect(await fs.readFile(file, "utf8")).toBe("version 2\n");
+			expect(await fs.readdir(dir)).toEqual(["f.txt"]);
+		} finally {
+			await snapshot.handle.close();
+		}
+	});
+
+	it("refuses a file replaced by another program's rename since it was read", async () => {
+		const dir = tempDir();
+		const file = path.join(dir, "f.txt");
+		await fs.writeFile(file, "same\n");
+		const { snapshot } = await readSnapshot(file);
+		try {
+			await fs.writeFile(path.join(dir, "other"), "same\n");
+			await fs.rename(path.join(dir, "other"), file);
+			await expect(atomicWriteFile(file, "mine\n", { unchangedSince: snapshot })).rejects.toThrow(/changed on disk while editing/);
+		} finally {
+			await snapshot.handle.close();
+		}
+	});
+
+	it("carries over what another program appended since the read, after the new content", async () => {
+		const dir = tempDir();
+		const file = path.join(dir, "log.txt");
+		await fs.writeFile(file, "head\nline 1\n");
+		const { snapshot } = await readSnapshot(file);
+		try {
+			await fs.appendFile(file, "line 2\n");
+			await atomicWriteFile(file, "HEAD\nline 1\n", { unchangedSince: snapshot });
+			expect(await fs.readFile(file, "utf8")).toBe("HEAD\nline 1\nline 2\n");
+		} finally {
+			await snapshot.handle.close();
+		}
 	});
 });

@@ -1,10 +1,13 @@
 // Reads and checks ~/.loom/models.json: user-defined providers and models. A broken file is reported with
 // its path and the exact field at fault, never silently ignored.
-import { existsSync, readFileSync } from "node:fs";
 import { type Static, Type } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
+import { CheckedReadError, readCheckedText, withoutBom } from "../checked-read.js";
 import { apiProvider, knownApis } from "./api-registry.js";
 import { BUILTIN_PROVIDERS } from "./models-catalog.js";
+
+/** Far above any real models.json; a bigger one is a mistake (or not a models.json at all). */
+const MAX_MODELS_JSON_BYTES = 1024 * 1024;
 
 const CostSchema = Type.Object({
 	input: Type.Optional(Type.Number({ minimum: 0 })),
@@ -43,20 +46,21 @@ export type ModelsJson = Static<typeof ModelsJsonSchema>;
 
 /** Reads the file; a missing file means no user models. Throws an Error naming the file and the problem. */
 export function readModelsJson(path: string): ModelsJson {
-	if (!existsSync(path)) return { providers: {} };
 	let text: string;
 	try {
-		text = readFileSync(path, "utf8");
+		text = readCheckedText(path, { maxBytes: MAX_MODELS_JSON_BYTES });
 	} catch (error) {
-		throw new Error(`Cannot read ${path}: ${(error as Error).message}`);
+		if (error instanceof CheckedReadError && error.code === "ENOENT") return { providers: {} };
+		throw new Error(error instanceof CheckedReadError ? error.message : `Cannot read ${path}: ${(error as Error).message}`);
 	}
 	return parseModelsJson(text, path);
 }
 
+/** `text` may start with a UTF-8 byte-order mark (some editors write one); it is ignored. */
 export function parseModelsJson(text: string, path: string): ModelsJson {
 	let value: unknown;
 	try {
-		value = JSON.parse(text);
+		value = JSON.parse(withoutBom(text));
 	} catch (error) {
 		throw new Error(`Invalid JSON in ${path}: ${(error as Error).message}`);
 	}

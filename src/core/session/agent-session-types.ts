@@ -56,6 +56,8 @@ export interface AgentSessionOptions {
 	 * view (the latest summary, the kept messages and every later one; every message without a compaction).
 	 */
 	buildContext?: (entries: readonly SessionEntry[]) => AgentMessage[];
+	/** Problems met assembling the session (a context file cut to its limit), reported with the load warnings. */
+	warnings?: readonly string[];
 }
 
 export type SessionListener = (event: SessionEvent) => void | Promise<void>;

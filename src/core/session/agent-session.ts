@@ -16,6 +16,7 @@ import { ToolHooks } from "./hook-chain.js";
 import { RunState } from "./run-state.js";
 import { type CommandSession, registerSessionCommands } from "./session-commands.js";
 import { SessionCompaction } from "./session-compaction.js";
+import { missingResult, repairConversation, unansweredToolCalls } from "./conversation-repair.js";
 import { buildSessionContext } from "./session-context.js";
 import type { SessionEntry } from "./session-entries.js";
 import type { SessionEvent } from "./session-events.js";
@@ -60,6 +61,8 @@ export class AgentSession {
 	private run: RunState | undefined;
 	private readonly recorded: SettingsRecord;
 	private readonly toolSet: SessionTools;
+	/** What loading the current store's conversation found damaged and each request repairs. */
+	private repairs: readonly string[] = [];
 
 	constructor(options: AgentSessionOptions) {
 		this.options = options;
@@ -67,6 +70,7 @@ export class AgentSession {
 		this.store = options.store;
 		this.choice = new ModelChoice(options.models, options.selection);
 		const context = buildSessionContext(this.store.entries, options.buildContext);
+		this.repairs = context.repairs;
 		this.recorded = new SettingsRecord(context);
 		this.usage = sumEntryUsage(this.store.entries);
 		this.toolSet = new SessionTools({ ...options, prompt: { ...options.prompt, cwd: options.cwd } });
@@ -86,7 +90,8 @@ export class AgentSession {
 			afterToolCall: this.hooks.afterToolCall,
 			transformContext: async (messages, signal) => {
 				const view = await this.compaction.beforeModelCall(messages, signal);
-				return options.transformContext ? options.transformContext(view, signal) : view;
+				// Last, so that no view sends a provider a sequence it rejects, however the file was damaged.
+				return repairConversation(options.transformContext ? await options.transformContext(view, signal) : view).messages;
 			},
 			shouldStopAfterTurn: options.maxTurns === undefined ? undefined : () => this.run?.countTurn() ?? false,
 			streamOptions: {
@@ -167,9 +172,10 @@ export class AgentSession {
 	get entries(): readonly SessionEntry[] {
 		return this.store.entries;
 	}
-	/** Problems met loading the session file (lines skipped). */
+	/** Problems met assembling the session and loading its file (lines skipped). */
 	get loadWarnings(): readonly string[] {
-		return this.store.warnings;
+		const where = this.store.file ? `${this.store.file}: ` : "";
+		return [...(this.options.warnings ?? []), ...this.store.warnings, ...this.repairs.map((repair) => `${where}${repair}.`)];
 	}
 
 	/**
@@ -336,8 +342,12 @@ export class AgentSession {
 		await this.switchStore(await SessionStore.open(file));
 	}
 
-	/** Closes the session file; the session is unusable afterwards. */
+	/**
+	 * Closes the session file; the session is unusable afterwards. A tool still running (the process is leaving
+	 * mid-run, e.g. on a second Ctrl+C) first gets an interrupted result in the file, so the file stays complete.
+	 */
 	dispose(): void {
+		this.recordUnfinishedTools();
 		this.store.close();
 	}
 
@@ -362,6 +372,7 @@ export class AgentSession {
 		this.agent.reset();
 		this.queued.clear();
 		const context = buildSessionContext(store.entries, this.options.buildContext);
+		this.repairs = context.repairs;
 		this.agent.replaceMessages(context.messages);
 		this.usage = sumEntryUsage(store.entries);
 		this.recorded.reset(context);
@@ -421,6 +432,13 @@ export class AgentSession {
 		}
 	}
 
+	private recordUnfinishedTools(): void {
+		const messages = this.store.entries.flatMap((entry) => (entry.type === "message" ? [entry.message] : []));
+		for (const call of unansweredToolCalls(messages)) {
+			this.persist(missingResult(call, INTERRUPTED_TOOL_TEXT));
+		}
+	}
+
 	/** Writes model and thinking changes into the session file (held until a new session's first message). */
 	private recordSettings(): void {
 		try {
@@ -452,3 +470,4 @@ export class AgentSession {
 }
 
 const DELIVERED: Promise<void> = Promise.resolve();
+const INTERRUPTED_TOOL_TEXT = "Interrupted: loom exited while this tool was running; its result is unknown.";

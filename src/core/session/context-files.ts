@@ -1,12 +1,19 @@
 // Project instructions for the model: AGENTS.md or CLAUDE.md from loom's home and every directory down to the cwd.
-import { readFileSync, realpathSync, statSync } from "node:fs";
+import { closeSync, realpathSync, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
+import { openRegularFile, readAt, withoutBom } from "../checked-read.js";
+import { formatSize } from "../format-size.js";
 
 export const CONTEXT_FILE_NAMES = ["AGENTS.md", "CLAUDE.md"] as const;
+
+/** Each context file gives the model at most this much; instructions longer than that are a mistake. */
+export const MAX_CONTEXT_FILE_BYTES = 64 * 1024;
 
 export interface ContextFile {
 	path: string;
 	content: string;
+	/** Set when the file was cut to MAX_CONTEXT_FILE_BYTES: what to tell the user. */
+	warning?: string;
 }
 
 /**
@@ -23,12 +30,33 @@ export function loadContextFiles(cwd: string, home: string): ContextFile[] {
 		if (seen.has(real)) continue;
 		seen.add(real);
 		try {
-			files.push({ path: found, content: readFileSync(found, "utf8") });
+			files.push(readContextFile(found));
 		} catch {
-			// Unreadable (permissions, removed meanwhile): instructions are optional, carry on without it.
+			// Unreadable (permissions, removed or replaced meanwhile): instructions are optional, carry on without it.
 		}
 	}
 	return files;
+}
+
+/** The file's text, cut at the last line break within MAX_CONTEXT_FILE_BYTES when it is longer. */
+function readContextFile(path: string): ContextFile {
+	const { fd, stat } = openRegularFile(path);
+	try {
+		const bytes = readAt(fd, 0, MAX_CONTEXT_FILE_BYTES + 1);
+		if (bytes.length <= MAX_CONTEXT_FILE_BYTES) return { path, content: withoutBom(bytes.toString("utf8")) };
+		const head = bytes.subarray(0, MAX_CONTEXT_FILE_BYTES);
+		const lineEnd = head.lastIndexOf(0x0a);
+		// Without a line break, a cut inside a character leaves one replacement character at the end: harmless.
+		const content = withoutBom((lineEnd > 0 ? head.subarray(0, lineEnd + 1) : head).toString("utf8"));
+		const size = Math.max(stat.size, bytes.length);
+		return {
+			path,
+			content,
+			warning: `${path} is ${formatSize(size)}; only its first ${MAX_CONTEXT_FILE_BYTES / 1024} KB are given to the model.`,
+		};
+	} finally {
+		closeSync(fd);
+	}
 }
 
 /** "/a/b/c" → ["/", "/a", "/a/b", "/a/b/c"]. */

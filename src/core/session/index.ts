@@ -6,6 +6,7 @@ export * from "./session-entries.js";
 export { cwdFolderName, sessionDirFor, sessionFileName, sessionIdFromFileName, sessionsRoot } from "./session-paths.js";
 export { type LoadedSession, loadSessionFile } from "./session-reader.js";
 export { type NewSessionOptions, SessionStore } from "./session-store.js";
+export { describeHolder, type LockHolder, SessionInUseError } from "./session-lock.js";
 export { type SessionContext, buildSessionContext } from "./session-context.js";
 export { type SessionInfo, listAllSessions, listSessions, newestSessionFile, readSessionInfo } from "./session-list.js";
 export { resolveSessionArgument } from "./session-resolve.js";

@@ -3,6 +3,7 @@
 import type { AgentMessage } from "../agent-types.js";
 import type { ThinkingLevel } from "../llm-types.js";
 import { buildCompactedContext } from "./compaction/compacted-context.js";
+import { repairConversation } from "./conversation-repair.js";
 import type { SessionEntry } from "./session-entries.js";
 
 export interface SessionContext {
@@ -12,6 +13,11 @@ export interface SessionContext {
 	model?: { provider: string; modelId: string };
 	/** The last thinking_change, if any. */
 	thinkingLevel?: ThinkingLevel;
+	/**
+	 * What the model would receive that no provider accepts (a damaged file), and how each request repairs it
+	 * (see repairConversation); empty for an intact session. `messages` stay as recorded.
+	 */
+	repairs: string[];
 }
 
 /**
@@ -22,7 +28,8 @@ export function buildSessionContext(
 	entries: readonly SessionEntry[],
 	view: (entries: readonly SessionEntry[]) => AgentMessage[] = (all) => buildCompactedContext(all).messages,
 ): SessionContext {
-	const context: SessionContext = { messages: view(entries) };
+	const messages = view(entries);
+	const context: SessionContext = { messages, repairs: repairConversation(messages).repairs };
 	for (const entry of entries) {
 		if (entry.type === "model_change") context.model = { provider: entry.provider, modelId: entry.modelId };
 		else if (entry.type === "thinking_change") context.thinkingLevel = entry.thinkingLevel;

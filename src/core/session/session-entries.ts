@@ -12,6 +12,8 @@ export interface SessionHeader {
 	/** ISO 8601 creation time. */
 	created: string;
 	cwd: string;
+	/** The session file this one was forked from (`--fork`); its entries up to the fork were copied here. */
+	parentSession?: string;
 }
 
 interface EntryBase {

@@ -1,7 +1,8 @@
 // Lists sessions fast: each file's head (header, first prompt) and tail (message count) only, never the whole file.
-import { closeSync, fstatSync, openSync, readSync, readdirSync, statSync } from "node:fs";
+import { closeSync, fstatSync, openSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { Allow, parse as parsePartialJson } from "partial-json";
+import { readAt } from "../checked-read.js";
 import { type SessionHeader, parseHeader } from "./session-entries.js";
 import { sessionDirFor, sessionsRoot } from "./session-paths.js";
 
@@ -180,13 +181,3 @@ function countMessagesSlowly(fd: number, size: number): number {
 	return count;
 }
 
-function readAt(fd: number, position: number, length: number): Buffer {
-	const buffer = Buffer.allocUnsafe(length);
-	let read = 0;
-	while (read < length) {
-		const n = readSync(fd, buffer, read, length - read, position + read);
-		if (n === 0) break;
-		read += n;
-	}
-	return buffer.subarray(0, read);
-}

@@ -1,6 +1,17 @@
 // Loads a session file by streaming it line by line, so a 100 MB file never sits in memory as one string.
-import { createReadStream } from "node:fs";
+import { closeSync, createReadStream } from "node:fs";
+import { CheckedReadError, openRegularFile, readAt } from "../checked-read.js";
+import { formatSize } from "../format-size.js";
 import { ENTRY_TYPES, type SessionEntry, SessionFileError, type SessionHeader, parseHeader } from "./session-entries.js";
+
+/** A header line is a few hundred bytes; a file whose first line does not end within this is not a session. */
+const HEADER_BYTES = 16 * 1024;
+/** Far above a long session (100 MB loads in about a second); a bigger file would exhaust memory as entries. */
+export const MAX_SESSION_BYTES = 512 * 1024 * 1024;
+/** One entry (a message with a few large images) stays far below this; a longer line is skipped unread. */
+const MAX_LINE_CHARS = 128 * 1024 * 1024;
+/** Stands for a line over MAX_LINE_CHARS, which is dropped as it streams instead of gathered. */
+const OVERLONG = Symbol("overlong line");
 
 export interface LoadedSession {
 	file: string;
@@ -10,13 +21,56 @@ export interface LoadedSession {
 	warnings: string[];
 }
 
+/** Throws SessionFileError unless `file` can be loaded as a session; reads only its first bytes. */
+export function checkSessionFile(file: string): void {
+	closeSync(openSessionFile(file));
+}
+
+/**
+ * Checks the file before streaming it: a regular file (a FIFO or a device is refused without blocking), whose
+ * first bytes are a loom header (judged from HEADER_BYTES at most), and no larger than MAX_SESSION_BYTES.
+ * Returns the open file descriptor.
+ */
+function openSessionFile(file: string): number {
+	let opened: ReturnType<typeof openRegularFile>;
+	try {
+		opened = openRegularFile(file);
+	} catch (error) {
+		if (!(error instanceof CheckedReadError)) throw error;
+		if (error.code === "ENOENT") throw new SessionFileError(`No session file at ${file}.`);
+		if (error.code === "EISDIR") throw new SessionFileError(`${file} is a directory, not a session file.`);
+		throw new SessionFileError(error.message);
+	}
+	const { fd, stat } = opened;
+	try {
+		const head = readAt(fd, 0, Math.min(HEADER_BYTES, stat.size));
+		if (head.length === 0) throw new SessionFileError(`${file} is not a loom session file: it is empty.`);
+		const end = head.indexOf(0x0a);
+		if (end === -1 && head.length < stat.size) {
+			throw new SessionFileError(`${file} is not a loom session file: its first line is not a {"type":"session",...} header.`);
+		}
+		parseHeader(head.subarray(0, end === -1 ? head.length : end).toString("utf8"), file);
+		if (stat.size > MAX_SESSION_BYTES) {
+			throw new SessionFileError(
+				`${file} is ${formatSize(stat.size)}, over the ${formatSize(MAX_SESSION_BYTES)} loom opens. Start a new session (its earlier messages cannot be loaded).`,
+			);
+		}
+		return fd;
+	} catch (error) {
+		closeSync(fd);
+		throw error;
+	}
+}
+
 /**
  * Reads a session file. Tolerant: unusable lines are skipped with a warning and the rest loads.
- * Strict about identity: a file whose first line is not a loom header is rejected with SessionFileError.
- * Never writes to the file.
+ * Strict about identity: a file whose first line is not a loom header is rejected with SessionFileError,
+ * after reading only its first bytes. Never writes to the file.
  */
 export async function loadSessionFile(file: string): Promise<LoadedSession> {
-	const stream = createReadStream(file, { encoding: "utf8", highWaterMark: 1 << 20 });
+	const fd = openSessionFile(file);
+	// Bounded even if the file grows while it is read.
+	const stream = createReadStream(file, { fd, start: 0, end: MAX_SESSION_BYTES - 1, encoding: "utf8", highWaterMark: 1 << 20 });
 	let header: SessionHeader | undefined;
 	const entries: SessionEntry[] = [];
 	// Failures are only judged at the end: a bad line that turns out to be the last one is a torn write, not damage.
@@ -26,7 +80,11 @@ export async function loadSessionFile(file: string): Promise<LoadedSession> {
 		for await (const line of streamLines(stream)) {
 			lineNumber++;
 			if (header === undefined) {
-				header = parseHeader(line, file);
+				header = parseHeader(line === OVERLONG ? "" : line, file);
+				continue;
+			}
+			if (line === OVERLONG) {
+				badLines.push({ line: lineNumber, reason: `is longer than ${formatSize(MAX_LINE_CHARS)}` });
 				continue;
 			}
 			if (line.trim() === "") continue;
@@ -69,22 +127,38 @@ function parseEntry(line: string): SessionEntry | string {
 }
 
 /**
- * The lines of a text stream, without their "\n" (a final line without one included). Hand-rolled rather than
- * node:readline, which costs about as much again as JSON-parsing every line of a large session.
+ * The lines of a text stream, without their "\n" (a final line without one included); a line over
+ * MAX_LINE_CHARS comes as OVERLONG. Hand-rolled rather than node:readline, which costs about as much again as
+ * JSON-parsing every line of a large session.
  */
-async function* streamLines(stream: AsyncIterable<string>): AsyncGenerator<string> {
+async function* streamLines(stream: AsyncIterable<string>): AsyncGenerator<string | typeof OVERLONG> {
 	let pending: string[] = [];
+	let pendingChars = 0;
+	let overlong = false;
 	for await (const chunk of stream) {
 		let start = 0;
 		for (let end = chunk.indexOf("\n"); end !== -1; end = chunk.indexOf("\n", start)) {
 			const piece = chunk.slice(start, end);
-			const line = pending.length > 0 ? pending.join("") + piece : piece;
+			if (overlong || pendingChars + piece.length > MAX_LINE_CHARS) yield OVERLONG;
+			else {
+				const line = pending.length > 0 ? pending.join("") + piece : piece;
+				yield line.endsWith("\r") ? line.slice(0, -1) : line;
+			}
 			pending = [];
-			yield line.endsWith("\r") ? line.slice(0, -1) : line;
+			pendingChars = 0;
+			overlong = false;
 			start = end + 1;
 		}
 		// A line longer than a chunk is gathered in pieces, so it is joined once, not re-copied per chunk.
-		if (start < chunk.length) pending.push(chunk.slice(start));
+		if (start < chunk.length && !overlong) {
+			pending.push(chunk.slice(start));
+			pendingChars += chunk.length - start;
+			if (pendingChars > MAX_LINE_CHARS) {
+				overlong = true;
+				pending = [];
+			}
+		}
 	}
-	if (pending.length > 0) yield pending.join("");
+	if (overlong) yield OVERLONG;
+	else if (pending.length > 0) yield pending.join("");
 }

@@ -3,8 +3,10 @@ import { randomBytes, randomUUID } from "node:crypto";
 import { closeSync, fstatSync, mkdirSync, openSync, readSync, writeSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { type EntryPayload, SESSION_FORMAT_VERSION, type SessionEntry, type SessionHeader } from "./session-entries.js";
+import { sessionChain } from "./session-chain.js";
+import { acquireSessionLock, type SessionLock } from "./session-lock.js";
 import { sessionDirFor, sessionFileName } from "./session-paths.js";
-import { type LoadedSession, loadSessionFile } from "./session-reader.js";
+import { checkSessionFile, type LoadedSession, loadSessionFile } from "./session-reader.js";
 
 export interface NewSessionOptions {
 	home: string;
@@ -13,6 +15,11 @@ export interface NewSessionOptions {
 	persist?: boolean;
 	now?: Date;
 }
+
+/**
+ * A store writes its file only while it holds the file's lock (see session-lock.ts): an opened session from
+ * open() on, a new one from its first write; close() releases it.
+ */
 
 export class SessionStore {
 	private readonly list: SessionEntry[];
@@ -26,6 +33,7 @@ export class SessionStore {
 	/** Entries of a new session waiting for its first message, so a session without messages leaves no file. */
 	private pending: string[] = [];
 	private closed = false;
+	private lock: SessionLock | undefined;
 
 	private constructor(
 		readonly header: SessionHeader,
@@ -34,11 +42,13 @@ export class SessionStore {
 		entries: SessionEntry[],
 		headerWritten: boolean,
 		needsNewline: boolean,
-		/** Problems met while loading (skipped lines). */
+		/** Problems met while loading (skipped lines, entries off the chain). */
 		readonly warnings: readonly string[] = [],
+		/** Every id in the file, off-chain ones included, so a new entry never reuses one. */
+		fileIds: readonly string[] = [],
 	) {
 		this.list = entries;
-		this.ids = new Set(entries.map((entry) => entry.id));
+		this.ids = new Set([...fileIds, ...entries.map((entry) => entry.id)]);
 		this.messages = entries.reduce((count, entry) => count + (entry.type === "message" ? 1 : 0), 0);
 		this.headerWritten = headerWritten;
 		this.needsNewline = needsNewline;
@@ -46,6 +56,10 @@ export class SessionStore {
 
 	/** A new session. Its file appears only with the first message, so idle launches leave no clutter. */
 	static create(options: NewSessionOptions): SessionStore {
+		return SessionStore.createWith(options, [], []);
+	}
+
+	private static createWith(options: NewSessionOptions, entries: SessionEntry[], warnings: string[], parentSession?: string): SessionStore {
 		const created = options.now ?? new Date();
 		const header: SessionHeader = {
 			type: "session",
@@ -53,19 +67,50 @@ export class SessionStore {
 			id: randomUUID(),
 			created: created.toISOString(),
 			cwd: options.cwd,
+			...(parentSession === undefined ? {} : { parentSession }),
 		};
 		const file =
 			options.persist === false ? undefined : join(sessionDirFor(options.home, options.cwd), sessionFileName(created, header.id));
-		return new SessionStore(header, file, [], false, false);
+		const store = new SessionStore(header, file, entries, false, false, warnings);
+		if (file !== undefined) store.pending = entries.map((entry) => `${JSON.stringify(entry)}\n`);
+		return store;
 	}
 
-	/** Opens an existing session file (streamed); later entries are appended to it, nothing is rewritten. */
+	/**
+	 * Opens an existing session file (streamed) and locks it: later entries are appended to it, nothing is
+	 * rewritten. Throws SessionInUseError while another loom process has it open.
+	 */
 	static async open(file: string): Promise<SessionStore> {
-		return SessionStore.fromLoaded(await loadSessionFile(file));
+		// Checked before locking: no lock file is ever put next to something that is not a session.
+		checkSessionFile(file);
+		const lock = acquireSessionLock(file);
+		try {
+			const store = SessionStore.fromLoaded(await loadSessionFile(file));
+			store.lock = lock;
+			return store;
+		} catch (error) {
+			lock.release();
+			throw error;
+		}
 	}
 
+	/**
+	 * A new session that starts from `file`'s conversation: its entries are copied (ids and chain kept) into the new
+	 * file, whose header names `file` as parentSession. `file` is only read, so it may be in use elsewhere. Like any
+	 * new session, the new file appears with its first message.
+	 */
+	static async fork(file: string, options: NewSessionOptions): Promise<SessionStore> {
+		const loaded = await loadSessionFile(file);
+		const chain = sessionChain(loaded.entries);
+		return SessionStore.createWith(options, chain.entries, [...loaded.warnings, ...notesOf(loaded, chain.notes)], loaded.file);
+	}
+
+	/** The store holds the conversation's chain (see sessionChain); entries off it stay in the file, unused. */
 	static fromLoaded(loaded: LoadedSession): SessionStore {
-		return new SessionStore(loaded.header, loaded.file, loaded.entries, true, !endsWithNewline(loaded.file), loaded.warnings);
+		const chain = sessionChain(loaded.entries);
+		const warnings = [...loaded.warnings, ...notesOf(loaded, chain.notes)];
+		const ids = loaded.entries.map((entry) => entry.id);
+		return new SessionStore(loaded.header, loaded.file, chain.entries, true, !endsWithNewline(loaded.file), warnings, ids);
 	}
 
 	get id(): string {
@@ -116,6 +161,8 @@ export class SessionStore {
 		if (this.fd !== undefined) closeSync(this.fd);
 		this.fd = undefined;
 		this.closed = true;
+		this.lock?.release();
+		this.lock = undefined;
 	}
 
 	/**
@@ -149,6 +196,7 @@ export class SessionStore {
 		const file = this.file!;
 		if (this.headerWritten) return openSync(file, "a");
 		mkdirSync(dirname(file), { recursive: true });
+		this.lock ??= acquireSessionLock(file);
 		// "wx": never clobber an existing file, whatever the clock did.
 		return openSync(file, "wx");
 	}
@@ -159,6 +207,10 @@ export class SessionStore {
 			if (!this.ids.has(id)) return id;
 		}
 	}
+}
+
+function notesOf(loaded: LoadedSession, notes: string[]): string[] {
+	return notes.map((note) => `${loaded.file}: ${note}`);
 }
 
 function endsWithNewline(file: string): boolean {

@@ -1,9 +1,12 @@
 // User settings from <loomHome>/settings.json; command-line flags override them (see src/cli).
-import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { type Static, Type } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
 import { THINKING_LEVELS } from "../llm-types.js";
+import { CheckedReadError, readCheckedText, withoutBom } from "../checked-read.js";
+
+/** Far above any real settings file; a bigger one is a mistake (or not a settings file at all). */
+export const MAX_CONFIG_BYTES = 1024 * 1024;
 
 const ExecutionModeSchema = Type.Union([Type.Literal("parallel"), Type.Literal("sequential")]);
 const ThinkingSchema = Type.Union(THINKING_LEVELS.map((level) => Type.Literal(level)));
@@ -61,15 +64,17 @@ export function loadSettings(home: string): Settings {
 	const file = settingsPath(home);
 	let text: string;
 	try {
-		text = readFileSync(file, "utf8");
+		text = readCheckedText(file, { maxBytes: MAX_CONFIG_BYTES });
 	} catch (error) {
-		if ((error as NodeJS.ErrnoException).code === "ENOENT") return {};
-		throw new SettingsError(`Cannot read ${file}: ${(error as Error).message}`);
+		if (error instanceof CheckedReadError && error.code === "ENOENT") return {};
+		throw new SettingsError(error instanceof CheckedReadError ? error.message : `Cannot read ${file}: ${(error as Error).message}`);
 	}
 	return parseSettings(text, file);
 }
 
+/** `text` may start with a UTF-8 byte-order mark (some editors write one); it is ignored. */
 export function parseSettings(text: string, file: string): Settings {
+	text = withoutBom(text);
 	if (text.trim() === "") return {};
 	let value: unknown;
 	try {

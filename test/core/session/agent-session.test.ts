@@ -344,7 +344,9 @@ describe("AgentSession", () => {
 		const { session: resumed } = makeSession({ store, buildContext: (entries) => entries.flatMap((e) => (e.type === "message" ? [e.message] : [])).slice(-1) }, home);
 		expect(resumed.entries.filter((e) => e.type === "message")).toHaveLength(2);
 		await resumed.prompt("new question");
-		expect(requestRoles(1)).toEqual(["system", "assistant", "user"]);
+		// The view begins with an answer, which no request may: a placeholder question is sent before it.
+		expect(requestRoles(1)).toEqual(["system", "user", "assistant", "user"]);
+		expect(resumed.loadWarnings.join("\n")).toMatch(/began with an answer/);
 		// The file still holds every message.
 		expect(fileLines(session.sessionFile!).filter((l) => l.type === "message")).toHaveLength(4);
 		resumed.dispose();

@@ -31,13 +31,16 @@ describe("SessionStore", () => {
 		expect(existsSync(store.file!)).toBe(false);
 		store.append({ type: "message", message: user("hello") });
 		const dir = join(sessionsRoot(home), cwdFolderName("/work/project"));
-		expect(readdirSync(dir)).toEqual([store.file!.slice(dir.length + 1)]);
+		const name = store.file!.slice(dir.length + 1);
+		// Beside the session file, its lock while the store has it open for writing (removed by close()).
+		expect(readdirSync(dir).sort()).toEqual([name, `${name}.lock`]);
 		expect(store.file).toMatch(/\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}-\d{3}Z_[0-9a-f-]{36}\.jsonl$/);
 		const [header, entry] = linesOf(store.file!);
 		expect(header).toMatchObject({ type: "session", version: 1, id: store.id, cwd: "/work/project" });
 		expect(new Date(header.created).getTime()).toBeGreaterThan(0);
 		expect(entry).toMatchObject({ type: "message", parentId: null, n: 1, message: { role: "user", content: "hello" } });
 		store.close();
+		expect(readdirSync(dir)).toEqual([name]);
 	});
 
 	it("chains entries by parentId, counts messages in n and writes each entry at once", () => {
@@ -127,6 +130,38 @@ describe("SessionStore", () => {
 		]);
 		// The torn line is now in the middle: still skipped, reported by its line number.
 		expect(loaded.warnings).toEqual([expect.stringMatching(/line 4 is not valid JSON; it was skipped/)]);
+	});
+
+	it("locks an opened session for this process: a second open here shares the lock, and the last close removes it", async () => {
+		const { store } = newStore();
+		store.append({ type: "message", message: user("hello") });
+		const file = store.file!;
+		store.close();
+		expect(existsSync(`${file}.lock`)).toBe(false);
+		const first = await SessionStore.open(file);
+		// What /resume of the session already open does before it closes the old store.
+		const second = await SessionStore.open(file);
+		expect(JSON.parse(readFileSync(`${file}.lock`, "utf8"))).toMatchObject({ pid: process.pid });
+		first.close();
+		expect(existsSync(`${file}.lock`)).toBe(true);
+		second.close();
+		expect(existsSync(`${file}.lock`)).toBe(false);
+	});
+
+	it("forks a session into a new store that names its parent and writes nothing until its first message", async () => {
+		const { home, store } = newStore();
+		store.append({ type: "message", message: user("q") });
+		store.append({ type: "message", message: assistant("a") });
+		store.close();
+		const before = readFileSync(store.file!, "utf8");
+		const fork = await SessionStore.fork(store.file!, { home, cwd: "/work/project" });
+		expect(fork.header.parentSession).toBe(store.file);
+		expect(fork.entries.map((entry) => entry.id)).toEqual(store.entries.map((entry) => entry.id));
+		expect(existsSync(fork.file!)).toBe(false);
+		fork.append({ type: "message", message: user("more") });
+		expect(linesOf(fork.file!).map((line) => line.type)).toEqual(["session", "message", "message", "message"]);
+		expect(readFileSync(store.file!, "utf8")).toBe(before);
+		fork.close();
 	});
 });
 

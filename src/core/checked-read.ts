@@ -1,0 +1,104 @@
+// Reading a file on the user's behalf: its kind is checked before any byte is read, and at most a limit is read.
+// A FIFO would block the open or the read forever, a device (/dev/zero) never ends, a sparse file can claim
+// gigabytes: each of these ends at once with an error that names the file.
+import { closeSync, constants, fstatSync, openSync, readSync, type Stats } from "node:fs";
+import { formatSize } from "./format-size.js";
+
+/** Why a file was not read: no such file, a directory, not a regular file, over the limit, or another errno. */
+export type CheckedReadCode = "ENOENT" | "EISDIR" | "ENOTREG" | "ETOOBIG" | (string & {});
+
+export class CheckedReadError extends Error {
+	constructor(
+		message: string,
+		readonly code: CheckedReadCode,
+		/** The file's size, for ETOOBIG. */
+		readonly size?: number,
+	) {
+		super(message);
+		this.name = "CheckedReadError";
+	}
+}
+
+export interface CheckedReadOptions {
+	/** More than this is refused (ETOOBIG), by the size the file claims or by what it turns out to hold. */
+	maxBytes: number;
+	/** How the file is named in messages (default: its path), e.g. "@notes.md". */
+	label?: string;
+}
+
+/** What a non-regular file is, for messages: "a FIFO (named pipe)", "a character device", ... */
+export function specialFileKind(stat: Stats): string {
+	if (stat.isFIFO()) return "a FIFO (named pipe)";
+	if (stat.isCharacterDevice()) return "a character device";
+	if (stat.isBlockDevice()) return "a block device";
+	if (stat.isSocket()) return "a socket";
+	if (stat.isDirectory()) return "a directory";
+	return "not a file";
+}
+
+/** An open regular file; the caller closes it. */
+export interface RegularFile {
+	fd: number;
+	stat: Stats;
+}
+
+/**
+ * Opens a regular file for reading, or throws CheckedReadError. O_NONBLOCK: opening a FIFO without a writer
+ * returns at once instead of waiting (it is then refused by its kind); for a regular file the flag changes nothing.
+ */
+export function openRegularFile(path: string, label = path): RegularFile {
+	let fd: number;
+	try {
+		fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+	} catch (error) {
+		const code = (error as NodeJS.ErrnoException).code ?? "EIO";
+		if (code === "ENOENT") throw new CheckedReadError(`${label}: no such file (${path}).`, code);
+		if (code === "EISDIR") throw new CheckedReadError(`Cannot read ${label}: it is a directory, not a file.`, code);
+		throw new CheckedReadError(`Cannot read ${label}: ${(error as Error).message}`, code);
+	}
+	const stat = fstatSync(fd);
+	if (stat.isFile()) return { fd, stat };
+	closeSync(fd);
+	if (stat.isDirectory()) throw new CheckedReadError(`Cannot read ${label}: it is a directory, not a file.`, "EISDIR");
+	throw new CheckedReadError(`${label} is not a regular file (it is ${specialFileKind(stat)}); loom reads only regular files.`, "ENOTREG");
+}
+
+/** Up to `maxBytes` from `position` of an open file (fewer at its end). */
+export function readAt(fd: number, position: number, maxBytes: number): Buffer {
+	const buffer = Buffer.allocUnsafe(maxBytes);
+	let filled = 0;
+	while (filled < maxBytes) {
+		const n = readSync(fd, buffer, filled, maxBytes - filled, position + filled);
+		if (n === 0) break;
+		filled += n;
+	}
+	return buffer.subarray(0, filled);
+}
+
+function tooBig(label: string, size: number, maxBytes: number): CheckedReadError {
+	return new CheckedReadError(`${label} is ${formatSize(size)}, over the ${formatSize(maxBytes)} loom reads from it.`, "ETOOBIG", size);
+}
+
+/** A whole regular file of at most `maxBytes`, or CheckedReadError. */
+export function readCheckedFile(path: string, options: CheckedReadOptions): Buffer {
+	const label = options.label ?? path;
+	const { fd, stat } = openRegularFile(path, label);
+	try {
+		if (stat.size > options.maxBytes) throw tooBig(label, stat.size, options.maxBytes);
+		// One byte more than allowed tells a file that grew past the limit since fstat.
+		const bytes = readAt(fd, 0, options.maxBytes + 1);
+		if (bytes.length > options.maxBytes) throw tooBig(label, Math.max(stat.size, bytes.length), options.maxBytes);
+		return bytes;
+	} finally {
+		closeSync(fd);
+	}
+}
+
+/** readCheckedFile as UTF-8 text, without a leading byte-order mark (editors on Windows add one). */
+export function readCheckedText(path: string, options: CheckedReadOptions): string {
+	return withoutBom(readCheckedFile(path, options).toString("utf8"));
+}
+
+export function withoutBom(text: string): string {
+	return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+}

@@ -1,0 +1,115 @@
+// End to end in a real terminal (tmux): what the screen does to keep a session file whole. Leaving with two
+// Ctrl+C during a tool records the tool's result; opening a session another loom is writing offers a fork.
+import { existsSync, mkdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { ensureBuilt, holdSession, runLoom, serverFlags, sessionFiles, sessionMessages as messagesOf } from "../cli/loom-process.js";
+import { type ScriptedModelServer, startScriptedModelServer } from "../support/scripted-model-server.mjs";
+import { tempDir } from "../support/temp-dir.js";
+import { TmuxTerminal, hasTmux, loomCommand } from "../support/tmux-terminal.js";
+
+const terminal = new TmuxTerminal("loom-guard", { joinWrapped: true });
+
+describe.skipIf(!hasTmux())("the screen keeps the session file whole (tmux)", () => {
+	let server: ScriptedModelServer;
+	let root: string;
+	let run = 0;
+
+	beforeAll(async () => {
+		await ensureBuilt();
+		server = await startScriptedModelServer();
+		root = tempDir("loom-guard-");
+	}, 120_000);
+
+	afterEach(() => {
+		terminal.kill();
+		server.reset();
+	});
+
+	afterAll(() => {
+		server?.close();
+	});
+
+	/** A fresh project and LOOM_HOME; `open` starts loom in tmux there with extra arguments. */
+	function workspace() {
+		const dir = join(root, String(run++));
+		const ws = { cwd: join(dir, "project"), home: join(dir, "loom-home") };
+		mkdirSync(ws.cwd, { recursive: true });
+		mkdirSync(join(ws.home, "user-home"), { recursive: true });
+		const open = (args: string[]) => terminal.start(loomCommand(ws.home, [...serverFlags(server.openaiBaseUrl), ...args]), { cwd: ws.cwd, columns: 100, rows: 30 });
+		return { ...ws, open };
+	}
+
+	/** One finished exchange on disk, and another loom continuing that session. */
+	async function sessionInUse(ws: { cwd: string; home: string }) {
+		server.enqueue({ text: "Paris." });
+		expect((await runLoom(["-p", ...serverFlags(server.openaiBaseUrl), "capital of France?"], ws)).code).toBe(0);
+		const [file] = sessionFiles(ws.home);
+		return { file: file!, holder: await holdSession(server, ws) };
+	}
+
+	it("two Ctrl+C during a tool leave the screen with the tool's result in the session file", async () => {
+		const ws = workspace();
+		const started = join(ws.cwd, "started");
+		server.enqueue({ toolCalls: [{ id: "call_slow", name: "bash", arguments: { command: `trap '' INT TERM; touch ${started}; sleep 30` } }] });
+		ws.open([]);
+		await terminal.waitForScreen((text) => text.includes("Ask loom"), "the editor");
+		await terminal.typeLine("run the slow thing");
+		const deadline = Date.now() + 15_000;
+		while (!existsSync(started)) {
+			if (Date.now() > deadline) throw new Error("the command never started");
+			await new Promise((r) => setTimeout(r, 20));
+		}
+		terminal.sendKeys("C-c");
+		await new Promise((r) => setTimeout(r, 50));
+		terminal.sendKeys("C-c");
+		await terminal.waitForScreen((text) => text.includes("[loom exited with"), "loom exiting", 15_000);
+
+		const [file] = sessionFiles(ws.home);
+		const messages = messagesOf(file!);
+		expect(messages.map((m) => m.role)).toEqual(["user", "assistant", "toolResult"]);
+		expect(messages[2]).toMatchObject({ toolCallId: "call_slow", isError: true });
+		expect(existsSync(`${file}.lock`)).toBe(false);
+	}, 60_000);
+
+	it("asks to fork a session another loom is writing, and forks it when told yes", async () => {
+		const ws = workspace();
+		const { file, holder } = await sessionInUse(ws);
+		try {
+			ws.open(["-c"]);
+			await terminal.waitForScreen((text) => text.includes("Continue from it in a new session (a fork)? [Y/n]"), "the fork question");
+			expect(terminal.screen()).toContain(`is open in another loom process (pid ${holder.child.pid})`);
+			terminal.sendKeys("y", "Enter");
+			await terminal.waitForScreen((text) => text.includes("Ask loom"), "the screen on the fork");
+			server.setDefaultTurn({ text: "About 2 million." });
+			await terminal.typeLine("and its population?");
+			await terminal.waitForScreen((text) => text.includes("About 2 million."), "the answer in the fork");
+			expect(server.requests.at(-1)!.body.messages.map((m: any) => m.content)).toContain("Paris.");
+			terminal.sendKeys("C-d");
+			await terminal.waitForScreen((text) => text.includes("[loom exited with 0]"), "loom exiting");
+		} finally {
+			holder.child.kill("SIGINT");
+			await holder.done;
+		}
+		const fork = sessionFiles(ws.home).find((name) => name !== file)!;
+		expect(JSON.parse(readFileSync(fork, "utf8").split("\n")[0]!)).toMatchObject({ parentSession: file });
+		expect(readFileSync(file, "utf8")).not.toContain("and its population?");
+	}, 60_000);
+
+	it("leaves without opening anything when the fork is declined", async () => {
+		const ws = workspace();
+		const { holder } = await sessionInUse(ws);
+		try {
+			ws.open(["-c"]);
+			await terminal.waitForScreen((text) => text.includes("[Y/n]"), "the fork question");
+			terminal.sendKeys("n", "Enter");
+			const text = await terminal.waitForScreen((t) => t.includes("[loom exited with"), "loom exiting");
+			expect(text).toContain("[loom exited with 1]");
+			expect(text).toMatch(/is in use by another loom process/);
+		} finally {
+			holder.child.kill("SIGINT");
+			await holder.done;
+		}
+		expect(sessionFiles(ws.home)).toHaveLength(1);
+	}, 60_000);
+});
