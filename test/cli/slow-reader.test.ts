@@ -23,7 +23,7 @@ function runIntoSlowReader(args: string[], ws: { cwd: string; home: string }): P
 }
 
 describe("a slow reader of stdout", () => {
-	it("json mode: gets every line of a large answer, ending with agent_end", async () => {
+	it("json mode: gets every line of a large answer, ending with agent_end and run_end", async () => {
 		const ws = workspace();
 		const text = "a long answer streamed in many small deltas. ".repeat(8000);
 		server.enqueue({ text, chunkSize: 40 });
@@ -32,7 +32,7 @@ describe("a slow reader of stdout", () => {
 		expect(result.code).toBe(0);
 		expect(result.out.length).toBeGreaterThan(1_000_000);
 		const events = jsonLines(result.out);
-		expect(events.at(-1).type).toBe("agent_end");
+		expect(events.slice(-2).map((e) => e.type)).toEqual(["agent_end", "run_end"]);
 		const deltas = events.filter((e) => e.type === "message_update" && e.assistantMessageEvent.type === "text_delta");
 		expect(deltas.map((e) => e.assistantMessageEvent.delta).join("")).toBe(text);
 		expect(events.filter((e) => e.type === "message_end").map((e) => e.message.role)).toEqual(["user", "assistant"]);

@@ -3,7 +3,7 @@
 import { Agent } from "../agent.js";
 import type { AgentMessage } from "../agent-types.js";
 import { OrderedDelivery, callInOrder } from "../event-delivery.js";
-import type { AssistantMessage, ImageContent, Model, RetryInfo, ThinkingLevel } from "../llm-types.js";
+import type { AssistantMessage, ImageContent, Message, Model, RetryInfo, ThinkingLevel } from "../llm-types.js";
 import { preloadModelSdk, streamModel } from "../llm/stream-model.js";
 import type { ToolDefinition } from "../tool-definition.js";
 import { userMessage } from "../messages.js";
@@ -83,15 +83,15 @@ export class AgentSession {
 				messages: context.messages,
 			},
 			streamFn: options.streamFn,
-			convertToLlm: convertToLlmWithSummaries,
+			// Repaired last, on what the provider receives: no view of a damaged file sends a sequence it rejects.
+			convertToLlm: (messages) => repairConversation(convertToLlmWithSummaries(messages)).messages as Message[],
 			getApiKey: () => this.choice.apiKey,
 			toolExecution: options.toolExecution ?? "parallel",
 			beforeToolCall: this.hooks.beforeToolCall,
 			afterToolCall: this.hooks.afterToolCall,
 			transformContext: async (messages, signal) => {
 				const view = await this.compaction.beforeModelCall(messages, signal);
-				// Last, so that no view sends a provider a sequence it rejects, however the file was damaged.
-				return repairConversation(options.transformContext ? await options.transformContext(view, signal) : view).messages;
+				return options.transformContext ? options.transformContext(view, signal) : view;
 			},
 			shouldStopAfterTurn: options.maxTurns === undefined ? undefined : () => this.run?.countTurn() ?? false,
 			streamOptions: {
