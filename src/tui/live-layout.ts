@@ -48,3 +48,8 @@ export interface ScreenRows {
 export function liveBudget({ rows, editor, footer, queued }: ScreenRows): number {
 	return Math.max(0, rows - editor - footer - queued - 1);
 }
+
+/** Rows a dialog (in the editor's place) may take: what the footer and queued messages leave, one row kept free. */
+export function dialogMaxRows({ rows, footer, queued }: Omit<ScreenRows, "editor">): number {
+	return Math.max(4, rows - footer - queued - 2);
+}

@@ -4,6 +4,7 @@ import type { AgentMessage } from "../core/agent-types.js";
 import type { CommandLookup } from "../core/session/command-registry.js";
 import type { CommandSession } from "../core/session/session-commands.js";
 import type { SessionEvent } from "../core/session/session-events.js";
+import type { SessionUi } from "../core/session/session-ui.js";
 import type { NamedToolPresentation } from "../core/tool-definition.js";
 import type { UsageTotals } from "../core/session/usage-totals.js";
 
@@ -31,6 +32,10 @@ export interface SessionPort extends CommandSession {
 	abort(): void | Promise<void>;
 	/** Removes and returns the queued messages not yet delivered (emitting queue_changed). */
 	clearQueue(): { steering: string[]; followUp: string[] };
+	/** How the session asks the user (dialogs, notices). */
+	readonly ui: SessionUi;
+	/** The screen installs its dialogs here while it is mounted, and puts the previous UI back when it unmounts. */
+	setUi(ui: SessionUi): void;
 	/** The session's slash commands; the screen adds its own on top. */
 	readonly commands: CommandLookup<CommandSession>;
 

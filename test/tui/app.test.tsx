@@ -1,38 +1,11 @@
-import { render } from "ink";
-import { afterEach, describe, expect, it } from "vitest";
-import { App } from "../../src/tui/components/App.js";
+import { describe, expect, it } from "vitest";
 import { waitFor } from "../support/wait-for.js";
 import { assistant, streamedAssistant, textDelta, toolCall, toolEnd, toolResultMessage, toolStart, usage } from "./events.js";
 import { FakeSession, type Script, gate } from "./fake-session.js";
-import { plain, screenOf, typeKeys, waitForFrame } from "./render-helpers.js";
-import { TestStdin, TestStdout } from "./terminal-streams.js";
+import { mount } from "./mount-app.js";
 
 const ENTER = "\r";
 const ESC = "\u001b";
-
-const mounted: Array<() => void> = [];
-afterEach(() => {
-	for (const unmount of mounted.splice(0)) unmount();
-});
-
-function mount(session: FakeSession, options: { rows?: number; columns?: number; initialPrompt?: string } = {}) {
-	const stdout = new TestStdout(options.columns ?? 80, options.rows ?? 40);
-	const screen = screenOf(() => stdout.lastFrame());
-	const stdin = new TestStdin();
-	const exits: number[] = [];
-	const instance = render(<App session={session} inputActive initialPrompt={options.initialPrompt} onExit={(code) => exits.push(code)} home="/home/u" print={screen.print} />, {
-		stdout: stdout as unknown as NodeJS.WriteStream,
-		stdin: stdin as unknown as NodeJS.ReadStream,
-		debug: true,
-		exitOnCtrlC: false,
-		patchConsole: false,
-	});
-	mounted.push(() => instance.unmount());
-	const frame = () => plain(screen.frame());
-	const type = (...keys: string[]) => typeKeys(stdin, ...keys);
-	const until = (check: (frame: string) => boolean) => waitForFrame(screen.frame, check);
-	return { stdout, stdin, frame, type, until, exits };
-}
 
 describe("App", () => {
 	it("sends a typed prompt and shows it, the answer and the footer", async () => {

@@ -5,6 +5,7 @@ import type { ThinkingLevel } from "../../src/core/llm-types.js";
 import { CommandRegistry } from "../../src/core/session/command-registry.js";
 import { type CommandSession, registerSessionCommands } from "../../src/core/session/session-commands.js";
 import type { SessionEvent } from "../../src/core/session/session-events.js";
+import { type SessionUi, nonInteractiveUi } from "../../src/core/session/session-ui.js";
 import type { NamedToolPresentation } from "../../src/core/tool-definition.js";
 import type { SessionPort, SessionSummary } from "../../src/tui/session-port.js";
 import { builtinTools } from "../support/builtin-tools.js";
@@ -49,6 +50,8 @@ export class FakeSession implements SessionPort {
 	sessions: SessionSummary[] = [];
 	/** The built-in tools' presentations, as a real session hands them to the screen. */
 	tools: readonly NamedToolPresentation[] = builtinTools;
+	/** What the screen installed with setUi (non-interactive until then, as in a real session). */
+	ui: SessionUi = nonInteractiveUi();
 	/** Thrown by prompt() before anything starts (e.g. a missing API key). */
 	promptError: Error | undefined;
 	private listeners = new Set<(event: SessionEvent) => void | Promise<void>>();
@@ -58,6 +61,10 @@ export class FakeSession implements SessionPort {
 
 	constructor(private script: Script = (text) => [{ type: "message_end", message: assistant(`echo: ${text}`) }]) {
 		registerSessionCommands(this.commands);
+	}
+
+	setUi(ui: SessionUi): void {
+		this.ui = ui;
 	}
 
 	setScript(script: Script): void {

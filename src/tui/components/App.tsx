@@ -1,14 +1,16 @@
 import { Box, useStdout } from "ink";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { useClock } from "../hooks/use-clock.js";
+import { useDialogs } from "../hooks/use-dialogs.js";
 import { useSessionView } from "../hooks/use-session-view.js";
 import { useTranscriptPrinter } from "../hooks/use-transcript-printer.js";
 import { useTerminalSize } from "../hooks/use-terminal-size.js";
-import { liveBudget } from "../live-layout.js";
+import { dialogMaxRows, liveBudget } from "../live-layout.js";
 import { warmUpMarkdown } from "../markdown.js";
 import type { SessionPort } from "../session-port.js";
 import { errorText, parseSlashCommand, runSlashCommand, screenCommands } from "../slash-commands.js";
 import { type NoticeLevel, type ScreenView, initialView, isBusy } from "../view-model.js";
+import { DialogHost } from "./DialogHost.js";
 import { Editor } from "./Editor.js";
 import { Footer, footerHeight } from "./Footer.js";
 import { LiveArea } from "./LiveArea.js";
@@ -64,6 +66,7 @@ export function App({ session, initialPrompt, inputActive, onExit, home, print }
 	const printer = useTranscriptPrinter(view.transcript, columns, view.showThinking, print ?? write, session.tools);
 	const printedWidth = useRef(columns);
 	const [editorHeight, setEditorHeight] = useState(3);
+	const [dialogHeight, setDialogHeight] = useState(0);
 	const [exitCode, setExitCode] = useState<number | undefined>(undefined);
 
 	// Busy only from the session's events (run_start … run_end): runs the session starts itself count too.
@@ -74,6 +77,7 @@ export function App({ session, initialPrompt, inputActive, onExit, home, print }
 	const now = clock.now;
 
 	const notify = useCallback((level: NoticeLevel, text: string) => dispatch({ type: "ui_notice", level, text }), [dispatch]);
+	const dialogs = useDialogs(session, notify, inputActive);
 
 	const exit = useCallback(
 		(code = 0) => {
@@ -106,7 +110,7 @@ export function App({ session, initialPrompt, inputActive, onExit, home, print }
 		async (text: string): Promise<string | undefined> => {
 			const command = parseSlashCommand(text);
 			if (command) {
-				await runSlashCommand(command, commands, { session, notify, exit: () => exit(0), busy: isBusy(latest()) });
+				await runSlashCommand(command, commands, { session, notify, exit: () => exit(0), busy: isBusy(latest()), ui: dialogs.ui });
 				return undefined;
 			}
 			if (!isBusy(latest())) return runPrompt(text);
@@ -118,7 +122,7 @@ export function App({ session, initialPrompt, inputActive, onExit, home, print }
 				return text;
 			}
 		},
-		[session, commands, notify, exit, runPrompt, latest],
+		[session, commands, notify, exit, runPrompt, latest, dialogs.ui],
 	);
 
 	const onInterrupt = useCallback((): string[] => {
@@ -174,7 +178,8 @@ export function App({ session, initialPrompt, inputActive, onExit, home, print }
 
 	const footer = footerHeight(view);
 	const queued = queuedHeight(view.queue.steering, view.queue.followUp);
-	const budget = liveBudget({ rows, editor: editorHeight, footer, queued });
+	const dialog = dialogs.current;
+	const budget = liveBudget({ rows, editor: dialog ? dialogHeight : editorHeight, footer, queued });
 	const editorMaxRows = Math.max(1, Math.min(10, Math.floor(rows / 3)));
 
 	// Exiting: nothing live is left, only the printed transcript.
@@ -183,17 +188,21 @@ export function App({ session, initialPrompt, inputActive, onExit, home, print }
 		<Box flexDirection="column" width={columns}>
 			<LiveArea active={view.activeAssistant} runs={view.liveToolIds.map((id) => view.tools[id]).filter((run) => run !== undefined)} now={now} width={columns} budget={budget} tools={session.tools} />
 			<QueuedMessages steering={view.queue.steering} followUp={view.queue.followUp} width={columns} />
-			<Editor
-				running={running}
-				width={columns}
-				maxRows={editorMaxRows}
-				inputActive={inputActive}
-				onSubmit={onSubmit}
-				onInterrupt={onInterrupt}
-				onExit={onExitKey}
-				onToggleThinking={onToggleThinking}
-				onHeightChange={setEditorHeight}
-			/>
+			{dialog ? <DialogHost dialog={dialog} width={columns} maxRows={dialogMaxRows({ rows, footer, queued })} active={inputActive} onHeightChange={setDialogHeight} /> : null}
+			{/* Hidden, not unmounted, while a dialog is open: the draft stays. */}
+			<Box display={dialog ? "none" : "flex"} flexDirection="column">
+				<Editor
+					running={running}
+					width={columns}
+					maxRows={editorMaxRows}
+					inputActive={inputActive && !dialog}
+					onSubmit={onSubmit}
+					onInterrupt={onInterrupt}
+					onExit={onExitKey}
+					onToggleThinking={onToggleThinking}
+					onHeightChange={setEditorHeight}
+				/>
+			</Box>
 			<Footer view={view} contextWindow={session.model?.contextWindow} now={now} width={columns} home={home} />
 		</Box>
 	);

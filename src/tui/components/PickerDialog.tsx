@@ -1,0 +1,94 @@
+import { Box, Text } from "ink";
+import { useCallback, useEffect, useMemo } from "react";
+import { stripToOneLine } from "../../core/text/sanitize-terminal.js";
+import type { DialogKey } from "../dialogs/dialog-keys.js";
+import { pickerLayout } from "../dialogs/dialog-layout.js";
+import type { SelectDialog } from "../dialogs/dialog-queue.js";
+import { initialPicker, matchingChoices, pickerStep } from "../dialogs/picker-state.js";
+import { useDialogKeys } from "../hooks/use-dialog-keys.js";
+import { useRefState } from "../hooks/use-ref-state.js";
+import { DialogFrame } from "./DialogFrame.js";
+import { StyledLines } from "./StyledLines.js";
+
+export interface PickerDialogProps {
+	/** The question: title, optional body and filter, the choices; `dialog.finish` gets the answer. */
+	dialog: SelectDialog;
+	width: number;
+	/** Terminal rows the whole dialog may take; a long body is cut and the choices scroll. */
+	maxRows: number;
+	/** Takes keys (false without a terminal, or while something else has the keyboard). */
+	active: boolean;
+	/** Called with the rows the dialog takes, so the screen can size the live area above it. */
+	onHeightChange?(rows: number): void;
+}
+
+/** `fn` remembering its last answer: the matches are asked for on every render and key, the query changes less often. */
+function lastOf<R>(fn: (query: string) => R): (query: string) => R {
+	let last: { query: string; result: R } | undefined;
+	return (query) => {
+		if (last?.query !== query) last = { query, result: fn(query) };
+		return last.result;
+	};
+}
+
+/** A list to choose from: arrows, PageUp/PageDown, Home/End, Enter chooses, Esc dismisses; typing filters when asked. */
+export function PickerDialog({ dialog, width, maxRows, active, onHeightChange }: PickerDialogProps) {
+	const { options, choices } = dialog;
+	const filter = options.filter === true;
+	const body = options.body ?? [];
+	const [state, stateRef, setState] = useRefState(() => {
+		const rows = pickerLayout({ maxRows, bodyLines: body.length, choices: choices.length, filter }).choiceRows;
+		return initialPicker(options.initialIndex, choices.length, rows);
+	});
+	const matchesFor = useMemo(() => lastOf((query: string) => matchingChoices(choices, query)), [choices]);
+	const matches = matchesFor(state.query);
+	const layout = pickerLayout({ maxRows, bodyLines: body.length, choices: matches.length, filter });
+
+	const onKey = useCallback(
+		(key: DialogKey) => {
+			const current = stateRef.current;
+			const found = matchesFor(current.query);
+			const rows = pickerLayout({ maxRows, bodyLines: body.length, choices: found.length, filter }).choiceRows;
+			const outcome = pickerStep(current, key, found.length, rows, filter);
+			if (outcome.type === "choose") dialog.finish(found[outcome.index]?.choice.value);
+			else if (outcome.type === "dismiss") dialog.finish(undefined);
+			else if (outcome.state !== current) setState(outcome.state);
+		},
+		[stateRef, matchesFor, maxRows, body.length, filter, dialog, setState],
+	);
+	useDialogKeys(onKey, active);
+	useEffect(() => {
+		onHeightChange?.(layout.height);
+	}, [layout.height, onHeightChange]);
+
+	const shown = matches.slice(state.top, state.top + layout.choiceRows);
+	const position = matches.length > layout.choiceRows ? `${state.selected + 1}/${matches.length} · ` : "";
+	const hint = `${position}↑↓ move · enter choose · esc cancel${filter ? " · type to filter" : ""}`;
+	return (
+		<DialogFrame title={options.title} hint={hint} chrome={layout.chrome} width={width}>
+			<StyledLines lines={body.slice(0, layout.bodyRows)} truncate />
+			{layout.bodyCutRow ? <Text dimColor>… {layout.bodyHidden} more lines</Text> : null}
+			{filter ? (
+				<Text wrap="truncate-end">
+					<Text color="cyan">filter: </Text>
+					{state.query === "" ? <Text dimColor>type to narrow the list</Text> : stripToOneLine(state.query)}
+				</Text>
+			) : null}
+			{shown.length === 0 ? <Text dimColor>no match</Text> : null}
+			<Box flexDirection="column">
+				{shown.map(({ choice, index }, row) => {
+					const selected = state.top + row === state.selected;
+					return (
+						<Text key={index} wrap="truncate-end">
+							<Text color="cyan">{selected ? "› " : "  "}</Text>
+							<Text color={selected ? "cyan" : undefined} bold={selected}>
+								{stripToOneLine(choice.label) || " "}
+							</Text>
+							{choice.description ? <Text dimColor>{`  ${stripToOneLine(choice.description)}`}</Text> : null}
+						</Text>
+					);
+				})}
+			</Box>
+		</DialogFrame>
+	);
+}

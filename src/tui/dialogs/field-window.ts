@@ -1,0 +1,23 @@
+// The part of a one-line text field that fits `width` columns around the cursor. Pure.
+import stringWidth from "string-width";
+
+export interface FieldWindow {
+	before: string;
+	/** The character under the cursor (a space at the end). */
+	at: string;
+	after: string;
+}
+
+export function fieldWindow(text: string, cursor: number, width: number): FieldWindow {
+	const chars = Array.from(text);
+	let index = Array.from(text.slice(0, cursor)).length;
+	index = Math.min(index, chars.length);
+	const at = chars[index] ?? " ";
+	// Take characters before the cursor while they fit (the cursor's cell included), then after it.
+	let used = stringWidth(at);
+	let start = index;
+	while (start > 0 && used + stringWidth(chars[start - 1]) <= width) used += stringWidth(chars[--start]);
+	let end = index + 1;
+	while (end < chars.length && used + stringWidth(chars[end]) <= width) used += stringWidth(chars[end++]);
+	return { before: chars.slice(start, index).join(""), at, after: chars.slice(index + 1, Math.max(index + 1, end)).join("") };
+}

@@ -1,0 +1,255 @@
+import { render } from "ink-testing-library";
+import { afterEach, describe, expect, it } from "vitest";
+import type { UiChoice } from "../../../src/core/session/session-ui.js";
+import { DialogHost } from "../../../src/tui/components/DialogHost.js";
+import { DialogQueue } from "../../../src/tui/dialogs/dialog-queue.js";
+import { plain, typeKeys, waitForFrame } from "../render-helpers.js";
+
+const ENTER = "\r";
+const ESC = "\u001b";
+const UP = "\u001b[A";
+const DOWN = "\u001b[B";
+const LEFT = "\u001b[D";
+const PAGE_DOWN = "\u001b[6~";
+const HOME = "\u001b[H";
+const END = "\u001b[F";
+const BACKSPACE = "\u007f";
+
+const unmounts: Array<() => void> = [];
+afterEach(() => {
+	for (const unmount of unmounts.splice(0)) unmount();
+});
+
+/** Shows the queue's current dialog the way the screen does, re-rendering when it changes. */
+function host(options: { width?: number; maxRows?: number } = {}) {
+	const ui = new DialogQueue(() => {}, true);
+	const heights: number[] = [];
+	const element = () => {
+		const dialog = ui.current();
+		return dialog ? <DialogHost dialog={dialog} width={options.width ?? 60} maxRows={options.maxRows ?? 20} active onHeightChange={(rows) => heights.push(rows)} /> : <></>;
+	};
+	const app = render(element());
+	unmounts.push(app.unmount);
+	ui.subscribe(() => app.rerender(element()));
+	const frame = () => plain(app.lastFrame());
+	return {
+		ui,
+		heights,
+		frame,
+		press: (...keys: string[]) => typeKeys(app.stdin, ...keys),
+		until: (check: (frame: string) => boolean) => waitForFrame(app.lastFrame, check),
+	};
+}
+
+const fruits: UiChoice<string>[] = ["apple", "banana", "cherry", "damson", "elderberry"].map((name) => ({ label: name, value: name.toUpperCase() }));
+
+function many(count: number): UiChoice<number>[] {
+	return Array.from({ length: count }, (_, index) => ({ label: `item ${index + 1}`, value: index + 1, description: `number ${index + 1}` }));
+}
+
+describe("picker dialog", () => {
+	it("shows the title and the choices, moves with the arrows and chooses with Enter", async () => {
+		const screen = host();
+		const answer = screen.ui.select({ title: "Pick a fruit" }, fruits);
+		let frame = await screen.until((f) => f.includes("Pick a fruit"));
+		expect(frame).toContain("› apple");
+		await screen.press(DOWN, DOWN);
+		frame = await screen.until((f) => f.includes("› cherry"));
+		expect(frame).not.toContain("› apple");
+		await screen.press(UP, ENTER);
+		expect(await answer).toBe("BANANA");
+		await screen.until((f) => !f.includes("Pick a fruit"));
+	});
+
+	it("answers nothing on Esc", async () => {
+		const screen = host();
+		const answer = screen.ui.select({ title: "Pick" }, fruits);
+		await screen.until((f) => f.includes("› apple"));
+		await screen.press(ESC);
+		expect(await answer).toBeUndefined();
+	});
+
+	it("starts on initialIndex and wraps around from the top with Up", async () => {
+		const screen = host();
+		const answer = screen.ui.select({ title: "Pick", initialIndex: 0 }, fruits);
+		await screen.until((f) => f.includes("› apple"));
+		await screen.press(UP);
+		await screen.until((f) => f.includes("› elderberry"));
+		await screen.press(ENTER);
+		expect(await answer).toBe("ELDERBERRY");
+		const second = screen.ui.select({ title: "Again", initialIndex: 3 }, fruits);
+		await screen.until((f) => f.includes("› damson"));
+		await screen.press(ENTER);
+		expect(await second).toBe("DAMSON");
+	});
+
+	it("scrolls a long list: ten rows at most, PageDown, End and Home, with the position in the hint", async () => {
+		const screen = host();
+		const answer = screen.ui.select({ title: "Pick a number" }, many(50));
+		let frame = await screen.until((f) => f.includes("› item 1 "));
+		expect(frame).toContain("item 10");
+		expect(frame).not.toContain("item 11");
+		expect(frame).toContain("1/50");
+		await screen.press(PAGE_DOWN);
+		frame = await screen.until((f) => f.includes("› item 11"));
+		expect(frame).toContain("11/50");
+		expect(frame).not.toMatch(/item 1 /);
+		await screen.press(END);
+		frame = await screen.until((f) => f.includes("› item 50"));
+		expect(frame).toContain("item 41");
+		await screen.press(HOME);
+		await screen.until((f) => f.includes("› item 1 "));
+		await screen.press(DOWN, ENTER);
+		expect(await answer).toBe(2);
+	});
+
+	it("filters as you type when asked, matching fuzzily; Backspace widens again; Enter takes the best match", async () => {
+		const screen = host();
+		const answer = screen.ui.select({ title: "Pick", filter: true }, fruits);
+		await screen.until((f) => f.includes("type to narrow"));
+		await screen.press("e", "r", "y");
+		let frame = await screen.until((f) => f.includes("filter: ery"));
+		expect(frame).toContain("› cherry");
+		expect(frame).toContain("elderberry");
+		expect(frame).not.toContain("apple");
+		expect(frame).not.toContain("banana");
+		await screen.press(DOWN, ENTER);
+		expect(await answer).toBe("ELDERBERRY");
+
+		const again = screen.ui.select({ title: "Pick", filter: true }, fruits);
+		await screen.until((f) => f.includes("type to narrow"));
+		await screen.press("x", "z");
+		frame = await screen.until((f) => f.includes("no match"));
+		await screen.press(BACKSPACE, BACKSPACE, BACKSPACE, BACKSPACE);
+		frame = await screen.until((f) => f.includes("type to narrow"));
+		expect(frame).toContain("apple");
+		await screen.press("dmsn", ENTER);
+		expect(await again).toBe("DAMSON");
+	});
+
+	it("does not filter unless asked: letters do nothing", async () => {
+		const screen = host();
+		const answer = screen.ui.select({ title: "Pick" }, fruits);
+		await screen.until((f) => f.includes("› apple"));
+		await screen.press("c", DOWN, ENTER);
+		expect(await answer).toBe("BANANA");
+	});
+
+	it("shows a body above the choices, and cuts a long one so the dialog fits its rows", async () => {
+		const screen = host({ maxRows: 16 });
+		const body = Array.from({ length: 40 }, (_, index) => ({ text: `+ added line ${index + 1}`, style: "added" as const }));
+		const answer = screen.ui.select({ title: "Apply this edit?", body }, [
+			{ label: "Allow", value: "allow" },
+			{ label: "Deny", value: "deny" },
+		]);
+		const frame = await screen.until((f) => f.includes("Apply this edit?"));
+		expect(frame).toContain("+ added line 1");
+		expect(frame).toMatch(/… \d+ more lines/);
+		expect(frame).not.toContain("+ added line 40");
+		expect(frame.indexOf("+ added line 1")).toBeLessThan(frame.indexOf("Allow"));
+		expect(frame.split("\n").length).toBeLessThanOrEqual(16);
+		expect(screen.heights.at(-1)).toBeLessThanOrEqual(16);
+		await screen.press(DOWN, ENTER);
+		expect(await answer).toBe("deny");
+	});
+
+	it("draws labels, descriptions and the title without their escape sequences", async () => {
+		const screen = host();
+		void screen.ui.select({ title: "Pick \u001b]0;pwned\u0007now" }, [{ label: "a\u001b[31mred", value: 1, description: "d\u001b[2Jesc" }]);
+		const raw = await waitForFrame(() => screen.frame(), (f) => f.includes("Pick"));
+		expect(raw).not.toContain("\u001b");
+		expect(raw).toContain("Pick now");
+		expect(raw).toContain("ared");
+		expect(raw).toContain("desc");
+	});
+});
+
+describe("confirm dialog", () => {
+	it("answers yes on y and no on n", async () => {
+		const screen = host();
+		const yes = screen.ui.confirm("Trust this project?", "It has extensions in .loom/extensions.");
+		let frame = await screen.until((f) => f.includes("Trust this project?"));
+		expect(frame).toContain("It has extensions in .loom/extensions.");
+		expect(frame).toContain("Yes");
+		await screen.press("y");
+		expect(await yes).toBe(true);
+		const no = screen.ui.confirm("Again?");
+		frame = await screen.until((f) => f.includes("Again?"));
+		await screen.press("n");
+		expect(await no).toBe(false);
+	});
+
+	it("highlights No first: Enter alone says no; an arrow then Enter says yes; Esc says no", async () => {
+		const screen = host();
+		const first = screen.ui.confirm("First?");
+		await screen.until((f) => f.includes("First?"));
+		await screen.press(ENTER);
+		expect(await first).toBe(false);
+		const second = screen.ui.confirm("Second?");
+		await screen.until((f) => f.includes("Second?"));
+		await screen.press(LEFT, ENTER);
+		expect(await second).toBe(true);
+		const third = screen.ui.confirm("Third?");
+		await screen.until((f) => f.includes("Third?"));
+		await screen.press(ESC);
+		expect(await third).toBe(false);
+	});
+
+	it("cuts a long message to fit its rows", async () => {
+		const screen = host({ maxRows: 10 });
+		void screen.ui.confirm("Run it?", Array.from({ length: 30 }, (_, i) => `line ${i + 1}`).join("\n"));
+		const frame = await screen.until((f) => f.includes("Run it?"));
+		expect(frame).toMatch(/… \d+ more lines/);
+		expect(frame.split("\n").length).toBeLessThanOrEqual(10);
+	});
+});
+
+describe("input dialog", () => {
+	it("takes a line of text: typing, Backspace, arrows and Enter", async () => {
+		const screen = host();
+		const answer = screen.ui.input("Name the session", { placeholder: "a short name" });
+		let frame = await screen.until((f) => f.includes("Name the session"));
+		expect(frame).toContain("a short name");
+		await screen.press("hellp", BACKSPACE, "o", LEFT, LEFT, "X");
+		frame = await screen.until((f) => f.includes("helXlo"));
+		await screen.press(ENTER);
+		expect(await answer).toBe("helXlo");
+	});
+
+	it("starts from the initial text, answers nothing on Esc, and takes a paste as one line", async () => {
+		const screen = host();
+		const dismissed = screen.ui.input("Edit", { initial: "draft" });
+		await screen.until((f) => f.includes("draft"));
+		await screen.press(ESC);
+		expect(await dismissed).toBeUndefined();
+		const pasted = screen.ui.input("Paste here");
+		await screen.until((f) => f.includes("Paste here"));
+		await screen.press("\u001b[200~", "one\rtwo", "\u001b[201~", ENTER);
+		expect(await pasted).toBe("one two");
+	});
+});
+
+describe("dialog queue on screen", () => {
+	it("shows the dialogs one after another, in the order asked", async () => {
+		const screen = host();
+		const first = screen.ui.confirm("First question");
+		const second = screen.ui.select({ title: "Second question" }, fruits);
+		let frame = await screen.until((f) => f.includes("First question"));
+		expect(frame).not.toContain("Second question");
+		await screen.press("y");
+		frame = await screen.until((f) => f.includes("Second question"));
+		await screen.press(ENTER);
+		expect(await Promise.all([first, second])).toEqual([true, "APPLE"]);
+	});
+
+	it("closes the open dialog when its signal aborts, and shows the next", async () => {
+		const screen = host();
+		const controller = new AbortController();
+		const first = screen.ui.select({ title: "Aborted soon", signal: controller.signal }, fruits);
+		void screen.ui.confirm("Next one");
+		await screen.until((f) => f.includes("Aborted soon"));
+		controller.abort();
+		expect(await first).toBeUndefined();
+		await screen.until((f) => f.includes("Next one") && !f.includes("Aborted soon"));
+	});
+});
