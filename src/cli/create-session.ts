@@ -3,7 +3,7 @@
 import type { ToolDefinition } from "../core/index.js";
 import { loadModelRegistry, streamModel } from "../core/llm/index.js";
 import { AgentSession, buildSessionContext, loadContextFiles, type ModelSelection, type Settings, SessionStore } from "../core/session/index.js";
-import { createCodingTools } from "../tools/index.js";
+import { createBuiltinTools } from "../tools/index.js";
 import type { CliOptions } from "./args.js";
 import { UsageError } from "./usage-error.js";
 
@@ -20,8 +20,8 @@ export interface SessionSetup {
 
 export async function createSession(setup: SessionSetup): Promise<AgentSession> {
 	const { options, settings, home, cwd } = setup;
-	const known = createCodingTools(cwd);
-	const tools = selectTools(known, options.tools);
+	const { known, defaults } = createBuiltinTools(cwd);
+	const tools = selectTools(known, options.tools, defaults);
 	const models = loadModelRegistry(home);
 	const store = await openStore(setup);
 	const previous = buildSessionContext(store.entries);
@@ -75,9 +75,12 @@ export function chooseModel(
 	return { provider: settings.provider, modelId: settings.model, ...overrides };
 }
 
-/** The tools --tools names, in the order of `known`; an unknown name is a usage error listing the known ones. */
-export function selectTools(known: ToolDefinition[], names: readonly string[] | undefined): ToolDefinition[] {
-	if (names === undefined) return known;
+/**
+ * The tools --tools names, in the order of `known` (without --tools: `defaults`); an unknown name is a usage
+ * error listing the known ones.
+ */
+export function selectTools(known: ToolDefinition[], names: readonly string[] | undefined, defaults: ToolDefinition[] = known): ToolDefinition[] {
+	if (names === undefined) return defaults;
 	const unknown = names.filter((name) => !known.some((tool) => tool.name === name));
 	if (unknown.length > 0) {
 		throw new UsageError(`--tools: unknown tool ${unknown.join(", ")}; choose from ${known.map((tool) => tool.name).join(",")}.`);
