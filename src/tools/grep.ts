@@ -97,7 +97,8 @@ function searchFile(state: GrepState, absolute: string, shown: string, matcher: 
 			state.tooBig.push(shown);
 			return;
 		}
-		bytes = readAt(file.fd, 0, Math.min(file.stat.size + 1, MAX_GREP_FILE_BYTES));
+		// What the file holds now up to the size it had: a file growing meanwhile is searched as it was.
+		bytes = readAt(file.fd, 0, file.stat.size);
 	} catch {
 		return;
 	} finally {
