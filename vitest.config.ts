@@ -43,6 +43,7 @@ export const PROCESS_TESTS = [
 	"test/core/session/session-compaction.test.ts",
 	"test/core/session/session-hooks.test.ts",
 	"test/core/session/session-tools.test.ts",
+	"test/resources/install-resources.test.ts",
 	"test/support/scripted-model-server.test.ts",
 	"test/tools/bash-memory.test.ts",
 	"test/tools/bash.test.ts",

@@ -3,6 +3,7 @@
 import type { ToolDefinition } from "../core/index.js";
 import { loadModelRegistry, streamModel } from "../core/llm/index.js";
 import { AgentSession, buildSessionContext, loadContextFiles, type ModelSelection, type Settings, SessionStore } from "../core/session/index.js";
+import { installResources } from "../resources/install-resources.js";
 import { createBuiltinTools } from "../tools/index.js";
 import type { CliOptions } from "./args.js";
 import { UsageError } from "./usage-error.js";
@@ -26,7 +27,7 @@ export async function createSession(setup: SessionSetup): Promise<AgentSession> 
 	const store = await openStore(setup);
 	const previous = buildSessionContext(store.entries);
 	const contextFiles = options.contextFiles ? loadContextFiles(cwd, home) : [];
-	return new AgentSession({
+	const session = new AgentSession({
 		cwd,
 		home,
 		store,
@@ -50,6 +51,8 @@ export async function createSession(setup: SessionSetup): Promise<AgentSession> 
 		maxTurns: options.maxTurns,
 		warnings: contextFiles.flatMap((file) => (file.warning ? [file.warning] : [])),
 	});
+	await installResources(session, { cwd, home });
+	return session;
 }
 
 function openStore({ sessionFile, fork, home, cwd, options }: SessionSetup): Promise<SessionStore> | SessionStore {
