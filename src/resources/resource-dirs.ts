@@ -1,9 +1,10 @@
 // Where skills and prompt templates live, in the order they are loaded: the user's before the project's (a
 // cloned repository cannot take over a command or skill the user relies on), loom's own folders before those
 // read for compatibility with Claude Code. The first of two with the same name wins; the later one is reported.
-import { readdirSync, realpathSync, statSync } from "node:fs";
+import { readdirSync, statSync } from "node:fs";
 import { basename, join } from "node:path";
 import { readCheckedText } from "../core/checked-read.js";
+import { safeRealpath } from "../core/session/context-files.js";
 
 export interface ResourceLocations {
 	cwd: string;
@@ -28,19 +29,11 @@ export function promptDirs({ cwd, home, userHome }: ResourceLocations): string[]
 function distinct(dirs: string[]): string[] {
 	const seen = new Set<string>();
 	return dirs.filter((dir) => {
-		const real = realPath(dir);
+		const real = safeRealpath(dir);
 		if (seen.has(real)) return false;
 		seen.add(real);
 		return true;
 	});
-}
-
-function realPath(path: string): string {
-	try {
-		return realpathSync(path);
-	} catch {
-		return path;
-	}
 }
 
 /** Names in a folder, sorted; none when it does not exist or cannot be read (no such folder is no error). */

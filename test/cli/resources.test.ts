@@ -1,28 +1,21 @@
 // End to end through the built loom: skills and prompt templates found in loom's home, the user's ~/.claude and
 // the project, what the model is told about them, and problems reported on stderr without escape sequences.
-import { mkdirSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { systemOf } from "../core/session/compaction/server-model.js";
+import { writeTree } from "../support/project-tree.js";
 import { workspace } from "../support/temp-dir.js";
 import { runLoom, serverFlags, useScriptedServer } from "./loom-process.js";
 
 const server = useScriptedServer();
-
-function put(path: string, text: string): void {
-	mkdirSync(dirname(path), { recursive: true });
-	writeFileSync(path, text);
-}
 
 const skill = (name: string, description: string) => `---\nname: ${name}\ndescription: ${description}\n---\nInstructions of ${name}.\n`;
 
 describe("skills and prompt templates in print mode", () => {
 	it("tells the model about every skill found, loom's and Claude Code's, the user's and the project's", async () => {
 		const ws = workspace();
-		put(join(ws.home, "skills/deploy/SKILL.md"), skill("deploy", "Ship a release."));
-		put(join(ws.home, "user-home/.claude/skills/review/SKILL.md"), skill("review", "Review a change."));
-		put(join(ws.cwd, ".loom/skills/bench/SKILL.md"), skill("bench", "Run the benchmarks."));
-		put(join(ws.cwd, ".claude/skills/triage/SKILL.md"), skill("triage", "Sort the issues."));
+		writeTree(ws.home, { "skills/deploy/SKILL.md": skill("deploy", "Ship a release."), "user-home/.claude/skills/review/SKILL.md": skill("review", "Review a change.") });
+		writeTree(ws.cwd, { ".loom/skills/bench/SKILL.md": skill("bench", "Run the benchmarks."), ".claude/skills/triage/SKILL.md": skill("triage", "Sort the issues.") });
 		server.enqueue({ text: "ok" });
 		const result = await runLoom(["-p", ...serverFlags(server.openaiBaseUrl), "hi"], ws);
 		expect(result.stderr).toBe("");
@@ -35,8 +28,7 @@ describe("skills and prompt templates in print mode", () => {
 
 	it("reports a skill and a template it skips on stderr, naming the file, and runs all the same", async () => {
 		const ws = workspace();
-		put(join(ws.cwd, ".loom/skills/wrong-name/SKILL.md"), skill("right-name", "Mismatch."));
-		put(join(ws.cwd, ".loom/prompts/compact.md"), "A template named like a built-in.\n");
+		writeTree(ws.cwd, { ".loom/skills/wrong-name/SKILL.md": skill("right-name", "Mismatch."), ".loom/prompts/compact.md": "A template named like a built-in.\n" });
 		server.enqueue({ text: "ok" });
 		const result = await runLoom(["-p", ...serverFlags(server.openaiBaseUrl), "hi"], ws);
 		expect(result.code).toBe(0);
@@ -49,7 +41,7 @@ describe("skills and prompt templates in print mode", () => {
 
 	it("writes a problem's path without the escape sequences a folder name may carry", async () => {
 		const ws = workspace();
-		put(join(ws.cwd, ".loom/skills/\u001b]0;pwned\u0007x/SKILL.md"), "---\nname: x\n---\n");
+		writeTree(ws.cwd, { ".loom/skills/\u001b]0;pwned\u0007x/SKILL.md": "---\nname: x\n---\n" });
 		server.enqueue({ text: "ok" });
 		const result = await runLoom(["-p", ...serverFlags(server.openaiBaseUrl), "hi"], ws);
 		expect(result.code).toBe(0);

@@ -1,21 +1,16 @@
 // Skills and prompt templates in the interactive screen, typed like a user: /help lists them with their
 // descriptions, /<template> and /skill:<name> send their text to the model, and a template the screen's own
 // /help hides is reported.
-import { mkdirSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { messagesOf } from "../core/session/compaction/server-model.js";
 import { type ScriptedModelServer, startScriptedModelServer } from "../support/scripted-model-server.mjs";
+import { writeTree } from "../support/project-tree.js";
 import { workspace } from "../support/temp-dir.js";
 import { TmuxTerminal, hasTmux, loomCommand } from "../support/tmux-terminal.js";
 import { ensureBuilt, serverFlags } from "../cli/loom-process.js";
 
 const terminal = new TmuxTerminal("loom-resources");
-
-function put(path: string, text: string): void {
-	mkdirSync(dirname(path), { recursive: true });
-	writeFileSync(path, text);
-}
 
 describe.skipIf(!hasTmux())("skills and prompt templates in the screen (tmux)", () => {
 	let server: ScriptedModelServer;
@@ -26,9 +21,11 @@ describe.skipIf(!hasTmux())("skills and prompt templates in the screen (tmux)", 
 		server = await startScriptedModelServer();
 		const { cwd, home } = workspace();
 		skillFile = join(home, "skills/release-notes/SKILL.md");
-		put(skillFile, "---\nname: release-notes\ndescription: Write release notes from the git log.\n---\nList user-visible changes only.\n");
-		put(join(cwd, ".loom/prompts/fix.md"), "---\ndescription: Fix a numbered issue\nargument-hint: <issue>\n---\nFix issue #$1 and add a test.\n");
-		put(join(cwd, ".claude/commands/help.md"), "Hidden by the screen's /help.\n");
+		writeTree(home, { "skills/release-notes/SKILL.md": "---\nname: release-notes\ndescription: Write release notes from the git log.\n---\nList user-visible changes only.\n" });
+		writeTree(cwd, {
+			".loom/prompts/fix.md": "---\ndescription: Fix a numbered issue\nargument-hint: <issue>\n---\nFix issue #$1 and add a test.\n",
+			".claude/commands/help.md": "Hidden by the screen's /help.\n",
+		});
 		terminal.start(loomCommand(home, serverFlags(server.openaiBaseUrl)), { cwd, columns: 120, rows: 40 });
 	}, 120_000);
 
