@@ -35,7 +35,7 @@ describe.skipIf(!hasTmux())("skills and prompt templates in the screen (tmux)", 
 	});
 
 	it("lists them in /help, sends a template and a skill, and says which template /help hides", async () => {
-		let text = await terminal.waitForScreen((t) => t.includes("ready"), "the editor and the footer");
+		let text = await terminal.waitForScreen((t) => t.includes("ready") && t.includes("is hidden"), "the editor and the notice about /help");
 		expect(text).toMatch(/\/help from .*\/\.claude\/commands\/help\.md is hidden by the built-in command of that name/);
 
 		await terminal.typeLine("/help");
