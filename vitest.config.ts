@@ -18,6 +18,7 @@ export const PROCESS_TESTS = [
 	"test/cli/file-permissions.test.ts",
 	"test/cli/json-mode.test.ts",
 	"test/cli/print-mode.test.ts",
+	"test/cli/resources.test.ts",
 	"test/cli/session-lock.test.ts",
 	"test/cli/session-picker.test.ts",
 	"test/cli/session-repair.test.ts",
@@ -43,6 +44,7 @@ export const PROCESS_TESTS = [
 	"test/core/session/session-compaction.test.ts",
 	"test/core/session/session-hooks.test.ts",
 	"test/core/session/session-tools.test.ts",
+	"test/resources/install-resources.test.ts",
 	"test/support/scripted-model-server.test.ts",
 	"test/tools/bash-memory.test.ts",
 	"test/tools/bash.test.ts",
@@ -53,6 +55,7 @@ export const PROCESS_TESTS = [
 	"test/tui/e2e-tmux.test.ts",
 	"test/tui/escape-sequences-tmux.test.ts",
 	"test/tui/real-session.test.tsx",
+	"test/tui/resources-tmux.test.ts",
 	"test/tui/session-guard-tmux.test.ts",
 ];
 

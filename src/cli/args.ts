@@ -13,7 +13,7 @@ export interface CliOptions {
 	apiKey?: string;
 	thinking?: ThinkingLevel;
 	toolExecution?: "parallel" | "sequential";
-	/** Undefined: every tool. Names are checked where the session is assembled, which knows every tool. */
+	/** Undefined: the default tools. Names are checked where the session is assembled, which knows every tool. */
 	tools?: string[];
 	systemPrompt?: string;
 	appendSystemPrompt?: string;
@@ -61,7 +61,7 @@ function buildProgram(version: string, output: ParseOutput): Command {
 				"sequential",
 			]),
 		)
-		.option("--tools <list>", "comma-separated names of the tools to enable (default: all)", parseToolList)
+		.option("--tools <list>", "comma-separated tools to enable (default: read,bash,edit,write; also grep,find,ls)", parseToolList)
 		.option("--no-tools", "no tools at all")
 		.option("--system-prompt <text>", "replace the default system prompt")
 		.option("--append-system-prompt <text>", "add text to the system prompt")

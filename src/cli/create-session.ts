@@ -3,7 +3,8 @@
 import type { ToolDefinition } from "../core/index.js";
 import { loadModelRegistry, streamModel } from "../core/llm/index.js";
 import { AgentSession, buildSessionContext, loadContextFiles, type ModelSelection, type Settings, SessionStore } from "../core/session/index.js";
-import { createCodingTools } from "../tools/index.js";
+import { installResources } from "../resources/install-resources.js";
+import { createBuiltinTools } from "../tools/index.js";
 import type { CliOptions } from "./args.js";
 import { UsageError } from "./usage-error.js";
 
@@ -20,13 +21,13 @@ export interface SessionSetup {
 
 export async function createSession(setup: SessionSetup): Promise<AgentSession> {
 	const { options, settings, home, cwd } = setup;
-	const known = createCodingTools(cwd);
-	const tools = selectTools(known, options.tools);
+	const { known, defaults } = createBuiltinTools(cwd);
+	const tools = selectTools(known, options.tools, defaults);
 	const models = loadModelRegistry(home);
 	const store = await openStore(setup);
 	const previous = buildSessionContext(store.entries);
 	const contextFiles = options.contextFiles ? loadContextFiles(cwd, home) : [];
-	return new AgentSession({
+	const session = new AgentSession({
 		cwd,
 		home,
 		store,
@@ -50,6 +51,8 @@ export async function createSession(setup: SessionSetup): Promise<AgentSession> 
 		maxTurns: options.maxTurns,
 		warnings: contextFiles.flatMap((file) => (file.warning ? [file.warning] : [])),
 	});
+	await installResources(session, { cwd, home });
+	return session;
 }
 
 function openStore({ sessionFile, fork, home, cwd, options }: SessionSetup): Promise<SessionStore> | SessionStore {
@@ -75,9 +78,12 @@ export function chooseModel(
 	return { provider: settings.provider, modelId: settings.model, ...overrides };
 }
 
-/** The tools --tools names, in the order of `known`; an unknown name is a usage error listing the known ones. */
-export function selectTools(known: ToolDefinition[], names: readonly string[] | undefined): ToolDefinition[] {
-	if (names === undefined) return known;
+/**
+ * The tools --tools names, in the order of `known` (without --tools: `defaults`); an unknown name is a usage
+ * error listing the known ones.
+ */
+export function selectTools(known: ToolDefinition[], names: readonly string[] | undefined, defaults: ToolDefinition[] = known): ToolDefinition[] {
+	if (names === undefined) return defaults;
 	const unknown = names.filter((name) => !known.some((tool) => tool.name === name));
 	if (unknown.length > 0) {
 		throw new UsageError(`--tools: unknown tool ${unknown.join(", ")}; choose from ${known.map((tool) => tool.name).join(",")}.`);

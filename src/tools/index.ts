@@ -2,6 +2,9 @@
 import type { ToolDefinition } from "../core/index.js";
 import { createBashTool } from "./bash.js";
 import { createEditTool } from "./edit.js";
+import { createFindTool } from "./find.js";
+import { createGrepTool } from "./grep.js";
+import { createLsTool } from "./ls.js";
 import { createReadTool } from "./read.js";
 import { createWriteTool } from "./write.js";
 
@@ -9,6 +12,9 @@ export { atomicWriteFile } from "./atomic-write.js";
 export { type BashToolDetails, BashToolError, type BashToolInput, type BashToolOptions, bashSchema, createBashTool } from "./bash.js";
 export { createEditTool, type EditToolDetails, type EditToolInput, editSchema, prepareEditArguments } from "./edit.js";
 export { withFileMutationQueue } from "./file-mutation-queue.js";
+export { createFindTool, DEFAULT_FIND_LIMIT, type FindToolDetails, type FindToolInput, findSchema } from "./find.js";
+export { createGrepTool, DEFAULT_GREP_LIMIT, type GrepToolDetails, type GrepToolInput, grepSchema, MAX_GREP_FILE_BYTES } from "./grep.js";
+export { createLsTool, DEFAULT_LS_LIMIT, type LsToolDetails, type LsToolInput, lsSchema } from "./ls.js";
 export { removeStaleOutputFolders } from "./output-folder.js";
 export { killAllBashProcesses } from "./process-groups.js";
 export { createReadTool, type ReadToolDetails, type ReadToolInput, readSchema } from "./read.js";
@@ -26,19 +32,43 @@ export { createWriteTool, type WriteToolDetails, type WriteToolInput, writeSchem
 /** Makes a tool working in a directory. */
 export type ToolFactory = (cwd: string) => ToolDefinition<any>;
 
+/** A built-in tool: how it is made, and whether a session without --tools enables it. */
+export interface BuiltinTool {
+	create: ToolFactory;
+	/** False: known (--tools may name it, a resumed conversation's calls of it are understood) but off unless asked for. */
+	byDefault: boolean;
+}
+
 /**
  * The built-in tools, in the order the model gets them. A new tool is its file (a factory returning its
  * definition, presentation included) and one line here: the CLI's --tools, the system prompt, the screen's
- * rows and compaction's file lists all take it from its definition.
+ * rows and compaction's file lists all take it from its definition. The search tools are off by default:
+ * read, bash, edit and write are the set a session starts with; --tools read,grep,find,ls makes an explorer.
  */
-export const BUILTIN_TOOLS: readonly ToolFactory[] = [
-	createReadTool,
-	createBashTool,
-	createEditTool,
-	createWriteTool,
+export const BUILTIN_TOOLS: readonly BuiltinTool[] = [
+	{ create: createReadTool, byDefault: true },
+	{ create: createBashTool, byDefault: true },
+	{ create: createEditTool, byDefault: true },
+	{ create: createWriteTool, byDefault: true },
+	{ create: createGrepTool, byDefault: false },
+	{ create: createFindTool, byDefault: false },
+	{ create: createLsTool, byDefault: false },
 ];
 
-/** The definitions of `factories` (default: the built-in tools) for a working directory. */
-export function createCodingTools(cwd: string, factories: readonly ToolFactory[] = BUILTIN_TOOLS): ToolDefinition<any>[] {
-	return factories.map((create) => create(cwd));
+export interface BuiltinToolSet {
+	/** Every tool of the list, in its order. */
+	known: ToolDefinition<any>[];
+	/** Those enabled without --tools. */
+	defaults: ToolDefinition<any>[];
+}
+
+/** The definitions of `tools` (default: the built-in tools) for a working directory. */
+export function createBuiltinTools(cwd: string, tools: readonly BuiltinTool[] = BUILTIN_TOOLS): BuiltinToolSet {
+	const made = tools.map((tool) => ({ definition: tool.create(cwd), byDefault: tool.byDefault }));
+	return { known: made.map((tool) => tool.definition), defaults: made.filter((tool) => tool.byDefault).map((tool) => tool.definition) };
+}
+
+/** The tools a session enables by default, for a working directory. */
+export function createCodingTools(cwd: string): ToolDefinition<any>[] {
+	return createBuiltinTools(cwd).defaults;
 }

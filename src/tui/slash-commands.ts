@@ -1,6 +1,6 @@
 // Slash commands typed into the editor. Parsing is pure; the commands themselves are registry entries: the
 // session's (new, model, …) with the screen's own (help, quit) on top. Errors become one readable line.
-import { type CommandContext, CommandRegistry } from "../core/session/command-registry.js";
+import { COMMAND_NAME, type CommandContext, CommandRegistry } from "../core/session/command-registry.js";
 import type { SessionPort } from "./session-port.js";
 
 export interface SlashCommand {
@@ -22,9 +22,11 @@ export const KEY_HELP: ReadonlyArray<[string, string]> = [
 	["Ctrl+T", "show thinking in full (the latest again, and those to come), or hide it"],
 ];
 
-/** A command is "/word" at the very start; "/etc/hosts …" and other paths are prompts. */
+const SLASH_COMMAND = new RegExp(`^/(${COMMAND_NAME})(?:\\s+([\\s\\S]*))?$`);
+
+/** A command is "/name" at the very start; "/etc/hosts …" and other paths are prompts. */
 export function parseSlashCommand(text: string): SlashCommand | undefined {
-	const match = /^\/([a-z][a-z-]*)(?:\s+([\s\S]*))?$/.exec(text.trim());
+	const match = SLASH_COMMAND.exec(text.trim());
 	if (!match) return undefined;
 	return { name: match[1], args: (match[2] ?? "").trim() };
 }
@@ -51,6 +53,11 @@ export function screenCommands(session: SessionPort): ScreenCommands {
 	commands.register({ name: "quit", description: "exit", source: "builtin", handler: (_args, ctx) => ctx.exit?.() });
 	commands.register({ name: "exit", description: "exit (same as /quit)", source: "builtin", handler: (_args, ctx) => ctx.exit?.() });
 	return commands;
+}
+
+/** What to tell the user about commands the screen's own hide (a prompt template named "help"). */
+export function hiddenCommandNotices(commands: ScreenCommands): string[] {
+	return commands.hidden().map((command) => `/${command.name}${command.origin ? ` from ${command.origin}` : ""} is hidden by the built-in command of that name; rename it to use it.`);
 }
 
 /** Runs a command; an unknown one, or its failure, is reported as an error notice. */

@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { parseArgs } from "../../src/cli/args.js";
 import { chooseModel } from "../../src/cli/create-session.js";
 import { UsageError } from "../../src/cli/usage-error.js";
+import { createBuiltinTools } from "../../src/tools/index.js";
 
 function parse(...argv: string[]) {
 	let out = "";
@@ -63,6 +64,13 @@ describe("parseArgs", () => {
 
 	it("passes any tool names on, trimmed and once each: the session's assembly knows which tools exist", () => {
 		expect(parse("--tools", " read, teleport,read,").options!.tools).toEqual(["read", "teleport"]);
+	});
+
+	it("help names the default tools and the others, as the list of built-in tools has them", () => {
+		const { known, defaults } = createBuiltinTools("/");
+		const names = (tools: { name: string }[]) => tools.map((tool) => tool.name);
+		const others = names(known).filter((name) => !names(defaults).includes(name));
+		expect(parse("--help").out.replace(/\s+/g, " ")).toContain(`(default: ${names(defaults).join(",")}; also ${others.join(",")})`);
 	});
 
 	it("refuses combinations that contradict each other", () => {

@@ -1,6 +1,6 @@
 // End to end: which tools a run gets (--tools, checked against the tools the session knows) and how their
 // calls run (settings.json's per-tool executionMode).
-import { writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { runLoom, serverFlags, sessionFiles, useScriptedServer } from "./loom-process.js";
@@ -27,9 +27,30 @@ describe("--tools", () => {
 		const ws = workspace();
 		const result = await runLoom(["-p", "--tools", "read,fly,teleport", ...serverFlags(server.openaiBaseUrl), "hi"], ws);
 		expect(result.code).toBe(2);
-		expect(result.stderr.split("\n")[0]).toBe("loom: --tools: unknown tool fly, teleport; choose from read,bash,edit,write.");
+		expect(result.stderr.split("\n")[0]).toBe("loom: --tools: unknown tool fly, teleport; choose from read,bash,edit,write,grep,find,ls.");
 		expect(server.requests).toHaveLength(0);
 		expect(sessionFiles(ws.home)).toEqual([]);
+	});
+
+	it("offers read, bash, edit and write by default; read,grep,find,ls makes a read-only explorer whose searches run", async () => {
+		const ws = workspace();
+		writeFileSync(join(ws.cwd, ".gitignore"), "build/\n");
+		mkdirSync(join(ws.cwd, "build"));
+		writeFileSync(join(ws.cwd, "build", "out.js"), "needle in the build\n");
+		writeFileSync(join(ws.cwd, "main.ts"), "// the needle\n");
+		server.enqueue({ text: "hi" });
+		expect((await runLoom(["-p", ...serverFlags(server.openaiBaseUrl), "hi"], ws)).code).toBe(0);
+		expect(server.requests[0]!.body.tools.map((tool: any) => tool.function.name)).toEqual(["read", "bash", "edit", "write"]);
+
+		server.enqueue(
+			{ toolCalls: [{ name: "grep", arguments: { pattern: "needle" } }, { name: "find", arguments: { pattern: "*.js" } }, { name: "ls", arguments: {} }] },
+			{ text: "found it" },
+		);
+		const result = await runLoom(["-p", "--tools", "read,grep,find,ls", ...serverFlags(server.openaiBaseUrl), "where is the needle?"], ws);
+		expect(result.stderr).toBe("");
+		expect(result.stdout).toBe("found it\n");
+		expect(server.requests[1]!.body.tools.map((tool: any) => tool.function.name)).toEqual(["read", "grep", "find", "ls"]);
+		expect(toolResults(2)).toEqual(["main.ts:1:// the needle", "Nothing matches *.js in . (paths .gitignore excludes were not searched).", ".gitignore\nbuild/\nmain.ts"]);
 	});
 });
 

@@ -1,5 +1,6 @@
 // The built-in tools' definitions, for tests that draw rows, build prompts or list files: what the session
 // hands the screen. Their presentation never touches the working directory.
-import { createCodingTools } from "../../src/tools/index.js";
+import { createBuiltinTools } from "../../src/tools/index.js";
 
-export const builtinTools = createCodingTools("/");
+/** Every built-in tool, those off by default (grep, find, ls) included. */
+export const builtinTools = createBuiltinTools("/").known;

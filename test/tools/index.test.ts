@@ -20,6 +20,13 @@ describe("tools entry", () => {
 		expect(created.filter((tool) => tool.executionMode === "sequential").map((tool) => tool.name)).toEqual(["bash"]);
 	});
 
+	it("knows the search tools without enabling them by default; all of them only read", () => {
+		const { known, defaults } = tools.createBuiltinTools("/");
+		expect(known.map((tool) => tool.name)).toEqual(["read", "bash", "edit", "write", "grep", "find", "ls"]);
+		expect(defaults.map((tool) => tool.name)).toEqual(["read", "bash", "edit", "write"]);
+		expect(known.filter((tool) => tool.readOnly).map((tool) => tool.name)).toEqual(["read", "grep", "find", "ls"]);
+	});
+
 	it("tells the model its limits in each description", () => {
 		const [read, bash] = tools.createCodingTools("/");
 		expect(read!.description).toMatch(/2000 lines or 50 KB/);

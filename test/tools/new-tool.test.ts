@@ -7,7 +7,7 @@ import { stripVTControlCharacters as strip } from "node:util";
 import { describe, expect, it } from "vitest";
 import { selectTools } from "../../src/cli/create-session.js";
 import { AgentSession, type SessionEvent } from "../../src/core/session/index.js";
-import { BUILTIN_TOOLS, createCodingTools } from "../../src/tools/index.js";
+import { BUILTIN_TOOLS, createBuiltinTools } from "../../src/tools/index.js";
 import { reduceView } from "../../src/tui/reducer.js";
 import { transcriptText } from "../../src/tui/transcript-text.js";
 import { initialView, type ScreenView } from "../../src/tui/view-model.js";
@@ -20,13 +20,13 @@ import { tempDir } from "../support/temp-dir.js";
 const server = useScriptedServer();
 
 /** The list of built-in tools with the new tool's one line added. */
-const TOOLS_WITH_WORD_COUNT = [...BUILTIN_TOOLS, createWordCountTool];
+const TOOLS_WITH_WORD_COUNT = [...BUILTIN_TOOLS, { create: createWordCountTool, byDefault: true }];
 
 async function sessionWith(names: string[]) {
 	const cwd = tempDir();
 	const home = tempDir();
 	writeFileSync(path.join(cwd, "notes.txt"), "three little words\nand four more here\n");
-	const known = createCodingTools(cwd, TOOLS_WITH_WORD_COUNT);
+	const { known } = createBuiltinTools(cwd, TOOLS_WITH_WORD_COUNT);
 	const session = new AgentSession(scriptedSessionOptions(server, cwd, home, { tools: selectTools(known, names), knownTools: known }));
 	// The screen's subscription: every event through the pure reducer, with the tools the session hands it.
 	let view: ScreenView = initialView();
@@ -71,8 +71,9 @@ describe("a tool added as one file and one line in the list of tools", () => {
 	});
 
 	it("--tools accepts its name, and an unknown name lists every known tool", async () => {
-		const known = createCodingTools("/", TOOLS_WITH_WORD_COUNT);
+		const { known, defaults } = createBuiltinTools("/", TOOLS_WITH_WORD_COUNT);
 		expect(selectTools(known, ["word_count", "bash"]).map((tool) => tool.name)).toEqual(["bash", "word_count"]);
-		expect(() => selectTools(known, ["word_count", "fly"])).toThrow("--tools: unknown tool fly; choose from read,bash,edit,write,word_count.");
+		expect(selectTools(known, undefined, defaults).map((tool) => tool.name)).toEqual(["read", "bash", "edit", "write", "word_count"]);
+		expect(() => selectTools(known, ["word_count", "fly"])).toThrow("--tools: unknown tool fly; choose from read,bash,edit,write,grep,find,ls,word_count.");
 	});
 });

@@ -67,7 +67,8 @@ describe("files a call touches", () => {
 		expect(effects("write", { path: "", content: "" })).toEqual({ reads: [], changes: [] });
 		expect(effects("bash", { command: "rm -rf build" })).toEqual({ reads: [], changes: [] });
 		expect(findTool(builtinTools, "read")!.readOnly).toBe(true);
-		expect(builtinTools.filter((tool) => tool.readOnly).map((tool) => tool.name)).toEqual(["read"]);
+		expect(builtinTools.filter((tool) => tool.readOnly).map((tool) => tool.name)).toEqual(["read", "grep", "find", "ls"]);
+		expect(effects("grep", { pattern: "x", path: "src" })).toEqual({ reads: [], changes: [] });
 	});
 });
 
@@ -79,5 +80,37 @@ describe("system prompt parts", () => {
 		expect(prompt.split("Read a file before you change it.")).toHaveLength(2);
 		const readOnly = buildSystemPrompt({ tools: [findTool(builtinTools, "read")!], cwd: "/w" });
 		expect(readOnly).not.toContain("Read a file before you change it.");
+	});
+});
+
+describe("the search tools' rows and prompt", () => {
+	it("summarise a call by its pattern, place and options", () => {
+		expect(summary("grep", { pattern: "TODO\\b", path: "src", glob: "*.ts", ignoreCase: true, context: 2 })).toBe("/TODO\\b/ in src (*.ts) -i -C2");
+		expect(summary("grep", { pattern: "a.b", literal: true })).toBe('"a.b"');
+		expect(summary("find", { pattern: "**/*.test.ts", path: "test" })).toBe("**/*.test.ts in test");
+		expect(summary("find", { pattern: "*.md" })).toBe("*.md");
+		expect(summary("ls", { path: "src/tools" })).toBe("src/tools");
+		expect(summary("ls", {})).toBe(".");
+		expect(summary("grep", { path: 3 })).toBe('{"path":3}');
+	});
+
+	it("show how much a finished call found, from details read defensively", () => {
+		expect(lines("grep", { status: "done", details: { matches: 12, files: 3, limitReached: false } })).toEqual(["dim:12 matches in 3 files"]);
+		expect(lines("grep", { status: "done", details: { matches: 1, files: 1, limitReached: true } })).toEqual(["dim:1 match in 1 file (limit reached)"]);
+		expect(lines("grep", { status: "done", resultText: "No matches", details: { matches: 0, files: 0 } })).toEqual(["dim:no matches"]);
+		expect(lines("grep", { status: "done", resultText: "a:1:x", details: { matches: "12" } })).toEqual(["dim:a:1:x"]);
+		expect(lines("find", { status: "done", details: { found: 40, limitReached: true } })).toEqual(["dim:40 paths (limit reached)"]);
+		expect(lines("find", { status: "done", details: { found: 0 } })).toEqual(["dim:nothing found"]);
+		expect(lines("ls", { status: "done", details: { entries: 1 } })).toEqual(["dim:1 entry"]);
+		expect(lines("ls", { status: "error", resultText: "Path not found: x" })).toEqual(["error:Path not found: x"]);
+	});
+
+	it("give the prompt a guide each and their shared rule once", () => {
+		const explorer = ["read", "grep", "find", "ls"].map((name) => findTool(builtinTools, name)!);
+		const prompt = buildSystemPrompt({ tools: explorer, cwd: "/w" });
+		expect(prompt).toContain("- grep: search file contents by regex or literal text, with a glob filter and context lines\n");
+		expect(prompt).toContain("- find: find files and folders by glob (e.g. **/*.test.ts)\n");
+		expect(prompt).toContain("- ls: list a folder's entries (folders end in /)\n");
+		expect(prompt.split("Search and list files with grep, find and ls rather than bash")).toHaveLength(2);
 	});
 });

@@ -25,6 +25,7 @@ import { resolveSessionArgument } from "./session-resolve.js";
 import { SessionStore } from "./session-store.js";
 import { runOutcome } from "./run-outcome.js";
 import { SessionTools } from "./session-tools.js";
+import type { PromptParts } from "./system-prompt.js";
 import { nonInteractiveUi, type SessionUi } from "./session-ui.js";
 import { SettingsRecord } from "./settings-record.js";
 import { addUsage, sumEntryUsage, type UsageTotals } from "./usage-totals.js";
@@ -63,9 +64,12 @@ export class AgentSession {
 	private readonly toolSet: SessionTools;
 	/** What loading the current store's conversation found damaged and each request repairs. */
 	private repairs: readonly string[] = [];
+	/** Problems met assembling the session: those it was given, then those added (addLoadWarning). */
+	private readonly assemblyWarnings: string[];
 
 	constructor(options: AgentSessionOptions) {
 		this.options = options;
+		this.assemblyWarnings = [...(options.warnings ?? [])];
 		this.cwd = options.cwd;
 		this.store = options.store;
 		this.choice = new ModelChoice(options.models, options.selection);
@@ -172,10 +176,15 @@ export class AgentSession {
 	get entries(): readonly SessionEntry[] {
 		return this.store.entries;
 	}
-	/** Problems met assembling the session and loading its file (lines skipped). */
+	/** Problems met assembling the session and loading its file (lines skipped, conversation repaired). */
 	get loadWarnings(): readonly string[] {
 		const where = this.store.file ? `${this.store.file}: ` : "";
-		return [...(this.options.warnings ?? []), ...this.store.warnings, ...this.repairs.map((repair) => `${where}${repair}.`)];
+		return [...this.assemblyWarnings, ...this.store.warnings, ...this.repairs.map((repair) => `${where}${repair}.`)];
+	}
+
+	/** Records a problem met assembling the session (a skill or prompt template skipped), for the interface to show. */
+	addLoadWarning(text: string): void {
+		this.assemblyWarnings.push(text);
 	}
 
 	/**
@@ -323,6 +332,15 @@ export class AgentSession {
 	setTools(tools: readonly ToolDefinition[]): void {
 		this.toolSet.set(tools);
 		this.agent.setTools([...this.toolSet.definitions]);
+		this.agent.setSystemPrompt(this.toolSet.systemPrompt());
+	}
+
+	/**
+	 * Changes what the system prompt says besides the tools (skills, appended text, context files) and rebuilds
+	 * it, from the next prompt on. A finished `systemPrompt` given at construction stays as it is.
+	 */
+	setPromptParts(parts: Partial<Omit<PromptParts, "cwd">>): void {
+		this.toolSet.setPromptParts(parts);
 		this.agent.setSystemPrompt(this.toolSet.systemPrompt());
 	}
 

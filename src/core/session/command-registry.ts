@@ -21,13 +21,18 @@ export interface CommandContext<S> {
 }
 
 export interface CommandDefinition<S> {
-	/** Typed after the slash: lowercase letters and dashes, starting with a letter. */
+	/**
+	 * Typed after the slash: lowercase letters, digits and dashes, starting with a letter; optionally one
+	 * namespace before a colon ("skill:review").
+	 */
 	name: string;
 	/** One line for /help. */
 	description: string;
 	/** The arguments as /help shows them, e.g. "<id>" or "[instructions]". */
 	argsHint?: string;
 	source?: CommandSource;
+	/** Where the command was defined (a prompt template's or skill's file), for messages about it. */
+	origin?: string;
 	/** `args`: everything after the name, trimmed. Throwing reports the error's message to the user. */
 	handler(args: string, ctx: CommandContext<S>): void | Promise<void>;
 }
@@ -38,11 +43,15 @@ export interface CommandLookup<S> {
 	list(): CommandDefinition<S>[];
 }
 
-const NAME = /^[a-z][a-z-]*$/;
+/** A command's name as typed after the slash (the editor parses commands with it too). */
+export const COMMAND_NAME = "[a-z][a-z0-9-]*(?::[a-z0-9][a-z0-9-]*)?";
+const NAME = new RegExp(`^${COMMAND_NAME}$`);
 
 /**
  * Commands by name. A registry may sit on top of another (the screen's own commands over the session's): it
- * finds and lists both, its own after those below, and a name may be registered only once across the layers.
+ * finds and lists both, its own after those below, and a name may be registered only once across the layers,
+ * with one exception: built-ins win, so a built-in registered above hides a prompt template, skill or
+ * extension command of the same name below (`hidden()` lists those, for the interface to report).
  */
 export class CommandRegistry<S> implements CommandLookup<S> {
 	private readonly commands = new Map<string, CommandDefinition<S>>();
@@ -52,9 +61,13 @@ export class CommandRegistry<S> implements CommandLookup<S> {
 	/** Adds a command; returns the function that removes it. Throws on a malformed or taken name. */
 	register(definition: CommandDefinition<S>): () => void {
 		const { name } = definition;
-		if (!NAME.test(name)) throw new Error(`Invalid command name "${name}": use lowercase letters and dashes, starting with a letter.`);
+		if (!NAME.test(name)) {
+			throw new Error(`Invalid command name "${name}": use lowercase letters, digits and dashes, starting with a letter.`);
+		}
 		const taken = this.get(name);
-		if (taken) throw new Error(`The command /${name} is already registered${taken.source ? ` (${taken.source})` : ""}.`);
+		if (taken && !(definition.source === "builtin" && taken.source !== "builtin" && !this.commands.has(name))) {
+			throw new Error(`The command /${name} is already registered${taken.source ? ` (${taken.source})` : ""}.`);
+		}
 		this.commands.set(name, definition);
 		return () => {
 			if (this.commands.get(name) === definition) this.commands.delete(name);
@@ -65,8 +78,14 @@ export class CommandRegistry<S> implements CommandLookup<S> {
 		return this.commands.get(name) ?? this.below?.get(name);
 	}
 
-	/** Every command, those below first, each in the order it was registered. */
+	/** Every command that can run, those below first, each in the order it was registered. */
 	list(): CommandDefinition<S>[] {
-		return [...(this.below?.list() ?? []), ...this.commands.values()];
+		const below = (this.below?.list() ?? []).filter((command) => !this.commands.has(command.name));
+		return [...below, ...this.commands.values()];
+	}
+
+	/** Commands below that this layer's built-ins hide. */
+	hidden(): CommandDefinition<S>[] {
+		return (this.below?.list() ?? []).filter((command) => this.commands.has(command.name));
 	}
 }

@@ -84,7 +84,8 @@ function firstContextFile(dir: string): string | undefined {
 	return undefined;
 }
 
-function safeRealpath(path: string): string {
+/** The path with links resolved, or as given when it cannot be (it does not exist). */
+export function safeRealpath(path: string): string {
 	try {
 		return realpathSync(path);
 	} catch {

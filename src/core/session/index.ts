@@ -11,13 +11,14 @@ export { type SessionContext, buildSessionContext } from "./session-context.js";
 export { type SessionInfo, listAllSessions, listSessions, newestSessionFile, readSessionInfo } from "./session-list.js";
 export { resolveSessionArgument } from "./session-resolve.js";
 export { CONTEXT_FILE_NAMES, type ContextFile, ancestorsFromRoot, loadContextFiles } from "./context-files.js";
-export { type PromptParts, type PromptTool, type SystemPromptOptions, buildSystemPrompt } from "./system-prompt.js";
+export { type PromptParts, type PromptSkill, type PromptTool, type SystemPromptOptions, buildSystemPrompt } from "./system-prompt.js";
 export { type UsageTotals, addUsage, lastContextTokens, sumEntryUsage, sumUsage, zeroUsage } from "./usage-totals.js";
 export { ModelChoice, type ModelResolver, type ModelSelection } from "./model-choice.js";
 export { MessageQueue, type QueueKind } from "./message-queue.js";
 export { type ToolSettings } from "./session-tools.js";
 export { RetryTracker } from "./retry-tracker.js";
 export {
+	COMMAND_NAME,
 	type CommandContext,
 	type CommandDefinition,
 	type CommandLookup,

@@ -32,6 +32,10 @@ export interface CommandSession {
 	listSessions(): SessionSummary[] | Promise<SessionSummary[]>;
 	/** Opens a saved session by file path or id (emits session_open with its message count). */
 	resume(sessionFileOrId: string): void | Promise<void>;
+	/** Runs a prompt to the end of its run; rejects when it cannot start (commands that expand to a prompt). */
+	prompt(text: string): Promise<void>;
+	/** Queues a message into the run going on. */
+	steer(text: string): void | Promise<void>;
 }
 
 type Context = CommandContext<CommandSession>;

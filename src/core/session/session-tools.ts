@@ -24,8 +24,10 @@ export interface SessionToolsOptions {
 export class SessionTools {
 	private enabled: readonly ToolDefinition[] = [];
 	private readonly met = new Map<string, ToolDefinition>();
+	private prompt: PromptParts;
 
 	constructor(private readonly options: SessionToolsOptions) {
+		this.prompt = options.prompt;
 		for (const tool of options.knownTools ?? []) this.met.set(tool.name, tool);
 		this.set(options.tools ?? []);
 	}
@@ -49,8 +51,13 @@ export class SessionTools {
 		for (const tool of this.enabled) this.met.set(tool.name, tool);
 	}
 
+	/** Changes what the prompt says besides the tools (the working directory stays). */
+	setPromptParts(parts: Partial<Omit<PromptParts, "cwd">>): void {
+		this.prompt = { ...this.prompt, ...parts, cwd: this.prompt.cwd };
+	}
+
 	systemPrompt(): string {
-		return this.options.systemPrompt ?? buildSystemPrompt({ ...this.options.prompt, tools: this.enabled });
+		return this.options.systemPrompt ?? buildSystemPrompt({ ...this.prompt, tools: this.enabled });
 	}
 }
 

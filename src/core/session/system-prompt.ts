@@ -6,6 +6,14 @@ import type { ContextFile } from "./context-files.js";
 /** What the prompt takes from a tool's definition. */
 export type PromptTool = Pick<ToolDefinition, "name" | "description" | "promptGuide" | "promptRules">;
 
+/** A skill as the prompt lists it: the model reads its file with the read tool when a task calls for it. */
+export interface PromptSkill {
+	name: string;
+	description: string;
+	/** Its SKILL.md. */
+	path: string;
+}
+
 /** What the prompt is built from besides the tools: a session keeps these to rebuild it when its tools change. */
 export interface PromptParts {
 	cwd: string;
@@ -16,6 +24,8 @@ export interface PromptParts {
 	/** Added after the prompt (--append-system-prompt). */
 	appendPrompt?: string;
 	contextFiles?: readonly ContextFile[];
+	/** Listed (name, description, file) only while the read tool is enabled: reading the file is how a skill is used. */
+	skills?: readonly PromptSkill[];
 }
 
 export interface SystemPromptOptions extends PromptParts {
@@ -36,6 +46,8 @@ export function buildSystemPrompt(options: SystemPromptOptions): string {
 			].join("\n\n"),
 		);
 	}
+	const skills = options.skills ?? [];
+	if (skills.length > 0 && options.tools.some((tool) => tool.name === "read")) parts.push(skillsSection(skills));
 	parts.push(`Working directory: ${options.cwd}\nToday's date: ${isoDate(options.date ?? new Date())}`);
 	return parts.join("\n\n");
 }
@@ -56,6 +68,22 @@ function defaultPrompt(tools: readonly PromptTool[]): string {
 		"- Keep answers short and concrete: name files and paths, do not paste back whole files, summarise what changed in a sentence or two.",
 	);
 	return lines.join("\n");
+}
+
+/** The skills as the Agent Skills format suggests announcing them: name, description and location, in XML. */
+function skillsSection(skills: readonly PromptSkill[]): string {
+	const entries = skills.map((skill) =>
+		["  <skill>", `    <name>${xml(skill.name)}</name>`, `    <description>${xml(skill.description)}</description>`, `    <location>${xml(skill.path)}</location>`, "  </skill>"].join("\n"),
+	);
+	return [
+		"# Skills",
+		"Skills are instructions for particular tasks, each in a SKILL.md file. When a task matches a skill's description, read its file with the read tool first and follow it; paths in a skill are relative to the folder of its SKILL.md.",
+		["<available_skills>", ...entries, "</available_skills>"].join("\n"),
+	].join("\n\n");
+}
+
+function xml(text: string): string {
+	return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
 }
 
 function isoDate(date: Date): string {

@@ -8,7 +8,7 @@ import { useTerminalSize } from "../hooks/use-terminal-size.js";
 import { dialogMaxRows, liveBudget } from "../live-layout.js";
 import { warmUpMarkdown } from "../markdown.js";
 import type { SessionPort } from "../session-port.js";
-import { errorText, parseSlashCommand, runSlashCommand, screenCommands } from "../slash-commands.js";
+import { errorText, hiddenCommandNotices, parseSlashCommand, runSlashCommand, screenCommands } from "../slash-commands.js";
 import { type NoticeLevel, type ScreenView, initialView, isBusy } from "../view-model.js";
 import { DialogHost } from "./DialogHost.js";
 import { Editor } from "./Editor.js";
@@ -161,6 +161,7 @@ export function App({ session, initialPrompt, inputActive, onExit, home, print }
 	useEffect(() => {
 		if (started.current) return;
 		started.current = true;
+		for (const text of hiddenCommandNotices(commands)) notify("warning", text);
 		if (initialPrompt !== undefined && initialPrompt.trim() !== "") {
 			void onSubmit(initialPrompt).then((restored) => {
 				if (!inputActive) exit(restored === undefined ? 0 : 1);
@@ -169,7 +170,7 @@ export function App({ session, initialPrompt, inputActive, onExit, home, print }
 			notify("error", "The interactive screen needs a terminal for input.");
 			exit(2);
 		}
-	}, [initialPrompt, inputActive, onSubmit, exit, notify]);
+	}, [initialPrompt, inputActive, onSubmit, exit, notify, commands]);
 
 	// Exit after one render without the live parts, so the terminal is left with the transcript only.
 	useEffect(() => {

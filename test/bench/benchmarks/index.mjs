@@ -1,4 +1,5 @@
 // The benchmarks, in the order they are reported.
+import grep from "./grep.mjs";
 import loopOverhead from "./loop-overhead.mjs";
 import parallelTools from "./parallel-tools.mjs";
 import sessions from "./sessions.mjs";
@@ -6,4 +7,4 @@ import startup from "./startup.mjs";
 import streamingScreen from "./streaming-screen.mjs";
 import toolIo from "./tool-io.mjs";
 
-export const benchmarks = [startup, loopOverhead, parallelTools, streamingScreen, toolIo, sessions];
+export const benchmarks = [startup, loopOverhead, parallelTools, streamingScreen, toolIo, sessions, grep];

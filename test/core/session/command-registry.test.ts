@@ -37,9 +37,33 @@ describe("CommandRegistry", () => {
 
 	it("rejects a name the editor could not parse as a command", () => {
 		const registry = new CommandRegistry<Session>();
-		for (const name of ["", "Deploy", "9lives", "with space", "/slash"]) {
+		for (const name of ["", "Deploy", "9lives", "with space", "/slash", "a:b:c", "skill:", ":x", "under_score"]) {
 			expect(() => registry.register(command(name))).toThrow(/Invalid command name/);
 		}
+	});
+
+	it("accepts digits and one namespace before a colon, as skills' commands use", () => {
+		const registry = new CommandRegistry<Session>();
+		for (const name of ["release-2", "skill:review", "skill:3d-print"]) registry.register(command(name));
+		expect(registry.list().map((c) => c.name)).toEqual(["release-2", "skill:review", "skill:3d-print"]);
+	});
+
+	it("lets a built-in above hide a prompt template, skill or extension command below, and says which it hides", () => {
+		const below = new CommandRegistry<Session>();
+		below.register(command("help", { source: "prompt", origin: "/p/help.md" }));
+		below.register(command("quit", { source: "extension" }));
+		below.register(command("new", { source: "builtin" }));
+		below.register(command("review", { source: "prompt" }));
+		const above = new CommandRegistry<Session>(below);
+		const help = command("help", { source: "builtin" });
+		above.register(help);
+		above.register(command("quit", { source: "builtin" }));
+		expect(above.get("help")).toBe(help);
+		expect(above.list().map((c) => `${c.name}:${c.source}`)).toEqual(["new:builtin", "review:prompt", "help:builtin", "quit:builtin"]);
+		expect(above.hidden().map((c) => `${c.name}:${c.source}`)).toEqual(["help:prompt", "quit:extension"]);
+		expect(() => above.register(command("new", { source: "builtin" }))).toThrow("The command /new is already registered (builtin).");
+		expect(() => above.register(command("review", { source: "extension" }))).toThrow("The command /review is already registered (prompt).");
+		expect(() => above.register(command("help", { source: "builtin" }))).toThrow("already registered (builtin)");
 	});
 
 	it("layered on another registry: finds and lists both, the lower layer first, and a name stays unique across them", async () => {

@@ -95,4 +95,35 @@ describe("buildSystemPrompt", () => {
 		expect(positions.every((position) => position >= 0)).toBe(true);
 		expect([...positions].sort((a, b) => a - b)).toEqual(positions);
 	});
+
+	it("lists the skills by name, description and file, after the context files, while the read tool is enabled", () => {
+		const skills = [
+			{ name: "review", description: "Review a change <carefully> & fix", path: "/home/u/.loom/skills/review/SKILL.md" },
+			{ name: "deploy", description: "Ship it.", path: "/w/.loom/skills/deploy/SKILL.md" },
+		];
+		const contextFiles = [{ path: "/w/AGENTS.md", content: "project" }];
+		const prompt = buildSystemPrompt({ tools, cwd: "/w", date, skills, contextFiles, customPrompt: "Custom." });
+		expect(prompt).toContain(
+			[
+				"<available_skills>",
+				"  <skill>",
+				"    <name>review</name>",
+				"    <description>Review a change &lt;carefully&gt; &amp; fix</description>",
+				"    <location>/home/u/.loom/skills/review/SKILL.md</location>",
+				"  </skill>",
+				"  <skill>",
+				"    <name>deploy</name>",
+				"    <description>Ship it.</description>",
+				"    <location>/w/.loom/skills/deploy/SKILL.md</location>",
+				"  </skill>",
+				"</available_skills>",
+			].join("\n"),
+		);
+		expect(prompt).toContain("read its file with the read tool first and follow it");
+		expect(prompt.indexOf("## /w/AGENTS.md")).toBeLessThan(prompt.indexOf("# Skills"));
+		expect(prompt.indexOf("</available_skills>")).toBeLessThan(prompt.indexOf("Working directory: /w"));
+		const withoutRead = buildSystemPrompt({ tools: tools.filter((tool) => tool.name !== "read"), cwd: "/w", date, skills });
+		expect(withoutRead).not.toContain("Skills");
+		expect(buildSystemPrompt({ tools, cwd: "/w", date, skills: [] })).not.toContain("Skills");
+	});
 });

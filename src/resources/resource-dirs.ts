@@ -1,0 +1,65 @@
+// Where skills and prompt templates live, in the order they are loaded: the user's before the project's (a
+// cloned repository cannot take over a command or skill the user relies on), loom's own folders before those
+// read for compatibility with Claude Code. The first of two with the same name wins; the later one is reported.
+import { readdirSync, statSync } from "node:fs";
+import { basename, join } from "node:path";
+import { readCheckedText } from "../core/checked-read.js";
+import { safeRealpath } from "../core/session/context-files.js";
+
+export interface ResourceLocations {
+	cwd: string;
+	/** loom's home (~/.loom or $LOOM_HOME). */
+	home: string;
+	/** The user's home directory, where ~/.claude lives. */
+	userHome: string;
+}
+
+/** A SKILL.md or prompt template larger than this is refused: instructions, not data. */
+export const MAX_RESOURCE_BYTES = 256 * 1024;
+
+export function skillDirs({ cwd, home, userHome }: ResourceLocations): string[] {
+	return distinct([join(home, "skills"), join(userHome, ".claude", "skills"), join(cwd, ".loom", "skills"), join(cwd, ".claude", "skills")]);
+}
+
+export function promptDirs({ cwd, home, userHome }: ResourceLocations): string[] {
+	return distinct([join(home, "prompts"), join(userHome, ".claude", "commands"), join(cwd, ".loom", "prompts"), join(cwd, ".claude", "commands")]);
+}
+
+/** The same folder reached twice (the project is the home directory, a link) is read once. */
+function distinct(dirs: string[]): string[] {
+	const seen = new Set<string>();
+	return dirs.filter((dir) => {
+		const real = safeRealpath(dir);
+		if (seen.has(real)) return false;
+		seen.add(real);
+		return true;
+	});
+}
+
+/** Names in a folder, sorted; none when it does not exist or cannot be read (no such folder is no error). */
+export function folderEntries(dir: string): string[] {
+	try {
+		return readdirSync(dir).sort();
+	} catch {
+		return [];
+	}
+}
+
+/** Whether `path` is a folder (a link to one counts: skills are often linked in from elsewhere). */
+export function isFolder(path: string): boolean {
+	try {
+		return statSync(path).isDirectory();
+	} catch {
+		return false;
+	}
+}
+
+/** A resource file's text, checked and bounded; its errors name the file by its name (the caller gives the path). */
+export function readResource(path: string): string {
+	return readCheckedText(path, { maxBytes: MAX_RESOURCE_BYTES, label: basename(path) });
+}
+
+/** "<path>: <what is wrong>; the <kind> is skipped." */
+export function skippedProblem(path: string, error: unknown, kind: string): string {
+	return `${path}: ${(error as Error).message.replace(/\.$/, "")}; the ${kind} is skipped.`;
+}

@@ -1,0 +1,82 @@
+// grep's matching, pure: which lines of a text match, and the lines a file contributes to the output
+// (matches as "path:line:text", context as "path-line-text", "--" between groups that are not adjacent).
+
+export interface LineMatcher {
+	/** Whether one line (without its line ending) matches. */
+	test(line: string): boolean;
+	/**
+	 * False only when no line of `text` can match (a cheap look at the whole file first): set for literal text,
+	 * where it is exact. A regex is tested line by line only: on a whole file, a pattern such as [^x]*y would
+	 * backtrack over the file's length at every position.
+	 */
+	mayMatch(text: string): boolean;
+}
+
+/** A longer line is shown cut to this many characters (minified code, data on one line). */
+export const MAX_LINE_CHARS = 500;
+
+const REGEX_SYNTAX = /[\\^$.*+?()[\]{}|]/;
+
+/** Matches `pattern` as a JavaScript regex, or as text when `literal` (or when it holds no regex syntax at all). */
+export function lineMatcher(pattern: string, options: { literal?: boolean; ignoreCase?: boolean }): LineMatcher {
+	if (pattern === "") throw new Error("pattern is empty: give the text or regex to search for.");
+	const literal = options.literal === true || !REGEX_SYNTAX.test(pattern);
+	if (literal && !options.ignoreCase) return { test: (line) => line.includes(pattern), mayMatch: (text) => text.includes(pattern) };
+	const source = literal ? escapeRegex(pattern) : pattern;
+	let regex: RegExp;
+	try {
+		regex = new RegExp(source, options.ignoreCase ? "i" : "");
+	} catch (error) {
+		throw new Error(`Invalid regular expression ${pattern}: ${(error as Error).message.replace(/^Invalid regular expression: /, "")}. Pass literal: true to search for the text as written.`);
+	}
+	return { test: (line) => regex.test(line), mayMatch: (text) => !literal || regex.test(text) };
+}
+
+function escapeRegex(text: string): string {
+	return text.replace(/[\\^$.*+?()[\]{}|/]/g, "\\$&");
+}
+
+export interface FileMatches {
+	/** Output lines for this file, "--" separators included. */
+	lines: string[];
+	/** Matching lines found (at most the `limit` given). */
+	matches: number;
+	/** Some lines were cut to MAX_LINE_CHARS. */
+	longLines: boolean;
+}
+
+/**
+ * The output lines of one file's first `limit` matching lines with `context` lines around each (groups that
+ * touch are merged). `shown` is the file's path as results show it. Lines end at "\n"; a "\r" before it is dropped.
+ */
+export function matchLines(text: string, matcher: LineMatcher, shown: string, context: number, limit: number): FileMatches {
+	const lines = text.split("\n");
+	if (lines[lines.length - 1] === "") lines.pop();
+	const line = (index: number) => {
+		const raw = lines[index]!;
+		return raw.endsWith("\r") ? raw.slice(0, -1) : raw;
+	};
+	const hits: number[] = [];
+	for (let i = 0; i < lines.length && hits.length < limit; i++) if (matcher.test(line(i))) hits.push(i);
+
+	const kinds = new Map<number, boolean>();
+	for (const hit of hits) {
+		for (let i = Math.max(0, hit - context); i <= Math.min(lines.length - 1, hit + context); i++) if (!kinds.has(i)) kinds.set(i, false);
+		kinds.set(hit, true);
+	}
+	const output: string[] = [];
+	let previous = -1;
+	let longLines = false;
+	for (const index of [...kinds.keys()].sort((a, b) => a - b)) {
+		if (context > 0 && previous >= 0 && index > previous + 1) output.push("--");
+		let text = line(index);
+		if (text.length > MAX_LINE_CHARS) {
+			text = `${text.slice(0, MAX_LINE_CHARS)}…`;
+			longLines = true;
+		}
+		const separator = kinds.get(index) ? ":" : "-";
+		output.push(`${shown}${separator}${index + 1}${separator}${text}`);
+		previous = index;
+	}
+	return { lines: output, matches: hits.length, longLines };
+}

@@ -1,0 +1,175 @@
+// The grep tool: lines matching a regex (or literal text) in the files under a path, .gitignore respected, in
+// pure Node: no ripgrep binary to download or to find on the PATH.
+import { closeSync } from "node:fs";
+import { type Static, Type } from "@sinclair/typebox";
+import { openRegularFile, readAt } from "../core/checked-read.js";
+import { compactArgs, rawBoolean, rawNumber, rawString, type ToolDefinition, type ToolPresentation } from "../core/index.js";
+import { looksBinary } from "./file-kind.js";
+import { type LineMatcher, lineMatcher, MAX_LINE_CHARS, matchLines } from "./grep-match.js";
+import { boundedOutput, compileGlob, count, SEARCH_RULE, type SearchScope, searchScope, walkScope } from "./search-scope.js";
+import { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, formatSize } from "./truncate.js";
+
+export const DEFAULT_GREP_LIMIT = 100;
+/** Larger files are not searched (named in the result instead): grep reads each file whole. */
+export const MAX_GREP_FILE_BYTES = 16 * 1024 * 1024;
+/** Files named at most in a note about files left out. */
+const NAMED_FILES = 5;
+
+export const grepSchema = Type.Object({
+	pattern: Type.String({ description: "Regular expression (JavaScript syntax) to search for, or text when literal is true" }),
+	path: Type.Optional(Type.String({ description: "Folder or file to search (default: the working directory)" })),
+	glob: Type.Optional(Type.String({ description: "Only files matching this glob, e.g. *.ts (a name at any depth) or src/**/*.test.ts (a path)" })),
+	ignoreCase: Type.Optional(Type.Boolean({ description: "Match regardless of case" })),
+	literal: Type.Optional(Type.Boolean({ description: "Search for the pattern as plain text, not a regex" })),
+	context: Type.Optional(Type.Integer({ minimum: 0, maximum: 20, description: "Lines to show before and after each match" })),
+	limit: Type.Optional(Type.Integer({ minimum: 1, description: `Most matching lines to return (default ${DEFAULT_GREP_LIMIT})` })),
+});
+
+export type GrepToolInput = Static<typeof grepSchema>;
+
+export interface GrepToolDetails {
+	/** Matching lines returned. */
+	matches: number;
+	/** Files with at least one match. */
+	files: number;
+	/** Files searched. */
+	searched: number;
+	/** The search stopped at `limit` matches. */
+	limitReached: boolean;
+	/** The output was cut at read's limits. */
+	truncated: boolean;
+}
+
+const description = `Search file contents: every line matching a regular expression (JavaScript syntax) or, with literal, a piece of text. Searches the files under path (default: the working directory), skipping what .gitignore excludes, binary files and files over ${formatSize(MAX_GREP_FILE_BYTES)}.
+Lines come back as path:line:text (context lines as path-line-text, "--" between groups). Returns at most limit matching lines (default ${DEFAULT_GREP_LIMIT}); lines over ${MAX_LINE_CHARS} characters are cut; the output is cut at ${DEFAULT_MAX_LINES} lines or ${DEFAULT_MAX_BYTES / 1024} KB.`;
+
+/** "TODO in src (*.ts) -i -C2": the pattern, where, and the options a row needs to tell calls apart. */
+function summarize(args: unknown): string {
+	const pattern = rawString(args, "pattern");
+	if (pattern === undefined) return compactArgs(args);
+	const path = rawString(args, "path");
+	const glob = rawString(args, "glob");
+	const context = rawNumber(args, "context");
+	const parts = [rawBoolean(args, "literal") ? JSON.stringify(pattern) : `/${pattern}/`];
+	if (path) parts.push(`in ${path}`);
+	if (glob) parts.push(`(${glob})`);
+	if (rawBoolean(args, "ignoreCase")) parts.push("-i");
+	if (context) parts.push(`-C${context}`);
+	return parts.join(" ");
+}
+
+const presentation: ToolPresentation = {
+	promptGuide: "search file contents by regex or literal text, with a glob filter and context lines",
+	promptRules: [SEARCH_RULE],
+	readOnly: true,
+	summarizeArgs: summarize,
+	resultLines(row) {
+		if (row.status !== "done") return undefined;
+		const matches = rawNumber(row.details, "matches");
+		if (matches === undefined) return undefined;
+		if (matches === 0) return [{ text: "no matches", style: "dim" }];
+		const more = rawBoolean(row.details, "limitReached") ? " (limit reached)" : "";
+		return [{ text: `${count(matches, "match", "matches")} in ${count(rawNumber(row.details, "files") ?? 0, "file")}${more}`, style: "dim" }];
+	},
+};
+
+/** What searching the files found so far. */
+interface GrepState {
+	lines: string[];
+	matches: number;
+	files: number;
+	searched: number;
+	longLines: boolean;
+	tooBig: string[];
+}
+
+/** Reads one file and adds its matching lines; a file that cannot be read, or is binary, adds nothing. */
+function searchFile(state: GrepState, absolute: string, shown: string, matcher: LineMatcher, params: GrepToolInput, limit: number): void {
+	let file;
+	try {
+		file = openRegularFile(absolute);
+	} catch {
+		return;
+	}
+	let bytes: Buffer;
+	try {
+		if (file.stat.size > MAX_GREP_FILE_BYTES) {
+			state.tooBig.push(shown);
+			return;
+		}
+		// What the file holds now up to the size it had: a file growing meanwhile is searched as it was.
+		bytes = readAt(file.fd, 0, file.stat.size);
+	} catch {
+		return;
+	} finally {
+		closeSync(file.fd);
+	}
+	state.searched++;
+	if (looksBinary(bytes)) return;
+	const text = bytes.toString("utf8");
+	if (!matcher.mayMatch(text)) return;
+	const context = params.context ?? 0;
+	const found = matchLines(text, matcher, shown, context, limit - state.matches);
+	if (found.matches === 0) return;
+	if (context > 0 && state.lines.length > 0) state.lines.push("--");
+	for (const line of found.lines) state.lines.push(line);
+	state.matches += found.matches;
+	state.files++;
+	state.longLines ||= found.longLines;
+}
+
+function resultNotes(state: GrepState, limit: number): string[] {
+	const notes: string[] = [];
+	if (state.matches >= limit) notes.push(`[Stopped at ${limit} matching lines (limit). Narrow the pattern, path or glob, or raise limit, to see more.]`);
+	if (state.longLines) notes.push(`[Lines over ${MAX_LINE_CHARS} characters are cut (…); read the file for the whole line.]`);
+	if (state.tooBig.length > 0) {
+		const named = state.tooBig.slice(0, NAMED_FILES).join(", ");
+		const more = state.tooBig.length > NAMED_FILES ? ` and ${state.tooBig.length - NAMED_FILES} more` : "";
+		notes.push(`[Not searched, over ${formatSize(MAX_GREP_FILE_BYTES)}: ${named}${more}. Search them with bash (grep) if needed.]`);
+	}
+	return notes;
+}
+
+export function createGrepTool(cwd: string): ToolDefinition<typeof grepSchema, GrepToolDetails> {
+	return {
+		name: "grep",
+		label: "Grep",
+		description,
+		parameters: grepSchema,
+		...presentation,
+		async execute(_toolCallId, params, signal) {
+			const limit = params.limit ?? DEFAULT_GREP_LIMIT;
+			const matcher = lineMatcher(params.pattern, params);
+			const scope: SearchScope = await searchScope(params.path, cwd);
+			const state: GrepState = { lines: [], matches: 0, files: 0, searched: 0, longLines: false, tooBig: [] };
+			if (scope.kind === "file") {
+				searchFile(state, scope.absolute, scope.show(""), matcher, params, limit);
+			} else {
+				const included = params.glob === undefined ? undefined : await compileGlob(params.glob);
+				await walkScope(
+					scope,
+					(entry) => {
+						if (entry.kind !== "file" || (included && !included(entry.path))) return;
+						searchFile(state, entry.absolute, scope.show(entry.path), matcher, params, limit);
+						return state.matches < limit;
+					},
+					{ signal, what: "grep" },
+				);
+			}
+			const details = (truncated: boolean): GrepToolDetails => ({
+				matches: state.matches,
+				files: state.files,
+				searched: state.searched,
+				limitReached: state.matches >= limit,
+				truncated,
+			});
+			if (state.matches === 0) {
+				const where = `${scope.show("")}${params.glob ? ` (${params.glob})` : ""}`;
+				const text = [`No matches in ${where}: ${count(state.searched, "file")} searched.`, ...resultNotes(state, limit)].join("\n\n");
+				return { content: [{ type: "text", text }], details: details(false) };
+			}
+			const output = boundedOutput(state.lines, resultNotes(state, limit), "Narrow the pattern, path or glob, or lower limit.");
+			return { content: [{ type: "text", text: output.text }], details: details(output.truncated) };
+		},
+	};
+}
