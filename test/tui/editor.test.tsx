@@ -157,7 +157,8 @@ describe("Editor", () => {
 		const { press, app } = setup({ onExit });
 		await press("x", "\u0004");
 		expect(onExit).not.toHaveBeenCalled();
-		await press("\u007f", "\u0004");
+		// Backspace as Ink gets it from the screen's input filter (terminal-keys.ts), which rewrites a terminal's DEL.
+		await press("\b", "\u0004");
 		expect(onExit).toHaveBeenCalledTimes(1);
 		app.unmount();
 	});

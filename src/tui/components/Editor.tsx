@@ -118,6 +118,12 @@ function EditorView({ running, width, maxRows, inputActive, onSubmit, onInterrup
 					return edit.deleteToLineEnd(current);
 				case "deleteWord":
 					return edit.deleteWordBack(current);
+				case "deleteWordPart":
+					return edit.deleteToWordStart(current);
+				case "wordLeft":
+					return edit.moveWordLeft(current);
+				case "wordRight":
+					return edit.moveWordRight(current);
 				case "toggleThinking":
 					onToggleThinking();
 					return current;
