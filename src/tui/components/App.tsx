@@ -91,15 +91,16 @@ export function App({ session, initialPrompt, inputActive, onExit, home, print }
 	/** Runs one prompt to its end; resolves with the text to give back when the run never started. */
 	const runPrompt = useCallback(
 		async (text: string): Promise<string | undefined> => {
-			const runsBefore = latest().runs;
+			const { runs: runsBefore, transcript: before } = latest();
 			try {
 				await session.prompt(text);
 				return undefined;
 			} catch (error) {
 				const message = errorText(error);
-				// The session may have just said the same (session_error); once on screen is enough.
-				const last = latest().transcript.at(-1);
-				if (!(last?.kind === "notice" && last.text === message)) notify("error", message);
+				// The session may have just said the same (session_error) for this prompt: once is enough. Each
+				// prompt that cannot start says why, so every Enter gets an answer.
+				const said = latest().transcript.slice(before.length).some((item) => item.kind === "notice" && item.text === message);
+				if (!said) notify("error", message);
 				return latest().runs === runsBefore ? text : undefined;
 			}
 		},
