@@ -184,6 +184,13 @@ export function down(state: EditorState): EditorState {
 	return { ...state, historyIndex: index, text, cursor: text.length };
 }
 
+/** History with `prompts` (an opened session's) after what is there already; the text being edited stays. */
+export function withHistory(state: EditorState, prompts: readonly string[]): EditorState {
+	const history = [...state.history];
+	for (const prompt of prompts) if (history.at(-1) !== prompt) history.push(prompt);
+	return { ...state, history, historyIndex: -1, draft: "" };
+}
+
 /** Clears the editor and records the sent text in history (no consecutive duplicates). */
 export function submitted(state: EditorState, sent: string): EditorState {
 	const history = sent.trim() === "" || state.history[state.history.length - 1] === sent ? state.history : [...state.history, sent];

@@ -127,7 +127,7 @@ export function reduceView(view: ScreenView, event: ScreenEvent, now: number, to
 			return appendItems(toggled, [{ kind: "thinking", messageId: last.messageId, turn: last.turn, text: last.text, redacted: last.redacted }]);
 		}
 		case "ui_history":
-			return appendItems(view, event.items);
+			return { ...appendItems(view, event.items), sessionPrompts: event.prompts };
 		case "ui_usage_baseline":
 			return { ...view, usage: { ...event.usage }, contextTokens: event.contextTokens ?? view.contextTokens };
 		default:

@@ -112,6 +112,8 @@ export interface ScreenView {
 	session: SessionInfoView;
 	/** Show thinking in full in the transcript (otherwise a one-line summary). */
 	showThinking: boolean;
+	/** The prompts of the session opened last with a conversation (-c, -r, /resume), for the editor's history. */
+	sessionPrompts: readonly string[];
 	/** Source of transcript ids; keeps the reducer pure. */
 	nextId: number;
 }
@@ -122,8 +124,8 @@ export type UiEvent =
 	| { type: "ui_toggle_thinking" }
 	/** Totals already in a resumed session, read from the session when it opens. */
 	| { type: "ui_usage_baseline"; usage: UsageTotals; contextTokens?: number }
-	/** The conversation of a resumed session, to show before anything new. */
-	| { type: "ui_history"; items: NewTranscriptItem[] };
+	/** The conversation of a resumed session, to show before anything new, and its prompts. */
+	| { type: "ui_history"; items: NewTranscriptItem[]; prompts: readonly string[] };
 
 /** A prompt's run is on, from the session's run_start to its run_end: Enter steers it. */
 export function isBusy(view: Pick<ScreenView, "runStatus">): boolean {
@@ -142,6 +144,7 @@ export function initialView(session: Partial<SessionInfoView> = {}): ScreenView 
 		queue: { steering: [], followUp: [] },
 		session: { messageCount: 0, ...session },
 		showThinking: false,
+		sessionPrompts: [],
 		nextId: 1,
 	};
 }

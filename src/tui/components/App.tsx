@@ -203,6 +203,7 @@ export function App({ session, initialPrompt, inputActive, onExit, home, print }
 					onExit={onExitKey}
 					onToggleThinking={onToggleThinking}
 					onHeightChange={setEditorHeight}
+					history={view.sessionPrompts}
 				/>
 			</Box>
 			<Footer view={view} contextWindow={session.model?.contextWindow} now={now} width={columns} home={home} />

@@ -1,5 +1,5 @@
 import { Box, Text, useInput } from "ink";
-import { memo, useCallback, useEffect, useRef, useState } from "react";
+import { memo, useCallback, useEffect, useLayoutEffect, useRef, useState } from "react";
 import { showControls } from "../../core/text/sanitize-terminal.js";
 import { layoutEditor } from "../editor-layout.js";
 import { type EditorCommand, editorCommands } from "../editor-keys.js";
@@ -24,6 +24,8 @@ export interface EditorProps {
 	onToggleThinking(): void;
 	/** Called when the editor's height in rows changes, so the screen can size the live area. */
 	onHeightChange?(rows: number): void;
+	/** Prompts of the session opened last (-c, -r, /resume): Up recalls them after those typed before. */
+	history?: readonly string[];
 }
 
 /** One row of the text; a control character in it (typed or pasted) is shown written out, never obeyed. */
@@ -48,7 +50,7 @@ function Row({ text, cursor, prefix }: { text: string; cursor?: number; prefix: 
 	);
 }
 
-function EditorView({ running, width, maxRows, inputActive, onSubmit, onInterrupt, onExit, onToggleThinking, onHeightChange }: EditorProps) {
+function EditorView({ running, width, maxRows, inputActive, onSubmit, onInterrupt, onExit, onToggleThinking, onHeightChange, history }: EditorProps) {
 	const stateRef = useRef(edit.emptyEditor());
 	const [state, setState] = useState(stateRef.current);
 	const [hint, setHint] = useState<string | undefined>();
@@ -67,6 +69,10 @@ function EditorView({ running, width, maxRows, inputActive, onSubmit, onInterrup
 		if (text) hintTimer.current = setTimeout(() => setHint(undefined), CTRL_C_EXIT_WINDOW_MS);
 	}, []);
 	useEffect(() => () => clearTimeout(hintTimer.current), []);
+	// In the commit that shows the opened session: a key pressed right after it already finds its prompts.
+	useLayoutEffect(() => {
+		if (history && history.length > 0) commit(edit.withHistory(stateRef.current, history));
+	}, [history, commit]);
 
 	const submit = useCallback(
 		(current: edit.EditorState): edit.EditorState => {
