@@ -16,7 +16,7 @@ import { Footer, footerHeight } from "./Footer.js";
 import { LiveArea } from "./LiveArea.js";
 import { QueuedMessages, queuedHeight } from "./QueuedMessages.js";
 
-/** After the first frame, while the user types, the markdown renderer gets ready for the first answer. */
+/** After the first frame, while the user types, the highlighter loads and the markdown renderer gets ready. */
 const WARM_UP_DELAY_MS = 50;
 /** Spinner and elapsed-time tick while something is in progress. */
 const CLOCK_INTERVAL_MS = 100;
@@ -63,11 +63,11 @@ export function App({ session, initialPrompt, inputActive, onExit, home, print }
 	const commands = useMemo(() => screenCommands(session), [session]);
 	const { columns, rows } = useTerminalSize();
 	const { write } = useStdout();
-	const printer = useTranscriptPrinter(view.transcript, columns, view.showThinking, print ?? write, session.tools);
+	const [exitCode, setExitCode] = useState<number | undefined>(undefined);
+	const printer = useTranscriptPrinter(view.transcript, columns, view.showThinking, print ?? write, session.tools, exitCode !== undefined);
 	const printedWidth = useRef(columns);
 	const [editorHeight, setEditorHeight] = useState(3);
 	const [dialogHeight, setDialogHeight] = useState(0);
-	const [exitCode, setExitCode] = useState<number | undefined>(undefined);
 
 	// Busy only from the session's events (run_start … run_end): runs the session starts itself count too.
 	const running = isBusy(view) || view.compacting !== undefined;
@@ -154,7 +154,7 @@ export function App({ session, initialPrompt, inputActive, onExit, home, print }
 	}, [columns, printer]);
 
 	useEffect(() => {
-		const timer = setTimeout(warmUpMarkdown, WARM_UP_DELAY_MS);
+		const timer = setTimeout(() => void warmUpMarkdown(), WARM_UP_DELAY_MS);
 		return () => clearTimeout(timer);
 	}, []);
 

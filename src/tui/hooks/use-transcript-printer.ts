@@ -1,5 +1,6 @@
-import { useLayoutEffect, useMemo, useRef } from "react";
+import { useLayoutEffect, useMemo, useReducer, useRef } from "react";
 import type { NamedToolPresentation } from "../../core/tool-definition.js";
+import { awaitsHighlighter, loadHighlighter } from "../markdown.js";
 import { transcriptText } from "../transcript-text.js";
 import type { TranscriptItem } from "../view-model.js";
 
@@ -8,11 +9,18 @@ export interface TranscriptPrinter {
 	reprint(prefix: string): void;
 }
 
+/** An answer with code the highlighter (loaded after the first frame) would colour: printed once it is there. */
+function waitsForHighlighter(item: TranscriptItem): boolean {
+	return item.kind === "assistant" && awaitsHighlighter(item.text);
+}
+
 /**
  * Prints each transcript item once, as soon as a render commits it, through `print` (Ink's write: the text
  * goes above the live area, which Ink draws again below it). A layout effect, so it runs right after Ink
  * drew the committed frame: the live area restored below the printed text is already the one without it.
- * (The screen renders unthrottled for this; see mount-screen.ts.)
+ * (The screen renders unthrottled for this; see mount-screen.ts.) What is printed stays as printed, so an
+ * answer with code waits, with everything after it, until the highlighter has loaded; `leaving` (the last
+ * render) prints everything as it is.
  */
 export function useTranscriptPrinter(
 	items: readonly TranscriptItem[],
@@ -20,16 +28,25 @@ export function useTranscriptPrinter(
 	showThinking: boolean,
 	print: (text: string) => void,
 	tools: readonly NamedToolPresentation[] = [],
+	leaving = false,
 ): TranscriptPrinter {
 	const printed = useRef<readonly TranscriptItem[]>([]);
 	const latest = useRef({ width, showThinking, print, tools });
 	latest.current = { width, showThinking, print, tools };
+	const [, highlighterLoaded] = useReducer((count: number) => count + 1, 0);
 
 	useLayoutEffect(() => {
 		const count = printed.current.length;
 		if (items.length <= count) return;
-		const fresh = items.slice(count);
-		printed.current = items;
+		let end = items.length;
+		const waiting = leaving ? -1 : items.findIndex((item, index) => index >= count && waitsForHighlighter(item));
+		if (waiting !== -1) {
+			end = waiting;
+			void loadHighlighter().then(highlighterLoaded);
+		}
+		if (end === count) return;
+		const fresh = items.slice(count, end);
+		printed.current = items.slice(0, end);
 		print(transcriptText(fresh, width, showThinking, tools));
 	});
 
