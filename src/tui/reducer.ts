@@ -4,7 +4,7 @@ import type { SessionEvent } from "../core/session/session-events.js";
 import type { NamedToolPresentation } from "../core/tool-definition.js";
 import { userText } from "./message-text.js";
 import { appendItems, endAssistant, flushAssistant, startAssistant, updateAssistant } from "./reduce-assistant.js";
-import { endTool, flushToolBatch, startTool, updateTool } from "./reduce-tools.js";
+import { endTool, flushToolBatch, queueTools, runTool, startTool, updateTool } from "./reduce-tools.js";
 import { zeroUsage } from "../core/session/usage-totals.js";
 import type { ScreenView, UiEvent } from "./view-model.js";
 
@@ -50,7 +50,10 @@ export function reduceView(view: ScreenView, event: ScreenEvent, now: number, to
 			return roleOf(event.message) === "assistant" && event.assistantMessageEvent ? updateAssistant(view, event.assistantMessageEvent) : view;
 		case "message_end": {
 			const role = roleOf(event.message);
-			if (role === "assistant") return endAssistant(view, event.message as Parameters<typeof endAssistant>[1]);
+			if (role === "assistant") {
+				const message = event.message as Parameters<typeof endAssistant>[1];
+				return queueTools(endAssistant(view, message), message, now, tools);
+			}
 			if (role === "user") {
 				const text = userText((event.message as { content?: unknown }).content);
 				return appendItems(view, [{ kind: "user", text }]);
@@ -61,6 +64,8 @@ export function reduceView(view: ScreenView, event: ScreenEvent, now: number, to
 
 		case "tool_execution_start":
 			return startTool(view, event.toolCallId, event.toolName, event.args, now, tools);
+		case "tool_execution_running":
+			return runTool(view, event.toolCallId);
 		case "tool_execution_update":
 			return updateTool(view, event.toolCallId, event.partialResult);
 		case "tool_execution_end":

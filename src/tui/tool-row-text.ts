@@ -18,6 +18,8 @@ export function spinnerFrame(now: number): string {
 
 export function statusGlyph(status: ToolStatus, now: number): string {
 	switch (status) {
+		case "queued":
+			return chalk.dim("○");
 		case "preparing":
 			return chalk.yellow(spinnerFrame(now));
 		case "running":
@@ -39,7 +41,7 @@ const MIN_SUMMARY = 4;
 export function toolRowHeader(run: ToolRunView, now: number, width = Number.POSITIVE_INFINITY): string {
 	const settled = run.status === "done" || run.status === "error";
 	const elapsed = (settled ? (run.endedAt ?? now) : now) - run.startedAt;
-	const time = run.untimed ? "" : ` ${run.status === "preparing" ? "preparing " : ""}${formatDuration(elapsed)}`;
+	const time = run.status === "queued" ? " queued" : run.untimed ? "" : ` ${run.status === "preparing" ? "preparing " : ""}${formatDuration(elapsed)}`;
 	let name = showControls(run.name);
 	let summary = run.argsPreview ? showControls(run.argsPreview) : "";
 	// Glyph and space, the name, then " summary" and the time.

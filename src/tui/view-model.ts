@@ -7,7 +7,7 @@ import { type UsageTotals, zeroUsage } from "../core/session/usage-totals.js";
 
 /** Idle from run_end to run_start; "settling" between an agent run's end and the prompt's run_end. */
 export type RunStatus = "idle" | "running" | "settling";
-export type ToolStatus = "preparing" | "running" | "done" | "error";
+export type ToolStatus = "queued" | "preparing" | "running" | "done" | "error";
 
 export interface ToolRunView {
 	/** toolCallId: the only key; names repeat and parallel calls of one tool are common. */

@@ -61,6 +61,9 @@ describe("loom --mode json", () => {
 			"message_end:assistant",
 			"tool_execution_start:call_a",
 			"tool_execution_start:call_b",
+			// Both calls passed preflight; each says when it begins running.
+			"tool_execution_running:call_a",
+			"tool_execution_running:call_b",
 			...ends,
 			"message_start:toolResult",
 			"message_end:toolResult",
@@ -116,8 +119,10 @@ describe("loom --mode json", () => {
 		const tools = outline(events).filter((label) => label.startsWith("tool_execution"));
 		expect(tools).toEqual([
 			"tool_execution_start:call_a",
+			"tool_execution_running:call_a",
 			"tool_execution_end:call_a",
 			"tool_execution_start:call_b",
+			"tool_execution_running:call_b",
 			"tool_execution_end:call_b",
 		]);
 	});
@@ -131,7 +136,7 @@ describe("loom --mode json", () => {
 		const fromSettings = await runLoom(["--mode", "json", ...serverFlags(server.openaiBaseUrl), "go"], ws);
 		const overridden = await runLoom(["--mode", "json", "--toolExecution", "parallel", ...serverFlags(server.openaiBaseUrl), "go"], ws);
 		const tools = (stdout: string) => outline(jsonLines(stdout)).filter((label) => label.startsWith("tool_execution"));
-		expect(tools(fromSettings.stdout).slice(0, 2)).toEqual(["tool_execution_start:call_a", "tool_execution_end:call_a"]);
+		expect(tools(fromSettings.stdout).slice(0, 3)).toEqual(["tool_execution_start:call_a", "tool_execution_running:call_a", "tool_execution_end:call_a"]);
 		expect(tools(overridden.stdout).slice(0, 2)).toEqual(["tool_execution_start:call_a", "tool_execution_start:call_b"]);
 	});
 

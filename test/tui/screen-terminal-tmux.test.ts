@@ -93,4 +93,15 @@ describe.skipIf(!hasTmux())("the screen in a terminal (tmux)", () => {
 		await clear();
 		await edit("first", [{ raw: "\u001b[27;2;13~" }, "second"], "› first\n  second");
 	}, 60_000);
+
+	it("shows a silent command's row as running, not preparing, while it runs", async () => {
+		server.enqueue({ toolCalls: [{ id: "call_quiet", name: "bash", arguments: { command: "sleep 30 && echo x" } }] }, { text: "Stopped." });
+		await open();
+		await terminal.typeLine("wait a little");
+		const screen = await terminal.waitForScreen((text) => /bash sleep 30 && echo x [\d.]+s/.test(text), "the command's row with a time");
+		expect(screen).toMatch(/[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] bash sleep 30 && echo x \d+\.\ds/);
+		expect(screen).not.toContain("preparing");
+		terminal.sendKeys("Escape");
+		await terminal.waitForScreen((text) => text.includes("ready"), "the run to stop");
+	}, 60_000);
 });

@@ -12,6 +12,7 @@ import { MessageQueue, type QueueKind } from "./message-queue.js";
 import { ModelChoice, type ModelSelection } from "./model-choice.js";
 import { convertToLlmWithSummaries } from "./compaction/summary-message.js";
 import { CommandRegistry } from "./command-registry.js";
+import { announceExecution } from "./announce-execution.js";
 import { ToolHooks } from "./hook-chain.js";
 import { RunState } from "./run-state.js";
 import { type CommandSession, registerSessionCommands } from "./session-commands.js";
@@ -83,7 +84,7 @@ export class AgentSession {
 				systemPrompt: this.toolSet.systemPrompt(),
 				model: this.choice.model,
 				thinkingLevel: options.thinkingLevel ?? context.thinkingLevel ?? "off",
-				tools: [...this.toolSet.definitions],
+				tools: this.agentTools(),
 				messages: context.messages,
 			},
 			streamFn: options.streamFn,
@@ -331,7 +332,7 @@ export class AgentSession {
 	 */
 	setTools(tools: readonly ToolDefinition[]): void {
 		this.toolSet.set(tools);
-		this.agent.setTools([...this.toolSet.definitions]);
+		this.agent.setTools(this.agentTools());
 		this.agent.setSystemPrompt(this.toolSet.systemPrompt());
 	}
 
@@ -474,6 +475,11 @@ export class AgentSession {
 
 	private emitQueue(): Promise<void> {
 		return this.emit({ type: "queue_changed", ...this.queued.texts() });
+	}
+
+	/** The enabled tools as the agent runs them: each call says when its execute() begins. */
+	private agentTools(): ToolDefinition[] {
+		return announceExecution(this.toolSet.definitions, (toolCallId, toolName) => void this.emit({ type: "tool_execution_running", toolCallId, toolName }));
 	}
 
 	/** Delivers one event to every listener, in order, after the events before it. */
