@@ -6,7 +6,7 @@ import { userText } from "./message-text.js";
 import { appendItems, endAssistant, flushAssistant, startAssistant, updateAssistant } from "./reduce-assistant.js";
 import { endTool, flushToolBatch, queueTools, runTool, startTool, updateTool } from "./reduce-tools.js";
 import { zeroUsage } from "../core/session/usage-totals.js";
-import type { ScreenView, UiEvent } from "./view-model.js";
+import { type ScreenView, type UiEvent, isBusy } from "./view-model.js";
 
 export type ScreenEvent = SessionEvent | UiEvent;
 
@@ -28,6 +28,7 @@ function compactionNotice(event: Extract<SessionEvent, { type: "compaction_end" 
 
 /** `tools`: the session's tool presentations, for the rows' argument summaries (a tool not among them gets JSON). */
 export function reduceView(view: ScreenView, event: ScreenEvent, now: number, tools: readonly NamedToolPresentation[] = []): ScreenView {
+	if (view.leftRun && !event.type.startsWith("ui_")) return view;
 	switch (event.type) {
 		case "run_start":
 			return { ...view, runStatus: "running" };
@@ -131,6 +132,11 @@ export function reduceView(view: ScreenView, event: ScreenEvent, now: number, to
 			if (!last || last.kind !== "thinking" || last.text.trim() === "") return toggled;
 			return appendItems(toggled, [{ kind: "thinking", messageId: last.messageId, turn: last.turn, text: last.text, redacted: last.redacted }]);
 		}
+		case "ui_leave_run":
+			if (!isBusy(view)) return view;
+			return appendItems({ ...closeRun(view, now), runStatus: "idle", retry: undefined, runStartedAt: undefined, leftRun: true }, [
+				{ kind: "notice", level: "warning", text: "Interrupted: loom exited during the run." },
+			]);
 		case "ui_history":
 			return { ...appendItems(view, event.items), sessionPrompts: event.prompts };
 		case "ui_usage_baseline":

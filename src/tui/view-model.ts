@@ -112,6 +112,8 @@ export interface ScreenView {
 	session: SessionInfoView;
 	/** Show thinking in full in the transcript (otherwise a one-line summary). */
 	showThinking: boolean;
+	/** The screen is leaving mid-run: what the session still sends (the aborted run's end) is not shown. */
+	leftRun?: boolean;
 	/** The prompts of the session opened last with a conversation (-c, -r, /resume), for the editor's history. */
 	sessionPrompts: readonly string[];
 	/** Source of transcript ids; keeps the reducer pure. */
@@ -122,6 +124,8 @@ export interface ScreenView {
 export type UiEvent =
 	| { type: "ui_notice"; level: NoticeLevel; text: string }
 	| { type: "ui_toggle_thinking" }
+	/** The screen leaves during a run: what was live goes into the transcript, with a line saying so. */
+	| { type: "ui_leave_run" }
 	/** Totals already in a resumed session, read from the session when it opens. */
 	| { type: "ui_usage_baseline"; usage: UsageTotals; contextTokens?: number }
 	/** The conversation of a resumed session, to show before anything new, and its prompts. */

@@ -365,4 +365,21 @@ describe("session events", () => {
 		const view = replay([open, userEnd("a"), ...streamedAssistant(["b\n\nc"]), { type: "session_error", message: "x" }, { type: "ui_notice", level: "info", text: "y" }]);
 		expect(new Set(view.transcript.map((item) => item.id)).size).toBe(view.transcript.length);
 	});
+
+	it("leaving during a run moves what was live into the transcript, says so, and shows nothing the run sends after", () => {
+		const streaming = replay([
+			{ type: "run_start" },
+			{ type: "agent_start" },
+			{ type: "message_start", message: assistant([]) },
+			textDelta("First paragraph.\n\nSecond, still stream"),
+		]);
+		expect(ofKind(streaming, "assistant").map((item) => item.text)).toEqual(["First paragraph.\n\n"]);
+		const left = replay([{ type: "ui_leave_run" }], streaming);
+		expect(left.activeAssistant).toBeUndefined();
+		expect(ofKind(left, "assistant").map((item) => item.text)).toEqual(["First paragraph.\n\n", "Second, still stream"]);
+		expect(left.transcript.at(-1)).toMatchObject({ kind: "notice", level: "warning", text: "Interrupted: loom exited during the run." });
+		const late = replay([{ type: "message_end", message: assistant("First paragraph.\n\nSecond, still streaming", { stopReason: "aborted" }) }, { type: "run_end", status: "aborted" }], left);
+		expect(late.transcript).toEqual(left.transcript);
+		expect(replay([{ type: "ui_leave_run" }])).toEqual(initialView());
+	});
 });

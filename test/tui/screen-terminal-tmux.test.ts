@@ -94,6 +94,28 @@ describe.skipIf(!hasTmux())("the screen in a terminal (tmux)", () => {
 		await edit("first", [{ raw: "\u001b[27;2;13~" }, "second"], "› first\n  second");
 	}, 60_000);
 
+	it("two Ctrl+C while an answer streams leave what was shown and an interrupted line in the scrollback", async () => {
+		const paragraph = (n: number) => `Paragraph ${n} of the answer, streaming slowly.`;
+		const text = Array.from({ length: 40 }, (_, i) => paragraph(i + 1)).join("\n\n");
+		server.enqueue({ text, chunkSize: 6, chunkDelayMs: 40 });
+		await open();
+		await terminal.typeLine("tell me slowly");
+		// Paragraph 3 shown: the first two are in the scrollback, the third is still live below them.
+		const shown = await terminal.waitForScreen((screen) => screen.includes(paragraph(3)), "the answer streaming");
+		terminal.sendKeys("C-c");
+		terminal.sendKeys("C-c");
+		const after = await terminal.waitForScreen((screen) => screen.includes("[loom exited with"), "loom to exit");
+		const scrollback = terminal.history();
+		expect(after).toContain("[loom exited with 0]");
+		// The line being streamed when the keys were pressed (live, not yet in the scrollback) is there, as far as shown.
+		const streaming = [...shown.matchAll(/Paragraph \d+ of[^\n]*/g)].at(-1)![0].trimEnd();
+		expect(scrollback).toContain(streaming);
+		expect(scrollback).toContain("Interrupted");
+		// In order: the prompt, the answer so far, then the interrupted line.
+		expect(scrollback.indexOf("› tell me slowly")).toBeLessThan(scrollback.indexOf(paragraph(1)));
+		expect(scrollback.lastIndexOf(streaming)).toBeLessThan(scrollback.indexOf("Interrupted"));
+	}, 60_000);
+
 	it("shows a silent command's row as running, not preparing, while it runs", async () => {
 		server.enqueue({ toolCalls: [{ id: "call_quiet", name: "bash", arguments: { command: "sleep 30 && echo x" } }] }, { text: "Stopped." });
 		await open();

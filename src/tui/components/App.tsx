@@ -81,11 +81,15 @@ export function App({ session, initialPrompt, inputActive, onExit, home, print }
 
 	const exit = useCallback(
 		(code = 0) => {
-			if (isBusy(latest())) void Promise.resolve(session.abort()).catch(() => {});
+			if (isBusy(latest())) {
+				void Promise.resolve(session.abort()).catch(() => {});
+				// What the live area showed stays in the scrollback.
+				dispatch({ type: "ui_leave_run" });
+			}
 			flush();
 			setExitCode((current) => current ?? code);
 		},
-		[session, flush, latest],
+		[session, flush, latest, dispatch],
 	);
 
 	/** Runs one prompt to its end; resolves with the text to give back when the run never started. */
