@@ -125,12 +125,10 @@ export function reduceView(view: ScreenView, event: ScreenEvent, now: number, to
 		case "ui_notice":
 			return appendItems(view, [{ kind: "notice", level: event.level, text: event.text }]);
 		case "ui_toggle_thinking": {
-			const toggled: ScreenView = { ...view, showThinking: !view.showThinking };
-			if (!toggled.showThinking) return toggled;
-			// Printed lines cannot change: show the latest thinking again, in full, below.
-			const last = [...view.transcript].reverse().find((item) => item.kind === "thinking");
-			if (!last || last.kind !== "thinking" || last.text.trim() === "") return toggled;
-			return appendItems(toggled, [{ kind: "thinking", messageId: last.messageId, turn: last.turn, text: last.text, redacted: last.redacted }]);
+			// The transcript printer prints everything again with the new setting (see use-transcript-printer.ts).
+			const showThinking = !view.showThinking;
+			const text = showThinking ? "Thinking shown in full (ctrl+t hides it)." : "Thinking hidden, one line each (ctrl+t shows it).";
+			return appendItems({ ...view, showThinking }, [{ kind: "notice", level: "info", text }]);
 		}
 		case "ui_leave_run":
 			if (!isBusy(view)) return view;

@@ -3,7 +3,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { useClock } from "../hooks/use-clock.js";
 import { useDialogs } from "../hooks/use-dialogs.js";
 import { useSessionView } from "../hooks/use-session-view.js";
-import { useTranscriptPrinter } from "../hooks/use-transcript-printer.js";
+import { CLEAR_TERMINAL, useTranscriptPrinter } from "../hooks/use-transcript-printer.js";
 import { useTerminalSize } from "../hooks/use-terminal-size.js";
 import { dialogMaxRows, liveBudget } from "../live-layout.js";
 import { warmUpMarkdown } from "../markdown.js";
@@ -20,8 +20,6 @@ import { QueuedMessages, queuedHeight } from "./QueuedMessages.js";
 const WARM_UP_DELAY_MS = 50;
 /** Spinner and elapsed-time tick while something is in progress. */
 const CLOCK_INTERVAL_MS = 100;
-/** Erase screen, erase scrollback, cursor home. */
-const CLEAR_TERMINAL = "\u001b[2J\u001b[3J\u001b[H";
 /** A resize settles before the transcript is reprinted (dragging a window sends many). */
 const RESIZE_SETTLE_MS = 200;
 

@@ -4,6 +4,9 @@ import { awaitsHighlighter, loadHighlighter } from "../markdown.js";
 import { transcriptText } from "../transcript-text.js";
 import type { TranscriptItem } from "../view-model.js";
 
+/** Erase screen, erase scrollback, cursor home: what a reprint starts with. */
+export const CLEAR_TERMINAL = "\u001b[2J\u001b[3J\u001b[H";
+
 export interface TranscriptPrinter {
 	/** Prints `prefix` (e.g. a terminal clear) and then everything printed so far again, at the current width. */
 	reprint(prefix: string): void;
@@ -20,7 +23,9 @@ function waitsForHighlighter(item: TranscriptItem): boolean {
  * drew the committed frame: the live area restored below the printed text is already the one without it.
  * (The screen renders unthrottled for this; see mount-screen.ts.) What is printed stays as printed, so an
  * answer with code waits, with everything after it, until the highlighter has loaded; `leaving` (the last
- * render) prints everything as it is.
+ * render) prints everything as it is. When `showThinking` changes, the terminal is cleared, its scrollback
+ * included, and everything is printed again with thinking in full or collapsed (a terminal keeps only as
+ * much of it as its scrollback holds).
  */
 export function useTranscriptPrinter(
 	items: readonly TranscriptItem[],
@@ -34,8 +39,13 @@ export function useTranscriptPrinter(
 	const latest = useRef({ width, showThinking, print, tools });
 	latest.current = { width, showThinking, print, tools };
 	const [, highlighterLoaded] = useReducer((count: number) => count + 1, 0);
+	const printedThinking = useRef(showThinking);
 
 	useLayoutEffect(() => {
+		if (showThinking !== printedThinking.current) {
+			printedThinking.current = showThinking;
+			print(CLEAR_TERMINAL + transcriptText(printed.current, width, showThinking, tools));
+		}
 		const count = printed.current.length;
 		if (items.length <= count) return;
 		let end = items.length;
