@@ -6,12 +6,14 @@ import { defineConfig } from "rolldown";
 /**
  * Libraries (React, its reconciler, the scheduler) pick their production or development build from NODE_ENV
  * when loaded. Bundled, loom always takes the production build: the development one checks every render,
- * cost several times the CPU on a fast stream, and its code alone doubled what the screen has to load.
+ * cost several times the CPU on a fast stream, and its code alone doubled what the screen has to load. Every
+ * module reads NODE_ENV as "production" (loom's own screen loader then leaves the environment alone); only
+ * reads are replaced, so the user's NODE_ENV still reaches the commands loom runs.
  */
 const productionBuilds = {
 	name: "production-builds",
 	transform: {
-		filter: { id: /node_modules/, code: "process.env.NODE_ENV" },
+		filter: { code: "process.env.NODE_ENV" },
 		handler(code) {
 			return code.replace(/process\.env\.NODE_ENV(?!\s*=[^=])/g, '"production"');
 		},

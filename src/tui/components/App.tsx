@@ -3,6 +3,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { useClock } from "../hooks/use-clock.js";
 import { useDialogs } from "../hooks/use-dialogs.js";
 import { useSessionView } from "../hooks/use-session-view.js";
+import { useWhenIdle } from "../hooks/use-when-idle.js";
 import { CLEAR_TERMINAL, useTranscriptPrinter } from "../hooks/use-transcript-printer.js";
 import { useTerminalSize } from "../hooks/use-terminal-size.js";
 import { dialogMaxRows, liveBudget } from "../live-layout.js";
@@ -16,8 +17,8 @@ import { Footer, footerHeight } from "./Footer.js";
 import { LiveArea } from "./LiveArea.js";
 import { QueuedMessages, queuedHeight } from "./QueuedMessages.js";
 
-/** After the first frame, while the user types, the highlighter loads and the markdown renderer gets ready. */
-const WARM_UP_DELAY_MS = 50;
+/** Once the screen has been this quiet, the highlighter loads and the markdown renderer gets ready. */
+const WARM_UP_QUIET_MS = 300;
 /** Spinner and elapsed-time tick while something is in progress. */
 const CLOCK_INTERVAL_MS = 100;
 /** A resize settles before the transcript is reprinted (dragging a window sends many). */
@@ -155,10 +156,7 @@ export function App({ session, initialPrompt, inputActive, onExit, home, print }
 		return () => clearTimeout(timer);
 	}, [columns, printer]);
 
-	useEffect(() => {
-		const timer = setTimeout(() => void warmUpMarkdown(), WARM_UP_DELAY_MS);
-		return () => clearTimeout(timer);
-	}, []);
+	useWhenIdle(() => void warmUpMarkdown(), { busy: running, quietMs: WARM_UP_QUIET_MS, inputActive });
 
 	const started = useRef(false);
 	useEffect(() => {
