@@ -15,11 +15,17 @@ export type ScreenCommands = CommandRegistry<SessionPort>;
 export const KEY_HELP: ReadonlyArray<[string, string]> = [
 	["Enter", "send; while a run is active, queue as a steering message"],
 	["Shift+Enter, Alt+Enter, Ctrl+J", "new line (or end the line with \\)"],
-	["Up / Down", "previous / next prompt"],
+	["Up / Down", "previous / next prompt (a resumed session's included)"],
 	["Esc", "interrupt the run; queued messages return to the editor"],
 	["Ctrl+C", "clear the editor; twice within 2 s: exit"],
 	["Ctrl+D", "exit (on an empty editor)"],
-	["Ctrl+T", "show thinking in full (the latest again, and those to come), or hide it"],
+	["Ctrl+T", "show or hide thinking in full, for the whole transcript (printed again)"],
+	["Ctrl+Left / Ctrl+Right, Alt+B / Alt+F", "move by a word"],
+	["Home / End, Ctrl+A / Ctrl+E", "to the start / end of the line"],
+	["Backspace / Delete", "delete the character before / after the cursor"],
+	["Alt+Backspace", "delete the word before the cursor"],
+	["Ctrl+W", "delete back to the previous blank"],
+	["Ctrl+U / Ctrl+K", "delete to the start / end of the line"],
 ];
 
 const SLASH_COMMAND = new RegExp(`^/(${COMMAND_NAME})(?:\\s+([\\s\\S]*))?$`);
