@@ -8,7 +8,8 @@ import { type ScriptedModelServer, startScriptedModelServer } from "../support/s
 import { tempDir } from "../support/temp-dir.js";
 import { TmuxTerminal, hasTmux, loomCommand } from "../support/tmux-terminal.js";
 
-const terminal = new TmuxTerminal("loom-screen-terminal");
+/** A terminal of its own for each test (a tmux server just killed may still hold a reused socket). */
+let terminal: TmuxTerminal;
 
 /** The editor's rows (between its borders), without the borders and the padding. */
 function editorText(screen: string): string {
@@ -33,7 +34,7 @@ describe.skipIf(!hasTmux())("the screen in a terminal (tmux)", () => {
 	}, 120_000);
 
 	afterEach(() => {
-		terminal.kill();
+		terminal?.kill();
 		server.reset();
 	});
 
@@ -43,6 +44,7 @@ describe.skipIf(!hasTmux())("the screen in a terminal (tmux)", () => {
 
 	/** Starts loom in a fresh project and waits for the editor. */
 	async function open(args: string[] = [], size = { columns: 100, rows: 30 }) {
+		terminal = new TmuxTerminal(`loom-screen-terminal-${run}`);
 		const dir = join(root, String(run++));
 		const ws = { cwd: join(dir, "project"), home: join(dir, "loom-home") };
 		mkdirSync(ws.cwd, { recursive: true });
