@@ -1,20 +1,12 @@
-import { DEFAULT_THEME } from "cli-highlight/dist/theme.js";
 import { Text } from "ink";
 import { render } from "ink-testing-library";
 import { stripVTControlCharacters as strip } from "node:util";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { useTranscriptPrinter } from "../../src/tui/hooks/use-transcript-printer.js";
 import type { TranscriptItem } from "../../src/tui/view-model.js";
+import { withHighlightColours } from "./highlight-colours.js";
 
-// cli-highlight's theme styles with its own chalk instance, colourless without a terminal: give it colours.
-const themeChalk = DEFAULT_THEME.keyword as unknown as { level: number };
-const level = themeChalk.level;
-beforeAll(() => {
-	themeChalk.level = 2;
-});
-afterAll(() => {
-	themeChalk.level = level;
-});
+withHighlightColours();
 
 interface PrinterProps {
 	items: TranscriptItem[];
