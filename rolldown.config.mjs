@@ -20,6 +20,24 @@ const productionBuilds = {
 	},
 };
 
+/**
+ * Ink's layout engine (yoga, WebAssembly) carries its binary as base64 and, where fetch exists, loads it through a
+ * fetch of a data: URL: before the first frame that starts Node's fetch implementation and copies the binary
+ * several times. Its loader's own path for environments without fetch decodes the base64 directly; it is taken
+ * always (a build error says so if yoga's loader changes).
+ */
+const yogaWithoutFetch = {
+	name: "yoga-without-fetch",
+	transform: {
+		filter: { id: /yoga-wasm-base64-esm\.js$/ },
+		handler(code) {
+			const check = '"function"!=typeof fetch';
+			if (!code.includes(check)) this.error("yoga-layout's loader no longer checks for fetch as rolldown.config.mjs expects: update the plugin.");
+			return code.replaceAll(check, "true");
+		},
+	},
+};
+
 export default defineConfig({
 	input: { loom: "src/cli/main.ts" },
 	platform: "node",
@@ -27,7 +45,7 @@ export default defineConfig({
 	// module of React for its exports, half of the screen's start). Ink imports the React devtools only when
 	// DEV=true; they are not installed.
 	external: ["react-devtools-core"],
-	plugins: [productionBuilds],
+	plugins: [productionBuilds, yogaWithoutFetch],
 	output: {
 		dir: "dist/bundle",
 		format: "esm",
