@@ -56,6 +56,17 @@ describe.each(PROTOCOLS)("a full agent run over %s", (api) => {
 				is_error: false,
 				content: [{ type: "text", text: "42" }],
 			});
+		} else if (api === "openai-responses") {
+			expect(second.input.slice(1)).toEqual([
+				{ role: "assistant", content: "Adding." },
+				{ type: "function_call", call_id: "call_add_1", name: "add", arguments: '{"a":2,"b":40}' },
+				{ type: "function_call_output", call_id: "call_add_1", output: "42" },
+			]);
+		} else if (api === "google-generative-ai") {
+			expect(second.contents.slice(1)).toEqual([
+				{ role: "model", parts: [{ text: "Adding." }, { functionCall: { id: "call_add_1", name: "add", args: { a: 2, b: 40 } }, thoughtSignature: expect.any(String) }] },
+				{ role: "user", parts: [{ functionResponse: { id: "call_add_1", name: "add", response: { output: "42" } } }] },
+			]);
 		} else {
 			expect(second.messages.slice(2)).toEqual([
 				{
@@ -100,6 +111,22 @@ describe.each(PROTOCOLS)("a full agent run over %s", (api) => {
 		if (api === "anthropic-messages") {
 			expect(second.messages[1].content.map((b: any) => b.id)).toEqual(ids);
 			expect(second.messages[2].content.map((b: any) => [b.tool_use_id, b.content[0].text])).toEqual([
+				[ids[0], "2"],
+				[ids[1], "4"],
+				[ids[2], "6"],
+			]);
+		} else if (api === "openai-responses") {
+			expect(second.input.slice(1).map((item: any) => [item.type, item.call_id, item.output])).toEqual([
+				["function_call", ids[0], undefined],
+				["function_call", ids[1], undefined],
+				["function_call", ids[2], undefined],
+				["function_call_output", ids[0], "2"],
+				["function_call_output", ids[1], "4"],
+				["function_call_output", ids[2], "6"],
+			]);
+		} else if (api === "google-generative-ai") {
+			expect(second.contents[1].parts.map((part: any) => part.functionCall.id)).toEqual(ids);
+			expect(second.contents[2].parts.map((part: any) => [part.functionResponse.id, part.functionResponse.response.output])).toEqual([
 				[ids[0], "2"],
 				[ids[1], "4"],
 				[ids[2], "6"],

@@ -9,18 +9,68 @@ import type {
 } from "../../../src/core/index.js";
 import type { ScriptedModelServer } from "../../support/scripted-model-server.mjs";
 
-export type Protocol = "anthropic-messages" | "openai-completions";
-export const PROTOCOLS: Protocol[] = ["anthropic-messages", "openai-completions"];
+export type Protocol = "anthropic-messages" | "openai-completions" | "openai-responses" | "google-generative-ai";
+export const PROTOCOLS: Protocol[] = ["anthropic-messages", "openai-completions", "openai-responses", "google-generative-ai"];
 export const TEST_KEY = "sk-test-SECRET-0123456789abcdef";
 
+/** What tests need to know of each wire format. */
+export interface Wire {
+	provider: string;
+	modelId: string;
+	baseUrl(server: ScriptedModelServer): string;
+	/** Variables a key is read from. */
+	keyEnvs: string[];
+	/** Index of the first text delta among the SSE events the server writes. */
+	firstDelta: number;
+	/** The status the provider answers when it is overloaded. */
+	overloaded: number;
+}
+
+export const WIRES: Record<Protocol, Wire> = {
+	"anthropic-messages": {
+		provider: "anthropic",
+		modelId: "claude-sonnet-5-5",
+		baseUrl: (server) => server.anthropicBaseUrl,
+		keyEnvs: ["ANTHROPIC_API_KEY"],
+		firstDelta: 2,
+		overloaded: 529,
+	},
+	"openai-completions": {
+		provider: "openai",
+		modelId: "gpt-5.6-terra",
+		baseUrl: (server) => server.openaiBaseUrl,
+		keyEnvs: ["OPENAI_API_KEY"],
+		firstDelta: 1,
+		overloaded: 503,
+	},
+	// response.created, response.in_progress, output_item.added, content_part.added, then the deltas.
+	"openai-responses": {
+		provider: "openai",
+		modelId: "gpt-5.6-terra",
+		baseUrl: (server) => server.openaiBaseUrl,
+		keyEnvs: ["OPENAI_API_KEY"],
+		firstDelta: 4,
+		overloaded: 503,
+	},
+	// Every chunk carries content.
+	"google-generative-ai": {
+		provider: "google",
+		modelId: "gemini-3.1-pro",
+		baseUrl: (server) => server.googleBaseUrl,
+		keyEnvs: ["GEMINI_API_KEY", "GOOGLE_API_KEY"],
+		firstDelta: 0,
+		overloaded: 503,
+	},
+};
+
 export function serverModel(server: ScriptedModelServer, api: Protocol, overrides: Partial<Model> = {}): Model {
-	const anthropic = api === "anthropic-messages";
+	const wire = WIRES[api];
 	return {
-		id: anthropic ? "claude-sonnet-5-5" : "gpt-5.6-terra",
+		id: wire.modelId,
 		name: "scripted",
 		api,
-		provider: anthropic ? "anthropic" : "openai",
-		baseUrl: anthropic ? server.anthropicBaseUrl : server.openaiBaseUrl,
+		provider: wire.provider,
+		baseUrl: wire.baseUrl(server),
 		reasoning: true,
 		input: ["text", "image"],
 		cost: { input: 3, output: 15, cacheRead: 0.3, cacheWrite: 3.75 },
