@@ -87,9 +87,12 @@ export interface ScriptedTurn {
 export interface RecordedRequest {
 	index: number;
 	method: string;
+	/** Without the query. */
 	path: string;
+	/** Path and query, as requested. */
+	url: string;
 	format: "anthropic" | "openai" | "openai-responses" | "google";
-	/** Request headers with authorization / x-api-key / api-key replaced by "[redacted]". */
+	/** Request headers with authorization / x-api-key / api-key / x-goog-api-key replaced by "[redacted]". */
 	headers: Record<string, string | string[] | undefined>;
 	/** The parsed JSON request body. */
 	body: any;

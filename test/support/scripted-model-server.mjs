@@ -32,7 +32,7 @@ function formatOf(path) {
 /** @typedef {import("./scripted-model-server.d.mts").RecordedRequest} RecordedRequest */
 
 const DEFAULT_TURN = Object.freeze({ text: "ok" });
-const SECRET_HEADERS = new Set(["authorization", "x-api-key", "api-key", "proxy-authorization"]);
+const SECRET_HEADERS = new Set(["authorization", "x-api-key", "api-key", "x-goog-api-key", "proxy-authorization"]);
 
 /**
  * Starts a server. Options: `port` (0 = any), `host` (default 127.0.0.1), `turns` (initial queue),
@@ -77,7 +77,7 @@ export async function startScriptedModelServer(options = {}) {
 		}
 		const index = requests.length;
 		/** @type {RecordedRequest} */
-		const record = { index, method: req.method, path, format, headers: redactHeaders(req.headers), body, receivedAt: Date.now() };
+		const record = { index, method: req.method, path, url: req.url ?? path, format, headers: redactHeaders(req.headers), body, receivedAt: Date.now() };
 		requests.push(record);
 
 		const turn = (await responder?.(body, index, record)) ?? queue.shift() ?? defaultTurn;

@@ -82,6 +82,9 @@ function convertMessages(messages: Message[], model: Model): Content[] {
 
 function convertAssistant(message: AssistantMessage, callsNeedSignatures: boolean): Part[] {
 	const parts: Part[] = [];
+	// A turn Gemini signed goes back exactly as signed (of parallel calls, only the first carries a signature); an
+	// unsigned one (another model's) gets the stand-in on its first call.
+	let standIn = callsNeedSignatures && !message.content.some((block) => (block.type === "thinking" ? block.thinkingSignature : block.signature));
 	for (const block of message.content) {
 		if (block.type === "thinking") {
 			// Only this model's own thoughts reach here (transformMessages made others text); unsigned ones add nothing.
@@ -90,8 +93,9 @@ function convertAssistant(message: AssistantMessage, callsNeedSignatures: boolea
 			parts.push(block.signature ? { text: block.text, thoughtSignature: block.signature } : { text: block.text });
 		} else {
 			const part: Part = { functionCall: { id: block.id, name: block.name, args: block.arguments ?? {} } };
-			const signature = block.signature ?? (callsNeedSignatures ? SKIP_THOUGHT_SIGNATURE : undefined);
-			if (signature) part.thoughtSignature = signature;
+			if (block.signature) part.thoughtSignature = block.signature;
+			else if (standIn) part.thoughtSignature = SKIP_THOUGHT_SIGNATURE;
+			standIn = false;
 			parts.push(part);
 		}
 	}
