@@ -8,7 +8,8 @@ export const SUGGESTION_COUNT = 3;
 
 /**
  * The `provider/id` names of the models most like `typed` (compared with both the id and provider/id, case
- * ignored), closest first. Only near misses count: a few typos, or a name that contains what was typed.
+ * ignored), closest first. Only near misses count (a few typos, or a name that contains what was typed), and of
+ * those only the nearest: one typo away hides three typos away.
  */
 export function closestModels(typed: string, models: readonly Pick<Model, "provider" | "id">[], limit = SUGGESTION_COUNT): string[] {
 	const query = typed.trim().toLowerCase();
@@ -25,5 +26,9 @@ export function closestModels(typed: string, models: readonly Pick<Model, "provi
 		if (score <= allowed) scored.push({ name, score });
 	}
 	scored.sort((a, b) => a.score - b.score || a.name.length - b.name.length);
-	return scored.slice(0, limit).map((entry) => entry.name);
+	const best = scored[0]?.score ?? 0;
+	return scored
+		.filter((entry) => entry.score <= best + 1)
+		.slice(0, limit)
+		.map((entry) => entry.name);
 }
