@@ -40,6 +40,7 @@ export const PROCESS_TESTS = [
 	"test/core/session/session-compact-command.test.ts",
 	"test/core/session/session-compaction.test.ts",
 	"test/core/session/session-hooks.test.ts",
+	"test/core/session/session-models.test.ts",
 	"test/core/session/session-tools.test.ts",
 	"test/support/scripted-model-server.test.ts",
 	"test/tools/bash-memory.test.ts",
