@@ -15,6 +15,7 @@ export const PROCESS_TESTS = [
 	"test/cli/config.test.ts",
 	"test/cli/file-permissions.test.ts",
 	"test/cli/json-mode.test.ts",
+	"test/cli/models.test.ts",
 	"test/cli/print-mode.test.ts",
 	"test/cli/session-picker.test.ts",
 	"test/cli/sessions.test.ts",

@@ -21,8 +21,12 @@ export function closestModels(typed: string, models: readonly Pick<Model, "provi
 		const id = model.id.toLowerCase();
 		const full = name.toLowerCase();
 		let score = Math.min(editDistance(query, id), editDistance(query, full));
-		// "sonnet" for claude-sonnet-5-5: a part of the name is as good as a typo or two.
-		if (query.length >= 3 && (id.includes(query) || full.includes(query))) score = Math.min(score, 1 + (id.length - query.length) / 100);
+		if (query.length >= 3) {
+			// "sonnet" for claude-sonnet-5-5: a part of the name is as good as a typo or two...
+			if (id.includes(query) || full.includes(query)) score = Math.min(score, 1 + (id.length - query.length) / 100);
+			// ...and "sonet" is a typo in one of its words.
+			for (const word of id.split(/[-./:_]/)) if (word.length >= 3) score = Math.min(score, editDistance(query, word) + 0.5);
+		}
 		if (score <= allowed) scored.push({ name, score });
 	}
 	scored.sort((a, b) => a.score - b.score || a.name.length - b.name.length);

@@ -135,6 +135,8 @@ describe("model registry", () => {
 			/^Unknown model "gpt-5\.6-tera"\. Closest known: openai\/gpt-5\.6-terra\. For a model loom does not list, name its provider: <provider>\/gpt-5\.6-tera/,
 		);
 		expect(() => registry.resolve({ modelId: "sonnet" })).toThrow(/Closest known: anthropic\/claude-sonnet-5, anthropic\/claude-sonnet-5-5\./);
+		expect(registry.suggestModels("sonet")).toEqual(["anthropic/claude-sonnet-5", "anthropic/claude-sonnet-5-5"]);
+		expect(registry.suggestModels("gemni-flash")[0]).toMatch(/^google\/gemini-.*flash/);
 		expect(() => registry.resolve({ modelId: "claude-sonnet-5-6" })).toThrow(/Closest known: anthropic\/claude-sonnet-5-5, anthropic\/claude-sonnet-5\./);
 		// Nothing near: no guesses, only where to look.
 		expect(() => registry.resolve({ modelId: "llama3.3:70b" })).toThrow(/^Unknown model "llama3\.3:70b"\. For a model .*loom --list-models/);
