@@ -9,13 +9,12 @@
 // Its 3.x versions also need Node 22.
 import { randomUUID } from "node:crypto";
 import type { AssistantMessageEventStream, Context, Model } from "../llm-types.js";
-import { providerApiKey } from "./api-keys.js";
-import { isRecord, malformed, optionalText, record } from "./event-shape.js";
+import { isRecord, malformed, optionalText, record, tokenCount } from "./event-shape.js";
 import { buildGoogleParams } from "./google-request.js";
 import { quote, readBodyStart } from "./non-stream-body.js";
 import type { PartialAssistantMessage } from "./partial-message.js";
 import { ProviderStreamError } from "./provider-error.js";
-import { type FinishReason, type ProviderAttempt, type ProviderStreamOptions, runProviderStream } from "./provider-run.js";
+import { type FinishReason, type ProviderAttempt, type ProviderStreamOptions, runKeyedProviderStream } from "./provider-run.js";
 import { readSseBody } from "./sse-body.js";
 
 /** An error status from the API, or an error chunk in its stream, in the shape describeProviderError reads. */
@@ -35,30 +34,23 @@ export class GoogleApiError extends Error {
 const FINISHED = new Set(["STOP", "MAX_TOKENS"]);
 
 export function streamGoogleGenerativeAi(model: Model, context: Context, options: ProviderStreamOptions = {}): AssistantMessageEventStream {
-	const key = providerApiKey(model, options.apiKey);
-	return runProviderStream({
-		model,
-		options,
-		apiKey: key.apiKey,
-		async prepare(): Promise<ProviderAttempt> {
-			if (!key.apiKey) throw new ProviderStreamError(key.missingMessage);
-			const url = `${model.baseUrl.replace(/\/+$/, "")}/models/${model.id}:streamGenerateContent?alt=sse`;
-			const headers = { "content-type": "application/json", ...model.headers, ...options.headers, "x-goog-api-key": key.apiKey };
-			const body = JSON.stringify(buildGoogleParams(model, context, options));
-			return async ({ signal, partial, touch }) => {
-				const response = await fetch(url, { method: "POST", headers, body, signal });
-				if (!response.ok) throw await httpError(response);
-				touch();
-				const reader = new GeminiChunkReader(partial);
-				await readSseBody(response, touch, (_event, data) => {
-					if (data === "") return;
-					const chunk: unknown = JSON.parse(data);
-					if (isRecord(chunk) && isRecord(chunk.error)) throw apiError(chunk.error, response.headers, 500);
-					reader.handle(chunk);
-				});
-				return reader.finish();
-			};
-		},
+	return runKeyedProviderStream(model, options, async (apiKey): Promise<ProviderAttempt> => {
+		const url = `${model.baseUrl.replace(/\/+$/, "")}/models/${model.id}:streamGenerateContent?alt=sse`;
+		const headers = { "content-type": "application/json", ...model.headers, ...options.headers, "x-goog-api-key": apiKey };
+		const body = JSON.stringify(buildGoogleParams(model, context, options));
+		return async ({ signal, partial, touch }) => {
+			const response = await fetch(url, { method: "POST", headers, body, signal });
+			if (!response.ok) throw await httpError(response);
+			touch();
+			const reader = new GeminiChunkReader(partial);
+			await readSseBody(response, touch, (_event, data) => {
+				if (data === "") return;
+				const chunk: unknown = JSON.parse(data);
+				if (isRecord(chunk) && isRecord(chunk.error)) throw apiError(chunk.error, response.headers, 500);
+				reader.handle(chunk);
+			});
+			return reader.finish();
+		};
 	});
 }
 
@@ -164,23 +156,19 @@ class GeminiChunkReader {
 	}
 
 	private readUsage(usage: Record<string, unknown>): void {
-		const cached = count(usage.cachedContentTokenCount);
-		const thoughts = count(usage.thoughtsTokenCount);
+		const cached = tokenCount(usage.cachedContentTokenCount);
+		const thoughts = tokenCount(usage.thoughtsTokenCount);
 		this.partial.setUsage({
 			// promptTokenCount includes the cached part; ours counts it separately.
-			input: Math.max(0, count(usage.promptTokenCount) + count(usage.toolUsePromptTokenCount) - cached),
+			input: Math.max(0, tokenCount(usage.promptTokenCount) + tokenCount(usage.toolUsePromptTokenCount) - cached),
 			// Thinking is billed as output.
-			output: count(usage.candidatesTokenCount) + thoughts,
+			output: tokenCount(usage.candidatesTokenCount) + thoughts,
 			cacheRead: cached,
 			reasoning: thoughts,
 		});
 	}
 }
 
-/** A token count; anything else counts as none. */
-function count(value: unknown): number {
-	return typeof value === "number" && Number.isFinite(value) && value > 0 ? value : 0;
-}
 
 /** The API's error, from an HTTP error response: its JSON ({ error: { code, message, status } }) or text. */
 async function httpError(response: Response): Promise<GoogleApiError> {

@@ -4,18 +4,11 @@
 // carries the items without them, as OpenAI's own agent does when nothing is stored.
 import { randomUUID } from "node:crypto";
 import type { AssistantMessageEventStream, Context, Model, ToolCall } from "../llm-types.js";
-import { providerApiKey } from "./api-keys.js";
-import { isRecord, MalformedEventError, malformed, optionalText, record, text } from "./event-shape.js";
+import { isRecord, MalformedEventError, malformed, optionalText, record, text, tokenCount } from "./event-shape.js";
 import { buildOpenAIResponsesParams } from "./openai-responses-request.js";
 import type { PartialAssistantMessage } from "./partial-message.js";
 import { ProviderStreamError } from "./provider-error.js";
-import {
-	type FinishReason,
-	type ProviderAttempt,
-	type ProviderStreamOptions,
-	runProviderStream,
-	sdkClientOptions,
-} from "./provider-run.js";
+import { type FinishReason, type ProviderAttempt, type ProviderStreamOptions, runKeyedProviderStream, sdkClientOptions } from "./provider-run.js";
 import { readSseBody } from "./sse-body.js";
 
 /** An error the stream reported (an `error` event, `response.failed`), in the shape of the SDK's error body. */
@@ -26,30 +19,23 @@ export interface ResponsesStreamFailure {
 }
 
 export function streamOpenAIResponses(model: Model, context: Context, options: ProviderStreamOptions = {}): AssistantMessageEventStream {
-	const key = providerApiKey(model, options.apiKey);
-	return runProviderStream({
-		model,
-		options,
-		apiKey: key.apiKey,
-		async prepare(): Promise<ProviderAttempt> {
-			if (!key.apiKey) throw new ProviderStreamError(key.missingMessage);
-			const { default: OpenAIClient, APIError } = await import("openai");
-			const client = new OpenAIClient(sdkClientOptions(model, key.apiKey, options));
-			const params = buildOpenAIResponsesParams(model, context, options);
-			return async ({ signal, partial, touch }) => {
-				// The SDK builds and sends the request and turns an HTTP error status into its APIError; the event
-				// stream itself is read by our parser (see sse-parser.ts for why).
-				const response = await client.responses.create(params, { signal }).asResponse();
-				touch();
-				const reader = new ResponsesEventReader(partial, (failure) => new APIError(undefined, failure, undefined, response.headers));
-				await readSseBody(response, touch, (_event, data) => {
-					// Each event is one JSON object named by its `type`; there is no [DONE] (some servers send it).
-					if (data === "" || data.startsWith("[DONE]")) return;
-					reader.handle(JSON.parse(data));
-				});
-				return reader.finish();
-			};
-		},
+	return runKeyedProviderStream(model, options, async (apiKey): Promise<ProviderAttempt> => {
+		const { default: OpenAIClient, APIError } = await import("openai");
+		const client = new OpenAIClient(sdkClientOptions(model, apiKey, options));
+		const params = buildOpenAIResponsesParams(model, context, options);
+		return async ({ signal, partial, touch }) => {
+			// The SDK builds and sends the request and turns an HTTP error status into its APIError; the event
+			// stream itself is read by our parser (see sse-parser.ts for why).
+			const response = await client.responses.create(params, { signal }).asResponse();
+			touch();
+			const reader = new ResponsesEventReader(partial, (failure) => new APIError(undefined, failure, undefined, response.headers));
+			await readSseBody(response, touch, (_event, data) => {
+				// Each event is one JSON object named by its `type`; there is no [DONE] (some servers send it).
+				if (data === "" || data.startsWith("[DONE]")) return;
+				reader.handle(JSON.parse(data));
+			});
+			return reader.finish();
+		};
 	});
 }
 
@@ -240,13 +226,13 @@ class ResponsesEventReader {
 		if (!isRecord(value)) return;
 		const input = isRecord(value.input_tokens_details) ? value.input_tokens_details : {};
 		const output = isRecord(value.output_tokens_details) ? value.output_tokens_details : {};
-		const cached = count(input.cached_tokens);
+		const cached = tokenCount(input.cached_tokens);
 		this.partial.setUsage({
 			// input_tokens includes the cached part; ours counts it separately.
-			input: Math.max(0, count(value.input_tokens) - cached),
-			output: count(value.output_tokens),
+			input: Math.max(0, tokenCount(value.input_tokens) - cached),
+			output: tokenCount(value.output_tokens),
 			cacheRead: cached,
-			reasoning: count(output.reasoning_tokens),
+			reasoning: tokenCount(output.reasoning_tokens),
 		});
 	}
 }
@@ -257,10 +243,6 @@ function outputIndex(event: Record<string, unknown>): number {
 	throw malformed("output_index", value, "a whole number");
 }
 
-/** A token count; anything else counts as none. */
-function count(value: unknown): number {
-	return typeof value === "number" && Number.isFinite(value) && value > 0 ? value : 0;
-}
 
 function failure(error: Record<string, unknown>, fallback: string): ResponsesStreamFailure {
 	const code = typeof error.code === "string" && error.code !== "" ? error.code : undefined;

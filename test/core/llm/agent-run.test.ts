@@ -1,20 +1,10 @@
-import { Type } from "@sinclair/typebox";
 import { describe, expect, it } from "vitest";
-import { Agent, type AgentEvent, type AgentTool, type AssistantMessage, type ToolResultMessage } from "../../../src/core/index.js";
+import { Agent, type AgentEvent, type AssistantMessage, type ToolResultMessage } from "../../../src/core/index.js";
 import { streamModel } from "../../../src/core/llm/index.js";
-import { PROTOCOLS, serverModel, TEST_KEY } from "./helpers.js";
+import { addTool as add, PROTOCOLS, serverModel, TEST_KEY } from "./helpers.js";
 import { useScriptedServer } from "../../support/use-scripted-server.js";
 
 const server = useScriptedServer();
-
-const addParams = Type.Object({ a: Type.Number(), b: Type.Number() });
-const add: AgentTool<typeof addParams> = {
-	name: "add",
-	label: "Add",
-	description: "Adds two numbers.",
-	parameters: addParams,
-	execute: async (_id, { a, b }) => ({ content: [{ type: "text", text: String(a + b) }], details: { sum: a + b } }),
-};
 
 describe.each(PROTOCOLS)("a full agent run over %s", (api) => {
 	it("executes the model's tool call and sends the result back in the second request", async () => {

@@ -1,22 +1,12 @@
 // A conversation started on one wire API continues on another: the agent switches model between prompts, and
 // the next provider gets the whole conversation in its own format, without what only the first could read.
-import { Type } from "@sinclair/typebox";
 import { describe, expect, it } from "vitest";
-import { Agent, type AgentTool, type AssistantMessage } from "../../../src/core/index.js";
+import { Agent, type AssistantMessage } from "../../../src/core/index.js";
 import { streamModel } from "../../../src/core/llm/index.js";
 import { useScriptedServer } from "../../support/use-scripted-server.js";
-import { type Protocol, PROTOCOLS, serverModel, TEST_KEY } from "./helpers.js";
+import { addTool as add, type Protocol, PROTOCOLS, serverModel, TEST_KEY } from "./helpers.js";
 
 const server = useScriptedServer();
-
-const addParams = Type.Object({ a: Type.Number(), b: Type.Number() });
-const add: AgentTool<typeof addParams> = {
-	name: "add",
-	label: "Add",
-	description: "Adds two numbers.",
-	parameters: addParams,
-	execute: async (_id, { a, b }) => ({ content: [{ type: "text", text: String(a + b) }], details: {} }),
-};
 
 const THOUGHT = "pondering the sum";
 const SIGNATURE = "opaque-signature-of-the-first-model";

@@ -1,35 +1,18 @@
 import { Type } from "@sinclair/typebox";
 import { describe, expect, it, vi } from "vitest";
-import type { AssistantMessage, Message, RetryInfo, ToolResultMessage } from "../../../src/core/index.js";
-import { emptyUsage, streamModel } from "../../../src/core/llm/index.js";
+import type { AssistantMessage, Message, RetryInfo } from "../../../src/core/index.js";
+import { streamModel } from "../../../src/core/llm/index.js";
 import { useScriptedServer } from "../../support/use-scripted-server.js";
-import { collect, context, FAST_RETRY, serverModel, TEST_KEY, types, user } from "./helpers.js";
+import { assistantFrom, collect, context, FAST_RETRY, serverModel, TEST_KEY, toolResult as result, types, user } from "./helpers.js";
 
 const server = useScriptedServer();
 
 const model = (overrides = {}) => serverModel(server, "google-generative-ai", overrides);
+const assistant = (content: AssistantMessage["content"], extra: Partial<AssistantMessage> = {}) => assistantFrom(model(), content, extra);
 const tools = [
 	{ name: "read", description: "read a file", parameters: Type.Object({ path: Type.String() }) },
 	{ name: "bash", description: "run a command", parameters: Type.Object({ command: Type.String() }) },
 ];
-
-function assistant(content: AssistantMessage["content"], extra: Partial<AssistantMessage> = {}): AssistantMessage {
-	return {
-		role: "assistant",
-		content,
-		api: "google-generative-ai",
-		provider: "google",
-		model: "gemini-3.1-pro",
-		usage: emptyUsage(),
-		stopReason: content.some((block) => block.type === "toolCall") ? "toolUse" : "stop",
-		timestamp: 1,
-		...extra,
-	};
-}
-
-function result(toolCallId: string, content: ToolResultMessage["content"], isError = false): ToolResultMessage {
-	return { role: "toolResult", toolCallId, toolName: "read", content, isError, timestamp: 2 };
-}
 
 describe("google-generative-ai (Gemini streamGenerateContent)", () => {
 	it("streams text over alt=sse, the key in its header and nowhere else", async () => {

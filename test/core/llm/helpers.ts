@@ -1,12 +1,16 @@
 // Shared helpers for provider tests: models pointing at the scripted server, and stream collection.
+import { Type } from "@sinclair/typebox";
 import type {
+	AgentTool,
 	AssistantMessage,
 	AssistantMessageEvent,
 	AssistantMessageEventStream,
 	Context,
 	Model,
+	ToolResultMessage,
 	UserMessage,
 } from "../../../src/core/index.js";
+import { emptyUsage } from "../../../src/core/llm/index.js";
 import type { ScriptedModelServer } from "../../support/scripted-model-server.mjs";
 
 export type Protocol = "anthropic-messages" | "openai-completions" | "openai-responses" | "google-generative-ai";
@@ -83,6 +87,39 @@ export function serverModel(server: ScriptedModelServer, api: Protocol, override
 export function user(content: string): UserMessage {
 	return { role: "user", content, timestamp: Date.now() };
 }
+
+/** An assistant message as `model` produced it (no usage); stopReason from whether it calls tools. */
+export function assistantFrom(
+	model: Pick<Model, "api" | "provider" | "id">,
+	content: AssistantMessage["content"],
+	extra: Partial<AssistantMessage> = {},
+): AssistantMessage {
+	return {
+		role: "assistant",
+		content,
+		api: model.api,
+		provider: model.provider,
+		model: model.id,
+		usage: emptyUsage(),
+		stopReason: content.some((block) => block.type === "toolCall") ? "toolUse" : "stop",
+		timestamp: 1,
+		...extra,
+	};
+}
+
+export function toolResult(toolCallId: string, content: ToolResultMessage["content"], isError = false, toolName = "read"): ToolResultMessage {
+	return { role: "toolResult", toolCallId, toolName, content, isError, timestamp: 2 };
+}
+
+const addParams = Type.Object({ a: Type.Number(), b: Type.Number() });
+/** A tool the scripted model can call: adds two numbers. */
+export const addTool: AgentTool<typeof addParams> = {
+	name: "add",
+	label: "Add",
+	description: "Adds two numbers.",
+	parameters: addParams,
+	execute: async (_id, { a, b }) => ({ content: [{ type: "text", text: String(a + b) }], details: { sum: a + b } }),
+};
 
 export function context(prompt = "hello"): Context {
 	return { systemPrompt: "You are a test.", messages: [user(prompt)] };
