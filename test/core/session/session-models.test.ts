@@ -144,6 +144,18 @@ describe("choosing the session's model", () => {
 		expect(session.contextUsage).toMatchObject({ tokens: 600, contextWindow: 10_000, percent: 6 });
 	});
 
+	it("prices a catalog Gemini model's usage at the catalog's prices, cached input and thinking included", async () => {
+		const { session } = makeSession({
+			selection: { provider: "google", modelId: "gemini-3.5-flash", baseUrl: server.googleBaseUrl, apiKey: "k" },
+		});
+		server.enqueue({ thinking: "hm", text: "ok", usage: { input: 1000, cacheRead: 2000, output: 300, reasoning: 100 } });
+		await session.runPrompt("hi");
+		// Gemini 3.5 Flash: $1.50 in, $9 out, $0.15 cached, per million tokens.
+		expect(session.usageTotals).toMatchObject({ input: 1000, cacheRead: 2000, output: 300, reasoning: 100 });
+		expect(session.usageTotals.cost).toBeCloseTo((1000 * 1.5 + 300 * 9 + 2000 * 0.15) / 1e6, 12);
+		session.dispose();
+	});
+
 	it("/session shows cached and reasoning tokens apart, and a session saved before reasoning was counted still opens", async () => {
 		const { session, home } = makeSession();
 		server.enqueue({ thinking: "Let me think.", text: "Done.", usage: { input: 1000, cacheRead: 3000, output: 500, reasoning: 200 } });
