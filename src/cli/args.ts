@@ -27,6 +27,8 @@ export interface CliOptions {
 	persist: boolean;
 	contextFiles: boolean;
 	maxTurns?: number;
+	/** --list-models: "" lists every known model, other text only those matching it. */
+	listModels?: string;
 	/** `@path` arguments, in order. */
 	files: string[];
 	/** The other arguments, joined by spaces. */
@@ -52,6 +54,7 @@ function buildProgram(version: string, output: ParseOutput): Command {
 		.addOption(new Option("--mode <mode>", "print-mode output: text (default) or json (one event per line)").choices(["text", "json"]))
 		.option("--provider <name>", `${BUILTINS.map((p) => p.name).join(", ")}, or a provider from models.json`)
 		.option("-m, --model <id>", 'model id; "provider/id" also accepted')
+		.option("--list-models [search]", "list the models loom knows (or those matching search) and whether their key is set, then exit")
 		.option("--base-url <url>", "override the provider endpoint")
 		.option("--api-key <key>", "API key (default: environment or models.json)")
 		.addOption(new Option("--thinking <level>", "thinking level").choices(THINKING_LEVELS))
@@ -87,10 +90,13 @@ function buildProgram(version: string, output: ParseOutput): Command {
 			'  git diff | loom -p "review this"       stdin is joined to the prompt',
 			'  loom -p --mode json "run the tests"    one JSON event per line',
 			"  loom -c                                continue the last session here",
+			"  loom --list-models gemini              which Gemini models there are, and whether a key is set",
 			"",
 			"Environment:",
-			`  ${BUILTINS.map((p) => p.apiKeyEnv).join(", ").padEnd(39)}keys (or --api-key; local servers: apiKey in models.json)`,
-			`  ${BUILTINS.map((p) => p.baseUrlEnv).join(", ").padEnd(39)}endpoints (or --base-url)`,
+			`  ${BUILTINS.map((p) => p.apiKeyEnvs.join(" or ")).join(", ")}`,
+			`  ${"".padEnd(39)}keys (or --api-key; local servers: apiKey in models.json)`,
+			`  ${BUILTINS.map((p) => p.baseUrlEnv).join(", ")}`,
+			`  ${"".padEnd(39)}endpoints (or --base-url)`,
 			"  LOOM_HOME                              where settings, models.json and sessions live (default ~/.loom)",
 			"",
 			"Settings: $LOOM_HOME/settings.json; custom providers (Ollama, vLLM, ...): $LOOM_HOME/models.json",
@@ -143,6 +149,7 @@ export function parseArgs(
 		persist: raw.session !== false,
 		contextFiles: raw.contextFiles !== false,
 		maxTurns: raw.maxTurns,
+		listModels: raw.listModels === undefined ? undefined : raw.listModels === true ? "" : String(raw.listModels),
 		files: args.filter((arg) => arg.startsWith("@") && arg.length > 1).map((arg) => arg.slice(1)),
 		prompt: args.filter((arg) => !(arg.startsWith("@") && arg.length > 1)).join(" "),
 	};

@@ -24,6 +24,10 @@ const defaultIo = (): RunIo => ({ stdin: process.stdin, stdout: process.stdout, 
 /** Returns the exit code. Usage errors are thrown as UsageError (exit 2) for main to report. */
 export async function run(options: CliOptions, io: RunIo = defaultIo()): Promise<number> {
 	const home = loomHome(io.env);
+	if (options.listModels !== undefined) {
+		const { printModelList } = await import("./list-models.js");
+		return printModelList(options.listModels, { home, env: io.env, stdout: io.stdout, stderr: io.stderr });
+	}
 	let settings: Settings;
 	try {
 		settings = loadSettings(home);

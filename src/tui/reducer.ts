@@ -97,10 +97,10 @@ export function reduceView(view: ScreenView, event: ScreenEvent, now: number, to
 		case "queue_changed":
 			return { ...view, queue: { steering: [...event.steering], followUp: [...event.followUp] } };
 		case "model_changed":
-			return appendItems(
-				{ ...view, session: { ...view.session, provider: event.provider, model: event.model }, contextTokens: undefined },
-				[{ kind: "notice", level: "info", text: `Model: ${event.provider}/${event.model}` }],
-			);
+			// The conversation stays as it was: its size is measured against the new model's window from now on.
+			return appendItems({ ...view, session: { ...view.session, provider: event.provider, model: event.model } }, [
+				{ kind: "notice", level: "info", text: `Model: ${event.provider}/${event.model}` },
+			]);
 		case "thinking_changed":
 			return appendItems({ ...view, session: { ...view.session, thinkingLevel: event.level } }, [
 				{ kind: "notice", level: "info", text: `Thinking level: ${event.level}` },

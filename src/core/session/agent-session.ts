@@ -4,6 +4,7 @@ import { Agent } from "../agent.js";
 import type { AgentMessage } from "../agent-types.js";
 import { OrderedDelivery, callInOrder } from "../event-delivery.js";
 import type { AssistantMessage, ImageContent, Message, Model, RetryInfo, ThinkingLevel } from "../llm-types.js";
+import type { ModelListing } from "../llm/model-registry.js";
 import { preloadModelSdk, streamModel } from "../llm/stream-model.js";
 import type { ToolDefinition } from "../tool-definition.js";
 import { userMessage } from "../messages.js";
@@ -89,7 +90,8 @@ export class AgentSession {
 			streamFn: options.streamFn,
 			// Repaired last, on what the provider receives: no view of a damaged file sends a sequence it rejects.
 			convertToLlm: (messages) => repairConversation(convertToLlmWithSummaries(messages)).messages as Message[],
-			getApiKey: () => this.choice.apiKey,
+			// Only for the provider chosen: a request still going to another one never gets this key.
+			getApiKey: (provider) => (provider === this.choice.provider ? this.choice.apiKey : undefined),
 			toolExecution: options.toolExecution ?? "parallel",
 			beforeToolCall: this.hooks.beforeToolCall,
 			afterToolCall: this.hooks.afterToolCall,
@@ -309,6 +311,11 @@ export class AgentSession {
 		if (!this.choice.ensure()) throw new Error(this.choice.error);
 		this.agent.setModel(this.choice.model);
 		await this.compaction.compactNow(instructions);
+	}
+
+	/** Every model known (catalog and models.json) with whether its provider has a key now. */
+	availableModels(): ModelListing[] {
+		return this.options.models.availableModels();
 	}
 
 	/** Switches model ("provider/id", "id", or a selection) from the next request; throws a user-facing Error when unusable. */

@@ -2,6 +2,7 @@
 // session's command registry, so every interface that runs commands (the screen, later RPC) offers them.
 import { formatCost, formatLocalMinute, formatTokens } from "../format.js";
 import { THINKING_LEVELS, type ThinkingLevel } from "../llm-types.js";
+import type { ModelListing } from "../llm/model-registry.js";
 import type { CommandContext, CommandDefinition, CommandRegistry } from "./command-registry.js";
 import type { SessionInfo } from "./session-list.js";
 import type { UsageTotals } from "./usage-totals.js";
@@ -22,6 +23,8 @@ export interface CommandSession {
 	readonly usageTotals: UsageTotals;
 	/** Switches the model by id (or provider/id); throws a user-facing Error for an unknown model. Emits model_changed. */
 	setModel(modelId: string): void | Promise<void>;
+	/** The models known (catalog and models.json) with whether a key is set, for the /model picker. Optional. */
+	availableModels?(): readonly ModelListing[] | Promise<readonly ModelListing[]>;
 	/** Emits thinking_changed. */
 	setThinkingLevel(level: ThinkingLevel): void | Promise<void>;
 	/** Starts a new, empty session (emits session_open). */
@@ -56,10 +59,30 @@ function sessionText(session: CommandSession): string {
 	return [
 		`Session file: ${session.sessionFile ?? "not saved (--no-session)"}`,
 		`Messages: ${session.messageCount}`,
-		`Tokens: ↑${formatTokens(usage.input + usage.cacheRead + usage.cacheWrite)} in (${formatTokens(usage.cacheRead)} cached) · ↓${formatTokens(usage.output)} out`,
+		`Tokens: ↑${formatTokens(usage.input + usage.cacheRead + usage.cacheWrite)} in (${formatTokens(usage.cacheRead)} cached) · ↓${formatTokens(usage.output)} out${
+			usage.reasoning ? ` (${formatTokens(usage.reasoning)} reasoning)` : ""
+		}`,
 		`Cost: ${formatCost(usage.cost)}`,
 		`Model: ${modelName(session)} · thinking ${session.thinkingLevel}`,
 	].join("\n");
+}
+
+/** `/model` without an id: a picker of the known models where someone can choose, else the current one. */
+async function pickModel(ctx: Context): Promise<void> {
+	const current = modelName(ctx.session);
+	const models = (await ctx.session.availableModels?.()) ?? [];
+	if (!ctx.ui?.interactive || models.length === 0) {
+		ctx.notify("info", `Model: ${current}. Switch with /model <id>.`);
+		return;
+	}
+	const choices = models.map(({ model, hasKey }) => ({
+		label: `${model.provider}/${model.id}`,
+		value: `${model.provider}/${model.id}`,
+		description: `${model.name} · ${formatTokens(model.contextWindow)} context${hasKey ? "" : " · no key"}`,
+	}));
+	const initialIndex = Math.max(0, choices.findIndex((choice) => choice.value === current));
+	const chosen = await ctx.ui.select({ title: `Model (now ${current})`, filter: true, initialIndex }, choices);
+	if (chosen !== undefined && chosen !== current) await ctx.session.setModel(chosen);
 }
 
 async function resume(args: string, ctx: Context): Promise<void> {
@@ -97,9 +120,9 @@ const BUILT_IN: CommandDefinition<CommandSession>[] = [
 	{
 		name: "model",
 		argsHint: "<id>",
-		description: "switch the model (without an id: show the current one)",
+		description: "switch the model (without an id: choose one)",
 		async handler(args, ctx) {
-			if (args === "") ctx.notify("info", `Model: ${modelName(ctx.session)}. Switch with /model <id>.`);
+			if (args === "") await pickModel(ctx);
 			else await ctx.session.setModel(args);
 		},
 	},
