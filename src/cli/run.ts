@@ -179,11 +179,11 @@ const MAX_RULES_SHOWN = 6;
 
 /** Print mode cannot ask: how many calls that needed approval were refused, and how to allow them next time. */
 function deniedNote(count: number, rules: string[]): string {
-	const calls = count === 1 ? "1 tool call was" : `${count} tool calls were`;
+	const [calls, they, them] = count === 1 ? ["1 tool call was", "it", "it"] : [`${count} tool calls were`, "they", "them"];
 	const shown = rules.slice(0, MAX_RULES_SHOWN).map((rule) => `--allow '${stripToOneLine(rule)}'`);
 	if (rules.length > shown.length) shown.push("…");
-	const allow = shown.length > 0 ? `allow them with ${shown.join(" ")}, or ` : "";
-	return `loom: ${calls} denied: in approval mode "ask" they need approval, and nobody can answer in print mode. To run them, ${allow}use --approval auto.`;
+	const allow = shown.length > 0 ? `allow ${them} with ${shown.join(" ")}, or ` : "";
+	return `loom: ${calls} denied: in approval mode "ask" ${they} needed approval, and nobody can answer in print mode. To run ${them}, ${allow}use --approval auto.`;
 }
 
 /** SIGINT → 130, SIGTERM → 143, SIGHUP → 129; returns the function that removes the handlers. */

@@ -38,7 +38,7 @@ describe("print mode in approval mode ask", () => {
 		expect(remove).toContain("--allow 'bash(rm -rf build)'");
 		expect(write).toContain("--allow 'write(./notes.md)'");
 		expect(result.stderr).toBe(
-			`loom: 2 tool calls were denied: in approval mode "ask" they need approval, and nobody can answer in print mode. To run them, allow them with --allow 'bash(rm -rf build)' --allow 'write(./notes.md)', or use --approval auto.\n`,
+			`loom: 2 tool calls were denied: in approval mode "ask" they needed approval, and nobody can answer in print mode. To run them, allow them with --allow 'bash(rm -rf build)' --allow 'write(./notes.md)', or use --approval auto.\n`,
 		);
 	});
 });
