@@ -50,7 +50,7 @@ export async function askApproval(ui: SessionUi, question: Question, ctx: Policy
 }
 
 function questionTitle({ facts, tool }: Question): string {
-	if (facts.shell) return `Allow ${facts.tool} to run this command?`;
+	if (facts.command !== undefined) return `Allow ${facts.tool} to run this command?`;
 	const files = facts.changes.map((file) => file.given);
 	if (files.length > 0) return `Allow ${facts.tool} to change ${files.map(showControls).join(", ")}?`;
 	return `Allow ${tool ? "" : "the unknown tool "}${showControls(facts.tool)}?`;
@@ -58,10 +58,9 @@ function questionTitle({ facts, tool }: Question): string {
 
 /** The command as it will run (every line), the change a file tool would make, or the call's arguments. */
 async function questionBody({ tool, args, facts }: Question, signal?: AbortSignal): Promise<StyledLine[]> {
-	const command = facts.shell ? attempt(() => tool?.shellCommand?.(args)) : undefined;
-	if (command !== undefined) {
-		const lines: StyledLine[] = command.split("\n").map((line) => ({ text: showControls(line), style: "plain" }));
-		if (!facts.shell?.complete) lines.push({ text: "loom could not read all of this command, so no rule can allow it.", style: "warning" });
+	if (facts.command !== undefined) {
+		const lines: StyledLine[] = facts.command.split("\n").map((line) => ({ text: showControls(line), style: "plain" }));
+		if (facts.shell?.complete !== true) lines.push({ text: "loom could not read all of this command, so no rule can allow it.", style: "warning" });
 		return lines;
 	}
 	if (tool?.previewChange) {
@@ -73,12 +72,4 @@ async function questionBody({ tool, args, facts }: Question, signal?: AbortSigna
 		}
 	}
 	return [{ text: showControls(toolSummary(tool, args)), style: "plain" }];
-}
-
-function attempt<T>(fn: () => T): T | undefined {
-	try {
-		return fn();
-	} catch {
-		return undefined;
-	}
 }

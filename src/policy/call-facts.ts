@@ -21,7 +21,8 @@ export interface CallFacts {
 	tool: string;
 	/** The tool declares it changes nothing. Unknown tools change things. */
 	readOnly: boolean;
-	/** The command line the call runs, read (a shell tool). */
+	/** The command line the call runs (a shell tool), as given and as read. */
+	command?: string;
 	shell?: ShellLine;
 	/** Why the command line could not be read: nothing can vouch for it. */
 	shellError?: string;
@@ -50,6 +51,7 @@ export async function gatherFacts(tool: ToolDefinition | undefined, toolName: st
 	const facts: CallFacts = { tool: toolName, readOnly: tool?.readOnly === true, shellWrites: [], reads: [], changes: [] };
 	const command = attempt(() => tool?.shellCommand?.(args));
 	if (typeof command === "string") {
+		facts.command = command;
 		try {
 			facts.shell = await parseShell(command, ctx.home);
 			facts.shellWrites = fileWrites(facts.shell).map((redirect) => (redirect.target.path === undefined ? undefined : fileFact(redirect.target.path, ctx)));
