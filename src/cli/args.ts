@@ -2,7 +2,7 @@
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
 import { THINKING_LEVELS, type ThinkingLevel } from "../core/llm-types.js";
 import { BUILTIN_PROVIDERS } from "../core/llm/models-catalog.js";
-import { APPROVAL_MODES, type ApprovalMode } from "../core/session/settings.js";
+import { APPROVAL_MODES, type ApprovalMode } from "../core/session/approval-mode.js";
 import { UsageError } from "./usage-error.js";
 
 export interface CliOptions {

@@ -1,6 +1,6 @@
 // /approval: shows the approval mode and what shapes it, or switches the mode (the screen's Shift+Tab runs it too).
 import type { CommandDefinition } from "../core/session/command-registry.js";
-import { APPROVAL_MODES, type ApprovalMode } from "../core/session/settings.js";
+import { APPROVAL_MODES, type ApprovalMode } from "../core/session/approval-mode.js";
 import type { PolicyState } from "./decide.js";
 
 export const MODE_MEANINGS: Readonly<Record<ApprovalMode, string>> = {

@@ -1,7 +1,8 @@
 // The policy's starting configuration from flags, the user's settings and the project's own settings.
 // Flags win over the user's settings; a project's settings may only tighten: its deny rules are added and a
 // stricter mode is taken, but its allow rules, a looser mode and guards turned off are ignored.
-import { APPROVAL_MODES, type ApprovalMode, type Settings } from "../core/session/settings.js";
+import { APPROVAL_MODES, type ApprovalMode } from "../core/session/approval-mode.js";
+import type { Settings } from "../core/session/settings.js";
 import { GUARD_NAMES, type GuardName, isGuardName } from "./guards.js";
 import { parseRule, type Rule, RuleError } from "./rules.js";
 

@@ -2,7 +2,7 @@
 // never the agent's state. Everything here is plain data, produced only by the reducer.
 import type { ThinkingLevel } from "../core/llm-types.js";
 import type { CompactionReason } from "../core/session/session-events.js";
-import type { ApprovalMode } from "../core/session/settings.js";
+import type { ApprovalMode } from "../core/session/approval-mode.js";
 import type { NoticeLevel } from "../core/session/command-registry.js";
 import { type UsageTotals, zeroUsage } from "../core/session/usage-totals.js";
 

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { Type } from "@sinclair/typebox";
 import { describe, expect, it } from "vitest";
 import type { ToolDefinition } from "../../src/core/index.js";
-import type { ApprovalMode } from "../../src/core/session/settings.js";
+import type { ApprovalMode } from "../../src/core/session/approval-mode.js";
 import { type CallFacts, gatherFacts, type PolicyContext } from "../../src/policy/call-facts.js";
 import { decide, type PolicyState, type Verdict } from "../../src/policy/decide.js";
 import type { GuardName } from "../../src/policy/guards.js";

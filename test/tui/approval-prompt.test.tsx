@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { render } from "ink-testing-library";
 import chalk from "chalk";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import type { ApprovalMode } from "../../src/core/session/settings.js";
+import type { ApprovalMode } from "../../src/core/session/approval-mode.js";
 import { approvalCommand } from "../../src/policy/approval-command.js";
 import { askApproval } from "../../src/policy/approval-question.js";
 import { gatherFacts, type PolicyContext } from "../../src/policy/call-facts.js";

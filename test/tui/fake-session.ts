@@ -5,7 +5,7 @@ import type { ThinkingLevel } from "../../src/core/llm-types.js";
 import { CommandRegistry } from "../../src/core/session/command-registry.js";
 import { type CommandSession, registerSessionCommands } from "../../src/core/session/session-commands.js";
 import type { SessionEvent } from "../../src/core/session/session-events.js";
-import type { ApprovalMode } from "../../src/core/session/settings.js";
+import type { ApprovalMode } from "../../src/core/session/approval-mode.js";
 import { type SessionUi, nonInteractiveUi } from "../../src/core/session/session-ui.js";
 import type { NamedToolPresentation } from "../../src/core/tool-definition.js";
 import type { SessionPort, SessionSummary } from "../../src/tui/session-port.js";

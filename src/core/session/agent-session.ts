@@ -21,7 +21,7 @@ import { missingResult, repairConversation, unansweredToolCalls } from "./conver
 import { buildSessionContext } from "./session-context.js";
 import type { SessionEntry } from "./session-entries.js";
 import type { ApprovalEvent, SessionEvent } from "./session-events.js";
-import type { ApprovalMode } from "./settings.js";
+import type { ApprovalMode } from "./approval-mode.js";
 import { listSessions, type SessionInfo } from "./session-list.js";
 import { resolveSessionArgument } from "./session-resolve.js";
 import { SessionStore } from "./session-store.js";

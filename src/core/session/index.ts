@@ -1,9 +1,8 @@
 // Public entry of the session layer: sessions on disk, settings, the system prompt, and AgentSession.
 export * from "./session-events.js";
 export { loomHome } from "./loom-home.js";
+export { APPROVAL_MODES, type ApprovalMode } from "./approval-mode.js";
 export {
-	APPROVAL_MODES,
-	type ApprovalMode,
 	type Settings,
 	SettingsError,
 	SettingsSchema,

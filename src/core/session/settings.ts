@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { type Static, Type } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
 import { THINKING_LEVELS } from "../llm-types.js";
+import { APPROVAL_MODES } from "./approval-mode.js";
 import { CheckedReadError, readCheckedText, withoutBom } from "../checked-read.js";
 
 /** Far above any real settings file; a bigger one is a mistake (or not a settings file at all). */
@@ -12,9 +13,6 @@ export const MAX_CONFIG_BYTES = 1024 * 1024;
 const ExecutionModeSchema = Type.Union([Type.Literal("parallel"), Type.Literal("sequential")]);
 const ThinkingSchema = Type.Union(THINKING_LEVELS.map((level) => Type.Literal(level)));
 
-/** How much the agent may do without asking, from the loosest to the strictest. */
-export const APPROVAL_MODES = ["auto", "ask", "read-only"] as const;
-export type ApprovalMode = (typeof APPROVAL_MODES)[number];
 const RuleListSchema = Type.Array(Type.String({ minLength: 1 }));
 
 export const SettingsSchema = Type.Object(

@@ -1,6 +1,6 @@
 import { Box, useStdout } from "ink";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
-import { APPROVAL_MODES } from "../../core/session/settings.js";
+import { APPROVAL_MODES } from "../../core/session/approval-mode.js";
 import { useClock } from "../hooks/use-clock.js";
 import { useDialogs } from "../hooks/use-dialogs.js";
 import { useSessionView } from "../hooks/use-session-view.js";
