@@ -42,6 +42,8 @@ export function installApprovalPolicy(session: AgentSession, options: ApprovalPo
 		project: { settings: loadProjectSettings(cwd), file: projectSettingsPath(cwd) },
 		home,
 	});
+	// Said when loom starts, like other problems met assembling the session.
+	for (const note of config.ignored) session.addLoadWarning(note);
 	const repoRoot = findRepoRoot(cwd);
 	const workTree = repoRoot ?? cwd;
 	const ctx: PolicyContext = { cwd, home, repoRoot, workTree, realWorkTree: realPath(workTree) };

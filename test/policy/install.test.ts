@@ -250,7 +250,7 @@ describe("/approval and the project's settings", () => {
 	});
 
 	it("takes a project's stricter mode and deny rules, never its allow rules, looser mode or guards turned off", async () => {
-		const { policy } = setUp({
+		const { policy, session } = setUp({
 			turns: [],
 			settings: { approval: "auto", allow: ["bash(make)"], guards: { "fork-bomb": false } },
 			project: { approval: "ask", allow: ["bash"], deny: ["bash(git push*)"], guards: { "recursive-delete": false } },
@@ -261,6 +261,7 @@ describe("/approval and the project's settings", () => {
 		expect([...policy.state.disabledGuards]).toEqual(["fork-bomb"]);
 		expect(policy.ignored.join("\n")).toContain("allow rules (bash) ignored: a project's settings may only tighten the user's.");
 		expect(policy.ignored.join("\n")).toContain("turning off the recursive-delete guard ignored");
+		expect(session.loadWarnings.join("\n")).toContain("allow rules (bash) ignored");
 	});
 
 	it("reports a bad rule and an unknown guard with where they were written", () => {
