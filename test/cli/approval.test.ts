@@ -58,7 +58,10 @@ describe("guards and deny rules in the default mode", () => {
 		const [remove, push] = toolResults(1);
 		expect(remove).toContain("Blocked by loom's recursive-delete guard: `rm -rf ~` would delete the home folder");
 		expect(push).toContain("`git push --force` is denied by the rule bash(git push*)");
-		expect(result.stderr).toBe("");
+		// The project's allow rule is not taken, and the user is told so.
+		expect(result.stderr).toBe(
+			`loom: warning: ${join(ws.cwd, ".loom", "settings.json")}: allow rules (bash(rm *)) ignored: a project's settings may only tighten the user's.\n`,
+		);
 	});
 
 	it("a malformed --allow is a usage error naming the rule, before anything runs", async () => {
