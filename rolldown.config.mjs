@@ -6,8 +6,9 @@ import { defineConfig } from "rolldown";
 export default defineConfig({
 	input: { loom: "src/cli/main.ts" },
 	platform: "node",
-	// Ink and React stay ordinary imports: they load only for the interactive screen.
-	external: [/^ink(\/|$)/, /^react(\/|$)/],
+	// Ink and React stay ordinary imports: they load only for the interactive screen. The shell parser is
+	// WebAssembly that finds its .wasm files beside its own module, so it stays in node_modules too.
+	external: [/^ink(\/|$)/, /^react(\/|$)/, /^@vscode\/tree-sitter-wasm(\/|$)/],
 	output: {
 		dir: "dist/bundle",
 		format: "esm",

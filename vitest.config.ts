@@ -10,6 +10,7 @@ const TESTS = ["test/**/*.test.ts", "test/**/*.test.tsx"];
  */
 export const PROCESS_TESTS = [
 	"test/bench/smoke.test.ts",
+	"test/cli/approval.test.ts",
 	"test/cli/bash-output-files.test.ts",
 	"test/cli/bounded-input.test.ts",
 	"test/cli/compaction.test.ts",
@@ -57,6 +58,7 @@ export const PROCESS_TESTS = [
 	"test/tools/new-tool.test.ts",
 	"test/tools/output-files.test.ts",
 	"test/tools/special-files.test.ts",
+	"test/tui/approval-tmux.test.ts",
 	"test/tui/e2e-tmux.test.ts",
 	"test/tui/escape-sequences-tmux.test.ts",
 	"test/tui/real-session.test.tsx",

@@ -2,6 +2,7 @@
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
 import { THINKING_LEVELS, type ThinkingLevel } from "../core/llm-types.js";
 import { BUILTIN_PROVIDERS } from "../core/llm/models-catalog.js";
+import { APPROVAL_MODES, type ApprovalMode } from "../core/session/approval-mode.js";
 import { UsageError } from "./usage-error.js";
 
 export interface CliOptions {
@@ -29,6 +30,10 @@ export interface CliOptions {
 	maxTurns?: number;
 	/** --list-models: "" lists every known model, other text only those matching it. */
 	listModels?: string;
+	/** Approval mode and rules; checked where the session is assembled. */
+	approval?: ApprovalMode;
+	allow: string[];
+	deny: string[];
 	/** `@path` arguments, in order. */
 	files: string[];
 	/** The other arguments, joined by spaces. */
@@ -75,6 +80,9 @@ function buildProgram(version: string, output: ParseOutput): Command {
 		.option("--no-session", "keep nothing on disk")
 		.option("--no-context-files", "skip AGENTS.md / CLAUDE.md")
 		.option("--max-turns <n>", "stop after n model turns", parsePositiveInt)
+		.addOption(new Option("--approval <mode>", "auto (default): run everything guards allow; ask: changes wait for you; read-only").choices(APPROVAL_MODES))
+		.option("--allow <rule>", 'allow calls without asking, e.g. "bash(npm test)", "edit(src/**)" (repeatable)', collect, [])
+		.option("--deny <rule>", 'never allow such calls, e.g. "bash(git push*)", "write(.env)" (repeatable)', collect, [])
 		.version(version, "-v, --version", "print the version")
 		.helpOption("-h, --help", "show this help")
 		.showHelpAfterError("(run loom --help for usage)")
@@ -91,6 +99,8 @@ function buildProgram(version: string, output: ParseOutput): Command {
 			'  loom -p --mode json "run the tests"    one JSON event per line',
 			"  loom -c                                continue the last session here",
 			"  loom --list-models gemini              which Gemini models there are, and whether a key is set",
+			"  loom -p --approval ask --allow 'bash(npm test)' \"fix the tests\"",
+			"                                         run npm test; refuse other commands and changes",
 			"",
 			"Environment:",
 			`  ${BUILTINS.map((p) => p.apiKeyEnvs.join(" or ")).join(", ")}`,
@@ -150,6 +160,9 @@ export function parseArgs(
 		contextFiles: raw.contextFiles !== false,
 		maxTurns: raw.maxTurns,
 		listModels: raw.listModels === undefined ? undefined : raw.listModels === true ? "" : String(raw.listModels),
+		approval: raw.approval,
+		allow: raw.allow ?? [],
+		deny: raw.deny ?? [],
 		files: args.filter((arg) => arg.startsWith("@") && arg.length > 1).map((arg) => arg.slice(1)),
 		prompt: args.filter((arg) => !(arg.startsWith("@") && arg.length > 1)).join(" "),
 	};
@@ -184,6 +197,10 @@ function parseToolList(value: string): string[] {
 		.map((name) => name.trim())
 		.filter((name) => name !== "");
 	return [...new Set(names)];
+}
+
+function collect(value: string, previous: string[]): string[] {
+	return [...previous, value];
 }
 
 function parsePositiveInt(value: string): number {

@@ -2,7 +2,8 @@
 // Loaded only on paths that run a model, so --help and --version never import the SDKs.
 import type { ToolDefinition } from "../core/index.js";
 import { loadModelRegistry, streamModel } from "../core/llm/index.js";
-import { AgentSession, buildSessionContext, loadContextFiles, type ModelSelection, type Settings, SessionStore } from "../core/session/index.js";
+import { AgentSession, buildSessionContext, loadContextFiles, type ModelSelection, type Settings, SessionStore, settingsPath } from "../core/session/index.js";
+import { configuredKeys, installApprovalPolicy, RuleError, secretMask } from "../policy/index.js";
 import { installResources } from "../resources/install-resources.js";
 import { createBuiltinTools } from "../tools/index.js";
 import type { CliOptions } from "./args.js";
@@ -21,9 +22,10 @@ export interface SessionSetup {
 
 export async function createSession(setup: SessionSetup): Promise<AgentSession> {
 	const { options, settings, home, cwd } = setup;
-	const { known, defaults } = createBuiltinTools(cwd);
-	const tools = selectTools(known, options.tools, defaults);
 	const models = loadModelRegistry(home);
+	const secrets = secretMask(process.env, configuredKeys(models, options.apiKey));
+	const { known, defaults } = createBuiltinTools(cwd, undefined, { redact: (text, live) => (live ? secrets.maskLive(text) : secrets.mask(text)) });
+	const tools = selectTools(known, options.tools, defaults);
 	const store = await openStore(setup);
 	const previous = buildSessionContext(store.entries);
 	const contextFiles = options.contextFiles ? loadContextFiles(cwd, home) : [];
@@ -51,6 +53,14 @@ export async function createSession(setup: SessionSetup): Promise<AgentSession> 
 		maxTurns: options.maxTurns,
 		warnings: contextFiles.flatMap((file) => (file.warning ? [file.warning] : [])),
 	});
+	try {
+		const flags = { approval: options.approval, allow: options.allow, deny: options.deny };
+		installApprovalPolicy(session, { flags, settings, settingsFile: settingsPath(home), secrets });
+	} catch (error) {
+		session.dispose();
+		if (error instanceof RuleError && error.source.startsWith("--")) throw new UsageError(error.message);
+		throw error;
+	}
 	await installResources(session, { cwd, home });
 	return session;
 }

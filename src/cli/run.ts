@@ -1,7 +1,7 @@
 // Runs loom once the command line is parsed: settings, input, session, then print mode or the screen.
 import type { AgentSession } from "../core/session/index.js";
 import { loadSettings, loomHome, type Settings, SessionFileError, SessionInUseError, SettingsError } from "../core/session/index.js";
-import { stripControls } from "../core/text/sanitize-terminal.js";
+import { stripControls, stripToOneLine } from "../core/text/sanitize-terminal.js";
 import type { CliOptions } from "./args.js";
 import { answerText, runPrintMode, StdoutError } from "./print-mode.js";
 import { buildPromptInput, MAX_STDIN_BYTES, readStdin } from "./prompt-input.js";
@@ -136,8 +136,17 @@ async function runPrint(session: AgentSession, input: ReturnType<typeof buildPro
 		// Late writes after a failed one must not surface as an unhandled error.
 		io.stdout.on("error", () => {});
 	};
+	// Subscribed before print mode's own listener, in the same tick, so neither misses session_open.
+	const unanswered = new Set<string>();
+	let denied = 0;
+	session.subscribe((event) => {
+		if (event.type !== "tool_approval_resolved" || event.outcome !== "unanswered") return;
+		denied++;
+		for (const rule of event.rules ?? []) unanswered.add(rule);
+	});
 	try {
 		const outcome = await runPrintMode(session, input, options.mode ?? "text", io);
+		if (denied > 0) io.stderr.write(`${deniedNote(denied, [...unanswered])}\n`);
 		if (outputError) return fail(io, outputError.message);
 		if (interrupted !== undefined) {
 			if (!readerGone) io.stderr.write("loom: interrupted\n");
@@ -163,6 +172,18 @@ async function runPrint(session: AgentSession, input: ReturnType<typeof buildPro
 	} finally {
 		stop();
 	}
+}
+
+/** Rules shown at most in the note; the model was told each call's own. */
+const MAX_RULES_SHOWN = 6;
+
+/** Print mode cannot ask: how many calls that needed approval were refused, and how to allow them next time. */
+function deniedNote(count: number, rules: string[]): string {
+	const [calls, they, them] = count === 1 ? ["1 tool call was", "it", "it"] : [`${count} tool calls were`, "they", "them"];
+	const shown = rules.slice(0, MAX_RULES_SHOWN).map((rule) => `--allow '${stripToOneLine(rule)}'`);
+	if (rules.length > shown.length) shown.push("…");
+	const allow = shown.length > 0 ? `allow ${them} with ${shown.join(" ")}, or ` : "";
+	return `loom: ${calls} denied: in approval mode "ask" ${they} needed approval, and nobody can answer in print mode. To run ${them}, ${allow}use --approval auto.`;
 }
 
 /** SIGINT → 130, SIGTERM → 143, SIGHUP → 129; returns the function that removes the handlers. */

@@ -29,8 +29,14 @@ export {
 } from "./truncate.js";
 export { createWriteTool, type WriteToolDetails, type WriteToolInput, writeSchema } from "./write.js";
 
+/** What the session assembly passes every built-in tool; each takes what concerns it. */
+export interface CodingToolOptions {
+	/** Masks secrets in output a tool shows before it returns (bash's live output); see BashToolOptions.redact. */
+	redact?: (text: string, live: boolean) => string;
+}
+
 /** Makes a tool working in a directory. */
-export type ToolFactory = (cwd: string) => ToolDefinition<any>;
+export type ToolFactory = (cwd: string, options?: CodingToolOptions) => ToolDefinition<any>;
 
 /** A built-in tool: how it is made, and whether a session without --tools enables it. */
 export interface BuiltinTool {
@@ -63,8 +69,8 @@ export interface BuiltinToolSet {
 }
 
 /** The definitions of `tools` (default: the built-in tools) for a working directory. */
-export function createBuiltinTools(cwd: string, tools: readonly BuiltinTool[] = BUILTIN_TOOLS): BuiltinToolSet {
-	const made = tools.map((tool) => ({ definition: tool.create(cwd), byDefault: tool.byDefault }));
+export function createBuiltinTools(cwd: string, tools: readonly BuiltinTool[] = BUILTIN_TOOLS, options: CodingToolOptions = {}): BuiltinToolSet {
+	const made = tools.map((tool) => ({ definition: tool.create(cwd, options), byDefault: tool.byDefault }));
 	return { known: made.map((tool) => tool.definition), defaults: made.filter((tool) => tool.byDefault).map((tool) => tool.definition) };
 }
 

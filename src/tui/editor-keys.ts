@@ -22,6 +22,7 @@ export type EditorCommand =
 	| { type: "ctrlC" }
 	| { type: "ctrlD" }
 	| { type: "toggleThinking" }
+	| { type: "cycleApproval" }
 	| { type: "pasteStart" }
 	| { type: "pasteEnd" };
 
@@ -74,6 +75,7 @@ export function editorCommands(input: string, key: Key, pasting: boolean): Edito
 	if (key.downArrow) return [{ type: "down" }];
 	if (key.home) return [{ type: "home" }];
 	if (key.end) return [{ type: "end" }];
+	if (key.tab && key.shift) return [{ type: "cycleApproval" }];
 	if (key.tab || input === "") return [];
 	// Alt+letter and other meta chords have no binding; never type them as text.
 	if (key.meta && input.length === 1) return [];

@@ -1,6 +1,6 @@
 // Tool execution timeline: rows keyed by toolCallId, never by position.
-// start → "preparing" (not yet validated), update → "running", end → "done" | "error"; updates after
-// the end are ignored. The batch moves into the transcript as one item at turn_end.
+// start → "preparing" (not yet validated), approval asked → "waiting" → answered → "preparing",
+// update → "running", end → "done" | "error"; updates after the end are ignored. The batch moves into the transcript as one item at turn_end.
 import type { AgentToolResult } from "../core/agent-types.js";
 import { findTool, type NamedToolPresentation, toolSummary } from "../core/tool-definition.js";
 import { textFromContent } from "./message-text.js";
@@ -45,6 +45,13 @@ export function updateTool(view: ScreenView, toolCallId: string, partial: AgentT
 		progressText: textFromContent(partial?.content),
 		...(details !== undefined ? { details } : {}),
 	});
+}
+
+/** The call waits for the user's approval (true), or no longer does (false). */
+export function awaitApproval(view: ScreenView, toolCallId: string, waiting: boolean): ScreenView {
+	const run = view.tools[toolCallId];
+	if (!run || isSettled(run) || (run.status === "waiting") === waiting) return view;
+	return withRun(view, { ...run, status: waiting ? "waiting" : "preparing" });
 }
 
 export function endTool(view: ScreenView, toolCallId: string, result: AgentToolResult<unknown> | undefined, isError: boolean, now: number): ScreenView {

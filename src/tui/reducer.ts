@@ -4,7 +4,7 @@ import type { SessionEvent } from "../core/session/session-events.js";
 import type { NamedToolPresentation } from "../core/tool-definition.js";
 import { userText } from "./message-text.js";
 import { appendItems, endAssistant, flushAssistant, startAssistant, updateAssistant } from "./reduce-assistant.js";
-import { endTool, flushToolBatch, startTool, updateTool } from "./reduce-tools.js";
+import { awaitApproval, endTool, flushToolBatch, startTool, updateTool } from "./reduce-tools.js";
 import { zeroUsage } from "../core/session/usage-totals.js";
 import type { ScreenView, UiEvent } from "./view-model.js";
 
@@ -65,6 +65,12 @@ export function reduceView(view: ScreenView, event: ScreenEvent, now: number, to
 			return updateTool(view, event.toolCallId, event.partialResult);
 		case "tool_execution_end":
 			return endTool(view, event.toolCallId, event.result, event.isError, now);
+		case "tool_approval_requested":
+			return awaitApproval(view, event.toolCallId, true);
+		case "tool_approval_resolved":
+			return awaitApproval(view, event.toolCallId, false);
+		case "approval_mode_changed":
+			return { ...view, session: { ...view.session, approvalMode: event.mode } };
 
 		case "session_open": {
 			const resumed = event.messageCount > 0;
@@ -72,6 +78,8 @@ export function reduceView(view: ScreenView, event: ScreenEvent, now: number, to
 			const opened: ScreenView = {
 				...closeRun(view, now),
 				session: {
+					// The approval mode belongs to the policy, not to the session file: it carries over.
+					approvalMode: view.session.approvalMode,
 					sessionId: event.sessionId,
 					file: event.file,
 					cwd: event.cwd,

@@ -20,6 +20,7 @@ export const KEY_HELP: ReadonlyArray<[string, string]> = [
 	["Ctrl+C", "clear the editor; twice within 2 s: exit"],
 	["Ctrl+D", "exit (on an empty editor)"],
 	["Ctrl+T", "show thinking in full (the latest again, and those to come), or hide it"],
+	["Shift+Tab", "next approval mode: auto → ask → read-only (also /approval)"],
 ];
 
 const SLASH_COMMAND = new RegExp(`^/(${COMMAND_NAME})(?:\\s+([\\s\\S]*))?$`);

@@ -19,6 +19,8 @@ export function statusGlyph(status: ToolStatus, now: number): string {
 	switch (status) {
 		case "preparing":
 			return chalk.yellow(spinnerFrame(now));
+		case "waiting":
+			return chalk.yellow("?");
 		case "running":
 			return chalk.cyan(spinnerFrame(now));
 		case "done":
@@ -34,7 +36,8 @@ export function toolRowHeader(run: ToolRunView, now: number): string {
 	const elapsed = (settled ? (run.endedAt ?? now) : now) - run.startedAt;
 	let header = `${statusGlyph(run.status, now)} ${chalk.bold(showControls(run.name))}`;
 	if (run.argsPreview) header += ` ${showControls(run.argsPreview)}`;
-	if (!run.untimed) header += chalk.dim(` ${run.status === "preparing" ? "preparing " : ""}${formatDuration(elapsed)}`);
+	if (run.status === "waiting") header += chalk.yellow(" waiting for approval");
+	else if (!run.untimed) header += chalk.dim(` ${run.status === "preparing" ? "preparing " : ""}${formatDuration(elapsed)}`);
 	return header;
 }
 

@@ -2,12 +2,14 @@
 // never the agent's state. Everything here is plain data, produced only by the reducer.
 import type { ThinkingLevel } from "../core/llm-types.js";
 import type { CompactionReason } from "../core/session/session-events.js";
+import type { ApprovalMode } from "../core/session/approval-mode.js";
 import type { NoticeLevel } from "../core/session/command-registry.js";
 import { type UsageTotals, zeroUsage } from "../core/session/usage-totals.js";
 
 /** Idle from run_end to run_start; "settling" between an agent run's end and the prompt's run_end. */
 export type RunStatus = "idle" | "running" | "settling";
-export type ToolStatus = "preparing" | "running" | "done" | "error";
+/** "waiting": the call waits for the user's approval. */
+export type ToolStatus = "preparing" | "waiting" | "running" | "done" | "error";
 
 export interface ToolRunView {
 	/** toolCallId: the only key; names repeat and parallel calls of one tool are common. */
@@ -88,6 +90,8 @@ export interface SessionInfoView {
 	model?: string;
 	thinkingLevel?: ThinkingLevel;
 	messageCount: number;
+	/** Undefined when no approval policy is installed. */
+	approvalMode?: ApprovalMode;
 }
 
 export interface ScreenView {

@@ -17,12 +17,14 @@ describe("parseArgs", () => {
 		const { options } = parse(
 			"-p", "--mode", "json", "--provider", "openai", "-m", "gpt-x", "--base-url", "http://h/v1", "--api-key", "k",
 			"--thinking", "high", "--toolExecution", "sequential", "--tools", "read,bash", "--system-prompt", "S",
-			"--append-system-prompt", "A", "--no-context-files", "--max-turns", "3", "@a.ts", "fix", "@b.png", "it",
+			"--append-system-prompt", "A", "--no-context-files", "--max-turns", "3", "--approval", "ask",
+			"--allow", "bash(npm test)", "--allow", "edit(src/**)", "--deny", "bash(git push*)", "@a.ts", "fix", "@b.png", "it",
 		);
 		expect(options).toEqual({
 			print: true, mode: "json", provider: "openai", model: "gpt-x", baseUrl: "http://h/v1", apiKey: "k",
 			thinking: "high", toolExecution: "sequential", tools: ["read", "bash"], systemPrompt: "S", appendSystemPrompt: "A",
 			continue: false, resume: false, session: undefined, persist: true, contextFiles: false, maxTurns: 3,
+			approval: "ask", allow: ["bash(npm test)", "edit(src/**)"], deny: ["bash(git push*)"],
 			files: ["a.ts", "b.png"], prompt: "fix it",
 		});
 	});
@@ -30,6 +32,7 @@ describe("parseArgs", () => {
 	it("has sensible defaults", () => {
 		const { options } = parse();
 		expect(options).toMatchObject({ print: false, tools: undefined, persist: true, contextFiles: true, files: [], prompt: "" });
+		expect(options).toMatchObject({ approval: undefined, allow: [], deny: [] });
 	});
 
 	it("reads --no-tools, --no-session and --session", () => {
@@ -56,6 +59,7 @@ describe("parseArgs", () => {
 
 	it("asks for exit 2 on unknown flags and bad values, with the reason on stderr", () => {
 		expect(parse("--nope").result).toEqual({ kind: "exit", code: 2 });
+		expect(parse("--approval", "sometimes").result).toEqual({ kind: "exit", code: 2 });
 		const mode = parse("--mode", "xml");
 		expect(mode.result).toEqual({ kind: "exit", code: 2 });
 		expect(mode.err).toMatch(/Allowed choices are text, json/);

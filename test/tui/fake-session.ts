@@ -5,6 +5,7 @@ import type { ThinkingLevel } from "../../src/core/llm-types.js";
 import { CommandRegistry } from "../../src/core/session/command-registry.js";
 import { type CommandSession, registerSessionCommands } from "../../src/core/session/session-commands.js";
 import type { SessionEvent } from "../../src/core/session/session-events.js";
+import type { ApprovalMode } from "../../src/core/session/approval-mode.js";
 import { type SessionUi, nonInteractiveUi } from "../../src/core/session/session-ui.js";
 import type { NamedToolPresentation } from "../../src/core/tool-definition.js";
 import type { SessionPort, SessionSummary } from "../../src/tui/session-port.js";
@@ -52,6 +53,8 @@ export class FakeSession implements SessionPort {
 	tools: readonly NamedToolPresentation[] = builtinTools;
 	/** What the screen installed with setUi (non-interactive until then, as in a real session). */
 	ui: SessionUi = nonInteractiveUi();
+	/** Set when a test plays an approval policy (the real one lives on AgentSession). */
+	approvalMode: ApprovalMode | undefined;
 	/** Thrown by prompt() before anything starts (e.g. a missing API key). */
 	promptError: Error | undefined;
 	private listeners = new Set<(event: SessionEvent) => void | Promise<void>>();

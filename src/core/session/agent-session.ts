@@ -20,7 +20,8 @@ import { SessionCompaction } from "./session-compaction.js";
 import { missingResult, repairConversation, unansweredToolCalls } from "./conversation-repair.js";
 import { buildSessionContext } from "./session-context.js";
 import type { SessionEntry } from "./session-entries.js";
-import type { SessionEvent } from "./session-events.js";
+import type { ApprovalEvent, SessionEvent } from "./session-events.js";
+import type { ApprovalMode } from "./approval-mode.js";
 import { listSessions, type SessionInfo } from "./session-list.js";
 import { resolveSessionArgument } from "./session-resolve.js";
 import { SessionStore } from "./session-store.js";
@@ -67,6 +68,7 @@ export class AgentSession {
 	private repairs: readonly string[] = [];
 	/** Problems met assembling the session: those it was given, then those added (addLoadWarning). */
 	private readonly assemblyWarnings: string[];
+	private shownApprovalMode: ApprovalMode | undefined;
 
 	constructor(options: AgentSessionOptions) {
 		this.options = options;
@@ -124,6 +126,20 @@ export class AgentSession {
 	}
 	setUi(ui: SessionUi): void {
 		this.currentUi = ui;
+	}
+
+	/** The approval mode the installed policy enforces, for interfaces to show; undefined without a policy. */
+	get approvalMode(): ApprovalMode | undefined {
+		return this.shownApprovalMode;
+	}
+
+	/**
+	 * For the approval policy installed on this session (which owns the mode and the answers): delivers its
+	 * event to every listener, in order with the rest, and keeps the mode it reports for `approvalMode`.
+	 */
+	reportApproval(event: ApprovalEvent): Promise<void> {
+		if (event.type === "approval_mode_changed") this.shownApprovalMode = event.mode;
+		return this.emit(event);
 	}
 
 	get sessionId(): string {

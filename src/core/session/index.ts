@@ -1,7 +1,17 @@
 // Public entry of the session layer: sessions on disk, settings, the system prompt, and AgentSession.
 export * from "./session-events.js";
 export { loomHome } from "./loom-home.js";
-export { type Settings, SettingsError, SettingsSchema, loadSettings, parseSettings, settingsPath } from "./settings.js";
+export { APPROVAL_MODES, type ApprovalMode } from "./approval-mode.js";
+export {
+	type Settings,
+	SettingsError,
+	SettingsSchema,
+	loadProjectSettings,
+	loadSettings,
+	parseSettings,
+	projectSettingsPath,
+	settingsPath,
+} from "./settings.js";
 export * from "./session-entries.js";
 export { cwdFolderName, sessionDirFor, sessionFileName, sessionIdFromFileName, sessionsRoot } from "./session-paths.js";
 export { type LoadedSession, loadSessionFile } from "./session-reader.js";

@@ -1,5 +1,6 @@
 import { Box, useStdout } from "ink";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { APPROVAL_MODES } from "../../core/session/approval-mode.js";
 import { useClock } from "../hooks/use-clock.js";
 import { useDialogs } from "../hooks/use-dialogs.js";
 import { useSessionView } from "../hooks/use-session-view.js";
@@ -48,6 +49,7 @@ function viewFromSession(session: SessionPort): ScreenView {
 		provider: session.model?.provider,
 		thinkingLevel: session.thinkingLevel,
 		messageCount: session.messageCount,
+		approvalMode: session.approvalMode,
 	});
 	return { ...view, usage: { ...session.usageTotals }, contextTokens: session.contextUsage?.tokens };
 }
@@ -138,6 +140,15 @@ export function App({ session, initialPrompt, inputActive, onExit, home, print }
 	}, [session, notify]);
 
 	const onToggleThinking = useCallback(() => dispatch({ type: "ui_toggle_thinking" }), [dispatch]);
+	// Shift+Tab runs /approval with the next mode; the footer shows it, so only a failure is a notice.
+	const onCycleApproval = useCallback(() => {
+		const mode = latest().session.approvalMode;
+		const command = commands.get("approval");
+		if (!mode || !command) return;
+		const next = APPROVAL_MODES[(APPROVAL_MODES.indexOf(mode) + 1) % APPROVAL_MODES.length];
+		const quiet = (level: NoticeLevel, text: string) => (level === "info" ? undefined : notify(level, text));
+		void runSlashCommand({ name: "approval", args: next }, commands, { session, notify: quiet, busy: isBusy(latest()), ui: dialogs.ui });
+	}, [session, commands, notify, latest, dialogs.ui]);
 	const onExitKey = useCallback(() => exit(0), [exit]);
 
 	// Terminals reflow their lines when the width changes, so the live area Ink erases no longer has the
@@ -201,6 +212,7 @@ export function App({ session, initialPrompt, inputActive, onExit, home, print }
 					onInterrupt={onInterrupt}
 					onExit={onExitKey}
 					onToggleThinking={onToggleThinking}
+					onCycleApproval={onCycleApproval}
 					onHeightChange={setEditorHeight}
 				/>
 			</Box>

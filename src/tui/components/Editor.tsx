@@ -22,6 +22,8 @@ export interface EditorProps {
 	onInterrupt(): string[];
 	onExit(): void;
 	onToggleThinking(): void;
+	/** Shift+Tab: the next approval mode. */
+	onCycleApproval?(): void;
 	/** Called when the editor's height in rows changes, so the screen can size the live area. */
 	onHeightChange?(rows: number): void;
 }
@@ -48,7 +50,7 @@ function Row({ text, cursor, prefix }: { text: string; cursor?: number; prefix: 
 	);
 }
 
-function EditorView({ running, width, maxRows, inputActive, onSubmit, onInterrupt, onExit, onToggleThinking, onHeightChange }: EditorProps) {
+function EditorView({ running, width, maxRows, inputActive, onSubmit, onInterrupt, onExit, onToggleThinking, onCycleApproval, onHeightChange }: EditorProps) {
 	const stateRef = useRef(edit.emptyEditor());
 	const [state, setState] = useState(stateRef.current);
 	const [hint, setHint] = useState<string | undefined>();
@@ -121,6 +123,9 @@ function EditorView({ running, width, maxRows, inputActive, onSubmit, onInterrup
 				case "toggleThinking":
 					onToggleThinking();
 					return current;
+				case "cycleApproval":
+					onCycleApproval?.();
+					return current;
 				case "escape": {
 					if (!running) return current;
 					const restored = onInterrupt().filter((text) => text.trim() !== "");
@@ -151,7 +156,7 @@ function EditorView({ running, width, maxRows, inputActive, onSubmit, onInterrup
 					return current;
 			}
 		},
-		[running, submit, onInterrupt, onExit, onToggleThinking, showHint],
+		[running, submit, onInterrupt, onExit, onToggleThinking, onCycleApproval, showHint],
 	);
 
 	const handleInput = useCallback(
