@@ -31,6 +31,8 @@ export const SettingsSchema = Type.Object(
 				idleTimeoutMs: Type.Optional(Type.Integer({ minimum: 1000 })),
 			}),
 		),
+		/** Run every project's own code (.loom/extensions, .mcp.json servers) without asking; like --trust everywhere. */
+		trustProjects: Type.Optional(Type.Boolean()),
 		compaction: Type.Optional(
 			Type.Object({
 				/** Compact automatically near the context window and after a context overflow (/compact works either way). */
