@@ -6,8 +6,9 @@ import { defineConfig } from "rolldown";
 export default defineConfig({
 	input: { loom: "src/cli/main.ts" },
 	platform: "node",
-	// Ink and React stay ordinary imports: they load only for the interactive screen.
-	external: [/^ink(\/|$)/, /^react(\/|$)/],
+	// Ink and React stay ordinary imports: they load only for the interactive screen. jiti (the extension loader)
+	// loads only when an extension exists, and finds its own files at run time.
+	external: [/^ink(\/|$)/, /^react(\/|$)/, /^jiti(\/|$)/],
 	output: {
 		dir: "dist/bundle",
 		format: "esm",

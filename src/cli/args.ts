@@ -26,6 +26,10 @@ export interface CliOptions {
 	/** false with --no-session. */
 	persist: boolean;
 	contextFiles: boolean;
+	/** -e paths, in order. */
+	extensions: string[];
+	/** Run the project's own code (.loom/extensions) without asking. */
+	trust: boolean;
 	maxTurns?: number;
 	/** --list-models: "" lists every known model, other text only those matching it. */
 	listModels?: string;
@@ -74,6 +78,8 @@ function buildProgram(version: string, output: ParseOutput): Command {
 		.option("--fork <path|id>", "continue a copy of a session (file or id prefix) in a new session; the original is untouched")
 		.option("--no-session", "keep nothing on disk")
 		.option("--no-context-files", "skip AGENTS.md / CLAUDE.md")
+		.option("-e, --extension <path>", "load an extension (a .ts or .js module, or a folder with an index); repeatable", collect, [])
+		.option("--trust", "run this project's own code (.loom/extensions) without asking")
 		.option("--max-turns <n>", "stop after n model turns", parsePositiveInt)
 		.version(version, "-v, --version", "print the version")
 		.helpOption("-h, --help", "show this help")
@@ -148,6 +154,8 @@ export function parseArgs(
 		fork: typeof raw.fork === "string" ? parseForkTarget(raw.fork) : undefined,
 		persist: raw.session !== false,
 		contextFiles: raw.contextFiles !== false,
+		extensions: raw.extension,
+		trust: raw.trust === true,
 		maxTurns: raw.maxTurns,
 		listModels: raw.listModels === undefined ? undefined : raw.listModels === true ? "" : String(raw.listModels),
 		files: args.filter((arg) => arg.startsWith("@") && arg.length > 1).map((arg) => arg.slice(1)),
@@ -184,6 +192,10 @@ function parseToolList(value: string): string[] {
 		.map((name) => name.trim())
 		.filter((name) => name !== "");
 	return [...new Set(names)];
+}
+
+function collect(value: string, previous: string[]): string[] {
+	return [...previous, value];
 }
 
 function parsePositiveInt(value: string): number {

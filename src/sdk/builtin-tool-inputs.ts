@@ -1,0 +1,11 @@
+// The built-in tools' inputs, as extension handlers see them once they check `event.toolName`.
+import type { BashToolInput, EditToolInput, ReadToolInput, WriteToolInput } from "../tools/index.js";
+
+declare module "../extensions/extension-api.js" {
+	interface KnownToolInputs {
+		read: ReadToolInput;
+		bash: BashToolInput;
+		edit: EditToolInput;
+		write: WriteToolInput;
+	}
+}
