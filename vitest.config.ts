@@ -50,6 +50,7 @@ export const PROCESS_TESTS = [
 	"test/core/session/session-hooks.test.ts",
 	"test/core/session/session-models.test.ts",
 	"test/core/session/session-tools.test.ts",
+	"test/examples/examples.test.ts",
 	"test/extensions/extension-hooks.test.ts",
 	"test/extensions/extension-loading.test.ts",
 	"test/resources/install-resources.test.ts",
