@@ -55,6 +55,7 @@ export const PROCESS_TESTS = [
 	"test/extensions/extension-loading.test.ts",
 	"test/resources/install-resources.test.ts",
 	"test/sdk/create-agent-session.test.ts",
+	"test/sdk/package.test.ts",
 	"test/support/scripted-model-server.test.ts",
 	"test/tools/bash-memory.test.ts",
 	"test/tools/bash.test.ts",
