@@ -1,11 +1,11 @@
 // Loads an extension module without a build step: TypeScript or JavaScript, ES module or CommonJS syntax, through
 // jiti (a kept, dependency-free loader that transpiles on the fly and resolves imports as Node does). jiti is
 // imported on the first extension only, so a loom without extensions never loads it.
-import { statSync } from "node:fs";
 import type { Jiti } from "jiti";
+import { readCheckedText } from "../core/checked-read.js";
 import type { ExtensionFactory } from "./extension-api.js";
 
-/** An extension's own file larger than this is refused before any byte is read (bundle big dependencies apart). */
+/** An extension's own file larger than this is refused before it is read (its imports are its own business). */
 export const MAX_EXTENSION_BYTES = 16 * 1024 * 1024;
 
 export interface ExtensionImporter {
@@ -32,10 +32,12 @@ export function extensionImporter(modules: () => Promise<Record<string, unknown>
 		));
 	return {
 		async importFactory(path) {
-			checkFile(path);
+			// Read as any file read on the user's behalf: checked to be a regular file, and bounded.
+			const source = readCheckedText(path, { maxBytes: MAX_EXTENSION_BYTES, label: "the extension" });
 			let loaded: unknown;
 			try {
-				loaded = await (await jiti()).import(path, { default: true });
+				const module = (await (await jiti()).evalModule(source, { filename: path, id: path, async: true })) as { default?: unknown } | undefined;
+				loaded = module?.default ?? module;
 			} catch (error) {
 				throw new Error(oneLine(error));
 			}
@@ -45,12 +47,6 @@ export function extensionImporter(modules: () => Promise<Record<string, unknown>
 			return loaded as ExtensionFactory;
 		},
 	};
-}
-
-function checkFile(path: string): void {
-	const stat = statSync(path);
-	if (!stat.isFile()) throw new Error("it is not a regular file.");
-	if (stat.size > MAX_EXTENSION_BYTES) throw new Error(`it is ${stat.size} bytes, over the ${MAX_EXTENSION_BYTES} loom loads as an extension.`);
 }
 
 /** jiti's messages span lines (the parser's name, then the position); a report is one line. */
