@@ -65,6 +65,7 @@ export const PROCESS_TESTS = [
 	"test/tools/special-files.test.ts",
 	"test/tui/e2e-tmux.test.ts",
 	"test/tui/escape-sequences-tmux.test.ts",
+	"test/tui/project-trust-tmux.test.ts",
 	"test/tui/real-session.test.tsx",
 	"test/tui/resources-tmux.test.ts",
 	"test/tui/session-guard-tmux.test.ts",
