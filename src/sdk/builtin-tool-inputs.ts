@@ -1,5 +1,5 @@
 // The built-in tools' inputs, as extension handlers see them once they check `event.toolName`.
-import type { BashToolInput, EditToolInput, ReadToolInput, WriteToolInput } from "../tools/index.js";
+import type { BashToolInput, EditToolInput, FindToolInput, GrepToolInput, LsToolInput, ReadToolInput, WriteToolInput } from "../tools/index.js";
 
 declare module "../extensions/extension-api.js" {
 	interface KnownToolInputs {
@@ -7,5 +7,8 @@ declare module "../extensions/extension-api.js" {
 		bash: BashToolInput;
 		edit: EditToolInput;
 		write: WriteToolInput;
+		grep: GrepToolInput;
+		find: FindToolInput;
+		ls: LsToolInput;
 	}
 }

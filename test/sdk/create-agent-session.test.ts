@@ -106,17 +106,17 @@ describe("createAgentSession's options mirror the command line", () => {
 		session.dispose();
 	});
 
-	it("enables built-in tools by name and tools of one's own by definition; an unknown name lists the known ones", async () => {
+	it("enables built-in tools by name (those off by default too) and tools of one's own by definition; an unknown name lists the known ones", async () => {
 		const { tool } = gatedTool("lookup");
-		const { session } = await scriptedSdkSession(server, { tools: ["read", tool] });
+		const { session } = await scriptedSdkSession(server, { tools: ["read", "grep", tool] });
 		await session.prompt("hi");
-		expect(toolNames(0)).toEqual(["read", "lookup"]);
+		expect(toolNames(0)).toEqual(["read", "grep", "lookup"]);
 		session.dispose();
 
 		const ws = workspace();
 		const failed = createAgentSession(scriptedSdkOptions(server, ws, { tools: ["read", "teleport"] }));
 		await expect(failed).rejects.toBeInstanceOf(SessionOptionError);
-		await expect(failed).rejects.toThrow("tools: unknown tool teleport; choose from read,bash,edit,write.");
+		await expect(failed).rejects.toThrow("tools: unknown tool teleport; choose from read,bash,edit,write,grep,find,ls.");
 	});
 
 	it("replaces or extends the system prompt, and leaves context files out when asked", async () => {
