@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { createAgentSession, type CreateAgentSessionOptions } from "../../src/sdk/create-agent-session.js";
 import { SessionManager } from "../../src/sdk/session-manager.js";
-import { recordingUi } from "../support/sdk-session.js";
+import { recordingUi } from "../support/recording-ui.js";
 import { workspace, type Workspace } from "../support/temp-dir.js";
 import { waitFor } from "../support/wait-for.js";
 

@@ -121,7 +121,7 @@ describe("the loom package", () => {
 		expect(files.filter((file) => /^(src|test|examples)\//.test(file))).toEqual([]);
 	});
 
-	it("is imported by name and runs a prompt, without loading Ink or React", async () => {
+	it("is imported by name and runs a prompt, without loading Ink, React or the extension loader", async () => {
 		writeFileSync(join(project, "a.txt"), "alpha\n");
 		writeFileSync(join(project, "main.mjs"), MAIN);
 		writeFileSync(join(project, "hooks.mjs"), HOOKS);
@@ -136,6 +136,8 @@ describe("the loom package", () => {
 		expect(modules).toContain(`file://${join(project, "node_modules", "loom", "dist", "sdk", "index.js")}`);
 		expect(modules.filter((url) => /\/node_modules\/(ink|react|react-reconciler)\//.test(url))).toEqual([]);
 		expect(modules.filter((url) => url.includes("/dist/tui/"))).toEqual([]);
+		// No extension exists here, so the extension loader is not loaded either.
+		expect(modules.filter((url) => url.includes("/node_modules/jiti/"))).toEqual([]);
 	});
 
 	it("comes with type declarations a TypeScript project checks against", async () => {
