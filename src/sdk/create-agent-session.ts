@@ -58,10 +58,14 @@ export interface CreateAgentSessionOptions extends ModelOptions {
 	ui?: SessionUi;
 }
 
-export interface CreateAgentSessionResult {
-	session: AgentSession;
+/** What the install steps report. */
+interface Installed {
 	/** Extensions loaded and those that failed (each also reported through session.ui). */
 	extensions: ExtensionsReport;
+}
+
+export interface CreateAgentSessionResult extends Installed {
+	session: AgentSession;
 	/**
 	 * The project's trust: what of the project's own code waits for it (`pending`). The question is asked as soon
 	 * as `session.ui` can ask (an interactive ui installed now or later); what waited starts on a yes.
@@ -111,8 +115,7 @@ export async function createAgentSession(options: CreateAgentSessionOptions = {}
 	tools.attach(session);
 	const projectTrust = new ProjectTrustGate(home, cwd, options.trustProject ?? settings.trustProjects ?? false);
 	try {
-		const assembly: Assembly = { options, home, cwd, settings, tools, projectTrust };
-		const extensions = await install(session, assembly);
+		const installed = await install(session, { options, home, cwd, settings, tools, projectTrust });
 		tools.checkChoice();
 		if (projectTrust.status === "undecided" && projectTrust.pending.length > 0) {
 			session
@@ -120,7 +123,7 @@ export async function createAgentSession(options: CreateAgentSessionOptions = {}
 				.then((ui) => projectTrust.ask(ui))
 				.catch((error: Error) => session.ui.notify("error", `The project's code was not started: ${error.message}`));
 		}
-		return { session, extensions, projectTrust };
+		return { session, ...installed, projectTrust };
 	} catch (error) {
 		session.dispose();
 		throw error;
@@ -144,18 +147,11 @@ interface Assembly {
  * Hook links order themselves by stage (policy, extension, mcp), so this order only decides whose commands and
  * tools come first and who may see the others'.
  */
-async function install(session: AgentSession, assembly: Assembly): Promise<ExtensionsReport> {
+async function install(session: AgentSession, assembly: Assembly): Promise<Installed> {
 	const { options, home, cwd, tools, projectTrust } = assembly;
 	await installResources(session, { cwd, home });
-	const extensions = await installExtensions(session, {
-		cwd,
-		home,
-		extensions: options.extensions,
-		trust: projectTrust,
-		tools,
-		modules: extensionModules,
-	});
-	return extensions;
+	const extensions = await installExtensions(session, { cwd, home, extensions: options.extensions, trust: projectTrust, tools, modules: extensionModules });
+	return { extensions };
 }
 
 /** What an extension gets for `import … from "loom"` and from "@sinclair/typebox": this loom's own modules. */
