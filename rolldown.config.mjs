@@ -7,8 +7,9 @@ export default defineConfig({
 	input: { loom: "src/cli/main.ts" },
 	platform: "node",
 	// Ink and React stay ordinary imports: they load only for the interactive screen. The shell parser is
-	// WebAssembly that finds its .wasm files beside its own module, so it stays in node_modules too.
-	external: [/^ink(\/|$)/, /^react(\/|$)/, /^@vscode\/tree-sitter-wasm(\/|$)/],
+	// WebAssembly that finds its .wasm files beside its own module, and jiti (the extension loader) loads only when
+	// an extension exists and finds its own files at run time: both stay in node_modules too.
+	external: [/^ink(\/|$)/, /^react(\/|$)/, /^@vscode\/tree-sitter-wasm(\/|$)/, /^jiti(\/|$)/],
 	output: {
 		dir: "dist/bundle",
 		format: "esm",

@@ -27,6 +27,10 @@ export interface CliOptions {
 	/** false with --no-session. */
 	persist: boolean;
 	contextFiles: boolean;
+	/** -e paths, in order. */
+	extensions: string[];
+	/** Run the project's own code (.loom/extensions) without asking. */
+	trust: boolean;
 	maxTurns?: number;
 	/** --list-models: "" lists every known model, other text only those matching it. */
 	listModels?: string;
@@ -79,6 +83,8 @@ function buildProgram(version: string, output: ParseOutput): Command {
 		.option("--fork <path|id>", "continue a copy of a session (file or id prefix) in a new session; the original is untouched")
 		.option("--no-session", "keep nothing on disk")
 		.option("--no-context-files", "skip AGENTS.md / CLAUDE.md")
+		.option("-e, --extension <path>", "load an extension (a .ts or .js module, or a folder with an index); repeatable", collect, [])
+		.option("--trust", "run this project's own code (.loom/extensions) without asking")
 		.option("--max-turns <n>", "stop after n model turns", parsePositiveInt)
 		.addOption(new Option("--approval <mode>", "auto (default): run everything guards allow; ask: changes wait for you; read-only").choices(APPROVAL_MODES))
 		.option("--allow <rule>", 'allow calls without asking, e.g. "bash(npm test)", "edit(src/**)" (repeatable)', collect, [])
@@ -158,6 +164,8 @@ export function parseArgs(
 		fork: typeof raw.fork === "string" ? parseForkTarget(raw.fork) : undefined,
 		persist: raw.session !== false,
 		contextFiles: raw.contextFiles !== false,
+		extensions: raw.extension,
+		trust: raw.trust === true,
 		maxTurns: raw.maxTurns,
 		listModels: raw.listModels === undefined ? undefined : raw.listModels === true ? "" : String(raw.listModels),
 		approval: raw.approval,

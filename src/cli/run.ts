@@ -1,5 +1,5 @@
 // Runs loom once the command line is parsed: settings, input, session, then print mode or the screen.
-import type { AgentSession } from "../core/session/index.js";
+import type { AgentSession, ProjectTrustGate } from "../core/session/index.js";
 import { loadSettings, loomHome, type Settings, SessionFileError, SessionInUseError, SettingsError } from "../core/session/index.js";
 import { stripControls, stripToOneLine } from "../core/text/sanitize-terminal.js";
 import type { CliOptions } from "./args.js";
@@ -50,16 +50,20 @@ export async function run(options: CliOptions, io: RunIo = defaultIo()): Promise
 	try {
 		const sessionFile = await chooseSessionFile(options, home, io.cwd, { ...io, canAsk });
 		// Loaded here, not at the top: this is where the SDKs come in, and --help/--version never get this far.
-		const { createSession } = await import("./create-session.js");
-		const setup = { options, settings, home, cwd: io.cwd, sessionFile, fork: options.fork !== undefined };
+		const [{ createSession }, { stderrUi }] = await Promise.all([import("./create-session.js"), import("../sdk/stderr-ui.js")]);
+		const setup = { options, settings, home, cwd: io.cwd, sessionFile, fork: options.fork !== undefined, ui: stderrUi(io.stderr) };
+		let created: Awaited<ReturnType<typeof createSession>>;
 		try {
-			session = await createSession(setup);
+			created = await createSession(setup);
 		} catch (error) {
 			// Another loom writes this session: the screen offers a fork; print mode says how to fork.
 			if (!(error instanceof SessionInUseError)) throw error;
 			if (!(interactive && (await askToFork(error, { ...io, canAsk })))) return fail(io, sessionInUseMessage(error));
-			session = await createSession({ ...setup, fork: true });
+			created = await createSession({ ...setup, fork: true });
 		}
+		session = created.session;
+		// The screen asks whether to trust the project; print mode cannot, so it says what it left out.
+		if (!interactive) reportUntrusted(created.projectTrust, io);
 	} catch (error) {
 		if (error instanceof SessionFileError) throw new UsageError(error.message);
 		if (error instanceof UsageError) throw error;
@@ -184,6 +188,17 @@ function deniedNote(count: number, rules: string[]): string {
 	if (rules.length > shown.length) shown.push("…");
 	const allow = shown.length > 0 ? `allow ${them} with ${shown.join(" ")}, or ` : "";
 	return `loom: ${calls} denied: in approval mode "ask" ${they} needed approval, and nobody can answer in print mode. To run ${them}, ${allow}use --approval auto.`;
+}
+
+/** Print mode on stderr: the project's own code that did not run, why, and how to run it. */
+function reportUntrusted(trust: ProjectTrustGate, io: RunIo): void {
+	const skipped = trust.pending;
+	if (skipped.length === 0) return;
+	const why =
+		trust.status === "refused"
+			? "you chose not to trust this folder; pass --trust to run it this time"
+			: 'this folder is not trusted yet: pass --trust (or set "trustProjects": true in settings.json), or run loom here without -p to be asked';
+	io.stderr.write(`loom: skipped the project's own code (${stripControls(skipped.join(", "))}): ${why}.\n`);
 }
 
 /** SIGINT → 130, SIGTERM → 143, SIGHUP → 129; returns the function that removes the handlers. */

@@ -15,6 +15,7 @@ import {
 	tailLines,
 } from "../core/index.js";
 import { type CollectedOutput, MAX_OUTPUT_FILE_BYTES, OutputCollector } from "./output-collector.js";
+import type { ProcessGroupSet } from "./process-groups.js";
 import { type RunCommandOutcome, runCommand } from "./run-command.js";
 import { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, formatSize, truncateTail } from "./truncate.js";
 
@@ -49,6 +50,8 @@ export interface BashToolOptions {
 	 * a secret, where the output was cut), the result and the error. The approval policy masks secrets with it.
 	 */
 	redact?: (text: string, live: boolean) => string;
+	/** Tracks the commands' process groups for their owner (a session kills them when disposed). */
+	processGroups?: ProcessGroupSet;
 }
 
 export interface BashToolDetails {
@@ -228,6 +231,7 @@ export function createBashTool(cwd: string, options: BashToolOptions = {}): Tool
 						return accepted;
 					},
 					resume: () => collector.drained(),
+					processGroups: options.processGroups,
 				});
 			} finally {
 				if (updateTimer) clearTimeout(updateTimer);

@@ -1,7 +1,7 @@
 // The command line as parsed, without running anything.
 import { describe, expect, it } from "vitest";
 import { parseArgs } from "../../src/cli/args.js";
-import { chooseModel } from "../../src/cli/create-session.js";
+import { chooseModel } from "../../src/sdk/model-option.js";
 import { UsageError } from "../../src/cli/usage-error.js";
 import { createBuiltinTools } from "../../src/tools/index.js";
 
@@ -18,20 +18,21 @@ describe("parseArgs", () => {
 			"-p", "--mode", "json", "--provider", "openai", "-m", "gpt-x", "--base-url", "http://h/v1", "--api-key", "k",
 			"--thinking", "high", "--toolExecution", "sequential", "--tools", "read,bash", "--system-prompt", "S",
 			"--append-system-prompt", "A", "--no-context-files", "--max-turns", "3", "--approval", "ask",
-			"--allow", "bash(npm test)", "--allow", "edit(src/**)", "--deny", "bash(git push*)", "@a.ts", "fix", "@b.png", "it",
+			"--allow", "bash(npm test)", "--allow", "edit(src/**)", "--deny", "bash(git push*)", "-e", "guard.ts", "--extension", "tools/",
+			"--trust", "@a.ts", "fix", "@b.png", "it",
 		);
 		expect(options).toEqual({
 			print: true, mode: "json", provider: "openai", model: "gpt-x", baseUrl: "http://h/v1", apiKey: "k",
 			thinking: "high", toolExecution: "sequential", tools: ["read", "bash"], systemPrompt: "S", appendSystemPrompt: "A",
 			continue: false, resume: false, session: undefined, persist: true, contextFiles: false, maxTurns: 3,
 			approval: "ask", allow: ["bash(npm test)", "edit(src/**)"], deny: ["bash(git push*)"],
-			files: ["a.ts", "b.png"], prompt: "fix it",
+			extensions: ["guard.ts", "tools/"], trust: true, files: ["a.ts", "b.png"], prompt: "fix it",
 		});
 	});
 
 	it("has sensible defaults", () => {
 		const { options } = parse();
-		expect(options).toMatchObject({ print: false, tools: undefined, persist: true, contextFiles: true, files: [], prompt: "" });
+		expect(options).toMatchObject({ print: false, tools: undefined, persist: true, contextFiles: true, extensions: [], trust: false, files: [], prompt: "" });
 		expect(options).toMatchObject({ approval: undefined, allow: [], deny: [] });
 	});
 

@@ -28,7 +28,7 @@ import { SessionStore } from "./session-store.js";
 import { runOutcome } from "./run-outcome.js";
 import { SessionTools } from "./session-tools.js";
 import type { PromptParts } from "./system-prompt.js";
-import { nonInteractiveUi, type SessionUi } from "./session-ui.js";
+import { nonInteractiveUi, type SessionUi, UiSlot } from "./session-ui.js";
 import { SettingsRecord } from "./settings-record.js";
 import { addUsage, sumEntryUsage, type UsageTotals } from "./usage-totals.js";
 
@@ -47,7 +47,10 @@ export class AgentSession {
 	readonly hooks = new ToolHooks();
 	/** Slash commands this session offers (its built-ins; later extensions, prompt templates, skills). */
 	readonly commands = new CommandRegistry<CommandSession>();
-	private currentUi: SessionUi = nonInteractiveUi();
+	private readonly uiSlot = new UiSlot(nonInteractiveUi());
+	/** Run by dispose(), newest first: what assemblies attached (extensions, servers, child processes). */
+	private disposers: (() => void)[] = [];
+	private readonly stopAgentEvents: () => void;
 	private store: SessionStore;
 	private readonly options: AgentSessionOptions;
 	private readonly choice: ModelChoice;
@@ -108,7 +111,7 @@ export class AgentSession {
 				onRetry: (info) => this.onRetry(info),
 			},
 		});
-		this.agent.subscribe((event) => this.onAgentEvent(event));
+		this.stopAgentEvents = this.agent.subscribe((event) => this.onAgentEvent(event));
 		const host = {
 			agent: this.agent,
 			store: () => this.store,
@@ -122,10 +125,17 @@ export class AgentSession {
 
 	/** How the session asks the user (dialogs, notices); non-interactive until an interface installs its own. */
 	get ui(): SessionUi {
-		return this.currentUi;
+		return this.uiSlot.current;
 	}
 	setUi(ui: SessionUi): void {
-		this.currentUi = ui;
+		this.uiSlot.set(ui);
+	}
+	/**
+	 * The session's ui as soon as it can ask the user: now, or once an interface installs one that can. Pending
+	 * for good where nobody will be asked (print mode); for questions that wait for an answer (project trust).
+	 */
+	whenInteractive(): Promise<SessionUi> {
+		return this.uiSlot.whenInteractive();
 	}
 
 	/** The approval mode the installed policy enforces, for interfaces to show; undefined without a policy. */
@@ -208,10 +218,12 @@ export class AgentSession {
 	/**
 	 * Every agent event and the session's own, in order; a listener's promise is awaited before the next event.
 	 * The first subscription opens the session: session_open follows after this tick, for every listener.
+	 * `{ open: false }` listens without opening (an assembly's observers, which must not take session_open
+	 * away from the interface that subscribes after them). Returns the function that removes this listener only.
 	 */
-	subscribe(listener: SessionListener): () => void {
+	subscribe(listener: SessionListener, options: { open?: boolean } = {}): () => void {
 		this.listeners = [...this.listeners, listener];
-		void this.start();
+		if (options.open !== false) void this.start();
 		return () => {
 			const index = this.listeners.indexOf(listener);
 			if (index >= 0) this.listeners = this.listeners.filter((_, i) => i !== index);
@@ -384,10 +396,37 @@ export class AgentSession {
 	}
 
 	/**
-	 * Closes the session file; the session is unusable afterwards. A tool still running (the process is leaving
-	 * mid-run, e.g. on a second Ctrl+C) first gets an interrupted result in the file, so the file stays complete.
+	 * Runs `cleanup` when the session is disposed (an assembly's extensions, servers, the child processes of its
+	 * tools); returns the function that forgets it.
+	 */
+	onDispose(cleanup: () => void): () => void {
+		this.disposers = [cleanup, ...this.disposers];
+		return () => {
+			this.disposers = this.disposers.filter((other) => other !== cleanup);
+		};
+	}
+
+	/**
+	 * Aborts the run in progress, removes every listener, runs the cleanups given to onDispose() (newest first)
+	 * and closes the session file; the session is unusable afterwards. Synchronous: an aborted run settles on
+	 * its own, unheard. A tool still running (the process may be leaving mid-run, e.g. on a second Ctrl+C) first
+	 * gets an interrupted result in the file, so the file stays complete.
 	 */
 	dispose(): void {
+		if (this.run) this.run.abortRequested = true;
+		this.agent.abort();
+		this.compaction.abort();
+		this.listeners = [];
+		this.stopAgentEvents();
+		const disposers = this.disposers;
+		this.disposers = [];
+		for (const cleanup of disposers) {
+			try {
+				cleanup();
+			} catch {
+				// One failing cleanup must not keep the others (or the file) from being released.
+			}
+		}
 		this.recordUnfinishedTools();
 		this.store.close();
 	}

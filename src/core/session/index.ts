@@ -41,5 +41,6 @@ export { type AfterLink, type BeforeLink, HookChain, type HookStage, type LinkOp
 export { AgentSession, type AgentSessionOptions, type RunOutcome, type SessionListener } from "./agent-session.js";
 export * from "./compaction/index.js";
 export { type CompactionHost, SessionCompaction, type SessionCompactionOptions } from "./session-compaction.js";
-export { type InputOptions, type SelectOptions, type SessionUi, type UiChoice, nonInteractiveUi } from "./session-ui.js";
+export { type InputOptions, type SelectOptions, type SessionUi, type UiChoice, UiSlot, nonInteractiveUi } from "./session-ui.js";
 export { isProjectTrusted, projectTrust, setProjectTrust } from "./project-trust.js";
+export { ProjectTrustGate, type ProjectTrustStatus } from "./project-trust-gate.js";

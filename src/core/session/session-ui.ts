@@ -51,3 +51,28 @@ export function nonInteractiveUi(notify: (level: NoticeLevel, text: string) => v
 		input: async () => undefined,
 	};
 }
+
+/** The session's current ui, and the questions waiting for one that can ask. */
+export class UiSlot {
+	private waiters: ((ui: SessionUi) => void)[] = [];
+
+	constructor(private ui: SessionUi) {}
+
+	get current(): SessionUi {
+		return this.ui;
+	}
+
+	set(ui: SessionUi): void {
+		this.ui = ui;
+		if (!ui.interactive) return;
+		const waiters = this.waiters;
+		this.waiters = [];
+		for (const resolve of waiters) resolve(ui);
+	}
+
+	/** The current ui if it can ask, else the first installed later that can. */
+	whenInteractive(): Promise<SessionUi> {
+		if (this.ui.interactive) return Promise.resolve(this.ui);
+		return new Promise((resolve) => this.waiters.push(resolve));
+	}
+}

@@ -42,6 +42,8 @@ export const SettingsSchema = Type.Object(
 		deny: Type.Optional(RuleListSchema),
 		/** Built-in guards by name; false turns one off (a project's own settings cannot). */
 		guards: Type.Optional(Type.Record(Type.String(), Type.Boolean())),
+		/** Run every project's own code (.loom/extensions, .mcp.json servers) without asking; like --trust everywhere. */
+		trustProjects: Type.Optional(Type.Boolean()),
 		compaction: Type.Optional(
 			Type.Object({
 				/** Compact automatically near the context window and after a context overflow (/compact works either way). */
