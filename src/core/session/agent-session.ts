@@ -13,6 +13,7 @@ import { MessageQueue, type QueueKind } from "./message-queue.js";
 import { ModelChoice, type ModelSelection } from "./model-choice.js";
 import { convertToLlmWithSummaries } from "./compaction/summary-message.js";
 import { CommandRegistry } from "./command-registry.js";
+import type { FileCheckpoints } from "./file-checkpoints.js";
 import { ToolHooks } from "./hook-chain.js";
 import { RunState } from "./run-state.js";
 import { type CommandSession, registerSessionCommands } from "./session-commands.js";
@@ -48,6 +49,7 @@ export class AgentSession {
 	/** Slash commands this session offers (its built-ins; later extensions, prompt templates, skills). */
 	readonly commands = new CommandRegistry<CommandSession>();
 	private currentUi: SessionUi = nonInteractiveUi();
+	private checkpoints: FileCheckpoints | undefined;
 	private store: SessionStore;
 	private readonly options: AgentSessionOptions;
 	private readonly choice: ModelChoice;
@@ -142,8 +144,20 @@ export class AgentSession {
 		return this.emit(event);
 	}
 
+	/** How the session restores files when it rewinds; undefined until something records checkpoints. */
+	get fileCheckpoints(): FileCheckpoints | undefined {
+		return this.checkpoints;
+	}
+	setFileCheckpoints(checkpoints: FileCheckpoints | undefined): void {
+		this.checkpoints = checkpoints;
+	}
+
 	get sessionId(): string {
 		return this.store.id;
+	}
+	/** The session file this one was forked from (`--fork`, /fork), if any. */
+	get parentSessionFile(): string | undefined {
+		return (this.store.header as { parentSession?: string }).parentSession;
 	}
 	/** Undefined with --no-session. The file appears on disk with the first message. */
 	get sessionFile(): string | undefined {
