@@ -10,6 +10,8 @@ const TESTS = ["test/**/*.test.ts", "test/**/*.test.tsx"];
  */
 export const PROCESS_TESTS = [
 	"test/bench/smoke.test.ts",
+	"test/checkpoints/files-mode.test.ts",
+	"test/checkpoints/prune.test.ts",
 	"test/checkpoints/restore.test.ts",
 	"test/checkpoints/shadow-repo.test.ts",
 	"test/cli/approval.test.ts",

@@ -3,6 +3,7 @@
 // at a time, beside the model's first request, and every tool call that may change files waits for its run's
 // snapshot first. Also the FileCheckpoints port a session rewinds through.
 import { randomBytes } from "node:crypto";
+import { statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { formatSize } from "../core/format-size.js";
 import type { FileCheckpoints, FilesRestore } from "../core/session/file-checkpoints.js";
@@ -12,6 +13,7 @@ import { gitAvailable } from "./git.js";
 import { lineageRuns } from "./lineage.js";
 import { capturePreimage, contentHash, workTreePath } from "./preimages.js";
 import { checkpointsRoot, findProjectRoot, notAProject, projectKey } from "./project-root.js";
+import { pruneCheckpoints } from "./prune.js";
 import { filesRestore, planFilesRestore, planTreeRestore } from "./restore-plan.js";
 import { ShadowRepo } from "./shadow-repo.js";
 
@@ -258,7 +260,9 @@ export class Checkpointer implements FileCheckpoints {
 		const why = notAProject(root.workTree);
 		if (why) return files(why);
 		try {
-			return { dir, workTree: root.workTree, repo: await ShadowRepo.open(this.options.home, root) };
+			const repo = await ShadowRepo.open(this.options.home, root);
+			pruneDaily(this.options.home, dir);
+			return { dir, workTree: root.workTree, repo };
 		} catch (error) {
 			return files(`the checkpoint repository could not be created (${(error as Error).message.split("\n")[0]})`);
 		}
@@ -303,3 +307,21 @@ function installExitHook(): void {
 		for (const checkpointer of live) checkpointer.dropIndexNow();
 	});
 }
+
+/** Once a day per project, in the background: the checkpoints of its sessions whose file was deleted go. */
+function pruneDaily(home: string, dir: string): void {
+	const stamp = join(dir, "last-prune");
+	try {
+		if (Date.now() - statSync(stamp).mtimeMs < DAY_MS) return;
+	} catch {
+		// Never pruned.
+	}
+	try {
+		writeFileSync(stamp, `${new Date().toISOString()}\n`);
+	} catch {
+		return;
+	}
+	void pruneCheckpoints({ home, projectDir: dir }).catch(() => {});
+}
+
+const DAY_MS = 24 * 60 * 60 * 1000;

@@ -19,6 +19,8 @@ export interface GitCall {
 	maxRecords?: number;
 	/** Ends git after this long (default 60 s): a checkpoint must never hang a run. */
 	timeoutMs?: number;
+	/** More `name=value` settings for this call. */
+	config?: readonly string[];
 }
 
 export interface GitResult {
@@ -76,7 +78,8 @@ export function gitEnvironment(extra: Record<string, string> = {}): NodeJS.Proce
 
 /** Runs `git <args>` in the shadow repository for `location`; rejects with GitError on a non-zero exit. */
 export function shadowGit(location: GitLocation, args: readonly string[], call: GitCall = {}): Promise<GitResult> {
-	const global = ["--git-dir", location.gitDir, "--work-tree", location.workTree, ...CONFIG.flatMap((setting) => ["-c", setting])];
+	const config = [...CONFIG, ...(call.config ?? [])];
+	const global = ["--git-dir", location.gitDir, "--work-tree", location.workTree, ...config.flatMap((setting) => ["-c", setting])];
 	return runGit([...global, ...args], { ...call, cwd: location.workTree, env: gitEnvironment({ GIT_INDEX_FILE: location.indexFile }) });
 }
 

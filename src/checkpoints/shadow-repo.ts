@@ -5,7 +5,7 @@ import { randomBytes } from "node:crypto";
 import { copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { type SkippedFile, type SnapshotLimits, parseLsFiles, planStaging } from "./changed-files.js";
-import { type GitLocation, nulRecords, runGit, shadowGit } from "./git.js";
+import { type GitCall, type GitLocation, type GitResult, gitEnvironment, nulRecords, runGit, shadowGit } from "./git.js";
 import { type ProjectRoot, checkpointsRoot, projectKey } from "./project-root.js";
 
 /**
@@ -45,6 +45,11 @@ export class ShadowRepo {
 
 	get workTree(): string {
 		return this.root.workTree;
+	}
+
+	/** An existing shadow repository, for what needs no work tree (refs, pruning). */
+	static at(dir: string): ShadowRepo {
+		return new ShadowRepo(dir, { workTree: dir });
 	}
 
 	/** The shadow repository of `root`, created on first use. */
@@ -88,7 +93,12 @@ export class ShadowRepo {
 		const changes = parseLsFiles(nulRecords(listed.stdout));
 		const plan = planStaging(this.workTree, changes, limits);
 		if (plan.update.length > 0) {
-			await shadowGit(where, ["update-index", "--add", "--remove", "-z", "--stdin"], { input: plan.update.map((path) => `${path}\0`).join("") });
+			await shadowGit(where, ["update-index", "--add", "--remove", "-z", "--stdin"], {
+				input: plan.update.map((path) => `${path}\0`).join(""),
+				// Many files at once (a project's first checkpoint) go into one pack file: writing thousands of
+				// loose objects costs several times as much on most filesystems.
+				config: plan.update.length > PACK_ABOVE ? ["core.bigFileThreshold=1"] : [],
+			});
 		}
 		if (plan.drop.length > 0) {
 			await shadowGit(where, ["update-index", "-z", "--index-info"], { input: plan.drop.map((path) => `0 ${"0".repeat(40)}\t${path}\0`).join("") });
@@ -100,13 +110,13 @@ export class ShadowRepo {
 
 	/** What changes going from tree `from` to tree `to` (no rename detection: a rename is a delete and an add). */
 	async diff(from: string, to: string): Promise<TreeChange[]> {
-		const { stdout } = await shadowGit(this.location("index"), ["diff-tree", "-r", "-z", "--no-renames", "--raw", from, to]);
+		const { stdout } = await this.repoGit(["diff-tree", "-r", "-z", "--no-renames", "--raw", from, to]);
 		return parseRawDiff(nulRecords(stdout));
 	}
 
 	/** Every folder in a tree, "/"-separated. */
 	async directories(tree: string): Promise<Set<string>> {
-		const { stdout } = await shadowGit(this.location("index"), ["ls-tree", "-r", "-d", "-z", "--name-only", tree]);
+		const { stdout } = await this.repoGit(["ls-tree", "-r", "-d", "-z", "--name-only", tree]);
 		return new Set(nulRecords(stdout));
 	}
 
@@ -116,7 +126,7 @@ export class ShadowRepo {
 		const unique = [...new Set(ids)];
 		for (let start = 0; start < unique.length; start += BLOB_BATCH) {
 			const batch = unique.slice(start, start + BLOB_BATCH);
-			const { stdout } = await shadowGit(this.location("index"), ["cat-file", "--batch"], { input: batch.map((id) => `${id}\n`).join("") });
+			const { stdout } = await this.repoGit(["cat-file", "--batch"], { input: batch.map((id) => `${id}\n`).join("") });
 			parseBatch(stdout, contents);
 		}
 		return contents;
@@ -127,12 +137,12 @@ export class ShadowRepo {
 		const input = Object.entries(refs)
 			.map(([name, id]) => `update refs/loom/${name} ${id}\n`)
 			.join("");
-		if (input !== "") await shadowGit(this.location("index"), ["update-ref", "--stdin"], { input });
+		if (input !== "") await this.repoGit(["update-ref", "--stdin"], { input });
 	}
 
 	/** Names (under refs/loom/) of the refs below `prefix`. */
 	async refs(prefix = ""): Promise<string[]> {
-		const { stdout } = await shadowGit(this.location("index"), ["for-each-ref", "--format=%(refname)", `refs/loom/${prefix}`]);
+		const { stdout } = await this.repoGit(["for-each-ref", "--format=%(refname)", `refs/loom/${prefix}`]);
 		return stdout
 			.toString("utf8")
 			.split("\n")
@@ -143,7 +153,7 @@ export class ShadowRepo {
 	/** Drops refs (names under refs/loom/); their trees go at the next collectGarbage(). */
 	async forget(names: readonly string[]): Promise<void> {
 		if (names.length === 0) return;
-		await shadowGit(this.location("index"), ["update-ref", "--stdin"], { input: names.map((name) => `delete refs/loom/${name}\n`).join("") });
+		await this.repoGit(["update-ref", "--stdin"], { input: names.map((name) => `delete refs/loom/${name}\n`).join("") });
 	}
 
 	/**
@@ -151,7 +161,12 @@ export class ShadowRepo {
 	 * middle of a checkpoint whose tree is not kept by a ref yet.
 	 */
 	async collectGarbage(): Promise<void> {
-		await shadowGit(this.location("index"), ["gc", "--quiet", "--prune=10.minutes.ago"], { timeoutMs: 600_000 });
+		await this.repoGit(["gc", "--quiet", "--prune=10.minutes.ago"], { timeoutMs: 600_000 });
+	}
+
+	/** Git on the repository alone (objects and refs), from inside it: the work tree may be gone. */
+	private repoGit(args: readonly string[], call: GitCall = {}): Promise<GitResult> {
+		return runGit(["--git-dir", this.gitDir, "-c", "gc.auto=0", ...args], { ...call, cwd: this.gitDir, env: gitEnvironment() });
 	}
 
 	/** Removes one session's index. */
@@ -174,6 +189,7 @@ export class ShadowRepo {
 }
 
 const BLOB_BATCH = 100;
+const PACK_ABOVE = 100;
 
 /** Parses `git diff-tree --raw -z` records: ":<mode> <mode> <blob> <blob> <status>", then the path. */
 export function parseRawDiff(records: readonly string[]): TreeChange[] {

@@ -97,6 +97,16 @@ describe("restoring the work tree to before a prompt", () => {
 		expect(treeState(project.cwd)).toEqual(before);
 	});
 
+	it("restores from a project's first checkpoint of many files, which is written as one pack", async () => {
+		const files = Object.fromEntries(Array.from({ length: 150 }, (_, index) => [`m/f${index}.txt`, `content ${index}\n`]));
+		const project = makeProject(files);
+		const before = treeState(project.cwd);
+		await project.prompt("p1", () => rmSync(join(project.cwd, "m"), { recursive: true }));
+		const report = await (await project.restoreTo("p1")).apply();
+		expect(report.recreated).toHaveLength(150);
+		expect(treeState(project.cwd)).toEqual(before);
+	});
+
 	it("says why there is nothing to restore to for a prompt without a checkpoint", async () => {
 		const project = makeProject({ "a.txt": "a\n" });
 		await project.prompt("p1", () => unlinkSync(join(project.cwd, "a.txt")));
