@@ -13,6 +13,7 @@ export const PROCESS_TESTS = [
 	"test/checkpoints/files-mode.test.ts",
 	"test/checkpoints/prune.test.ts",
 	"test/checkpoints/restore.test.ts",
+	"test/checkpoints/session-rewind.test.ts",
 	"test/checkpoints/shadow-repo.test.ts",
 	"test/cli/approval.test.ts",
 	"test/cli/bash-output-files.test.ts",

@@ -116,11 +116,15 @@ export class Checkpointer implements FileCheckpoints {
 		}
 	}
 
-	/** The run ended: its "after" is recorded in the background (the next run's start waits for it). */
-	endRun(): void {
+	/**
+	 * The run ended: its "after" is recorded. The session waits for this before it says the run ended, so an edit
+	 * the user makes once the run is over is never taken for the agent's.
+	 */
+	endRun(): Promise<void> {
 		const run = this.active;
 		this.active = undefined;
-		if (run) void this.enqueue(() => run.ready.then(() => this.recordAfter(run)));
+		if (!run) return Promise.resolve();
+		return this.enqueue(() => run.ready.then(() => this.recordAfter(run))).catch(() => undefined);
 	}
 
 	/** Waits for every recording in progress. */

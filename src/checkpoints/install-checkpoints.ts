@@ -24,11 +24,13 @@ export function installCheckpoints(session: AgentSession, options: CheckpointOpt
 	});
 	session.subscribe((event) => {
 		if (event.type === "run_start") checkpointer.beginRun();
-		else if (event.type === "run_end") checkpointer.endRun();
+		// Awaited: the files as the run left them are recorded before anyone hears that it ended.
+		else if (event.type === "run_end") return checkpointer.endRun();
 		else if (event.type === "message_end" && event.message.role === "user") {
 			const entry = session.entries.findLast((candidate) => candidate.type === "message" && candidate.message === event.message);
 			if (entry) checkpointer.bindPrompt(entry.id);
 		}
+		return undefined;
 	});
 	session.hooks.before.add(
 		async ({ toolCall, args }) => {
