@@ -34,6 +34,7 @@ export const PROCESS_TESTS = [
 	"test/cli/stdout-errors.test.ts",
 	"test/cli/tools-option.test.ts",
 	"test/core/llm/agent-run.test.ts",
+	"test/export/export-chromium.test.ts",
 	"test/core/llm/anthropic-messages.test.ts",
 	"test/core/llm/api-registry.test.ts",
 	"test/core/llm/context-overflow.test.ts",

@@ -4,6 +4,8 @@ import type { ToolDefinition } from "../core/index.js";
 import { loadModelRegistry, streamModel } from "../core/llm/index.js";
 import { AgentSession, buildSessionContext, loadContextFiles, type ModelSelection, type Settings, SessionStore, settingsPath } from "../core/session/index.js";
 import { configuredKeys, installApprovalPolicy, RuleError, secretMask } from "../policy/index.js";
+import { installCheckpoints } from "../checkpoints/install-checkpoints.js";
+import { installExport } from "../export/export-session.js";
 import { installResources } from "../resources/install-resources.js";
 import { createBuiltinTools } from "../tools/index.js";
 import type { CliOptions } from "./args.js";
@@ -62,12 +64,15 @@ export async function createSession(setup: SessionSetup): Promise<AgentSession> 
 		throw error;
 	}
 	await installResources(session, { cwd, home });
+	const { enabled, ...limits } = settings.checkpoints ?? {};
+	installCheckpoints(session, { home, enabled, limits });
+	installExport(session);
 	return session;
 }
 
 function openStore({ sessionFile, fork, home, cwd, options }: SessionSetup): Promise<SessionStore> | SessionStore {
 	if (sessionFile === undefined) return SessionStore.create({ home, cwd, persist: options.persist });
-	return fork ? SessionStore.fork(sessionFile, { home, cwd }) : SessionStore.open(sessionFile);
+	return fork ? SessionStore.fork(sessionFile, { home, cwd }, options.fork?.entry) : SessionStore.open(sessionFile);
 }
 
 /**

@@ -22,7 +22,7 @@ import { type CommandSession, registerSessionCommands } from "./session-commands
 import { SessionCompaction } from "./session-compaction.js";
 import { missingResult, repairConversation, unansweredToolCalls } from "./conversation-repair.js";
 import { buildSessionContext } from "./session-context.js";
-import type { SessionEntry } from "./session-entries.js";
+import type { SessionEntry, SessionHeader } from "./session-entries.js";
 import type { ApprovalEvent, SessionEvent, SessionOpenReason } from "./session-events.js";
 import type { ApprovalMode } from "./approval-mode.js";
 import { listSessions, type SessionInfo } from "./session-list.js";
@@ -156,6 +156,10 @@ export class AgentSession {
 
 	get sessionId(): string {
 		return this.store.id;
+	}
+	/** The session file's header (id, creation time, directory, the session it was forked from). */
+	get sessionHeader(): SessionHeader {
+		return this.store.header;
 	}
 	/** The session file this one was forked from (`--fork`, /fork), if any. */
 	get parentSessionFile(): string | undefined {

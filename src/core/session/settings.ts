@@ -42,6 +42,16 @@ export const SettingsSchema = Type.Object(
 		deny: Type.Optional(RuleListSchema),
 		/** Built-in guards by name; false turns one off (a project's own settings cannot). */
 		guards: Type.Optional(Type.Record(Type.String(), Type.Boolean())),
+		checkpoints: Type.Optional(
+			Type.Object({
+				/** Record the working tree before each prompt so /rewind can restore files (default true). */
+				enabled: Type.Optional(Type.Boolean()),
+				/** Files larger than this are not recorded (listed instead). */
+				maxFileBytes: Type.Optional(Type.Integer({ minimum: 0 })),
+				/** More files than this to record at once: only write/edit pre-images are kept. */
+				maxFiles: Type.Optional(Type.Integer({ minimum: 1 })),
+			}),
+		),
 		compaction: Type.Optional(
 			Type.Object({
 				/** Compact automatically near the context window and after a context overflow (/compact works either way). */
