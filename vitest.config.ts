@@ -33,6 +33,7 @@ export const PROCESS_TESTS = [
 	"test/cli/slow-reader.test.ts",
 	"test/cli/stdout-errors.test.ts",
 	"test/cli/tools-option.test.ts",
+	"test/cli/undo.test.ts",
 	"test/core/llm/agent-run.test.ts",
 	"test/export/export-chromium.test.ts",
 	"test/core/llm/anthropic-messages.test.ts",
