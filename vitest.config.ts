@@ -70,6 +70,7 @@ export const PROCESS_TESTS = [
 	"test/tui/escape-sequences-tmux.test.ts",
 	"test/tui/real-session.test.tsx",
 	"test/tui/resources-tmux.test.ts",
+	"test/tui/rewind-tmux.test.ts",
 	"test/tui/session-guard-tmux.test.ts",
 ];
 
