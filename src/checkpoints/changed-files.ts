@@ -1,6 +1,7 @@
 // What changed in the work tree since the shadow index last recorded it, and which of those files are kept out
 // of a checkpoint (too large, or binary and large).
-import { closeSync, constants, lstatSync, openSync, readSync } from "node:fs";
+import { closeSync, lstatSync } from "node:fs";
+import { openRegularFile, readAt, type RegularFile } from "../core/checked-read.js";
 import { join } from "node:path";
 import { SNIFF_BYTES, looksBinary } from "../tools/file-kind.js";
 
@@ -95,16 +96,14 @@ function judge(file: string, limits: SnapshotLimits): Verdict {
 }
 
 function startsBinary(file: string): boolean {
-	let fd: number | undefined;
+	let opened: RegularFile | undefined;
 	try {
-		// Non-blocking: a file swapped for a FIFO since it was looked at must not hang the checkpoint.
-		fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
-		const head = Buffer.alloc(SNIFF_BYTES);
-		const read = readSync(fd, head, 0, SNIFF_BYTES, 0);
-		return looksBinary(head.subarray(0, read));
+		// Checked after opening without blocking: a file swapped for a FIFO since it was looked at must not hang.
+		opened = openRegularFile(file);
+		return looksBinary(readAt(opened.fd, 0, SNIFF_BYTES));
 	} catch {
 		return false;
 	} finally {
-		if (fd !== undefined) closeSync(fd);
+		if (opened) closeSync(opened.fd);
 	}
 }

@@ -1,9 +1,10 @@
 // What a session's checkpoints are: one JSON Lines file per session in the project's checkpoint folder
 // (sessions/<session id>.jsonl). Its first line names the session's file, so pruning can tell when the session
 // is gone; every later line adds to one run's record (fields merge in order, pre-images accumulate).
-import { appendFileSync, mkdirSync, readFileSync, statSync } from "node:fs";
+import { appendFileSync, mkdirSync, statSync } from "node:fs";
 import { hostname } from "node:os";
 import { dirname, join } from "node:path";
+import { readCheckedText } from "../core/checked-read.js";
 import type { SkippedFile } from "./changed-files.js";
 
 /** A file as it was before a write or edit changed it (the fallback where the tree is not snapshotted). */
@@ -77,9 +78,7 @@ export function logPath(projectDir: string, sessionId: string): string {
 export function readLog(file: string): SessionLog | undefined {
 	let text: string;
 	try {
-		const stat = statSync(file);
-		if (!stat.isFile() || stat.size > MAX_LOG_BYTES) return undefined;
-		text = readFileSync(file, "utf8");
+		text = readCheckedText(file, { maxBytes: MAX_LOG_BYTES });
 	} catch {
 		return undefined;
 	}

@@ -1,6 +1,7 @@
 // A forked session shares its parent's prompts (entry ids are copied), so its checkpoints include the parent's:
 // the runs of a session and of every session it was forked from, in the order they started.
-import { closeSync, constants, openSync, readSync } from "node:fs";
+import { closeSync } from "node:fs";
+import { openRegularFile, readAt, type RegularFile } from "../core/checked-read.js";
 import { sessionIdFromFileName } from "../core/session/session-paths.js";
 import { type RunRecord, logPath, readLog } from "./checkpoint-log.js";
 
@@ -23,19 +24,18 @@ export function lineageRuns(projectDir: string, session: { id: string; parentFil
 	return runs.sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0));
 }
 
-/** The first line of a session file, when it is a JSON object (bounded read; never blocks on a FIFO). */
+/** The first line of a session file, when it is a JSON object (a bounded read of a regular file only). */
 function readHeader(file: string): { id?: string; parentSession?: string } | undefined {
-	let fd: number | undefined;
+	let opened: RegularFile | undefined;
 	try {
-		fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
-		const buffer = Buffer.alloc(HEADER_BYTES);
-		const read = readSync(fd, buffer, 0, HEADER_BYTES, 0);
-		const text = buffer.subarray(0, read).toString("utf8");
-		const value = JSON.parse(text.slice(0, text.indexOf("\n") === -1 ? undefined : text.indexOf("\n")));
+		opened = openRegularFile(file);
+		const text = readAt(opened.fd, 0, HEADER_BYTES).toString("utf8");
+		const end = text.indexOf("\n");
+		const value = JSON.parse(end === -1 ? text : text.slice(0, end));
 		return value && typeof value === "object" ? value : undefined;
 	} catch {
 		return undefined;
 	} finally {
-		if (fd !== undefined) closeSync(fd);
+		if (opened) closeSync(opened.fd);
 	}
 }

@@ -2,7 +2,8 @@
 // write or edit is about to change is copied first, once per run, and its content hash is taken when the run
 // ends. Changes made any other way (bash, a code generator) are not known here.
 import { createHash } from "node:crypto";
-import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readFileSync, writeFileSync } from "node:fs";
+import { lstatSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { readCheckedFile } from "../core/checked-read.js";
 import { isAbsolute, join, relative, resolve, sep } from "node:path";
 import { expandHome } from "../core/home-path.js";
 import type { Preimage } from "./checkpoint-log.js";
@@ -75,17 +76,11 @@ export function readPreimage(projectDir: string, preimage: Preimage): Buffer | u
 	}
 }
 
-/** A regular file's bytes, opened without blocking and checked after opening (it may have been swapped). */
+/** A regular file's bytes (checked after opening, without blocking), or undefined. */
 function readRegular(file: string, maxBytes: number): Buffer | undefined {
-	let fd: number | undefined;
 	try {
-		fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOFOLLOW);
-		const stat = fstatSync(fd);
-		if (!stat.isFile() || stat.size > maxBytes) return undefined;
-		return readFileSync(fd);
+		return readCheckedFile(file, { maxBytes });
 	} catch {
 		return undefined;
-	} finally {
-		if (fd !== undefined) closeSync(fd);
 	}
 }

@@ -2,7 +2,8 @@
 // tree as git trees, with its own index per session, and never reads or writes the project's own .git (except
 // reading its info/exclude). Checkpoints are refs to trees; nothing here makes commits or touches branches.
 import { randomBytes } from "node:crypto";
-import { copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { readCheckedText } from "../core/checked-read.js";
 import { join } from "node:path";
 import { type SkippedFile, type SnapshotLimits, parseLsFiles, planStaging } from "./changed-files.js";
 import { type GitCall, type GitLocation, type GitResult, gitEnvironment, nulRecords, runGit, shadowGit } from "./git.js";
@@ -223,9 +224,7 @@ function parseBatch(output: Buffer, into: Map<string, Buffer>): void {
 /** A small regular file's text ("" for anything else: missing, too large, a FIFO that would block). */
 function readSmall(file: string): string {
 	try {
-		const stat = statSync(file);
-		if (!stat.isFile() || stat.size > MAX_EXCLUDE_BYTES) return "";
-		const text = readFileSync(file, "utf8");
+		const text = readCheckedText(file, { maxBytes: MAX_EXCLUDE_BYTES });
 		return text.endsWith("\n") || text === "" ? text : `${text}\n`;
 	} catch {
 		return "";
