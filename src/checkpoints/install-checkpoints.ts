@@ -31,7 +31,7 @@ export function installCheckpoints(session: AgentSession, options: CheckpointOpt
 			if (entry) checkpointer.bindPrompt(entry.id);
 		}
 		return undefined;
-	});
+	}, { passive: true });
 	session.hooks.before.add(
 		async ({ toolCall, args }) => {
 			const tool = findTool(session.tools, toolCall.name);

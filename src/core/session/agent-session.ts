@@ -228,10 +228,12 @@ export class AgentSession {
 	/**
 	 * Every agent event and the session's own, in order; a listener's promise is awaited before the next event.
 	 * The first subscription opens the session: session_open follows after this tick, for every listener.
+	 * `passive`: listen without opening it (an add-on installed while the session is assembled, before the
+	 * interface that will show session_open has subscribed).
 	 */
-	subscribe(listener: SessionListener): () => void {
+	subscribe(listener: SessionListener, options: { passive?: boolean } = {}): () => void {
 		this.listeners = [...this.listeners, listener];
-		void this.start();
+		if (!options.passive) void this.start();
 		return () => {
 			const index = this.listeners.indexOf(listener);
 			if (index >= 0) this.listeners = this.listeners.filter((_, i) => i !== index);
