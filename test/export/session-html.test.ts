@@ -6,18 +6,10 @@ import { SessionStore } from "../../src/core/session/index.js";
 import { renderSessionHtml } from "../../src/export/session-html.js";
 import { builtinTools } from "../support/builtin-tools.js";
 import { tempDir } from "../support/temp-dir.js";
+import { assistant, usage } from "../tui/events.js";
 
-const usage = (input: number, output: number, cost: number) => ({
-	input,
-	output,
-	cacheRead: 0,
-	cacheWrite: 0,
-	totalTokens: input + output,
-	cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: cost },
-});
-
-function answer(content: AssistantMessage["content"], tokens: [number, number, number]): AssistantMessage {
-	return { role: "assistant", content, api: "openai-completions", provider: "openai", model: "gpt-test", usage: usage(...tokens), stopReason: "stop", timestamp: 0 };
+function answer(content: AssistantMessage["content"], [input, output, cost]: [number, number, number]): AssistantMessage {
+	return assistant(content, { api: "openai-completions", provider: "openai", model: "gpt-test", usage: usage(input, output, cost) });
 }
 
 function result(id: string, name: string, text: string, details?: unknown, isError = false): ToolResultMessage {
