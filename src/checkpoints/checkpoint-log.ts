@@ -107,10 +107,6 @@ export class LogWriter {
 		private readonly header: Omit<LogHeader, "pid" | "host" | "created">,
 	) {}
 
-	get session(): string {
-		return this.header.session;
-	}
-
 	append(update: LogUpdate): void {
 		let text = `${JSON.stringify(update)}\n`;
 		if (!this.started) {

@@ -53,7 +53,10 @@ interface Snapshot {
 
 interface ActiveRun {
 	record: RunRecord;
-	log: LogWriter;
+	/** The session the run belongs to (fixed when it starts). */
+	sessionId: string;
+	/** Set once the project's folder is known, before `ready` settles. */
+	log?: LogWriter;
 	/** Settles when the run's "before" is recorded (or could not be). */
 	ready: Promise<void>;
 	/** Paths whose pre-image this run holds (files mode). */
@@ -81,12 +84,12 @@ export class Checkpointer implements FileCheckpoints {
 	/** A prompt's run starts: its "before" is recorded while the model is asked. */
 	beginRun(): void {
 		const record: RunRecord = { run: randomBytes(6).toString("hex"), at: new Date().toISOString(), mode: "tree" };
-		const run: ActiveRun = { record, log: undefined!, ready: Promise.resolve(), captured: new Set() };
 		const identity = this.options.session();
+		const run: ActiveRun = { record, sessionId: identity.id, ready: Promise.resolve(), captured: new Set() };
 		this.active = run;
 		run.ready = this.enqueue(async () => {
 			run.log = this.logFor(await this.setup(), identity);
-			await this.recordBefore(run, identity.id);
+			await this.recordBefore(run);
 		});
 	}
 
@@ -109,7 +112,7 @@ export class Checkpointer implements FileCheckpoints {
 			const path = workTreePath(setup.workTree, this.options.cwd, given);
 			if (path === undefined || run.captured.has(path)) continue;
 			run.captured.add(path);
-			const store = join("preimages", run.log.session, run.record.run, String(run.captured.size));
+			const store = join("preimages", run.sessionId, run.record.run, String(run.captured.size));
 			const preimage = capturePreimage(setup.workTree, path, setup.dir, store, this.limits.maxFileBytes);
 			run.record.preimages = [...(run.record.preimages ?? []), preimage];
 			this.write(run, { preimage });
@@ -168,14 +171,14 @@ export class Checkpointer implements FileCheckpoints {
 		this.resolvedRepo?.dropIndex(this.indexName);
 	}
 
-	private async recordBefore(run: ActiveRun, sessionId: string): Promise<void> {
+	private async recordBefore(run: ActiveRun): Promise<void> {
 		const setup = await this.setup();
 		if (setup.repo) {
 			const result = await this.snapshot(setup, setup.repo);
 			if (typeof result !== "string") {
 				run.record.before = result.tree;
 				run.record.skipped = result.skipped;
-				await setup.repo.keep({ [`${sessionId}/${run.record.run}/before`]: result.tree });
+				await setup.repo.keep({ [`${run.sessionId}/${run.record.run}/before`]: result.tree });
 				this.write(run, { at: run.record.at, mode: "tree", before: result.tree, skipped: result.skipped });
 				return;
 			}
@@ -190,7 +193,7 @@ export class Checkpointer implements FileCheckpoints {
 		if (run.record.mode === "tree" && setup.repo) {
 			const result = await this.snapshot(setup, setup.repo);
 			if (typeof result === "string") return this.fallBack(setup, result);
-			await setup.repo.keep({ [`${run.log.session}/${run.record.run}/after`]: result.tree });
+			await setup.repo.keep({ [`${run.sessionId}/${run.record.run}/after`]: result.tree });
 			this.write(run, { after: result.tree, afterSkipped: result.skipped });
 			return;
 		}
@@ -281,6 +284,7 @@ export class Checkpointer implements FileCheckpoints {
 	}
 
 	private write(run: ActiveRun, update: Omit<LogUpdate, "run">): void {
+		if (!run.log) return;
 		try {
 			run.log.append({ run: run.record.run, ...update });
 		} catch (error) {
