@@ -2,11 +2,12 @@
 // state of a directory (every file's content, links and modes) to compare before and after.
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { lstatSync, readdirSync, readFileSync, readlinkSync } from "node:fs";
+import { join } from "node:path";
 import type { FilesRestore } from "../../src/core/session/file-checkpoints.js";
 import type { SnapshotLimits } from "../../src/checkpoints/changed-files.js";
 import { Checkpointer } from "../../src/checkpoints/checkpointer.js";
+import { writeTree } from "../support/project-tree.js";
 import { workspace } from "../support/temp-dir.js";
 
 export interface Project {
@@ -20,16 +21,9 @@ export interface Project {
 	restoreTo(id: string): Promise<FilesRestore>;
 }
 
-export function writeFiles(root: string, files: Record<string, string>): void {
-	for (const [path, text] of Object.entries(files)) {
-		mkdirSync(dirname(join(root, path)), { recursive: true });
-		writeFileSync(join(root, path), text);
-	}
-}
-
 export function makeProject(files: Record<string, string> = {}, limits?: Partial<SnapshotLimits>, sessionId = "session-1"): Project {
 	const { cwd, home } = workspace();
-	writeFiles(cwd, files);
+	writeTree(cwd, files);
 	const notices: string[] = [];
 	const checkpointer = new Checkpointer({
 		home,

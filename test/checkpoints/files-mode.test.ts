@@ -5,7 +5,8 @@ import { homedir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { notAProject } from "../../src/checkpoints/project-root.js";
-import { makeProject, writeFiles } from "./checkpoint-fixtures.js";
+import { writeTree } from "../support/project-tree.js";
+import { makeProject } from "./checkpoint-fixtures.js";
 
 function bigProject() {
 	// Five files and a limit of three: the first snapshot finds too many and gives up.
@@ -17,16 +18,16 @@ describe("files mode", () => {
 		const project = bigProject();
 		await project.prompt("p1", async (tell) => {
 			await tell(["a.txt"]);
-			writeFiles(project.cwd, { "a.txt": "a1\n" });
+			writeTree(project.cwd, { "a.txt": "a1\n" });
 			await tell(["new/dir/created.txt"]);
-			writeFiles(project.cwd, { "new/dir/created.txt": "n\n" });
+			writeTree(project.cwd, { "new/dir/created.txt": "n\n" });
 			// bash: tells no paths.
 			await tell([]);
-			writeFiles(project.cwd, { "b.txt": "b1\n" });
+			writeTree(project.cwd, { "b.txt": "b1\n" });
 		});
 		await project.prompt("p2", async (tell) => {
 			await tell(["a.txt", join(project.cwd, "c.txt")]);
-			writeFiles(project.cwd, { "a.txt": "a2\n", "c.txt": "c2\n" });
+			writeTree(project.cwd, { "a.txt": "a2\n", "c.txt": "c2\n" });
 		});
 		expect(project.notices).toHaveLength(1);
 		expect(project.notices[0]).toMatch(/has more than 3 files to record, so the working tree is not snapshotted; \/rewind can restore only files changed by write and edit, not what bash changed/);
@@ -50,7 +51,7 @@ describe("files mode", () => {
 		const project = bigProject();
 		await project.prompt("p1", async (tell) => {
 			await tell(["a.txt", "d.txt"]);
-			writeFiles(project.cwd, { "a.txt": "agent\n", "d.txt": "agent\n" });
+			writeTree(project.cwd, { "a.txt": "agent\n", "d.txt": "agent\n" });
 		});
 		writeFileSync(join(project.cwd, "a.txt"), "user\n");
 		rmSync(join(project.cwd, "d.txt"));

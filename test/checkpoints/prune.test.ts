@@ -7,7 +7,8 @@ import { describe, expect, it } from "vitest";
 import { Checkpointer } from "../../src/checkpoints/checkpointer.js";
 import { pruneCheckpoints } from "../../src/checkpoints/prune.js";
 import { ShadowRepo } from "../../src/checkpoints/shadow-repo.js";
-import { makeProject, writeFiles } from "./checkpoint-fixtures.js";
+import { writeTree } from "../support/project-tree.js";
+import { makeProject } from "./checkpoint-fixtures.js";
 
 function projectDir(home: string): string {
 	const root = join(home, "checkpoints");
@@ -29,7 +30,7 @@ async function refs(home: string): Promise<string[]> {
 describe("pruning checkpoints", () => {
 	it("removes a deleted session's checkpoints and keeps another session's, which still restore", async () => {
 		const project = makeProject({ "a.txt": "0\n" }, undefined, "gone");
-		await project.prompt("p1", () => writeFiles(project.cwd, { "a.txt": "1\n" }));
+		await project.prompt("p1", () => writeTree(project.cwd, { "a.txt": "1\n" }));
 		// The same project, another session (its file exists).
 		const keptFile = join(project.home, "kept.jsonl");
 		writeFileSync(keptFile, "{}\n");
@@ -42,7 +43,7 @@ describe("pruning checkpoints", () => {
 		other.beginRun();
 		other.bindPrompt("q1");
 		await other.beforeChange([]);
-		writeFiles(project.cwd, { "a.txt": "2\n" });
+		writeTree(project.cwd, { "a.txt": "2\n" });
 		other.endRun();
 		await other.settled();
 
@@ -64,7 +65,7 @@ describe("pruning checkpoints", () => {
 
 	it("removes a --no-session run's checkpoints once its process has ended, and the project's folder with the last of them", async () => {
 		const project = makeProject({ "a.txt": "0\n" });
-		await project.prompt("p1", () => writeFiles(project.cwd, { "a.txt": "1\n" }));
+		await project.prompt("p1", () => writeTree(project.cwd, { "a.txt": "1\n" }));
 		endedSession(project.home, "session-1", null);
 		const report = await pruneCheckpoints({ home: project.home });
 		expect(report).toMatchObject({ sessions: 1, runs: 1, projects: 1 });
@@ -74,7 +75,7 @@ describe("pruning checkpoints", () => {
 
 	it("never touches a session whose process still runs, even before its file exists", async () => {
 		const project = makeProject({ "a.txt": "0\n" });
-		await project.prompt("p1", () => writeFiles(project.cwd, { "a.txt": "1\n" }));
+		await project.prompt("p1", () => writeTree(project.cwd, { "a.txt": "1\n" }));
 		const report = await pruneCheckpoints({ home: project.home });
 		expect(report).toMatchObject({ sessions: 0, runs: 0, projects: 0 });
 		expect([...(await project.checkpointer.checkpointed(["p1"]))]).toEqual(["p1"]);
@@ -82,8 +83,8 @@ describe("pruning checkpoints", () => {
 
 	it("removes runs older than the days given and keeps the later ones restorable", async () => {
 		const project = makeProject({ "a.txt": "0\n" });
-		await project.prompt("old", () => writeFiles(project.cwd, { "a.txt": "1\n" }));
-		await project.prompt("new", () => writeFiles(project.cwd, { "a.txt": "2\n" }));
+		await project.prompt("old", () => writeTree(project.cwd, { "a.txt": "1\n" }));
+		await project.prompt("new", () => writeTree(project.cwd, { "a.txt": "2\n" }));
 		const later = new Date(Date.now() + 10 * 24 * 60 * 60 * 1000);
 		// Ten days on, "old" is older than a week; "new" is made younger by hand.
 		const log = join(projectDir(project.home), "sessions", "session-1.jsonl");

@@ -5,7 +5,8 @@ import { execFileSync } from "node:child_process";
 import { chmodSync, mkdirSync, readFileSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { makeProject, treeState, writeFiles } from "./checkpoint-fixtures.js";
+import { writeTree } from "../support/project-tree.js";
+import { makeProject, treeState } from "./checkpoint-fixtures.js";
 
 describe("restoring the work tree to before a prompt", () => {
 	it("puts back files modified, deletes files created and recreates files deleted, whatever changed them", async () => {
@@ -56,13 +57,13 @@ describe("restoring the work tree to before a prompt", () => {
 	it("names the files the user changed after the agent, and keeps them when asked to", async () => {
 		const project = makeProject({ "agent.txt": "0\n", "mine.txt": "0\n", "between.txt": "0\n" });
 		await project.prompt("p1", () => {
-			writeFiles(project.cwd, { "agent.txt": "agent\n", "mine.txt": "agent\n" });
+			writeTree(project.cwd, { "agent.txt": "agent\n", "mine.txt": "agent\n" });
 		});
 		// Between two prompts the user edits a file the next prompt's agent changes again.
-		writeFiles(project.cwd, { "between.txt": "user\n" });
-		await project.prompt("p2", () => writeFiles(project.cwd, { "between.txt": "agent again\n" }));
+		writeTree(project.cwd, { "between.txt": "user\n" });
+		await project.prompt("p2", () => writeTree(project.cwd, { "between.txt": "agent again\n" }));
 		// After the last run, the user edits a file the agent had changed.
-		writeFiles(project.cwd, { "mine.txt": "user's fix\n" });
+		writeTree(project.cwd, { "mine.txt": "user's fix\n" });
 
 		const restore = await project.restoreTo("p1");
 		expect(restore.changes.map((change) => change.path)).toEqual(["agent.txt", "between.txt", "mine.txt"]);
@@ -79,7 +80,7 @@ describe("restoring the work tree to before a prompt", () => {
 		const before = treeState(project.cwd);
 		await project.prompt("p1", () => {
 			rmSync(join(project.cwd, "lib/one"), { recursive: true });
-			writeFiles(project.cwd, { "lib/keep/new.js": "new\n" });
+			writeTree(project.cwd, { "lib/keep/new.js": "new\n" });
 		});
 		await (await project.restoreTo("p1")).apply();
 		expect(treeState(project.cwd)).toEqual(before);
@@ -118,8 +119,8 @@ describe("restoring the work tree to before a prompt", () => {
 		const project = makeProject({ "top.txt": "t\n" });
 		mkdirSync(join(project.cwd, "vendor/lib"), { recursive: true });
 		execFileSync("git", ["init", "-q"], { cwd: join(project.cwd, "vendor/lib") });
-		writeFiles(project.cwd, { "vendor/lib/code.c": "1\n" });
-		await project.prompt("p1", () => writeFiles(project.cwd, { "vendor/lib/code.c": "2\n", "top.txt": "u\n" }));
+		writeTree(project.cwd, { "vendor/lib/code.c": "1\n" });
+		await project.prompt("p1", () => writeTree(project.cwd, { "vendor/lib/code.c": "2\n", "top.txt": "u\n" }));
 		const restore = await project.restoreTo("p1");
 		expect(restore.changes).toEqual([{ path: "top.txt", action: "restore" }]);
 	});

@@ -10,13 +10,14 @@ import { ScriptedUi } from "../support/scripted-ui.js";
 import { scriptedSessionOptions } from "../support/scripted-session.js";
 import { workspace } from "../support/temp-dir.js";
 import { useScriptedServer } from "../support/use-scripted-server.js";
-import { treeState, writeFiles } from "./checkpoint-fixtures.js";
+import { writeTree } from "../support/project-tree.js";
+import { treeState } from "./checkpoint-fixtures.js";
 
 const server = useScriptedServer();
 
 function openProject(files: Record<string, string>) {
 	const { cwd, home } = workspace();
-	writeFiles(cwd, files);
+	writeTree(cwd, files);
 	const session = new AgentSession(scriptedSessionOptions(server, cwd, home, { tools: createCodingTools(cwd), systemPrompt: "test" }));
 	installCheckpoints(session, { home });
 	const ui = new ScriptedUi();
@@ -94,7 +95,7 @@ describe("/rewind on a real session", () => {
 		const project = openProject({ "a.txt": "one\n", "b.txt": "bee\n", "gone.txt": "x\n" });
 		changeFilesTurns();
 		await project.session.runPrompt("change things");
-		writeFiles(project.cwd, { "a.txt": "my own fix\n" });
+		writeTree(project.cwd, { "a.txt": "my own fix\n" });
 
 		project.ui.choose("change things", "Files only").answer(false);
 		await project.command("rewind");

@@ -4,7 +4,8 @@
 import { closeSync, openSync, readFileSync, readdirSync, statSync, truncateSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { makeProject, treeState, userGit, writeFiles } from "./checkpoint-fixtures.js";
+import { writeTree } from "../support/project-tree.js";
+import { makeProject, treeState, userGit } from "./checkpoint-fixtures.js";
 
 function userRepoProject() {
 	const project = makeProject({ "src/app.ts": "v1\n", "README.md": "readme\n", ".gitignore": "dist/\n*.log\n" });
@@ -12,11 +13,11 @@ function userRepoProject() {
 	userGit(project.cwd, "add", "-A");
 	userGit(project.cwd, "commit", "-q", "-m", "first");
 	userGit(project.cwd, "branch", "feature");
-	writeFiles(project.cwd, { "src/app.ts": "stashed\n" });
+	writeTree(project.cwd, { "src/app.ts": "stashed\n" });
 	userGit(project.cwd, "stash", "-q");
-	writeFiles(project.cwd, { "src/app.ts": "staged\n" });
+	writeTree(project.cwd, { "src/app.ts": "staged\n" });
 	userGit(project.cwd, "add", "src/app.ts");
-	writeFiles(project.cwd, { "src/app.ts": "unstaged\n", "new.txt": "untracked\n" });
+	writeTree(project.cwd, { "src/app.ts": "unstaged\n", "new.txt": "untracked\n" });
 	userGit(project.cwd, "config", "core.editor", "true");
 	return project;
 }
@@ -33,8 +34,8 @@ describe("the user's own repository", () => {
 		const gitBefore = treeState(join(project.cwd, ".git"));
 		const statusBefore = userGit(project.cwd, "status", "--porcelain=v2", "--branch");
 
-		await project.prompt("p1", () => writeFiles(project.cwd, { "src/app.ts": "agent\n", "more.ts": "m\n" }));
-		await project.prompt("p2", () => writeFiles(project.cwd, { "README.md": "agent\n" }));
+		await project.prompt("p1", () => writeTree(project.cwd, { "src/app.ts": "agent\n", "more.ts": "m\n" }));
+		await project.prompt("p2", () => writeTree(project.cwd, { "README.md": "agent\n" }));
 		const report = await (await project.restoreTo("p1")).apply();
 		expect(report.failed).toEqual([]);
 
@@ -51,7 +52,7 @@ describe("the user's own repository", () => {
 		process.env.GIT_WORK_TREE = project.cwd;
 		process.env.GIT_OBJECT_DIRECTORY = join(project.cwd, ".git", "objects");
 
-		await project.prompt("p1", () => writeFiles(project.cwd, { "src/app.ts": "agent\n" }));
+		await project.prompt("p1", () => writeTree(project.cwd, { "src/app.ts": "agent\n" }));
 		await (await project.restoreTo("p1")).apply();
 
 		expect(treeState(join(project.cwd, ".git"))).toEqual(gitBefore);
@@ -75,7 +76,7 @@ describe("what a checkpoint records", () => {
 		writeFileSync(join(project.cwd, ".git/info/exclude"), "secret.env\n");
 
 		await project.prompt("p1", () =>
-			writeFiles(project.cwd, {
+			writeTree(project.cwd, {
 				"app.ts": "b\n",
 				"debug.log": "log 2\n",
 				"build/out.js": "out 2\n",
@@ -129,7 +130,7 @@ describe("what a checkpoint records", () => {
 	it("records bytes exactly, whatever .gitattributes asks of line endings and filters", async () => {
 		const crlf = "line one\r\nline two\r\n";
 		const project = makeProject({ ".gitattributes": "* text=auto eol=lf\n*.dat filter=lfs diff=lfs merge=lfs\n", "win.txt": crlf, "data.dat": "raw\r\n" });
-		await project.prompt("p1", () => writeFiles(project.cwd, { "win.txt": "changed\n", "data.dat": "changed\n" }));
+		await project.prompt("p1", () => writeTree(project.cwd, { "win.txt": "changed\n", "data.dat": "changed\n" }));
 		await (await project.restoreTo("p1")).apply();
 		expect(readFileSync(join(project.cwd, "win.txt"), "utf8")).toBe(crlf);
 		expect(readFileSync(join(project.cwd, "data.dat"), "utf8")).toBe("raw\r\n");
@@ -138,7 +139,7 @@ describe("what a checkpoint records", () => {
 	it("neither lists nor reads an ignored build folder", async (context) => {
 		const project = makeProject({ ".gitignore": "build/\n", "src/main.c": "int main;\n", "control.txt": "c\n" });
 		const files = Array.from({ length: 50 }, (_, index) => join(project.cwd, "build", `part-${index}.o`));
-		writeFiles(project.cwd, Object.fromEntries(files.map((file) => [file.slice(project.cwd.length + 1), ""])));
+		writeTree(project.cwd, Object.fromEntries(files.map((file) => [file.slice(project.cwd.length + 1), ""])));
 		// Sparse: each file claims 1 MB without taking the disk.
 		for (const file of files) truncateSync(file, 1024 * 1024);
 		const old = new Date("2001-01-01T00:00:00Z");
@@ -151,7 +152,7 @@ describe("what a checkpoint records", () => {
 			context.skip("this filesystem does not record access times, so reading cannot be observed");
 		}
 
-		await project.prompt("p1", () => writeFiles(project.cwd, { "src/main.c": "int main(void);\n" }));
+		await project.prompt("p1", () => writeTree(project.cwd, { "src/main.c": "int main(void);\n" }));
 		expect((await project.restoreTo("p1")).changes).toEqual([{ path: "src/main.c", action: "restore" }]);
 
 		expect(statSync(join(project.cwd, "build")).atimeMs).toBe(older.getTime());

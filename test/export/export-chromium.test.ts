@@ -9,10 +9,10 @@ import { AgentSession } from "../../src/core/session/index.js";
 import { installExport } from "../../src/export/export-session.js";
 import { createCodingTools } from "../../src/tools/index.js";
 import { chromiumBinary, dumpDom, screenshot } from "../support/headless-chromium.js";
+import { writeTree } from "../support/project-tree.js";
 import { scriptedSessionOptions } from "../support/scripted-session.js";
 import { workspace } from "../support/temp-dir.js";
 import { useScriptedServer } from "../support/use-scripted-server.js";
-import { writeFiles } from "../checkpoints/checkpoint-fixtures.js";
 
 const model = useScriptedServer();
 
@@ -34,7 +34,7 @@ afterAll(() => trap?.close());
 describe.skipIf(!chromiumBinary())("the exported page in headless Chromium", () => {
 	it("shows the conversation, folds thinking, runs nothing the model wrote and requests nothing", async () => {
 		const { cwd, home } = workspace();
-		writeFiles(cwd, { "src/parse.ts": "const last = tokens.pop;\n" });
+		writeTree(cwd, { "src/parse.ts": "const last = tokens.pop;\n" });
 		const session = new AgentSession(scriptedSessionOptions(model, cwd, home, { tools: createCodingTools(cwd), systemPrompt: "test" }));
 		installExport(session);
 		const hostile = [
