@@ -10,6 +10,11 @@ const TESTS = ["test/**/*.test.ts", "test/**/*.test.tsx"];
  */
 export const PROCESS_TESTS = [
 	"test/bench/smoke.test.ts",
+	"test/checkpoints/files-mode.test.ts",
+	"test/checkpoints/prune.test.ts",
+	"test/checkpoints/restore.test.ts",
+	"test/checkpoints/session-rewind.test.ts",
+	"test/checkpoints/shadow-repo.test.ts",
 	"test/cli/approval.test.ts",
 	"test/cli/bash-output-files.test.ts",
 	"test/cli/bounded-input.test.ts",
@@ -29,7 +34,9 @@ export const PROCESS_TESTS = [
 	"test/cli/slow-reader.test.ts",
 	"test/cli/stdout-errors.test.ts",
 	"test/cli/tools-option.test.ts",
+	"test/cli/undo.test.ts",
 	"test/core/llm/agent-run.test.ts",
+	"test/export/export-chromium.test.ts",
 	"test/core/llm/anthropic-messages.test.ts",
 	"test/core/llm/api-registry.test.ts",
 	"test/core/llm/context-overflow.test.ts",
@@ -70,6 +77,7 @@ export const PROCESS_TESTS = [
 	"test/tui/project-trust-tmux.test.ts",
 	"test/tui/real-session.test.tsx",
 	"test/tui/resources-tmux.test.ts",
+	"test/tui/rewind-tmux.test.ts",
 	"test/tui/session-guard-tmux.test.ts",
 ];
 

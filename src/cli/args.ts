@@ -38,15 +38,21 @@ export interface CliOptions {
 	approval?: ApprovalMode;
 	allow: string[];
 	deny: string[];
+	/** --prune-checkpoints [days]: remove unusable and old checkpoints, then exit. */
+	pruneCheckpoints?: { days: number };
+	/** --export <session> [file]: write a session's conversation as an HTML page, then exit. */
+	exportSession?: { session: string; file?: string };
 	/** `@path` arguments, in order. */
 	files: string[];
 	/** The other arguments, joined by spaces. */
 	prompt: string;
 }
 
-/** What `--fork` names: a session (path or id prefix). Parsed in one place, so a later form can name an entry too. */
+/** What `--fork` names: a session (path or id prefix), and optionally the entry its conversation is copied up to. */
 export interface ForkTarget {
 	session: string;
+	/** An entry id (the export page shows them); the new session holds the conversation up to and including it. */
+	entry?: string;
 }
 
 /** What parsing decided: run, or it already printed help/version (exit 0). */
@@ -80,7 +86,7 @@ function buildProgram(version: string, output: ParseOutput): Command {
 		.option("-c, --continue", "continue the most recent session of this directory")
 		.option("-r, --resume", "choose a session of this directory to resume")
 		.option("--session <path|id>", "open a given session file, or id prefix")
-		.option("--fork <path|id>", "continue a copy of a session (file or id prefix) in a new session; the original is untouched")
+		.option("--fork <path|id[:entry]>", "continue a copy of a session (file or id prefix), up to an entry if given, in a new session; the original is untouched")
 		.option("--no-session", "keep nothing on disk")
 		.option("--no-context-files", "skip AGENTS.md / CLAUDE.md")
 		.option("-e, --extension <path>", "load an extension (a .ts or .js module, or a folder with an index); repeatable", collect, [])
@@ -89,6 +95,8 @@ function buildProgram(version: string, output: ParseOutput): Command {
 		.addOption(new Option("--approval <mode>", "auto (default): run everything guards allow; ask: changes wait for you; read-only").choices(APPROVAL_MODES))
 		.option("--allow <rule>", 'allow calls without asking, e.g. "bash(npm test)", "edit(src/**)" (repeatable)', collect, [])
 		.option("--deny <rule>", 'never allow such calls, e.g. "bash(git push*)", "write(.env)" (repeatable)', collect, [])
+		.option("--export <path|id>", "write a session's conversation as an HTML page (to the file given after it, or loom-session-<id>.html) and exit")
+		.option("--prune-checkpoints [days]", `remove checkpoints of deleted sessions and those older than days (default ${DEFAULT_PRUNE_DAYS}), then exit`, parseDays)
 		.version(version, "-v, --version", "print the version")
 		.helpOption("-h, --help", "show this help")
 		.showHelpAfterError("(run loom --help for usage)")
@@ -171,6 +179,8 @@ export function parseArgs(
 		approval: raw.approval,
 		allow: raw.allow ?? [],
 		deny: raw.deny ?? [],
+		pruneCheckpoints: raw.pruneCheckpoints === undefined ? undefined : { days: raw.pruneCheckpoints === true ? DEFAULT_PRUNE_DAYS : raw.pruneCheckpoints },
+		exportSession: typeof raw.export === "string" ? exportTarget(raw.export, args) : undefined,
 		files: args.filter((arg) => arg.startsWith("@") && arg.length > 1).map((arg) => arg.slice(1)),
 		prompt: args.filter((arg) => !(arg.startsWith("@") && arg.length > 1)).join(" "),
 	};
@@ -187,6 +197,27 @@ function checkCombinations(options: CliOptions): void {
 	].filter(Boolean);
 	if (picks.length > 1) throw new UsageError(`${picks.join(" and ")} cannot be combined: choose one way to open a session.`);
 	if (!options.persist && picks.length > 0) throw new UsageError(`--no-session cannot be combined with ${picks[0]}.`);
+	// These two do their job and exit: nothing else is opened or sent.
+	const alone = [options.pruneCheckpoints && "--prune-checkpoints", options.exportSession && "--export"].filter(Boolean);
+	if (alone.length === 0) return;
+	const others = [...alone.slice(1), ...picks];
+	if (others.length > 0) throw new UsageError(`${alone[0]} runs on its own: it cannot be combined with ${others.join(" or ")}.`);
+	if (options.pruneCheckpoints && (options.prompt !== "" || options.files.length > 0)) throw new UsageError("--prune-checkpoints takes no prompt.");
+}
+
+/** `--export <session> [file]`: the file is the one argument after the options. */
+function exportTarget(session: string, args: readonly string[]): { session: string; file?: string } {
+	if (args.length > 1) throw new UsageError(`--export takes one file name after the session, not ${args.length} words (quote a name with spaces).`);
+	return { session: nonEmpty(session, "--export"), file: args[0] };
+}
+
+/** Checkpoints older than this go with a bare --prune-checkpoints. */
+export const DEFAULT_PRUNE_DAYS = 30;
+
+function parseDays(value: string): number {
+	const n = Number(value);
+	if (!Number.isFinite(n) || n < 0) throw new InvalidArgumentError("must be a number of days (0 or more).");
+	return n;
 }
 
 /** A session argument must name something: an empty one would silently start a new session. */
@@ -195,9 +226,14 @@ function nonEmpty(value: string, flag: string): string {
 	return value;
 }
 
+/** `<session>` or `<session>:<entry>`: the part after the last colon is an entry id when it looks like one. */
 export function parseForkTarget(value: string): ForkTarget {
-	return { session: nonEmpty(value, "--fork") };
+	const at = nonEmpty(value, "--fork").lastIndexOf(":");
+	if (at > 0 && ENTRY_ID.test(value.slice(at + 1))) return { session: value.slice(0, at), entry: value.slice(at + 1) };
+	return { session: value };
 }
+
+const ENTRY_ID = /^[0-9a-f]{8}$/i;
 
 function parseToolList(value: string): string[] {
 	const names = value

@@ -58,6 +58,6 @@ export async function createSession(setup: SessionSetup): Promise<CreateAgentSes
 }
 
 function sessionManager({ sessionFile, fork, options, cwd }: SessionSetup): SessionManager {
-	if (sessionFile !== undefined) return fork ? SessionManager.fork(sessionFile, cwd) : SessionManager.open(sessionFile);
+	if (sessionFile !== undefined) return fork ? SessionManager.fork(sessionFile, cwd, options.fork?.entry) : SessionManager.open(sessionFile);
 	return options.persist ? SessionManager.create(cwd) : SessionManager.inMemory(cwd);
 }

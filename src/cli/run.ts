@@ -28,6 +28,15 @@ export async function run(options: CliOptions, io: RunIo = defaultIo()): Promise
 		const { printModelList } = await import("./list-models.js");
 		return printModelList(options.listModels, { home, env: io.env, stdout: io.stdout, stderr: io.stderr });
 	}
+	if (options.pruneCheckpoints || options.exportSession) {
+		const { runOfflineCommand } = await import("./offline-commands.js");
+		try {
+			return await runOfflineCommand(options, home, io);
+		} catch (error) {
+			if (error instanceof SessionFileError) throw new UsageError(error.message);
+			return fail(io, (error as Error).message);
+		}
+	}
 	let settings: Settings;
 	try {
 		settings = loadSettings(home);

@@ -22,6 +22,8 @@ import type { ExtensionFactory } from "../extensions/extension-api.js";
 import { type ExtensionsReport, installExtensions } from "../extensions/install-extensions.js";
 import { configuredKeys, installApprovalPolicy, type SecretMask, secretMask } from "../policy/index.js";
 import { installResources } from "../resources/install-resources.js";
+import { installCheckpoints } from "../checkpoints/install-checkpoints.js";
+import { installExport } from "../export/export-session.js";
 import { BUILTIN_TOOLS, createBuiltinTools, ProcessGroupSet } from "../tools/index.js";
 import { type ModelOptions, modelChoice } from "./model-option.js";
 import { SessionManager } from "./session-manager.js";
@@ -164,6 +166,9 @@ async function install(session: AgentSession, assembly: Assembly): Promise<Insta
 	const flags = { approval: options.approval, allow: options.allow, deny: options.deny };
 	installApprovalPolicy(session, { flags, settings, settingsFile: settingsPath(home), secrets });
 	await installResources(session, { cwd, home });
+	const { enabled, ...limits } = settings.checkpoints ?? {};
+	installCheckpoints(session, { home, enabled, limits });
+	installExport(session);
 	const extensions = await installExtensions(session, { cwd, home, extensions: options.extensions, trust: projectTrust, tools, modules: extensionModules });
 	return { extensions };
 }

@@ -3,7 +3,7 @@
 import { resolve } from "node:path";
 import { newestSessionFile, SessionStore } from "../core/session/index.js";
 
-type Kind = { kind: "memory" } | { kind: "new" } | { kind: "file"; path: string } | { kind: "fork"; path: string } | { kind: "recent" };
+type Kind = { kind: "memory" } | { kind: "new" } | { kind: "file"; path: string } | { kind: "fork"; path: string; entry?: string } | { kind: "recent" };
 
 export class SessionManager {
 	private constructor(
@@ -31,8 +31,8 @@ export class SessionManager {
 	 * A new session file that starts from this file's conversation (the file is only read, so another loom may
 	 * be writing it), written from the first new message on.
 	 */
-	static fork(path: string, cwd?: string): SessionManager {
-		return new SessionManager({ kind: "fork", path: resolve(path) }, cwd && resolve(cwd));
+	static fork(path: string, cwd?: string, entry?: string): SessionManager {
+		return new SessionManager({ kind: "fork", path: resolve(path), entry }, cwd && resolve(cwd));
 	}
 
 	/** Continues the directory's most recent session, or starts a new one when it has none. */
@@ -54,7 +54,7 @@ export class SessionManager {
 			case "file":
 				return SessionStore.open(this.how.path);
 			case "fork":
-				return SessionStore.fork(this.how.path, { home, cwd });
+				return SessionStore.fork(this.how.path, { home, cwd }, this.how.entry);
 			case "recent": {
 				const newest = newestSessionFile(home, cwd);
 				return newest ? SessionStore.open(newest) : this.newStore(home, cwd);

@@ -73,7 +73,6 @@ export function reduceView(view: ScreenView, event: ScreenEvent, now: number, to
 			return { ...view, session: { ...view.session, approvalMode: event.mode } };
 
 		case "session_open": {
-			const resumed = event.messageCount > 0;
 			const where = event.file ? event.file : "not saved (--no-session)";
 			const opened: ScreenView = {
 				...closeRun(view, now),
@@ -92,7 +91,7 @@ export function reduceView(view: ScreenView, event: ScreenEvent, now: number, to
 				contextTokens: undefined,
 				turn: 0,
 			};
-			const text = resumed ? `Resumed session with ${event.messageCount} messages · ${where}` : `Session ${where}`;
+			const text = openedText(event.reason, event.messageCount, where);
 			return appendItems(opened, [{ kind: "notice", level: "info", text }]);
 		}
 		case "retry_scheduled":
@@ -140,5 +139,20 @@ export function reduceView(view: ScreenView, event: ScreenEvent, now: number, to
 			return { ...view, usage: { ...event.usage }, contextTokens: event.contextTokens ?? view.contextTokens };
 		default:
 			return view;
+	}
+}
+
+/** The notice a session_open leaves in the transcript, by why the session opened. */
+function openedText(reason: string | undefined, messages: number, where: string): string {
+	const count = `${messages} message${messages === 1 ? "" : "s"}`;
+	switch (reason) {
+		case "rewind":
+			return `Rewound the conversation: ${count} now · ${where}`;
+		case "branch":
+			return `Switched branch: ${count} · ${where}`;
+		case "fork":
+			return `Forked into a new session with ${count} · ${where}`;
+		default:
+			return messages > 0 ? `Resumed session with ${messages} messages · ${where}` : `Session ${where}`;
 	}
 }

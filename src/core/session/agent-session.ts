@@ -13,14 +13,17 @@ import { MessageQueue, type QueueKind } from "./message-queue.js";
 import { ModelChoice, type ModelSelection } from "./model-choice.js";
 import { convertToLlmWithSummaries } from "./compaction/summary-message.js";
 import { CommandRegistry } from "./command-registry.js";
+import type { FileCheckpoints } from "./file-checkpoints.js";
+import { type RewindResult, type RewindScope, restoreFiles } from "./session-rewind.js";
+import { type PromptPoint, type SessionTree, promptPoints, sessionTree } from "./session-tree.js";
 import { ToolHooks } from "./hook-chain.js";
 import { RunState } from "./run-state.js";
 import { type CommandSession, registerSessionCommands } from "./session-commands.js";
 import { SessionCompaction } from "./session-compaction.js";
 import { missingResult, repairConversation, unansweredToolCalls } from "./conversation-repair.js";
 import { buildSessionContext } from "./session-context.js";
-import type { SessionEntry } from "./session-entries.js";
-import type { ApprovalEvent, SessionEvent } from "./session-events.js";
+import type { SessionEntry, SessionHeader } from "./session-entries.js";
+import type { ApprovalEvent, SessionEvent, SessionOpenReason } from "./session-events.js";
 import type { ApprovalMode } from "./approval-mode.js";
 import { listSessions, type SessionInfo } from "./session-list.js";
 import { resolveSessionArgument } from "./session-resolve.js";
@@ -51,6 +54,7 @@ export class AgentSession {
 	/** Run by dispose(), newest first: what assemblies attached (extensions, servers, child processes). */
 	private disposers: (() => void)[] = [];
 	private readonly stopAgentEvents: () => void;
+	private checkpoints: FileCheckpoints | undefined;
 	private store: SessionStore;
 	private readonly options: AgentSessionOptions;
 	private readonly choice: ModelChoice;
@@ -82,7 +86,7 @@ export class AgentSession {
 		const context = buildSessionContext(this.store.entries, options.buildContext);
 		this.repairs = context.repairs;
 		this.recorded = new SettingsRecord(context);
-		this.usage = sumEntryUsage(this.store.entries);
+		this.usage = sumEntryUsage(this.store.allEntries);
 		this.toolSet = new SessionTools({ ...options, prompt: { ...options.prompt, cwd: options.cwd } });
 		this.agent = new Agent({
 			initialState: {
@@ -152,8 +156,24 @@ export class AgentSession {
 		return this.emit(event);
 	}
 
+	/** How the session restores files when it rewinds; undefined until something records checkpoints. */
+	get fileCheckpoints(): FileCheckpoints | undefined {
+		return this.checkpoints;
+	}
+	setFileCheckpoints(checkpoints: FileCheckpoints | undefined): void {
+		this.checkpoints = checkpoints;
+	}
+
 	get sessionId(): string {
 		return this.store.id;
+	}
+	/** The session file's header (id, creation time, directory, the session it was forked from). */
+	get sessionHeader(): SessionHeader {
+		return this.store.header;
+	}
+	/** The session file this one was forked from (`--fork`, /fork), if any. */
+	get parentSessionFile(): string | undefined {
+		return this.store.header.parentSession;
 	}
 	/** Undefined with --no-session. The file appears on disk with the first message. */
 	get sessionFile(): string | undefined {
@@ -381,7 +401,69 @@ export class AgentSession {
 
 	/** A fresh conversation in a new session file, same model and tools. */
 	async newSession(): Promise<void> {
-		await this.switchStore(this.options.createStore());
+		await this.switchStore(this.options.createStore(), "new");
+	}
+
+	/** The entry the conversation is at (null: empty): where the next entry continues from. */
+	get leafId(): string | null {
+		return this.store.lastEntryId;
+	}
+
+	/** The prompts of the conversation, first to last (what /rewind and /fork offer). */
+	prompts(): PromptPoint[] {
+		return promptPoints(this.store.entries);
+	}
+
+	/** Which of these prompts have a checkpoint of the files to go back to. */
+	async checkpointedPrompts(promptEntryIds: readonly string[]): Promise<ReadonlySet<string>> {
+		return (await this.checkpoints?.checkpointed(promptEntryIds)) ?? new Set();
+	}
+
+	/** Every branch of the conversation, as a tree of its prompts. */
+	tree(): SessionTree {
+		return sessionTree(this.store.allEntries, this.store.lastEntryId);
+	}
+
+	/**
+	 * Moves the conversation to `entryId` (null: its start), e.g. the end of another branch from tree(). Appends a
+	 * branch entry (nothing is removed), rebuilds the conversation and emits session_open. Not during a run.
+	 */
+	async switchLeaf(entryId: string | null, reason: "branch" | "rewind" = "branch"): Promise<void> {
+		this.refuseWhileBusy(reason === "rewind" ? "rewind" : "switch branches");
+		this.store.branch(entryId);
+		await this.loadConversation(reason);
+	}
+
+	/**
+	 * Goes back to before a prompt of the conversation (its entry id, from prompts()): the files as they were before
+	 * its run (asking before overwriting files changed after the agent), the conversation, or both. Not during a run.
+	 */
+	async rewind(promptEntryId: string, scope: RewindScope): Promise<RewindResult> {
+		this.refuseWhileBusy("rewind");
+		const prompt = this.prompts().find((point) => point.entryId === promptEntryId);
+		if (!prompt) throw new Error(`Entry ${promptEntryId} is not a prompt of this conversation.`);
+		const result: RewindResult = { promptText: prompt.text, conversation: false };
+		if (scope.files) {
+			const files = await restoreFiles(this.checkpoints, promptEntryId, this.ui);
+			if (typeof files === "string") result.filesProblem = files;
+			else result.files = files;
+		}
+		if (scope.conversation) {
+			await this.switchLeaf(prompt.parentId, "rewind");
+			result.conversation = true;
+		}
+		return result;
+	}
+
+	/**
+	 * Continues in a new session file holding the conversation up to `entryId` (default: all of it; null: none),
+	 * whose header names this one as its parent. This session's file stays as it is. Not during a run.
+	 */
+	async fork(entryId?: string | null): Promise<void> {
+		this.refuseWhileBusy("fork");
+		const at = entryId === undefined ? this.store.lastEntryId : entryId;
+		const store = this.store.forkAt(at, { home: this.options.home, cwd: this.cwd, persist: this.store.file !== undefined });
+		await this.switchStore(store, "fork");
 	}
 
 	/** Saved sessions of this directory, newest first. */
@@ -392,7 +474,7 @@ export class AgentSession {
 	/** Continues a saved session (path or id prefix) with its messages, and its model and thinking level when usable. */
 	async resume(sessionFileOrId: string): Promise<void> {
 		const file = resolveSessionArgument(sessionFileOrId, this.options.home, this.cwd);
-		await this.switchStore(await SessionStore.open(file));
+		await this.switchStore(await SessionStore.open(file), "resume");
 	}
 
 	/**
@@ -431,9 +513,10 @@ export class AgentSession {
 		this.store.close();
 	}
 
-	private async announce(): Promise<void> {
+	private async announce(reason: SessionOpenReason = "open"): Promise<void> {
 		await this.emit({
 			type: "session_open",
+			reason,
 			sessionId: this.store.id,
 			file: this.store.file,
 			cwd: this.cwd,
@@ -445,16 +528,22 @@ export class AgentSession {
 		if (this.choice.error) await this.emit({ type: "session_error", message: this.choice.error });
 	}
 
-	private async switchStore(store: SessionStore): Promise<void> {
+	private async switchStore(store: SessionStore, reason: SessionOpenReason): Promise<void> {
 		if (this.isStreaming) await this.abort();
 		this.store.close();
 		this.store = store;
+		await this.loadConversation(reason);
+	}
+
+	/** Rebuilds the agent's conversation from the store (a new or opened file, or a moved leaf) and announces it. */
+	private async loadConversation(reason: SessionOpenReason): Promise<void> {
+		const store = this.store;
 		this.agent.reset();
 		this.queued.clear();
 		const context = buildSessionContext(store.entries, this.options.buildContext);
 		this.repairs = context.repairs;
 		this.agent.replaceMessages(context.messages);
-		this.usage = sumEntryUsage(store.entries);
+		this.usage = sumEntryUsage(store.allEntries);
 		this.recorded.reset(context);
 		if (context.model && !this.recorded.hasModel(this.provider, this.modelId)) {
 			try {
@@ -464,7 +553,11 @@ export class AgentSession {
 			}
 		}
 		if (context.thinkingLevel) this.agent.setThinkingLevel(context.thinkingLevel);
-		await this.announce();
+		await this.announce(reason);
+	}
+
+	private refuseWhileBusy(what: string): void {
+		if (this.isStreaming) throw new Error(`Cannot ${what} while a run is active: wait for it to end or interrupt it first.`);
 	}
 
 	private enqueue(kind: QueueKind, text: string): void {

@@ -44,3 +44,7 @@ export { type CompactionHost, SessionCompaction, type SessionCompactionOptions }
 export { type InputOptions, type SelectOptions, type SessionUi, type UiChoice, UiSlot, nonInteractiveUi } from "./session-ui.js";
 export { isProjectTrusted, projectTrust, setProjectTrust } from "./project-trust.js";
 export { ProjectTrustGate, type ProjectTrustStatus } from "./project-trust-gate.js";
+export { type FileAction, type FileChange, type FileCheckpoints, type FilesRestore, type RestoreReport, describePaths } from "./file-checkpoints.js";
+export { type PromptPoint, type SessionTree, type TreeRow, promptPoints, promptText, sessionTree } from "./session-tree.js";
+export { type RewindResult, type RewindScope, describeRewind } from "./session-rewind.js";
+export { BRANCH_COMMANDS } from "./branch-commands.js";

@@ -3,8 +3,11 @@
 import { formatCost, formatLocalMinute, formatTokens } from "../format.js";
 import { THINKING_LEVELS, type ThinkingLevel } from "../llm-types.js";
 import type { ModelListing } from "../llm/model-registry.js";
-import type { CommandContext, CommandDefinition, CommandRegistry } from "./command-registry.js";
+import { BRANCH_COMMANDS } from "./branch-commands.js";
+import { type CommandContext, type CommandDefinition, type CommandRegistry, refusedWhileBusy } from "./command-registry.js";
 import type { SessionInfo } from "./session-list.js";
+import type { RewindResult, RewindScope } from "./session-rewind.js";
+import type { PromptPoint, SessionTree } from "./session-tree.js";
 import type { UsageTotals } from "./usage-totals.js";
 
 /** One saved session, as /resume lists it. */
@@ -39,16 +42,22 @@ export interface CommandSession {
 	prompt(text: string): Promise<void>;
 	/** Queues a message into the run going on. */
 	steer(text: string): void | Promise<void>;
+	/** The conversation's prompts, first to last. Optional, like the rest of the branch methods (/rewind, /tree, /fork). */
+	prompts?(): PromptPoint[] | Promise<PromptPoint[]>;
+	/** Which of these prompts have a checkpoint of the files. */
+	checkpointedPrompts?(promptEntryIds: readonly string[]): Promise<ReadonlySet<string>>;
+	/** Goes back to before a prompt: files, conversation or both (emits session_open when the conversation moves). */
+	rewind?(promptEntryId: string, scope: RewindScope): Promise<RewindResult>;
+	/** Every branch of the conversation as a tree of prompts. */
+	tree?(): SessionTree | Promise<SessionTree>;
+	/** Moves the conversation to an entry, e.g. the end of another branch (emits session_open). */
+	switchLeaf?(entryId: string | null): Promise<void>;
+	/** Continues in a new session file from an entry (default: all of it; emits session_open). */
+	fork?(entryId?: string | null): Promise<void>;
 }
 
 type Context = CommandContext<CommandSession>;
 
-/** True (and says why) when a run is going on; for commands that replace the conversation. */
-function refusedWhileBusy(ctx: Context, what: string): boolean {
-	if (!ctx.busy) return false;
-	ctx.notify("error", `Cannot ${what} while a run is active. Press Esc to interrupt it first.`);
-	return true;
-}
 
 function modelName(session: CommandSession): string {
 	return session.model ? `${session.model.provider}/${session.model.id}` : "none";
@@ -169,7 +178,7 @@ const BUILT_IN: CommandDefinition<CommandSession>[] = [
 	},
 ];
 
-export const SESSION_COMMANDS: readonly CommandDefinition<CommandSession>[] = BUILT_IN.map((command) => ({ ...command, source: "builtin" }));
+export const SESSION_COMMANDS: readonly CommandDefinition<CommandSession>[] = [...BUILT_IN, ...BRANCH_COMMANDS].map((command) => ({ ...command, source: "builtin" }));
 
 /** Registers the session's commands in `registry`. */
 export function registerSessionCommands(registry: CommandRegistry<CommandSession>): void {

@@ -26,9 +26,17 @@ export type ApprovalEvent =
 			rules?: string[];
 	  };
 
+/**
+ * Why a session_open: the session's first, a new one (/new), an opened one (/resume), a fork into a new file, or
+ * the conversation moved within its file (a rewind, a switch of branch).
+ */
+export type SessionOpenReason = "open" | "new" | "resume" | "fork" | "rewind" | "branch";
+
 export type SessionOwnEvent =
 	| {
 			type: "session_open";
+			/** Absent from older emitters: "open". */
+			reason?: SessionOpenReason;
 			sessionId: string;
 			/** Undefined with --no-session. */
 			file?: string;

@@ -44,6 +44,16 @@ export const SettingsSchema = Type.Object(
 		guards: Type.Optional(Type.Record(Type.String(), Type.Boolean())),
 		/** Run every project's own code (.loom/extensions, .mcp.json servers) without asking; like --trust everywhere. */
 		trustProjects: Type.Optional(Type.Boolean()),
+		checkpoints: Type.Optional(
+			Type.Object({
+				/** Record the working tree before each prompt so /rewind can restore files (default true). */
+				enabled: Type.Optional(Type.Boolean()),
+				/** Files larger than this are not recorded (listed instead). */
+				maxFileBytes: Type.Optional(Type.Integer({ minimum: 0 })),
+				/** More files than this to record at once: only write/edit pre-images are kept. */
+				maxFiles: Type.Optional(Type.Integer({ minimum: 1 })),
+			}),
+		),
 		compaction: Type.Optional(
 			Type.Object({
 				/** Compact automatically near the context window and after a context overflow (/compact works either way). */

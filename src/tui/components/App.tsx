@@ -112,8 +112,11 @@ export function App({ session, initialPrompt, inputActive, onExit, home, print }
 		async (text: string): Promise<string | undefined> => {
 			const command = parseSlashCommand(text);
 			if (command) {
-				await runSlashCommand(command, commands, { session, notify, exit: () => exit(0), busy: isBusy(latest()), ui: dialogs.ui });
-				return undefined;
+				// A command may hand text back to the editor (a rewound prompt, to edit and send again).
+				let editorText: string | undefined;
+				const setEditorText = (next: string) => (editorText = next);
+				await runSlashCommand(command, commands, { session, notify, exit: () => exit(0), busy: isBusy(latest()), ui: dialogs.ui, setEditorText });
+				return editorText;
 			}
 			if (!isBusy(latest())) return runPrompt(text);
 			try {
