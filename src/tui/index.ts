@@ -1,5 +1,6 @@
 // Entry of the interactive screen. The CLI calls runInteractive when stdin and stdout are terminals.
 import { homedir } from "node:os";
+import type { SelectOptions, UiChoice } from "../core/session/session-ui.js";
 import type { SessionPort } from "./session-port.js";
 
 export type { SessionPort, SessionSummary } from "./session-port.js";
@@ -65,4 +66,17 @@ export async function runInteractive(session: SessionPort, options: InteractiveO
 		if (pasteMode) stdout.write(PASTE_OFF);
 	}
 	return exitCode;
+}
+
+/**
+ * One picker on the terminal before any screen exists (`loom -r`): drawn on `stderr`, keys from `stdin` (a TTY).
+ * Resolves with the chosen value, "dismissed" (Esc, Ctrl+D) or "interrupted" (Ctrl+C).
+ */
+export async function pickInTerminal<T>(
+	select: SelectOptions,
+	choices: readonly UiChoice<T>[],
+	streams: { stdin: NodeJS.ReadStream; stderr: NodeJS.WriteStream },
+): Promise<{ value: T } | "dismissed" | "interrupted"> {
+	const { mountPicker } = await loadScreen();
+	return mountPicker(select, choices, { stdin: streams.stdin, stdout: streams.stderr, stderr: streams.stderr, patchConsole: false });
 }
