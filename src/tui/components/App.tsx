@@ -3,6 +3,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { APPROVAL_MODES } from "../../core/session/approval-mode.js";
 import { useClock } from "../hooks/use-clock.js";
 import { useDialogs } from "../hooks/use-dialogs.js";
+import { useScreenKeys } from "../hooks/use-screen-keys.js";
 import { useSessionView } from "../hooks/use-session-view.js";
 import { useTranscriptPrinter } from "../hooks/use-transcript-printer.js";
 import { useTerminalSize } from "../hooks/use-terminal-size.js";
@@ -150,6 +151,7 @@ export function App({ session, initialPrompt, inputActive, onExit, home, print }
 		void runSlashCommand({ name: "approval", args: next }, commands, { session, notify: quiet, busy: isBusy(latest()), ui: dialogs.ui });
 	}, [session, commands, notify, latest, dialogs.ui]);
 	const onExitKey = useCallback(() => exit(0), [exit]);
+	useScreenKeys({ onExpand: () => dispatch({ type: "ui_expand_last" }), onRedraw: () => printer.reprint(CLEAR_TERMINAL) }, inputActive);
 
 	// Terminals reflow their lines when the width changes, so the live area Ink erases no longer has the
 	// height Ink remembers, and its leftovers would stay in the scrollback. Start clean instead: clear the
