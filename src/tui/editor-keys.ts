@@ -19,6 +19,8 @@ export type EditorCommand =
 	| { type: "deleteToEnd" }
 	| { type: "deleteWord" }
 	| { type: "escape" }
+	| { type: "tab" }
+	| { type: "externalEdit" }
 	| { type: "ctrlC" }
 	| { type: "ctrlD" }
 	| { type: "toggleThinking" }
@@ -34,6 +36,7 @@ const CTRL: Record<string, EditorCommand> = {
 	d: { type: "ctrlD" },
 	j: { type: "newline" },
 	t: { type: "toggleThinking" },
+	g: { type: "externalEdit" },
 	a: { type: "home" },
 	e: { type: "end" },
 	u: { type: "deleteToStart" },
@@ -76,6 +79,7 @@ export function editorCommands(input: string, key: Key, pasting: boolean): Edito
 	if (key.home) return [{ type: "home" }];
 	if (key.end) return [{ type: "end" }];
 	if (key.tab && key.shift) return [{ type: "cycleApproval" }];
+	if (key.tab && !key.shift) return [{ type: "tab" }];
 	if (key.tab || input === "") return [];
 	// Alt+letter and other meta chords have no binding; never type them as text.
 	if (key.meta && input.length === 1) return [];

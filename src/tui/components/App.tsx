@@ -2,6 +2,7 @@ import { Box, useStdout } from "ink";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { APPROVAL_MODES } from "../../core/session/approval-mode.js";
 import { useClock } from "../hooks/use-clock.js";
+import { useCompletions } from "../hooks/use-completions.js";
 import { useDialogs } from "../hooks/use-dialogs.js";
 import { useScreenKeys } from "../hooks/use-screen-keys.js";
 import { useSessionView } from "../hooks/use-session-view.js";
@@ -64,6 +65,7 @@ export function App({ session, initialPrompt, inputActive, onExit, home, print }
 		() => refreshClock.current(),
 	);
 	const commands = useMemo(() => screenCommands(session), [session]);
+	const completions = useCompletions(commands, session.cwd);
 	const { columns, rows } = useTerminalSize();
 	const { write } = useStdout();
 	const printer = useTranscriptPrinter(view.transcript, columns, view.showThinking, print ?? write, session.tools);
@@ -216,6 +218,7 @@ export function App({ session, initialPrompt, inputActive, onExit, home, print }
 					onToggleThinking={onToggleThinking}
 					onCycleApproval={onCycleApproval}
 					onHeightChange={setEditorHeight}
+					completions={completions}
 				/>
 			</Box>
 			<Footer view={view} contextWindow={session.model?.contextWindow} now={now} width={columns} home={home} />

@@ -1,5 +1,6 @@
 // The benchmarks, in the order they are reported.
 import grep from "./grep.mjs";
+import fileCompletion from "./file-completion.mjs";
 import loopOverhead from "./loop-overhead.mjs";
 import parallelTools from "./parallel-tools.mjs";
 import sessions from "./sessions.mjs";
@@ -7,4 +8,4 @@ import startup from "./startup.mjs";
 import streamingScreen from "./streaming-screen.mjs";
 import toolIo from "./tool-io.mjs";
 
-export const benchmarks = [startup, loopOverhead, parallelTools, streamingScreen, toolIo, sessions, grep];
+export const benchmarks = [startup, loopOverhead, parallelTools, streamingScreen, toolIo, sessions, grep, fileCompletion];
