@@ -63,6 +63,7 @@ export const PROCESS_TESTS = [
 	"test/tui/escape-sequences-tmux.test.ts",
 	"test/tui/real-session.test.tsx",
 	"test/tui/resources-tmux.test.ts",
+	"test/tui/shell-command.test.tsx",
 	"test/tui/session-guard-tmux.test.ts",
 ];
 

@@ -5,6 +5,7 @@ import { useClock } from "../hooks/use-clock.js";
 import { useCompletions } from "../hooks/use-completions.js";
 import { useDialogs } from "../hooks/use-dialogs.js";
 import { useScreenKeys } from "../hooks/use-screen-keys.js";
+import { useShellCommands } from "../hooks/use-shell-commands.js";
 import { useSessionView } from "../hooks/use-session-view.js";
 import { useTranscriptPrinter } from "../hooks/use-transcript-printer.js";
 import { useTerminalSize } from "../hooks/use-terminal-size.js";
@@ -18,6 +19,7 @@ import { Editor } from "./Editor.js";
 import { Footer, footerHeight } from "./Footer.js";
 import { LiveArea } from "./LiveArea.js";
 import { QueuedMessages, queuedHeight } from "./QueuedMessages.js";
+import { ShellRow } from "./ShellRow.js";
 
 /** After the first frame, while the user types, the markdown renderer gets ready for the first answer. */
 const WARM_UP_DELAY_MS = 50;
@@ -72,11 +74,12 @@ export function App({ session, initialPrompt, inputActive, onExit, home, print }
 	const printedWidth = useRef(columns);
 	const [editorHeight, setEditorHeight] = useState(3);
 	const [dialogHeight, setDialogHeight] = useState(0);
+	const shell = useShellCommands(session.cwd, useCallback((item) => dispatch({ type: "ui_item", item }), [dispatch]));
 	const [exitCode, setExitCode] = useState<number | undefined>(undefined);
 
 	// Busy only from the session's events (run_start … run_end): runs the session starts itself count too.
 	const running = isBusy(view) || view.compacting !== undefined;
-	const animate = running || view.liveToolIds.length > 0 || view.retry !== undefined;
+	const animate = running || view.liveToolIds.length > 0 || view.retry !== undefined || shell.running !== undefined;
 	const clock = useClock(animate, CLOCK_INTERVAL_MS);
 	refreshClock.current = clock.refresh;
 	const now = clock.now;
@@ -98,9 +101,11 @@ export function App({ session, initialPrompt, inputActive, onExit, home, print }
 		async (text: string): Promise<string | undefined> => {
 			const runsBefore = latest().runs;
 			try {
-				await session.prompt(text);
+				await session.prompt(shell.withContext(text));
+				shell.contextSent();
 				return undefined;
 			} catch (error) {
+				if (latest().runs !== runsBefore) shell.contextSent();
 				const message = errorText(error);
 				// The session may have just said the same (session_error); once on screen is enough.
 				const last = latest().transcript.at(-1);
@@ -108,7 +113,7 @@ export function App({ session, initialPrompt, inputActive, onExit, home, print }
 				return latest().runs === runsBefore ? text : undefined;
 			}
 		},
-		[session, notify, latest],
+		[session, notify, latest, shell],
 	);
 
 	const onSubmit = useCallback(
@@ -118,6 +123,7 @@ export function App({ session, initialPrompt, inputActive, onExit, home, print }
 				await runSlashCommand(command, commands, { session, notify, exit: () => exit(0), busy: isBusy(latest()), ui: dialogs.ui });
 				return undefined;
 			}
+			if (await shell.run(text)) return undefined;
 			if (!isBusy(latest())) return runPrompt(text);
 			try {
 				await session.steer(text);
@@ -127,7 +133,7 @@ export function App({ session, initialPrompt, inputActive, onExit, home, print }
 				return text;
 			}
 		},
-		[session, commands, notify, exit, runPrompt, latest, dialogs.ui],
+		[session, commands, notify, exit, runPrompt, latest, dialogs.ui, shell],
 	);
 
 	const onInterrupt = useCallback((): string[] => {
@@ -153,7 +159,7 @@ export function App({ session, initialPrompt, inputActive, onExit, home, print }
 		void runSlashCommand({ name: "approval", args: next }, commands, { session, notify: quiet, busy: isBusy(latest()), ui: dialogs.ui });
 	}, [session, commands, notify, latest, dialogs.ui]);
 	const onExitKey = useCallback(() => exit(0), [exit]);
-	useScreenKeys({ onExpand: () => dispatch({ type: "ui_expand_last" }), onRedraw: () => printer.reprint(CLEAR_TERMINAL) }, inputActive);
+	useScreenKeys({ onExpand: () => dispatch({ type: "ui_expand_last" }), onRedraw: () => printer.reprint(CLEAR_TERMINAL), onEscape: shell.stop }, inputActive);
 
 	// Terminals reflow their lines when the width changes, so the live area Ink erases no longer has the
 	// height Ink remembers, and its leftovers would stay in the scrollback. Start clean instead: clear the
@@ -193,7 +199,7 @@ export function App({ session, initialPrompt, inputActive, onExit, home, print }
 	}, [exitCode, onExit]);
 
 	const footer = footerHeight(view);
-	const queued = queuedHeight(view.queue.steering, view.queue.followUp);
+	const queued = queuedHeight(view.queue.steering, view.queue.followUp) + (shell.running ? 1 : 0);
 	const dialog = dialogs.current;
 	const budget = liveBudget({ rows, editor: dialog ? dialogHeight : editorHeight, footer, queued });
 	const editorMaxRows = Math.max(1, Math.min(10, Math.floor(rows / 3)));
@@ -204,6 +210,7 @@ export function App({ session, initialPrompt, inputActive, onExit, home, print }
 		<Box flexDirection="column" width={columns}>
 			<LiveArea active={view.activeAssistant} runs={view.liveToolIds.map((id) => view.tools[id]).filter((run) => run !== undefined)} now={now} width={columns} budget={budget} tools={session.tools} />
 			<QueuedMessages steering={view.queue.steering} followUp={view.queue.followUp} width={columns} />
+			{shell.running ? <ShellRow command={shell.running.command} startedAt={shell.running.startedAt} now={now} /> : null}
 			{dialog ? <DialogHost dialog={dialog} width={columns} maxRows={dialogMaxRows({ rows, footer, queued })} active={inputActive} onHeightChange={setDialogHeight} /> : null}
 			{/* Hidden, not unmounted, while a dialog is open: the draft stays. */}
 			<Box display={dialog ? "none" : "flex"} flexDirection="column">

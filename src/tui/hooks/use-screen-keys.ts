@@ -7,6 +7,8 @@ export interface ScreenKeys {
 	onRedraw(): void;
 	/** Ctrl+Z: suspend loom to the shell (`fg` brings it back). */
 	onSuspend?(): void;
+	/** Esc, besides what the editor or a dialog does with it (stops a `!command`). */
+	onEscape?(): void;
 }
 
 /**
@@ -17,6 +19,7 @@ export function useScreenKeys(keys: ScreenKeys, active: boolean): void {
 	const { isRawModeSupported } = useStdin();
 	useInput(
 		(input, key) => {
+			if (key.escape) keys.onEscape?.();
 			if (!key.ctrl) return;
 			if (input === "o") keys.onExpand();
 			else if (input === "l") keys.onRedraw();
