@@ -2,6 +2,7 @@
 import { homedir } from "node:os";
 import type { SelectOptions, UiChoice } from "../core/session/session-ui.js";
 import type { SessionPort } from "./session-port.js";
+import { PASTE_OFF, PASTE_ON } from "./terminal-handoff.js";
 
 export type { SessionPort, SessionSummary } from "./session-port.js";
 
@@ -16,9 +17,6 @@ export interface InteractiveOptions {
 	patchConsole?: boolean;
 }
 
-// Bracketed paste: the terminal marks pasted text, so a pasted newline never sends the prompt.
-const PASTE_ON = "\u001b[?2004h";
-const PASTE_OFF = "\u001b[?2004l";
 
 /**
  * Loads Ink, React and the components. React picks its build from NODE_ENV when first loaded; left unset,

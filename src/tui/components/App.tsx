@@ -6,6 +6,7 @@ import { useCompletions } from "../hooks/use-completions.js";
 import { useDialogs } from "../hooks/use-dialogs.js";
 import { useScreenKeys } from "../hooks/use-screen-keys.js";
 import { useShellCommands } from "../hooks/use-shell-commands.js";
+import { useTerminalHandoff } from "../hooks/use-terminal-handoff.js";
 import { useSessionView } from "../hooks/use-session-view.js";
 import { useTranscriptPrinter } from "../hooks/use-transcript-printer.js";
 import { useTerminalSize } from "../hooks/use-terminal-size.js";
@@ -159,7 +160,9 @@ export function App({ session, initialPrompt, inputActive, onExit, home, print }
 		void runSlashCommand({ name: "approval", args: next }, commands, { session, notify: quiet, busy: isBusy(latest()), ui: dialogs.ui });
 	}, [session, commands, notify, latest, dialogs.ui]);
 	const onExitKey = useCallback(() => exit(0), [exit]);
-	useScreenKeys({ onExpand: () => dispatch({ type: "ui_expand_last" }), onRedraw: () => printer.reprint(CLEAR_TERMINAL), onEscape: shell.stop }, inputActive);
+	const redraw = useCallback(() => printer.reprint(CLEAR_TERMINAL), [printer]);
+	const handoff = useTerminalHandoff(redraw, notify);
+	useScreenKeys({ onExpand: () => dispatch({ type: "ui_expand_last" }), onRedraw: redraw, onSuspend: handoff.suspend, onEscape: shell.stop }, inputActive);
 
 	// Terminals reflow their lines when the width changes, so the live area Ink erases no longer has the
 	// height Ink remembers, and its leftovers would stay in the scrollback. Start clean instead: clear the
@@ -226,6 +229,7 @@ export function App({ session, initialPrompt, inputActive, onExit, home, print }
 					onCycleApproval={onCycleApproval}
 					onHeightChange={setEditorHeight}
 					completions={completions}
+					onExternalEdit={handoff.editExternally}
 				/>
 			</Box>
 			<Footer view={view} contextWindow={session.model?.contextWindow} now={now} width={columns} home={home} />
