@@ -1,9 +1,13 @@
 import { Text } from "ink";
+import stringWidth from "string-width";
 import { showControls } from "../../core/text/sanitize-terminal.js";
 import type { SuggestionPopup } from "../hooks/use-suggestions.js";
 
 /** Rows of suggestions shown at most; the list scrolls with the highlight. */
 export const SUGGESTION_ROWS = 8;
+
+/** Labels longer than this push their description further instead of widening the column. */
+const LABEL_COLUMN_MAX = 28;
 
 /** Rows the popup takes. */
 export function suggestionHeight(popup: SuggestionPopup | undefined): number {
@@ -27,6 +31,8 @@ export function SuggestionRows({ popup }: SuggestionRowsProps) {
 	}
 	const top = selected >= SUGGESTION_ROWS ? selected - SUGGESTION_ROWS + 1 : 0;
 	const shown = list.items.slice(top, top + SUGGESTION_ROWS);
+	// Descriptions line up in a column after the longest label shown (within reason).
+	const labelWidth = Math.min(LABEL_COLUMN_MAX, Math.max(...shown.map((item) => stringWidth(item.label))));
 	return (
 		<>
 			{shown.map((item, row) => {
@@ -37,6 +43,7 @@ export function SuggestionRows({ popup }: SuggestionRowsProps) {
 						<Text color={active ? "cyan" : undefined} bold={active}>
 							{showControls(item.label)}
 						</Text>
+						{item.description ? " ".repeat(Math.max(0, labelWidth - stringWidth(item.label))) : null}
 						{item.description ? <Text dimColor>{`  ${item.description}`}</Text> : null}
 					</Text>
 				);

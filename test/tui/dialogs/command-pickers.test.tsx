@@ -29,9 +29,11 @@ describe("/model without an id", () => {
 		await screen.until((f) => f.includes("Ask loom"));
 		await screen.type("/model", ENTER);
 		let frame = await screen.until((f) => f.includes("Model (now test/test-model)"));
-		expect(frame).toContain("› test/test-model  Test model · 100k context");
+		expect(frame).toMatch(/› test\/test-model {2,}Test model · 100k context/);
 		expect(frame).toContain("anthropic/claude-sonnet-4-5  Claude Sonnet 4.5 · 200k context");
 		expect(frame).toMatch(/openai\/gpt-5\s+GPT-5 · 400k context · no key/);
+		// Descriptions start in one column.
+		expect(frame.indexOf("Test model") - frame.lastIndexOf("\n", frame.indexOf("Test model"))).toBe(frame.indexOf("Claude Sonnet 4.5") - frame.lastIndexOf("\n", frame.indexOf("Claude Sonnet 4.5")));
 		await screen.type("gpt");
 		frame = await screen.until((f) => f.includes("filter: gpt"));
 		expect(frame).not.toContain("claude");
