@@ -6,7 +6,7 @@
 // patterns, escapes), the matcher eslint and many others use; writing our own would get the edge cases wrong.
 import { readdir } from "node:fs/promises";
 import { join } from "node:path";
-import ignore, { type Ignore } from "ignore";
+import type { Ignore } from "ignore";
 import { readCheckedText } from "../../core/checked-read.js";
 
 /** Files kept at most: past this a tree is too big to list, and the walk stops. */
@@ -34,7 +34,9 @@ export interface FileIndexSnapshot {
 	readonly version: number;
 }
 
-function readRules(dir: string, base: string): Rules | undefined {
+type Matcher = () => Ignore;
+
+function readRules(ignore: Matcher, dir: string, base: string): Rules | undefined {
 	let text: string;
 	try {
 		text = readCheckedText(join(dir, ".gitignore"), { maxBytes: MAX_GITIGNORE_BYTES });
@@ -113,6 +115,8 @@ export class FileIndex {
 		const paths: string[] = first ? this.paths : [];
 		const lower: string[] = first ? this.lower : [];
 		const maxFiles = this.options.maxFiles ?? MAX_FILES;
+		// Loaded with the first walk, not with the screen: most sessions never type "@".
+		const { default: ignore } = await import("ignore");
 		let sinceNotice = 0;
 		const queue: { dir: string; relative: string; rules: Rules[] }[] = [{ dir: this.root, relative: "", rules: [] }];
 		while (queue.length > 0 && paths.length < maxFiles && !this.stopped) {
@@ -123,7 +127,7 @@ export class FileIndex {
 			} catch {
 				continue;
 			}
-			const own = entries.some((entry) => entry.name === ".gitignore" && entry.isFile()) ? readRules(dir, relative) : undefined;
+			const own = entries.some((entry) => entry.name === ".gitignore" && entry.isFile()) ? readRules(ignore, dir, relative) : undefined;
 			const rules = own ? [...inherited, own] : inherited;
 			entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 			for (const entry of entries) {
