@@ -45,13 +45,16 @@ export function tokenAround(text: string, cursor: number): { start: number; end:
 	return { start, end };
 }
 
+/** A command name being typed: the letters, digits, dashes and one colon a name may hold ("/skill:re"). */
+const TYPING_NAME = /^\/[a-z0-9-]*(?::[a-z0-9-]*)?$/;
+
 /** "/mo" at the very start of the text, the cursor in it: the commands whose names match, best first. */
 export function commandSuggestions(text: string, cursor: number, commands: readonly CommandInfo[]): SuggestionList | undefined {
 	const before = text.slice(0, cursor);
-	if (!/^\/[a-z-]*$/.test(before)) return undefined;
+	if (!TYPING_NAME.test(before)) return undefined;
 	const { end } = tokenAround(text, cursor);
 	const typed = text.slice(1, end);
-	if (!/^[a-z-]*$/.test(typed)) return undefined;
+	if (!TYPING_NAME.test(`/${typed}`)) return undefined;
 	const matching = fuzzyFilter(commands, before.slice(1), (command) => command.name);
 	if (matching.length === 0) return undefined;
 	const items = matching.map((command) => ({

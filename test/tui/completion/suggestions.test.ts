@@ -9,12 +9,13 @@ const commands = [
 	{ name: "help", description: "this help" },
 	{ name: "compact", description: "summarise", argsHint: "[instructions]" },
 	{ name: "review-pr", description: "a prompt template\u001b[31m" },
+	{ name: "skill:pdf2text", description: "a skill" },
 ];
 
 describe("command suggestions", () => {
 	it("list every command for '/', with arguments and descriptions", () => {
 		const list = commandSuggestions("/", 1, commands);
-		expect(list?.items.map((item) => item.label)).toEqual(["/model [id]", "/help", "/compact [instructions]", "/review-pr"]);
+		expect(list?.items.map((item) => item.label)).toEqual(["/model [id]", "/help", "/compact [instructions]", "/review-pr", "/skill:pdf2text"]);
 		expect(list?.items[3].description).toBe("a prompt template");
 	});
 
@@ -23,6 +24,7 @@ describe("command suggestions", () => {
 		expect(list?.items[0]).toMatchObject({ label: "/model [id]", insert: "/model ", submit: false });
 		expect(commandSuggestions("/he", 3, commands)?.items[0]).toMatchObject({ insert: "/help ", submit: true });
 		expect(commandSuggestions("/zzz", 4, commands)).toBeUndefined();
+		expect(commandSuggestions("/skill:pd", 9, commands)?.items[0]).toMatchObject({ insert: "/skill:pdf2text " });
 	});
 
 	it("only at the very start of the text, while the cursor is in the name", () => {
