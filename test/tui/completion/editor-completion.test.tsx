@@ -34,11 +34,11 @@ describe("the command popup", () => {
 	it("lists the commands with their arguments and descriptions as soon as / is typed, and narrows as you type", async () => {
 		const { screen } = await ready();
 		await screen.type("/");
-		let frame = await screen.until((f) => f.includes("/model [id]"));
+		let frame = await screen.until((f) => f.includes("/model <id>"));
 		expect(frame).toContain("switch the model");
 		expect(frame).toContain("/help");
 		await screen.type("rev");
-		frame = await screen.until((f) => f.includes("› /review") && !f.includes("/model [id]"));
+		frame = await screen.until((f) => f.includes("› /review") && !f.includes("/model <id>"));
 		expect(frame).toContain("review the diff (a prompt template)");
 	});
 
