@@ -40,6 +40,13 @@ function keepBest(best: Scored[], entry: Scored): void {
 	if (best.length > MATCH_LIMIT) best.pop();
 }
 
+/** Folders above a path ("a/b/c.ts": 2; "a/b/": 1). */
+function depth(path: string): number {
+	let count = 0;
+	for (let i = 0; i < path.length - 1; i++) if (path.charCodeAt(i) === 47) count++;
+	return count;
+}
+
 interface Job {
 	query: string;
 	cancelled: boolean;
@@ -101,7 +108,9 @@ export class FileMatcher {
 			for (let k = start; k < end; k++) {
 				const index = candidates ? candidates[k] : k;
 				if (terms.length === 0) {
+					// No query yet: the shallowest entries first.
 					all.push(index);
+					keepBest(best, { index, score: -depth(snapshot.paths[index]) });
 					continue;
 				}
 				const score = fuzzyScoreTerms(terms, snapshot.paths[index], snapshot.lower[index]);
@@ -111,8 +120,7 @@ export class FileMatcher {
 			}
 		}
 		if (job.cancelled) return;
-		// An empty query lists the shallowest entries first (the walk's order).
-		const top = terms.length === 0 ? all.slice(0, MATCH_LIMIT) : best.map((entry) => entry.index);
+		const top = best.map((entry) => entry.index);
 		this.lastSlices = Math.max(1, slices);
 		this.done = { query, version: snapshot.version, all, top: top.map((index) => snapshot.paths[index]) };
 		this.job = undefined;

@@ -22,7 +22,7 @@ async function indexed(root: string): Promise<string[]> {
 }
 
 describe("the project's file index", () => {
-	it("lists files and directories, shallow first, skipping what .gitignore files say and .git itself", async () => {
+	it("lists files and directories, each folder's entries after it, skipping what .gitignore files say and .git itself", async () => {
 		const root = tree({
 			".gitignore": "node_modules/\n*.log\n/build\n!keep.log\n",
 			"src/main.ts": "",
@@ -36,7 +36,7 @@ describe("the project's file index", () => {
 			".git/HEAD": "",
 			"README.md": "",
 		});
-		expect(await indexed(root)).toEqual([".gitignore", "README.md", "src/", "src/.gitignore", "src/keep.log", "src/lib/", "src/main.ts", "src/lib/build/", "src/lib/build/x.ts"]);
+		expect(await indexed(root)).toEqual([".gitignore", "README.md", "src/", "src/.gitignore", "src/keep.log", "src/lib/", "src/lib/build/", "src/lib/build/x.ts", "src/main.ts"]);
 	});
 
 	it("lists a symbolic link to a directory without walking into it (a link to a parent would loop)", async () => {
@@ -59,6 +59,17 @@ describe("the project's file index", () => {
 		expect(index.snapshot().paths).toEqual(["one.txt"]);
 		await index.ready();
 		expect(index.snapshot().paths).toEqual(["one.txt", "two.txt"]);
+	});
+
+	it("offers the shallowest entries first before anything is typed", async () => {
+		const root = tree({ "a/b/c/deep.txt": "", "z.txt": "" });
+		const index = new FileIndex(root);
+		await index.ready();
+		const matcher = new FileMatcher(index);
+		const told = new Promise<void>((resolve) => matcher.subscribe(resolve));
+		matcher.matches("");
+		await told;
+		expect(matcher.matches("").paths).toEqual(["a/", "z.txt", "a/b/", "a/b/c/", "a/b/c/deep.txt"]);
 	});
 
 	it("stops at its limit of files", async () => {
@@ -98,8 +109,8 @@ describe("in a 50,000-file tree", () => {
 		index.snapshot();
 		const turns = await turnsWhile(index.ready());
 		expect(index.snapshot().paths.length).toBe(50_000 + 500 + 1);
-		// One turn per directory read at least: keystrokes are handled between them.
-		expect(turns).toBeGreaterThan(250);
+		// The walk works in slices, between which keystrokes are handled.
+		expect(turns).toBeGreaterThanOrEqual(5);
 	});
 
 	it("matches in slices, the newest query replacing older ones, and narrows from the previous matches", async () => {
