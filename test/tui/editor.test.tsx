@@ -115,6 +115,20 @@ describe("Editor", () => {
 		app.unmount();
 	});
 
+	it("reads control keys typed ahead in one chunk as keys, not text (two Ctrl+C on a busy machine exit)", async () => {
+		const onExit = vi.fn();
+		const { press, frame, sent, app } = setup({ onExit });
+		await press("abc\u0015xyz");
+		await expect.poll(frame).toContain("› xyz");
+		expect(frame()).not.toContain("abc");
+		await press("\u007f\u007fq\r");
+		expect(sent).toEqual(["xq"]);
+		await press("\u0003\u0003");
+		expect(onExit).toHaveBeenCalledTimes(1);
+		expect(frame()).not.toContain("\\x03");
+		app.unmount();
+	});
+
 	it("a second Ctrl+C after two seconds only clears again", async () => {
 		const onExit = vi.fn();
 		let now = 1_000_000;
