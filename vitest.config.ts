@@ -36,7 +36,6 @@ export const PROCESS_TESTS = [
 	"test/cli/tools-option.test.ts",
 	"test/cli/undo.test.ts",
 	"test/core/llm/agent-run.test.ts",
-	"test/export/export-chromium.test.ts",
 	"test/core/llm/anthropic-messages.test.ts",
 	"test/core/llm/api-registry.test.ts",
 	"test/core/llm/context-overflow.test.ts",
@@ -59,6 +58,7 @@ export const PROCESS_TESTS = [
 	"test/core/session/session-models.test.ts",
 	"test/core/session/session-tools.test.ts",
 	"test/examples/examples.test.ts",
+	"test/export/export-chromium.test.ts",
 	"test/extensions/extension-hooks.test.ts",
 	"test/extensions/extension-loading.test.ts",
 	"test/resources/install-resources.test.ts",
@@ -79,6 +79,8 @@ export const PROCESS_TESTS = [
 	"test/tui/resources-tmux.test.ts",
 	"test/tui/rewind-tmux.test.ts",
 	"test/tui/session-guard-tmux.test.ts",
+	"test/tui/shell-command.test.tsx",
+	"test/tui/terminal-handoff-tmux.test.ts",
 ];
 
 export default defineConfig({

@@ -19,6 +19,8 @@ export type EditorCommand =
 	| { type: "deleteToEnd" }
 	| { type: "deleteWord" }
 	| { type: "escape" }
+	| { type: "tab" }
+	| { type: "externalEdit" }
 	| { type: "ctrlC" }
 	| { type: "ctrlD" }
 	| { type: "toggleThinking" }
@@ -34,6 +36,7 @@ const CTRL: Record<string, EditorCommand> = {
 	d: { type: "ctrlD" },
 	j: { type: "newline" },
 	t: { type: "toggleThinking" },
+	g: { type: "externalEdit" },
 	a: { type: "home" },
 	e: { type: "end" },
 	u: { type: "deleteToStart" },
@@ -48,9 +51,38 @@ const CTRL: Record<string, EditorCommand> = {
  * "send") or pasted by a terminal without bracketed paste (several lines: keep them all, send nothing).
  */
 function typedText(input: string): EditorCommand[] {
+	if (CONTROL.test(input)) return typedWithControls(input);
 	const breaks = input.match(/\r\n?|\n/g)?.length ?? 0;
 	if (breaks === 1 && input.endsWith("\r")) return [{ type: "insert", text: input.slice(0, -1) }, { type: "submit" }];
 	return [{ type: "insert", text: input }];
+}
+
+/** Control characters that are keys (Ctrl+C, Ctrl+U, Backspace…), not text; line breaks and tabs are text. */
+const CONTROL = /[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]/;
+
+/**
+ * Keys typed ahead arrive in one chunk on a busy machine ("\x03\x03": Ctrl+C twice): each control character is
+ * its key, the text between is text.
+ */
+function typedWithControls(input: string): EditorCommand[] {
+	const commands: EditorCommand[] = [];
+	let text = "";
+	for (const char of input) {
+		if (!CONTROL.test(char)) {
+			text += char;
+			continue;
+		}
+		if (text !== "") commands.push(...typedText(text));
+		text = "";
+		const code = char.charCodeAt(0);
+		if (code === 0x7f || code === 0x08) commands.push({ type: "backspace" });
+		else {
+			const command = CTRL[String.fromCharCode(code + 0x60)];
+			if (command) commands.push(command);
+		}
+	}
+	if (text !== "") commands.push(...typedText(text));
+	return commands;
 }
 
 export function editorCommands(input: string, key: Key, pasting: boolean): EditorCommand[] {
@@ -76,6 +108,7 @@ export function editorCommands(input: string, key: Key, pasting: boolean): Edito
 	if (key.home) return [{ type: "home" }];
 	if (key.end) return [{ type: "end" }];
 	if (key.tab && key.shift) return [{ type: "cycleApproval" }];
+	if (key.tab && !key.shift) return [{ type: "tab" }];
 	if (key.tab || input === "") return [];
 	// Alt+letter and other meta chords have no binding; never type them as text.
 	if (key.meta && input.length === 1) return [];

@@ -3,6 +3,7 @@
 import type { SessionEvent } from "../core/session/session-events.js";
 import type { NamedToolPresentation } from "../core/tool-definition.js";
 import { userText } from "./message-text.js";
+import { expandLast } from "./expand-last.js";
 import { appendItems, endAssistant, flushAssistant, startAssistant, updateAssistant } from "./reduce-assistant.js";
 import { awaitApproval, endTool, flushToolBatch, startTool, updateTool } from "./reduce-tools.js";
 import { zeroUsage } from "../core/session/usage-totals.js";
@@ -118,7 +119,8 @@ export function reduceView(view: ScreenView, event: ScreenEvent, now: number, to
 			const notice = compactionNotice(event);
 			const next: ScreenView = { ...view, compacting: undefined };
 			if (!event.aborted && !event.error) next.contextTokens = undefined;
-			return appendItems(next, [{ kind: "notice", ...notice }]);
+			const detail = !event.aborted && !event.error && event.summary ? { detail: event.summary } : {};
+			return appendItems(next, [{ kind: "notice", ...notice, ...detail }]);
 		}
 		case "session_error":
 			return appendItems(view, [{ kind: "notice", level: "error", text: event.message }]);
@@ -133,6 +135,12 @@ export function reduceView(view: ScreenView, event: ScreenEvent, now: number, to
 			if (!last || last.kind !== "thinking" || last.text.trim() === "") return toggled;
 			return appendItems(toggled, [{ kind: "thinking", messageId: last.messageId, turn: last.turn, text: last.text, redacted: last.redacted }]);
 		}
+		case "ui_expand_last": {
+			const expanded = expandLast(view.transcript);
+			return appendItems(view, [expanded ?? { kind: "notice", level: "info", text: "Nothing to expand yet: Ctrl+O shows the latest tool output, summary or thinking in full." }]);
+		}
+		case "ui_item":
+			return appendItems(view, [event.item]);
 		case "ui_history":
 			return appendItems(view, event.items);
 		case "ui_usage_baseline":

@@ -15,12 +15,19 @@ export type ScreenCommands = CommandRegistry<SessionPort>;
 export const KEY_HELP: ReadonlyArray<[string, string]> = [
 	["Enter", "send; while a run is active, queue as a steering message"],
 	["Shift+Enter, Alt+Enter, Ctrl+J", "new line (or end the line with \\)"],
-	["Up / Down", "previous / next prompt"],
-	["Esc", "interrupt the run; queued messages return to the editor"],
+	["Up / Down", "previous / next prompt; in a list, move"],
+	["Tab", "complete the command, @file or path under the cursor"],
+	["Esc", "interrupt the run; queued messages return to the editor; close a list; stop a !command"],
 	["Ctrl+C", "clear the editor; twice within 2 s: exit"],
 	["Ctrl+D", "exit (on an empty editor)"],
 	["Ctrl+T", "show thinking in full (the latest again, and those to come), or hide it"],
 	["Shift+Tab", "next approval mode: auto → ask → read-only (also /approval)"],
+	["Ctrl+O", "show the latest tool output, summary, thinking or shell output in full"],
+	["Ctrl+G", "edit the prompt in $VISUAL / $EDITOR"],
+	["Ctrl+Z", "suspend to the shell (fg comes back)"],
+	["Ctrl+L", "redraw the screen"],
+	["/ and @", "at the start: the commands; anywhere: the project's files"],
+	["!cmd, !!cmd", "run a shell command (!!: its output goes with the next prompt)"],
 ];
 
 const SLASH_COMMAND = new RegExp(`^/(${COMMAND_NAME})(?:\\s+([\\s\\S]*))?$`);

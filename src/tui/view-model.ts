@@ -47,7 +47,18 @@ export type TranscriptItem =
 	  }
 	| { kind: "thinking"; id: string; messageId: string; turn: number; text: string; redacted: boolean }
 	| { kind: "tools"; id: string; turn: number; runs: ToolRunView[] }
-	| { kind: "notice"; id: string; level: NoticeLevel; text: string };
+	| {
+			kind: "notice";
+			id: string;
+			level: NoticeLevel;
+			text: string;
+			/** What Ctrl+O shows in full (a compaction's summary). */
+			detail?: string;
+	  }
+	/** A shell command the user ran from the editor (`!cmd`), with its output (cut; Ctrl+O shows it whole). */
+	| { kind: "shell"; id: string; command: string; output: string; exitCode: number | null; forContext: boolean }
+	/** Something shown again in full by Ctrl+O, under a title saying what it is. */
+	| { kind: "expanded"; id: string; title: string; text: string };
 
 /** A transcript item before the reducer gives it an id. */
 export type NewTranscriptItem = TranscriptItem extends infer T ? (T extends { id: string } ? Omit<T, "id"> : never) : never;
@@ -124,6 +135,10 @@ export interface ScreenView {
 export type UiEvent =
 	| { type: "ui_notice"; level: NoticeLevel; text: string }
 	| { type: "ui_toggle_thinking" }
+	/** Ctrl+O: print the latest tool output, compaction summary, thinking or shell output again, in full. */
+	| { type: "ui_expand_last" }
+	/** A transcript item the screen made itself (a shell command's output). */
+	| { type: "ui_item"; item: NewTranscriptItem }
 	/** Totals already in a resumed session, read from the session when it opens. */
 	| { type: "ui_usage_baseline"; usage: UsageTotals; contextTokens?: number }
 	/** The conversation of a resumed session, to show before anything new. */

@@ -98,8 +98,8 @@ describe("the screen on a real AgentSession", () => {
 		await screen.type("/new", "\r");
 		await screen.until((f) => f.includes("· Session") && f.split("· Session").length === 3);
 		await screen.type("/resume", "\r");
-		await screen.until((f) => f.includes("Recent sessions"));
-		await screen.type("/resume 1", "\r");
+		await screen.until((f) => f.includes("Resume which session?") && f.includes("› count the lines"));
+		await screen.type("\r");
 		const frame = await screen.until((f) => f.includes("Resumed session with 4 messages"));
 		const resumed = frame.slice(frame.indexOf("Resumed session with 4 messages"));
 		expect(resumed).toMatch(/› count the lines\n\n✓ read data\.txt\n\s+read 2 lines \(1-2 of 2\)\n\nTwo lines\./);

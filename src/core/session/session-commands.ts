@@ -94,12 +94,26 @@ async function pickModel(ctx: Context): Promise<void> {
 	if (chosen !== undefined && chosen !== current) await ctx.session.setModel(chosen);
 }
 
+/** One row of a session picker: the first prompt, then when and how long. */
+export function sessionChoice(info: SessionSummary): { label: string; description: string } {
+	return {
+		label: info.firstPrompt === "" ? "(no prompt yet)" : info.firstPrompt.slice(0, 200),
+		description: `${formatLocalMinute(info.modified)} · ${info.messageCount} messages`,
+	};
+}
+
 async function resume(args: string, ctx: Context): Promise<void> {
 	if (refusedWhileBusy(ctx, "resume a session")) return;
 	const sessions = await ctx.session.listSessions();
 	if (args === "") {
 		if (sessions.length === 0) {
 			ctx.notify("info", "No saved sessions in this directory yet.");
+			return;
+		}
+		if (ctx.ui?.interactive) {
+			const choices = sessions.map((info) => ({ ...sessionChoice(info), value: info.file }));
+			const file = await ctx.ui.select({ title: "Resume which session? (newest first)", filter: true }, choices);
+			if (file !== undefined) await ctx.session.resume(file);
 			return;
 		}
 		const lines = sessions.slice(0, 10).map((info, index) => {

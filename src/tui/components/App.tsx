@@ -2,7 +2,11 @@ import { Box, useStdout } from "ink";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { APPROVAL_MODES } from "../../core/session/approval-mode.js";
 import { useClock } from "../hooks/use-clock.js";
+import { useCompletions } from "../hooks/use-completions.js";
 import { useDialogs } from "../hooks/use-dialogs.js";
+import { useScreenKeys } from "../hooks/use-screen-keys.js";
+import { useShellCommands } from "../hooks/use-shell-commands.js";
+import { useTerminalHandoff } from "../hooks/use-terminal-handoff.js";
 import { useSessionView } from "../hooks/use-session-view.js";
 import { useTranscriptPrinter } from "../hooks/use-transcript-printer.js";
 import { useTerminalSize } from "../hooks/use-terminal-size.js";
@@ -16,6 +20,7 @@ import { Editor } from "./Editor.js";
 import { Footer, footerHeight } from "./Footer.js";
 import { LiveArea } from "./LiveArea.js";
 import { QueuedMessages, queuedHeight } from "./QueuedMessages.js";
+import { ShellRow } from "./ShellRow.js";
 
 /** After the first frame, while the user types, the markdown renderer gets ready for the first answer. */
 const WARM_UP_DELAY_MS = 50;
@@ -63,17 +68,19 @@ export function App({ session, initialPrompt, inputActive, onExit, home, print }
 		() => refreshClock.current(),
 	);
 	const commands = useMemo(() => screenCommands(session), [session]);
+	const completions = useCompletions(commands, session.cwd);
 	const { columns, rows } = useTerminalSize();
 	const { write } = useStdout();
 	const printer = useTranscriptPrinter(view.transcript, columns, view.showThinking, print ?? write, session.tools);
 	const printedWidth = useRef(columns);
 	const [editorHeight, setEditorHeight] = useState(3);
 	const [dialogHeight, setDialogHeight] = useState(0);
+	const shell = useShellCommands(session.cwd, useCallback((item) => dispatch({ type: "ui_item", item }), [dispatch]));
 	const [exitCode, setExitCode] = useState<number | undefined>(undefined);
 
 	// Busy only from the session's events (run_start … run_end): runs the session starts itself count too.
 	const running = isBusy(view) || view.compacting !== undefined;
-	const animate = running || view.liveToolIds.length > 0 || view.retry !== undefined;
+	const animate = running || view.liveToolIds.length > 0 || view.retry !== undefined || shell.running !== undefined;
 	const clock = useClock(animate, CLOCK_INTERVAL_MS);
 	refreshClock.current = clock.refresh;
 	const now = clock.now;
@@ -95,9 +102,11 @@ export function App({ session, initialPrompt, inputActive, onExit, home, print }
 		async (text: string): Promise<string | undefined> => {
 			const runsBefore = latest().runs;
 			try {
-				await session.prompt(text);
+				await session.prompt(shell.withContext(text));
+				shell.contextSent();
 				return undefined;
 			} catch (error) {
+				if (latest().runs !== runsBefore) shell.contextSent();
 				const message = errorText(error);
 				// The session may have just said the same (session_error); once on screen is enough.
 				const last = latest().transcript.at(-1);
@@ -105,7 +114,7 @@ export function App({ session, initialPrompt, inputActive, onExit, home, print }
 				return latest().runs === runsBefore ? text : undefined;
 			}
 		},
-		[session, notify, latest],
+		[session, notify, latest, shell],
 	);
 
 	const onSubmit = useCallback(
@@ -118,6 +127,7 @@ export function App({ session, initialPrompt, inputActive, onExit, home, print }
 				await runSlashCommand(command, commands, { session, notify, exit: () => exit(0), busy: isBusy(latest()), ui: dialogs.ui, setEditorText });
 				return editorText;
 			}
+			if (await shell.run(text)) return undefined;
 			if (!isBusy(latest())) return runPrompt(text);
 			try {
 				await session.steer(text);
@@ -127,7 +137,7 @@ export function App({ session, initialPrompt, inputActive, onExit, home, print }
 				return text;
 			}
 		},
-		[session, commands, notify, exit, runPrompt, latest, dialogs.ui],
+		[session, commands, notify, exit, runPrompt, latest, dialogs.ui, shell],
 	);
 
 	const onInterrupt = useCallback((): string[] => {
@@ -153,6 +163,9 @@ export function App({ session, initialPrompt, inputActive, onExit, home, print }
 		void runSlashCommand({ name: "approval", args: next }, commands, { session, notify: quiet, busy: isBusy(latest()), ui: dialogs.ui });
 	}, [session, commands, notify, latest, dialogs.ui]);
 	const onExitKey = useCallback(() => exit(0), [exit]);
+	const redraw = useCallback(() => printer.reprint(CLEAR_TERMINAL), [printer]);
+	const handoff = useTerminalHandoff(redraw, notify);
+	useScreenKeys({ onExpand: () => dispatch({ type: "ui_expand_last" }), onRedraw: redraw, onSuspend: handoff.suspend, onEscape: shell.stop }, inputActive);
 
 	// Terminals reflow their lines when the width changes, so the live area Ink erases no longer has the
 	// height Ink remembers, and its leftovers would stay in the scrollback. Start clean instead: clear the
@@ -192,7 +205,7 @@ export function App({ session, initialPrompt, inputActive, onExit, home, print }
 	}, [exitCode, onExit]);
 
 	const footer = footerHeight(view);
-	const queued = queuedHeight(view.queue.steering, view.queue.followUp);
+	const queued = queuedHeight(view.queue.steering, view.queue.followUp) + (shell.running ? 1 : 0);
 	const dialog = dialogs.current;
 	const budget = liveBudget({ rows, editor: dialog ? dialogHeight : editorHeight, footer, queued });
 	const editorMaxRows = Math.max(1, Math.min(10, Math.floor(rows / 3)));
@@ -203,6 +216,7 @@ export function App({ session, initialPrompt, inputActive, onExit, home, print }
 		<Box flexDirection="column" width={columns}>
 			<LiveArea active={view.activeAssistant} runs={view.liveToolIds.map((id) => view.tools[id]).filter((run) => run !== undefined)} now={now} width={columns} budget={budget} tools={session.tools} />
 			<QueuedMessages steering={view.queue.steering} followUp={view.queue.followUp} width={columns} />
+			{shell.running ? <ShellRow command={shell.running.command} startedAt={shell.running.startedAt} now={now} /> : null}
 			{dialog ? <DialogHost dialog={dialog} width={columns} maxRows={dialogMaxRows({ rows, footer, queued })} active={inputActive} onHeightChange={setDialogHeight} /> : null}
 			{/* Hidden, not unmounted, while a dialog is open: the draft stays. */}
 			<Box display={dialog ? "none" : "flex"} flexDirection="column">
@@ -217,6 +231,8 @@ export function App({ session, initialPrompt, inputActive, onExit, home, print }
 					onToggleThinking={onToggleThinking}
 					onCycleApproval={onCycleApproval}
 					onHeightChange={setEditorHeight}
+					completions={completions}
+					onExternalEdit={handoff.editExternally}
 				/>
 			</Box>
 			<Footer view={view} contextWindow={session.model?.contextWindow} now={now} width={columns} home={home} />

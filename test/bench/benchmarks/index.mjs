@@ -1,6 +1,7 @@
 // The benchmarks, in the order they are reported.
 import checkpoints from "./checkpoints.mjs";
 import grep from "./grep.mjs";
+import fileCompletion from "./file-completion.mjs";
 import loopOverhead from "./loop-overhead.mjs";
 import parallelTools from "./parallel-tools.mjs";
 import sessions from "./sessions.mjs";
@@ -8,4 +9,4 @@ import startup from "./startup.mjs";
 import streamingScreen from "./streaming-screen.mjs";
 import toolIo from "./tool-io.mjs";
 
-export const benchmarks = [startup, loopOverhead, parallelTools, streamingScreen, toolIo, sessions, grep, checkpoints];
+export const benchmarks = [startup, loopOverhead, parallelTools, streamingScreen, toolIo, sessions, grep, fileCompletion, checkpoints];
