@@ -62,6 +62,7 @@ export const PROCESS_TESTS = [
 	"test/extensions/extension-hooks.test.ts",
 	"test/extensions/extension-loading.test.ts",
 	"test/resources/install-resources.test.ts",
+	"test/rpc/rpc-questions.test.ts",
 	"test/sdk/create-agent-session.test.ts",
 	"test/sdk/package.test.ts",
 	"test/support/scripted-model-server.test.ts",
