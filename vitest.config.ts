@@ -27,6 +27,7 @@ export const PROCESS_TESTS = [
 	"test/cli/models.test.ts",
 	"test/cli/print-mode.test.ts",
 	"test/cli/resources.test.ts",
+	"test/cli/rpc-mode.test.ts",
 	"test/cli/session-lock.test.ts",
 	"test/cli/session-picker.test.ts",
 	"test/cli/session-repair.test.ts",
