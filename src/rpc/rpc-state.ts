@@ -41,6 +41,8 @@ export function sessionState(session: AgentSession, mode: ModeState) {
 		usage: session.usageTotals,
 		contextUsage: session.contextUsage,
 		tools: session.tools.map((tool) => tool.name),
+		// auto, ask or read-only (run_command "approval" changes it); null without an approval policy.
+		approvalMode: session.approvalMode ?? null,
 	};
 }
 

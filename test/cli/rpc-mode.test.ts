@@ -2,7 +2,7 @@
 // model server: a conversation with tools, steering, a second prompt refused, abort, a question asked through the
 // client, images, sessions, compaction, bad input, and the end of stdin.
 import { spawn } from "node:child_process";
-import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { workspace, type Workspace } from "../support/temp-dir.js";
@@ -118,6 +118,44 @@ describe("loom --mode rpc", () => {
 		expect((await client.request({ type: "get_last_assistant_text" })).data).toEqual({ text: "Wrote the note. Bye." });
 		await finish(rpc);
 		expect(sessionMessages(opened.file)).toHaveLength(6);
+	});
+
+	it("asks approval for each call in --approval ask: allowed once, then denied with a reason the model reads", async () => {
+		server.enqueue(
+			{ toolCalls: [{ id: "call_touch", name: "bash", arguments: { command: "touch made-by-loom" } }] },
+			{ toolCalls: [{ id: "call_rm", name: "bash", arguments: { command: "rm -rf build" } }] },
+			{ text: "I left build alone." },
+		);
+		const rpc = startRpc(["--approval", "ask"]);
+		const { client, ws } = rpc;
+		expect((await client.request({ type: "get_state" })).data.approvalMode).toBe("ask");
+		await client.request({ type: "prompt", message: "make a file, then clean up" });
+
+		const first = await client.waitForLine((line) => line.type === "extension_ui_request" && line.approval?.toolCallId === "call_touch", "the first approval question");
+		expect(first).toMatchObject({
+			method: "select",
+			title: "Allow bash to run this command?",
+			options: ["Allow once", "Allow for this session", "Deny, and say why (optional)"],
+			body: [{ text: "touch made-by-loom", style: "plain" }],
+			approval: { toolName: "bash", decisions: ["allow_once", "allow_session", "deny"] },
+		});
+		expect(existsSync(join(ws.cwd, "made-by-loom"))).toBe(false);
+		client.send({ type: "approval_response", id: first.id, decision: "allow_once" });
+
+		const second = await client.waitForLine((line) => line.type === "extension_ui_request" && line.approval?.toolCallId === "call_rm", "the second approval question");
+		expect(existsSync(join(ws.cwd, "made-by-loom"))).toBe(true);
+		client.send({ type: "approval_response", id: second.id, decision: "deny", reason: "keep the build folder" });
+		expect(await client.waitForEvent("run_end")).toEqual({ type: "run_end", status: "done" });
+
+		const resolved = client.lines.filter((line) => line.type === "tool_approval_resolved").map((line) => [line.toolCallId, line.outcome]);
+		expect(resolved).toEqual([
+			["call_touch", "allowed"],
+			["call_rm", "denied"],
+		]);
+		// The reason came with the decision: no question for it reached the client.
+		expect(client.lines.filter((line) => line.type === "extension_ui_request" && line.method === "input")).toEqual([]);
+		expect(JSON.stringify(server.requests[2].body.messages.at(-1))).toContain("The user denied this bash call and said: keep the build folder");
+		await finish(rpc);
 	});
 
 	it("refuses a second prompt during a run (naming steer and follow_up), queues a follow_up, and aborts an endless answer", async () => {
@@ -291,13 +329,15 @@ describe("loom --mode rpc", () => {
 		const bin = join(ws.home, "bin");
 		mkdirSync(bin);
 		symlinkSync(LOOM_BIN, join(bin, "loom"));
-		writeFileSync(join(ws.home, "settings.json"), JSON.stringify({ provider: "openai", model: "scripted" }));
-		server.enqueue({ toolCalls: [{ id: "call_ls", name: "bash", arguments: { command: "ls" } }] }, { text: "There is ask.mjs." });
+		// In approval mode "ask", so the client's approval answer is what lets the command run.
+		writeFileSync(join(ws.home, "settings.json"), JSON.stringify({ provider: "openai", model: "scripted", approval: "ask" }));
+		server.enqueue({ toolCalls: [{ id: "call_ls", name: "bash", arguments: { command: "touch approved && ls" } }] }, { text: "There is ask.mjs." });
 		const result = await runNode(file, ws, { PATH: `${bin}:${process.env.PATH}`, OPENAI_BASE_URL: server.openaiBaseUrl, OPENAI_API_KEY: "test-key" });
 		expect(result.stderr).toBe("");
 		expect(result.code).toBe(0);
 		expect(result.stdout).toBe("There is ask.mjs.\n");
-		// The model read the tool's output: ls listed the script.
+		// The client approved the command, and the model read its output.
+		expect(existsSync(join(ws.cwd, "approved"))).toBe(true);
 		expect(JSON.stringify(server.requests[1].body.messages)).toContain("ask.mjs");
 	});
 });
