@@ -46,7 +46,9 @@ export const COMMANDS: Readonly<Record<string, Handler>> = {
 		const behaviour = command.fields.streamingBehavior === undefined ? undefined : choiceField(command, "streamingBehavior", ["steer", "followUp"]);
 		const call = commandCall(ctx.session, text);
 		if (call) {
-			await ctx.startRun(() => runCommand(ctx, call.name, call.args, (level, notice) => ctx.ui.notify(level, notice)));
+			// Judged before this prompt counts as starting: the command sees the run going on, not itself.
+			const busy = ctx.busy();
+			await ctx.startRun(() => runCommand(ctx, call.name, call.args, busy, (level, notice) => ctx.ui.notify(level, notice)));
 			return undefined;
 		}
 		if (ctx.busy()) {
@@ -124,7 +126,7 @@ export const COMMANDS: Readonly<Record<string, Handler>> = {
 	async run_command(command, ctx) {
 		const name = stringField(command, "name").replace(/^\//, "");
 		const notices: { level: NoticeLevel; text: string }[] = [];
-		await runCommand(ctx, name, optionalString(command, "args")?.trim() ?? "", (level, text) => notices.push({ level, text }));
+		await runCommand(ctx, name, optionalString(command, "args")?.trim() ?? "", ctx.busy(), (level, text) => notices.push({ level, text }));
 		const errors = notices.filter((notice) => notice.level === "error");
 		if (errors.length > 0) throw new CommandError(errors.map((notice) => notice.text).join("\n"));
 		return { notices };
@@ -169,10 +171,16 @@ function listCommands(_command: RpcCommand, ctx: RpcContext) {
 	return { commands };
 }
 
-async function runCommand(ctx: RpcContext, name: string, args: string, notify: (level: NoticeLevel, text: string) => void): Promise<void> {
+async function runCommand(
+	ctx: RpcContext,
+	name: string,
+	args: string,
+	busy: boolean,
+	notify: (level: NoticeLevel, text: string) => void,
+): Promise<void> {
 	const definition = ctx.session.commands.get(name);
 	if (!definition) throw new CommandError(`Unknown command /${name}: list_commands lists the commands there are.`);
-	await definition.handler(args, { session: ctx.session, notify, busy: ctx.busy(), ui: ctx.ui });
+	await definition.handler(args, { session: ctx.session, notify, busy, ui: ctx.ui });
 }
 
 const SLASH_COMMAND = new RegExp(`^/(${COMMAND_NAME})(?:\\s+([\\s\\S]*))?$`);

@@ -247,6 +247,12 @@ describe("loom --mode rpc", () => {
 		// A command that reports: its notice comes back in the response.
 		const session = await client.request({ type: "run_command", name: "/session" });
 		expect(session.data.notices[0]).toMatchObject({ level: "info", text: expect.stringContaining("Messages: 0") });
+		// As in Pi, a prompt that names a command runs it (and /new, refused during a run, sees none going on).
+		const from = client.lines.length;
+		expect((await client.request({ type: "prompt", message: "/new" })).success).toBe(true);
+		expect(await client.waitForEvent("session_open", from)).toMatchObject({ messageCount: 0 });
+		expect(client.lines.slice(from).filter((line) => line.type === "extension_ui_request")).toEqual([]);
+		expect(server.requests).toHaveLength(0);
 		await finish(rpc);
 	});
 
