@@ -3,12 +3,11 @@
 // answered with approval_response or, as a Pi client would, with extension_ui_response; a run's abort withdraws
 // an open question; the end of stdin answers it with nothing and ends the mode.
 import { PassThrough } from "node:stream";
-import { Type } from "@sinclair/typebox";
 import { describe, expect, it } from "vitest";
-import type { AgentTool, ToolResultMessage } from "../../src/core/index.js";
+import type { ToolResultMessage } from "../../src/core/index.js";
 import { AgentSession, type ApprovalChoice, type UiChoice } from "../../src/core/session/index.js";
 import { runRpcMode } from "../../src/rpc/rpc-mode.js";
-import { scriptedSessionOptions } from "../core/session/session-fixtures.js";
+import { pretendShell, scriptedSessionOptions } from "../core/session/session-fixtures.js";
 import { tempDir } from "../support/temp-dir.js";
 import { useScriptedServer } from "../support/use-scripted-server.js";
 import { RpcTestClient } from "./rpc-test-client.js";
@@ -18,16 +17,7 @@ const server = useScriptedServer();
 /** A session whose `shell` tool records what ran, and whose every call needs the user's approval. */
 function startMode() {
 	const executed: string[] = [];
-	const shell: AgentTool = {
-		name: "shell",
-		label: "Shell",
-		description: "Runs a command (pretend).",
-		parameters: Type.Object({ command: Type.String() }),
-		async execute(_id, params: { command: string }) {
-			executed.push(params.command);
-			return { content: [{ type: "text", text: `ran ${params.command}` }], details: {} };
-		},
-	};
+	const shell = pretendShell(executed);
 	const session = new AgentSession(scriptedSessionOptions(server, tempDir(), { tools: [shell] }));
 	// Asks as the approval policy does: a marked select, then (on deny) a marked input for the reason.
 	session.hooks.before.add(
