@@ -3,11 +3,11 @@
 // answers reach a run going on. A bad line is answered with an error response and loom keeps serving; the end of
 // stdin aborts the run, waits for it to settle (the session file complete) and ends loom.
 import type { AgentSession, SessionEvent } from "../core/session/index.js";
+import { stripControls } from "../core/text/sanitize-terminal.js";
 import { eventToJsonLine, jsonLine } from "../cli/json-events.js";
 import { EXIT } from "../cli/usage-error.js";
 import { readLines } from "./line-reader.js";
 import { COMMANDS, NO_RESPONSE, type RpcContext } from "./rpc-commands.js";
-import { stripControls } from "../core/text/sanitize-terminal.js";
 import { CommandError, failure, parseCommandLine, type RpcCommand, type RpcResponse, success } from "./rpc-protocol.js";
 import type { ModeState } from "./rpc-state.js";
 import { RpcUi } from "./rpc-ui.js";
