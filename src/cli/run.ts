@@ -74,8 +74,8 @@ export async function run(options: CliOptions, io: RunIo = defaultIo()): Promise
 			created = await createSession({ ...setup, fork: true });
 		}
 		session = created.session;
-		// The screen asks whether to trust the project; print mode cannot, so it says what it left out.
-		if (!interactive) reportUntrusted(created.projectTrust, io);
+		// The screen and RPC's client are asked whether to trust the project; print mode cannot, so it says what it left out.
+		if (!interactive && !rpc) reportUntrusted(created.projectTrust, io);
 	} catch (error) {
 		if (error instanceof SessionFileError) throw new UsageError(error.message);
 		if (error instanceof UsageError) throw error;

@@ -256,6 +256,45 @@ describe("loom --mode rpc", () => {
 		await finish(rpc);
 	});
 
+	it("asks the client whether to trust the project, then runs its extension, whose command asks the client too", async () => {
+		const ws = workspace();
+		mkdirSync(join(ws.cwd, ".loom", "extensions"), { recursive: true });
+		writeFileSync(
+			join(ws.cwd, ".loom", "extensions", "greet.mjs"),
+			`export default function (loom) {
+	loom.registerCommand("greet", {
+		description: "greets someone, if you agree",
+		async handler(_args, ctx) {
+			const name = await ctx.ui.input("Whom shall I greet?", { placeholder: "a name" });
+			const agreed = await ctx.ui.confirm("Greet them?", "Say hello to " + name);
+			ctx.notify("info", agreed ? "Hello, " + name + "!" : "No greeting.");
+		},
+	});
+}
+`,
+		);
+		const rpc = startRpc([], ws);
+		const { client } = rpc;
+		const trust = await client.waitForLine((line) => line.type === "extension_ui_request" && line.method === "select", "the trust question");
+		expect(trust).toMatchObject({ title: "Trust this project folder?", options: ["Yes, trust this folder and run its code", "No, do not run it"] });
+		expect(JSON.stringify(trust.body)).toContain(".loom/extensions/greet.mjs");
+		client.send({ type: "extension_ui_response", id: trust.id, value: "Yes, trust this folder and run its code" });
+		await expect
+			.poll(async () => (await client.request({ type: "get_commands" })).data.commands.find((command: any) => command.name === "greet"))
+			.toMatchObject({ description: "greets someone, if you agree", source: "extension" });
+
+		client.send({ id: "greet", type: "run_command", name: "greet" });
+		const input = await client.waitForLine((line) => line.type === "extension_ui_request" && line.method === "input", "the extension's input");
+		expect(input).toMatchObject({ title: "Whom shall I greet?", placeholder: "a name" });
+		client.send({ type: "extension_ui_response", id: input.id, value: "Ada" });
+		const confirm = await client.waitForLine((line) => line.type === "extension_ui_request" && line.method === "confirm", "the extension's confirm");
+		expect(confirm).toMatchObject({ title: "Greet them?", message: "Say hello to Ada" });
+		client.send({ type: "extension_ui_response", id: confirm.id, confirmed: true });
+		const done = await client.waitForLine((line) => line.id === "greet", "the command's response");
+		expect(done.data).toEqual({ notices: [{ level: "info", text: "Hello, Ada!" }] });
+		await finish(rpc);
+	});
+
 	it("sends a prompt's images to the model and refuses an image whose bytes are not what it says", async () => {
 		server.enqueue({ text: "a dot" });
 		const rpc = startRpc();
