@@ -3,12 +3,22 @@
 // RPC mode where Pi has the command.
 import type { ImageContent } from "../core/llm-types.js";
 import { THINKING_LEVELS } from "../core/llm-types.js";
-import { type AgentSession, COMMAND_NAME, type CompactionEntry, type NoticeLevel, type SessionEvent } from "../core/session/index.js";
+import {
+	type AgentSession,
+	COMMAND_NAME,
+	type CompactionEntry,
+	describeRewind,
+	type NoticeLevel,
+	type PromptPoint,
+	type RewindResult,
+	type SessionEvent,
+} from "../core/session/index.js";
 import {
 	CommandError,
 	type RpcCommand,
 	choiceField,
 	imagesField,
+	optionalBoolean,
 	optionalString,
 	stringField,
 } from "./rpc-protocol.js";
@@ -121,6 +131,28 @@ export const COMMANDS: Readonly<Record<string, Handler>> = {
 	},
 	list_sessions: (_command, ctx) => ({ sessions: ctx.session.listSessions() }),
 
+	get_fork_messages: (_command, ctx) => ({ messages: ctx.session.prompts().map(({ entryId, text }) => ({ entryId, text })) }),
+	async fork(command, ctx) {
+		// As /fork: a new session holding the conversation before that prompt, whose text comes back to resend or edit.
+		const prompt = promptOf(ctx, stringField(command, "entryId"));
+		await ctx.session.fork(prompt.parentId);
+		return { text: prompt.text, cancelled: false };
+	},
+	async rewind(command, ctx) {
+		const prompt = promptOf(ctx, stringField(command, "entryId"));
+		const files = optionalBoolean(command, "files") ?? false;
+		const conversation = optionalBoolean(command, "conversation") ?? true;
+		if (!files && !conversation) throw new CommandError('rewind needs "files" or "conversation" (or both) to be true.');
+		const result = await ctx.session.rewind(prompt.entryId, { files, conversation });
+		return {
+			text: result.promptText,
+			conversation: result.conversation,
+			...(result.files ? { files: filesReport(result.files) } : {}),
+			...(result.filesProblem ? { filesProblem: result.filesProblem } : {}),
+			summary: describeRewind(result).text,
+		};
+	},
+
 	list_commands: listCommands,
 	get_commands: listCommands,
 	async run_command(command, ctx) {
@@ -180,7 +212,18 @@ async function runCommand(
 ): Promise<void> {
 	const definition = ctx.session.commands.get(name);
 	if (!definition) throw new CommandError(`Unknown command /${name}: list_commands lists the commands there are.`);
-	await definition.handler(args, { session: ctx.session, notify, busy, ui: ctx.ui });
+	await definition.handler(args, { session: ctx.session, notify, busy, ui: ctx.ui, setEditorText: (text) => ctx.ui.setEditorText(text) });
+}
+
+/** A prompt of the conversation by its entry id (get_fork_messages lists them). */
+function promptOf(ctx: RpcContext, entryId: string): PromptPoint {
+	const prompt = ctx.session.prompts().find((point) => point.entryId === entryId);
+	if (!prompt) throw new CommandError(`Entry ${JSON.stringify(entryId)} is not a prompt of this conversation: get_fork_messages lists them.`);
+	return prompt;
+}
+
+function filesReport({ restore, report }: NonNullable<RewindResult["files"]>) {
+	return { ...report, notRestored: restore.notRestored, ...(restore.note ? { note: restore.note } : {}) };
 }
 
 const SLASH_COMMAND = new RegExp(`^/(${COMMAND_NAME})(?:\\s+([\\s\\S]*))?$`);

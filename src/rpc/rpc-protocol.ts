@@ -69,6 +69,14 @@ export function optionalString(command: RpcCommand, name: string): string | unde
 	return value;
 }
 
+/** An optional boolean field. */
+export function optionalBoolean(command: RpcCommand, name: string): boolean | undefined {
+	const value = command.fields[name];
+	if (value === undefined || value === null) return undefined;
+	if (typeof value !== "boolean") throw new CommandError(`${command.type}: "${name}" must be true or false.`);
+	return value;
+}
+
 /** A required field that must be one of `choices`. */
 export function choiceField<T extends string>(command: RpcCommand, name: string, choices: readonly T[]): T {
 	const value = command.fields[name];

@@ -37,6 +37,11 @@ export class RpcUi implements SessionUi {
 		this.write({ type: "extension_ui_request", id: randomUUID(), method: "notify", message: text, notifyType: level });
 	}
 
+	/** Offers text for the client's input box (a prompt /fork or /rewind took back), as Pi's set_editor_text. */
+	setEditorText(text: string): void {
+		this.write({ type: "extension_ui_request", id: randomUUID(), method: "set_editor_text", text });
+	}
+
 	select<T>(options: SelectOptions, choices: readonly UiChoice<T>[]): Promise<T | undefined> {
 		const request = {
 			method: "select",

@@ -339,6 +339,52 @@ describe("loom --mode rpc", () => {
 		await finish(rpc);
 	});
 
+	it("rewinds files and conversation to before a prompt, and forks a new session from before one (Pi's fork and get_fork_messages)", async () => {
+		server.enqueue(
+			{ toolCalls: [{ id: "call_one", name: "write", arguments: { path: "a.txt", content: "one\n" } }] },
+			{ text: "Wrote one." },
+			{ toolCalls: [{ id: "call_two", name: "write", arguments: { path: "a.txt", content: "two\n" } }] },
+			{ text: "Wrote two." },
+		);
+		const rpc = startRpc();
+		const { client, ws } = rpc;
+		const opened = await client.waitForEvent("session_open");
+		for (const message of ["write one", "write two"]) {
+			const from = client.lines.length;
+			await client.request({ type: "prompt", message });
+			await client.waitForEvent("run_end", from);
+		}
+		expect(readFileSync(join(ws.cwd, "a.txt"), "utf8")).toBe("two\n");
+
+		const { messages } = (await client.request({ type: "get_fork_messages" })).data;
+		expect(messages.map((message: any) => message.text)).toEqual(["write one", "write two"]);
+		expect(messages[0].entryId).toEqual(expect.any(String));
+
+		const from = client.lines.length;
+		const rewound = await client.request({ type: "rewind", entryId: messages[1].entryId, files: true });
+		expect(rewound.data).toMatchObject({ text: "write two", conversation: true, files: { restored: ["a.txt"] } });
+		expect(rewound.data.summary).toContain("1 restored");
+		expect(readFileSync(join(ws.cwd, "a.txt"), "utf8")).toBe("one\n");
+		expect(await client.waitForEvent("session_open", from)).toMatchObject({ reason: "rewind", sessionId: opened.sessionId });
+		expect((await client.request({ type: "get_messages" })).data.messages.map((message: any) => message.role)).toEqual([
+			"user",
+			"assistant",
+			"toolResult",
+			"assistant",
+		]);
+
+		const before = client.lines.length;
+		const forked = await client.request({ type: "fork", entryId: messages[0].entryId });
+		expect(forked.data).toEqual({ text: "write one", cancelled: false });
+		const fork = await client.waitForEvent("session_open", before);
+		expect(fork).toMatchObject({ reason: "fork", messageCount: 0 });
+		expect(fork.sessionId).not.toBe(opened.sessionId);
+		expect((await client.request({ type: "fork", entryId: "nope" })).error).toBe(
+			'Entry "nope" is not a prompt of this conversation: get_fork_messages lists them.',
+		);
+		await finish(rpc);
+	});
+
 	it("at the end of stdin mid-run, aborts the run, completes the session file and exits 0", async () => {
 		server.enqueue({ toolCalls: [{ id: "call_long", name: "bash", arguments: { command: "sleep 30" } }] });
 		const rpc = startRpc();
