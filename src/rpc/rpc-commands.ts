@@ -39,6 +39,8 @@ export interface RpcContext {
 	startRun<T>(start: () => Promise<T>): Promise<{ started: true } | { started: false; value: T }>;
 	/** Resolves once no prompt is between its command and its run_start. */
 	whenStarted(): Promise<void>;
+	/** Resolves once no run is going on and the last one's run_end is written. */
+	runsEnded(): Promise<void>;
 }
 
 type Handler = (command: RpcCommand, ctx: RpcContext) => unknown;
@@ -73,6 +75,8 @@ export const COMMANDS: Readonly<Record<string, Handler>> = {
 	follow_up: (command, ctx) => queue(ctx, "followUp", stringField(command, "message"), imagesField(command)),
 	async abort(_command, ctx) {
 		await ctx.session.abort();
+		// Answered after the run's run_end, so the client has heard how it ended.
+		await ctx.runsEnded();
 	},
 
 	get_state: (_command, ctx) => sessionState(ctx.session, ctx.mode),

@@ -50,9 +50,10 @@ export async function runRpcMode(session: AgentSession, io: RpcIo): Promise<numb
 	}).then(() => EXIT.ok);
 	const code = await Promise.race([ended, gone, ...(io.stop ? [io.stop] : [])]);
 
-	// Nobody is left to answer questions; the run stops and every command in flight is answered.
+	// Nobody is left to answer questions; the run stops (its run_end written) and every command in flight is answered.
 	server.ui.close();
 	await session.abort();
+	await server.runsEnded();
 	await server.settled();
 	return code;
 }
@@ -91,6 +92,11 @@ class RpcServer {
 	/** Prompts between their command and their run_start, oldest first. */
 	private starting: Starting[] = [];
 	private readonly inFlight = new Set<Promise<void>>();
+	/** Runs the client started, until their run_end has been written. */
+	private readonly runs = new Set<Promise<unknown>>();
+	/** From a run_start written to its run_end (a run started any way, e.g. by a command). */
+	private running: Promise<void> | undefined;
+	private endRun = () => {};
 
 	constructor(
 		private readonly session: AgentSession,
@@ -102,8 +108,13 @@ class RpcServer {
 
 	/** Sees each event before it is written: a starting prompt's response goes out ahead of its run_start. */
 	onEvent(event: SessionEvent): void {
-		if (event.type === "run_start") this.starting.shift()?.began();
-		else if (event.type === "compaction_start") this.mode.isCompacting = true;
+		if (event.type === "run_start") {
+			this.running = new Promise((resolve) => (this.endRun = resolve));
+			this.starting.shift()?.began();
+		} else if (event.type === "run_end") {
+			this.endRun();
+			this.running = undefined;
+		} else if (event.type === "compaction_start") this.mode.isCompacting = true;
 		else if (event.type === "compaction_end") this.mode.isCompacting = false;
 		this.mode.isStarting = this.starting.length > 0;
 	}
@@ -125,6 +136,11 @@ class RpcServer {
 		const served = this.run(handler, command, reply);
 		this.inFlight.add(served);
 		void served.finally(() => this.inFlight.delete(served));
+	}
+
+	/** Resolves once no run is going on: each run's run_end is written (after abort, before loom ends). */
+	async runsEnded(): Promise<void> {
+		while (this.runs.size > 0 || this.running) await Promise.allSettled([...this.runs, this.running]);
 	}
 
 	/** Resolves once every command received so far has been answered. */
@@ -151,6 +167,7 @@ class RpcServer {
 			mode: this.mode,
 			busy: () => this.session.isStreaming || this.starting.length > 0,
 			startRun: (start) => this.startRun(reply, start),
+			runsEnded: () => this.runsEnded(),
 			whenStarted: async () => {
 				while (this.starting.length > 0) await Promise.allSettled(this.starting.map((entry) => entry.settled));
 			},
@@ -161,6 +178,7 @@ class RpcServer {
 		return new Promise((resolve, reject) => {
 			let began = false;
 			const settled = Promise.resolve().then(start);
+			this.runs.add(settled);
 			const entry: Starting = {
 				began: () => {
 					began = true;
@@ -172,6 +190,7 @@ class RpcServer {
 			this.starting.push(entry);
 			this.mode.isStarting = true;
 			const forget = () => {
+				this.runs.delete(settled);
 				this.starting = this.starting.filter((candidate) => candidate !== entry);
 				this.mode.isStarting = this.starting.length > 0;
 			};
