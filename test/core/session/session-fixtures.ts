@@ -47,7 +47,7 @@ export function pretendShell(executed: string[], output: (command: string) => st
 		parameters: Type.Object({ command: Type.String() }),
 		async execute(_id, params: { command: string }) {
 			executed.push(params.command);
-			return { content: [{ type: "text", text: output(params.command) }], details: { exitCode: 0 } };
+			return { content: [{ type: "text", text: output(params.command) }], details: { code: 0 } };
 		},
 	};
 }
