@@ -7,7 +7,8 @@ import { UsageError } from "./usage-error.js";
 
 export interface CliOptions {
 	print: boolean;
-	mode?: "text" | "json";
+	/** text / json: print mode's output; rpc: commands on stdin, events and responses on stdout. */
+	mode?: "text" | "json" | "rpc";
 	provider?: string;
 	model?: string;
 	baseUrl?: string;
@@ -66,7 +67,13 @@ function buildProgram(version: string, output: ParseOutput): Command {
 		.usage("[options] [@file...] [prompt...]")
 		.argument("[prompt...]", "the prompt (words are joined by spaces); @path inlines a file, text or image")
 		.option("-p, --print", "run the prompt(s) without the interactive screen, print the answer, exit")
-		.addOption(new Option("--mode <mode>", "print-mode output: text (default) or json (one event per line)").choices(["text", "json"]))
+		.addOption(
+			new Option("--mode <mode>", "print-mode output: text (default) or json (one event per line); rpc: serve JSON commands on stdin").choices([
+				"text",
+				"json",
+				"rpc",
+			]),
+		)
 		.option("--provider <name>", `${BUILTINS.map((p) => p.name).join(", ")}, or a provider from models.json`)
 		.option("-m, --model <id>", 'model id; "provider/id" also accepted')
 		.option("--list-models [search]", "list the models loom knows (or those matching search) and whether their key is set, then exit")
@@ -111,6 +118,7 @@ function buildProgram(version: string, output: ParseOutput): Command {
 			'  loom -p "explain src/main.ts"          answer once and exit',
 			'  git diff | loom -p "review this"       stdin is joined to the prompt',
 			'  loom -p --mode json "run the tests"    one JSON event per line',
+			"  loom --mode rpc                        a program drives loom: JSON commands in, events out",
 			"  loom -c                                continue the last session here",
 			"  loom --list-models gemini              which Gemini models there are, and whether a key is set",
 			"  loom -p --approval ask --allow 'bash(npm test)' \"fix the tests\"",
@@ -197,6 +205,10 @@ function checkCombinations(options: CliOptions): void {
 	].filter(Boolean);
 	if (picks.length > 1) throw new UsageError(`${picks.join(" and ")} cannot be combined: choose one way to open a session.`);
 	if (!options.persist && picks.length > 0) throw new UsageError(`--no-session cannot be combined with ${picks[0]}.`);
+	if (options.mode === "rpc" && (options.prompt !== "" || options.files.length > 0)) {
+		throw new UsageError('--mode rpc takes its prompts on stdin, as {"type": "prompt", "message": "..."} lines; drop the prompt arguments.');
+	}
+	if (options.mode === "rpc" && options.resume) throw new UsageError("--mode rpc cannot ask which session to resume: use --session <path|id>, -c, or switch_session.");
 	// These two do their job and exit: nothing else is opened or sent.
 	const alone = [options.pruneCheckpoints && "--prune-checkpoints", options.exportSession && "--export"].filter(Boolean);
 	if (alone.length === 0) return;

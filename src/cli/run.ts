@@ -1,4 +1,4 @@
-// Runs loom once the command line is parsed: settings, input, session, then print mode or the screen.
+// Runs loom once the command line is parsed: settings, input, session, then print mode, RPC mode or the screen.
 import type { AgentSession, ProjectTrustGate } from "../core/session/index.js";
 import { loadSettings, loomHome, type Settings, SessionFileError, SessionInUseError, SettingsError } from "../core/session/index.js";
 import { stripControls, stripToOneLine } from "../core/text/sanitize-terminal.js";
@@ -44,14 +44,17 @@ export async function run(options: CliOptions, io: RunIo = defaultIo()): Promise
 		if (error instanceof SettingsError) return fail(io, error.message);
 		throw error;
 	}
+	// RPC mode reads commands from stdin, not a prompt.
+	const rpc = options.mode === "rpc";
 	const interactive = !options.print && options.mode === undefined && io.stdin.isTTY === true && io.stdout.isTTY === true;
-	const stdinText = io.stdin.isTTY
-		? ""
-		: await readStdin(io.stdin, MAX_STDIN_BYTES, { afterMs: STDIN_WAIT_MS, notify: (text) => io.stderr.write(`${text}\n`) });
+	const stdinText =
+		io.stdin.isTTY || rpc
+			? ""
+			: await readStdin(io.stdin, MAX_STDIN_BYTES, { afterMs: STDIN_WAIT_MS, notify: (text) => io.stderr.write(`${text}\n`) });
 	const input = buildPromptInput(options.files, options.prompt, stdinText, io.cwd);
 	const canAsk = io.stdin.isTTY === true && io.stderr.isTTY === true;
 	// Without a terminal, -r prints the list and stops (exit 2), prompt or not; otherwise a missing prompt is caught first.
-	if (!interactive && input.text === "" && input.images.length === 0 && !(options.resume && !canAsk)) {
+	if (!interactive && !rpc && input.text === "" && input.images.length === 0 && !(options.resume && !canAsk)) {
 		throw new UsageError('No prompt: give one as arguments (loom -p "...") or pipe it on stdin.');
 	}
 
@@ -71,8 +74,8 @@ export async function run(options: CliOptions, io: RunIo = defaultIo()): Promise
 			created = await createSession({ ...setup, fork: true });
 		}
 		session = created.session;
-		// The screen asks whether to trust the project; print mode cannot, so it says what it left out.
-		if (!interactive) reportUntrusted(created.projectTrust, io);
+		// The screen and RPC's client are asked whether to trust the project; print mode cannot, so it says what it left out.
+		if (!interactive && !rpc) reportUntrusted(created.projectTrust, io);
 	} catch (error) {
 		if (error instanceof SessionFileError) throw new UsageError(error.message);
 		if (error instanceof UsageError) throw error;
@@ -89,6 +92,7 @@ export async function run(options: CliOptions, io: RunIo = defaultIo()): Promise
 	const staleFoldersRemoved = removeStaleOutputFolders();
 	try {
 		if (interactive) return await runScreen(session, input.text, input.images.length, io);
+		if (rpc) return await runRpc(session, io);
 		return await runPrint(session, input, options, io);
 	} finally {
 		session.dispose();
@@ -111,6 +115,28 @@ async function runScreen(session: AgentSession, initialPrompt: string, images: n
 		return await runInteractive(session, { initialPrompt: initialPrompt || undefined, stdin: io.stdin, stdout: io.stdout, stderr: io.stderr });
 	} finally {
 		stop();
+	}
+}
+
+async function runRpc(session: AgentSession, io: RunIo): Promise<number> {
+	const { runRpcMode } = await import("../rpc/rpc-mode.js");
+	// A signal ends loom once the run is aborted and settled; a second one leaves at once.
+	let stopping = false;
+	let stopSignals = () => {};
+	const stop = new Promise<number>((resolve) => {
+		stopSignals = onTermination((code) => {
+			if (stopping) {
+				session.dispose();
+				process.exit(code);
+			}
+			stopping = true;
+			resolve(code);
+		});
+	});
+	try {
+		return await runRpcMode(session, { ...io, stop });
+	} finally {
+		stopSignals();
 	}
 }
 
@@ -158,7 +184,7 @@ async function runPrint(session: AgentSession, input: ReturnType<typeof buildPro
 		for (const rule of event.rules ?? []) unanswered.add(rule);
 	});
 	try {
-		const outcome = await runPrintMode(session, input, options.mode ?? "text", io);
+		const outcome = await runPrintMode(session, input, options.mode === "json" ? "json" : "text", io);
 		if (denied > 0) io.stderr.write(`${deniedNote(denied, [...unanswered])}\n`);
 		if (outputError) return fail(io, outputError.message);
 		if (interrupted !== undefined) {
@@ -174,7 +200,7 @@ async function runPrint(session: AgentSession, input: ReturnType<typeof buildPro
 			io.stderr.write(`loom: stopped after ${options.maxTurns} model turn${options.maxTurns === 1 ? "" : "s"} (--max-turns).\n`);
 		}
 		// An empty stdout is otherwise indistinguishable from a lost answer.
-		if ((options.mode ?? "text") === "text" && outcome.message?.stopReason === "stop" && answerText(outcome.message).trim() === "") {
+		if (options.mode !== "json" && outcome.message?.stopReason === "stop" && answerText(outcome.message).trim() === "") {
 			io.stderr.write("loom: the model returned no text.\n");
 		}
 		return EXIT.ok;

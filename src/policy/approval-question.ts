@@ -3,7 +3,7 @@
 // reason the model reads. Dismissing the question (Esc) is the user's way to stop the run.
 import { type StyledLine, type ToolDefinition, toolSummary } from "../core/tool-definition.js";
 import { capLines } from "../core/tool-lines.js";
-import type { SessionUi, UiChoice } from "../core/session/session-ui.js";
+import type { ApprovalChoice, ApprovalSubject, SessionUi, UiChoice } from "../core/session/session-ui.js";
 import { showControls, stripControls } from "../core/text/sanitize-terminal.js";
 import type { CallFacts, PolicyContext } from "./call-facts.js";
 import { sessionRules } from "./rules.js";
@@ -28,20 +28,22 @@ const MAX_BODY_LINES = 200;
 export async function askApproval(ui: SessionUi, question: Question, ctx: PolicyContext, signal?: AbortSignal): Promise<Answer> {
 	const { facts } = question;
 	const rules = sessionRules(facts, ctx);
-	const choices: UiChoice<"once" | "session" | "deny">[] = [
+	const choices: UiChoice<ApprovalChoice>[] = [
 		{ label: "Allow once", value: "once" },
 		{ label: "Allow for this session", value: "session", description: rules.join(", ") },
 		{ label: "Deny, and say why (optional)", value: "deny" },
 	];
 	const body = capLines(await questionBody(question, signal), MAX_BODY_LINES);
-	const choice = await ui.select({ title: questionTitle(question), body, signal }, choices);
+	// Marked, so an interface with its own approval request (RPC, ACP) recognises the question.
+	const approval: ApprovalSubject = { toolCallId: question.toolCallId, toolName: facts.tool };
+	const choice = await ui.select({ title: questionTitle(question), body, signal, approval }, choices);
 	switch (choice) {
 		case "once":
 			return { kind: "once" };
 		case "session":
 			return { kind: "session", rules };
 		case "deny": {
-			const reason = await ui.input("Why not? The model reads this (Enter to deny without a reason)", { placeholder: "reason", signal });
+			const reason = await ui.input("Why not? The model reads this (Enter to deny without a reason)", { placeholder: "reason", signal, approval });
 			return { kind: "deny", reason: reason?.trim() || undefined };
 		}
 		default:

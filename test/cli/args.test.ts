@@ -87,6 +87,13 @@ describe("parseArgs", () => {
 		expect(() => parse("--fork", "abc", "--no-session")).toThrow(/--no-session cannot be combined with --fork/);
 	});
 
+	it("reads --mode rpc, whose prompts come on stdin: prompt arguments and -r's question are refused", () => {
+		expect(parse("--mode", "rpc", "-c").options).toMatchObject({ mode: "rpc", continue: true, prompt: "" });
+		expect(() => parse("--mode", "rpc", "hello")).toThrow(/--mode rpc takes its prompts on stdin/);
+		expect(() => parse("--mode", "rpc", "@a.ts")).toThrow(/--mode rpc takes its prompts on stdin/);
+		expect(() => parse("--mode", "rpc", "-r")).toThrow("--mode rpc cannot ask which session to resume: use --session <path|id>, -c, or switch_session.");
+	});
+
 	it("refuses an empty --session or --fork as a usage error, not a new session", () => {
 		expect(() => parse("--session", "")).toThrow(/--session needs a session file path or an id prefix/);
 		expect(() => parse("--session", "  ")).toThrow(UsageError);

@@ -5,25 +5,12 @@ import { describe, expect, it } from "vitest";
 import type { ToolDefinition } from "../../src/core/index.js";
 import type { ExtensionFactory } from "../../src/extensions/extension-api.js";
 import { systemOf } from "../core/session/compaction/server-model.js";
+import { pretendShell } from "../core/session/session-fixtures.js";
 import { scriptedSdkSession } from "../support/sdk-session.js";
 import { useScriptedServer } from "../support/use-scripted-server.js";
 import { waitFor } from "../support/wait-for.js";
 
 const server = useScriptedServer();
-
-/** A tool that records what it ran. */
-function shellTool(ran: string[]): ToolDefinition {
-	return {
-		name: "shell",
-		label: "Shell",
-		description: "Runs a command (pretend).",
-		parameters: Type.Object({ command: Type.String() }),
-		async execute(_id, params: { command: string }) {
-			ran.push(params.command);
-			return { content: [{ type: "text", text: `ran ${params.command}` }], details: { code: 0 } };
-		},
-	};
-}
 
 /** The texts of the tool results the model read in request `index`, in order. */
 function toolResults(index: number): string[] {
@@ -47,7 +34,7 @@ describe("tool_call", () => {
 			});
 		};
 		const ran: string[] = [];
-		const { session } = await scriptedSdkSession(server, { tools: [shellTool(ran)], extensions: [guard] });
+		const { session } = await scriptedSdkSession(server, { tools: [pretendShell(ran)], extensions: [guard] });
 		server.enqueue(calls("rm -rf build", "ls"), { text: "ok" });
 		await session.prompt("clean");
 		expect(ran).toEqual(["ls"]);
@@ -76,7 +63,7 @@ describe("tool_call", () => {
 			});
 		};
 		const ran: string[] = [];
-		const { session } = await scriptedSdkSession(server, { tools: [shellTool(ran)], extensions: [first, second] });
+		const { session } = await scriptedSdkSession(server, { tools: [pretendShell(ran)], extensions: [first, second] });
 		server.enqueue(calls("a", "b", "c"), { text: "ok" });
 		await session.prompt("go");
 		expect(ran).toEqual([]);
@@ -94,7 +81,7 @@ describe("tool_call", () => {
 			});
 		};
 		const ran: string[] = [];
-		const { session } = await scriptedSdkSession(server, { tools: [shellTool(ran)], extensions: [stubborn] });
+		const { session } = await scriptedSdkSession(server, { tools: [pretendShell(ran)], extensions: [stubborn] });
 		server.enqueue(calls("ls"), { text: "never asked" });
 		const outcome = session.runPrompt("go");
 		await waitFor(() => entered, Boolean, { what: "the handler to be called" });
@@ -123,7 +110,7 @@ describe("tool_result", () => {
 			});
 		};
 		const ran: string[] = [];
-		const { session } = await scriptedSdkSession(server, { tools: [shellTool(ran)], extensions: [hint, audit] });
+		const { session } = await scriptedSdkSession(server, { tools: [pretendShell(ran)], extensions: [hint, audit] });
 		server.enqueue(calls("make"), { text: "ok" });
 		await session.prompt("build");
 		expect(seen).toEqual([
@@ -143,7 +130,7 @@ describe("tool_result", () => {
 			});
 		};
 		const ran: string[] = [];
-		const { session } = await scriptedSdkSession(server, { tools: [shellTool(ran)], extensions: [broken] });
+		const { session } = await scriptedSdkSession(server, { tools: [pretendShell(ran)], extensions: [broken] });
 		server.enqueue(calls("ls"), { text: "ok" });
 		await session.prompt("go");
 		expect(ran).toEqual(["ls"]);
@@ -164,7 +151,7 @@ describe("observers", () => {
 			});
 		};
 		const ran: string[] = [];
-		const { session, ui } = await scriptedSdkSession(server, { tools: [shellTool(ran)], extensions: [watcher] });
+		const { session, ui } = await scriptedSdkSession(server, { tools: [pretendShell(ran)], extensions: [watcher] });
 		server.enqueue(calls("ls"), { text: "a long enough answer to stream in several deltas" });
 		expect((await session.runPrompt("go")).status).toBe("done");
 		await waitFor(() => seen.includes("run_end:done"), Boolean, { what: "run_end to be observed" });

@@ -115,6 +115,9 @@ describe("asking the user", () => {
 		expect(ui.asked[0].options.body).toEqual([{ text: "npm test && git status", style: "plain" }]);
 		expect(ui.asked[0].choices.map((choice) => choice.label)).toEqual(["Allow once", "Allow for this session", "Deny, and say why (optional)"]);
 		expect(ui.asked[0].choices[1].description).toBe("bash(npm test *), bash(git status *)");
+		// Marked, so RPC and ACP can ask it their own way.
+		expect(ui.asked[0].options.approval).toEqual({ toolCallId: "c1", toolName: "bash" });
+		expect(ui.asked[0].choices.map((choice) => choice.value)).toEqual(["once", "session", "deny"]);
 		expect(resultText(0)).toBe("ran: npm test && git status");
 		const order = events.map((event) => event.type).filter((type) => type.startsWith("tool_"));
 		expect(order).toEqual(["tool_execution_start", "tool_approval_requested", "tool_approval_resolved", "tool_execution_end"]);

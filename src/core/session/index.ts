@@ -25,6 +25,7 @@ export { type PromptParts, type PromptSkill, type PromptTool, type SystemPromptO
 export { type UsageTotals, addUsage, lastContextTokens, sumEntryUsage, sumUsage, zeroUsage } from "./usage-totals.js";
 export { ModelChoice, type ModelResolver, type ModelSelection } from "./model-choice.js";
 export { MessageQueue, type QueueKind } from "./message-queue.js";
+export type { ApprovalChoice, ApprovalSubject } from "./session-ui.js";
 export { type ToolSettings } from "./session-tools.js";
 export { RetryTracker } from "./retry-tracker.js";
 export {
