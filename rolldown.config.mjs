@@ -43,8 +43,10 @@ export default defineConfig({
 	platform: "node",
 	// Ink and React are bundled like everything else (loaded from node_modules, Node lexed every CommonJS
 	// module of React for its exports, half of the screen's start). Ink imports the React devtools only when
-	// DEV=true; they are not installed.
-	external: ["react-devtools-core"],
+	// DEV=true; they are not installed. The shell parser is WebAssembly that finds its .wasm files beside its own
+	// module, and jiti (the extension loader) loads only when an extension exists and finds its own files at run
+	// time: both stay in node_modules.
+	external: ["react-devtools-core", /^@vscode\/tree-sitter-wasm(\/|$)/, /^jiti(\/|$)/],
 	plugins: [productionBuilds, yogaWithoutFetch],
 	output: {
 		dir: "dist/bundle",

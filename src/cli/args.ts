@@ -2,11 +2,13 @@
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
 import { THINKING_LEVELS, type ThinkingLevel } from "../core/llm-types.js";
 import { BUILTIN_PROVIDERS } from "../core/llm/models-catalog.js";
+import { APPROVAL_MODES, type ApprovalMode } from "../core/session/approval-mode.js";
 import { UsageError } from "./usage-error.js";
 
 export interface CliOptions {
 	print: boolean;
-	mode?: "text" | "json";
+	/** text / json: print mode's output; rpc: commands on stdin, events and responses on stdout. */
+	mode?: "text" | "json" | "rpc";
 	provider?: string;
 	model?: string;
 	baseUrl?: string;
@@ -26,16 +28,32 @@ export interface CliOptions {
 	/** false with --no-session. */
 	persist: boolean;
 	contextFiles: boolean;
+	/** -e paths, in order. */
+	extensions: string[];
+	/** Run the project's own code (.loom/extensions) without asking. */
+	trust: boolean;
 	maxTurns?: number;
+	/** --list-models: "" lists every known model, other text only those matching it. */
+	listModels?: string;
+	/** Approval mode and rules; checked where the session is assembled. */
+	approval?: ApprovalMode;
+	allow: string[];
+	deny: string[];
+	/** --prune-checkpoints [days]: remove unusable and old checkpoints, then exit. */
+	pruneCheckpoints?: { days: number };
+	/** --export <session> [file]: write a session's conversation as an HTML page, then exit. */
+	exportSession?: { session: string; file?: string };
 	/** `@path` arguments, in order. */
 	files: string[];
 	/** The other arguments, joined by spaces. */
 	prompt: string;
 }
 
-/** What `--fork` names: a session (path or id prefix). Parsed in one place, so a later form can name an entry too. */
+/** What `--fork` names: a session (path or id prefix), and optionally the entry its conversation is copied up to. */
 export interface ForkTarget {
 	session: string;
+	/** An entry id (the export page shows them); the new session holds the conversation up to and including it. */
+	entry?: string;
 }
 
 /** What parsing decided: run, or it already printed help/version (exit 0). */
@@ -49,9 +67,16 @@ function buildProgram(version: string, output: ParseOutput): Command {
 		.usage("[options] [@file...] [prompt...]")
 		.argument("[prompt...]", "the prompt (words are joined by spaces); @path inlines a file, text or image")
 		.option("-p, --print", "run the prompt(s) without the interactive screen, print the answer, exit")
-		.addOption(new Option("--mode <mode>", "print-mode output: text (default) or json (one event per line)").choices(["text", "json"]))
+		.addOption(
+			new Option("--mode <mode>", "print-mode output: text (default) or json (one event per line); rpc: serve JSON commands on stdin").choices([
+				"text",
+				"json",
+				"rpc",
+			]),
+		)
 		.option("--provider <name>", `${BUILTINS.map((p) => p.name).join(", ")}, or a provider from models.json`)
 		.option("-m, --model <id>", 'model id; "provider/id" also accepted')
+		.option("--list-models [search]", "list the models loom knows (or those matching search) and whether their key is set, then exit")
 		.option("--base-url <url>", "override the provider endpoint")
 		.option("--api-key <key>", "API key (default: environment or models.json)")
 		.addOption(new Option("--thinking <level>", "thinking level").choices(THINKING_LEVELS))
@@ -68,10 +93,17 @@ function buildProgram(version: string, output: ParseOutput): Command {
 		.option("-c, --continue", "continue the most recent session of this directory")
 		.option("-r, --resume", "choose a session of this directory to resume")
 		.option("--session <path|id>", "open a given session file, or id prefix")
-		.option("--fork <path|id>", "continue a copy of a session (file or id prefix) in a new session; the original is untouched")
+		.option("--fork <path|id[:entry]>", "continue a copy of a session (file or id prefix), up to an entry if given, in a new session; the original is untouched")
 		.option("--no-session", "keep nothing on disk")
 		.option("--no-context-files", "skip AGENTS.md / CLAUDE.md")
+		.option("-e, --extension <path>", "load an extension (a .ts or .js module, or a folder with an index); repeatable", collect, [])
+		.option("--trust", "run this project's own code (.loom/extensions) without asking")
 		.option("--max-turns <n>", "stop after n model turns", parsePositiveInt)
+		.addOption(new Option("--approval <mode>", "auto (default): run everything guards allow; ask: changes wait for you; read-only").choices(APPROVAL_MODES))
+		.option("--allow <rule>", 'allow calls without asking, e.g. "bash(npm test)", "edit(src/**)" (repeatable)', collect, [])
+		.option("--deny <rule>", 'never allow such calls, e.g. "bash(git push*)", "write(.env)" (repeatable)', collect, [])
+		.option("--export <path|id>", "write a session's conversation as an HTML page (to the file given after it, or loom-session-<id>.html) and exit")
+		.option("--prune-checkpoints [days]", `remove checkpoints of deleted sessions and those older than days (default ${DEFAULT_PRUNE_DAYS}), then exit`, parseDays)
 		.version(version, "-v, --version", "print the version")
 		.helpOption("-h, --help", "show this help")
 		.showHelpAfterError("(run loom --help for usage)")
@@ -86,11 +118,17 @@ function buildProgram(version: string, output: ParseOutput): Command {
 			'  loom -p "explain src/main.ts"          answer once and exit',
 			'  git diff | loom -p "review this"       stdin is joined to the prompt',
 			'  loom -p --mode json "run the tests"    one JSON event per line',
+			"  loom --mode rpc                        a program drives loom: JSON commands in, events out",
 			"  loom -c                                continue the last session here",
+			"  loom --list-models gemini              which Gemini models there are, and whether a key is set",
+			"  loom -p --approval ask --allow 'bash(npm test)' \"fix the tests\"",
+			"                                         run npm test; refuse other commands and changes",
 			"",
 			"Environment:",
-			`  ${BUILTINS.map((p) => p.apiKeyEnv).join(", ").padEnd(39)}keys (or --api-key; local servers: apiKey in models.json)`,
-			`  ${BUILTINS.map((p) => p.baseUrlEnv).join(", ").padEnd(39)}endpoints (or --base-url)`,
+			`  ${BUILTINS.map((p) => p.apiKeyEnvs.join(" or ")).join(", ")}`,
+			`  ${"".padEnd(39)}keys (or --api-key; local servers: apiKey in models.json)`,
+			`  ${BUILTINS.map((p) => p.baseUrlEnv).join(", ")}`,
+			`  ${"".padEnd(39)}endpoints (or --base-url)`,
 			"  LOOM_HOME                              where settings, models.json and sessions live (default ~/.loom)",
 			"",
 			"Settings: $LOOM_HOME/settings.json; custom providers (Ollama, vLLM, ...): $LOOM_HOME/models.json",
@@ -142,7 +180,15 @@ export function parseArgs(
 		fork: typeof raw.fork === "string" ? parseForkTarget(raw.fork) : undefined,
 		persist: raw.session !== false,
 		contextFiles: raw.contextFiles !== false,
+		extensions: raw.extension,
+		trust: raw.trust === true,
 		maxTurns: raw.maxTurns,
+		listModels: raw.listModels === undefined ? undefined : raw.listModels === true ? "" : String(raw.listModels),
+		approval: raw.approval,
+		allow: raw.allow ?? [],
+		deny: raw.deny ?? [],
+		pruneCheckpoints: raw.pruneCheckpoints === undefined ? undefined : { days: raw.pruneCheckpoints === true ? DEFAULT_PRUNE_DAYS : raw.pruneCheckpoints },
+		exportSession: typeof raw.export === "string" ? exportTarget(raw.export, args) : undefined,
 		files: args.filter((arg) => arg.startsWith("@") && arg.length > 1).map((arg) => arg.slice(1)),
 		prompt: args.filter((arg) => !(arg.startsWith("@") && arg.length > 1)).join(" "),
 	};
@@ -159,6 +205,31 @@ function checkCombinations(options: CliOptions): void {
 	].filter(Boolean);
 	if (picks.length > 1) throw new UsageError(`${picks.join(" and ")} cannot be combined: choose one way to open a session.`);
 	if (!options.persist && picks.length > 0) throw new UsageError(`--no-session cannot be combined with ${picks[0]}.`);
+	if (options.mode === "rpc" && (options.prompt !== "" || options.files.length > 0)) {
+		throw new UsageError('--mode rpc takes its prompts on stdin, as {"type": "prompt", "message": "..."} lines; drop the prompt arguments.');
+	}
+	if (options.mode === "rpc" && options.resume) throw new UsageError("--mode rpc cannot ask which session to resume: use --session <path|id>, -c, or switch_session.");
+	// These two do their job and exit: nothing else is opened or sent.
+	const alone = [options.pruneCheckpoints && "--prune-checkpoints", options.exportSession && "--export"].filter(Boolean);
+	if (alone.length === 0) return;
+	const others = [...alone.slice(1), ...picks];
+	if (others.length > 0) throw new UsageError(`${alone[0]} runs on its own: it cannot be combined with ${others.join(" or ")}.`);
+	if (options.pruneCheckpoints && (options.prompt !== "" || options.files.length > 0)) throw new UsageError("--prune-checkpoints takes no prompt.");
+}
+
+/** `--export <session> [file]`: the file is the one argument after the options. */
+function exportTarget(session: string, args: readonly string[]): { session: string; file?: string } {
+	if (args.length > 1) throw new UsageError(`--export takes one file name after the session, not ${args.length} words (quote a name with spaces).`);
+	return { session: nonEmpty(session, "--export"), file: args[0] };
+}
+
+/** Checkpoints older than this go with a bare --prune-checkpoints. */
+export const DEFAULT_PRUNE_DAYS = 30;
+
+function parseDays(value: string): number {
+	const n = Number(value);
+	if (!Number.isFinite(n) || n < 0) throw new InvalidArgumentError("must be a number of days (0 or more).");
+	return n;
 }
 
 /** A session argument must name something: an empty one would silently start a new session. */
@@ -167,9 +238,14 @@ function nonEmpty(value: string, flag: string): string {
 	return value;
 }
 
+/** `<session>` or `<session>:<entry>`: the part after the last colon is an entry id when it looks like one. */
 export function parseForkTarget(value: string): ForkTarget {
-	return { session: nonEmpty(value, "--fork") };
+	const at = nonEmpty(value, "--fork").lastIndexOf(":");
+	if (at > 0 && ENTRY_ID.test(value.slice(at + 1))) return { session: value.slice(0, at), entry: value.slice(at + 1) };
+	return { session: value };
 }
+
+const ENTRY_ID = /^[0-9a-f]{8}$/i;
 
 function parseToolList(value: string): string[] {
 	const names = value
@@ -177,6 +253,10 @@ function parseToolList(value: string): string[] {
 		.map((name) => name.trim())
 		.filter((name) => name !== "");
 	return [...new Set(names)];
+}
+
+function collect(value: string, previous: string[]): string[] {
+	return [...previous, value];
 }
 
 function parsePositiveInt(value: string): number {

@@ -1,10 +1,10 @@
-// Assembles an AgentSession from flags and settings: model registry, tools, session file, system prompt parts.
+// The command line's session: its options mapped onto createAgentSession's, the one way a session is made.
 // Loaded only on paths that run a model, so --help and --version never import the SDKs.
-import type { ToolDefinition } from "../core/index.js";
-import { loadModelRegistry, streamModel } from "../core/llm/index.js";
-import { AgentSession, buildSessionContext, loadContextFiles, type ModelSelection, type Settings, SessionStore } from "../core/session/index.js";
-import { installResources } from "../resources/install-resources.js";
-import { createBuiltinTools } from "../tools/index.js";
+import type { SessionUi, Settings } from "../core/session/index.js";
+import { createAgentSession, type CreateAgentSessionResult } from "../sdk/create-agent-session.js";
+import { SessionManager } from "../sdk/session-manager.js";
+import { SessionOptionError } from "../sdk/session-option-error.js";
+import { RuleError } from "../policy/index.js";
 import type { CliOptions } from "./args.js";
 import { UsageError } from "./usage-error.js";
 
@@ -17,76 +17,47 @@ export interface SessionSetup {
 	sessionFile?: string;
 	/** Start a new session from sessionFile's conversation instead of continuing it (--fork). */
 	fork?: boolean;
+	/** Notices until an interface installs its own ui (print mode keeps it). */
+	ui: SessionUi;
 }
 
-export async function createSession(setup: SessionSetup): Promise<AgentSession> {
-	const { options, settings, home, cwd } = setup;
-	const { known, defaults } = createBuiltinTools(cwd);
-	const tools = selectTools(known, options.tools, defaults);
-	const models = loadModelRegistry(home);
-	const store = await openStore(setup);
-	const previous = buildSessionContext(store.entries);
-	const contextFiles = options.contextFiles ? loadContextFiles(cwd, home) : [];
-	const session = new AgentSession({
-		cwd,
-		home,
-		store,
-		createStore: () => SessionStore.create({ home, cwd, persist: options.persist }),
-		models,
-		selection: chooseModel(options, settings, previous.model),
-		streamFn: streamModel,
-		prompt: {
-			customPrompt: options.systemPrompt,
-			appendPrompt: options.appendSystemPrompt,
-			contextFiles,
-		},
-		tools,
-		knownTools: known,
-		toolSettings: settings.tools,
-		thinkingLevel: options.thinking ?? previous.thinkingLevel ?? settings.thinking ?? "off",
-		toolExecution: options.toolExecution ?? settings.toolExecution ?? "parallel",
-		maxRetries: settings.retry?.maxRetries,
-		idleTimeoutMs: settings.retry?.idleTimeoutMs,
-		compaction: settings.compaction,
-		maxTurns: options.maxTurns,
-		warnings: contextFiles.flatMap((file) => (file.warning ? [file.warning] : [])),
-	});
-	await installResources(session, { cwd, home });
-	return session;
-}
+/** The flag each option of createAgentSession comes from, for usage errors. */
+const FLAGS: Readonly<Record<string, string>> = { tools: "--tools", model: "--model", provider: "--provider" };
 
-function openStore({ sessionFile, fork, home, cwd, options }: SessionSetup): Promise<SessionStore> | SessionStore {
-	if (sessionFile === undefined) return SessionStore.create({ home, cwd, persist: options.persist });
-	return fork ? SessionStore.fork(sessionFile, { home, cwd }) : SessionStore.open(sessionFile);
-}
-
-/**
- * Flags win; a resumed session keeps the model it last used; then settings; then the registry's default.
- * A settings model belongs to the settings provider, so `--provider x` alone does not inherit another provider's model.
- */
-export function chooseModel(
-	options: Pick<CliOptions, "provider" | "model" | "baseUrl" | "apiKey">,
-	settings: Settings,
-	previous?: { provider: string; modelId: string },
-): ModelSelection {
-	const overrides = { baseUrl: options.baseUrl, apiKey: options.apiKey };
-	if (options.provider || options.model) {
-		const modelId = options.model ?? (options.provider === settings.provider ? settings.model : undefined);
-		return { provider: options.provider, modelId, ...overrides };
+export async function createSession(setup: SessionSetup): Promise<CreateAgentSessionResult> {
+	const { options, settings, home, cwd, ui } = setup;
+	try {
+		return await createAgentSession({
+			cwd,
+			loomHome: home,
+			settings,
+			provider: options.provider,
+			model: options.model,
+			baseUrl: options.baseUrl,
+			apiKey: options.apiKey,
+			thinkingLevel: options.thinking,
+			toolExecution: options.toolExecution,
+			tools: options.tools,
+			systemPrompt: options.systemPrompt,
+			appendSystemPrompt: options.appendSystemPrompt,
+			contextFiles: options.contextFiles,
+			extensions: options.extensions,
+			trustProject: options.trust || undefined,
+			sessionManager: sessionManager(setup),
+			maxTurns: options.maxTurns,
+			approval: options.approval,
+			allow: options.allow,
+			deny: options.deny,
+			ui,
+		});
+	} catch (error) {
+		if (error instanceof SessionOptionError) throw new UsageError(`${FLAGS[error.option] ?? error.option}: ${error.problem}`);
+		if (error instanceof RuleError && error.source.startsWith("--")) throw new UsageError(error.message);
+		throw error;
 	}
-	if (previous) return { provider: previous.provider, modelId: previous.modelId, ...overrides };
-	return { provider: settings.provider, modelId: settings.model, ...overrides };
 }
 
-/**
- * The tools --tools names, in the order of `known` (without --tools: `defaults`); an unknown name is a usage
- * error listing the known ones.
- */
-export function selectTools(known: ToolDefinition[], names: readonly string[] | undefined, defaults: ToolDefinition[] = known): ToolDefinition[] {
-	if (names === undefined) return defaults;
-	const unknown = names.filter((name) => !known.some((tool) => tool.name === name));
-	if (unknown.length > 0) {
-		throw new UsageError(`--tools: unknown tool ${unknown.join(", ")}; choose from ${known.map((tool) => tool.name).join(",")}.`);
-	}
-	return known.filter((tool) => names.includes(tool.name));
+function sessionManager({ sessionFile, fork, options, cwd }: SessionSetup): SessionManager {
+	if (sessionFile !== undefined) return fork ? SessionManager.fork(sessionFile, cwd, options.fork?.entry) : SessionManager.open(sessionFile);
+	return options.persist ? SessionManager.create(cwd) : SessionManager.inMemory(cwd);
 }

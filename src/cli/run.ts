@@ -1,7 +1,7 @@
-// Runs loom once the command line is parsed: settings, input, session, then print mode or the screen.
-import type { AgentSession } from "../core/session/index.js";
+// Runs loom once the command line is parsed: settings, input, session, then print mode, RPC mode or the screen.
+import type { AgentSession, ProjectTrustGate } from "../core/session/index.js";
 import { loadSettings, loomHome, type Settings, SessionFileError, SessionInUseError, SettingsError } from "../core/session/index.js";
-import { stripControls } from "../core/text/sanitize-terminal.js";
+import { stripControls, stripToOneLine } from "../core/text/sanitize-terminal.js";
 import type { CliOptions } from "./args.js";
 import { answerText, runPrintMode, StdoutError } from "./print-mode.js";
 import { buildPromptInput, MAX_STDIN_BYTES, readStdin } from "./prompt-input.js";
@@ -24,6 +24,19 @@ const defaultIo = (): RunIo => ({ stdin: process.stdin, stdout: process.stdout, 
 /** Returns the exit code. Usage errors are thrown as UsageError (exit 2) for main to report. */
 export async function run(options: CliOptions, io: RunIo = defaultIo()): Promise<number> {
 	const home = loomHome(io.env);
+	if (options.listModels !== undefined) {
+		const { printModelList } = await import("./list-models.js");
+		return printModelList(options.listModels, { home, env: io.env, stdout: io.stdout, stderr: io.stderr });
+	}
+	if (options.pruneCheckpoints || options.exportSession) {
+		const { runOfflineCommand } = await import("./offline-commands.js");
+		try {
+			return await runOfflineCommand(options, home, io);
+		} catch (error) {
+			if (error instanceof SessionFileError) throw new UsageError(error.message);
+			return fail(io, (error as Error).message);
+		}
+	}
 	let settings: Settings;
 	try {
 		settings = loadSettings(home);
@@ -31,14 +44,17 @@ export async function run(options: CliOptions, io: RunIo = defaultIo()): Promise
 		if (error instanceof SettingsError) return fail(io, error.message);
 		throw error;
 	}
+	// RPC mode reads commands from stdin, not a prompt.
+	const rpc = options.mode === "rpc";
 	const interactive = !options.print && options.mode === undefined && io.stdin.isTTY === true && io.stdout.isTTY === true;
-	const stdinText = io.stdin.isTTY
-		? ""
-		: await readStdin(io.stdin, MAX_STDIN_BYTES, { afterMs: STDIN_WAIT_MS, notify: (text) => io.stderr.write(`${text}\n`) });
+	const stdinText =
+		io.stdin.isTTY || rpc
+			? ""
+			: await readStdin(io.stdin, MAX_STDIN_BYTES, { afterMs: STDIN_WAIT_MS, notify: (text) => io.stderr.write(`${text}\n`) });
 	const input = buildPromptInput(options.files, options.prompt, stdinText, io.cwd);
 	const canAsk = io.stdin.isTTY === true && io.stderr.isTTY === true;
 	// Without a terminal, -r prints the list and stops (exit 2), prompt or not; otherwise a missing prompt is caught first.
-	if (!interactive && input.text === "" && input.images.length === 0 && !(options.resume && !canAsk)) {
+	if (!interactive && !rpc && input.text === "" && input.images.length === 0 && !(options.resume && !canAsk)) {
 		throw new UsageError('No prompt: give one as arguments (loom -p "...") or pipe it on stdin.');
 	}
 
@@ -48,16 +64,20 @@ export async function run(options: CliOptions, io: RunIo = defaultIo()): Promise
 	try {
 		const sessionFile = await chooseSessionFile(options, home, io.cwd, { ...io, canAsk });
 		// Loaded here, not at the top: this is where the SDKs come in, and --help/--version never get this far.
-		const { createSession } = await import("./create-session.js");
-		const setup = { options, settings, home, cwd: io.cwd, sessionFile, fork: options.fork !== undefined };
+		const [{ createSession }, { stderrUi }] = await Promise.all([import("./create-session.js"), import("../sdk/stderr-ui.js")]);
+		const setup = { options, settings, home, cwd: io.cwd, sessionFile, fork: options.fork !== undefined, ui: stderrUi(io.stderr) };
+		let created: Awaited<ReturnType<typeof createSession>>;
 		try {
-			session = await createSession(setup);
+			created = await createSession(setup);
 		} catch (error) {
 			// Another loom writes this session: the screen offers a fork; print mode says how to fork.
 			if (!(error instanceof SessionInUseError)) throw error;
 			if (!(interactive && (await askToFork(error, { ...io, canAsk })))) return fail(io, sessionInUseMessage(error));
-			session = await createSession({ ...setup, fork: true });
+			created = await createSession({ ...setup, fork: true });
 		}
+		session = created.session;
+		// The screen and RPC's client are asked whether to trust the project; print mode cannot, so it says what it left out.
+		if (!interactive && !rpc) reportUntrusted(created.projectTrust, io);
 	} catch (error) {
 		if (error instanceof SessionFileError) throw new UsageError(error.message);
 		if (error instanceof UsageError) throw error;
@@ -74,6 +94,7 @@ export async function run(options: CliOptions, io: RunIo = defaultIo()): Promise
 	const staleFoldersRemoved = removeStaleOutputFolders();
 	try {
 		if (interactive) return await runScreen(session, input.text, input.images.length, io);
+		if (rpc) return await runRpc(session, io);
 		return await runPrint(session, input, options, io);
 	} finally {
 		session.dispose();
@@ -96,6 +117,28 @@ async function runScreen(session: AgentSession, initialPrompt: string, images: n
 		return await runInteractive(session, { initialPrompt: initialPrompt || undefined, stdin: io.stdin, stdout: io.stdout, stderr: io.stderr });
 	} finally {
 		stop();
+	}
+}
+
+async function runRpc(session: AgentSession, io: RunIo): Promise<number> {
+	const { runRpcMode } = await import("../rpc/rpc-mode.js");
+	// A signal ends loom once the run is aborted and settled; a second one leaves at once.
+	let stopping = false;
+	let stopSignals = () => {};
+	const stop = new Promise<number>((resolve) => {
+		stopSignals = onTermination((code) => {
+			if (stopping) {
+				session.dispose();
+				process.exit(code);
+			}
+			stopping = true;
+			resolve(code);
+		});
+	});
+	try {
+		return await runRpcMode(session, { ...io, stop });
+	} finally {
+		stopSignals();
 	}
 }
 
@@ -134,8 +177,17 @@ async function runPrint(session: AgentSession, input: ReturnType<typeof buildPro
 		// Late writes after a failed one must not surface as an unhandled error.
 		io.stdout.on("error", () => {});
 	};
+	// Subscribed before print mode's own listener, in the same tick, so neither misses session_open.
+	const unanswered = new Set<string>();
+	let denied = 0;
+	session.subscribe((event) => {
+		if (event.type !== "tool_approval_resolved" || event.outcome !== "unanswered") return;
+		denied++;
+		for (const rule of event.rules ?? []) unanswered.add(rule);
+	});
 	try {
-		const outcome = await runPrintMode(session, input, options.mode ?? "text", io);
+		const outcome = await runPrintMode(session, input, options.mode === "json" ? "json" : "text", io);
+		if (denied > 0) io.stderr.write(`${deniedNote(denied, [...unanswered])}\n`);
 		if (outputError) return fail(io, outputError.message);
 		if (interrupted !== undefined) {
 			if (!readerGone) io.stderr.write("loom: interrupted\n");
@@ -150,7 +202,7 @@ async function runPrint(session: AgentSession, input: ReturnType<typeof buildPro
 			io.stderr.write(`loom: stopped after ${options.maxTurns} model turn${options.maxTurns === 1 ? "" : "s"} (--max-turns).\n`);
 		}
 		// An empty stdout is otherwise indistinguishable from a lost answer.
-		if ((options.mode ?? "text") === "text" && outcome.message?.stopReason === "stop" && answerText(outcome.message).trim() === "") {
+		if (options.mode !== "json" && outcome.message?.stopReason === "stop" && answerText(outcome.message).trim() === "") {
 			io.stderr.write("loom: the model returned no text.\n");
 		}
 		return EXIT.ok;
@@ -161,6 +213,29 @@ async function runPrint(session: AgentSession, input: ReturnType<typeof buildPro
 	} finally {
 		stop();
 	}
+}
+
+/** Rules shown at most in the note; the model was told each call's own. */
+const MAX_RULES_SHOWN = 6;
+
+/** Print mode cannot ask: how many calls that needed approval were refused, and how to allow them next time. */
+function deniedNote(count: number, rules: string[]): string {
+	const [calls, they, them] = count === 1 ? ["1 tool call was", "it", "it"] : [`${count} tool calls were`, "they", "them"];
+	const shown = rules.slice(0, MAX_RULES_SHOWN).map((rule) => `--allow '${stripToOneLine(rule)}'`);
+	if (rules.length > shown.length) shown.push("…");
+	const allow = shown.length > 0 ? `allow ${them} with ${shown.join(" ")}, or ` : "";
+	return `loom: ${calls} denied: in approval mode "ask" ${they} needed approval, and nobody can answer in print mode. To run ${them}, ${allow}use --approval auto.`;
+}
+
+/** Print mode on stderr: the project's own code that did not run, why, and how to run it. */
+function reportUntrusted(trust: ProjectTrustGate, io: RunIo): void {
+	const skipped = trust.pending;
+	if (skipped.length === 0) return;
+	const why =
+		trust.status === "refused"
+			? "you chose not to trust this folder; pass --trust to run it this time"
+			: 'this folder is not trusted yet: pass --trust (or set "trustProjects": true in settings.json), or run loom here without -p to be asked';
+	io.stderr.write(`loom: skipped the project's own code (${stripControls(skipped.join(", "))}): ${why}.\n`);
 }
 
 /** SIGINT → 130, SIGTERM → 143, SIGHUP → 129; returns the function that removes the handlers. */

@@ -9,6 +9,7 @@ import {
 	type SessionInfo,
 	sessionIdFromFileName,
 } from "../core/session/index.js";
+import { sessionChoice } from "../core/session/session-commands.js";
 import type { CliOptions } from "./args.js";
 import { showControls, stripToOneLine } from "../core/text/sanitize-terminal.js";
 import { InterruptedError, UsageError } from "./usage-error.js";
@@ -88,34 +89,11 @@ async function pickSession(sessions: SessionInfo[], cwd: string, io: ChoiceIo): 
 		io.stdout.write(`${formatSessionList(sessions, io.stdout.columns || 100)}\n`);
 		throw new UsageError("--resume needs a terminal to choose from the list above; pass --session <id> instead.");
 	}
-	io.stderr.write(`Sessions in ${showControls(cwd)}, newest first:\n${formatSessionList(sessions, io.stderr.columns || 100)}\n`);
-	const rl = createInterface({ input: io.stdin, output: io.stderr });
-	// Raw mode turns Ctrl+C into a key: read it as an interrupt (exit 130); Ctrl+D closes the input, a cancel like q.
-	const cancel = new AbortController();
-	let interrupted = false;
-	rl.on("SIGINT", () => {
-		interrupted = true;
-		cancel.abort();
-	});
-	const ask = async (question: string): Promise<string> => {
-		try {
-			return await rl.question(question, { signal: cancel.signal });
-		} catch {
-			io.stderr.write("\n");
-			if (interrupted) throw new InterruptedError();
-			throw new UsageError("No session chosen.");
-		}
-	};
-	try {
-		for (;;) {
-			const answer = (await ask(`Resume which one? [1-${sessions.length}, Enter for the newest, q to cancel] `)).trim();
-			if (answer === "") return sessions[0]!.file;
-			if (answer === "q" || answer === "Q") throw new UsageError("No session chosen.");
-			const n = Number(answer);
-			if (Number.isInteger(n) && n >= 1 && n <= sessions.length) return sessions[n - 1]!.file;
-			io.stderr.write(`Type a number from 1 to ${sessions.length}.\n`);
-		}
-	} finally {
-		rl.close();
-	}
+	const { pickInTerminal } = await import("../tui/index.js");
+	const choices = sessions.map((info) => ({ ...sessionChoice(info), value: info.file }));
+	const title = `Resume which session? ${sessions.length} in ${showControls(cwd)}, newest first`;
+	const answer = await pickInTerminal({ title, filter: true }, choices, io);
+	if (answer === "interrupted") throw new InterruptedError();
+	if (answer === "dismissed") throw new UsageError("No session chosen.");
+	return answer.value;
 }

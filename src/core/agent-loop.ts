@@ -238,8 +238,10 @@ async function streamAssistantResponse(
 			tools: context.tools,
 		};
 		const fn = streamFn ?? (await import("./llm/index.js")).streamModel;
-		const apiKey = (config.getApiKey ? await config.getApiKey(config.model.provider) : undefined) || config.apiKey;
-		response = await fn(config.model, llmContext, { ...config, apiKey, signal });
+		// Read once: the key is the one for the model this request goes to, even if the model changes meanwhile.
+		const model = config.model;
+		const apiKey = (config.getApiKey ? await config.getApiKey(model.provider) : undefined) || config.apiKey;
+		response = await fn(model, llmContext, { ...config, apiKey, signal });
 	} catch (error) {
 		return finish(failedMessage(config, partial, signal, error));
 	}

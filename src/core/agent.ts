@@ -222,9 +222,13 @@ export class Agent {
 
 	private loopConfig(): AgentLoopConfig {
 		const thinking = this._state.thinkingLevel;
+		const state = () => this._state;
 		return {
 			...this.streamOptions,
-			model: this._state.model,
+			// Read at each request: a model chosen during a run answers from the run's next request on.
+			get model() {
+				return state().model;
+			},
 			reasoning: thinking === "off" ? undefined : thinking,
 			convertToLlm: this.convertToLlm,
 			transformContext: this.transformContext,

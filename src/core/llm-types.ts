@@ -13,14 +13,22 @@ export type ThinkingLevel = (typeof THINKING_LEVELS)[number];
 export interface TextContent {
 	type: "text";
 	text: string;
+	/**
+	 * Provider data tied to this block of an assistant message (a Gemini thought signature), sent back verbatim
+	 * to the model that produced it and dropped for any other.
+	 */
+	signature?: string;
 }
 
 export interface ThinkingContent {
 	type: "thinking";
 	thinking: string;
-	/** Provider signature, sent back verbatim on the next request (Anthropic). */
+	/**
+	 * Provider signature, sent back verbatim to the model that produced it (Anthropic's signature, a Gemini thought
+	 * signature, an OpenAI Responses reasoning item with its encrypted content, as JSON).
+	 */
 	thinkingSignature?: string;
-	/** Encrypted thinking the provider returned without text (Anthropic redacted_thinking). */
+	/** Encrypted thinking the provider returned without readable text (Anthropic redacted_thinking, a reasoning item without summary). */
 	redacted?: boolean;
 }
 
@@ -41,6 +49,8 @@ export interface ToolCall {
 	 * only the preview recovered from them, and the call is never executed: its result is an error saying so.
 	 */
 	argumentsError?: string;
+	/** As TextContent.signature (a Gemini thought signature). */
+	signature?: string;
 }
 
 export interface Usage {
@@ -48,6 +58,11 @@ export interface Usage {
 	output: number;
 	cacheRead: number;
 	cacheWrite: number;
+	/**
+	 * Of `output`, the tokens the model spent reasoning (already counted, and priced, in `output`). Absent where the
+	 * provider does not say, and in sessions saved before it was recorded.
+	 */
+	reasoning?: number;
 	totalTokens: number;
 	cost: { input: number; output: number; cacheRead: number; cacheWrite: number; total: number };
 }

@@ -55,6 +55,13 @@ export interface ToolPresentation {
 	fileEffects?(args: unknown): ToolFileEffects;
 	/** Declares that the tool changes nothing (read, grep, find, ls). A tool that does not say so is treated as changing. */
 	readOnly?: boolean;
+	/** The shell command a call runs (bash), from its prepared arguments: approval rules and guards check each command in it. */
+	shellCommand?(args: unknown): string | undefined;
+	/**
+	 * What a call would change, worked out without changing anything (the diff an edit or a write would make),
+	 * shown when the user is asked to approve it. Undefined (or a throw): the question shows the call's summary.
+	 */
+	previewChange?(args: unknown, signal?: AbortSignal): Promise<StyledLine[] | undefined>;
 }
 
 export interface ToolDefinition<TParameters extends TSchema = TSchema, TDetails = any> extends AgentTool<TParameters, TDetails>, ToolPresentation {}

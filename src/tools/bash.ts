@@ -15,6 +15,7 @@ import {
 	tailLines,
 } from "../core/index.js";
 import { type CollectedOutput, MAX_OUTPUT_FILE_BYTES, OutputCollector } from "./output-collector.js";
+import type { ProcessGroupSet } from "./process-groups.js";
 import { type RunCommandOutcome, runCommand } from "./run-command.js";
 import { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, formatSize, truncateTail } from "./truncate.js";
 
@@ -44,6 +45,13 @@ export interface BashToolOptions {
 	updateIntervalMs?: number;
 	/** Most bytes of a long output kept in its file (its head and its tail); default 64 MB. */
 	maxOutputFileBytes?: number;
+	/**
+	 * Applied to the output's text before anyone sees it: each live update (`live`: it may start or end inside
+	 * a secret, where the output was cut), the result and the error. The approval policy masks secrets with it.
+	 */
+	redact?: (text: string, live: boolean) => string;
+	/** Tracks the commands' process groups for their owner (a session kills them when disposed). */
+	processGroups?: ProcessGroupSet;
 }
 
 export interface BashToolDetails {
@@ -108,6 +116,7 @@ const presentation: ToolPresentation = {
 		const command = rawString(args, "command", "cmd");
 		return command === undefined ? compactArgs(args) : oneLine(command);
 	},
+	shellCommand: (args) => rawString(args, "command"),
 	updateLines: (row, max) => tailLines(row.progressText, Math.min(ROW_OUTPUT_LINES, max), "dim"),
 	resultLines(row, max) {
 		const status = bashStatus(row.details);
@@ -157,6 +166,7 @@ export function createBashTool(cwd: string, options: BashToolOptions = {}): Tool
 	const maxLines = options.maxLines ?? DEFAULT_MAX_LINES;
 	const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
 	const updateIntervalMs = options.updateIntervalMs ?? 100;
+	const redact = options.redact ?? ((text: string) => text);
 	return {
 		name: "bash",
 		label: "Bash",
@@ -198,7 +208,7 @@ export function createBashTool(cwd: string, options: BashToolOptions = {}): Tool
 				// Progress shows only the latest lines: ten updates a second of the full 50 KB tail would flood
 				// JSON-mode readers and the screen for nothing.
 				const live = truncateTail(collector.tail().content, LIVE_TAIL).content;
-				onUpdate?.({ content: [{ type: "text", text: live }], details: running() });
+				onUpdate?.({ content: [{ type: "text", text: redact(live, true) }], details: running() });
 			};
 			const scheduleUpdate = () => {
 				if (!onUpdate || updateTimer) return;
@@ -221,6 +231,7 @@ export function createBashTool(cwd: string, options: BashToolOptions = {}): Tool
 						return accepted;
 					},
 					resume: () => collector.drained(),
+					processGroups: options.processGroups,
 				});
 			} finally {
 				if (updateTimer) clearTimeout(updateTimer);
@@ -236,7 +247,7 @@ export function createBashTool(cwd: string, options: BashToolOptions = {}): Tool
 				...(collected.fullOutputPath ? { fullOutputPath: collected.fullOutputPath } : {}),
 				totalBytes: collected.totalBytes,
 			};
-			const output = formatOutput(collected);
+			const output = redact(formatOutput(collected), false);
 			const reason = failureReason(outcome, timeoutSeconds);
 			if (reason) throw new BashToolError(`${output}\n\n${reason}`, details);
 			const result: AgentToolResult<BashToolDetails> = { content: [{ type: "text", text: output }], details };

@@ -1,6 +1,7 @@
 // When oldText is not in the file, point the model at the lines that look most like it. Two passes keep this
 // cheap on large files: a quick bigram score of every line against oldText's first line picks a few
 // candidates, then an edit-distance score of whole windows picks the best of them.
+import { editDistance } from "../core/text/edit-distance.js";
 import { foldText } from "./edit-match.js";
 
 export interface ClosestLines {
@@ -47,17 +48,7 @@ function editSimilarity(a: string, b: string): number {
 	const x = a.slice(0, COMPARED_CHARS);
 	const y = b.slice(0, COMPARED_CHARS);
 	if (x.length === 0 && y.length === 0) return 1;
-	let previous = new Uint16Array(y.length + 1).map((_, j) => j);
-	let current = new Uint16Array(y.length + 1);
-	for (let i = 1; i <= x.length; i++) {
-		current[0] = i;
-		for (let j = 1; j <= y.length; j++) {
-			const cost = x.charCodeAt(i - 1) === y.charCodeAt(j - 1) ? 0 : 1;
-			current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + cost);
-		}
-		[previous, current] = [current, previous];
-	}
-	return 1 - previous[y.length]! / Math.max(x.length, y.length);
+	return 1 - editDistance(x, y) / Math.max(x.length, y.length);
 }
 
 /** The window of file lines most like oldText's first lines, or undefined if nothing is close. */

@@ -2,7 +2,7 @@
 import fs from "node:fs/promises";
 import { type Static, Type } from "@sinclair/typebox";
 import { capLines, rawString, type StyledLine, type ToolDefinition, type ToolPresentation, tailLines } from "../core/index.js";
-import { applyEdits, type EditSpec } from "./edit-apply.js";
+import { type AppliedEdit, applyEdits, type EditSpec } from "./edit-apply.js";
 import { atomicWriteFile } from "./atomic-write.js";
 import { FileChangedError, type FileSnapshot, readSnapshot } from "./file-snapshot.js";
 import { describeChange } from "./edit-diff.js";
@@ -136,10 +136,24 @@ function checkEdits(edits: unknown): EditSpec[] {
 	return edits as EditSpec[];
 }
 
-interface AppliedChange {
+interface PlannedEdit {
+	bom: string;
 	original: string;
 	content: string;
-	applied: ReturnType<typeof applyEdits>["applied"];
+	applied: AppliedEdit[];
+}
+
+/** The file's edited text, worked out from its bytes without writing; throws what the model must fix. */
+function planEdit(bytes: Buffer, shownPath: string, edits: readonly EditSpec[]): PlannedEdit {
+	const raw = decodeText(bytes, shownPath);
+	const bom = raw.startsWith(UTF8_BOM) ? UTF8_BOM : "";
+	const original = raw.slice(bom.length);
+	return { bom, original, ...applyEdits(original, edits, shownPath) };
+}
+
+function planDiff(shownPath: string, plan: PlannedEdit): ReturnType<typeof describeChange> {
+	const ranges = plan.applied.map((edit) => ({ oldStart: edit.start, oldEnd: edit.end, newLength: edit.newLength }));
+	return describeChange(shownPath, plan.original, plan.content, ranges);
 }
 
 async function applyAndWrite(
@@ -149,14 +163,11 @@ async function applyAndWrite(
 	snapshot: FileSnapshot,
 	edits: EditSpec[],
 	signal: AbortSignal | undefined,
-): Promise<AppliedChange> {
-	const raw = decodeText(bytes, shownPath);
-	const bom = raw.startsWith(UTF8_BOM) ? UTF8_BOM : "";
-	const original = raw.slice(bom.length);
-	const { content, applied } = applyEdits(original, edits, shownPath);
+): Promise<PlannedEdit> {
+	const plan = planEdit(bytes, shownPath, edits);
 	if (signal?.aborted) throw new Error(`Edit of ${shownPath} aborted; the file was not changed.`);
-	await atomicWriteFile(absolute, bom + content, { unchangedSince: snapshot });
-	return { original, content, applied };
+	await atomicWriteFile(absolute, plan.bom + plan.content, { unchangedSince: snapshot });
+	return plan;
 }
 
 export function createEditTool(cwd: string): ToolDefinition<typeof editSchema, EditToolDetails> {
@@ -167,13 +178,20 @@ export function createEditTool(cwd: string): ToolDefinition<typeof editSchema, E
 		parameters: editSchema,
 		prepareArguments: prepareEditArguments,
 		...presentation,
+		async previewChange(args) {
+			const params = args as EditToolInput;
+			const edits = checkEdits(params.edits);
+			const { bytes, snapshot } = await readForEdit(resolveToCwd(params.path, cwd), params.path);
+			await snapshot.handle.close();
+			return diffLines(planDiff(params.path, planEdit(bytes, params.path, edits)).diff);
+		},
 		async execute(_toolCallId, params, signal) {
 			const absolute = resolveToCwd(params.path, cwd);
 			const edits = checkEdits(params.edits);
 			return withFileMutationQueue(absolute, async () => {
 				// Another program may write the file meanwhile: the edit is applied to what is on disk when it is
 				// written back, re-read and re-applied if the file changed, never written over the other change.
-				let change: AppliedChange | undefined;
+				let change: PlannedEdit | undefined;
 				for (let attempt = 1; !change; attempt++) {
 					if (signal?.aborted) throw new Error(`Edit of ${params.path} aborted; the file was not changed.`);
 					const { bytes, snapshot } = await readForEdit(absolute, params.path);
@@ -190,16 +208,9 @@ export function createEditTool(cwd: string): ToolDefinition<typeof editSchema, E
 						await snapshot.handle.close();
 					}
 				}
-				const { original, content, applied } = change;
-
-				const { diff, firstChangedLine } = describeChange(
-					params.path,
-					original,
-					content,
-					applied.map((edit) => ({ oldStart: edit.start, oldEnd: edit.end, newLength: edit.newLength })),
-				);
-				const tolerantMatches = applied.filter((edit) => edit.level === "tolerant").length;
-				const count = applied.length;
+				const { diff, firstChangedLine } = planDiff(params.path, change);
+				const tolerantMatches = change.applied.filter((edit) => edit.level === "tolerant").length;
+				const count = change.applied.length;
 				const note = tolerantMatches > 0 ? ` (${tolerantMatches} matched after normalising quotes, dashes or whitespace)` : "";
 				return {
 					content: [{ type: "text" as const, text: `Edited ${params.path}: ${count} replacement${count === 1 ? "" : "s"}${note}.` }],

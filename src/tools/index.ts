@@ -6,6 +6,7 @@ import { createFindTool } from "./find.js";
 import { createGrepTool } from "./grep.js";
 import { createLsTool } from "./ls.js";
 import { createReadTool } from "./read.js";
+import type { ProcessGroupSet } from "./process-groups.js";
 import { createWriteTool } from "./write.js";
 
 export { atomicWriteFile } from "./atomic-write.js";
@@ -16,7 +17,7 @@ export { createFindTool, DEFAULT_FIND_LIMIT, type FindToolDetails, type FindTool
 export { createGrepTool, DEFAULT_GREP_LIMIT, type GrepToolDetails, type GrepToolInput, grepSchema, MAX_GREP_FILE_BYTES } from "./grep.js";
 export { createLsTool, DEFAULT_LS_LIMIT, type LsToolDetails, type LsToolInput, lsSchema } from "./ls.js";
 export { removeStaleOutputFolders } from "./output-folder.js";
-export { killAllBashProcesses } from "./process-groups.js";
+export { killAllBashProcesses, ProcessGroupSet } from "./process-groups.js";
 export { createReadTool, type ReadToolDetails, type ReadToolInput, readSchema } from "./read.js";
 export {
 	DEFAULT_MAX_BYTES,
@@ -29,8 +30,16 @@ export {
 } from "./truncate.js";
 export { createWriteTool, type WriteToolDetails, type WriteToolInput, writeSchema } from "./write.js";
 
+/** What a session gives the tools it makes, besides their directory; each takes what concerns it. */
+export interface ToolContext {
+	/** Where commands' process groups are tracked, so disposing the session ends them. */
+	processGroups?: ProcessGroupSet;
+	/** Masks secrets in output a tool shows before it returns (bash's live output); see BashToolOptions.redact. */
+	redact?: (text: string, live: boolean) => string;
+}
+
 /** Makes a tool working in a directory. */
-export type ToolFactory = (cwd: string) => ToolDefinition<any>;
+export type ToolFactory = (cwd: string, context?: ToolContext) => ToolDefinition<any>;
 
 /** A built-in tool: how it is made, and whether a session without --tools enables it. */
 export interface BuiltinTool {
@@ -63,8 +72,8 @@ export interface BuiltinToolSet {
 }
 
 /** The definitions of `tools` (default: the built-in tools) for a working directory. */
-export function createBuiltinTools(cwd: string, tools: readonly BuiltinTool[] = BUILTIN_TOOLS): BuiltinToolSet {
-	const made = tools.map((tool) => ({ definition: tool.create(cwd), byDefault: tool.byDefault }));
+export function createBuiltinTools(cwd: string, tools: readonly BuiltinTool[] = BUILTIN_TOOLS, context: ToolContext = {}): BuiltinToolSet {
+	const made = tools.map((tool) => ({ definition: tool.create(cwd, context), byDefault: tool.byDefault }));
 	return { known: made.map((tool) => tool.definition), defaults: made.filter((tool) => tool.byDefault).map((tool) => tool.definition) };
 }
 

@@ -55,3 +55,30 @@ export function killAllBashProcesses(): void {
 	for (const pgid of groups) signalProcessGroup(pgid, "SIGKILL");
 	groups.clear();
 }
+
+/**
+ * The process groups one owner started (a session's bash tool), tracked here as well as globally, so that
+ * disposing the owner ends its commands' background jobs without touching another session's.
+ */
+export class ProcessGroupSet {
+	private readonly owned = new Set<number>();
+
+	track(pgid: number): void {
+		trackProcessGroup(pgid);
+		this.owned.add(pgid);
+	}
+
+	release(pgid: number): void {
+		releaseProcessGroup(pgid);
+		if (!groups.has(pgid)) this.owned.delete(pgid);
+	}
+
+	/** Kills every group of this owner still tracked (SIGKILL, synchronous). */
+	killAll(): void {
+		for (const pgid of this.owned) {
+			signalProcessGroup(pgid, "SIGKILL");
+			groups.delete(pgid);
+		}
+		this.owned.clear();
+	}
+}

@@ -1,7 +1,7 @@
 // Runs one shell command in its own process group and settles promptly, whatever its children do.
 // execa is loaded with the first command: loom starts (its screen included) without compiling it.
 import type { Readable } from "node:stream";
-import { releaseProcessGroup, signalProcessGroup, trackProcessGroup } from "./process-groups.js";
+import { type ProcessGroupSet, releaseProcessGroup, signalProcessGroup, trackProcessGroup } from "./process-groups.js";
 
 export interface RunCommandOptions {
 	shell: string;
@@ -16,6 +16,8 @@ export interface RunCommandOptions {
 	/** Every output chunk, stdout and stderr merged in arrival order. Return false to pause until resume() resolves. */
 	onChunk: (chunk: Buffer) => boolean;
 	resume: () => Promise<void>;
+	/** Where the command's process group is tracked besides the global list (its owner's set). */
+	processGroups?: ProcessGroupSet;
 }
 
 export interface RunCommandOutcome {
@@ -64,7 +66,8 @@ export async function runCommand(options: RunCommandOptions): Promise<RunCommand
 
 	const pid = child.pid;
 	if (pid === undefined) throw new Error(await spawnFailure(child, options));
-	trackProcessGroup(pid);
+	const track = options.processGroups ?? { track: trackProcessGroup, release: releaseProcessGroup };
+	track.track(pid);
 
 	const streams = [child.stdout, child.stderr].filter((s): s is Readable => s !== null && s !== undefined);
 	let lastDataAt = Date.now();
@@ -113,7 +116,7 @@ export async function runCommand(options: RunCommandOptions): Promise<RunCommand
 		signalProcessGroup(pid, "SIGTERM");
 		killTimer = setTimeout(() => {
 			signalProcessGroup(pid, "SIGKILL");
-			releaseProcessGroup(pid);
+			track.release(pid);
 		}, options.killGraceMs);
 		killTimer.unref();
 		// Even a process stuck in the kernel must not hold the agent: settle after the grace regardless.
@@ -143,7 +146,7 @@ export async function runCommand(options: RunCommandOptions): Promise<RunCommand
 			stream.destroy();
 		}
 		// A group with background jobs stays tracked so exit can kill it; a killed group is released by its timer.
-		if (!killTimer) releaseProcessGroup(pid);
+		if (!killTimer) track.release(pid);
 	}
 
 	/** Reads what the shell left in the pipes, without waiting on children that keep them open. */

@@ -1,8 +1,11 @@
 // The write tool: create or overwrite a whole file, atomically, inside the file-mutation queue.
 import fs from "node:fs/promises";
 import { type Static, Type } from "@sinclair/typebox";
-import { rawNumber, type ToolDefinition, type ToolPresentation, tailLines } from "../core/index.js";
+import { rawNumber, type StyledLine, type ToolDefinition, type ToolPresentation, tailLines } from "../core/index.js";
 import { atomicWriteFile } from "./atomic-write.js";
+import { diffLines } from "./edit.js";
+import { describeChange } from "./edit-diff.js";
+import { specialFileKind } from "./file-kind.js";
 import { withFileMutationQueue } from "./file-mutation-queue.js";
 import { pathEffect, READ_BEFORE_CHANGE, summarizePath } from "./file-tool-presentation.js";
 import { acceptFilePathAlias, resolveToCwd } from "./resolve-path.js";
@@ -40,6 +43,25 @@ const presentation: ToolPresentation = {
 	fileEffects: pathEffect("changes"),
 };
 
+/** A file bigger than this is not diffed for an approval question; its size is shown instead. */
+const MAX_PREVIEW_BYTES = 1024 * 1024;
+
+/** The diff writing `content` would make, worked out without writing: every line added for a new file. */
+async function previewWrite(absolute: string, shownPath: string, content: string): Promise<StyledLine[]> {
+	let before = "";
+	try {
+		const stat = await fs.stat(absolute);
+		if (!stat.isFile()) return [{ text: `${shownPath} is not a regular file (it is ${specialFileKind(stat)}).`, style: "warning" }];
+		if (stat.size > MAX_PREVIEW_BYTES) return [{ text: `replaces all ${formatSize(stat.size)} of ${shownPath} with ${formatSize(Buffer.byteLength(content))}`, style: "warning" }];
+		before = await fs.readFile(absolute, "utf8");
+	} catch (error) {
+		if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+	}
+	if (before === content) return [{ text: `no change: ${shownPath} already holds this content`, style: "dim" }];
+	const { diff } = describeChange(shownPath, before, content, [{ oldStart: 0, oldEnd: before.length, newLength: content.length }]);
+	return diffLines(diff);
+}
+
 async function exists(filePath: string): Promise<boolean> {
 	try {
 		await fs.access(filePath);
@@ -57,6 +79,10 @@ export function createWriteTool(cwd: string): ToolDefinition<typeof writeSchema,
 		parameters: writeSchema,
 		prepareArguments: acceptFilePathAlias,
 		...presentation,
+		previewChange(args) {
+			const params = args as WriteToolInput;
+			return previewWrite(resolveToCwd(params.path, cwd), params.path, params.content);
+		},
 		async execute(_toolCallId, params, signal) {
 			const absolute = resolveToCwd(params.path, cwd);
 			return withFileMutationQueue(absolute, async () => {

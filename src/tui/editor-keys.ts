@@ -24,9 +24,12 @@ export type EditorCommand =
 	| { type: "wordLeft" }
 	| { type: "wordRight" }
 	| { type: "escape" }
+	| { type: "tab" }
+	| { type: "externalEdit" }
 	| { type: "ctrlC" }
 	| { type: "ctrlD" }
 	| { type: "toggleThinking" }
+	| { type: "cycleApproval" }
 	| { type: "pasteStart" }
 	| { type: "pasteEnd" };
 
@@ -38,6 +41,7 @@ const CTRL: Record<string, EditorCommand> = {
 	d: { type: "ctrlD" },
 	j: { type: "newline" },
 	t: { type: "toggleThinking" },
+	g: { type: "externalEdit" },
 	a: { type: "home" },
 	e: { type: "end" },
 	u: { type: "deleteToStart" },
@@ -56,28 +60,43 @@ const META: Record<string, EditorCommand> = {
 /** What is left of a function-key sequence Ink did not know (ESC[…~, the ESC dropped): a key with no binding, never text. */
 const UNKNOWN_SEQUENCE = /^\[\d+(?:;\d+)*~$/;
 
-/** C0 controls other than tab and line breaks: keys (Ctrl chords, Backspace), never text. */
-const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001a\u001c-\u001f]/;
-const CONTROLS = /([\u0000-\u0008\u000b\u000c\u000e-\u001a\u001c-\u001f])/;
-
-function controlKey(char: string): EditorCommand[] {
-	if (char === "\b") return [{ type: "backspace" }];
-	const command = CTRL[String.fromCharCode(char.charCodeAt(0) + 96)];
-	return command ? [command] : [];
-}
-
 /**
  * Text that arrived in one piece outside a bracketed paste: either typed ahead (a trailing Enter means
  * "send") or pasted by a terminal without bracketed paste (several lines: keep them all, send nothing).
  */
 function typedText(input: string): EditorCommand[] {
-	// Keys typed faster than they are read come as one piece, Ctrl chords and Backspace included: each is the key it is.
-	if (CONTROL.test(input)) {
-		return input.split(CONTROLS).flatMap((part) => (part.length === 1 && CONTROL.test(part) ? controlKey(part) : part === "" ? [] : typedText(part)));
-	}
+	if (CONTROL.test(input)) return typedWithControls(input);
 	const breaks = input.match(/\r\n?|\n/g)?.length ?? 0;
 	if (breaks === 1 && input.endsWith("\r")) return [{ type: "insert", text: input.slice(0, -1) }, { type: "submit" }];
 	return [{ type: "insert", text: input }];
+}
+
+/** Control characters that are keys (Ctrl+C, Ctrl+U, Backspace…), not text; line breaks and tabs are text. */
+const CONTROL = /[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]/;
+
+/**
+ * Keys typed ahead arrive in one chunk on a busy machine ("\x03\x03": Ctrl+C twice): each control character is
+ * its key, the text between is text.
+ */
+function typedWithControls(input: string): EditorCommand[] {
+	const commands: EditorCommand[] = [];
+	let text = "";
+	for (const char of input) {
+		if (!CONTROL.test(char)) {
+			text += char;
+			continue;
+		}
+		if (text !== "") commands.push(...typedText(text));
+		text = "";
+		const code = char.charCodeAt(0);
+		if (code === 0x7f || code === 0x08) commands.push({ type: "backspace" });
+		else {
+			const command = CTRL[String.fromCharCode(code + 0x60)];
+			if (command) commands.push(command);
+		}
+	}
+	if (text !== "") commands.push(...typedText(text));
+	return commands;
 }
 
 export function editorCommands(input: string, key: Key, pasting: boolean): EditorCommand[] {
@@ -103,6 +122,8 @@ export function editorCommands(input: string, key: Key, pasting: boolean): Edito
 	if (key.downArrow) return [{ type: "down" }];
 	if (key.home) return [{ type: "home" }];
 	if (key.end) return [{ type: "end" }];
+	if (key.tab && key.shift) return [{ type: "cycleApproval" }];
+	if (key.tab && !key.shift) return [{ type: "tab" }];
 	if (key.tab || input === "") return [];
 	// Other Alt chords have no binding; never type them as text.
 	if (key.meta && input.length === 1) {

@@ -46,7 +46,8 @@ export function historyItems(messages: readonly AgentMessage[], tools: readonly 
 			// Read defensively: a hand-edited file may lack the count.
 			const tokens = message.tokensBefore;
 			const before = typeof tokens === "number" && tokens > 0 ? ` (${tokens.toLocaleString("en-US")} tokens before)` : "";
-			items.push({ kind: "notice", level: "info", text: `Earlier messages were compacted into a summary${before}; the model continues from it.` });
+			const detail = typeof message.summary === "string" && message.summary !== "" ? { detail: message.summary } : {};
+			items.push({ kind: "notice", level: "info", text: `Earlier messages were compacted into a summary${before}; the model continues from it.`, ...detail });
 			return;
 		}
 		if (!isRole(message, "assistant")) return;

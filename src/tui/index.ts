@@ -1,6 +1,8 @@
 // Entry of the interactive screen. The CLI calls runInteractive when stdin and stdout are terminals.
 import { homedir } from "node:os";
+import type { SelectOptions, UiChoice } from "../core/session/session-ui.js";
 import type { SessionPort } from "./session-port.js";
+import { PASTE_OFF, PASTE_ON } from "./terminal-handoff.js";
 
 export type { SessionPort, SessionSummary } from "./session-port.js";
 
@@ -15,9 +17,6 @@ export interface InteractiveOptions {
 	patchConsole?: boolean;
 }
 
-// Bracketed paste: the terminal marks pasted text, so a pasted newline never sends the prompt.
-const PASTE_ON = "\u001b[?2004h";
-const PASTE_OFF = "\u001b[?2004l";
 
 /**
  * Loads Ink, React and the components, once. Run from the sources, React picks its build from NODE_ENV when
@@ -83,4 +82,17 @@ export async function runInteractive(session: SessionPort, options: InteractiveO
 		if (pasteMode) stdout.write(PASTE_OFF);
 	}
 	return exitCode;
+}
+
+/**
+ * One picker on the terminal before any screen exists (`loom -r`): drawn on `stderr`, keys from `stdin` (a TTY).
+ * Resolves with the chosen value, "dismissed" (Esc, Ctrl+D) or "interrupted" (Ctrl+C).
+ */
+export async function pickInTerminal<T>(
+	select: SelectOptions,
+	choices: readonly UiChoice<T>[],
+	streams: { stdin: NodeJS.ReadStream; stderr: NodeJS.WriteStream },
+): Promise<{ value: T } | "dismissed" | "interrupted"> {
+	const { mountPicker } = await loadScreen();
+	return mountPicker(select, choices, { stdin: streams.stdin, stdout: streams.stderr, stderr: streams.stderr, patchConsole: false });
 }

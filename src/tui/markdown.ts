@@ -4,7 +4,7 @@
 // loaded by loadHighlighter(), and code rendered before that is left plain.
 import chalk from "chalk";
 import { type Token, type Tokens, lexer } from "marked";
-import stringWidth from "string-width";
+import { drawTable } from "./markdown-table.js";
 
 type Highlighter = typeof import("./highlight.js");
 
@@ -120,20 +120,10 @@ function renderList(list: Tokens.List, width: number): string {
 	return items.join(list.loose ? "\n\n" : "\n");
 }
 
-function pad(text: string, width: number, align: Tokens.TableCell["align"]): string {
-	const gap = Math.max(0, width - stringWidth(text));
-	if (align === "right") return " ".repeat(gap) + text;
-	if (align === "center") return " ".repeat(Math.floor(gap / 2)) + text + " ".repeat(Math.ceil(gap / 2));
-	return text + " ".repeat(gap);
-}
-
-function renderTable(table: Tokens.Table): string {
+function renderTable(table: Tokens.Table, width: number): string {
 	const header = table.header.map((cell) => chalk.bold(renderInline(cell.tokens)));
 	const rows = table.rows.map((row) => row.map((cell) => renderInline(cell.tokens)));
-	const widths = header.map((cell, column) => Math.max(stringWidth(cell), ...rows.map((row) => stringWidth(row[column] ?? ""))));
-	const line = (cells: string[]) => cells.map((cell, column) => pad(cell, widths[column], table.align[column] ?? null)).join(chalk.dim(" │ "));
-	const rule = chalk.dim(widths.map((width) => "─".repeat(width)).join("─┼─"));
-	return [line(header), rule, ...rows.map(line)].join("\n");
+	return drawTable(header, rows, table.align, width);
 }
 
 function renderBlock(token: Token, width: number): string | undefined {
@@ -163,7 +153,7 @@ function renderBlock(token: Token, width: number): string | undefined {
 		case "hr":
 			return chalk.dim("─".repeat(Math.max(3, Math.min(width, 60))));
 		case "table":
-			return renderTable(token as Tokens.Table);
+			return renderTable(token as Tokens.Table, width);
 		case "html":
 			return chalk.dim((token as Tokens.HTML).text.replace(/\n+$/, ""));
 		default:

@@ -2,7 +2,10 @@
 // loadScreen() below, once the build of React to use has been chosen.
 import { render } from "ink";
 import { createElement } from "react";
+import type { SelectOptions, UiChoice } from "../core/session/session-ui.js";
 import { App, type AppProps } from "./components/App.js";
+import { StandaloneDialog } from "./components/StandaloneDialog.js";
+import { DialogQueue } from "./dialogs/dialog-queue.js";
 import { withPasteFilter } from "./paste-filter.js";
 
 export interface MountOptions {
@@ -28,4 +31,31 @@ export function mountScreen(props: AppProps, options: MountOptions): MountedScre
 		maxFps: 0,
 		kittyKeyboard: { mode: "auto", flags: ["disambiguateEscapeCodes"] },
 	});
+}
+
+/** Asks one question with a picker drawn on `options.stdout`; "interrupted" on Ctrl+C, undefined on Esc or Ctrl+D. */
+export async function mountPicker<T>(select: SelectOptions, choices: readonly UiChoice<T>[], options: MountOptions): Promise<{ value: T } | "dismissed" | "interrupted"> {
+	const queue = new DialogQueue(() => {}, true);
+	let interrupted = false;
+	const answer = queue.select(select, choices);
+	const dialog = queue.current();
+	if (!dialog) return "dismissed";
+	// Raw mode before the first frame: a key pressed as soon as the list shows is a key, not a line-editing
+	// character for the terminal (Ctrl+D would end the input). Ink turns it off again when it unmounts.
+	options.stdin.setRawMode?.(true);
+	const instance = render(createElement(StandaloneDialog, { dialog, onInterrupt: () => (interrupted = true) }), {
+		...options,
+		stdin: withPasteFilter(options.stdin),
+		exitOnCtrlC: false,
+	});
+	try {
+		const value = await answer;
+		if (interrupted) return "interrupted";
+		return value === undefined ? "dismissed" : { value };
+	} finally {
+		// Leave the terminal as it was: the picker goes, the shell prompt or the screen takes over.
+		instance.clear();
+		instance.unmount();
+		await instance.waitUntilExit();
+	}
 }

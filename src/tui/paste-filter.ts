@@ -59,15 +59,29 @@ export class PasteFilter {
 }
 
 /**
+ * Splits filtered input so each Ctrl+C is a read of its own: Ink reads the text of one read as one input, so two
+ * Ctrl+C arriving together (a busy machine) would be typed into the editor instead of exiting. A paste holds none
+ * (cleaned above), so splitting cannot cut one.
+ */
+function splitInterrupts(text: string): string[] {
+	return text.includes("\u0003") ? text.split(/(\u0003)/).filter((piece) => piece !== "") : [text];
+}
+
+/**
  * `stdin` as Ink reads it (read() after "readable"), with every paste cleaned and the keys Ink misreads
  * rewritten; all else is the stream itself.
  */
 export function withPasteFilter(stdin: NodeJS.ReadStream): NodeJS.ReadStream {
 	const filter = new PasteFilter();
+	const pending: string[] = [];
+	// Ink calls read() until it returns null, so the pieces of one chunk all arrive in the same turn.
 	const read = (size?: number): string | null => {
+		if (pending.length > 0) return pending.shift()!;
 		const chunk: unknown = stdin.read(size);
 		if (chunk === null) return null;
-		return filter.push(typeof chunk === "string" ? chunk : String(chunk));
+		const [first, ...rest] = splitInterrupts(filter.push(typeof chunk === "string" ? chunk : String(chunk)));
+		pending.push(...rest);
+		return first ?? "";
 	};
 	return new Proxy(stdin, {
 		get(target, key) {

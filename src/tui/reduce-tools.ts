@@ -1,7 +1,8 @@
 // Tool execution timeline: rows keyed by toolCallId, never by position.
 // The assistant message's end → "queued" (every call of the batch, in the model's order), start → "preparing"
-// (validation, the before-chain), running (execute() began) or an update → "running", end → "done" | "error";
-// updates after the end are ignored. The batch moves into the transcript as one item at turn_end.
+// (validation, the before-chain), approval asked → "waiting" → answered → "preparing", execute() began
+// (tool_execution_running) or an update → "running", end → "done" | "error"; updates after the end are ignored.
+// The batch moves into the transcript as one item at turn_end.
 import type { AgentToolResult } from "../core/agent-types.js";
 import type { AssistantMessage } from "../core/llm-types.js";
 import { findTool, type NamedToolPresentation, toolSummary } from "../core/tool-definition.js";
@@ -64,6 +65,13 @@ export function updateTool(view: ScreenView, toolCallId: string, partial: AgentT
 		progressText: textFromContent(partial?.content),
 		...(details !== undefined ? { details } : {}),
 	});
+}
+
+/** The call waits for the user's approval (true), or no longer does (false). */
+export function awaitApproval(view: ScreenView, toolCallId: string, waiting: boolean): ScreenView {
+	const run = view.tools[toolCallId];
+	if (!run || isSettled(run) || (run.status === "waiting") === waiting) return view;
+	return withRun(view, { ...run, status: waiting ? "waiting" : "preparing" });
 }
 
 export function endTool(view: ScreenView, toolCallId: string, result: AgentToolResult<unknown> | undefined, isError: boolean, now: number): ScreenView {

@@ -3,8 +3,9 @@
 import type { SessionEvent } from "../core/session/session-events.js";
 import type { NamedToolPresentation } from "../core/tool-definition.js";
 import { userText } from "./message-text.js";
+import { expandLast } from "./expand-last.js";
 import { appendItems, endAssistant, flushAssistant, startAssistant, updateAssistant } from "./reduce-assistant.js";
-import { endTool, flushToolBatch, queueTools, runTool, startTool, updateTool } from "./reduce-tools.js";
+import { awaitApproval, endTool, flushToolBatch, queueTools, runTool, startTool, updateTool } from "./reduce-tools.js";
 import { zeroUsage } from "../core/session/usage-totals.js";
 import { type ScreenView, type UiEvent, isBusy } from "./view-model.js";
 
@@ -71,13 +72,20 @@ export function reduceView(view: ScreenView, event: ScreenEvent, now: number, to
 			return updateTool(view, event.toolCallId, event.partialResult);
 		case "tool_execution_end":
 			return endTool(view, event.toolCallId, event.result, event.isError, now);
+		case "tool_approval_requested":
+			return awaitApproval(view, event.toolCallId, true);
+		case "tool_approval_resolved":
+			return awaitApproval(view, event.toolCallId, false);
+		case "approval_mode_changed":
+			return { ...view, session: { ...view.session, approvalMode: event.mode } };
 
 		case "session_open": {
-			const resumed = event.messageCount > 0;
 			const where = event.file ? event.file : "not saved (--no-session)";
 			const opened: ScreenView = {
 				...closeRun(view, now),
 				session: {
+					// The approval mode belongs to the policy, not to the session file: it carries over.
+					approvalMode: view.session.approvalMode,
 					sessionId: event.sessionId,
 					file: event.file,
 					cwd: event.cwd,
@@ -90,7 +98,7 @@ export function reduceView(view: ScreenView, event: ScreenEvent, now: number, to
 				contextTokens: undefined,
 				turn: 0,
 			};
-			const text = resumed ? `Resumed session with ${event.messageCount} messages · ${where}` : `Session ${where}`;
+			const text = openedText(event.reason, event.messageCount, where);
 			return appendItems(opened, [{ kind: "notice", level: "info", text }]);
 		}
 		case "retry_scheduled":
@@ -103,10 +111,10 @@ export function reduceView(view: ScreenView, event: ScreenEvent, now: number, to
 		case "queue_changed":
 			return { ...view, queue: { steering: [...event.steering], followUp: [...event.followUp] } };
 		case "model_changed":
-			return appendItems(
-				{ ...view, session: { ...view.session, provider: event.provider, model: event.model }, contextTokens: undefined },
-				[{ kind: "notice", level: "info", text: `Model: ${event.provider}/${event.model}` }],
-			);
+			// The conversation stays as it was: its size is measured against the new model's window from now on.
+			return appendItems({ ...view, session: { ...view.session, provider: event.provider, model: event.model } }, [
+				{ kind: "notice", level: "info", text: `Model: ${event.provider}/${event.model}` },
+			]);
 		case "thinking_changed":
 			return appendItems({ ...view, session: { ...view.session, thinkingLevel: event.level } }, [
 				{ kind: "notice", level: "info", text: `Thinking level: ${event.level}` },
@@ -117,7 +125,8 @@ export function reduceView(view: ScreenView, event: ScreenEvent, now: number, to
 			const notice = compactionNotice(event);
 			const next: ScreenView = { ...view, compacting: undefined };
 			if (!event.aborted && !event.error) next.contextTokens = undefined;
-			return appendItems(next, [{ kind: "notice", ...notice }]);
+			const detail = !event.aborted && !event.error && event.summary ? { detail: event.summary } : {};
+			return appendItems(next, [{ kind: "notice", ...notice, ...detail }]);
 		}
 		case "session_error":
 			return appendItems(view, [{ kind: "notice", level: "error", text: event.message }]);
@@ -135,11 +144,32 @@ export function reduceView(view: ScreenView, event: ScreenEvent, now: number, to
 			return appendItems({ ...closeRun(view, now), runStatus: "idle", retry: undefined, runStartedAt: undefined, leftRun: true }, [
 				{ kind: "notice", level: "warning", text: "Interrupted: loom exited during the run." },
 			]);
+		case "ui_expand_last": {
+			const expanded = expandLast(view.transcript);
+			return appendItems(view, [expanded ?? { kind: "notice", level: "info", text: "Nothing to expand yet: Ctrl+O shows the latest tool output, summary or thinking in full." }]);
+		}
+		case "ui_item":
+			return appendItems(view, [event.item]);
 		case "ui_history":
 			return { ...appendItems(view, event.items), sessionPrompts: event.prompts };
 		case "ui_usage_baseline":
 			return { ...view, usage: { ...event.usage }, contextTokens: event.contextTokens ?? view.contextTokens };
 		default:
 			return view;
+	}
+}
+
+/** The notice a session_open leaves in the transcript, by why the session opened. */
+function openedText(reason: string | undefined, messages: number, where: string): string {
+	const count = `${messages} message${messages === 1 ? "" : "s"}`;
+	switch (reason) {
+		case "rewind":
+			return `Rewound the conversation: ${count} now · ${where}`;
+		case "branch":
+			return `Switched branch: ${count} · ${where}`;
+		case "fork":
+			return `Forked into a new session with ${count} · ${where}`;
+		default:
+			return messages > 0 ? `Resumed session with ${messages} messages · ${where}` : `Session ${where}`;
 	}
 }

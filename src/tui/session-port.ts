@@ -4,6 +4,7 @@ import type { AgentMessage } from "../core/agent-types.js";
 import type { CommandLookup } from "../core/session/command-registry.js";
 import type { CommandSession } from "../core/session/session-commands.js";
 import type { SessionEvent } from "../core/session/session-events.js";
+import type { ApprovalMode } from "../core/session/approval-mode.js";
 import type { SessionUi } from "../core/session/session-ui.js";
 import type { NamedToolPresentation } from "../core/tool-definition.js";
 import type { UsageTotals } from "../core/session/usage-totals.js";
@@ -51,4 +52,6 @@ export interface SessionPort extends CommandSession {
 	 * Optional: a tool without a presentation gets generic rows (its arguments as JSON, its text result).
 	 */
 	readonly tools?: readonly NamedToolPresentation[];
+	/** The approval mode, when a policy is installed (its changes arrive as approval_mode_changed). Optional. */
+	readonly approvalMode?: ApprovalMode;
 }

@@ -22,6 +22,8 @@ export function statusGlyph(status: ToolStatus, now: number): string {
 			return chalk.dim("○");
 		case "preparing":
 			return chalk.yellow(spinnerFrame(now));
+		case "waiting":
+			return chalk.yellow("?");
 		case "running":
 			return chalk.cyan(spinnerFrame(now));
 		case "done":
@@ -41,14 +43,22 @@ const MIN_SUMMARY = 4;
 export function toolRowHeader(run: ToolRunView, now: number, width = Number.POSITIVE_INFINITY): string {
 	const settled = run.status === "done" || run.status === "error";
 	const elapsed = (settled ? (run.endedAt ?? now) : now) - run.startedAt;
-	const time = run.status === "queued" ? " queued" : run.untimed ? "" : ` ${run.status === "preparing" ? "preparing " : ""}${formatDuration(elapsed)}`;
+	const time =
+		run.status === "queued"
+			? " queued"
+			: run.status === "waiting"
+				? " waiting for approval"
+				: run.untimed
+					? ""
+					: ` ${run.status === "preparing" ? "preparing " : ""}${formatDuration(elapsed)}`;
 	let name = showControls(run.name);
 	let summary = run.argsPreview ? showControls(run.argsPreview) : "";
 	// Glyph and space, the name, then " summary" and the time.
 	const room = width - 2 - columns(name) - columns(time);
 	if (summary !== "" && columns(summary) + 1 > room) summary = room - 1 >= MIN_SUMMARY ? cutEnd(summary, room - 1) : "";
 	if (summary === "" && columns(name) > width - 2 - columns(time)) name = cutEnd(name, Math.max(1, width - 2 - columns(time)));
-	return `${statusGlyph(run.status, now)} ${chalk.bold(name)}${summary ? ` ${summary}` : ""}${chalk.dim(time)}`;
+	const state = run.status === "waiting" ? chalk.yellow(time) : chalk.dim(time);
+	return `${statusGlyph(run.status, now)} ${chalk.bold(name)}${summary ? ` ${summary}` : ""}${state}`;
 }
 
 /** Lines under a row's header, at most `max`: drawn by its tool's definition among `tools`, or generically. */

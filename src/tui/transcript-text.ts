@@ -48,7 +48,11 @@ export function transcriptRows(item: TranscriptItem, width: number, showThinking
 		case "tools":
 			return item.runs.flatMap((run) => toolRows(run, columns, tools));
 		case "notice":
-			return wrapRows(noticeLine(item.level, stripControls(item.text)), columns);
+			return wrapRows(noticeLine(item.level, stripControls(item.text)) + (item.detail ? chalk.dim(" · ctrl+o shows it") : ""), columns);
+		case "shell":
+			return shellRows(item, columns);
+		case "expanded":
+			return [...wrapRows(chalk.cyan.bold(`▾ ${stripControls(item.title)}`), columns), ...wrapRows(stripControls(item.text).replace(/\n+$/, ""), columns)];
 	}
 }
 
@@ -80,6 +84,19 @@ function noticeLine(level: NoticeLevel, text: string): string {
 		default:
 			return chalk.dim(`· ${text}`);
 	}
+}
+
+/** "$ command", then the output's last lines (Ctrl+O shows all), and the exit status when it failed. */
+function shellRows(item: Extract<TranscriptItem, { kind: "shell" }>, width: number): string[] {
+	const header = `${chalk.magenta.bold("!")} ${chalk.bold(stripControls(item.command))}${item.forContext ? chalk.dim(" · added to your next prompt") : ""}`;
+	const rows = wrapRows(header, width);
+	const lines = stripControls(item.output).replace(/\n+$/, "").split("\n");
+	const shown = lines.length > TRANSCRIPT_RESULT_LINES ? lines.slice(-TRANSCRIPT_RESULT_LINES) : lines;
+	const inner = Math.max(1, width - RESULT_INDENT.length);
+	if (shown.length < lines.length) rows.push(RESULT_INDENT + chalk.dim(`… ${lines.length - shown.length} earlier lines (ctrl+o shows all)`));
+	if (item.output !== "") for (const row of wrapRows(shown.join("\n"), inner)) rows.push(RESULT_INDENT + row);
+	if (item.exitCode !== 0) rows.push(RESULT_INDENT + chalk.red(item.exitCode === null ? "stopped" : `exit code ${item.exitCode}`));
+	return rows;
 }
 
 /** A finished tool row: its header on one row, then its result lines wrapped under it. */

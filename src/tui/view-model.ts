@@ -2,12 +2,14 @@
 // never the agent's state. Everything here is plain data, produced only by the reducer.
 import type { ThinkingLevel } from "../core/llm-types.js";
 import type { CompactionReason } from "../core/session/session-events.js";
+import type { ApprovalMode } from "../core/session/approval-mode.js";
 import type { NoticeLevel } from "../core/session/command-registry.js";
 import { type UsageTotals, zeroUsage } from "../core/session/usage-totals.js";
 
 /** Idle from run_end to run_start; "settling" between an agent run's end and the prompt's run_end. */
 export type RunStatus = "idle" | "running" | "settling";
-export type ToolStatus = "queued" | "preparing" | "running" | "done" | "error";
+/** "queued": its turn in the batch has not come; "waiting": the call waits for the user's approval. */
+export type ToolStatus = "queued" | "preparing" | "waiting" | "running" | "done" | "error";
 
 export interface ToolRunView {
 	/** toolCallId: the only key; names repeat and parallel calls of one tool are common. */
@@ -45,7 +47,18 @@ export type TranscriptItem =
 	  }
 	| { kind: "thinking"; id: string; messageId: string; turn: number; text: string; redacted: boolean }
 	| { kind: "tools"; id: string; turn: number; runs: ToolRunView[] }
-	| { kind: "notice"; id: string; level: NoticeLevel; text: string };
+	| {
+			kind: "notice";
+			id: string;
+			level: NoticeLevel;
+			text: string;
+			/** What Ctrl+O shows in full (a compaction's summary). */
+			detail?: string;
+	  }
+	/** A shell command the user ran from the editor (`!cmd`), with its output (cut; Ctrl+O shows it whole). */
+	| { kind: "shell"; id: string; command: string; output: string; exitCode: number | null; forContext: boolean }
+	/** Something shown again in full by Ctrl+O, under a title saying what it is. */
+	| { kind: "expanded"; id: string; title: string; text: string };
 
 /** A transcript item before the reducer gives it an id. */
 export type NewTranscriptItem = TranscriptItem extends infer T ? (T extends { id: string } ? Omit<T, "id"> : never) : never;
@@ -88,6 +101,8 @@ export interface SessionInfoView {
 	model?: string;
 	thinkingLevel?: ThinkingLevel;
 	messageCount: number;
+	/** Undefined when no approval policy is installed. */
+	approvalMode?: ApprovalMode;
 }
 
 export interface ScreenView {
@@ -126,6 +141,10 @@ export type UiEvent =
 	| { type: "ui_toggle_thinking" }
 	/** The screen leaves during a run: what was live goes into the transcript, with a line saying so. */
 	| { type: "ui_leave_run" }
+	/** Ctrl+O: print the latest tool output, compaction summary, thinking or shell output again, in full. */
+	| { type: "ui_expand_last" }
+	/** A transcript item the screen made itself (a shell command's output). */
+	| { type: "ui_item"; item: NewTranscriptItem }
 	/** Totals already in a resumed session, read from the session when it opens. */
 	| { type: "ui_usage_baseline"; usage: UsageTotals; contextTokens?: number }
 	/** The conversation of a resumed session, to show before anything new, and its prompts. */

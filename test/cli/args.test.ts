@@ -1,7 +1,7 @@
 // The command line as parsed, without running anything.
 import { describe, expect, it } from "vitest";
 import { parseArgs } from "../../src/cli/args.js";
-import { chooseModel } from "../../src/cli/create-session.js";
+import { chooseModel } from "../../src/sdk/model-option.js";
 import { UsageError } from "../../src/cli/usage-error.js";
 import { createBuiltinTools } from "../../src/tools/index.js";
 
@@ -17,19 +17,23 @@ describe("parseArgs", () => {
 		const { options } = parse(
 			"-p", "--mode", "json", "--provider", "openai", "-m", "gpt-x", "--base-url", "http://h/v1", "--api-key", "k",
 			"--thinking", "high", "--toolExecution", "sequential", "--tools", "read,bash", "--system-prompt", "S",
-			"--append-system-prompt", "A", "--no-context-files", "--max-turns", "3", "@a.ts", "fix", "@b.png", "it",
+			"--append-system-prompt", "A", "--no-context-files", "--max-turns", "3", "--approval", "ask",
+			"--allow", "bash(npm test)", "--allow", "edit(src/**)", "--deny", "bash(git push*)", "-e", "guard.ts", "--extension", "tools/",
+			"--trust", "@a.ts", "fix", "@b.png", "it",
 		);
 		expect(options).toEqual({
 			print: true, mode: "json", provider: "openai", model: "gpt-x", baseUrl: "http://h/v1", apiKey: "k",
 			thinking: "high", toolExecution: "sequential", tools: ["read", "bash"], systemPrompt: "S", appendSystemPrompt: "A",
 			continue: false, resume: false, session: undefined, persist: true, contextFiles: false, maxTurns: 3,
-			files: ["a.ts", "b.png"], prompt: "fix it",
+			approval: "ask", allow: ["bash(npm test)", "edit(src/**)"], deny: ["bash(git push*)"],
+			extensions: ["guard.ts", "tools/"], trust: true, files: ["a.ts", "b.png"], prompt: "fix it",
 		});
 	});
 
 	it("has sensible defaults", () => {
 		const { options } = parse();
-		expect(options).toMatchObject({ print: false, tools: undefined, persist: true, contextFiles: true, files: [], prompt: "" });
+		expect(options).toMatchObject({ print: false, tools: undefined, persist: true, contextFiles: true, extensions: [], trust: false, files: [], prompt: "" });
+		expect(options).toMatchObject({ approval: undefined, allow: [], deny: [] });
 	});
 
 	it("reads --no-tools, --no-session and --session", () => {
@@ -56,6 +60,7 @@ describe("parseArgs", () => {
 
 	it("asks for exit 2 on unknown flags and bad values, with the reason on stderr", () => {
 		expect(parse("--nope").result).toEqual({ kind: "exit", code: 2 });
+		expect(parse("--approval", "sometimes").result).toEqual({ kind: "exit", code: 2 });
 		const mode = parse("--mode", "xml");
 		expect(mode.result).toEqual({ kind: "exit", code: 2 });
 		expect(mode.err).toMatch(/Allowed choices are text, json/);
@@ -80,6 +85,13 @@ describe("parseArgs", () => {
 		expect(() => parse("--fork", "abc", "-c")).toThrow(/--continue and --fork cannot be combined/);
 		expect(() => parse("--fork", "abc", "--session", "x")).toThrow(/--session and --fork cannot be combined/);
 		expect(() => parse("--fork", "abc", "--no-session")).toThrow(/--no-session cannot be combined with --fork/);
+	});
+
+	it("reads --mode rpc, whose prompts come on stdin: prompt arguments and -r's question are refused", () => {
+		expect(parse("--mode", "rpc", "-c").options).toMatchObject({ mode: "rpc", continue: true, prompt: "" });
+		expect(() => parse("--mode", "rpc", "hello")).toThrow(/--mode rpc takes its prompts on stdin/);
+		expect(() => parse("--mode", "rpc", "@a.ts")).toThrow(/--mode rpc takes its prompts on stdin/);
+		expect(() => parse("--mode", "rpc", "-r")).toThrow("--mode rpc cannot ask which session to resume: use --session <path|id>, -c, or switch_session.");
 	});
 
 	it("refuses an empty --session or --fork as a usage error, not a new session", () => {

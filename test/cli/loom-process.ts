@@ -75,6 +75,8 @@ export interface LoomOptions {
 	home: string;
 	/** Piped to stdin, then closed. Without it stdin is /dev/null (not a terminal, empty). */
 	input?: string;
+	/** stdin is a pipe left open for the test to write to (`child.stdin`); overrides `input`. */
+	openStdin?: boolean;
 	env?: Record<string, string>;
 	/** A file descriptor for stdout instead of a pipe (e.g. /dev/full); stdout() then stays empty. */
 	stdoutFd?: number;
@@ -93,14 +95,14 @@ export function startLoom(args: string[], options: LoomOptions): LoomRun {
 	const child = spawn(process.execPath, [LOOM_BIN, ...args], {
 		cwd: options.cwd,
 		env: cleanEnv(options.home, options.env),
-		stdio: [options.input === undefined ? "ignore" : "pipe", options.stdoutFd ?? "pipe", "pipe"],
+		stdio: [options.input === undefined && !options.openStdin ? "ignore" : "pipe", options.stdoutFd ?? "pipe", "pipe"],
 		...(options.uid !== undefined ? { uid: options.uid, gid: options.gid ?? options.uid } : {}),
 	});
 	let stdout = "";
 	let stderr = "";
 	child.stdout?.setEncoding("utf8").on("data", (chunk) => (stdout += chunk));
 	child.stderr!.setEncoding("utf8").on("data", (chunk) => (stderr += chunk));
-	if (options.input !== undefined) child.stdin!.end(options.input);
+	if (options.input !== undefined && !options.openStdin) child.stdin!.end(options.input);
 	const done = new Promise<LoomResult>((resolveDone) => {
 		child.on("close", (code, signal) => resolveDone({ code, signal, stdout, stderr }));
 	});

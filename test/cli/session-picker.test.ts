@@ -4,6 +4,7 @@ import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { workspace, type Workspace } from "../support/temp-dir.js";
+import { sleep } from "../support/wait-for.js";
 import { cleanEnv, LOOM_BIN, runLoom, serverFlags, useScriptedServer } from "./loom-process.js";
 
 const hasScript = (() => {
@@ -19,8 +20,8 @@ const server = useScriptedServer();
 
 const quote = (arg: string) => `'${arg.replace(/'/g, "'\\''")}'`;
 
-/** Runs loom on a pty; once the picker asks, types `keys`. Resolves with loom's exit code and what the terminal showed. */
-function pickOnTerminal(args: string[], ws: Workspace, keys: string): Promise<{ code: number | null; screen: string }> {
+/** Runs loom on a pty; once the picker asks, types `keys`, one by one. Resolves with loom's exit code and what the terminal showed. */
+function pickOnTerminal(args: string[], ws: Workspace, ...keys: string[]): Promise<{ code: number | null; screen: string }> {
 	mkdirSync(join(ws.home, "user-home"), { recursive: true });
 	const command = [process.execPath, LOOM_BIN, ...args].map(quote).join(" ");
 	const child = spawn("script", ["-qec", command, "/dev/null"], {
@@ -32,9 +33,14 @@ function pickOnTerminal(args: string[], ws: Workspace, keys: string): Promise<{ 
 	let typed = false;
 	child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
 		screen += chunk;
-		if (!typed && screen.includes("Resume which one?")) {
+		if (!typed && screen.includes("Resume which session?")) {
 			typed = true;
-			child.stdin.write(keys);
+			void (async () => {
+				for (const key of keys) {
+					child.stdin.write(key);
+					await sleep(100);
+				}
+			})();
 		}
 	});
 	const timer = setTimeout(() => child.kill("SIGKILL"), 20_000);
@@ -56,17 +62,34 @@ describe.skipIf(!hasScript)("loom -r on a terminal", () => {
 		return ws;
 	}
 
-	it("resumes the session picked by number", async () => {
+	it("resumes the session picked with the arrows from a list, newest first", async () => {
 		const ws = await withTwoSessions();
 		server.enqueue({ text: "three" });
-		const result = await pickOnTerminal(["-p", "-r", ...serverFlags(server.openaiBaseUrl), "third"], ws, "2\r");
+		const result = await pickOnTerminal(["-p", "-r", ...serverFlags(server.openaiBaseUrl), "third"], ws, "\u001b[B", "\r");
+		expect(result.screen).toContain("second prompt");
 		expect(result.code).toBe(0);
 		expect(JSON.stringify(server.requests[2]!.body.messages)).toContain("first prompt");
 	}, 30_000);
 
+	it("filters the list as you type", async () => {
+		const ws = await withTwoSessions();
+		server.enqueue({ text: "three" });
+		const result = await pickOnTerminal(["-p", "-r", ...serverFlags(server.openaiBaseUrl), "third"], ws, "firs", "\r");
+		expect(result.code).toBe(0);
+		expect(JSON.stringify(server.requests[2]!.body.messages)).toContain("first prompt");
+	}, 30_000);
+
+	it("Esc cancels: no session chosen, exit 2", async () => {
+		const ws = await withTwoSessions();
+		const result = await pickOnTerminal(["-p", "-r", ...serverFlags(server.openaiBaseUrl), "third"], ws, "\u001b");
+		expect(result.code).toBe(2);
+		expect(result.screen).toContain("No session chosen");
+		expect(server.requests).toHaveLength(2);
+	}, 30_000);
+
 	it("Ctrl+C at the question exits 130 without running anything", async () => {
 		const ws = await withTwoSessions();
-		const result = await pickOnTerminal(["-p", "-r", ...serverFlags(server.openaiBaseUrl), "third"], ws, "\x03");
+		const result = await pickOnTerminal(["-p", "-r", ...serverFlags(server.openaiBaseUrl), "third"], ws, "\u0003");
 		expect(result.code).toBe(130);
 		expect(result.screen).toContain("loom: interrupted");
 		expect(server.requests).toHaveLength(2);
@@ -74,7 +97,7 @@ describe.skipIf(!hasScript)("loom -r on a terminal", () => {
 
 	it("Ctrl+D at the question cancels like q: no session chosen, exit 2", async () => {
 		const ws = await withTwoSessions();
-		const result = await pickOnTerminal(["-p", "-r", ...serverFlags(server.openaiBaseUrl), "third"], ws, "\x04");
+		const result = await pickOnTerminal(["-p", "-r", ...serverFlags(server.openaiBaseUrl), "third"], ws, "\u0004");
 		expect(result.code).toBe(2);
 		expect(result.screen).toContain("No session chosen");
 		expect(result.screen).not.toContain("Aborted with");

@@ -38,10 +38,14 @@ export function estimateTokens(value) {
 	return Math.ceil(text.length / 4);
 }
 
-/** The turn's usage, or an estimate from the request and the scripted output. */
+/** The turn's usage, or an estimate from the request (in any of the four formats) and the scripted output. */
 export function resolveUsage(turn, body) {
 	const given = turn.usage ?? {};
-	const promptTokens = estimateTokens({ system: body.system, messages: body.messages, tools: body.tools });
+	const promptTokens = estimateTokens({
+		system: body.system ?? body.instructions ?? body.systemInstruction,
+		messages: body.messages ?? body.input ?? body.contents,
+		tools: body.tools,
+	});
 	const outputText =
 		(turn.text ?? "") + (turn.thinking ?? "") + (turn.toolCalls ?? []).map((call) => toolArgumentsJson(call)).join("");
 	return {
@@ -49,6 +53,8 @@ export function resolveUsage(turn, body) {
 		output: given.output ?? Math.max(1, estimateTokens(outputText)),
 		cacheRead: given.cacheRead ?? 0,
 		cacheWrite: given.cacheWrite ?? 0,
+		// Of output: the thinking's share (Responses and Gemini report it).
+		reasoning: given.reasoning ?? (turn.thinking ? estimateTokens(turn.thinking) : 0),
 	};
 }
 

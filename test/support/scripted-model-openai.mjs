@@ -108,6 +108,7 @@ function* renderEvents(turn, body) {
 				completion_tokens: usage.output,
 				total_tokens: usage.input + usage.cacheRead + usage.output,
 				prompt_tokens_details: { cached_tokens: usage.cacheRead },
+				completion_tokens_details: { reasoning_tokens: usage.reasoning },
 			},
 		};
 		if (!turn.omitIds) value.id = id;

@@ -2,23 +2,30 @@
 
 /** A tool call the scripted model makes. `arguments` may be a raw JSON string (even an invalid one). */
 export interface ScriptedToolCall {
+	/** Default: a generated one; for Gemini, sent as functionCall.id only when given (Gemini itself names no calls). */
 	id?: string;
 	name: string;
 	arguments?: Record<string, unknown> | string;
 }
 
 /**
- * One scripted answer, protocol-neutral: rendered as Anthropic or OpenAI SSE depending on the request path.
- * Content order in the stream: thinking, text, tool calls.
+ * One scripted answer, protocol-neutral: rendered as Anthropic Messages, OpenAI Chat Completions, OpenAI
+ * Responses or Gemini SSE depending on the request path. Content order in the stream: thinking, text, tool calls.
  */
 export interface ScriptedTurn {
 	text?: string;
 	thinking?: string;
-	/** Anthropic signature sent with the thinking block (default: a generated one). */
+	/**
+	 * The signature sent with the thinking (default: a generated one): Anthropic's thinking signature, the
+	 * Responses reasoning item's encrypted_content (when the request asks for it), Gemini's thought signature.
+	 */
 	thinkingSignature?: string;
 	toolCalls?: ScriptedToolCall[];
-	/** Token usage reported; each missing field is estimated (about 4 characters a token). */
-	usage?: { input?: number; output?: number; cacheRead?: number; cacheWrite?: number };
+	/**
+	 * Token usage reported; each missing field is estimated (about 4 characters a token). `reasoning` is the part
+	 * of output spent thinking (Responses and Gemini report it).
+	 */
+	usage?: { input?: number; output?: number; cacheRead?: number; cacheWrite?: number; reasoning?: number };
 	/** "stop" | "length" | "toolUse", or a raw provider value (e.g. "refusal", "content_filter"). Default from toolCalls. */
 	stopReason?: "stop" | "length" | "toolUse" | (string & {});
 	/** Characters per delta (default 8); tool-call arguments are split the same way. */
@@ -67,11 +74,11 @@ export interface ScriptedTurn {
 	rawEvents?: (string | Record<string, unknown>)[];
 	/** After the first event, one `data:` line of this many bytes with no line break, then the end of the body. */
 	longLine?: number;
-	/** OpenAI format only: omit chunk and tool-call ids. */
+	/** Chat Completions only: omit chunk and tool-call ids. */
 	omitIds?: boolean;
-	/** OpenAI format only: no usage chunk even when the request asked for one. */
+	/** Chat Completions: no usage chunk even when the request asked for one; Responses and Gemini: no usage. */
 	omitUsage?: boolean;
-	/** OpenAI format only: interleave the argument chunks of parallel tool calls. */
+	/** Chat Completions and Responses: interleave the argument chunks of parallel tool calls. */
 	interleave?: boolean;
 	/** OpenAI format only: the delta field carrying thinking (default "reasoning_content"). */
 	reasoningField?: "reasoning_content" | "reasoning";
@@ -80,9 +87,12 @@ export interface ScriptedTurn {
 export interface RecordedRequest {
 	index: number;
 	method: string;
+	/** Without the query. */
 	path: string;
-	format: "anthropic" | "openai";
-	/** Request headers with authorization / x-api-key / api-key replaced by "[redacted]". */
+	/** Path and query, as requested. */
+	url: string;
+	format: "anthropic" | "openai" | "openai-responses" | "google";
+	/** Request headers with authorization / x-api-key / api-key / x-goog-api-key replaced by "[redacted]". */
 	headers: Record<string, string | string[] | undefined>;
 	/** The parsed JSON request body. */
 	body: any;
@@ -111,8 +121,10 @@ export interface ScriptedModelServer {
 	port: number;
 	/** Base URL for the Anthropic SDK (it appends /v1/messages). */
 	anthropicBaseUrl: string;
-	/** Base URL for the OpenAI SDK: url + "/v1". */
+	/** Base URL for the OpenAI SDK (Chat Completions and Responses): url + "/v1". */
 	openaiBaseUrl: string;
+	/** Base URL for Gemini (the API version included): url + "/v1beta". */
+	googleBaseUrl: string;
 	/** Every model request so far, in arrival order (live array). */
 	requests: RecordedRequest[];
 	enqueue(...turns: (ScriptedTurn | ScriptedTurn[])[]): void;

@@ -1,18 +1,38 @@
 #!/usr/bin/env node
-// A scripted LLM server for tests and benchmarks: speaks Anthropic Messages and OpenAI Chat Completions
-// as SSE on 127.0.0.1, answers each request with the next scripted turn, and records every request.
+// A scripted LLM server for tests and benchmarks: speaks Anthropic Messages, OpenAI Chat Completions, OpenAI
+// Responses and Gemini streamGenerateContent as SSE on 127.0.0.1, answers each request with the next scripted
+// turn, and records every request.
 // Plain ESM JavaScript so it runs inside vitest and standalone under Node 20 alike.
 import { readFile } from "node:fs/promises";
 import { createServer } from "node:http";
 import { pathToFileURL } from "node:url";
 import { renderAnthropic, renderAnthropicError } from "./scripted-model-anthropic.mjs";
+import { googleEvent, renderGoogle, renderGoogleError } from "./scripted-model-google.mjs";
 import { renderOpenAI, renderOpenAIError } from "./scripted-model-openai.mjs";
+import { renderResponses, renderResponsesError } from "./scripted-model-responses.mjs";
+
+/** Each wire format: its error body, its stream, and how a raw scripted event object is written. */
+const FORMATS = {
+	anthropic: { error: renderAnthropicError, render: renderAnthropic, rawObject: namedEvent },
+	openai: { error: renderOpenAIError, render: renderOpenAI, rawObject: dataEvent },
+	"openai-responses": { error: renderResponsesError, render: renderResponses, rawObject: namedEvent },
+	google: { error: renderGoogleError, render: renderGoogle, rawObject: (event) => googleEvent(event) },
+};
+
+/** The wire format a request path asks for. */
+function formatOf(path) {
+	if (path.endsWith("/chat/completions")) return "openai";
+	if (path.endsWith("/messages")) return "anthropic";
+	if (path.endsWith("/responses")) return "openai-responses";
+	if (/\/models\/[^/]+:streamGenerateContent$/.test(path)) return "google";
+	return undefined;
+}
 
 /** @typedef {import("./scripted-model-server.d.mts").ScriptedTurn} ScriptedTurn */
 /** @typedef {import("./scripted-model-server.d.mts").RecordedRequest} RecordedRequest */
 
 const DEFAULT_TURN = Object.freeze({ text: "ok" });
-const SECRET_HEADERS = new Set(["authorization", "x-api-key", "api-key", "proxy-authorization"]);
+const SECRET_HEADERS = new Set(["authorization", "x-api-key", "api-key", "x-goog-api-key", "proxy-authorization"]);
 
 /**
  * Starts a server. Options: `port` (0 = any), `host` (default 127.0.0.1), `turns` (initial queue),
@@ -45,7 +65,7 @@ export async function startScriptedModelServer(options = {}) {
 		const raw = await readBody(req);
 		if (path.startsWith("/__")) return handleAdmin(req, res, path, raw);
 
-		const format = path.endsWith("/chat/completions") ? "openai" : path.endsWith("/messages") ? "anthropic" : undefined;
+		const format = formatOf(path);
 		if (req.method !== "POST" || !format) {
 			return sendJson(res, 404, { error: { message: `scripted model server: no route for ${req.method} ${path}` } });
 		}
@@ -57,7 +77,7 @@ export async function startScriptedModelServer(options = {}) {
 		}
 		const index = requests.length;
 		/** @type {RecordedRequest} */
-		const record = { index, method: req.method, path, format, headers: redactHeaders(req.headers), body, receivedAt: Date.now() };
+		const record = { index, method: req.method, path, url: req.url ?? path, format, headers: redactHeaders(req.headers), body, receivedAt: Date.now() };
 		requests.push(record);
 
 		const turn = (await responder?.(body, index, record)) ?? queue.shift() ?? defaultTurn;
@@ -107,6 +127,7 @@ export async function startScriptedModelServer(options = {}) {
 		port,
 		anthropicBaseUrl: url,
 		openaiBaseUrl: `${url}/v1`,
+		googleBaseUrl: `${url}/v1beta`,
 		requests,
 		enqueue(...turns) {
 			queue.push(...turns.flat());
@@ -163,12 +184,7 @@ async function serveTurn(req, res, turn, format, body) {
 			headers["retry-after"] = String(turn.retryAfter);
 			headers["retry-after-ms"] = String(Math.round(turn.retryAfter * 1000));
 		}
-		const payload =
-			turn.errorBody !== undefined
-				? turn.errorBody
-				: format === "anthropic"
-					? renderAnthropicError({ ...turn, status })
-					: renderOpenAIError({ ...turn, status });
+		const payload = turn.errorBody !== undefined ? turn.errorBody : FORMATS[format].error({ ...turn, status });
 		res.writeHead(status, headers);
 		res.end(typeof payload === "string" ? payload : JSON.stringify(payload));
 		return;
@@ -182,11 +198,7 @@ async function serveTurn(req, res, turn, format, body) {
 	});
 	res.flushHeaders();
 
-	const events = turn.rawEvents
-		? turn.rawEvents.map((event) => rawEvent(event, format))
-		: format === "anthropic"
-			? renderAnthropic(turn, body)
-			: renderOpenAI(turn, body);
+	const events = turn.rawEvents ? turn.rawEvents.map((event) => rawEvent(event, format)) : FORMATS[format].render(turn, body);
 	const delay = turn.tokensPerSecond ? 1000 / turn.tokensPerSecond : (turn.chunkDelayMs ?? 0);
 	const malformedAt = turn.malformed ? (turn.cutAfterChunks ?? 2) : -1;
 	let written = 0;
@@ -224,10 +236,19 @@ async function serveTurn(req, res, turn, format, body) {
 	if (!closed) res.end();
 }
 
-/** A scripted raw event: a string is written as is, an object as one JSON data event (named by its type for Anthropic). */
+/** A scripted raw event: a string is written as is, an object as one JSON data event in the format's way. */
 function rawEvent(event, format) {
-	if (typeof event === "string") return event;
-	const name = format === "anthropic" && typeof event?.type === "string" ? `event: ${event.type}\n` : "";
+	return typeof event === "string" ? event : FORMATS[format].rawObject(event);
+}
+
+/** One data event (Chat Completions). */
+function dataEvent(event) {
+	return `data: ${JSON.stringify(event)}\n\n`;
+}
+
+/** One data event named by its type (Anthropic, Responses). */
+function namedEvent(event) {
+	const name = typeof event?.type === "string" ? `event: ${event.type}\n` : "";
 	return `${name}data: ${JSON.stringify(event)}\n\n`;
 }
 

@@ -22,8 +22,15 @@ export function shellQuote(value: string): string {
  * The shell command that runs the built loom with `args` in a clean environment (no API keys from this
  * machine, no CI variable: Ink draws nothing live in CI), then prints its exit code.
  */
-export function loomCommand(home: string, args: string[]): string {
-	const env = [`PATH=${process.env.PATH ?? "/usr/bin:/bin"}`, `HOME=${join(home, "user-home")}`, `LOOM_HOME=${home}`, "TERM=xterm-256color", "LANG=C.UTF-8"];
+export function loomCommand(home: string, args: string[], extraEnv: Record<string, string> = {}): string {
+	const env = [
+		`PATH=${process.env.PATH ?? "/usr/bin:/bin"}`,
+		`HOME=${join(home, "user-home")}`,
+		`LOOM_HOME=${home}`,
+		"TERM=xterm-256color",
+		"LANG=C.UTF-8",
+		...Object.entries(extraEnv).map(([name, value]) => `${name}=${value}`),
+	];
 	const loom = ["env", "-i", ...env, process.execPath, LOOM_BIN, ...args].map(shellQuote).join(" ");
 	return `${loom}; echo "[loom exited with $?]"`;
 }

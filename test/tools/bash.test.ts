@@ -300,3 +300,19 @@ describe("bash tool: output limits and live updates", () => {
 		expect(Buffer.byteLength(last.text)).toBeLessThanOrEqual(50 * 1024);
 	});
 });
+
+describe("bash tool: redacting output", () => {
+	it("passes every live update, the result and an error through redact", async () => {
+		const redact = (text: string, live: boolean) => text.replaceAll("s3cr3t-value", live ? "[live]" : "[done]");
+		const tool = createBashTool(tempDir(), { redact });
+		const updates: string[] = [];
+		const result = await tool.execute("1", { command: "echo s3cr3t-value; sleep 0.3; echo end" }, undefined, (partial) => updates.push(textOf(partial)));
+		expect(updates.length).toBeGreaterThan(0);
+		for (const update of updates) expect(update).not.toContain("s3cr3t-value");
+		expect(updates[0]).toContain("[live]");
+		expect(textOf(result)).toBe("[done]\nend");
+		const error = await failure(tool.execute("2", { command: "echo s3cr3t-value; exit 3" }));
+		expect(error.message).toContain("[done]");
+		expect(error.message).not.toContain("s3cr3t-value");
+	});
+});

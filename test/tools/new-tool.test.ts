@@ -5,8 +5,9 @@ import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { stripVTControlCharacters as strip } from "node:util";
 import { describe, expect, it } from "vitest";
-import { selectTools } from "../../src/cli/create-session.js";
 import { AgentSession, type SessionEvent } from "../../src/core/session/index.js";
+import type { ToolDefinition } from "../../src/core/index.js";
+import { ToolCatalog } from "../../src/sdk/tool-catalog.js";
 import { BUILTIN_TOOLS, createBuiltinTools } from "../../src/tools/index.js";
 import { reduceView } from "../../src/tui/reducer.js";
 import { transcriptText } from "../../src/tui/transcript-text.js";
@@ -21,6 +22,13 @@ const server = useScriptedServer();
 
 /** The list of built-in tools with the new tool's one line added. */
 const TOOLS_WITH_WORD_COUNT = [...BUILTIN_TOOLS, { create: createWordCountTool, byDefault: true }];
+
+/** The tools `--tools <names>` enables among `known` (without names: `defaults`), as the session's assembly does. */
+function selectTools(known: ToolDefinition[], names: string[] | undefined, defaults: ToolDefinition[] = known): ToolDefinition[] {
+	const catalog = new ToolCatalog(known, names, defaults);
+	catalog.checkChoice();
+	return catalog.enabled();
+}
 
 async function sessionWith(names: string[]) {
 	const cwd = tempDir();
@@ -74,6 +82,6 @@ describe("a tool added as one file and one line in the list of tools", () => {
 		const { known, defaults } = createBuiltinTools("/", TOOLS_WITH_WORD_COUNT);
 		expect(selectTools(known, ["word_count", "bash"]).map((tool) => tool.name)).toEqual(["bash", "word_count"]);
 		expect(selectTools(known, undefined, defaults).map((tool) => tool.name)).toEqual(["read", "bash", "edit", "write", "word_count"]);
-		expect(() => selectTools(known, ["word_count", "fly"])).toThrow("--tools: unknown tool fly; choose from read,bash,edit,write,grep,find,ls,word_count.");
+		expect(() => selectTools(known, ["word_count", "fly"])).toThrow("tools: unknown tool fly; choose from read,bash,edit,write,grep,find,ls,word_count.");
 	});
 });

@@ -221,7 +221,7 @@ describe("slash commands", () => {
 		expect(frame).toContain("Cost: $0.25");
 	});
 
-	it("/new starts a new session; /resume lists sessions and opens one by number", async () => {
+	it("/new starts a new session; /resume picks a session from a list, or opens one by number", async () => {
 		const session = new FakeSession();
 		session.sessions = [
 			{ file: "/s/one.jsonl", id: "one", modified: new Date("2026-01-02T10:00:00Z"), firstPrompt: "refactor the parser", messageCount: 12 },
@@ -232,9 +232,12 @@ describe("slash commands", () => {
 		await screen.until((f) => f.includes("Session /home/u/.loom/sessions/s2.jsonl"));
 		expect(session.calls.news).toBe(1);
 		await screen.type("/resume", ENTER);
-		let frame = await screen.until((f) => f.includes("Recent sessions"));
-		expect(frame).toContain("1. 2026-01-02 10:00 · 12 messages · refactor the parser");
-		expect(frame).toContain("2. 2026-01-01 09:00 · 0 messages · (no prompt yet)");
+		let frame = await screen.until((f) => f.includes("Resume which session?"));
+		expect(frame).toMatch(/› refactor the parser\s+2026-01-02 10:00 · 12 messages/);
+		expect(frame).toMatch(/ {2}\(no prompt yet\)\s+2026-01-01 09:00 · 0 messages/);
+		await screen.type(ESC);
+		await screen.until((f) => !f.includes("Resume which session?"));
+		expect(session.calls.resumed).toEqual([]);
 		await screen.type("/resume 3", ENTER);
 		await screen.until((f) => f.includes("There is no session number 3"));
 		await screen.type("/resume 1", ENTER);

@@ -3,8 +3,10 @@
 import type { AgentMessage } from "../../src/core/agent-types.js";
 import type { ThinkingLevel } from "../../src/core/llm-types.js";
 import { CommandRegistry } from "../../src/core/session/command-registry.js";
+import type { ModelListing } from "../../src/core/llm/model-registry.js";
 import { type CommandSession, registerSessionCommands } from "../../src/core/session/session-commands.js";
 import type { SessionEvent } from "../../src/core/session/session-events.js";
+import type { ApprovalMode } from "../../src/core/session/approval-mode.js";
 import { type SessionUi, nonInteractiveUi } from "../../src/core/session/session-ui.js";
 import type { NamedToolPresentation } from "../../src/core/tool-definition.js";
 import type { SessionPort, SessionSummary } from "../../src/tui/session-port.js";
@@ -48,10 +50,14 @@ export class FakeSession implements SessionPort {
 	messages: AgentMessage[] = [];
 	usageTotals: UsageTotals = zeroUsage();
 	sessions: SessionSummary[] = [];
+	/** What availableModels() offers the /model picker (none: /model names the current model). */
+	models: ModelListing[] = [];
 	/** The built-in tools' presentations, as a real session hands them to the screen. */
 	tools: readonly NamedToolPresentation[] = builtinTools;
 	/** What the screen installed with setUi (non-interactive until then, as in a real session). */
 	ui: SessionUi = nonInteractiveUi();
+	/** Set when a test plays an approval policy (the real one lives on AgentSession). */
+	approvalMode: ApprovalMode | undefined;
 	/** Thrown by prompt() before anything starts (e.g. a missing API key). */
 	promptError: Error | undefined;
 	private listeners = new Set<(event: SessionEvent) => void | Promise<void>>();
@@ -139,6 +145,10 @@ export class FakeSession implements SessionPort {
 		this.calls.models.push(modelId);
 		this.model = { id: modelId, provider: "test", contextWindow: 200_000 };
 		await this.emit({ type: "model_changed", provider: "test", model: modelId });
+	}
+
+	availableModels(): ModelListing[] {
+		return this.models;
 	}
 
 	async setThinkingLevel(level: ThinkingLevel): Promise<void> {

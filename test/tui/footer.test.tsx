@@ -42,6 +42,14 @@ describe("Footer", () => {
 		expect(text.split("\n")[0]).toMatch(/^[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] Working · turn 2 · 5\.0s · esc to interrupt$/);
 	});
 
+	it("names the approval mode after the run's state, in colour unless auto", () => {
+		const session = { ...view().session, approvalMode: "ask" as const };
+		const running = footer({ view: view({ runStatus: "running", turn: 1, runStartedAt: 45_000, session }) });
+		expect(running.text.split("\n")[0]).toMatch(/ · esc to interrupt · ask \(shift\+tab\)$/);
+		expect(running.raw).toContain("\u001b[33mask");
+		expect(footer({ view: view({ session: { ...session, approvalMode: "auto" } }) }).text.split("\n")[0]).toBe("ready · auto (shift+tab)");
+	});
+
 	it("while a retry waits: a countdown line", () => {
 		const waiting = view({ runStatus: "running", retry: { attempt: 2, maxRetries: 3, reason: "529 overloaded", until: 53_200 } });
 		const { text } = footer({ view: waiting });

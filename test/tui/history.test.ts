@@ -34,11 +34,11 @@ describe("historyItems", () => {
 		expect(tools.kind === "tools" && tools.runs[0]).toMatchObject({ status: "error", resultText: "No result recorded." });
 	});
 
-	it("shows a compaction summary as a notice, not as a prompt the user wrote", () => {
+	it("shows a compaction summary as a notice (the summary kept for Ctrl+O), not as a prompt the user wrote", () => {
 		const summary: AgentMessage = { role: "compactionSummary", summary: "## Goal\nship it", tokensBefore: 12345, timestamp: 0 };
 		const items = historyItems([summary, { role: "user", content: "go on", timestamp: 0 }]);
 		expect(items).toEqual([
-			{ kind: "notice", level: "info", text: "Earlier messages were compacted into a summary (12,345 tokens before); the model continues from it." },
+			{ kind: "notice", level: "info", text: "Earlier messages were compacted into a summary (12,345 tokens before); the model continues from it.", detail: "## Goal\nship it" },
 			{ kind: "user", text: "go on" },
 		]);
 		const withoutCount = { role: "compactionSummary", summary: "s", timestamp: 0 } as unknown as AgentMessage;

@@ -43,7 +43,15 @@ describe("renderMarkdown", () => {
 	it("renders blockquotes, rules and tables", () => {
 		expect(strip(renderMarkdown("> careful\n\n---"))).toMatch(/^│ careful\n\n─{3,}$/);
 		const table = strip(renderMarkdown("| name | n |\n|---|--:|\n| a | 1 |\n| bbb | 22 |"));
-		expect(table.split("\n")).toEqual(["name │  n", "─────┼───", "a    │  1", "bbb  │ 22"]);
+		expect(table.split("\n")).toEqual([
+			"┌──────┬────┐",
+			"│ name │  n │",
+			"├──────┼────┤",
+			"│ a    │  1 │",
+			"├──────┼────┤",
+			"│ bbb  │ 22 │",
+			"└──────┴────┘",
+		]);
 	});
 
 	it("decodes the common HTML entities and renders an unclosed fence as code", () => {

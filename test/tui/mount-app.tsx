@@ -39,5 +39,5 @@ export function mount(session: FakeSession, options: MountOptions = {}) {
 	const frame = () => plain(screen.frame());
 	const type = (...keys: string[]) => typeKeys(stdin, ...keys);
 	const until = (check: (frame: string) => boolean) => waitForFrame(screen.frame, check);
-	return { stdout, stdin, frame, type, until, exits, unmount: () => instance.unmount() };
+	return { stdout, stdin, frame, type, until, exits, printed: screen.printed, unmount: () => instance.unmount() };
 }

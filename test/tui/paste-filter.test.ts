@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { PasteFilter } from "../../src/tui/paste-filter.js";
+import { PasteFilter, withPasteFilter } from "../../src/tui/paste-filter.js";
 
 const ESC = "\u001b";
 const START = `${ESC}[200~`;
@@ -39,5 +39,28 @@ describe("PasteFilter", () => {
 	it("never holds back a lone Escape key", () => {
 		const filter = new PasteFilter();
 		expect(filter.push(ESC)).toBe(ESC);
+	});
+});
+
+describe("withPasteFilter", () => {
+	/** A stdin whose read() hands out `chunks` one by one, as a terminal's reads would. */
+	function stdinOf(chunks: string[]): NodeJS.ReadStream {
+		return { read: () => chunks.shift() ?? null } as unknown as NodeJS.ReadStream;
+	}
+
+	function readAll(stdin: NodeJS.ReadStream): string[] {
+		const reads: string[] = [];
+		for (let chunk = stdin.read(); chunk !== null; chunk = stdin.read()) reads.push(String(chunk));
+		return reads;
+	}
+
+	it("hands each Ctrl+C over as a key of its own, even when two arrive in one read", () => {
+		expect(readAll(withPasteFilter(stdinOf(["\u0003\u0003"])))).toEqual(["\u0003", "\u0003"]);
+		expect(readAll(withPasteFilter(stdinOf(["ab\u0003cd"])))).toEqual(["ab", "\u0003", "cd"]);
+	});
+
+	it("keeps a paste whole, its line breaks included", () => {
+		expect(readAll(withPasteFilter(stdinOf([`${START}one\rtwo${END}`])))).toEqual([`${START}one\rtwo${END}`]);
+		expect(readAll(withPasteFilter(stdinOf(["one\rtwo"])))).toEqual(["one\rtwo"]);
 	});
 });

@@ -98,12 +98,35 @@ describe("the screen on a real AgentSession", () => {
 		await screen.type("/new", "\r");
 		await screen.until((f) => f.includes("· Session") && f.split("· Session").length === 3);
 		await screen.type("/resume", "\r");
-		await screen.until((f) => f.includes("Recent sessions"));
-		await screen.type("/resume 1", "\r");
+		await screen.until((f) => f.includes("Resume which session?") && f.includes("› count the lines"));
+		await screen.type("\r");
 		const frame = await screen.until((f) => f.includes("Resumed session with 4 messages"));
 		const resumed = frame.slice(frame.indexOf("Resumed session with 4 messages"));
 		expect(resumed).toMatch(/› count the lines\n\n✓ read data\.txt\n\s+read 2 lines \(1-2 of 2\)\n\nTwo lines\./);
 		expect(session.messageCount).toBe(4);
+	});
+
+	it("/model switches from the next request, and the footer's context percentage follows the new model's window", async () => {
+		const home = tempDir();
+		const models = [
+			{ id: "small", contextWindow: 1000 },
+			{ id: "big", contextWindow: 10_000 },
+		];
+		writeFileSync(join(home, "models.json"), JSON.stringify({ providers: { local: { baseUrl: server.openaiBaseUrl, apiKey: "k", models } } }));
+		const session = new AgentSession(scriptedSessionOptions(server, tempDir(), home, { selection: { provider: "local", modelId: "small" } }));
+		cleanups.push(() => session.dispose());
+		server.enqueue({ text: "First answer.", usage: { input: 500, output: 100 } }, { text: "Second answer." });
+		const screen = mount(session);
+		await screen.until((f) => f.includes("ready"));
+		await screen.type("hi", "\r");
+		await screen.until((f) => f.includes("First answer.") && f.includes("local/small") && f.includes("ctx 60%"));
+		await screen.type("/model local/big", "\r");
+		const frame = await screen.until((f) => f.includes("local/big ·"));
+		expect(frame).toContain("ctx 6%");
+		expect(frame).not.toContain("ctx 60%");
+		await screen.type("again", "\r");
+		await screen.until((f) => f.includes("Second answer.") && f.includes("ready"));
+		expect(server.requests.map((request) => request.body.model)).toEqual(["small", "big"]);
 	});
 
 	it("Esc stops a slow stream; the run ends as interrupted and the screen is ready again", async () => {

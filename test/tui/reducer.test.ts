@@ -383,3 +383,34 @@ describe("session events", () => {
 		expect(replay([{ type: "ui_leave_run" }])).toEqual(initialView());
 	});
 });
+
+describe("approval events", () => {
+	const start: ScreenEvent[] = [{ type: "agent_start" }, { type: "turn_start" }, toolStart("c1", "bash", { command: "npm test" })];
+
+	it("a call waiting for approval shows it until the answer, then runs as usual", () => {
+		const waiting = replay([...start, { type: "tool_approval_requested", toolCallId: "c1", toolName: "bash" }]);
+		expect(waiting.tools.c1.status).toBe("waiting");
+		const answered = replay([{ type: "tool_approval_resolved", toolCallId: "c1", toolName: "bash", outcome: "allowed" }], waiting);
+		expect(answered.tools.c1.status).toBe("preparing");
+		expect(replay([toolUpdate("c1", "bash", "ok")], answered).tools.c1.status).toBe("running");
+	});
+
+	it("a denied call ends as an error; an answer for a finished or unknown row changes nothing", () => {
+		const denied = replay([
+			...start,
+			{ type: "tool_approval_requested", toolCallId: "c1", toolName: "bash" },
+			{ type: "tool_approval_resolved", toolCallId: "c1", toolName: "bash", outcome: "denied" },
+			toolEnd("c1", "bash", "The user denied this bash call.", true),
+		]);
+		expect(denied.tools.c1.status).toBe("error");
+		expect(replay([{ type: "tool_approval_requested", toolCallId: "c1", toolName: "bash" }], denied)).toBe(denied);
+		expect(replay([{ type: "tool_approval_requested", toolCallId: "zz", toolName: "bash" }], denied)).toBe(denied);
+	});
+
+	it("records the approval mode, and keeps it when a session opens", () => {
+		const view = replay([{ type: "approval_mode_changed", mode: "read-only" }]);
+		expect(view.session.approvalMode).toBe("read-only");
+		const opened = replay([{ type: "session_open", sessionId: "s2", cwd: "/work", provider: "p", model: "m", thinkingLevel: "off", messageCount: 0 }], view);
+		expect(opened.session.approvalMode).toBe("read-only");
+	});
+});

@@ -32,7 +32,7 @@ export function linesWith(frame: string, text: string): string[] {
  * What a terminal would show for a screen rendered in Ink's debug mode (each write a whole live frame):
  * the transcript the App printed (from its last clear on), then the latest live frame. Pass `print` to App.
  */
-export function screenOf(lastFrame: () => string | undefined): { print: (text: string) => void; frame: () => string } {
+export function screenOf(lastFrame: () => string | undefined): { print: (text: string) => void; frame: () => string; printed: () => string } {
 	const printed: string[] = [];
 	return {
 		print: (text) => {
@@ -43,5 +43,7 @@ export function screenOf(lastFrame: () => string | undefined): { print: (text: s
 			const cleared = all.lastIndexOf("\u001b[2J");
 			return (cleared === -1 ? all : all.slice(cleared)) + (lastFrame() ?? "");
 		},
+		/** Everything printed into the scrollback so far, escape sequences included. */
+		printed: () => printed.join(""),
 	};
 }

@@ -1,18 +1,11 @@
 // StreamFn for the Anthropic Messages API through @anthropic-ai/sdk (loaded on first use).
 import { randomUUID } from "node:crypto";
 import type { AssistantMessageEventStream, Context, Model } from "../llm-types.js";
-import { providerApiKey } from "./api-keys.js";
 import { buildAnthropicParams } from "./anthropic-request.js";
 import { isRecord, malformed, optionalText, record, text } from "./event-shape.js";
 import type { PartialAssistantMessage } from "./partial-message.js";
 import { ProviderStreamError } from "./provider-error.js";
-import {
-	type FinishReason,
-	type ProviderAttempt,
-	type ProviderStreamOptions,
-	runProviderStream,
-	sdkClientOptions,
-} from "./provider-run.js";
+import { type FinishReason, type ProviderAttempt, type ProviderStreamOptions, runKeyedProviderStream, sdkClientOptions } from "./provider-run.js";
 import { readSseBody } from "./sse-body.js";
 
 /** Usage counts as the events carry them; setUsage keeps only the finite numbers. */
@@ -23,37 +16,30 @@ export function streamAnthropicMessages(
 	context: Context,
 	options: ProviderStreamOptions = {},
 ): AssistantMessageEventStream {
-	const key = providerApiKey(model, options.apiKey);
-	return runProviderStream({
-		model,
-		options,
-		apiKey: key.apiKey,
-		async prepare(): Promise<ProviderAttempt> {
-			if (!key.apiKey) throw new ProviderStreamError(key.missingMessage);
-			const { default: AnthropicClient, APIError } = await import("@anthropic-ai/sdk");
-			const client = new AnthropicClient({ ...sdkClientOptions(model, key.apiKey, options), openTelemetry: false });
-			const params = buildAnthropicParams(model, context, options);
-			return async ({ signal, partial, touch }) => {
-				// client.post rather than messages.create: the latter console.warn()s about deprecated models,
-				// which would tear through the interactive screen. The SDK builds and sends the request and turns
-				// an HTTP error status into its APIError; the event stream is read by our parser (see sse-parser.ts).
-				const response = await client.post("/v1/messages", { body: params, stream: true, signal }).asResponse();
-				touch();
-				const reader = new AnthropicEventReader(partial);
-				await readSseBody(response, touch, (event, data) => {
-					// Like the SDK: keep-alive pings and unnamed events are skipped, `error` events throw.
-					if (event === undefined || event === "ping") return;
-					if (event === "error") {
-						const body = safeJson(data) ?? data;
-						const type = typeof body === "object" ? (body as { error?: { type?: string } }).error?.type : undefined;
-						throw new APIError(undefined, body as object, undefined, response.headers, type as ConstructorParameters<typeof APIError>[4]);
-					}
-					if (data === "") return;
-					reader.handle(JSON.parse(data));
-				});
-				return reader.finish();
-			};
-		},
+	return runKeyedProviderStream(model, options, async (apiKey): Promise<ProviderAttempt> => {
+		const { default: AnthropicClient, APIError } = await import("@anthropic-ai/sdk");
+		const client = new AnthropicClient({ ...sdkClientOptions(model, apiKey, options), openTelemetry: false });
+		const params = buildAnthropicParams(model, context, options);
+		return async ({ signal, partial, touch }) => {
+			// client.post rather than messages.create: the latter console.warn()s about deprecated models,
+			// which would tear through the interactive screen. The SDK builds and sends the request and turns
+			// an HTTP error status into its APIError; the event stream is read by our parser (see sse-parser.ts).
+			const response = await client.post("/v1/messages", { body: params, stream: true, signal }).asResponse();
+			touch();
+			const reader = new AnthropicEventReader(partial);
+			await readSseBody(response, touch, (event, data) => {
+				// Like the SDK: keep-alive pings and unnamed events are skipped, `error` events throw.
+				if (event === undefined || event === "ping") return;
+				if (event === "error") {
+					const body = safeJson(data) ?? data;
+					const type = typeof body === "object" ? (body as { error?: { type?: string } }).error?.type : undefined;
+					throw new APIError(undefined, body as object, undefined, response.headers, type as ConstructorParameters<typeof APIError>[4]);
+				}
+				if (data === "") return;
+				reader.handle(JSON.parse(data));
+			});
+			return reader.finish();
+		};
 	});
 }
 

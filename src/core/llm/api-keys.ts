@@ -8,9 +8,18 @@ export const API_KEY_FLAG = "--api-key";
 
 /** Names exactly what to set: the provider's variable, the models.json entry, or the flag. */
 export function missingApiKeyMessage(provider: string, modelsJsonPath = "models.json"): string {
-	const envVar = BUILTIN_PROVIDERS[provider]?.apiKeyEnv;
-	if (envVar) return `No API key for provider "${provider}": set ${envVar} or pass ${API_KEY_FLAG}.`;
+	const [first, ...others] = BUILTIN_PROVIDERS[provider]?.apiKeyEnvs ?? [];
+	if (first) {
+		const alternatives = others.length > 0 ? ` (or ${others.join(", ")})` : "";
+		return `No API key for provider "${provider}": set ${first}${alternatives} or pass ${API_KEY_FLAG}.`;
+	}
 	return `No API key for provider "${provider}": add "apiKey" to providers.${provider} in ${modelsJsonPath} (a key, or "$ENV_VAR" to read one) or pass ${API_KEY_FLAG}.`;
+}
+
+/** A built-in provider's key from the environment: the first of its variables that is set. */
+export function envApiKey(provider: string, env: NodeJS.ProcessEnv = process.env): string | undefined {
+	for (const name of BUILTIN_PROVIDERS[provider]?.apiKeyEnvs ?? []) if (env[name]) return env[name];
+	return undefined;
 }
 
 /** The explicit key, else the provider's environment variable. */
@@ -19,7 +28,6 @@ export function providerApiKey(
 	explicit: string | undefined,
 	env: NodeJS.ProcessEnv = process.env,
 ): { apiKey?: string; missingMessage: string } {
-	const envVar = BUILTIN_PROVIDERS[model.provider]?.apiKeyEnv;
-	const apiKey = explicit || (envVar ? env[envVar] : undefined) || undefined;
+	const apiKey = explicit || envApiKey(model.provider, env);
 	return { apiKey, missingMessage: missingApiKeyMessage(model.provider) };
 }

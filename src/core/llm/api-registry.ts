@@ -4,8 +4,12 @@
 import type { AssistantMessageEventStream, Context, Model, ThinkingLevel } from "../llm-types.js";
 import { streamAnthropicMessages } from "./anthropic-messages.js";
 import { ANTHROPIC_THINKING } from "./anthropic-request.js";
+import { streamGoogleGenerativeAi } from "./google-generative-ai.js";
+import { GOOGLE_THINKING } from "./google-request.js";
 import { streamOpenAICompletions } from "./openai-completions.js";
 import { OPENAI_REASONING_EFFORT } from "./openai-request.js";
+import { streamOpenAIResponses } from "./openai-responses.js";
+import { OPENAI_RESPONSES_REASONING } from "./openai-responses-request.js";
 import type { ProviderStreamOptions } from "./provider-run.js";
 
 export interface ApiProvider<TThinking = unknown> {
@@ -23,6 +27,9 @@ export interface ApiProvider<TThinking = unknown> {
 const BUILTIN_APIS = [
 	{ api: "anthropic-messages", stream: streamAnthropicMessages, loadSdk: () => import("@anthropic-ai/sdk"), thinking: ANTHROPIC_THINKING },
 	{ api: "openai-completions", stream: streamOpenAICompletions, loadSdk: () => import("openai"), thinking: OPENAI_REASONING_EFFORT },
+	{ api: "openai-responses", stream: streamOpenAIResponses, loadSdk: () => import("openai"), thinking: OPENAI_RESPONSES_REASONING },
+	// Sent with fetch (see google-generative-ai.ts): no SDK to load.
+	{ api: "google-generative-ai", stream: streamGoogleGenerativeAi, loadSdk: async () => undefined, thinking: GOOGLE_THINKING },
 ] as const satisfies readonly ApiProvider[];
 
 /** Names of the built-in wire APIs (the known part of the Api type). */

@@ -5,7 +5,9 @@ const OVERFLOW_PATTERNS: RegExp[] = [
 	/prompt is too long/i, // Anthropic
 	/model_context_window_exceeded/i, // Anthropic stop reason
 	/request_too_large/i, // Anthropic 413
-	/context_length_exceeded/i, // OpenAI code
+	/context_length_exceeded/i, // OpenAI code (Chat Completions and Responses)
+	/input exceeds the context window/i, // OpenAI Responses
+	/input token count.*exceeds the maximum/i, // Gemini
 	/maximum context length/i, // OpenAI, vLLM, OpenRouter, Groq
 	/exceeds? (the )?(available )?context (size|window|length)/i, // llama.cpp, Ollama, others
 	/exceed_context_size_error/i, // llama.cpp type

@@ -35,6 +35,11 @@ export function optionalText(value: unknown, path: string): string | undefined {
 	return value === undefined || value === null ? undefined : text(value, path);
 }
 
+/** A token count in usage: a positive finite number; anything else counts as none. */
+export function tokenCount(value: unknown): number {
+	return typeof value === "number" && Number.isFinite(value) && value > 0 ? value : 0;
+}
+
 function kindOf(value: unknown): string {
 	if (value === undefined || value === null) return "missing";
 	if (Array.isArray(value)) return "a list";

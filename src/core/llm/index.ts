@@ -4,6 +4,8 @@ export { preloadModelSdk, streamModel } from "./stream-model.js";
 export { type ApiProvider, type BuiltinApi, apiProvider, knownApis, registerApi } from "./api-registry.js";
 export { streamAnthropicMessages } from "./anthropic-messages.js";
 export { streamOpenAICompletions } from "./openai-completions.js";
+export { streamOpenAIResponses } from "./openai-responses.js";
+export { streamGoogleGenerativeAi } from "./google-generative-ai.js";
 export {
 	DEFAULT_IDLE_TIMEOUT_MS,
 	type AttemptContext,
@@ -25,7 +27,9 @@ export {
 } from "./transform-messages.js";
 export { buildAnthropicParams, anthropicThinkingStyle } from "./anthropic-request.js";
 export { buildOpenAIParams } from "./openai-request.js";
-export { API_KEY_FLAG, missingApiKeyMessage } from "./api-keys.js";
+export { buildOpenAIResponsesParams } from "./openai-responses-request.js";
+export { API_KEY_FLAG, envApiKey, missingApiKeyMessage } from "./api-keys.js";
+export { closestModels } from "./model-suggestions.js";
 export {
 	BUILTIN_MODELS,
 	BUILTIN_PROVIDERS,
@@ -34,5 +38,5 @@ export {
 	type BuiltinProvider,
 	placeholderModel,
 } from "./models-catalog.js";
-export { ModelRegistry, loadModelRegistry, type ModelRequest, type ResolvedModel } from "./model-registry.js";
+export { ModelRegistry, loadModelRegistry, type ModelListing, type ModelRequest, type ResolvedModel } from "./model-registry.js";
 export { parseModelsJson, readModelsJson, type ModelsJson, type ModelsJsonModel, type ModelsJsonProvider } from "./models-json.js";

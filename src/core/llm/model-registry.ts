@@ -2,7 +2,8 @@
 // and keys from options, environment and file, and errors that say exactly what to set.
 import { join } from "node:path";
 import type { Api, Model } from "../llm-types.js";
-import { API_KEY_FLAG, missingApiKeyMessage } from "./api-keys.js";
+import { API_KEY_FLAG, envApiKey, missingApiKeyMessage } from "./api-keys.js";
+import { closestModels } from "./model-suggestions.js";
 import { BUILTIN_MODELS, BUILTIN_PROVIDERS, DEFAULT_MODEL_LIMITS, DEFAULT_PROVIDER, FREE } from "./models-catalog.js";
 import { type ModelsJson, type ModelsJsonModel, type ModelsJsonProvider, readModelsJson } from "./models-json.js";
 
@@ -19,14 +20,20 @@ export interface ResolvedModel {
 	apiKey: string;
 }
 
+/** A model loom knows, and whether a key for its provider is at hand. */
+export interface ModelListing {
+	model: Model;
+	hasKey: boolean;
+}
+
 interface ProviderEntry {
 	name: string;
+	/** The API of models nobody described. */
 	api: Api;
 	baseUrl: string;
 	headers?: Record<string, string>;
 	/** As written in models.json (may be "$ENV_VAR"). */
 	apiKey?: string;
-	apiKeyEnv?: string;
 	defaultModel?: string;
 	defaultInput: ("text" | "image")[];
 	models: Map<string, Model>;
@@ -56,6 +63,16 @@ export class ModelRegistry {
 	/** Every known model with its effective base URL, for a /model picker. */
 	listModels(): Model[] {
 		return [...this.entries.values()].flatMap((entry) => [...entry.models.values()].map((model) => this.withEntry(model, entry)));
+	}
+
+	/** Every known model (catalog and models.json) with whether its provider has a key now. */
+	availableModels(): ModelListing[] {
+		return this.listModels().map((model) => ({ model, hasKey: this.apiKeyFor(model.provider) !== undefined }));
+	}
+
+	/** The known `provider/id` names closest to an id that matched none, best first. */
+	suggestModels(typed: string): string[] {
+		return closestModels(typed, this.listModels());
 	}
 
 	find(provider: string, modelId: string): Model | undefined {
@@ -95,7 +112,7 @@ export class ModelRegistry {
 		if (!entry) return undefined;
 		const configured = entry.apiKey ? this.expand(entry.apiKey) : undefined;
 		if (configured) return configured;
-		return entry.apiKeyEnv ? this.env[entry.apiKeyEnv] || undefined : undefined;
+		return envApiKey(entry.name, this.env);
 	}
 
 	requireApiKey(provider: string, explicit?: string): string {
@@ -123,19 +140,20 @@ export class ModelRegistry {
 				modelId = modelId.slice(slash + 1);
 			}
 		}
+		// A named provider takes any id (a local server's model); a bare id must be one loom knows.
 		if (provider) return { provider, modelId };
 		if (!modelId) return { provider: DEFAULT_PROVIDER };
 		for (const entry of this.entries.values()) if (entry.models.has(modelId)) return { provider: entry.name, modelId };
-		if (/^claude-/.test(modelId)) return { provider: "anthropic", modelId };
-		if (/^(gpt-|o\d|chatgpt-|codex-)/.test(modelId)) return { provider: "openai", modelId };
+		const suggestions = this.suggestModels(modelId);
+		const closest = suggestions.length > 0 ? ` Closest known: ${suggestions.join(", ")}.` : "";
 		if (slash > 0) {
 			const prefix = modelId.slice(0, slash);
 			throw new Error(
-				`Unknown provider "${prefix}" in "${modelId}" (providers: ${this.providers().join(", ")}): add it to ${this.modelsJsonPath}, or pass --provider.`,
+				`Unknown provider "${prefix}" in "${modelId}" (providers: ${this.providers().join(", ")}): add it to ${this.modelsJsonPath}, or pass --provider.${closest}`,
 			);
 		}
 		throw new Error(
-			`Unknown model "${modelId}": write it as <provider>/${modelId} (providers: ${this.providers().join(", ")}) or add it to ${this.modelsJsonPath}.`,
+			`Unknown model "${modelId}".${closest} For a model loom does not list, name its provider: <provider>/${modelId} (providers: ${this.providers().join(", ")}), or add it to ${this.modelsJsonPath}. loom --list-models shows the known ones.`,
 		);
 	}
 
@@ -148,7 +166,11 @@ export class ModelRegistry {
 			defaultInput: ["text"],
 			models: new Map(),
 		};
-		if (custom.api) entry.api = custom.api;
+		if (custom.api) {
+			// The provider's API applies to all its models, the catalog's included; a model's own `api` wins.
+			entry.api = custom.api;
+			for (const [id, model] of entry.models) entry.models.set(id, { ...model, api: custom.api });
+		}
 		if (custom.baseUrl) entry.baseUrl = custom.baseUrl;
 		if (custom.apiKey) entry.apiKey = custom.apiKey;
 		if (custom.headers) entry.headers = { ...entry.headers, ...custom.headers };
@@ -180,7 +202,6 @@ export class ModelRegistry {
 		const headers = entry.headers || model.headers ? { ...entry.headers, ...model.headers } : undefined;
 		return {
 			...model,
-			api: entry.api,
 			baseUrl: envBaseUrl || entry.baseUrl,
 			...(headers ? { headers } : {}),
 		};
@@ -199,6 +220,7 @@ function envName(value: string): string | undefined {
 function mergeModel(base: Model, spec: ModelsJsonModel): Model {
 	return {
 		...base,
+		api: spec.api ?? base.api,
 		name: spec.name ?? base.name,
 		contextWindow: spec.contextWindow ?? base.contextWindow,
 		maxTokens: spec.maxTokens ?? base.maxTokens,

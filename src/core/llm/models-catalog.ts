@@ -8,8 +8,8 @@ export interface BuiltinProvider {
 	baseUrl: string;
 	/** Environment variable overriding baseUrl. */
 	baseUrlEnv: string;
-	/** Environment variable holding the API key. */
-	apiKeyEnv: string;
+	/** Environment variables holding the API key; the first one set is used. */
+	apiKeyEnvs: readonly string[];
 	defaultModel: string;
 	/** What an unknown model id on this provider accepts. */
 	defaultInput: ("text" | "image")[];
@@ -21,17 +21,27 @@ export const BUILTIN_PROVIDERS: Record<string, BuiltinProvider> = {
 		api: "anthropic-messages",
 		baseUrl: "https://api.anthropic.com",
 		baseUrlEnv: "ANTHROPIC_BASE_URL",
-		apiKeyEnv: "ANTHROPIC_API_KEY",
+		apiKeyEnvs: ["ANTHROPIC_API_KEY"],
 		defaultModel: "claude-sonnet-5-5",
 		defaultInput: ["text", "image"],
 	},
 	openai: {
 		name: "openai",
+		// For ids the catalog does not list (older models, compatible servers); its reasoning models say their own.
 		api: "openai-completions",
 		baseUrl: "https://api.openai.com/v1",
 		baseUrlEnv: "OPENAI_BASE_URL",
-		apiKeyEnv: "OPENAI_API_KEY",
+		apiKeyEnvs: ["OPENAI_API_KEY"],
 		defaultModel: "gpt-5.6-terra",
+		defaultInput: ["text", "image"],
+	},
+	google: {
+		name: "google",
+		api: "google-generative-ai",
+		baseUrl: "https://generativelanguage.googleapis.com/v1beta",
+		baseUrlEnv: "GEMINI_BASE_URL",
+		apiKeyEnvs: ["GEMINI_API_KEY", "GOOGLE_API_KEY"],
+		defaultModel: "gemini-3.1-pro",
 		defaultInput: ["text", "image"],
 	},
 };
@@ -78,11 +88,12 @@ function claude(id: string, name: string, input: number, output: number, context
 	};
 }
 
+/** OpenAI's reasoning models, served through the Responses API so their reasoning carries across turns. */
 function gpt(id: string, name: string, input: number, output: number): Model {
 	return {
 		id,
 		name,
-		api: "openai-completions",
+		api: "openai-responses",
 		provider: "openai",
 		baseUrl: BUILTIN_PROVIDERS.openai!.baseUrl,
 		reasoning: true,
@@ -90,6 +101,22 @@ function gpt(id: string, name: string, input: number, output: number): Model {
 		cost: { input, output, cacheRead: input / 10, cacheWrite: 0 },
 		contextWindow: 1_000_000,
 		maxTokens: 128_000,
+	};
+}
+
+function gemini(id: string, name: string, input: number, output: number): Model {
+	return {
+		id,
+		name,
+		api: "google-generative-ai",
+		provider: "google",
+		baseUrl: BUILTIN_PROVIDERS.google!.baseUrl,
+		reasoning: true,
+		input: ["text", "image"],
+		// Cached input (implicit caching) costs a tenth of input; prices are those of prompts up to 200k tokens.
+		cost: { input, output, cacheRead: input / 10, cacheWrite: 0 },
+		contextWindow: 1_048_576,
+		maxTokens: 65_536,
 	};
 }
 
@@ -103,4 +130,8 @@ export const BUILTIN_MODELS: readonly Model[] = Object.freeze([
 	gpt("gpt-5.6-sol", "GPT-5.6 Sol", 5, 30),
 	gpt("gpt-5.6-terra", "GPT-5.6 Terra", 2.5, 15),
 	gpt("gpt-5.6-luna", "GPT-5.6 Luna", 1, 6),
+	gemini("gemini-3.1-pro", "Gemini 3.1 Pro", 2, 12),
+	gemini("gemini-3.5-flash", "Gemini 3.5 Flash", 1.5, 9),
+	gemini("gemini-3-flash", "Gemini 3 Flash", 0.5, 3),
+	gemini("gemini-3.1-flash-lite", "Gemini 3.1 Flash-Lite", 0.25, 1.5),
 ]);

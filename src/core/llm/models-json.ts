@@ -19,6 +19,8 @@ const CostSchema = Type.Object({
 const ModelSchema = Type.Object({
 	id: Type.String({ minLength: 1 }),
 	name: Type.Optional(Type.String()),
+	/** The model's own wire API, where it differs from its provider's. */
+	api: Type.Optional(Type.String()),
 	contextWindow: Type.Optional(Type.Integer({ minimum: 1 })),
 	maxTokens: Type.Optional(Type.Integer({ minimum: 1 })),
 	reasoning: Type.Optional(Type.Boolean()),
@@ -84,9 +86,12 @@ export function parseModelsJson(text: string, path: string): ModelsJson {
 			throw new Error(`Invalid ${path}: providers.${name}: "baseUrl" is required for a provider loom does not know.`);
 		}
 		const seen = new Set<string>();
-		for (const model of provider.models ?? []) {
+		for (const [index, model] of (provider.models ?? []).entries()) {
 			if (seen.has(model.id)) throw new Error(`Invalid ${path}: providers.${name}: model "${model.id}" is listed twice.`);
 			seen.add(model.id);
+			if (model.api !== undefined && !apiProvider(model.api)) {
+				throw new Error(`Invalid ${path}: providers.${name}.models.${index}.api: unknown API "${model.api}" (supported: ${knownApis().join(", ")}).`);
+			}
 		}
 	}
 	return value;

@@ -54,7 +54,15 @@ export async function readBodyStart(response: Response): Promise<string> {
 
 function describeJson(json: unknown): ProviderStreamError {
 	const body = (typeof json === "object" && json !== null ? json : {}) as Record<string, any>;
-	if (body.object === "chat.completion" || Array.isArray(body.choices) || body.type === "message") {
+	// Chat Completions, Anthropic Messages, Responses, Gemini (an object, or a list of them without alt=sse).
+	const gemini = Array.isArray(json) ? json[0] : body;
+	if (
+		body.object === "chat.completion" ||
+		Array.isArray(body.choices) ||
+		body.type === "message" ||
+		(body.object === "response" && Array.isArray(body.output)) ||
+		(typeof gemini === "object" && gemini !== null && Array.isArray(gemini.candidates))
+	) {
 		return new ProviderStreamError(
 			"The server answered with a complete, non-streamed response instead of an event stream; it does not seem to support streaming (stream: true).",
 		);
@@ -96,7 +104,7 @@ function htmlText(html: string): string {
 }
 
 /** One line, no control characters or escape sequences, at most QUOTE_LIMIT characters. */
-function quote(text: string): string {
+export function quote(text: string): string {
 	const line = stripToOneLine(text);
 	return line.length > QUOTE_LIMIT ? `${line.slice(0, QUOTE_LIMIT - 1)}…` : line;
 }

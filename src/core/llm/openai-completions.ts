@@ -3,18 +3,11 @@
 // `reasoning_content` or `reasoning`, tool-call deltas in any order (assembled by index).
 import { randomUUID } from "node:crypto";
 import type { AssistantMessageEventStream, Context, Model, ToolCall } from "../llm-types.js";
-import { providerApiKey } from "./api-keys.js";
-import { isRecord, MalformedEventError, malformed, optionalText, record, text } from "./event-shape.js";
+import { isRecord, MalformedEventError, malformed, optionalText, record, text, tokenCount } from "./event-shape.js";
 import { buildOpenAIParams } from "./openai-request.js";
 import type { PartialAssistantMessage } from "./partial-message.js";
 import { ProviderStreamError } from "./provider-error.js";
-import {
-	type FinishReason,
-	type ProviderAttempt,
-	type ProviderStreamOptions,
-	runProviderStream,
-	sdkClientOptions,
-} from "./provider-run.js";
+import { type FinishReason, type ProviderAttempt, type ProviderStreamOptions, runKeyedProviderStream, sdkClientOptions } from "./provider-run.js";
 import { readSseBody } from "./sse-body.js";
 
 export function streamOpenAICompletions(
@@ -22,37 +15,30 @@ export function streamOpenAICompletions(
 	context: Context,
 	options: ProviderStreamOptions = {},
 ): AssistantMessageEventStream {
-	const key = providerApiKey(model, options.apiKey);
-	return runProviderStream({
-		model,
-		options,
-		apiKey: key.apiKey,
-		async prepare(): Promise<ProviderAttempt> {
-			if (!key.apiKey) throw new ProviderStreamError(key.missingMessage);
-			const { default: OpenAIClient, APIError } = await import("openai");
-			const client = new OpenAIClient(sdkClientOptions(model, key.apiKey, options));
-			const params = buildOpenAIParams(model, context, options);
-			return async ({ signal, partial, touch }) => {
-				// The SDK builds and sends the request and turns an HTTP error status into its APIError;
-				// the event stream itself is read by our parser (see sse-parser.ts for why).
-				const response = await client.chat.completions.create(params, { signal }).asResponse();
-				touch();
-				const reader = new OpenAIChunkReader(partial);
-				let done = false;
-				await readSseBody(response, touch, (_event, data) => {
-					// Like the SDK: nothing after [DONE] counts, every other event is a JSON chunk.
-					if (done) return;
-					if (data.startsWith("[DONE]")) {
-						done = true;
-						return;
-					}
-					const chunk: unknown = JSON.parse(data);
-					if (isRecord(chunk) && chunk.error) throw new APIError(undefined, chunk.error as object, undefined, response.headers);
-					reader.handle(chunk);
-				});
-				return reader.finish();
-			};
-		},
+	return runKeyedProviderStream(model, options, async (apiKey): Promise<ProviderAttempt> => {
+		const { default: OpenAIClient, APIError } = await import("openai");
+		const client = new OpenAIClient(sdkClientOptions(model, apiKey, options));
+		const params = buildOpenAIParams(model, context, options);
+		return async ({ signal, partial, touch }) => {
+			// The SDK builds and sends the request and turns an HTTP error status into its APIError;
+			// the event stream itself is read by our parser (see sse-parser.ts for why).
+			const response = await client.chat.completions.create(params, { signal }).asResponse();
+			touch();
+			const reader = new OpenAIChunkReader(partial);
+			let done = false;
+			await readSseBody(response, touch, (_event, data) => {
+				// Like the SDK: nothing after [DONE] counts, every other event is a JSON chunk.
+				if (done) return;
+				if (data.startsWith("[DONE]")) {
+					done = true;
+					return;
+				}
+				const chunk: unknown = JSON.parse(data);
+				if (isRecord(chunk) && chunk.error) throw new APIError(undefined, chunk.error as object, undefined, response.headers);
+				reader.handle(chunk);
+			});
+			return reader.finish();
+		};
 	});
 }
 
@@ -165,20 +151,19 @@ class OpenAIChunkReader {
 
 	private readUsage(usage: Record<string, unknown>): void {
 		const details = isRecord(usage.prompt_tokens_details) ? usage.prompt_tokens_details : {};
-		const cached = count(details.cached_tokens);
+		const cached = tokenCount(details.cached_tokens);
+		const completion = isRecord(usage.completion_tokens_details) ? usage.completion_tokens_details : undefined;
 		this.partial.setUsage({
 			// prompt_tokens includes the cached part; ours counts it separately.
-			input: Math.max(0, count(usage.prompt_tokens) - cached),
-			output: count(usage.completion_tokens),
+			input: Math.max(0, tokenCount(usage.prompt_tokens) - cached),
+			output: tokenCount(usage.completion_tokens),
 			cacheRead: cached,
+			// Servers that say nothing of reasoning leave it out.
+			...(completion && completion.reasoning_tokens !== undefined ? { reasoning: tokenCount(completion.reasoning_tokens) } : {}),
 		});
 	}
 }
 
-/** A token count; anything else counts as none. */
-function count(value: unknown): number {
-	return typeof value === "number" && Number.isFinite(value) && value > 0 ? value : 0;
-}
 
 /** Content is text; some servers send a list of parts instead, whose text parts are read. */
 function contentText(value: unknown, path: string): string | undefined {

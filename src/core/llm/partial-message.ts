@@ -15,7 +15,7 @@ import { uniqueToolCallId } from "./transform-messages.js";
 import { emptyUsage, finalizeUsage } from "./usage.js";
 
 const COUNTS = ["input", "output", "cacheRead", "cacheWrite"] as const;
-type UsageCounts = Partial<Pick<Usage, (typeof COUNTS)[number]>>;
+type UsageCounts = Partial<Pick<Usage, (typeof COUNTS)[number] | "reasoning">>;
 
 /** A preview of streamed tool-call arguments: complete JSON, else the longest valid prefix, else `{}`. */
 export function parseToolArguments(json: string): Record<string, any> {
@@ -46,6 +46,12 @@ export function parseCompleteToolArguments(json: string): Pick<ToolCall, "argume
 		return { arguments: parseToolArguments(json), argumentsError: `not complete, valid JSON: ${(error as Error).message}` };
 	}
 	return isPlainObject(value) ? { arguments: value } : { arguments: {}, argumentsError: "not a JSON object" };
+}
+
+/** Adds the token counts of `from` to `to` (reasoning only where either has it). */
+function addCounts(to: Usage, from: Usage): void {
+	for (const key of COUNTS) to[key] += from[key];
+	if (from.reasoning !== undefined) to.reasoning = (to.reasoning ?? 0) + from.reasoning;
 }
 
 function isPlainObject(value: unknown): value is Record<string, any> {
@@ -124,6 +130,16 @@ export class PartialAssistantMessage {
 		block.thinkingSignature = (block.thinkingSignature ?? "") + signature;
 	}
 
+	/** Provider data for the next request to this model, set whole (see TextContent.signature). */
+	setSignature(index: number, signature: string): void {
+		if (signature === "") return;
+		const block = this.message.content[index];
+		if (!block) return;
+		this.progress++;
+		if (block.type === "thinking") block.thinkingSignature = signature;
+		else block.signature = signature;
+	}
+
 	startToolCall(id: string, name: string): number {
 		const index = this.addBlock({ type: "toolCall", id: uniqueToolCallId(id, this.toolCallIds), name, arguments: {} });
 		this.rawArguments.set(index, "");
@@ -192,6 +208,12 @@ export class PartialAssistantMessage {
 				this.progress++;
 			}
 		}
+		// Part of output, so it moves neither the total nor the price; kept only where a provider reports it.
+		const reasoning = counts.reasoning;
+		if (typeof reasoning === "number" && Number.isFinite(reasoning) && usage.reasoning !== reasoning) {
+			usage.reasoning = reasoning;
+			this.progress++;
+		}
 		finalizeUsage(this.model, usage);
 	}
 
@@ -201,8 +223,7 @@ export class PartialAssistantMessage {
 	 * which is also the size of the context it was given.
 	 */
 	resetForRetry(): void {
-		const failed = this.failedAttemptsUsage;
-		for (const key of COUNTS) failed[key] += this.message.usage[key];
+		addCounts(this.failedAttemptsUsage, this.message.usage);
 		this.message.usage = emptyUsage();
 	}
 
@@ -226,7 +247,7 @@ export class PartialAssistantMessage {
 		this.message.stopReason = reason;
 		this.message.errorMessage = errorMessage;
 		const usage = this.message.usage;
-		for (const key of COUNTS) usage[key] += this.failedAttemptsUsage[key];
+		addCounts(usage, this.failedAttemptsUsage);
 		finalizeUsage(this.model, usage);
 		this.stream.push({ type: "error", reason, error: this.message });
 		this.stream.end();

@@ -24,7 +24,7 @@ export class ProviderStreamError extends Error {
 }
 
 /** Error types (in a stream, or a body sent instead of one) that say the server is busy or broken for now. */
-export const RETRYABLE_STREAM_ERROR_TYPES = new Set(["overloaded_error", "api_error", "rate_limit_error", "server_error"]);
+export const RETRYABLE_STREAM_ERROR_TYPES = new Set(["overloaded_error", "api_error", "rate_limit_error", "rate_limit_exceeded", "server_error"]);
 const CONNECTION_CODES = new Set([
 	"ECONNREFUSED",
 	"ECONNRESET",

@@ -2,8 +2,9 @@
 // Providers only say how to send one attempt; everything that can go wrong ends here as an `error` event.
 import { createAssistantMessageEventStream } from "../event-stream.js";
 import type { AssistantMessageEventStream, Model, StopReason, StreamOptions } from "../llm-types.js";
+import { providerApiKey } from "./api-keys.js";
 import { PartialAssistantMessage } from "./partial-message.js";
-import { checkBaseUrl, describeProviderError } from "./provider-error.js";
+import { checkBaseUrl, describeProviderError, ProviderStreamError } from "./provider-error.js";
 import { redactSecrets } from "./redact.js";
 import { DEFAULT_RETRY, type RetrySettings, retryDelayMs, sleepUnlessAborted } from "./retry.js";
 
@@ -56,6 +57,27 @@ export function runProviderStream(run: ProviderRun): AssistantMessageEventStream
 		partial.fail("error", redactSecrets(`Internal error while streaming: ${text}`, run.apiKey));
 	});
 	return stream;
+}
+
+/**
+ * runProviderStream for an API that needs a key: the explicit one, else the provider's environment variable.
+ * Without one nothing is sent, and the stream ends saying what to set.
+ */
+export function runKeyedProviderStream(
+	model: Model,
+	options: ProviderStreamOptions,
+	prepare: (apiKey: string) => Promise<ProviderAttempt>,
+): AssistantMessageEventStream {
+	const key = providerApiKey(model, options.apiKey);
+	return runProviderStream({
+		model,
+		options,
+		apiKey: key.apiKey,
+		prepare() {
+			if (!key.apiKey) throw new ProviderStreamError(key.missingMessage);
+			return prepare(key.apiKey);
+		},
+	});
 }
 
 async function drive(run: ProviderRun, partial: PartialAssistantMessage): Promise<void> {

@@ -1,7 +1,8 @@
 // Makes a conversation safe to send to a given model, whatever produced it:
 // - errored or aborted assistant messages are dropped (their partial content would confuse the model);
 // - every tool call gets a result (a synthetic error one when none was recorded), orphan results go;
-// - thinking from another provider/model becomes plain text (signatures are only valid where issued);
+// - thinking from another provider/model becomes plain text, and the provider data of its other blocks goes
+//   (signatures, reasoning items and item ids are only valid where issued);
 // - images become a short note when the model does not accept them;
 // - tool call ids are made acceptable to the target API and unique within their message (pairs stay matched:
 //   results of calls that shared an id pair with them in order).
@@ -87,16 +88,22 @@ function convertAssistant(
 			if (sameModel) content.push(block);
 			else if (!block.redacted && block.thinking.trim() !== "") content.push({ type: "text", text: block.thinking });
 		} else if (block.type === "text") {
-			if (block.text !== "") content.push(block);
+			if (block.text !== "") content.push(sameModel ? block : withoutSignature(block));
 		} else {
 			const id = uniqueToolCallId(normalize(block.id), used);
 			const ids = waiting.get(block.id);
 			if (ids) ids.push(id);
 			else waiting.set(block.id, [id]);
-			content.push({ ...block, id, arguments: block.arguments ?? {} });
+			content.push({ ...(sameModel ? block : withoutSignature(block)), id, arguments: block.arguments ?? {} });
 		}
 	}
 	return { ...message, content };
+}
+
+function withoutSignature<T extends TextContent | ToolCall>(block: T): T {
+	if (block.signature === undefined) return block;
+	const { signature: _signature, ...rest } = block;
+	return rest as T;
 }
 
 function convertUser(message: UserMessage, acceptsImages: boolean): UserMessage {

@@ -4,6 +4,7 @@ import { Agent } from "../agent.js";
 import type { AgentMessage } from "../agent-types.js";
 import { OrderedDelivery, callInOrder } from "../event-delivery.js";
 import type { AssistantMessage, ImageContent, Message, Model, RetryInfo, ThinkingLevel } from "../llm-types.js";
+import type { ModelListing } from "../llm/model-registry.js";
 import { preloadModelSdk, streamModel } from "../llm/stream-model.js";
 import type { ToolDefinition } from "../tool-definition.js";
 import { userMessage } from "../messages.js";
@@ -13,21 +14,25 @@ import { ModelChoice, type ModelSelection } from "./model-choice.js";
 import { convertToLlmWithSummaries } from "./compaction/summary-message.js";
 import { CommandRegistry } from "./command-registry.js";
 import { announceExecution } from "./announce-execution.js";
+import type { FileCheckpoints } from "./file-checkpoints.js";
+import { type RewindResult, type RewindScope, restoreFiles } from "./session-rewind.js";
+import { type PromptPoint, type SessionTree, promptPoints, sessionTree } from "./session-tree.js";
 import { ToolHooks } from "./hook-chain.js";
 import { RunState } from "./run-state.js";
 import { type CommandSession, registerSessionCommands } from "./session-commands.js";
 import { SessionCompaction } from "./session-compaction.js";
 import { missingResult, repairConversation, unansweredToolCalls } from "./conversation-repair.js";
 import { buildSessionContext } from "./session-context.js";
-import type { SessionEntry } from "./session-entries.js";
-import type { SessionEvent } from "./session-events.js";
+import type { SessionEntry, SessionHeader } from "./session-entries.js";
+import type { ApprovalEvent, SessionEvent, SessionOpenReason } from "./session-events.js";
+import type { ApprovalMode } from "./approval-mode.js";
 import { listSessions, type SessionInfo } from "./session-list.js";
 import { resolveSessionArgument } from "./session-resolve.js";
 import { SessionStore } from "./session-store.js";
 import { runOutcome } from "./run-outcome.js";
 import { SessionTools } from "./session-tools.js";
 import type { PromptParts } from "./system-prompt.js";
-import { nonInteractiveUi, type SessionUi } from "./session-ui.js";
+import { nonInteractiveUi, type SessionUi, UiSlot } from "./session-ui.js";
 import { SettingsRecord } from "./settings-record.js";
 import { addUsage, sumEntryUsage, type UsageTotals } from "./usage-totals.js";
 
@@ -46,7 +51,11 @@ export class AgentSession {
 	readonly hooks = new ToolHooks();
 	/** Slash commands this session offers (its built-ins; later extensions, prompt templates, skills). */
 	readonly commands = new CommandRegistry<CommandSession>();
-	private currentUi: SessionUi = nonInteractiveUi();
+	private readonly uiSlot = new UiSlot(nonInteractiveUi());
+	/** Run by dispose(), newest first: what assemblies attached (extensions, servers, child processes). */
+	private disposers: (() => void)[] = [];
+	private readonly stopAgentEvents: () => void;
+	private checkpoints: FileCheckpoints | undefined;
 	private store: SessionStore;
 	private readonly options: AgentSessionOptions;
 	private readonly choice: ModelChoice;
@@ -67,6 +76,7 @@ export class AgentSession {
 	private repairs: readonly string[] = [];
 	/** Problems met assembling the session: those it was given, then those added (addLoadWarning). */
 	private readonly assemblyWarnings: string[];
+	private shownApprovalMode: ApprovalMode | undefined;
 
 	constructor(options: AgentSessionOptions) {
 		this.options = options;
@@ -77,7 +87,7 @@ export class AgentSession {
 		const context = buildSessionContext(this.store.entries, options.buildContext);
 		this.repairs = context.repairs;
 		this.recorded = new SettingsRecord(context);
-		this.usage = sumEntryUsage(this.store.entries);
+		this.usage = sumEntryUsage(this.store.allEntries);
 		this.toolSet = new SessionTools({ ...options, prompt: { ...options.prompt, cwd: options.cwd } });
 		this.agent = new Agent({
 			initialState: {
@@ -90,7 +100,8 @@ export class AgentSession {
 			streamFn: options.streamFn,
 			// Repaired last, on what the provider receives: no view of a damaged file sends a sequence it rejects.
 			convertToLlm: (messages) => repairConversation(convertToLlmWithSummaries(messages)).messages as Message[],
-			getApiKey: () => this.choice.apiKey,
+			// Only for the provider chosen: a request still going to another one never gets this key.
+			getApiKey: (provider) => (provider === this.choice.provider ? this.choice.apiKey : undefined),
 			toolExecution: options.toolExecution ?? "parallel",
 			beforeToolCall: this.hooks.beforeToolCall,
 			afterToolCall: this.hooks.afterToolCall,
@@ -105,7 +116,7 @@ export class AgentSession {
 				onRetry: (info) => this.onRetry(info),
 			},
 		});
-		this.agent.subscribe((event) => this.onAgentEvent(event));
+		this.stopAgentEvents = this.agent.subscribe((event) => this.onAgentEvent(event));
 		const host = {
 			agent: this.agent,
 			store: () => this.store,
@@ -119,14 +130,51 @@ export class AgentSession {
 
 	/** How the session asks the user (dialogs, notices); non-interactive until an interface installs its own. */
 	get ui(): SessionUi {
-		return this.currentUi;
+		return this.uiSlot.current;
 	}
 	setUi(ui: SessionUi): void {
-		this.currentUi = ui;
+		this.uiSlot.set(ui);
+	}
+	/**
+	 * The session's ui as soon as it can ask the user: now, or once an interface installs one that can. Pending
+	 * for good where nobody will be asked (print mode); for questions that wait for an answer (project trust).
+	 */
+	whenInteractive(): Promise<SessionUi> {
+		return this.uiSlot.whenInteractive();
+	}
+
+	/** The approval mode the installed policy enforces, for interfaces to show; undefined without a policy. */
+	get approvalMode(): ApprovalMode | undefined {
+		return this.shownApprovalMode;
+	}
+
+	/**
+	 * For the approval policy installed on this session (which owns the mode and the answers): delivers its
+	 * event to every listener, in order with the rest, and keeps the mode it reports for `approvalMode`.
+	 */
+	reportApproval(event: ApprovalEvent): Promise<void> {
+		if (event.type === "approval_mode_changed") this.shownApprovalMode = event.mode;
+		return this.emit(event);
+	}
+
+	/** How the session restores files when it rewinds; undefined until something records checkpoints. */
+	get fileCheckpoints(): FileCheckpoints | undefined {
+		return this.checkpoints;
+	}
+	setFileCheckpoints(checkpoints: FileCheckpoints | undefined): void {
+		this.checkpoints = checkpoints;
 	}
 
 	get sessionId(): string {
 		return this.store.id;
+	}
+	/** The session file's header (id, creation time, directory, the session it was forked from). */
+	get sessionHeader(): SessionHeader {
+		return this.store.header;
+	}
+	/** The session file this one was forked from (`--fork`, /fork), if any. */
+	get parentSessionFile(): string | undefined {
+		return this.store.header.parentSession;
 	}
 	/** Undefined with --no-session. The file appears on disk with the first message. */
 	get sessionFile(): string | undefined {
@@ -191,10 +239,12 @@ export class AgentSession {
 	/**
 	 * Every agent event and the session's own, in order; a listener's promise is awaited before the next event.
 	 * The first subscription opens the session: session_open follows after this tick, for every listener.
+	 * `{ open: false }` listens without opening (an assembly's observers, which must not take session_open
+	 * away from the interface that subscribes after them). Returns the function that removes this listener only.
 	 */
-	subscribe(listener: SessionListener): () => void {
+	subscribe(listener: SessionListener, options: { open?: boolean } = {}): () => void {
 		this.listeners = [...this.listeners, listener];
-		void this.start();
+		if (options.open !== false) void this.start();
 		return () => {
 			const index = this.listeners.indexOf(listener);
 			if (index >= 0) this.listeners = this.listeners.filter((_, i) => i !== index);
@@ -312,6 +362,11 @@ export class AgentSession {
 		await this.compaction.compactNow(instructions);
 	}
 
+	/** Every model known (catalog and models.json) with whether its provider has a key now. */
+	availableModels(): ModelListing[] {
+		return this.options.models.availableModels();
+	}
+
 	/** Switches model ("provider/id", "id", or a selection) from the next request; throws a user-facing Error when unusable. */
 	async setModel(ref: string | ModelSelection): Promise<void> {
 		const model = this.choice.change(ref);
@@ -347,7 +402,69 @@ export class AgentSession {
 
 	/** A fresh conversation in a new session file, same model and tools. */
 	async newSession(): Promise<void> {
-		await this.switchStore(this.options.createStore());
+		await this.switchStore(this.options.createStore(), "new");
+	}
+
+	/** The entry the conversation is at (null: empty): where the next entry continues from. */
+	get leafId(): string | null {
+		return this.store.lastEntryId;
+	}
+
+	/** The prompts of the conversation, first to last (what /rewind and /fork offer). */
+	prompts(): PromptPoint[] {
+		return promptPoints(this.store.entries);
+	}
+
+	/** Which of these prompts have a checkpoint of the files to go back to. */
+	async checkpointedPrompts(promptEntryIds: readonly string[]): Promise<ReadonlySet<string>> {
+		return (await this.checkpoints?.checkpointed(promptEntryIds)) ?? new Set();
+	}
+
+	/** Every branch of the conversation, as a tree of its prompts. */
+	tree(): SessionTree {
+		return sessionTree(this.store.allEntries, this.store.lastEntryId);
+	}
+
+	/**
+	 * Moves the conversation to `entryId` (null: its start), e.g. the end of another branch from tree(). Appends a
+	 * branch entry (nothing is removed), rebuilds the conversation and emits session_open. Not during a run.
+	 */
+	async switchLeaf(entryId: string | null, reason: "branch" | "rewind" = "branch"): Promise<void> {
+		this.refuseWhileBusy(reason === "rewind" ? "rewind" : "switch branches");
+		this.store.branch(entryId);
+		await this.loadConversation(reason);
+	}
+
+	/**
+	 * Goes back to before a prompt of the conversation (its entry id, from prompts()): the files as they were before
+	 * its run (asking before overwriting files changed after the agent), the conversation, or both. Not during a run.
+	 */
+	async rewind(promptEntryId: string, scope: RewindScope): Promise<RewindResult> {
+		this.refuseWhileBusy("rewind");
+		const prompt = this.prompts().find((point) => point.entryId === promptEntryId);
+		if (!prompt) throw new Error(`Entry ${promptEntryId} is not a prompt of this conversation.`);
+		const result: RewindResult = { promptText: prompt.text, conversation: false };
+		if (scope.files) {
+			const files = await restoreFiles(this.checkpoints, promptEntryId, this.ui);
+			if (typeof files === "string") result.filesProblem = files;
+			else result.files = files;
+		}
+		if (scope.conversation) {
+			await this.switchLeaf(prompt.parentId, "rewind");
+			result.conversation = true;
+		}
+		return result;
+	}
+
+	/**
+	 * Continues in a new session file holding the conversation up to `entryId` (default: all of it; null: none),
+	 * whose header names this one as its parent. This session's file stays as it is. Not during a run.
+	 */
+	async fork(entryId?: string | null): Promise<void> {
+		this.refuseWhileBusy("fork");
+		const at = entryId === undefined ? this.store.lastEntryId : entryId;
+		const store = this.store.forkAt(at, { home: this.options.home, cwd: this.cwd, persist: this.store.file !== undefined });
+		await this.switchStore(store, "fork");
 	}
 
 	/** Saved sessions of this directory, newest first. */
@@ -358,21 +475,49 @@ export class AgentSession {
 	/** Continues a saved session (path or id prefix) with its messages, and its model and thinking level when usable. */
 	async resume(sessionFileOrId: string): Promise<void> {
 		const file = resolveSessionArgument(sessionFileOrId, this.options.home, this.cwd);
-		await this.switchStore(await SessionStore.open(file));
+		await this.switchStore(await SessionStore.open(file), "resume");
 	}
 
 	/**
-	 * Closes the session file; the session is unusable afterwards. A tool still running (the process is leaving
-	 * mid-run, e.g. on a second Ctrl+C) first gets an interrupted result in the file, so the file stays complete.
+	 * Runs `cleanup` when the session is disposed (an assembly's extensions, servers, the child processes of its
+	 * tools); returns the function that forgets it.
+	 */
+	onDispose(cleanup: () => void): () => void {
+		this.disposers = [cleanup, ...this.disposers];
+		return () => {
+			this.disposers = this.disposers.filter((other) => other !== cleanup);
+		};
+	}
+
+	/**
+	 * Aborts the run in progress, removes every listener, runs the cleanups given to onDispose() (newest first)
+	 * and closes the session file; the session is unusable afterwards. Synchronous: an aborted run settles on
+	 * its own, unheard. A tool still running (the process may be leaving mid-run, e.g. on a second Ctrl+C) first
+	 * gets an interrupted result in the file, so the file stays complete.
 	 */
 	dispose(): void {
+		if (this.run) this.run.abortRequested = true;
+		this.agent.abort();
+		this.compaction.abort();
+		this.listeners = [];
+		this.stopAgentEvents();
+		const disposers = this.disposers;
+		this.disposers = [];
+		for (const cleanup of disposers) {
+			try {
+				cleanup();
+			} catch {
+				// One failing cleanup must not keep the others (or the file) from being released.
+			}
+		}
 		this.recordUnfinishedTools();
 		this.store.close();
 	}
 
-	private async announce(): Promise<void> {
+	private async announce(reason: SessionOpenReason = "open"): Promise<void> {
 		await this.emit({
 			type: "session_open",
+			reason,
 			sessionId: this.store.id,
 			file: this.store.file,
 			cwd: this.cwd,
@@ -384,16 +529,22 @@ export class AgentSession {
 		if (this.choice.error) await this.emit({ type: "session_error", message: this.choice.error });
 	}
 
-	private async switchStore(store: SessionStore): Promise<void> {
+	private async switchStore(store: SessionStore, reason: SessionOpenReason): Promise<void> {
 		if (this.isStreaming) await this.abort();
 		this.store.close();
 		this.store = store;
+		await this.loadConversation(reason);
+	}
+
+	/** Rebuilds the agent's conversation from the store (a new or opened file, or a moved leaf) and announces it. */
+	private async loadConversation(reason: SessionOpenReason): Promise<void> {
+		const store = this.store;
 		this.agent.reset();
 		this.queued.clear();
 		const context = buildSessionContext(store.entries, this.options.buildContext);
 		this.repairs = context.repairs;
 		this.agent.replaceMessages(context.messages);
-		this.usage = sumEntryUsage(store.entries);
+		this.usage = sumEntryUsage(store.allEntries);
 		this.recorded.reset(context);
 		if (context.model && !this.recorded.hasModel(this.provider, this.modelId)) {
 			try {
@@ -403,7 +554,11 @@ export class AgentSession {
 			}
 		}
 		if (context.thinkingLevel) this.agent.setThinkingLevel(context.thinkingLevel);
-		await this.announce();
+		await this.announce(reason);
+	}
+
+	private refuseWhileBusy(what: string): void {
+		if (this.isStreaming) throw new Error(`Cannot ${what} while a run is active: wait for it to end or interrupt it first.`);
 	}
 
 	private enqueue(kind: QueueKind, text: string): void {

@@ -18,6 +18,8 @@ export interface CommandContext<S> {
 	exit?(): void;
 	/** Asks the user (pickers, confirmations, text); absent or non-interactive where nobody can answer. */
 	ui?: SessionUi;
+	/** Puts text in the prompt editor, where there is one (a rewound prompt, to edit and send again). */
+	setEditorText?(text: string): void;
 }
 
 export interface CommandDefinition<S> {
@@ -46,6 +48,13 @@ export interface CommandLookup<S> {
 /** A command's name as typed after the slash (the editor parses commands with it too). */
 export const COMMAND_NAME = "[a-z][a-z0-9-]*(?::[a-z0-9][a-z0-9-]*)?";
 const NAME = new RegExp(`^${COMMAND_NAME}$`);
+
+/** True (and says why) when a run is going on; for commands that replace the conversation. */
+export function refusedWhileBusy(ctx: CommandContext<unknown>, what: string): boolean {
+	if (!ctx.busy) return false;
+	ctx.notify("error", `Cannot ${what} while a run is active. Press Esc to interrupt it first.`);
+	return true;
+}
 
 /**
  * Commands by name. A registry may sit on top of another (the screen's own commands over the session's): it

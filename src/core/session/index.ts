@@ -1,7 +1,17 @@
 // Public entry of the session layer: sessions on disk, settings, the system prompt, and AgentSession.
 export * from "./session-events.js";
 export { loomHome } from "./loom-home.js";
-export { type Settings, SettingsError, SettingsSchema, loadSettings, parseSettings, settingsPath } from "./settings.js";
+export { APPROVAL_MODES, type ApprovalMode } from "./approval-mode.js";
+export {
+	type Settings,
+	SettingsError,
+	SettingsSchema,
+	loadProjectSettings,
+	loadSettings,
+	parseSettings,
+	projectSettingsPath,
+	settingsPath,
+} from "./settings.js";
 export * from "./session-entries.js";
 export { cwdFolderName, sessionDirFor, sessionFileName, sessionIdFromFileName, sessionsRoot } from "./session-paths.js";
 export { type LoadedSession, loadSessionFile } from "./session-reader.js";
@@ -15,6 +25,7 @@ export { type PromptParts, type PromptSkill, type PromptTool, type SystemPromptO
 export { type UsageTotals, addUsage, lastContextTokens, sumEntryUsage, sumUsage, zeroUsage } from "./usage-totals.js";
 export { ModelChoice, type ModelResolver, type ModelSelection } from "./model-choice.js";
 export { MessageQueue, type QueueKind } from "./message-queue.js";
+export type { ApprovalChoice, ApprovalSubject } from "./session-ui.js";
 export { type ToolSettings } from "./session-tools.js";
 export { RetryTracker } from "./retry-tracker.js";
 export {
@@ -31,5 +42,10 @@ export { type AfterLink, type BeforeLink, HookChain, type HookStage, type LinkOp
 export { AgentSession, type AgentSessionOptions, type RunOutcome, type SessionListener } from "./agent-session.js";
 export * from "./compaction/index.js";
 export { type CompactionHost, SessionCompaction, type SessionCompactionOptions } from "./session-compaction.js";
-export { type InputOptions, type SelectOptions, type SessionUi, type UiChoice, nonInteractiveUi } from "./session-ui.js";
+export { type InputOptions, type SelectOptions, type SessionUi, type UiChoice, UiSlot, nonInteractiveUi } from "./session-ui.js";
 export { isProjectTrusted, projectTrust, setProjectTrust } from "./project-trust.js";
+export { ProjectTrustGate, type ProjectTrustStatus } from "./project-trust-gate.js";
+export { type FileAction, type FileChange, type FileCheckpoints, type FilesRestore, type RestoreReport, describePaths } from "./file-checkpoints.js";
+export { type PromptPoint, type SessionTree, type TreeRow, promptPoints, promptText, sessionTree } from "./session-tree.js";
+export { type RewindResult, type RewindScope, describeRewind } from "./session-rewind.js";
+export { BRANCH_COMMANDS } from "./branch-commands.js";

@@ -1,5 +1,6 @@
 // The session's model: what the user selected, what it resolved to (model + key), or why it cannot be used.
 import type { Model } from "../llm-types.js";
+import type { ModelListing } from "../llm/model-registry.js";
 import { placeholderModel } from "../llm/models-catalog.js";
 
 /** What the user asked for; the resolver turns it into a model and a key. */
@@ -15,8 +16,13 @@ export interface ModelSelection {
 export interface ModelResolver {
 	/** Throws an Error whose message tells the user what to set when the model cannot be used. */
 	resolve(selection: ModelSelection): { model: Model; apiKey?: string };
-	/** The model a selection names, without checking keys; throws when no provider or model fits. */
+	/**
+	 * The model a selection names, without checking keys; throws when no provider or model fits (a bare id
+	 * nobody lists, with the closest known ones).
+	 */
 	resolveModel(selection: ModelSelection): Model;
+	/** Every model known, with whether its provider has a key now (for pickers and lists). */
+	availableModels(): ModelListing[];
 }
 
 export class ModelChoice {
@@ -62,9 +68,9 @@ export class ModelChoice {
 	}
 
 	/**
-	 * Switches to another model; throws (keeping the current one) when it cannot be used. A bare id or
-	 * "provider/id" is looked up across providers first; an id no provider lists is taken as a model of the
-	 * current provider. Staying on the same provider keeps its endpoint and key overrides (--base-url, --api-key).
+	 * Switches to another model; throws (keeping the current one) when it cannot be used. A bare id must be one a
+	 * provider lists (the error names the closest known ones); "provider/id" takes any id. Staying on the same
+	 * provider keeps its endpoint and key overrides (--base-url, --api-key).
 	 */
 	change(ref: string | ModelSelection): Model {
 		const selection = typeof ref === "string" ? this.selectionFor(ref) : { ...ref };
@@ -76,13 +82,7 @@ export class ModelChoice {
 	}
 
 	private selectionFor(ref: string): ModelSelection {
-		let found: Model | undefined;
-		try {
-			found = this.resolver.resolveModel({ modelId: ref });
-		} catch {
-			// No provider lists it: a model of the current provider (e.g. a local server's model).
-		}
-		if (!found) return { ...this.selection, provider: this.provider, modelId: ref };
+		const found = this.resolver.resolveModel({ modelId: ref });
 		if (found.provider === this.provider) return { ...this.selection, provider: found.provider, modelId: found.id };
 		return { provider: found.provider, modelId: found.id };
 	}

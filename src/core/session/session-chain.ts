@@ -1,6 +1,7 @@
 // The conversation a session file holds: the chain of entries from the last one back along parentId, not the
-// lines in file order. Two writers interleaving (user A, user B, answer A, answer B) leave two branches; the
-// chain is the branch of the last entry.
+// lines in file order. A rewind or a switch of branch appends a branch entry pointing back to where the
+// conversation continues, so the last entry's chain is always the current conversation. Two writers
+// interleaving (user A, user B, answer A, answer B) also leave two branches; the chain is the branch of the last entry.
 import type { SessionEntry } from "./session-entries.js";
 
 export interface SessionChain {
@@ -36,7 +37,8 @@ export function sessionChain(entries: readonly SessionEntry[], leafId?: string):
 	}
 	chain.reverse();
 	const notes: string[] = [];
-	const left = (leafId === undefined ? entries.length : start + 1) - chain.length;
+	const considered = entries.slice(0, start + 1);
+	const left = considered.length - chain.length - abandonedBranches(considered, new Set(chain.map((entry) => entry.id)));
 	if (left > 0) {
 		notes.push(
 			`${left} ${left === 1 ? "entry is" : "entries are"} not on the conversation's chain (a second loom writing at the same time, or a damaged line) and ${left === 1 ? "was" : "were"} left out.`,
@@ -44,4 +46,24 @@ export function sessionChain(entries: readonly SessionEntry[], leafId?: string):
 	}
 	if (gaps > 0) notes.push(`the conversation was joined across ${gaps === 1 ? "a missing entry" : `${gaps} missing entries`}.`);
 	return { entries: chain, notes };
+}
+
+/**
+ * How many entries off the chain were left there by branch entries (a rewind, a switch of branch): the branch
+ * each one left, from its `fromId` back to where it joins the chain, and the branch entries themselves.
+ */
+function abandonedBranches(entries: readonly SessionEntry[], onChain: ReadonlySet<string>): number {
+	const byId = new Map(entries.map((entry) => [entry.id, entry]));
+	const left = new Set<string>();
+	for (const entry of entries) {
+		if (entry.type !== "branch") continue;
+		if (!onChain.has(entry.id)) left.add(entry.id);
+		for (let id = entry.fromId; id !== null && !onChain.has(id) && !left.has(id); ) {
+			const from = byId.get(id);
+			if (!from) break;
+			left.add(id);
+			id = from.parentId;
+		}
+	}
+	return left.size;
 }

@@ -2,8 +2,12 @@
 // session's command registry, so every interface that runs commands (the screen, later RPC) offers them.
 import { formatCost, formatLocalMinute, formatTokens } from "../format.js";
 import { THINKING_LEVELS, type ThinkingLevel } from "../llm-types.js";
-import type { CommandContext, CommandDefinition, CommandRegistry } from "./command-registry.js";
+import type { ModelListing } from "../llm/model-registry.js";
+import { BRANCH_COMMANDS } from "./branch-commands.js";
+import { type CommandContext, type CommandDefinition, type CommandRegistry, refusedWhileBusy } from "./command-registry.js";
 import type { SessionInfo } from "./session-list.js";
+import type { RewindResult, RewindScope } from "./session-rewind.js";
+import type { PromptPoint, SessionTree } from "./session-tree.js";
 import type { UsageTotals } from "./usage-totals.js";
 
 /** One saved session, as /resume lists it. */
@@ -22,6 +26,8 @@ export interface CommandSession {
 	readonly usageTotals: UsageTotals;
 	/** Switches the model by id (or provider/id); throws a user-facing Error for an unknown model. Emits model_changed. */
 	setModel(modelId: string): void | Promise<void>;
+	/** The models known (catalog and models.json) with whether a key is set, for the /model picker. Optional. */
+	availableModels?(): readonly ModelListing[] | Promise<readonly ModelListing[]>;
 	/** Emits thinking_changed. */
 	setThinkingLevel(level: ThinkingLevel): void | Promise<void>;
 	/** Starts a new, empty session (emits session_open). */
@@ -36,16 +42,22 @@ export interface CommandSession {
 	prompt(text: string): Promise<void>;
 	/** Queues a message into the run going on. */
 	steer(text: string): void | Promise<void>;
+	/** The conversation's prompts, first to last. Optional, like the rest of the branch methods (/rewind, /tree, /fork). */
+	prompts?(): PromptPoint[] | Promise<PromptPoint[]>;
+	/** Which of these prompts have a checkpoint of the files. */
+	checkpointedPrompts?(promptEntryIds: readonly string[]): Promise<ReadonlySet<string>>;
+	/** Goes back to before a prompt: files, conversation or both (emits session_open when the conversation moves). */
+	rewind?(promptEntryId: string, scope: RewindScope): Promise<RewindResult>;
+	/** Every branch of the conversation as a tree of prompts. */
+	tree?(): SessionTree | Promise<SessionTree>;
+	/** Moves the conversation to an entry, e.g. the end of another branch (emits session_open). */
+	switchLeaf?(entryId: string | null): Promise<void>;
+	/** Continues in a new session file from an entry (default: all of it; emits session_open). */
+	fork?(entryId?: string | null): Promise<void>;
 }
 
 type Context = CommandContext<CommandSession>;
 
-/** True (and says why) when a run is going on; for commands that replace the conversation. */
-function refusedWhileBusy(ctx: Context, what: string): boolean {
-	if (!ctx.busy) return false;
-	ctx.notify("error", `Cannot ${what} while a run is active. Press Esc to interrupt it first.`);
-	return true;
-}
 
 function modelName(session: CommandSession): string {
 	return session.model ? `${session.model.provider}/${session.model.id}` : "none";
@@ -56,10 +68,38 @@ function sessionText(session: CommandSession): string {
 	return [
 		`Session file: ${session.sessionFile ?? "not saved (--no-session)"}`,
 		`Messages: ${session.messageCount}`,
-		`Tokens: ↑${formatTokens(usage.input + usage.cacheRead + usage.cacheWrite)} in (${formatTokens(usage.cacheRead)} cached) · ↓${formatTokens(usage.output)} out`,
+		`Tokens: ↑${formatTokens(usage.input + usage.cacheRead + usage.cacheWrite)} in (${formatTokens(usage.cacheRead)} cached) · ↓${formatTokens(usage.output)} out${
+			usage.reasoning ? ` (${formatTokens(usage.reasoning)} reasoning)` : ""
+		}`,
 		`Cost: ${formatCost(usage.cost)}`,
 		`Model: ${modelName(session)} · thinking ${session.thinkingLevel}`,
 	].join("\n");
+}
+
+/** `/model` without an id: a picker of the known models where someone can choose, else the current one. */
+async function pickModel(ctx: Context): Promise<void> {
+	const current = modelName(ctx.session);
+	const models = (await ctx.session.availableModels?.()) ?? [];
+	if (!ctx.ui?.interactive || models.length === 0) {
+		ctx.notify("info", `Model: ${current}. Switch with /model <id>.`);
+		return;
+	}
+	const choices = models.map(({ model, hasKey }) => ({
+		label: `${model.provider}/${model.id}`,
+		value: `${model.provider}/${model.id}`,
+		description: `${model.name} · ${formatTokens(model.contextWindow)} context${hasKey ? "" : " · no key"}`,
+	}));
+	const initialIndex = Math.max(0, choices.findIndex((choice) => choice.value === current));
+	const chosen = await ctx.ui.select({ title: `Model (now ${current})`, filter: true, initialIndex }, choices);
+	if (chosen !== undefined && chosen !== current) await ctx.session.setModel(chosen);
+}
+
+/** One row of a session picker: the first prompt, then when and how long. */
+export function sessionChoice(info: SessionSummary): { label: string; description: string } {
+	return {
+		label: info.firstPrompt === "" ? "(no prompt yet)" : info.firstPrompt.slice(0, 200),
+		description: `${formatLocalMinute(info.modified)} · ${info.messageCount} messages`,
+	};
 }
 
 async function resume(args: string, ctx: Context): Promise<void> {
@@ -68,6 +108,12 @@ async function resume(args: string, ctx: Context): Promise<void> {
 	if (args === "") {
 		if (sessions.length === 0) {
 			ctx.notify("info", "No saved sessions in this directory yet.");
+			return;
+		}
+		if (ctx.ui?.interactive) {
+			const choices = sessions.map((info) => ({ ...sessionChoice(info), value: info.file }));
+			const file = await ctx.ui.select({ title: "Resume which session? (newest first)", filter: true }, choices);
+			if (file !== undefined) await ctx.session.resume(file);
 			return;
 		}
 		const lines = sessions.slice(0, 10).map((info, index) => {
@@ -97,9 +143,9 @@ const BUILT_IN: CommandDefinition<CommandSession>[] = [
 	{
 		name: "model",
 		argsHint: "<id>",
-		description: "switch the model (without an id: show the current one)",
+		description: "switch the model (without an id: choose one)",
 		async handler(args, ctx) {
-			if (args === "") ctx.notify("info", `Model: ${modelName(ctx.session)}. Switch with /model <id>.`);
+			if (args === "") await pickModel(ctx);
 			else await ctx.session.setModel(args);
 		},
 	},
@@ -146,7 +192,7 @@ const BUILT_IN: CommandDefinition<CommandSession>[] = [
 	},
 ];
 
-export const SESSION_COMMANDS: readonly CommandDefinition<CommandSession>[] = BUILT_IN.map((command) => ({ ...command, source: "builtin" }));
+export const SESSION_COMMANDS: readonly CommandDefinition<CommandSession>[] = [...BUILT_IN, ...BRANCH_COMMANDS].map((command) => ({ ...command, source: "builtin" }));
 
 /** Registers the session's commands in `registry`. */
 export function registerSessionCommands(registry: CommandRegistry<CommandSession>): void {

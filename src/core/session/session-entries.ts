@@ -54,7 +54,18 @@ export interface CompactionEntry extends EntryBase {
 	tokensBefore: number;
 }
 
-export type SessionEntry = MessageEntry | ModelChangeEntry | ThinkingChangeEntry | CompactionEntry;
+/**
+ * The conversation moved to another point (a rewind, a switch to another branch): its `parentId` is the entry the
+ * conversation continues from, and later entries follow this one. Nothing is removed: the branch it left ends at
+ * `fromId` and stays in the file, reachable with /tree.
+ */
+export interface BranchEntry extends EntryBase {
+	type: "branch";
+	/** The entry the conversation was at before the move (null: it was empty). */
+	fromId: string | null;
+}
+
+export type SessionEntry = MessageEntry | ModelChangeEntry | ThinkingChangeEntry | CompactionEntry | BranchEntry;
 
 /** An entry's payload: what a caller supplies; the store adds id, parentId, timestamp and n. */
 export type EntryPayload =
@@ -63,7 +74,7 @@ export type EntryPayload =
 	| Pick<ThinkingChangeEntry, "type" | "thinkingLevel">
 	| Pick<CompactionEntry, "type" | "summary" | "firstKeptEntryId" | "tokensBefore">;
 
-export const ENTRY_TYPES: ReadonlySet<string> = new Set(["message", "model_change", "thinking_change", "compaction"]);
+export const ENTRY_TYPES: ReadonlySet<string> = new Set(["message", "model_change", "thinking_change", "compaction", "branch"]);
 
 export class SessionFileError extends Error {
 	constructor(message: string) {

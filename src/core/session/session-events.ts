@@ -1,14 +1,42 @@
 // Events an AgentSession emits: every AgentEvent plus the session's own.
 import type { AgentEvent } from "../agent-types.js";
 import type { ThinkingLevel } from "../llm-types.js";
+import type { ApprovalMode } from "./approval-mode.js";
 
 export type CompactionReason = "threshold" | "overflow" | "manual";
 /** How a prompt's run ended. */
 export type RunOutcomeStatus = "done" | "error" | "aborted";
+/**
+ * How a call that needed the user's approval went: allowed once or for the session, denied by the user,
+ * interrupted (the user pressed Esc: the run stops), or unanswered (nobody could be asked: print mode).
+ */
+export type ApprovalOutcome = "allowed" | "allowed-for-session" | "denied" | "interrupted" | "unanswered";
+
+/** What the approval policy installed on a session tells its interfaces. */
+export type ApprovalEvent =
+	| { type: "approval_mode_changed"; mode: ApprovalMode }
+	/** The call waits for the user's answer (its row shows "waiting for approval"). */
+	| { type: "tool_approval_requested"; toolCallId: string; toolName: string }
+	| {
+			type: "tool_approval_resolved";
+			toolCallId: string;
+			toolName: string;
+			outcome: ApprovalOutcome;
+			/** Rules that would allow exactly this call (for "unanswered": what to pass to --allow). */
+			rules?: string[];
+	  };
+
+/**
+ * Why a session_open: the session's first, a new one (/new), an opened one (/resume), a fork into a new file, or
+ * the conversation moved within its file (a rewind, a switch of branch).
+ */
+export type SessionOpenReason = "open" | "new" | "resume" | "fork" | "rewind" | "branch";
 
 export type SessionOwnEvent =
 	| {
 			type: "session_open";
+			/** Absent from older emitters: "open". */
+			reason?: SessionOpenReason;
 			sessionId: string;
 			/** Undefined with --no-session. */
 			file?: string;
@@ -46,6 +74,7 @@ export type SessionOwnEvent =
 	 */
 	| { type: "tool_execution_running"; toolCallId: string; toolName: string }
 	/** Something the user must act on (missing key, unreachable provider), shown instead of a stack trace. */
-	| { type: "session_error"; message: string };
+	| { type: "session_error"; message: string }
+	| ApprovalEvent;
 
 export type SessionEvent = AgentEvent | SessionOwnEvent;

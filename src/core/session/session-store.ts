@@ -2,7 +2,7 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import { closeSync, fstatSync, mkdirSync, openSync, readSync, writeSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { type EntryPayload, SESSION_FORMAT_VERSION, type SessionEntry, type SessionHeader } from "./session-entries.js";
+import { type BranchEntry, type EntryPayload, SESSION_FORMAT_VERSION, type SessionEntry, SessionFileError, type SessionHeader } from "./session-entries.js";
 import { sessionChain } from "./session-chain.js";
 import { acquireSessionLock, type SessionLock } from "./session-lock.js";
 import { sessionDirFor, sessionFileName } from "./session-paths.js";
@@ -22,7 +22,12 @@ export interface NewSessionOptions {
  */
 
 export class SessionStore {
-	private readonly list: SessionEntry[];
+	/** Every entry of the file, in file order: every branch of the conversation. */
+	private readonly all: SessionEntry[];
+	/** The conversation: the chain from the root to `leaf`. */
+	private list: SessionEntry[];
+	/** The entry the next one continues from (null: none yet). */
+	private leaf: string | null;
 	private readonly ids: Set<string>;
 	private messages: number;
 	private fd: number | undefined;
@@ -39,17 +44,20 @@ export class SessionStore {
 		readonly header: SessionHeader,
 		/** Undefined when nothing is kept on disk. */
 		readonly file: string | undefined,
-		entries: SessionEntry[],
+		/** Every entry, in file order. */
+		all: SessionEntry[],
+		/** The conversation's chain in `all` (see sessionChain). */
+		chain: SessionEntry[],
 		headerWritten: boolean,
 		needsNewline: boolean,
 		/** Problems met while loading (skipped lines, entries off the chain). */
 		readonly warnings: readonly string[] = [],
-		/** Every id in the file, off-chain ones included, so a new entry never reuses one. */
-		fileIds: readonly string[] = [],
 	) {
-		this.list = entries;
-		this.ids = new Set([...fileIds, ...entries.map((entry) => entry.id)]);
-		this.messages = entries.reduce((count, entry) => count + (entry.type === "message" ? 1 : 0), 0);
+		this.all = all;
+		this.list = chain;
+		this.leaf = chain.at(-1)?.id ?? null;
+		this.ids = new Set(all.map((entry) => entry.id));
+		this.messages = countMessages(chain);
 		this.headerWritten = headerWritten;
 		this.needsNewline = needsNewline;
 	}
@@ -71,7 +79,7 @@ export class SessionStore {
 		};
 		const file =
 			options.persist === false ? undefined : join(sessionDirFor(options.home, options.cwd), sessionFileName(created, header.id));
-		const store = new SessionStore(header, file, entries, false, false, warnings);
+		const store = new SessionStore(header, file, [...entries], entries, false, false, warnings);
 		if (file !== undefined) store.pending = entries.map((entry) => `${JSON.stringify(entry)}\n`);
 		return store;
 	}
@@ -95,38 +103,67 @@ export class SessionStore {
 	}
 
 	/**
-	 * A new session that starts from `file`'s conversation: its entries are copied (ids and chain kept) into the new
-	 * file, whose header names `file` as parentSession. `file` is only read, so it may be in use elsewhere. Like any
-	 * new session, the new file appears with its first message.
+	 * A new session that starts from `file`'s conversation: the chain up to `entryId` (default: its current end) is
+	 * copied (ids kept) into the new file, whose header names `file` as parentSession. `file` is only read, so it may
+	 * be in use elsewhere. Like any new session, the new file appears with its first message.
 	 */
-	static async fork(file: string, options: NewSessionOptions): Promise<SessionStore> {
+	static async fork(file: string, options: NewSessionOptions, entryId?: string): Promise<SessionStore> {
 		const loaded = await loadSessionFile(file);
-		const chain = sessionChain(loaded.entries);
+		if (entryId !== undefined && !loaded.entries.some((entry) => entry.id === entryId)) {
+			throw new SessionFileError(`${file} has no entry ${entryId} to fork from.`);
+		}
+		const chain = sessionChain(loaded.entries, entryId);
 		return SessionStore.createWith(options, chain.entries, [...loaded.warnings, ...notesOf(loaded, chain.notes)], loaded.file);
 	}
 
-	/** The store holds the conversation's chain (see sessionChain); entries off it stay in the file, unused. */
+	/** Like fork(), from this store's entries: the conversation up to `entryId` (null: an empty one). */
+	forkAt(entryId: string | null, options: NewSessionOptions): SessionStore {
+		const chain = entryId === null ? [] : sessionChain(this.all, this.known(entryId)).entries;
+		return SessionStore.createWith(options, chain, [], this.file);
+	}
+
+	/** The store holds the conversation's chain (see sessionChain); entries off it stay in the file, reachable by branch(). */
 	static fromLoaded(loaded: LoadedSession): SessionStore {
 		const chain = sessionChain(loaded.entries);
 		const warnings = [...loaded.warnings, ...notesOf(loaded, chain.notes)];
-		const ids = loaded.entries.map((entry) => entry.id);
-		return new SessionStore(loaded.header, loaded.file, chain.entries, true, !endsWithNewline(loaded.file), warnings, ids);
+		return new SessionStore(loaded.header, loaded.file, loaded.entries, chain.entries, true, !endsWithNewline(loaded.file), warnings);
 	}
 
 	get id(): string {
 		return this.header.id;
 	}
 
+	/** The conversation: its entries from the first to the current one, following parentId. */
 	get entries(): readonly SessionEntry[] {
 		return this.list;
 	}
 
+	/** Every entry of the session, every branch, in the order they were written. */
+	get allEntries(): readonly SessionEntry[] {
+		return this.all;
+	}
+
+	/** Messages in the conversation (its chain). */
 	get messageCount(): number {
 		return this.messages;
 	}
 
+	/** The entry the conversation is at: the next entry continues from it (null: nothing yet). */
 	get lastEntryId(): string | null {
-		return this.list.at(-1)?.id ?? null;
+		return this.leaf;
+	}
+
+	/**
+	 * Moves the conversation to `entryId` (null: back to its very start) by appending a branch entry there; the
+	 * branch it leaves stays in the file. Returns that entry.
+	 */
+	branch(entryId: string | null): SessionEntry {
+		if (entryId !== null) this.known(entryId);
+		const fromId = this.leaf;
+		this.leaf = entryId;
+		this.list = entryId === null ? [] : sessionChain(this.all, entryId).entries;
+		this.messages = countMessages(this.list);
+		return this.add({ type: "branch", fromId });
 	}
 
 	/**
@@ -136,6 +173,10 @@ export class SessionStore {
 	 * wait in memory for the first message and are written with it.
 	 */
 	append(payload: EntryPayload): SessionEntry {
+		return this.add(payload);
+	}
+
+	private add(payload: EntryPayload | Pick<BranchEntry, "type" | "fromId">): SessionEntry {
 		if (this.closed) throw new Error("Session store is closed");
 		if (payload.type === "message") this.messages++;
 		// Key order matters: type, id, parentId, timestamp and n lead each line (see EntryBase.n).
@@ -143,12 +184,14 @@ export class SessionStore {
 		const entry = {
 			type,
 			id: this.newEntryId(),
-			parentId: this.lastEntryId,
+			parentId: this.leaf,
 			timestamp: new Date().toISOString(),
 			n: this.messages,
 			...rest,
 		} as SessionEntry;
+		this.all.push(entry);
 		this.list.push(entry);
+		this.leaf = entry.id;
 		this.ids.add(entry.id);
 		if (this.file === undefined) return entry;
 		const line = `${JSON.stringify(entry)}\n`;
@@ -201,12 +244,22 @@ export class SessionStore {
 		return openSync(file, "wx");
 	}
 
+	/** `entryId`, checked to be an entry of this session. */
+	private known(entryId: string): string {
+		if (!this.ids.has(entryId)) throw new Error(`This session has no entry ${entryId}.`);
+		return entryId;
+	}
+
 	private newEntryId(): string {
 		for (;;) {
 			const id = randomBytes(4).toString("hex");
 			if (!this.ids.has(id)) return id;
 		}
 	}
+}
+
+function countMessages(entries: readonly SessionEntry[]): number {
+	return entries.reduce((count, entry) => count + (entry.type === "message" ? 1 : 0), 0);
 }
 
 function notesOf(loaded: LoadedSession, notes: string[]): string[] {

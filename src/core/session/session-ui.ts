@@ -11,6 +11,18 @@ export interface UiChoice<T> {
 	description?: string;
 }
 
+/**
+ * The tool call a question asks approval for. The approval policy marks its questions with it, so an interface
+ * with its own way to ask (RPC's approval requests, ACP's permission requests) can recognise them.
+ */
+export interface ApprovalSubject {
+	toolCallId: string;
+	toolName: string;
+}
+
+/** The values of an approval question's choices: allow this call once, allow such calls for the session, deny. */
+export type ApprovalChoice = "once" | "session" | "deny";
+
 export interface SelectOptions {
 	title: string;
 	/** Shown above the choices: a command about to run, the diff an edit would make. */
@@ -21,12 +33,16 @@ export interface SelectOptions {
 	filter?: boolean;
 	/** Aborting closes the dialog; the answer is then undefined. */
 	signal?: AbortSignal;
+	/** Set on the approval question: its choices' values are ApprovalChoice. */
+	approval?: ApprovalSubject;
 }
 
 export interface InputOptions {
 	placeholder?: string;
 	initial?: string;
 	signal?: AbortSignal;
+	/** Set when the text is the reason for denying this call (asked after the approval question's "deny"). */
+	approval?: ApprovalSubject;
 }
 
 export interface SessionUi {
@@ -50,4 +66,29 @@ export function nonInteractiveUi(notify: (level: NoticeLevel, text: string) => v
 		confirm: async () => false,
 		input: async () => undefined,
 	};
+}
+
+/** The session's current ui, and the questions waiting for one that can ask. */
+export class UiSlot {
+	private waiters: ((ui: SessionUi) => void)[] = [];
+
+	constructor(private ui: SessionUi) {}
+
+	get current(): SessionUi {
+		return this.ui;
+	}
+
+	set(ui: SessionUi): void {
+		this.ui = ui;
+		if (!ui.interactive) return;
+		const waiters = this.waiters;
+		this.waiters = [];
+		for (const resolve of waiters) resolve(ui);
+	}
+
+	/** The current ui if it can ask, else the first installed later that can. */
+	whenInteractive(): Promise<SessionUi> {
+		if (this.ui.interactive) return Promise.resolve(this.ui);
+		return new Promise((resolve) => this.waiters.push(resolve));
+	}
 }

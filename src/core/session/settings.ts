@@ -1,8 +1,10 @@
-// User settings from <loomHome>/settings.json; command-line flags override them (see src/cli).
+// User settings from <loomHome>/settings.json, and a project's own from <project>/.loom/settings.json;
+// command-line flags override them (see src/cli).
 import { join } from "node:path";
 import { type Static, Type } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
 import { THINKING_LEVELS } from "../llm-types.js";
+import { APPROVAL_MODES } from "./approval-mode.js";
 import { CheckedReadError, readCheckedText, withoutBom } from "../checked-read.js";
 
 /** Far above any real settings file; a bigger one is a mistake (or not a settings file at all). */
@@ -10,6 +12,8 @@ export const MAX_CONFIG_BYTES = 1024 * 1024;
 
 const ExecutionModeSchema = Type.Union([Type.Literal("parallel"), Type.Literal("sequential")]);
 const ThinkingSchema = Type.Union(THINKING_LEVELS.map((level) => Type.Literal(level)));
+
+const RuleListSchema = Type.Array(Type.String({ minLength: 1 }));
 
 export const SettingsSchema = Type.Object(
 	{
@@ -29,6 +33,25 @@ export const SettingsSchema = Type.Object(
 				maxRetries: Type.Optional(Type.Integer({ minimum: 0, maximum: 10 })),
 				/** End a request after this long without output. */
 				idleTimeoutMs: Type.Optional(Type.Integer({ minimum: 1000 })),
+			}),
+		),
+		/** auto (default): everything runs but what a guard or deny rule blocks; ask: changes wait for the user; read-only. */
+		approval: Type.Optional(Type.Union(APPROVAL_MODES.map((mode) => Type.Literal(mode)))),
+		/** Approval rules such as "bash(npm test)", "edit(src/**)", "mcp__github__*"; deny beats allow. */
+		allow: Type.Optional(RuleListSchema),
+		deny: Type.Optional(RuleListSchema),
+		/** Built-in guards by name; false turns one off (a project's own settings cannot). */
+		guards: Type.Optional(Type.Record(Type.String(), Type.Boolean())),
+		/** Run every project's own code (.loom/extensions, .mcp.json servers) without asking; like --trust everywhere. */
+		trustProjects: Type.Optional(Type.Boolean()),
+		checkpoints: Type.Optional(
+			Type.Object({
+				/** Record the working tree before each prompt so /rewind can restore files (default true). */
+				enabled: Type.Optional(Type.Boolean()),
+				/** Files larger than this are not recorded (listed instead). */
+				maxFileBytes: Type.Optional(Type.Integer({ minimum: 0 })),
+				/** More files than this to record at once: only write/edit pre-images are kept. */
+				maxFiles: Type.Optional(Type.Integer({ minimum: 1 })),
 			}),
 		),
 		compaction: Type.Optional(
@@ -59,9 +82,22 @@ export function settingsPath(home: string): string {
 	return join(home, "settings.json");
 }
 
+/** A project's own settings file, read only for what may tighten the user's settings (approval rules). */
+export function projectSettingsPath(cwd: string): string {
+	return join(cwd, ".loom", "settings.json");
+}
+
 /** Reads and validates settings.json; a missing file means defaults ({}). */
 export function loadSettings(home: string): Settings {
-	const file = settingsPath(home);
+	return loadSettingsFile(settingsPath(home));
+}
+
+/** The project's .loom/settings.json, validated like the user's; a missing file means none ({}). */
+export function loadProjectSettings(cwd: string): Settings {
+	return loadSettingsFile(projectSettingsPath(cwd));
+}
+
+function loadSettingsFile(file: string): Settings {
 	let text: string;
 	try {
 		text = readCheckedText(file, { maxBytes: MAX_CONFIG_BYTES });

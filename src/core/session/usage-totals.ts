@@ -7,6 +7,8 @@ export interface UsageTotals {
 	output: number;
 	cacheRead: number;
 	cacheWrite: number;
+	/** Of output, the tokens spent reasoning; present once a provider reported any. */
+	reasoning?: number;
 	/** US dollars. */
 	cost: number;
 }
@@ -19,13 +21,16 @@ export function addUsage(totals: UsageTotals, message: AgentMessage): UsageTotal
 	if (message.role !== "assistant") return totals;
 	const usage = (message as AssistantMessage).usage;
 	if (!usage) return totals;
-	return {
+	const sum: UsageTotals = {
 		input: totals.input + (usage.input ?? 0),
 		output: totals.output + (usage.output ?? 0),
 		cacheRead: totals.cacheRead + (usage.cacheRead ?? 0),
 		cacheWrite: totals.cacheWrite + (usage.cacheWrite ?? 0),
 		cost: totals.cost + (usage.cost?.total ?? 0),
 	};
+	// Messages saved before reasoning was recorded have none: they add nothing.
+	if (totals.reasoning !== undefined || usage.reasoning !== undefined) sum.reasoning = (totals.reasoning ?? 0) + (usage.reasoning ?? 0);
+	return sum;
 }
 
 export function sumUsage(messages: readonly AgentMessage[]): UsageTotals {

@@ -1,7 +1,12 @@
 import { Box, useStdout } from "ink";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { APPROVAL_MODES } from "../../core/session/approval-mode.js";
 import { useClock } from "../hooks/use-clock.js";
+import { useCompletions } from "../hooks/use-completions.js";
 import { useDialogs } from "../hooks/use-dialogs.js";
+import { useScreenKeys } from "../hooks/use-screen-keys.js";
+import { useShellCommands } from "../hooks/use-shell-commands.js";
+import { useTerminalHandoff } from "../hooks/use-terminal-handoff.js";
 import { useSessionView } from "../hooks/use-session-view.js";
 import { useWhenIdle } from "../hooks/use-when-idle.js";
 import { CLEAR_TERMINAL, useTranscriptPrinter } from "../hooks/use-transcript-printer.js";
@@ -16,6 +21,7 @@ import { Editor } from "./Editor.js";
 import { Footer, footerHeight } from "./Footer.js";
 import { LiveArea } from "./LiveArea.js";
 import { QueuedMessages, queuedHeight } from "./QueuedMessages.js";
+import { ShellRow } from "./ShellRow.js";
 
 /** Once the screen has been this quiet, the highlighter loads and the markdown renderer gets ready. */
 const WARM_UP_QUIET_MS = 300;
@@ -47,6 +53,7 @@ function viewFromSession(session: SessionPort): ScreenView {
 		provider: session.model?.provider,
 		thinkingLevel: session.thinkingLevel,
 		messageCount: session.messageCount,
+		approvalMode: session.approvalMode,
 	});
 	return { ...view, usage: { ...session.usageTotals }, contextTokens: session.contextUsage?.tokens };
 }
@@ -60,6 +67,7 @@ export function App({ session, initialPrompt, inputActive, onExit, home, print }
 		() => refreshClock.current(),
 	);
 	const commands = useMemo(() => screenCommands(session), [session]);
+	const completions = useCompletions(commands, session.cwd);
 	const { columns, rows } = useTerminalSize();
 	const { write } = useStdout();
 	const [exitCode, setExitCode] = useState<number | undefined>(undefined);
@@ -67,10 +75,11 @@ export function App({ session, initialPrompt, inputActive, onExit, home, print }
 	const printedWidth = useRef(columns);
 	const [editorHeight, setEditorHeight] = useState(3);
 	const [dialogHeight, setDialogHeight] = useState(0);
+	const shell = useShellCommands(session.cwd, useCallback((item) => dispatch({ type: "ui_item", item }), [dispatch]));
 
 	// Busy only from the session's events (run_start … run_end): runs the session starts itself count too.
 	const running = isBusy(view) || view.compacting !== undefined;
-	const animate = running || view.liveToolIds.length > 0 || view.retry !== undefined;
+	const animate = running || view.liveToolIds.length > 0 || view.retry !== undefined || shell.running !== undefined;
 	const clock = useClock(animate, CLOCK_INTERVAL_MS);
 	refreshClock.current = clock.refresh;
 	const now = clock.now;
@@ -96,9 +105,11 @@ export function App({ session, initialPrompt, inputActive, onExit, home, print }
 		async (text: string): Promise<string | undefined> => {
 			const { runs: runsBefore, transcript: before } = latest();
 			try {
-				await session.prompt(text);
+				await session.prompt(shell.withContext(text));
+				shell.contextSent();
 				return undefined;
 			} catch (error) {
+				if (latest().runs !== runsBefore) shell.contextSent();
 				const message = errorText(error);
 				// The session may have just said the same (session_error) for this prompt: once is enough. Each
 				// prompt that cannot start says why, so every Enter gets an answer.
@@ -107,16 +118,20 @@ export function App({ session, initialPrompt, inputActive, onExit, home, print }
 				return latest().runs === runsBefore ? text : undefined;
 			}
 		},
-		[session, notify, latest],
+		[session, notify, latest, shell],
 	);
 
 	const onSubmit = useCallback(
 		async (text: string): Promise<string | undefined> => {
 			const command = parseSlashCommand(text);
 			if (command) {
-				await runSlashCommand(command, commands, { session, notify, exit: () => exit(0), busy: isBusy(latest()), ui: dialogs.ui });
-				return undefined;
+				// A command may hand text back to the editor (a rewound prompt, to edit and send again).
+				let editorText: string | undefined;
+				const setEditorText = (next: string) => (editorText = next);
+				await runSlashCommand(command, commands, { session, notify, exit: () => exit(0), busy: isBusy(latest()), ui: dialogs.ui, setEditorText });
+				return editorText;
 			}
+			if (await shell.run(text)) return undefined;
 			if (!isBusy(latest())) return runPrompt(text);
 			try {
 				await session.steer(text);
@@ -126,7 +141,7 @@ export function App({ session, initialPrompt, inputActive, onExit, home, print }
 				return text;
 			}
 		},
-		[session, commands, notify, exit, runPrompt, latest, dialogs.ui],
+		[session, commands, notify, exit, runPrompt, latest, dialogs.ui, shell],
 	);
 
 	const onInterrupt = useCallback((): string[] => {
@@ -142,7 +157,19 @@ export function App({ session, initialPrompt, inputActive, onExit, home, print }
 	}, [session, notify]);
 
 	const onToggleThinking = useCallback(() => dispatch({ type: "ui_toggle_thinking" }), [dispatch]);
+	// Shift+Tab runs /approval with the next mode; the footer shows it, so only a failure is a notice.
+	const onCycleApproval = useCallback(() => {
+		const mode = latest().session.approvalMode;
+		const command = commands.get("approval");
+		if (!mode || !command) return;
+		const next = APPROVAL_MODES[(APPROVAL_MODES.indexOf(mode) + 1) % APPROVAL_MODES.length];
+		const quiet = (level: NoticeLevel, text: string) => (level === "info" ? undefined : notify(level, text));
+		void runSlashCommand({ name: "approval", args: next }, commands, { session, notify: quiet, busy: isBusy(latest()), ui: dialogs.ui });
+	}, [session, commands, notify, latest, dialogs.ui]);
 	const onExitKey = useCallback(() => exit(0), [exit]);
+	const redraw = useCallback(() => printer.reprint(CLEAR_TERMINAL), [printer]);
+	const handoff = useTerminalHandoff(redraw, notify);
+	useScreenKeys({ onExpand: () => dispatch({ type: "ui_expand_last" }), onRedraw: redraw, onSuspend: handoff.suspend, onEscape: shell.stop }, inputActive);
 
 	// Terminals reflow their lines when the width changes, so the live area Ink erases no longer has the
 	// height Ink remembers, and its leftovers would stay in the scrollback. Start clean instead: clear the
@@ -179,7 +206,7 @@ export function App({ session, initialPrompt, inputActive, onExit, home, print }
 	}, [exitCode, onExit]);
 
 	const footer = footerHeight(view);
-	const queued = queuedHeight(view.queue.steering, view.queue.followUp);
+	const queued = queuedHeight(view.queue.steering, view.queue.followUp) + (shell.running ? 1 : 0);
 	const dialog = dialogs.current;
 	const budget = liveBudget({ rows, editor: dialog ? dialogHeight : editorHeight, footer, queued });
 	const editorMaxRows = Math.max(1, Math.min(10, Math.floor(rows / 3)));
@@ -190,6 +217,7 @@ export function App({ session, initialPrompt, inputActive, onExit, home, print }
 		<Box flexDirection="column" width={columns}>
 			<LiveArea active={view.activeAssistant} runs={view.liveToolIds.map((id) => view.tools[id]).filter((run) => run !== undefined)} now={now} width={columns} budget={budget} tools={session.tools} />
 			<QueuedMessages steering={view.queue.steering} followUp={view.queue.followUp} width={columns} />
+			{shell.running ? <ShellRow command={shell.running.command} startedAt={shell.running.startedAt} now={now} /> : null}
 			{dialog ? <DialogHost dialog={dialog} width={columns} maxRows={dialogMaxRows({ rows, footer, queued })} active={inputActive} onHeightChange={setDialogHeight} /> : null}
 			{/* Hidden, not unmounted, while a dialog is open: the draft stays. */}
 			<Box display={dialog ? "none" : "flex"} flexDirection="column">
@@ -202,7 +230,10 @@ export function App({ session, initialPrompt, inputActive, onExit, home, print }
 					onInterrupt={onInterrupt}
 					onExit={onExitKey}
 					onToggleThinking={onToggleThinking}
+					onCycleApproval={onCycleApproval}
 					onHeightChange={setEditorHeight}
+					completions={completions}
+					onExternalEdit={handoff.editExternally}
 					history={view.sessionPrompts}
 				/>
 			</Box>

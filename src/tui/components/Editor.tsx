@@ -1,9 +1,14 @@
 import { Box, Text, useInput } from "ink";
 import { memo, useCallback, useEffect, useLayoutEffect, useRef, useState } from "react";
 import { showControls } from "../../core/text/sanitize-terminal.js";
+import type { CompletionSource } from "../completion/completions.js";
+import { applySuggestion } from "../completion/suggestions.js";
 import { layoutEditor } from "../editor-layout.js";
 import { type EditorCommand, editorCommands } from "../editor-keys.js";
 import * as edit from "../editor-state.js";
+import { useSuggestions } from "../hooks/use-suggestions.js";
+import { type Paste, expandPastes, isLargePaste, markerAt, newMarker } from "../paste-marker.js";
+import { SuggestionRows, suggestionHeight } from "./SuggestionRows.js";
 
 /** Two Ctrl+C within this window exit. */
 export const CTRL_C_EXIT_WINDOW_MS = 2000;
@@ -22,10 +27,16 @@ export interface EditorProps {
 	onInterrupt(): string[];
 	onExit(): void;
 	onToggleThinking(): void;
+	/** Shift+Tab: the next approval mode. */
+	onCycleApproval?(): void;
 	/** Called when the editor's height in rows changes, so the screen can size the live area. */
 	onHeightChange?(rows: number): void;
 	/** Prompts of the session opened last (-c, -r, /resume): Up recalls them after those typed before. */
 	history?: readonly string[];
+	/** What to offer while typing ("/" commands, "@" files) and on Tab (paths). None: no popup. */
+	completions?: CompletionSource;
+	/** Ctrl+G: edits the text in the user's own editor; resolves with the new text, or undefined to keep it. */
+	onExternalEdit?(text: string): Promise<string | undefined>;
 }
 
 /** One row of the text; a control character in it (typed or pasted) is shown written out, never obeyed. */
@@ -50,11 +61,30 @@ function Row({ text, cursor, prefix }: { text: string; cursor?: number; prefix: 
 	);
 }
 
-function EditorView({ running, width, maxRows, inputActive, onSubmit, onInterrupt, onExit, onToggleThinking, onHeightChange, history }: EditorProps) {
+function EditorView({
+	running,
+	width,
+	maxRows,
+	inputActive,
+	onSubmit,
+	onInterrupt,
+	onExit,
+	onToggleThinking,
+	onCycleApproval,
+	onHeightChange,
+	completions,
+	onExternalEdit,
+	history,
+}: EditorProps) {
 	const stateRef = useRef(edit.emptyEditor());
 	const [state, setState] = useState(stateRef.current);
 	const [hint, setHint] = useState<string | undefined>();
 	const pasting = useRef(false);
+	/** Text of the bracketed paste under way: inserted whole (or as a marker) when it ends. */
+	const pasted = useRef("");
+	/** Large pastes standing in the text as markers. */
+	const pastes = useRef<Paste[]>([]);
+	const suggestions = useSuggestions(completions);
 	const lastCtrlC = useRef(0);
 	const hintTimer = useRef<NodeJS.Timeout | undefined>(undefined);
 
@@ -80,8 +110,10 @@ function EditorView({ running, width, maxRows, inputActive, onSubmit, onInterrup
 			if (current.text.endsWith("\\") && current.cursor === current.text.length) {
 				return edit.insert(edit.backspace(current), "\n");
 			}
-			const text = current.text;
-			if (text.trim() === "") return current;
+			const typed = current.text;
+			if (typed.trim() === "") return current;
+			const text = expandPastes(typed, pastes.current);
+			pastes.current = [];
 			Promise.resolve(onSubmit(text)).then(
 				(restore) => {
 					if (restore && stateRef.current.text === "") commit(edit.setText(stateRef.current, restore));
@@ -93,19 +125,101 @@ function EditorView({ running, width, maxRows, inputActive, onSubmit, onInterrup
 		[onSubmit, commit],
 	);
 
+	/** Inserts typed or pasted text; a large one goes in as a marker. */
+	const insertText = useCallback((current: edit.EditorState, text: string): edit.EditorState => {
+		const normalized = edit.normalizeNewlines(text);
+		if (!isLargePaste(normalized)) return edit.insert(current, normalized);
+		const marker = newMarker(normalized, pastes.current);
+		pastes.current = [...pastes.current, { marker, text: normalized }];
+		return edit.insert(current, marker);
+	}, []);
+
+	/** Removes the marker next to the cursor (and its paste), if there is one. */
+	const deleteMarker = useCallback((current: edit.EditorState, side: "before" | "after"): edit.EditorState | undefined => {
+		const found = markerAt(current.text, current.cursor, pastes.current, side);
+		if (!found) return undefined;
+		pastes.current = pastes.current.filter((paste) => paste.marker !== current.text.slice(found.start, found.end));
+		return { ...current, text: current.text.slice(0, found.start) + current.text.slice(found.end), cursor: found.start };
+	}, []);
+
+	/** Tab with no popup open: completes the path under the cursor, or lists the choices. */
+	const completePath = useCallback(
+		(current: edit.EditorState) => {
+			if (!completions) return;
+			const where = { text: current.text, cursor: current.cursor };
+			void completions.complete(where.text, where.cursor).then((list) => {
+				const now = stateRef.current;
+				if (!list || now.text !== where.text || now.cursor !== where.cursor) return;
+				if (list.items.length === 1) {
+					const done = applySuggestion(now.text, list, list.items[0]);
+					const next = { ...now, text: done.text, cursor: done.cursor };
+					stateRef.current = next;
+					setState(next);
+				} else suggestions.show(list, where);
+			});
+		},
+		[completions, suggestions],
+	);
+
+	/** Ctrl+G: the text (pastes written out) goes to the user's editor and comes back. */
+	const editExternally = useCallback(
+		(current: edit.EditorState) => {
+			if (!onExternalEdit) return;
+			const before = expandPastes(current.text, pastes.current);
+			void onExternalEdit(before).then((text) => {
+				if (text === undefined) return;
+				pastes.current = [];
+				const next = edit.setText(stateRef.current, text.replace(/\n$/, ""));
+				stateRef.current = next;
+				setState(next);
+			});
+		},
+		[onExternalEdit],
+	);
+
 	const apply = useCallback(
 		(current: edit.EditorState, command: EditorCommand): edit.EditorState => {
+			// An open popup takes the keys that move in it, choose from it and close it.
+			const popup = suggestions.popupFor(current);
+			if (popup && popup.list.items.length > 0) {
+				const item = popup.list.items[popup.selected];
+				switch (command.type) {
+					case "up":
+					case "down":
+						suggestions.move(command.type === "up" ? -1 : 1);
+						return current;
+					case "escape":
+						suggestions.dismiss(current.text);
+						return current;
+					case "tab":
+					case "submit": {
+						// Enter on a command typed in full sends it; otherwise Tab and Enter complete.
+						if (command.type === "submit" && popup.list.kind === "command" && `${current.text.trimEnd()} ` === item.insert) break;
+						const done = applySuggestion(current.text, popup.list, item);
+						const next = { ...current, text: done.text, cursor: done.cursor };
+						return command.type === "submit" && item.submit ? submit(next) : next;
+					}
+				}
+			}
 			switch (command.type) {
 				case "insert":
-					return edit.insert(current, command.text);
+					if (!pasting.current) return insertText(current, command.text);
+					pasted.current += command.text;
+					return current;
+				case "tab":
+					completePath(current);
+					return current;
+				case "externalEdit":
+					editExternally(current);
+					return current;
 				case "newline":
 					return edit.insert(current, "\n");
 				case "submit":
 					return submit(current);
 				case "backspace":
-					return edit.backspace(current);
+					return deleteMarker(current, "before") ?? edit.backspace(current);
 				case "deleteForward":
-					return edit.deleteForward(current);
+					return deleteMarker(current, "after") ?? edit.deleteForward(current);
 				case "left":
 					return edit.moveLeft(current);
 				case "right":
@@ -133,6 +247,9 @@ function EditorView({ running, width, maxRows, inputActive, onSubmit, onInterrup
 				case "toggleThinking":
 					onToggleThinking();
 					return current;
+				case "cycleApproval":
+					onCycleApproval?.();
+					return current;
 				case "escape": {
 					if (!running) return current;
 					const restored = onInterrupt().filter((text) => text.trim() !== "");
@@ -157,13 +274,17 @@ function EditorView({ running, width, maxRows, inputActive, onSubmit, onInterrup
 					return edit.deleteForward(current);
 				case "pasteStart":
 					pasting.current = true;
+					pasted.current = "";
 					return current;
-				case "pasteEnd":
+				case "pasteEnd": {
 					pasting.current = false;
-					return current;
+					const text = pasted.current;
+					pasted.current = "";
+					return text === "" ? current : insertText(current, text);
+				}
 			}
 		},
-		[running, submit, onInterrupt, onExit, onToggleThinking, showHint],
+		[running, submit, onInterrupt, onExit, onToggleThinking, onCycleApproval, showHint, suggestions, insertText, deleteMarker, completePath, editExternally],
 	);
 
 	const handleInput = useCallback(
@@ -178,7 +299,8 @@ function EditorView({ running, width, maxRows, inputActive, onSubmit, onInterrup
 
 	const textWidth = Math.max(1, width - 4);
 	const layout = layoutEditor(state.text, state.cursor, textWidth, maxRows);
-	const height = layout.rows.length + (layout.hiddenAbove > 0 ? 1 : 0) + (layout.hiddenBelow > 0 ? 1 : 0) + 3 + (hint ? 1 : 0);
+	const popup = inputActive ? suggestions.popupFor(state) : undefined;
+	const height = layout.rows.length + (layout.hiddenAbove > 0 ? 1 : 0) + (layout.hiddenBelow > 0 ? 1 : 0) + 3 + (hint ? 1 : 0) + suggestionHeight(popup);
 	useEffect(() => onHeightChange?.(height), [height, onHeightChange]);
 
 	return (
@@ -199,6 +321,7 @@ function EditorView({ running, width, maxRows, inputActive, onSubmit, onInterrup
 				)}
 				{layout.hiddenBelow > 0 ? <Text dimColor>  ↓ {layout.hiddenBelow} more lines</Text> : null}
 			</Box>
+			{popup ? <SuggestionRows popup={popup} /> : null}
 			{hint ? <Text color="yellow">{hint}</Text> : null}
 		</Box>
 	);

@@ -19,19 +19,20 @@ export function footerHeight(view: Pick<ScreenView, "retry">): number {
 	return view.retry ? 3 : 2;
 }
 
+/** The run's state, as text parts for the footer's first line. */
 function RunLine({ view, now }: Pick<FooterProps, "view" | "now">) {
 	if (view.compacting) {
 		return (
-			<Text wrap="truncate-end">
+			<>
 				<Text color="cyan">{spinnerFrame(now)}</Text> Compacting the conversation… <Text dimColor>· esc to interrupt</Text>
-			</Text>
+			</>
 		);
 	}
 	if (view.runStatus === "idle") return <Text dimColor>ready</Text>;
 	const elapsed = view.runStartedAt !== undefined ? ` · ${formatDuration(now - view.runStartedAt)}` : "";
 	const turn = view.turn > 0 ? ` · turn ${view.turn}` : "";
 	return (
-		<Text wrap="truncate-end">
+		<>
 			<Text color="cyan">{spinnerFrame(now)}</Text> {view.runStatus === "settling" ? "Finishing" : "Working"}
 			<Text dimColor>
 				{turn}
@@ -40,6 +41,17 @@ function RunLine({ view, now }: Pick<FooterProps, "view" | "now">) {
 			<Text dimColor> · </Text>
 			<Text bold>esc</Text>
 			<Text dimColor> to interrupt</Text>
+		</>
+	);
+}
+
+/** The approval mode, coloured when the agent must ask or may only read; Shift+Tab changes it. */
+function ApprovalMode({ mode }: { mode: string }) {
+	return (
+		<Text>
+			<Text dimColor> · </Text>
+			{mode === "auto" ? <Text dimColor>auto</Text> : <Text color="yellow">{mode}</Text>}
+			<Text dimColor> (shift+tab)</Text>
 		</Text>
 	);
 }
@@ -73,7 +85,11 @@ export function Footer({ view, contextWindow, now, width, home }: FooterProps) {
 					⟳ Retrying in {Math.max(0, Math.ceil((retry.until - now) / 1000))}s (attempt {retry.attempt}/{retry.maxRetries}): {stripToOneLine(retry.reason)}
 				</Text>
 			) : null}
-			<RunLine view={view} now={now} />
+			{/* The mode sits on the short first line, so it is never cut off. */}
+			<Text wrap="truncate-end">
+				<RunLine view={view} now={now} />
+				{session.approvalMode ? <ApprovalMode mode={session.approvalMode} /> : null}
+			</Text>
 			<Text wrap="truncate-end">
 				<Text dimColor>{info}</Text>
 				{percent !== undefined ? <Text color={contextColor(percent)} dimColor={contextColor(percent) === undefined}>{context}</Text> : null}

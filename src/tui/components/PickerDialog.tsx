@@ -1,5 +1,6 @@
 import { Box, Text } from "ink";
 import { useCallback, useEffect, useMemo } from "react";
+import stringWidth from "string-width";
 import { stripToOneLine } from "../../core/text/sanitize-terminal.js";
 import type { DialogKey } from "../dialogs/dialog-keys.js";
 import { pickerLayout } from "../dialogs/dialog-layout.js";
@@ -21,6 +22,9 @@ export interface PickerDialogProps {
 	/** Called with the rows the dialog takes, so the screen can size the live area above it. */
 	onHeightChange?(rows: number): void;
 }
+
+/** Labels longer than this push their description further instead of widening the column. */
+const LABEL_COLUMN_MAX = 40;
 
 /** `fn` remembering its last answer: the matches are asked for on every render and key, the query changes less often. */
 function lastOf<R>(fn: (query: string) => R): (query: string) => R {
@@ -62,6 +66,8 @@ export function PickerDialog({ dialog, width, maxRows, active, onHeightChange }:
 	}, [layout.height, onHeightChange]);
 
 	const shown = matches.slice(state.top, state.top + layout.choiceRows);
+	// Descriptions line up in a column after the longest label shown (within reason).
+	const labelWidth = Math.min(LABEL_COLUMN_MAX, Math.max(0, ...shown.map(({ choice }) => stringWidth(stripToOneLine(choice.label)))));
 	const position = matches.length > layout.choiceRows ? `${state.selected + 1}/${matches.length} · ` : "";
 	const hint = `${position}↑↓ move · enter choose · esc cancel${filter ? " · type to filter" : ""}`;
 	return (
@@ -84,7 +90,7 @@ export function PickerDialog({ dialog, width, maxRows, active, onHeightChange }:
 							<Text color={selected ? "cyan" : undefined} bold={selected}>
 								{stripToOneLine(choice.label) || " "}
 							</Text>
-							{choice.description ? <Text dimColor>{`  ${stripToOneLine(choice.description)}`}</Text> : null}
+							{choice.description ? <Text dimColor>{`${" ".repeat(Math.max(0, labelWidth - stringWidth(stripToOneLine(choice.label))))}  ${stripToOneLine(choice.description)}`}</Text> : null}
 						</Text>
 					);
 				})}

@@ -33,6 +33,11 @@ export interface InputDialog {
 
 export type Dialog = SelectDialog | ConfirmDialog | InputDialog;
 
+/** Closes a dialog with no answer (undefined; false for a confirmation). */
+export function dismiss(dialog: Dialog): void {
+	(dialog.finish as (value: undefined) => void)(undefined);
+}
+
 type DialogFields<D extends Dialog> = Omit<D, "id" | "finish">;
 
 export class DialogQueue implements SessionUi {
@@ -76,7 +81,7 @@ export class DialogQueue implements SessionUi {
 
 	/** Closes every dialog, open or waiting, with no answer (the screen is going away). */
 	closeAll(): void {
-		for (const dialog of [...this.waiting]) (dialog.finish as (value: undefined) => void)(undefined);
+		for (const dialog of [...this.waiting]) dismiss(dialog);
 	}
 
 	private open<D extends Dialog, A>(fields: DialogFields<D>, none: A, signal: AbortSignal | undefined): Promise<A> {

@@ -1,5 +1,7 @@
 // The benchmarks, in the order they are reported.
+import checkpoints from "./checkpoints.mjs";
 import grep from "./grep.mjs";
+import fileCompletion from "./file-completion.mjs";
 import loopOverhead from "./loop-overhead.mjs";
 import parallelTools from "./parallel-tools.mjs";
 import screenReady from "./screen-ready.mjs";
@@ -8,4 +10,4 @@ import startup from "./startup.mjs";
 import streamingScreen from "./streaming-screen.mjs";
 import toolIo from "./tool-io.mjs";
 
-export const benchmarks = [startup, screenReady, loopOverhead, parallelTools, streamingScreen, toolIo, sessions, grep];
+export const benchmarks = [startup, screenReady, loopOverhead, parallelTools, streamingScreen, toolIo, sessions, grep, fileCompletion, checkpoints];

@@ -1,20 +1,10 @@
-import { Type } from "@sinclair/typebox";
 import { describe, expect, it } from "vitest";
-import { Agent, type AgentEvent, type AgentTool, type AssistantMessage, type ToolResultMessage } from "../../../src/core/index.js";
+import { Agent, type AgentEvent, type AssistantMessage, type ToolResultMessage } from "../../../src/core/index.js";
 import { streamModel } from "../../../src/core/llm/index.js";
-import { PROTOCOLS, serverModel, TEST_KEY } from "./helpers.js";
+import { addTool as add, PROTOCOLS, serverModel, TEST_KEY } from "./helpers.js";
 import { useScriptedServer } from "../../support/use-scripted-server.js";
 
 const server = useScriptedServer();
-
-const addParams = Type.Object({ a: Type.Number(), b: Type.Number() });
-const add: AgentTool<typeof addParams> = {
-	name: "add",
-	label: "Add",
-	description: "Adds two numbers.",
-	parameters: addParams,
-	execute: async (_id, { a, b }) => ({ content: [{ type: "text", text: String(a + b) }], details: { sum: a + b } }),
-};
 
 describe.each(PROTOCOLS)("a full agent run over %s", (api) => {
 	it("executes the model's tool call and sends the result back in the second request", async () => {
@@ -56,6 +46,17 @@ describe.each(PROTOCOLS)("a full agent run over %s", (api) => {
 				is_error: false,
 				content: [{ type: "text", text: "42" }],
 			});
+		} else if (api === "openai-responses") {
+			expect(second.input.slice(1)).toEqual([
+				{ role: "assistant", content: "Adding." },
+				{ type: "function_call", call_id: "call_add_1", name: "add", arguments: '{"a":2,"b":40}' },
+				{ type: "function_call_output", call_id: "call_add_1", output: "42" },
+			]);
+		} else if (api === "google-generative-ai") {
+			expect(second.contents.slice(1)).toEqual([
+				{ role: "model", parts: [{ text: "Adding." }, { functionCall: { id: "call_add_1", name: "add", args: { a: 2, b: 40 } }, thoughtSignature: expect.any(String) }] },
+				{ role: "user", parts: [{ functionResponse: { id: "call_add_1", name: "add", response: { output: "42" } } }] },
+			]);
 		} else {
 			expect(second.messages.slice(2)).toEqual([
 				{
@@ -100,6 +101,22 @@ describe.each(PROTOCOLS)("a full agent run over %s", (api) => {
 		if (api === "anthropic-messages") {
 			expect(second.messages[1].content.map((b: any) => b.id)).toEqual(ids);
 			expect(second.messages[2].content.map((b: any) => [b.tool_use_id, b.content[0].text])).toEqual([
+				[ids[0], "2"],
+				[ids[1], "4"],
+				[ids[2], "6"],
+			]);
+		} else if (api === "openai-responses") {
+			expect(second.input.slice(1).map((item: any) => [item.type, item.call_id, item.output])).toEqual([
+				["function_call", ids[0], undefined],
+				["function_call", ids[1], undefined],
+				["function_call", ids[2], undefined],
+				["function_call_output", ids[0], "2"],
+				["function_call_output", ids[1], "4"],
+				["function_call_output", ids[2], "6"],
+			]);
+		} else if (api === "google-generative-ai") {
+			expect(second.contents[1].parts.map((part: any) => part.functionCall.id)).toEqual(ids);
+			expect(second.contents[2].parts.map((part: any) => [part.functionResponse.id, part.functionResponse.response.output])).toEqual([
 				[ids[0], "2"],
 				[ids[1], "4"],
 				[ids[2], "6"],

@@ -83,7 +83,7 @@ describe("the provider table", () => {
 	it("serves a registered API to an AgentSession: models.json names it, the request carries its thinking setting, its SDK is preloaded", async () => {
 		const loadSdk = vi.fn(async () => ({}));
 		onTestFinished(registerApi(chatLinesApi(loadSdk)));
-		expect(knownApis()).toEqual(["anthropic-messages", "openai-completions", "chat-lines"]);
+		expect(knownApis()).toEqual(["anthropic-messages", "openai-completions", "openai-responses", "google-generative-ai", "chat-lines"]);
 
 		const home = tempDir();
 		writeModelsJson(home, "chat-lines");
@@ -114,17 +114,17 @@ describe("the provider table", () => {
 	it("once the entry is removed, models.json refuses the name and streamModel answers with an error event", async () => {
 		const unregister = registerApi(chatLinesApi());
 		unregister();
-		expect(knownApis()).toEqual(["anthropic-messages", "openai-completions"]);
+		expect(knownApis()).toEqual(["anthropic-messages", "openai-completions", "openai-responses", "google-generative-ai"]);
 
 		const home = tempDir();
 		writeModelsJson(home, "chat-lines");
 		expect(() => loadModelRegistry(home, {})).toThrow(
-			/providers\.lines\.api: unknown API "chat-lines" \(supported: anthropic-messages, openai-completions\)/,
+			/providers\.lines\.api: unknown API "chat-lines" \(supported: anthropic-messages, openai-completions, openai-responses, google-generative-ai\)/,
 		);
 		const model: Model = { ...placeholderModel({ id: "lines-1", provider: "lines" }), api: "chat-lines" };
 		const { message } = await collect(streamModel(model, context(), { apiKey: "k" }));
 		expect(message.errorMessage).toBe(
-			'Unsupported API "chat-lines" for model lines/lines-1 (expected "anthropic-messages" or "openai-completions").',
+			'Unsupported API "chat-lines" for model lines/lines-1 (expected "anthropic-messages" or "openai-completions" or "openai-responses" or "google-generative-ai").',
 		);
 	});
 

@@ -8,7 +8,7 @@ let server: ScriptedModelServer;
 beforeAll(async () => {
 	// Answers like a real server with a small window: too-long requests get the provider's overflow error.
 	server = await startScriptedModelServer({
-		respond: (body) => (JSON.stringify(body.messages).length > 2000 ? { contextOverflow: true, contextWindow: 500 } : undefined),
+		respond: (body) => (JSON.stringify(body).length > 2000 ? { contextOverflow: true, contextWindow: 500 } : undefined),
 	});
 });
 afterAll(() => server.close());
@@ -47,6 +47,8 @@ describe("isContextOverflow", () => {
 		"lmstudio API error 400: Trying to keep the first 9000 tokens when context the overflows. However, the model is loaded with context length of only 8192 tokens",
 		"anthropic API error 413 (request_too_large): Request exceeds the maximum allowed number of bytes.",
 		"model_context_window_exceeded: the conversation exceeds the model's context window (prompt is too long).",
+		"openai stream error (context_length_exceeded): Your input exceeds the context window of this model. Please adjust your input and try again.",
+		"google API error 400 (INVALID_ARGUMENT): The input token count (1200000) exceeds the maximum number of tokens allowed (1048576).",
 	])("recognises %s", (text) => {
 		expect(isContextOverflow(failed(text))).toBe(true);
 	});

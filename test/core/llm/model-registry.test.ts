@@ -40,7 +40,9 @@ describe("model registry", () => {
 	it("resolves provider/id strings, bare known ids, and unknown ids on a known provider with default limits", () => {
 		const registry = loadModelRegistry(home, { OPENAI_API_KEY: "sk-oa", ANTHROPIC_API_KEY: "sk-ant" });
 		expect(registry.resolve({ modelId: "openai/gpt-5.6-luna" }).model).toMatchObject({ provider: "openai", id: "gpt-5.6-luna" });
-		expect(registry.resolve({ modelId: "gpt-5.6-sol" }).model).toMatchObject({ provider: "openai", api: "openai-completions" });
+		// OpenAI's reasoning models speak the Responses API; an id the catalog does not list, Chat Completions.
+		expect(registry.resolve({ modelId: "gpt-5.6-sol" }).model).toMatchObject({ provider: "openai", api: "openai-responses" });
+		expect(registry.resolve({ modelId: "openai/gpt-4o" }).model).toMatchObject({ provider: "openai", api: "openai-completions" });
 		const unknown = registry.resolve({ provider: "anthropic", modelId: "claude-future-9" });
 		expect(unknown.model).toMatchObject({ id: "claude-future-9", provider: "anthropic", api: "anthropic-messages" });
 		expect(unknown.model.contextWindow).toBeGreaterThan(0);
@@ -88,7 +90,7 @@ describe("model registry", () => {
 
 	it("names an unknown provider in provider/id", () => {
 		const registry = loadModelRegistry(home, { ANTHROPIC_API_KEY: "k" });
-		expect(() => registry.resolve({ modelId: "nope/x" })).toThrow(/Unknown provider "nope" in "nope\/x" \(providers: anthropic, openai\)/);
+		expect(() => registry.resolve({ modelId: "nope/x" })).toThrow(/Unknown provider "nope" in "nope\/x" \(providers: anthropic, openai, google\)/);
 	});
 
 	it("overrides base URLs by option, then environment, then models.json", async () => {
@@ -125,6 +127,60 @@ describe("model registry", () => {
 		const path = await writeModels(value);
 		expect(() => loadModelRegistry(home, {})).toThrow(expected);
 		expect(() => loadModelRegistry(home, {})).toThrow(path);
+	});
+
+	it("refuses a bare id it does not know, suggesting the closest known ones, yet takes any id under a named provider", () => {
+		const registry = loadModelRegistry(home, { OPENAI_API_KEY: "k", ANTHROPIC_API_KEY: "k" });
+		expect(() => registry.resolve({ modelId: "gpt-5.6-tera" })).toThrow(
+			/^Unknown model "gpt-5\.6-tera"\. Closest known: openai\/gpt-5\.6-terra\. For a model loom does not list, name its provider: <provider>\/gpt-5\.6-tera/,
+		);
+		expect(() => registry.resolve({ modelId: "sonnet" })).toThrow(/Closest known: anthropic\/claude-sonnet-5, anthropic\/claude-sonnet-5-5\./);
+		expect(registry.suggestModels("sonet")).toEqual(["anthropic/claude-sonnet-5", "anthropic/claude-sonnet-5-5"]);
+		expect(registry.suggestModels("gemni-flash")[0]).toMatch(/^google\/gemini-.*flash/);
+		expect(() => registry.resolve({ modelId: "claude-sonnet-5-6" })).toThrow(/Closest known: anthropic\/claude-sonnet-5-5, anthropic\/claude-sonnet-5\./);
+		// Nothing near: no guesses, only where to look.
+		expect(() => registry.resolve({ modelId: "llama3.3:70b" })).toThrow(/^Unknown model "llama3\.3:70b"\. For a model .*loom --list-models/);
+		expect(registry.suggestModels("GEMINI-3.1-PRO")[0]).toBe("google/gemini-3.1-pro");
+		// A named provider (a local server's model, a model newer than this catalog) takes any id.
+		expect(registry.resolve({ modelId: "openai/gpt-5.7" }).model).toMatchObject({ provider: "openai", id: "gpt-5.7" });
+		expect(registry.resolve({ provider: "openai", modelId: "gpt-5.7" }).model).toMatchObject({ provider: "openai", id: "gpt-5.7" });
+	});
+
+	it("lists every model it knows with whether its provider has a key", async () => {
+		await writeModels(OLLAMA);
+		const registry = loadModelRegistry(home, { GOOGLE_API_KEY: "g" });
+		const listed = registry.availableModels().map(({ model, hasKey }) => [`${model.provider}/${model.id}`, hasKey]);
+		expect(listed).toContainEqual(["anthropic/claude-sonnet-5-5", false]);
+		expect(listed).toContainEqual(["openai/gpt-5.6-terra", false]);
+		expect(listed).toContainEqual(["google/gemini-3.1-pro", true]);
+		expect(listed).toContainEqual(["ollama/qwen2.5-coder:14b", true]);
+		expect(listed.map(([name]) => name)).toEqual(registry.listModels().map((model) => `${model.provider}/${model.id}`));
+	});
+
+	it("serves Gemini with a key from GEMINI_API_KEY or GOOGLE_API_KEY, and says both when neither is set", () => {
+		const both = loadModelRegistry(home, { GEMINI_API_KEY: "gem", GOOGLE_API_KEY: "goo" });
+		expect(both.resolve({ modelId: "gemini-3.1-pro" })).toMatchObject({ apiKey: "gem", model: { api: "google-generative-ai", contextWindow: 1_048_576 } });
+		expect(loadModelRegistry(home, { GOOGLE_API_KEY: "goo" }).resolve({ provider: "google" }).apiKey).toBe("goo");
+		expect(() => loadModelRegistry(home, {}).resolve({ provider: "google" })).toThrow(
+			'No API key for provider "google": set GEMINI_API_KEY (or GOOGLE_API_KEY) or pass --api-key.',
+		);
+	});
+
+	it("lets models.json give a provider's models an API, and one model its own", async () => {
+		await writeModels({
+			providers: {
+				openai: { api: "openai-completions", models: [{ id: "o3", api: "openai-responses", reasoning: true }] },
+				local: { baseUrl: "http://127.0.0.1:9/v1", api: "openai-responses", apiKey: "x", models: [{ id: "gpt-oss" }] },
+			},
+		});
+		const registry = loadModelRegistry(home, { OPENAI_API_KEY: "k" });
+		// A compatible proxy that only speaks Chat Completions: the catalog's models follow the provider...
+		expect(registry.resolve({ modelId: "gpt-5.6-terra" }).model.api).toBe("openai-completions");
+		// ...unless a model says otherwise.
+		expect(registry.resolve({ modelId: "o3" }).model).toMatchObject({ api: "openai-responses", reasoning: true });
+		expect(registry.resolve({ modelId: "local/gpt-oss" }).model.api).toBe("openai-responses");
+		await writeModels({ providers: { local: { baseUrl: "http://x/v1", models: [{ id: "m", api: "gemini" }] } } });
+		expect(() => loadModelRegistry(home, {})).toThrow(/providers\.local\.models\.0\.api: unknown API "gemini" \(supported: .*google-generative-ai/);
 	});
 
 	it("computes cost from per-million prices", () => {

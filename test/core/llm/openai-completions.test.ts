@@ -98,6 +98,12 @@ describe("openai-completions through the openai SDK", () => {
 		expect(end?.type === "toolcall_end" && end.toolCall.arguments).toEqual({ path: "a.txt" });
 	});
 
+	it("reads the reasoning tokens of the completion where the server reports them", async () => {
+		server.enqueue({ thinking: "hm", text: "x", usage: { output: 50, reasoning: 20 } });
+		const { message } = await collect(streamModel(model(), context(), { apiKey: TEST_KEY }));
+		expect(message.usage).toMatchObject({ output: 50, reasoning: 20 });
+	});
+
 	it("splits cached prompt tokens out of prompt_tokens and prices them", async () => {
 		server.enqueue({ text: "cached", usage: { input: 800, cacheRead: 200, output: 100 } });
 		const { message } = await collect(streamModel(model(), context(), { apiKey: TEST_KEY }));

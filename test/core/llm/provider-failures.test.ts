@@ -1,17 +1,19 @@
 import { describe, expect, it, vi } from "vitest";
 import type { RetryInfo } from "../../../src/core/index.js";
 import { streamModel } from "../../../src/core/llm/index.js";
-import { type ScriptedModelServer, startScriptedModelServer } from "../../support/scripted-model-server.mjs";
-import { collect, context, FAST_RETRY, PROTOCOLS, serverModel, TEST_KEY, types } from "./helpers.js";
+import { type ScriptedTurn, startScriptedModelServer } from "../../support/scripted-model-server.mjs";
+import { collect, context, FAST_RETRY, PROTOCOLS, serverModel, TEST_KEY, types, WIRES } from "./helpers.js";
 import { useScriptedServer } from "../../support/use-scripted-server.js";
 
 const server = useScriptedServer();
 
 describe.each(PROTOCOLS)("%s failures", (api) => {
 	const model = () => serverModel(server, api);
-	const overloaded = api === "anthropic-messages" ? 529 : 503;
+	const overloaded = WIRES[api].overloaded;
 	// Index of the first text delta among the SSE events the server writes.
-	const firstDelta = api === "anthropic-messages" ? 2 : 1;
+	const firstDelta = WIRES[api].firstDelta;
+	// Events that can be written before any content starts (none for Gemini, whose every chunk carries some).
+	const beforeContent = Math.min(1, firstDelta);
 
 	it("an invalid base URL names the URL and where it came from, without retrying", async () => {
 		const { message } = await collect(streamModel({ ...model(), baseUrl: "foo" }, context(), FAST_RETRY));
@@ -99,7 +101,7 @@ describe.each(PROTOCOLS)("%s failures", (api) => {
 	});
 
 	it("retries a connection cut before any content arrived", async () => {
-		server.enqueue({ text: "lost", cutAfterChunks: 1 }, { text: "recovered" });
+		server.enqueue({ text: "lost", cutAfterChunks: beforeContent }, { text: "recovered" });
 		const retries: RetryInfo[] = [];
 		const { message } = await collect(streamModel(model(), context(), { ...FAST_RETRY, onRetry: (i) => retries.push(i) }));
 		expect(message.content).toEqual([{ type: "text", text: "recovered" }]);
@@ -171,10 +173,23 @@ describe.each(PROTOCOLS)("%s failures", (api) => {
 	});
 
 	it("says so when the server sends a complete, non-streamed answer", async () => {
-		const completion =
-			api === "anthropic-messages"
-				? { id: "msg_1", type: "message", role: "assistant", content: [{ type: "text", text: "Hello" }], stop_reason: "end_turn" }
-				: { id: "chatcmpl-1", object: "chat.completion", choices: [{ index: 0, message: { role: "assistant", content: "Hello" }, finish_reason: "stop" }] };
+		const completions: Record<typeof api, unknown> = {
+			"anthropic-messages": { id: "msg_1", type: "message", role: "assistant", content: [{ type: "text", text: "Hello" }], stop_reason: "end_turn" },
+			"openai-completions": {
+				id: "chatcmpl-1",
+				object: "chat.completion",
+				choices: [{ index: 0, message: { role: "assistant", content: "Hello" }, finish_reason: "stop" }],
+			},
+			"openai-responses": {
+				id: "resp_1",
+				object: "response",
+				status: "completed",
+				output: [{ id: "msg_1", type: "message", role: "assistant", content: [{ type: "output_text", text: "Hello", annotations: [] }] }],
+			},
+			// Without alt=sse, Gemini answers with a list of chunks.
+			"google-generative-ai": [{ candidates: [{ content: { role: "model", parts: [{ text: "Hello" }] }, finishReason: "STOP" }] }],
+		};
+		const completion = completions[api];
 		server.enqueue({ rawBody: completion }, { text: "never" });
 		const { message } = await collect(streamModel(model(), context(), FAST_RETRY));
 		expect(message.stopReason).toBe("error");
@@ -193,7 +208,8 @@ describe.each(PROTOCOLS)("%s failures", (api) => {
 		const spies = (["log", "info", "warn", "error", "debug"] as const).map((name) => vi.spyOn(console, name).mockImplementation(() => {}));
 		try {
 			server.enqueue({ text: "abc", malformed: true, cutAfterChunks: firstDelta + 1 }, { text: "fine" });
-			const deprecated = serverModel(server, api, { id: api === "anthropic-messages" ? "claude-sonnet-4-5" : "gpt-4" });
+			const deprecatedIds = { "anthropic-messages": "claude-sonnet-4-5", "openai-completions": "gpt-4", "openai-responses": "gpt-4", "google-generative-ai": "gemini-1.5-pro" };
+			const deprecated = serverModel(server, api, { id: deprecatedIds[api] });
 			await collect(streamModel(deprecated, context(), FAST_RETRY));
 			await collect(streamModel(deprecated, context(), { ...FAST_RETRY, reasoning: "low" }));
 			for (const spy of spies) expect(spy).not.toHaveBeenCalled();
@@ -203,7 +219,10 @@ describe.each(PROTOCOLS)("%s failures", (api) => {
 	});
 
 	it("retries a provider error event that arrives before any content, not one after", async () => {
-		server.enqueue({ text: "x", streamError: { message: "Overloaded", type: api === "anthropic-messages" ? "overloaded_error" : "server_error" } }, { text: "second try" });
+		server.enqueue(
+			{ text: "x", streamError: { message: "Overloaded", type: api === "anthropic-messages" ? "overloaded_error" : "server_error", afterChunks: beforeContent } },
+			{ text: "second try" },
+		);
 		const retries: RetryInfo[] = [];
 		const first = await collect(streamModel(model(), context(), { ...FAST_RETRY, onRetry: (i) => retries.push(i) }));
 		expect(first.message.content).toEqual([{ type: "text", text: "second try" }]);
@@ -218,15 +237,40 @@ describe.each(PROTOCOLS)("%s failures", (api) => {
 
 	it("counts the tokens every attempt reported when a request fails in the end, retried attempts included", async () => {
 		// Each attempt reports 1000 input tokens, then the server says it is overloaded.
-		const usageThenOverloaded =
-			api === "anthropic-messages"
-				? { text: "x", usage: { input: 1000, output: 0 }, streamError: { message: "Overloaded", type: "overloaded_error", afterChunks: 1 } }
-				: {
-						rawEvents: [
-							{ object: "chat.completion.chunk", choices: [], usage: { prompt_tokens: 1000, completion_tokens: 0 } },
-							{ error: { message: "Overloaded", type: "server_error" } },
-						],
-					};
+		const usageThenOverloadedBy: Record<typeof api, ScriptedTurn> = {
+			"anthropic-messages": { text: "x", usage: { input: 1000, output: 0 }, streamError: { message: "Overloaded", type: "overloaded_error", afterChunks: 1 } },
+			"openai-completions": {
+				rawEvents: [
+					{ object: "chat.completion.chunk", choices: [], usage: { prompt_tokens: 1000, completion_tokens: 0 } },
+					{ error: { message: "Overloaded", type: "server_error" } },
+				],
+			},
+			// The failed response still says what it used.
+			"openai-responses": {
+				rawEvents: [
+					{ type: "response.created", sequence_number: 0, response: { id: "resp_1", object: "response", status: "in_progress", output: [] } },
+					{
+						type: "response.failed",
+						sequence_number: 1,
+						response: {
+							id: "resp_1",
+							object: "response",
+							status: "failed",
+							output: [],
+							error: { code: "server_error", message: "Overloaded" },
+							usage: { input_tokens: 1000, output_tokens: 0, input_tokens_details: { cached_tokens: 0 } },
+						},
+					},
+				],
+			},
+			"google-generative-ai": {
+				rawEvents: [
+					{ candidates: [], usageMetadata: { promptTokenCount: 1000, totalTokenCount: 1000 } },
+					{ error: { code: 503, message: "Overloaded", status: "UNAVAILABLE" } },
+				],
+			},
+		};
+		const usageThenOverloaded = usageThenOverloadedBy[api];
 		server.enqueue(usageThenOverloaded, usageThenOverloaded, usageThenOverloaded);
 		const { message } = await collect(streamModel(model(), context(), { ...FAST_RETRY, maxRetries: 2 }));
 		expect(message.stopReason).toBe("error");
@@ -306,17 +350,24 @@ describe.each(PROTOCOLS)("%s failures", (api) => {
 	});
 
 	it("does not let empty deltas alone keep a request alive past the idle timeout", async () => {
-		const emptyDeltas =
-			api === "anthropic-messages"
-				? [
-						{ type: "message_start", message: { id: "msg_1", type: "message", role: "assistant", content: [], usage: { input_tokens: 5, output_tokens: 1 } } },
-						{ type: "content_block_start", index: 0, content_block: { type: "text", text: "" } },
-						...Array.from({ length: 100 }, () => ({ type: "content_block_delta", index: 0, delta: { type: "text_delta", text: "" } })),
-					]
-				: [
-						{ object: "chat.completion.chunk", choices: [{ index: 0, delta: { role: "assistant", content: "" }, finish_reason: null }] },
-						...Array.from({ length: 100 }, () => ({ object: "chat.completion.chunk", choices: [{ index: 0, delta: {}, finish_reason: null }] })),
-					];
+		const emptyDeltasBy: Record<typeof api, Record<string, unknown>[]> = {
+			"anthropic-messages": [
+				{ type: "message_start", message: { id: "msg_1", type: "message", role: "assistant", content: [], usage: { input_tokens: 5, output_tokens: 1 } } },
+				{ type: "content_block_start", index: 0, content_block: { type: "text", text: "" } },
+				...Array.from({ length: 100 }, () => ({ type: "content_block_delta", index: 0, delta: { type: "text_delta", text: "" } })),
+			],
+			"openai-completions": [
+				{ object: "chat.completion.chunk", choices: [{ index: 0, delta: { role: "assistant", content: "" }, finish_reason: null }] },
+				...Array.from({ length: 100 }, () => ({ object: "chat.completion.chunk", choices: [{ index: 0, delta: {}, finish_reason: null }] })),
+			],
+			"openai-responses": [
+				{ type: "response.created", sequence_number: 0, response: { id: "resp_1", object: "response", status: "in_progress", output: [] } },
+				{ type: "response.output_item.added", output_index: 0, item: { id: "msg_1", type: "message", role: "assistant", content: [] } },
+				...Array.from({ length: 100 }, () => ({ type: "response.output_text.delta", item_id: "msg_1", output_index: 0, content_index: 0, delta: "" })),
+			],
+			"google-generative-ai": Array.from({ length: 100 }, () => ({ candidates: [{ content: { role: "model", parts: [{ text: "" }] }, index: 0 }] })),
+		};
+		const emptyDeltas = emptyDeltasBy[api];
 		server.enqueue({ rawEvents: emptyDeltas, chunkDelayMs: 100 });
 		const t0 = Date.now();
 		const { message } = await collect(streamModel(model(), context(), { ...FAST_RETRY, maxRetries: 0, idleTimeoutMs: 500 }));
@@ -335,11 +386,11 @@ describe.each(PROTOCOLS)("%s failures", (api) => {
 	});
 
 	it("without a key, names the variable and the flag to set, and sends nothing", async () => {
-		vi.stubEnv(api === "anthropic-messages" ? "ANTHROPIC_API_KEY" : "OPENAI_API_KEY", "");
+		for (const name of WIRES[api].keyEnvs) vi.stubEnv(name, "");
 		try {
 			const { message } = await collect(streamModel(model(), context()));
 			expect(message.stopReason).toBe("error");
-			expect(message.errorMessage).toContain(api === "anthropic-messages" ? "ANTHROPIC_API_KEY" : "OPENAI_API_KEY");
+			expect(message.errorMessage).toContain(WIRES[api].keyEnvs[0]);
 			expect(message.errorMessage).toContain("--api-key");
 			expect(server.requests).toHaveLength(0);
 		} finally {
@@ -366,7 +417,7 @@ describe.each(PROTOCOLS)("%s failures", (api) => {
 		const closed = await startScriptedModelServer();
 		const url = closed.url;
 		await closed.close();
-		const unreachable = serverModel(server, api, { baseUrl: api === "anthropic-messages" ? url : `${url}/v1` });
+		const unreachable = serverModel(server, api, { baseUrl: WIRES[api].baseUrl(closed) });
 		const retries: RetryInfo[] = [];
 		const { message } = await collect(
 			streamModel(unreachable, context(), { ...FAST_RETRY, maxRetries: 2, onRetry: (i) => retries.push(i) }),

@@ -292,7 +292,9 @@ describe("AgentSession", () => {
 		server.enqueue({ text: "a" }, { text: "b" });
 		const { session, events } = makeSession();
 		await session.prompt("one");
-		await session.setModel("other-model");
+		// A bare id no provider lists is refused; under its provider any id goes (a local server's model).
+		await expect(session.setModel("other-model")).rejects.toThrow(/Unknown model "other-model"/);
+		await session.setModel("openai/other-model");
 		await session.setThinkingLevel("high");
 		await session.prompt("two");
 		expect(events).toContainEqual({ type: "model_changed", provider: "openai", model: "other-model" });
@@ -347,10 +349,13 @@ describe("AgentSession", () => {
 	});
 
 	it("counts in its totals the tokens and cost of a request that failed after the provider reported them", async () => {
+		// GPT-5.6 Terra speaks the Responses API, whose failed response still says what it used.
 		const usageThenOverloaded = {
 			rawEvents: [
-				{ object: "chat.completion.chunk", choices: [], usage: { prompt_tokens: 400, completion_tokens: 0 } },
-				{ error: { message: "Overloaded", type: "server_error" } },
+				{
+					type: "response.failed",
+					response: { status: "failed", error: { code: "server_error", message: "Overloaded" }, usage: { input_tokens: 400, output_tokens: 0 } },
+				},
 			],
 		};
 		server.enqueue(usageThenOverloaded, usageThenOverloaded);

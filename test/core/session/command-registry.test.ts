@@ -89,8 +89,8 @@ describe("CommandRegistry", () => {
 });
 
 describe("the session's commands", () => {
-	it("are the built-ins new, model, thinking, session, resume and compact", () => {
-		expect(SESSION_COMMANDS.map((c) => c.name)).toEqual(["new", "model", "thinking", "session", "resume", "compact"]);
+	it("are the built-ins new, model, thinking, session, resume, compact, rewind, tree and fork", () => {
+		expect(SESSION_COMMANDS.map((c) => c.name)).toEqual(["new", "model", "thinking", "session", "resume", "compact", "rewind", "tree", "fork"]);
 		expect(new Set(SESSION_COMMANDS.map((c) => c.source))).toEqual(new Set(["builtin"]));
 	});
 });

@@ -1,7 +1,8 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { isProjectTrusted, nonInteractiveUi, projectTrust, setProjectTrust } from "../../../src/core/session/index.js";
+import { isProjectTrusted, nonInteractiveUi, ProjectTrustGate, projectTrust, setProjectTrust } from "../../../src/core/session/index.js";
+import { recordingUi } from "../../support/recording-ui.js";
 import { tempDir } from "../../support/temp-dir.js";
 
 describe("project trust", () => {
@@ -44,5 +45,37 @@ describe("nonInteractiveUi", () => {
 		expect(await ui.input("Name")).toBeUndefined();
 		ui.notify("warning", "careful");
 		expect(notices).toEqual(["warning: careful"]);
+	});
+});
+
+describe("ProjectTrustGate", () => {
+	it("asks once for everything waiting, whoever asks, and starts it all on a yes", async () => {
+		const home = tempDir();
+		const gate = new ProjectTrustGate(home, "/work/app");
+		const started: string[] = [];
+		await gate.whenTrusted([".loom/extensions/a.ts"], () => void started.push("extensions"));
+		await gate.whenTrusted([".mcp.json: db"], () => void started.push("servers"));
+		expect(gate.pending).toEqual([".loom/extensions/a.ts", ".mcp.json: db"]);
+		const ui = recordingUi([true]);
+		const [first, second] = await Promise.all([gate.ask(ui), gate.ask(ui)]);
+		expect([first, second]).toEqual([true, true]);
+		expect(ui.asked).toEqual(["Trust this project folder?"]);
+		expect(started).toEqual(["extensions", "servers"]);
+		expect(gate.pending).toEqual([]);
+		await gate.whenTrusted(["later"], () => void started.push("later"));
+		expect(started).toEqual(["extensions", "servers", "later"]);
+		expect(isProjectTrusted(home, "/work/app")).toBe(true);
+	});
+
+	it("starts nothing after a no, and still names what it left out", async () => {
+		const home = tempDir();
+		setProjectTrust(home, "/work/app", false);
+		const gate = new ProjectTrustGate(home, "/work/app");
+		let started = false;
+		await gate.whenTrusted([".loom/extensions/a.ts"], () => void (started = true));
+		expect(await gate.ask(recordingUi([true]))).toBe(false);
+		expect(started).toBe(false);
+		expect(gate.status).toBe("refused");
+		expect(gate.pending).toEqual([".loom/extensions/a.ts"]);
 	});
 });

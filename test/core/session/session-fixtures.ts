@@ -1,5 +1,6 @@
 // Small message builders for session tests, and a session on the scripted model server.
-import type { AssistantMessage, ToolResultMessage, UserMessage } from "../../../src/core/index.js";
+import { Type } from "@sinclair/typebox";
+import type { AgentTool, AssistantMessage, ToolResultMessage, UserMessage } from "../../../src/core/index.js";
 import type { AgentSessionOptions } from "../../../src/core/session/index.js";
 import type { ScriptedModelServer } from "../../support/scripted-model-server.mjs";
 import { type ScriptedSessionOverrides, scriptedSessionOptions as onScriptedServer } from "../../support/scripted-session.js";
@@ -35,4 +36,18 @@ export function assistant(text: string): AssistantMessage {
 
 export function toolResult(text: string): ToolResultMessage {
 	return { role: "toolResult", toolCallId: "call_1", toolName: "bash", content: [{ type: "text", text }], isError: false, timestamp: Date.now() };
+}
+
+/** A pretend `shell` tool: records each command in `executed` and answers with `output(command)`. */
+export function pretendShell(executed: string[], output: (command: string) => string = (command) => `ran ${command}`): AgentTool {
+	return {
+		name: "shell",
+		label: "Shell",
+		description: "Runs a command (pretend).",
+		parameters: Type.Object({ command: Type.String() }),
+		async execute(_id, params: { command: string }) {
+			executed.push(params.command);
+			return { content: [{ type: "text", text: output(params.command) }], details: { code: 0 } };
+		},
+	};
 }

@@ -1,26 +1,16 @@
 // The session's hook chains in a real AgentSession, against the scripted model server: what the links decide
 // is what the model reads and what the session file keeps.
-import { Type } from "@sinclair/typebox";
 import { describe, expect, it } from "vitest";
-import type { AgentTool, ToolResultMessage } from "../../../src/core/index.js";
+import type { ToolResultMessage } from "../../../src/core/index.js";
 import { AgentSession, loadSessionFile } from "../../../src/core/session/index.js";
 import { useScriptedServer } from "../../support/use-scripted-server.js";
-import { scriptedSessionOptions } from "./session-fixtures.js";
+import { pretendShell, scriptedSessionOptions } from "./session-fixtures.js";
 import { tempDir } from "../../support/temp-dir.js";
 
 const server = useScriptedServer();
 
 function makeSession(executed: string[]) {
-	const shell: AgentTool = {
-		name: "shell",
-		label: "Shell",
-		description: "Runs a command (pretend).",
-		parameters: Type.Object({ command: Type.String() }),
-		async execute(_id, params: { command: string }) {
-			executed.push(params.command);
-			return { content: [{ type: "text", text: `ran ${params.command}; token=sk-live-123` }], details: { exitCode: 0 } };
-		},
-	};
+	const shell = pretendShell(executed, (command) => `ran ${command}; token=sk-live-123`);
 	return new AgentSession(scriptedSessionOptions(server, tempDir(), { tools: [shell] }));
 }
 

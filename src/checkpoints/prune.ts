@@ -1,0 +1,169 @@
+// Removing checkpoints nobody can use any more: those of sessions whose file is gone (there is no other way to
+// delete a session than deleting its file), those of --no-session runs whose process has ended, and, when asked,
+// those older than some days. A project left without checkpoints loses its folder.
+import { existsSync, lstatSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { hostname } from "node:os";
+import { join } from "node:path";
+import { type RunRecord, type SessionLog, logPath, readLog } from "./checkpoint-log.js";
+import { checkpointsRoot } from "./project-root.js";
+import { ShadowRepo } from "./shadow-repo.js";
+
+export interface PruneOptions {
+	home: string;
+	/** Also remove checkpoints of runs that started more than this many days ago. */
+	olderThanDays?: number;
+	/** Only this project's folder (a path under <home>/checkpoints), which stays even when emptied (it is in use). */
+	projectDir?: string;
+	now?: Date;
+}
+
+export interface PruneReport {
+	/** Sessions whose checkpoints were all removed. */
+	sessions: number;
+	/** Runs whose checkpoints were removed (of those sessions and of old runs). */
+	runs: number;
+	/** Project folders removed whole. */
+	projects: number;
+	/** Bytes the checkpoint folders take less. */
+	freedBytes: number;
+}
+
+/** One process's index left behind by a crash is removed after this long. */
+const STALE_INDEX_MS = 24 * 60 * 60 * 1000;
+
+export async function pruneCheckpoints(options: PruneOptions): Promise<PruneReport> {
+	const root = checkpointsRoot(options.home);
+	const report: PruneReport = { sessions: 0, runs: 0, projects: 0, freedBytes: 0 };
+	const dirs = options.projectDir ? [options.projectDir] : listDirs(root);
+	for (const dir of dirs) {
+		const before = folderSize(dir);
+		await pruneProject(dir, options, report);
+		report.freedBytes += Math.max(0, before - folderSize(dir));
+	}
+	return report;
+}
+
+async function pruneProject(dir: string, options: PruneOptions, report: PruneReport): Promise<void> {
+	const now = options.now ?? new Date();
+	const cutoff = options.olderThanDays === undefined ? undefined : new Date(now.getTime() - options.olderThanDays * 24 * 60 * 60 * 1000).toISOString();
+	const forgotten: string[] = [];
+	let kept = 0;
+	for (const name of listFiles(join(dir, "sessions"))) {
+		if (!name.endsWith(".jsonl")) continue;
+		const id = name.slice(0, -".jsonl".length);
+		const log = readLog(logPath(dir, id));
+		if (!log) continue;
+		if (sessionGone(log)) {
+			forgotten.push(...log.runs.flatMap(refsOf(id)));
+			removeSession(dir, id);
+			report.sessions++;
+			report.runs += log.runs.length;
+			continue;
+		}
+		const old = cutoff === undefined ? [] : log.runs.filter((run) => run.at < cutoff);
+		if (old.length > 0) {
+			forgotten.push(...old.flatMap(refsOf(id)));
+			for (const run of old) rmSync(join(dir, "preimages", id, run.run), { recursive: true, force: true });
+			report.runs += old.length;
+			if (old.length === log.runs.length) {
+				removeSession(dir, id);
+				report.sessions++;
+				continue;
+			}
+			rewriteLog(dir, id, log, new Set(old.map((run) => run.run)));
+		}
+		kept++;
+	}
+	removeStaleIndexes(dir, now);
+	const gitDir = join(dir, "git");
+	if (kept === 0 && !options.projectDir) {
+		// Nothing left to restore to: the whole folder goes (a session starting meanwhile simply starts a new one).
+		if (existsSync(join(dir, "sessions")) || existsSync(gitDir)) {
+			rmSync(dir, { recursive: true, force: true });
+			report.projects++;
+		}
+		return;
+	}
+	if (forgotten.length === 0 || !existsSync(gitDir)) return;
+	const repo = ShadowRepo.at(dir);
+	await repo.forget(forgotten);
+	await repo.collectGarbage();
+}
+
+/** Refs a run's trees are kept by. */
+function refsOf(sessionId: string): (run: RunRecord) => string[] {
+	return (run) => (run.mode === "tree" ? [`${sessionId}/${run.run}/before`, `${sessionId}/${run.run}/after`] : []);
+}
+
+/**
+ * The session file is gone (a --no-session run has none). Never while the process that started the log runs: a
+ * new session's file appears only with its first message, after its first checkpoint.
+ */
+function sessionGone(log: SessionLog): boolean {
+	if (log.header.host !== hostname() || isRunning(log.header.pid)) return false;
+	return log.header.file === null || !existsSync(log.header.file);
+}
+
+function isRunning(pid: number): boolean {
+	try {
+		process.kill(pid, 0);
+		return true;
+	} catch (error) {
+		return (error as NodeJS.ErrnoException).code !== "ESRCH";
+	}
+}
+
+function removeSession(dir: string, id: string): void {
+	rmSync(logPath(dir, id), { force: true });
+	rmSync(join(dir, "preimages", id), { recursive: true, force: true });
+}
+
+function rewriteLog(dir: string, id: string, log: SessionLog, removed: ReadonlySet<string>): void {
+	const lines = [log.header, ...log.runs.filter((run) => !removed.has(run.run))].map((value) => `${JSON.stringify(value)}\n`);
+	const file = logPath(dir, id);
+	// Replaced whole: a reader never sees half a log.
+	writeFileSync(`${file}.tmp`, lines.join(""));
+	renameSync(`${file}.tmp`, file);
+}
+
+function removeStaleIndexes(dir: string, now: Date): void {
+	const indexes = join(dir, "indexes");
+	for (const name of listFiles(indexes)) {
+		try {
+			if (now.getTime() - statSync(join(indexes, name)).mtimeMs > STALE_INDEX_MS) rmSync(join(indexes, name), { force: true });
+		} catch {
+			// Removed meanwhile.
+		}
+	}
+}
+
+function listDirs(root: string): string[] {
+	return listFiles(root)
+		.map((name) => join(root, name))
+		.filter((path) => {
+			try {
+				return lstatSync(path).isDirectory();
+			} catch {
+				return false;
+			}
+		});
+}
+
+function listFiles(dir: string): string[] {
+	try {
+		return readdirSync(dir);
+	} catch {
+		return [];
+	}
+}
+
+function folderSize(path: string): number {
+	let stat;
+	try {
+		stat = lstatSync(path);
+	} catch {
+		return 0;
+	}
+	if (!stat.isDirectory()) return stat.size;
+	return listFiles(path).reduce((total, name) => total + folderSize(join(path, name)), 0);
+}

@@ -1,0 +1,32 @@
+// Commands that do one job on loom's files and exit, without a model: --prune-checkpoints and --export.
+import { pruneCheckpoints } from "../checkpoints/prune.js";
+import { formatSize } from "../core/format-size.js";
+import { resolveSessionArgument } from "../core/session/index.js";
+import { stripControls } from "../core/text/sanitize-terminal.js";
+import { exportSessionFile } from "../export/export-session.js";
+import { createCodingTools } from "../tools/index.js";
+import type { CliOptions } from "./args.js";
+import { EXIT } from "./usage-error.js";
+
+export interface OfflineIo {
+	stdout: NodeJS.WritableStream;
+	cwd: string;
+}
+
+/** Runs --prune-checkpoints or --export; returns the exit code. Errors are thrown for run() to report. */
+export async function runOfflineCommand(options: CliOptions, home: string, io: OfflineIo): Promise<number> {
+	if (options.pruneCheckpoints) {
+		const report = await pruneCheckpoints({ home, olderThanDays: options.pruneCheckpoints.days });
+		const plural = (count: number, word: string) => `${count} ${word}${count === 1 ? "" : "s"}`;
+		io.stdout.write(
+			`Removed the checkpoints of ${plural(report.runs, "prompt")} (${plural(report.sessions, "whole session")}, ${plural(report.projects, "project folder")}); freed ${formatSize(report.freedBytes)}.\n`,
+		);
+		return EXIT.ok;
+	}
+	const target = options.exportSession!;
+	const file = resolveSessionArgument(target.session, home, io.cwd);
+	// The built-in tools' presentation (diffs, argument summaries); nothing runs.
+	const written = await exportSessionFile(file, target.file, { cwd: io.cwd, tools: createCodingTools(io.cwd) });
+	io.stdout.write(`${stripControls(written)}\n`);
+	return EXIT.ok;
+}

@@ -1,0 +1,54 @@
+// Writing a session's conversation as an HTML page: /export [file] from a running session, and
+// `loom --export <session> [file]` from a session file. The page is built only when asked (marked loads then).
+import { resolve } from "node:path";
+import { expandHome } from "../core/home-path.js";
+import type { AgentSession } from "../core/session/agent-session.js";
+import { sessionChain } from "../core/session/session-chain.js";
+import type { SessionEntry, SessionHeader } from "../core/session/session-entries.js";
+import { loadSessionFile } from "../core/session/session-reader.js";
+import type { NamedToolPresentation } from "../core/tool-definition.js";
+import { atomicWriteFile } from "../tools/atomic-write.js";
+
+export interface ExportSource {
+	header: SessionHeader;
+	entries: readonly SessionEntry[];
+	tools?: readonly NamedToolPresentation[];
+}
+
+/** "loom-session-<first 8 characters of the id>.html" in `dir`. */
+export function defaultExportFile(dir: string, sessionId: string): string {
+	return resolve(dir, `loom-session-${sessionId.slice(0, 8)}.html`);
+}
+
+/** Writes the page (atomically, keeping an existing file's identity); returns the absolute path written. */
+export async function writeSessionHtml(file: string, source: ExportSource): Promise<string> {
+	const { renderSessionHtml } = await import("./session-html.js");
+	await atomicWriteFile(file, renderSessionHtml(source));
+	return file;
+}
+
+/**
+ * Exports the conversation of a session file (its current branch), read without locking it: it may be open in
+ * another loom. `target` defaults to loom-session-<id>.html in `cwd`.
+ */
+export async function exportSessionFile(sessionFile: string, target: string | undefined, options: { cwd: string; tools?: readonly NamedToolPresentation[] }): Promise<string> {
+	const loaded = await loadSessionFile(sessionFile);
+	const entries = sessionChain(loaded.entries).entries;
+	const file = target ? resolve(options.cwd, expandHome(target)) : defaultExportFile(options.cwd, loaded.header.id);
+	return writeSessionHtml(file, { header: loaded.header, entries, tools: options.tools });
+}
+
+/** Registers /export [file] on a session. */
+export function installExport(session: AgentSession): void {
+	session.commands.register({
+		name: "export",
+		argsHint: "[file]",
+		description: "write the conversation as an HTML page (default: loom-session-<id>.html here)",
+		source: "builtin",
+		async handler(args, ctx) {
+			const file = args === "" ? defaultExportFile(session.cwd, session.sessionId) : resolve(session.cwd, expandHome(args));
+			await writeSessionHtml(file, { header: session.sessionHeader, entries: session.entries, tools: session.tools });
+			ctx.notify("info", `Exported the conversation to ${file}`);
+		},
+	});
+}

@@ -1,0 +1,83 @@
+// Finds and loads a session's extensions, in this order: loom home's extensions folder, the project's
+// .loom/extensions (once the project is trusted), then the ones given (-e paths, factories). A file that fails to
+// load is reported with its path and the others load all the same.
+import { join, relative, resolve } from "node:path";
+import { errorMessageOf } from "../core/abort.js";
+import type { AgentSession } from "../core/session/agent-session.js";
+import type { ProjectTrustGate } from "../core/session/project-trust-gate.js";
+import type { ExtensionFactory } from "./extension-api.js";
+import { extensionFiles, extensionModule } from "./extension-files.js";
+import { ExtensionHost, type ToolRegistrar } from "./extension-host.js";
+import { extensionImporter } from "./import-extension.js";
+
+export interface InstallExtensionsOptions {
+	cwd: string;
+	/** loom's home: its `extensions` folder holds the user's own extensions. */
+	home: string;
+	/** Paths (a module, or a folder with an index module; relative to cwd) and factories, loaded last. */
+	extensions?: readonly (string | ExtensionFactory)[];
+	/** The project's extensions load only once it is trusted. */
+	trust: ProjectTrustGate;
+	tools: ToolRegistrar;
+	/** Modules an extension imports by name whatever its folder holds (see extensionImporter). */
+	modules: () => Promise<Record<string, unknown>>;
+	loadTimeoutMs?: number;
+}
+
+export interface ExtensionFailure {
+	/** The file's path, or the factory's name. */
+	source: string;
+	error: string;
+}
+
+export interface ExtensionsReport {
+	/** Paths and factory names, in load order. */
+	loaded: string[];
+	failed: ExtensionFailure[];
+}
+
+/** The project's own extensions folder. */
+export const PROJECT_EXTENSIONS = join(".loom", "extensions");
+
+type Source = { label: string; path: string } | { label: string; factory: ExtensionFactory };
+
+export async function installExtensions(session: AgentSession, options: InstallExtensionsOptions): Promise<ExtensionsReport> {
+	const host = new ExtensionHost(session, options.tools, options.loadTimeoutMs);
+	session.onDispose(() => host.dispose());
+	const importer = extensionImporter(options.modules);
+	const report: ExtensionsReport = { loaded: [], failed: [] };
+
+	const load = async (sources: readonly Source[]) => {
+		for (const source of sources) {
+			try {
+				const factory = "factory" in source ? source.factory : await importer.importFactory(extensionModule(source.path));
+				await host.load(source.label, factory);
+				report.loaded.push(source.label);
+			} catch (error) {
+				const failure = { source: source.label, error: errorMessageOf(error) };
+				report.failed.push(failure);
+				session.ui.notify("error", `Extension ${failure.source} was not loaded: ${failure.error}`);
+			}
+		}
+	};
+
+	const userFolder = resolve(options.home, "extensions");
+	const projectFolder = resolve(options.cwd, PROJECT_EXTENSIONS);
+	await load(extensionFiles(userFolder).map((path) => ({ label: path, path })));
+	// Running loom in the home directory makes the user's folder the project's too: it is loaded once, as the user's.
+	const project = projectFolder === userFolder ? [] : extensionFiles(projectFolder);
+	if (project.length > 0) {
+		const names = project.map((path) => relative(options.cwd, path));
+		await options.trust.whenTrusted(names, () => load(project.map((path) => ({ label: path, path }))));
+	}
+	await load(givenSources(options.extensions ?? [], options.cwd));
+	return report;
+}
+
+function givenSources(given: readonly (string | ExtensionFactory)[], cwd: string): Source[] {
+	return given.map((entry, index) => {
+		if (typeof entry === "function") return { label: entry.name || `extension #${index + 1}`, factory: entry };
+		const path = resolve(cwd, entry);
+		return { label: path, path };
+	});
+}

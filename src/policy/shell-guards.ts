@@ -1,0 +1,199 @@
+// Guards on shell lines: plainly catastrophic commands, each with what to do instead. They read the parsed
+// line (every command, nested ones included, wrappers like sudo looked through), never the raw text.
+import { resolve, sep } from "node:path";
+import type { PolicyContext } from "./call-facts.js";
+import { effectiveWords } from "./command-wrappers.js";
+import { commandName, type ShellCommand, type ShellLine, type ShellWord } from "./shell-line.js";
+
+/** A guard's finding: the command it blocks and why, with what the model can do instead. */
+export type ShellGuard = (line: ShellLine, ctx: PolicyContext) => string | undefined;
+
+/** Shells that run a script read from standard input when given no script. */
+const SHELLS = new Set(["sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "fish", "csh", "tcsh"]);
+const DOWNLOADERS = new Set(["curl", "wget", "fetch"]);
+const FILESYSTEM_MAKERS = /^(mkfs(\..+)?|mke2fs|mkswap|wipefs|mkdosfs|mkntfs)$/;
+const RAW_DISK =
+	/^\/dev\/(sd[a-z]+\d*|hd[a-z]+\d*|vd[a-z]+\d*|xvd[a-z]+\d*|nvme\d+n\d+(p\d+)?|mmcblk\d+(p\d+)?|r?disk\d+(s\d+)?|dm-\d+|md\d+|mapper\/.+|disk\/by-.+)$/;
+
+interface Run {
+	command: ShellCommand;
+	/** The words of the command run, wrappers (sudo, env, …) taken off. */
+	words: readonly ShellWord[];
+	name: string | undefined;
+}
+
+function runs(line: ShellLine): Run[] {
+	return line.commands.map((command) => {
+		const words = effectiveWords(command.words);
+		return { command, words, name: commandName(words) };
+	});
+}
+
+function value(word: ShellWord): string {
+	return word.literal ?? word.text;
+}
+
+/** Options (before `--`) and operands of a command's arguments. */
+function splitArguments(words: readonly ShellWord[]): { options: string[]; operands: ShellWord[] } {
+	const options: string[] = [];
+	const operands: ShellWord[] = [];
+	let ended = false;
+	for (const word of words.slice(1)) {
+		const text = value(word);
+		if (!ended && text === "--") ended = true;
+		else if (!ended && text.startsWith("-") && text.length > 1) options.push(text);
+		else operands.push(word);
+	}
+	return { options, operands };
+}
+
+function hasOption(options: readonly string[], short: RegExp, long: string): boolean {
+	return options.some((option) => option === long || (!option.startsWith("--") && short.test(option.slice(1))));
+}
+
+/**
+ * What a path operand would wipe out if it is one of the places never to delete: the root, the home folder or
+ * a folder holding it, the working tree or a folder holding it. `dir/*` counts as `dir`.
+ */
+function preciousTarget(word: ShellWord, ctx: PolicyContext, protectWorkTree: boolean): string | undefined {
+	let path = word.path;
+	if (path === undefined) return undefined;
+	while (path.length > 1 && /(\/\.?\*|\/\.)$|\/$/.test(path)) path = path.replace(/(\/\.?\*|\/\.)$|\/$/, "") || "/";
+	if (path === "*" || path === ".*") path = ".";
+	const absolute = resolve(ctx.cwd, path);
+	const holds = (folder: string) => folder === absolute || folder.startsWith(absolute === sep ? sep : absolute + sep);
+	if (absolute === sep) return "the root folder /";
+	if (holds(ctx.home)) return absolute === ctx.home ? `the home folder ${ctx.home}` : `${absolute}, which holds the home folder`;
+	const workTree = [ctx.workTree, ctx.realWorkTree].find(holds);
+	if (protectWorkTree && workTree) {
+		const what = ctx.repoRoot ? "the repository" : "the working folder";
+		return absolute === workTree ? `${what} itself (${absolute})` : `${absolute}, which holds ${what}`;
+	}
+	return undefined;
+}
+
+export const recursiveDelete: ShellGuard = (line, ctx) => {
+	for (const { words, name, command } of runs(line)) {
+		if (name !== "rm") continue;
+		const { options, operands } = splitArguments(words);
+		if (!hasOption(options, /[rR]/, "--recursive")) continue;
+		for (const operand of operands) {
+			const target = preciousTarget(operand, ctx, true);
+			if (target) {
+				return `\`${command.text}\` would delete ${target}. Delete only the files or folders you mean, by their paths inside the project (for example rm -rf ./build).`;
+			}
+		}
+	}
+	return undefined;
+};
+
+export const makeFilesystem: ShellGuard = (line) => {
+	const run = runs(line).find(({ name }) => name !== undefined && FILESYSTEM_MAKERS.test(name));
+	return run
+		? `\`${run.command.text}\` formats a disk or partition, erasing everything on it. loom does not run it: if a disk really must be formatted, tell the user the command so they can run it themselves.`
+		: undefined;
+};
+
+/** The raw disk a command writes: dd of=, tee, shred or blkdiscard naming one, cp onto one. */
+function diskWrittenBy({ words, name }: Run): string | undefined {
+	const paths = words.slice(1).map((word) => word.path ?? value(word));
+	switch (name) {
+		case "dd":
+			return paths.find((arg) => arg.startsWith("of=") && RAW_DISK.test(arg.slice(3)))?.slice(3);
+		case "tee":
+		case "shred":
+		case "blkdiscard":
+			return paths.find((arg) => RAW_DISK.test(arg));
+		case "cp": {
+			const last = paths.at(-1);
+			return last !== undefined && RAW_DISK.test(last) ? last : undefined;
+		}
+		default:
+			return undefined;
+	}
+}
+
+export const rawDiskWrite: ShellGuard = (line) => {
+	const redirect = line.redirects.find((candidate) => candidate.writes && RAW_DISK.test(candidate.target.path ?? candidate.target.text));
+	let disk = redirect?.target.path ?? redirect?.target.text;
+	let what = disk ? `\`> ${disk}\`` : undefined;
+	if (!disk) {
+		for (const run of runs(line)) {
+			disk = diskWrittenBy(run);
+			if (disk) {
+				what = `\`${run.command.text}\``;
+				break;
+			}
+		}
+	}
+	return disk
+		? `${what} writes straight onto the disk device ${disk}, destroying its filesystem. Write to a regular file instead (for example dd of=./disk.img), or tell the user the command so they can run it themselves.`
+		: undefined;
+};
+
+export const forkBomb: ShellGuard = (line) => {
+	const bomb = runs(line).find(
+		({ command, name }) =>
+			command.inFunction !== undefined &&
+			name === command.inFunction &&
+			(command.background || line.pipelines.some((pipeline) => pipeline.length > 1 && pipeline.includes(command))),
+	);
+	return bomb
+		? `The function ${bomb.name} starts copies of itself without end (a fork bomb), which would exhaust the machine's processes. Do not run it; if you meant to test process limits, say so to the user instead.`
+		: undefined;
+};
+
+export const recursiveChmodRoot: ShellGuard = (line, ctx) => {
+	for (const { words, name, command } of runs(line)) {
+		if (name !== "chmod" && name !== "chown" && name !== "chgrp") continue;
+		const { options, operands } = splitArguments(words);
+		if (!hasOption(options, /R/, "--recursive")) continue;
+		// The first operand is the mode or the owner.
+		for (const operand of operands.slice(1)) {
+			const target = preciousTarget(operand, ctx, false);
+			if (target) {
+				return `\`${command.text}\` would change the permissions or owner of every file under ${target}, which can leave the system unusable. Change only the files that need it (for example chmod -R u+w ./dist).`;
+			}
+		}
+	}
+	return undefined;
+};
+
+/** A shell reading its script from standard input: no `-c` code and no script file (or `-s`, or `-`). */
+function readsScriptFromStdin({ words, name }: Run): boolean {
+	if (name === undefined || !SHELLS.has(name)) return false;
+	for (const word of words.slice(1)) {
+		const text = value(word);
+		if (text === "-") return true;
+		if (text.startsWith("--")) continue;
+		// A script file: standard input is its data, not code.
+		if (!text.startsWith("-")) return false;
+		if (text.includes("c")) return false;
+		if (text.includes("s")) return true;
+	}
+	return true;
+}
+
+function downloads(command: ShellCommand): boolean {
+	const name = commandName(effectiveWords(command.words));
+	return (name !== undefined && DOWNLOADERS.has(name)) || command.inner.some(downloads);
+}
+
+export const downloadToShell: ShellGuard = (line) => {
+	const all = runs(line);
+	const runOf = (command: ShellCommand) => all.find((run) => run.command === command);
+	for (const pipeline of line.pipelines) {
+		const from = pipeline.findIndex(downloads);
+		const shell = from === -1 ? undefined : pipeline.slice(from + 1).find((command) => readsScriptFromStdin(runOf(command)!));
+		if (shell) return pipedDownload(`${pipeline[from].text} | ${shell.text}`);
+	}
+	// bash <(curl …), sh -c "$(curl …)", eval "$(wget -O- …)", source <(curl …)
+	const runner = all.find(
+		({ command, name }) => name !== undefined && (SHELLS.has(name) || ["eval", "source", "."].includes(name)) && command.inner.some(downloads),
+	);
+	return runner ? pipedDownload(runner.command.text) : undefined;
+};
+
+function pipedDownload(what: string): string {
+	return `\`${what}\` runs a script straight from the network without anyone reading it. Download it to a file first (curl -fsSL URL -o install.sh), read it, and run it only if it is what it claims; or tell the user the command so they can decide.`;
+}

@@ -1,0 +1,66 @@
+// A shell command line as the approval policy sees it: every command it would run (those inside $(…), `…`,
+// <(…), subshells, functions and `sh -c '…'` included), every redirection, and which commands share a pipe.
+
+export interface ShellWord {
+	/** As written, quotes and all. */
+	text: string;
+	/**
+	 * The word with its quotes and escapes removed, when it holds no expansion ($VAR, $(…)); glob characters and
+	 * an unquoted leading `~` are kept as written.
+	 */
+	literal?: string;
+	/** The path the word names: its literal with a leading `~`, `$HOME` and `${HOME}` expanded; undefined past other expansions. */
+	path?: string;
+}
+
+export interface ShellRedirect {
+	/** The operator as written: ">", ">>", "&>", ">|", "<", "<<", … */
+	op: string;
+	target: ShellWord;
+	/** The redirection writes its target (">", ">>", "&>", ">|", "<>", ">&file"); fd duplications like 2>&1 do not. */
+	writes: boolean;
+}
+
+export interface ShellCommand {
+	/** The command name first, then its arguments. Assignments before the name are not words. */
+	words: ShellWord[];
+	/** `NAME=value` prefixes, as written. */
+	assignments: string[];
+	/** Its own redirections (a redirection after a compound command is only in ShellLine.redirects). */
+	redirects: ShellRedirect[];
+	/** Commands run to build its words: $(…), `…`, <(…), and the code `sh -c '…'` or `eval '…'` runs. */
+	inner: ShellCommand[];
+	/** Run in the background (`cmd &`), or part of something that is. */
+	background: boolean;
+	/** The name of the function whose body holds it. */
+	inFunction?: string;
+	/** What rules match: its assignments and words (literals where known, as written otherwise) joined by single spaces. */
+	text: string;
+	/** Offset of the command in the line it was parsed from (its source order). */
+	start: number;
+}
+
+export interface ShellLine {
+	/** Every command, nested ones included, in source order. */
+	commands: ShellCommand[];
+	/** Each pipeline of two or more stages: the commands of its stages, in order. */
+	pipelines: ShellCommand[][];
+	/** Every redirection in the line, those after compound commands included. */
+	redirects: ShellRedirect[];
+	/** False when the line did not parse cleanly: what was found is checked, but no rule can vouch for the whole line. */
+	complete: boolean;
+}
+
+/** Where a redirection's output goes without touching a file. */
+const NOT_FILES = /^\/dev\/(null|stdout|stderr|tty|fd\/\d+)$/;
+
+/** Writing redirections whose target is a file (not /dev/null, stdout, a terminal): those a write rule must allow. */
+export function fileWrites(line: ShellLine): ShellRedirect[] {
+	return line.redirects.filter((redirect) => redirect.writes && !NOT_FILES.test(redirect.target.path ?? redirect.target.text));
+}
+
+/** A command's name as run: its last path part (`/bin/rm` → `rm`); undefined when it is not known before running. */
+export function commandName(words: readonly ShellWord[]): string | undefined {
+	const first = words[0]?.literal;
+	return first === undefined ? undefined : first.slice(first.lastIndexOf("/") + 1);
+}

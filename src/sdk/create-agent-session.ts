@@ -1,0 +1,180 @@
+// The one way a session is made, for the CLI and for code embedding loom: options mirroring the command line,
+// the user's settings and models.json, the built-in tools, the default system prompt with context files, then
+// the install steps (extensions, and whatever else plugs into the session) in a fixed order.
+import { resolve } from "node:path";
+import type { ToolExecutionMode } from "../core/agent-types.js";
+import { expandHome } from "../core/home-path.js";
+import type { ThinkingLevel } from "../core/llm-types.js";
+import { loadModelRegistry, streamModel } from "../core/llm/index.js";
+import {
+	type ApprovalMode,
+	AgentSession,
+	buildSessionContext,
+	loadContextFiles,
+	loadSettings,
+	loomHome,
+	ProjectTrustGate,
+	type SessionUi,
+	type Settings,
+	settingsPath,
+} from "../core/session/index.js";
+import type { ExtensionFactory } from "../extensions/extension-api.js";
+import { type ExtensionsReport, installExtensions } from "../extensions/install-extensions.js";
+import { configuredKeys, installApprovalPolicy, type SecretMask, secretMask } from "../policy/index.js";
+import { installResources } from "../resources/install-resources.js";
+import { installCheckpoints } from "../checkpoints/install-checkpoints.js";
+import { installExport } from "../export/export-session.js";
+import { BUILTIN_TOOLS, createBuiltinTools, ProcessGroupSet } from "../tools/index.js";
+import { type ModelOptions, modelChoice } from "./model-option.js";
+import { SessionManager } from "./session-manager.js";
+import { stderrUi } from "./stderr-ui.js";
+import { type ToolChoice, ToolCatalog } from "./tool-catalog.js";
+
+export interface CreateAgentSessionOptions extends ModelOptions {
+	/** The working directory of the tools and the project. Default: the session manager's, else process.cwd(). */
+	cwd?: string;
+	/** Where settings.json, models.json, sessions and the user's extensions live. Default: $LOOM_HOME, else ~/.loom. */
+	loomHome?: string;
+	/** Default: loomHome's settings.json. */
+	settings?: Settings;
+	/** Default: the continued session's, else settings', else "off". */
+	thinkingLevel?: ThinkingLevel;
+	/** "parallel" (default) or "sequential": every tool call one at a time. Also settable later on `session.agent`. */
+	toolExecution?: ToolExecutionMode;
+	/**
+	 * Default: the default built-in tools (read, bash, edit, write) and every extension's. Names pick among every
+	 * built-in (grep, find, ls too) and extension tool; definitions add tools of your own.
+	 */
+	tools?: ToolChoice;
+	/** Replaces loom's default prompt (the project's context files and the working directory are still added). */
+	systemPrompt?: string;
+	appendSystemPrompt?: string;
+	/** AGENTS.md / CLAUDE.md from loomHome and the directories down to cwd (default true). */
+	contextFiles?: boolean;
+	/** Extension paths (relative to cwd) and factories, loaded after loomHome's and the project's extensions folders. */
+	extensions?: readonly (string | ExtensionFactory)[];
+	/** Run the project's own code (.loom/extensions) without asking, for this session. Default: settings' trustProjects. */
+	trustProject?: boolean;
+	/** Default: SessionManager.create(cwd), a new session file. */
+	sessionManager?: SessionManager;
+	/** Stop a prompt's run after this many model turns. */
+	maxTurns?: number;
+	/** How the session asks and tells the user until an interface installs its own (default: notices on stderr, no questions). */
+	ui?: SessionUi;
+	/** Approval mode (default: settings' approval, else "auto"); rules like "bash(npm test)", added to settings' own. */
+	approval?: ApprovalMode;
+	allow?: readonly string[];
+	deny?: readonly string[];
+}
+
+/** What the install steps report. */
+interface Installed {
+	/** Extensions loaded and those that failed (each also reported through session.ui). */
+	extensions: ExtensionsReport;
+}
+
+export interface CreateAgentSessionResult extends Installed {
+	session: AgentSession;
+	/**
+	 * The project's trust: what of the project's own code waits for it (`pending`). The question is asked as soon
+	 * as `session.ui` can ask (an interactive ui installed now or later); what waited starts on a yes.
+	 */
+	projectTrust: ProjectTrustGate;
+}
+
+/** Assembles a session; rejects with a SessionOptionError for an unusable option, or when the session file cannot be opened. */
+export async function createAgentSession(options: CreateAgentSessionOptions = {}): Promise<CreateAgentSessionResult> {
+	const home = options.loomHome ? resolve(expandHome(options.loomHome)) : loomHome();
+	const settings = options.settings ?? loadSettings(home);
+	const manager = options.sessionManager ?? SessionManager.create();
+	const cwd = resolve(options.cwd ?? manager.cwd ?? process.cwd());
+	const store = await manager.openStore(home, cwd);
+	const previous = buildSessionContext(store.entries);
+	const contextFiles = options.contextFiles === false ? [] : loadContextFiles(cwd, home);
+	const registry = loadModelRegistry(home);
+	const { selection, models } = modelChoice(options, settings, registry, previous.model);
+	const secrets = secretMask(process.env, configuredKeys(registry, options.apiKey));
+	// The background jobs of this session's commands end with it, not with another session of the same process.
+	const processGroups = new ProcessGroupSet();
+	const redact = (text: string, live: boolean) => (live ? secrets.maskLive(text) : secrets.mask(text));
+	const builtins = createBuiltinTools(cwd, BUILTIN_TOOLS, { processGroups, redact });
+	const tools = new ToolCatalog(builtins.known, options.tools, builtins.defaults);
+	const session = new AgentSession({
+		cwd,
+		home,
+		store,
+		createStore: () => manager.newStore(home, cwd),
+		models,
+		selection,
+		streamFn: streamModel,
+		prompt: {
+			customPrompt: options.systemPrompt,
+			appendPrompt: options.appendSystemPrompt,
+			contextFiles,
+		},
+		knownTools: builtins.known,
+		toolSettings: settings.tools,
+		thinkingLevel: options.thinkingLevel ?? previous.thinkingLevel ?? settings.thinking ?? "off",
+		toolExecution: options.toolExecution ?? settings.toolExecution ?? "parallel",
+		maxRetries: settings.retry?.maxRetries,
+		idleTimeoutMs: settings.retry?.idleTimeoutMs,
+		compaction: settings.compaction,
+		maxTurns: options.maxTurns,
+		warnings: contextFiles.flatMap((file) => (file.warning ? [file.warning] : [])),
+	});
+	session.setUi(options.ui ?? stderrUi());
+	session.onDispose(() => processGroups.killAll());
+	tools.attach(session);
+	const projectTrust = new ProjectTrustGate(home, cwd, options.trustProject ?? settings.trustProjects ?? false);
+	try {
+		const installed = await install(session, { options, home, cwd, settings, tools, projectTrust, secrets });
+		tools.checkChoice();
+		if (projectTrust.status === "undecided" && projectTrust.pending.length > 0) {
+			session
+				.whenInteractive()
+				.then((ui) => projectTrust.ask(ui))
+				.catch((error: Error) => session.ui.notify("error", `The project's code was not started: ${error.message}`));
+		}
+		return { session, ...installed, projectTrust };
+	} catch (error) {
+		session.dispose();
+		throw error;
+	}
+}
+
+/** What the install steps are given: the options as passed, and what the assembly resolved from them. */
+interface Assembly {
+	options: CreateAgentSessionOptions;
+	home: string;
+	cwd: string;
+	settings: Settings;
+	/** The session's tool set: a step adds its tools here (they are enabled unless the options chose tools by name). */
+	tools: ToolCatalog;
+	/** Project code (extensions, servers) starts through it, once the project is trusted. */
+	projectTrust: ProjectTrustGate;
+	/** The configured keys and secret-looking environment values, masked in what tools return. */
+	secrets: SecretMask;
+}
+
+/**
+ * The install steps, in order: each is one call to the one function of the module that plugs into the session.
+ * Hook links order themselves by stage (policy, extension, mcp), so this order only decides whose commands and
+ * tools come first and who may see the others'.
+ */
+async function install(session: AgentSession, assembly: Assembly): Promise<Installed> {
+	const { options, home, cwd, settings, tools, projectTrust, secrets } = assembly;
+	const flags = { approval: options.approval, allow: options.allow, deny: options.deny };
+	installApprovalPolicy(session, { flags, settings, settingsFile: settingsPath(home), secrets });
+	await installResources(session, { cwd, home });
+	const { enabled, ...limits } = settings.checkpoints ?? {};
+	installCheckpoints(session, { home, enabled, limits });
+	installExport(session);
+	const extensions = await installExtensions(session, { cwd, home, extensions: options.extensions, trust: projectTrust, tools, modules: extensionModules });
+	return { extensions };
+}
+
+/** What an extension gets for `import … from "loom"` and from "@sinclair/typebox": this loom's own modules. */
+async function extensionModules(): Promise<Record<string, unknown>> {
+	const [loom, typebox] = await Promise.all([import("./index.js"), import("@sinclair/typebox")]);
+	return { loom, "@sinclair/typebox": typebox };
+}

@@ -1,0 +1,66 @@
+// Which model a new session talks to: the options (an id, "provider/id", or a Model object), else the model a
+// continued session last used, else settings, else the provider table's default.
+import type { Model } from "../core/llm-types.js";
+import type { ModelRegistry } from "../core/llm/index.js";
+import type { ModelResolver, ModelSelection, Settings } from "../core/session/index.js";
+
+export interface ModelOptions {
+	provider?: string;
+	/** A model id, "provider/id", or a Model object (used as is, whatever models.json says). */
+	model?: string | Model;
+	baseUrl?: string;
+	apiKey?: string;
+}
+
+/**
+ * Options win; a resumed session keeps the model it last used; then settings; then the registry's default.
+ * A settings model belongs to the settings provider, so a provider alone does not inherit another provider's model.
+ */
+export function chooseModel(
+	options: Pick<ModelOptions, "provider" | "baseUrl" | "apiKey"> & { model?: string },
+	settings: Settings,
+	previous?: { provider: string; modelId: string },
+): ModelSelection {
+	const overrides = { baseUrl: options.baseUrl, apiKey: options.apiKey };
+	if (options.provider || options.model) {
+		const modelId = options.model ?? (options.provider === settings.provider ? settings.model : undefined);
+		return { provider: options.provider, modelId, ...overrides };
+	}
+	if (previous) return { provider: previous.provider, modelId: previous.modelId, ...overrides };
+	return { provider: settings.provider, modelId: settings.model, ...overrides };
+}
+
+/** The selection and the resolver for the options: a Model object is known to the resolver besides the registry's. */
+export function modelChoice(
+	options: ModelOptions,
+	settings: Settings,
+	registry: ModelRegistry,
+	previous?: { provider: string; modelId: string },
+): { selection: ModelSelection; models: ModelResolver } {
+	const { model } = options;
+	if (typeof model !== "object") return { selection: chooseModel({ ...options, model }, settings, previous), models: registry };
+	const selection = { provider: model.provider, modelId: model.id, baseUrl: options.baseUrl, apiKey: options.apiKey };
+	return { selection, models: withModel(registry, model) };
+}
+
+/**
+ * The registry, plus one model it resolves exactly as given (its key: the explicit one, else the provider's), and
+ * lists first.
+ */
+function withModel(registry: ModelRegistry, model: Model): ModelResolver {
+	const names = (selection: ModelSelection) =>
+		selection.modelId === model.id && (selection.provider ?? model.provider) === model.provider;
+	const resolveModel = (selection: ModelSelection): Model =>
+		names(selection) ? { ...model, ...(selection.baseUrl ? { baseUrl: selection.baseUrl } : {}) } : registry.resolveModel(selection);
+	return {
+		resolveModel,
+		resolve(selection) {
+			if (!names(selection)) return registry.resolve(selection);
+			return { model: resolveModel(selection), apiKey: registry.requireApiKey(model.provider, selection.apiKey) };
+		},
+		availableModels() {
+			const others = registry.availableModels().filter((listing) => !(listing.model.provider === model.provider && listing.model.id === model.id));
+			return [{ model, hasKey: registry.apiKeyFor(model.provider) !== undefined }, ...others];
+		},
+	};
+}

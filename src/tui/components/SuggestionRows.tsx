@@ -1,0 +1,58 @@
+import { Text } from "ink";
+import stringWidth from "string-width";
+import { showControls } from "../../core/text/sanitize-terminal.js";
+import type { SuggestionPopup } from "../hooks/use-suggestions.js";
+
+/** Rows of suggestions shown at most; the list scrolls with the highlight. */
+export const SUGGESTION_ROWS = 8;
+
+/** Labels longer than this push their description further instead of widening the column. */
+const LABEL_COLUMN_MAX = 28;
+
+/** Rows the popup takes. */
+export function suggestionHeight(popup: SuggestionPopup | undefined): number {
+	if (!popup) return 0;
+	return Math.max(1, Math.min(SUGGESTION_ROWS, popup.list.items.length)) + (popup.list.items.length > SUGGESTION_ROWS ? 1 : 0);
+}
+
+export interface SuggestionRowsProps {
+	popup: SuggestionPopup;
+}
+
+/** The completion popup under the editor: the highlighted row in cyan, descriptions dimmed. */
+export function SuggestionRows({ popup }: SuggestionRowsProps) {
+	const { list, selected } = popup;
+	if (list.items.length === 0) {
+		return (
+			<Text dimColor wrap="truncate-end">
+				{"  "}looking for files…
+			</Text>
+		);
+	}
+	const top = selected >= SUGGESTION_ROWS ? selected - SUGGESTION_ROWS + 1 : 0;
+	const shown = list.items.slice(top, top + SUGGESTION_ROWS);
+	// Descriptions line up in a column after the longest label shown (within reason).
+	const labelWidth = Math.min(LABEL_COLUMN_MAX, Math.max(...shown.map((item) => stringWidth(item.label))));
+	return (
+		<>
+			{shown.map((item, row) => {
+				const active = top + row === selected;
+				return (
+					<Text key={`${top + row}`} wrap="truncate-end">
+						<Text color="cyan">{active ? "› " : "  "}</Text>
+						<Text color={active ? "cyan" : undefined} bold={active}>
+							{showControls(item.label)}
+						</Text>
+						{item.description ? " ".repeat(Math.max(0, labelWidth - stringWidth(item.label))) : null}
+						{item.description ? <Text dimColor>{`  ${item.description}`}</Text> : null}
+					</Text>
+				);
+			})}
+			{list.items.length > SUGGESTION_ROWS ? (
+				<Text dimColor wrap="truncate-end">
+					{`  ${selected + 1}/${list.items.length}${list.pending ? "+" : ""} · tab/enter complete · esc close`}
+				</Text>
+			) : null}
+		</>
+	);
+}

@@ -1,0 +1,74 @@
+// End to end in print mode: approval modes, rules and guards decide which of the scripted model's calls run.
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { workspace } from "../support/temp-dir.js";
+import { runLoom, serverFlags, useScriptedServer } from "./loom-process.js";
+
+const server = useScriptedServer();
+
+/** The text of each tool result the model got back in request `index`, in order. */
+function toolResults(index: number): string[] {
+	return server.requests[index]!.body.messages.filter((m: any) => m.role === "tool").map((m: any) => (typeof m.content === "string" ? m.content : JSON.stringify(m.content)));
+}
+
+describe("print mode in approval mode ask", () => {
+	it("runs what --allow allows, refuses the rest, tells the model why and says on stderr how to allow it", async () => {
+		const ws = workspace();
+		writeFileSync(join(ws.cwd, "package.json"), JSON.stringify({ scripts: { test: "node -e \"require('fs').writeFileSync('tests-ran.txt', 'yes')\"" } }));
+		mkdirSync(join(ws.cwd, "build"));
+		server.enqueue(
+			{
+				toolCalls: [
+					{ name: "bash", arguments: { command: "npm test" } },
+					{ name: "bash", arguments: { command: "rm -rf build" } },
+					{ name: "write", arguments: { path: "notes.md", content: "hello" } },
+				],
+			},
+			{ text: "done" },
+		);
+		const result = await runLoom(["-p", "--approval", "ask", "--allow", "bash(npm test)", ...serverFlags(server.openaiBaseUrl), "test and tidy"], ws);
+		expect(result.code).toBe(0);
+		expect(existsSync(join(ws.cwd, "tests-ran.txt"))).toBe(true);
+		expect(existsSync(join(ws.cwd, "build"))).toBe(true);
+		expect(existsSync(join(ws.cwd, "notes.md"))).toBe(false);
+		const [npmTest, remove, write] = toolResults(1);
+		expect(npmTest).not.toContain("approval");
+		expect(remove).toContain("this bash call needs the user's approval, and nobody can answer here (print mode)");
+		expect(remove).toContain("--allow 'bash(rm -rf build)'");
+		expect(write).toContain("--allow 'write(./notes.md)'");
+		expect(result.stderr).toBe(
+			`loom: 2 tool calls were denied: in approval mode "ask" they needed approval, and nobody can answer in print mode. To run them, allow them with --allow 'bash(rm -rf build)' --allow 'write(./notes.md)', or use --approval auto.\n`,
+		);
+	});
+});
+
+describe("guards and deny rules in the default mode", () => {
+	it("blocks deleting the home folder and a project's deny rule, telling the model what to do instead", async () => {
+		const ws = workspace();
+		mkdirSync(join(ws.cwd, ".loom"));
+		writeFileSync(join(ws.cwd, ".loom", "settings.json"), JSON.stringify({ deny: ["bash(git push*)"], allow: ["bash(rm *)"] }));
+		server.enqueue(
+			{ toolCalls: [{ name: "bash", arguments: { command: "rm -rf ~" } }, { name: "bash", arguments: { command: "echo ok && git push --force" } }] },
+			{ text: "done" },
+		);
+		const result = await runLoom(["-p", ...serverFlags(server.openaiBaseUrl), "clean up"], ws);
+		expect(result.code).toBe(0);
+		expect(existsSync(join(ws.home, "user-home"))).toBe(true);
+		const [remove, push] = toolResults(1);
+		expect(remove).toContain("Blocked by loom's recursive-delete guard: `rm -rf ~` would delete the home folder");
+		expect(push).toContain("`git push --force` is denied by the rule bash(git push*)");
+		// The project's allow rule is not taken, and the user is told so.
+		expect(result.stderr).toBe(
+			`loom: warning: ${join(ws.cwd, ".loom", "settings.json")}: allow rules (bash(rm *)) ignored: a project's settings may only tighten the user's.\n`,
+		);
+	});
+
+	it("a malformed --allow is a usage error naming the rule, before anything runs", async () => {
+		const ws = workspace();
+		const result = await runLoom(["-p", "--allow", "bash(npm test", ...serverFlags(server.openaiBaseUrl), "hi"], ws);
+		expect(result.code).toBe(2);
+		expect(result.stderr).toContain('Invalid rule "bash(npm test" (--allow)');
+		expect(server.requests).toHaveLength(0);
+	});
+});

@@ -1,0 +1,113 @@
+// Extensions from the command line, end to end with the built loom: -e paths, loom home's folder, a project's
+// folder in print mode (which cannot ask, so needs --trust or the setting, and otherwise says what it skipped).
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { setProjectTrust } from "../../src/core/session/index.js";
+import { workspace, type Workspace } from "../support/temp-dir.js";
+import { runLoom, serverFlags, useScriptedServer } from "./loom-process.js";
+
+const server = useScriptedServer();
+
+const GUARD = `import type { ExtensionAPI } from "loom";
+
+export default function (loom: ExtensionAPI) {
+	loom.on("tool_call", (event) => {
+		if (event.toolName === "bash" && /rm\\s+-rf/.test(event.input.command)) {
+			return { block: true, reason: "rm -rf is blocked by the team guard; remove files one by one." };
+		}
+		return undefined;
+	});
+	loom.on("run_end", () => loom.notify("guard was on duty"));
+}
+`;
+
+/** The scripted model tries rm -rf on a folder of the workspace, then answers. */
+function rmRfTurns(ws: Workspace) {
+	mkdirSync(join(ws.cwd, "data"), { recursive: true });
+	server.enqueue({ toolCalls: [{ id: "rm", name: "bash", arguments: { command: "rm -rf data" } }] }, { text: "All done." });
+}
+
+const toolResult = () => server.requests[1]?.body.messages.find((message: any) => message.role === "tool")?.content;
+
+describe("-e, --extension", () => {
+	it("loads a TypeScript extension whose tool_call handler blocks rm -rf; the model reads why; its notices go to stderr", async () => {
+		const ws = workspace();
+		writeFileSync(join(ws.cwd, "guard.ts"), GUARD);
+		rmRfTurns(ws);
+		const result = await runLoom(["-p", "-e", "guard.ts", ...serverFlags(server.openaiBaseUrl), "clean up"], ws);
+		expect(result.code).toBe(0);
+		expect(result.stdout).toBe("All done.\n");
+		expect(existsSync(join(ws.cwd, "data"))).toBe(true);
+		expect(toolResult()).toBe("rm -rf is blocked by the team guard; remove files one by one.");
+		expect(result.stderr).toBe("loom: guard was on duty\n");
+	});
+
+	it("reports a broken extension with its path and runs the prompt without it", async () => {
+		const ws = workspace();
+		writeFileSync(join(ws.cwd, "broken.ts"), "export default function (loom {\n");
+		const result = await runLoom(["-p", "--extension", "broken.ts", "-e", "missing.js", ...serverFlags(server.openaiBaseUrl), "hi"], ws);
+		expect(result.code).toBe(0);
+		expect(result.stdout).toBe("ok\n");
+		const lines = result.stderr.trimEnd().split("\n");
+		expect(lines).toHaveLength(2);
+		expect(lines[0]).toMatch(new RegExp(`^loom: error: Extension ${join(ws.cwd, "broken.ts")} was not loaded: .*Unexpected token`));
+		expect(lines[1]).toBe(`loom: error: Extension ${join(ws.cwd, "missing.js")} was not loaded: No extension at ${join(ws.cwd, "missing.js")}.`);
+	});
+});
+
+describe("extension folders", () => {
+	it("loads loom home's extensions without asking", async () => {
+		const ws = workspace();
+		mkdirSync(join(ws.home, "extensions"));
+		writeFileSync(join(ws.home, "extensions", "guard.ts"), GUARD);
+		rmRfTurns(ws);
+		const result = await runLoom(["-p", ...serverFlags(server.openaiBaseUrl), "clean up"], ws);
+		expect(existsSync(join(ws.cwd, "data"))).toBe(true);
+		expect(toolResult()).toContain("blocked by the team guard");
+		expect(result.stderr).toBe("loom: guard was on duty\n");
+	});
+
+	it("print mode skips an untrusted project's extensions and says so on stderr; --trust, the setting or a remembered yes load them", async () => {
+		const ws = workspace();
+		mkdirSync(join(ws.cwd, ".loom", "extensions"), { recursive: true });
+		writeFileSync(join(ws.cwd, ".loom", "extensions", "guard.ts"), GUARD);
+
+		rmRfTurns(ws);
+		const skipped = await runLoom(["-p", ...serverFlags(server.openaiBaseUrl), "clean up"], ws);
+		expect(skipped.code).toBe(0);
+		expect(existsSync(join(ws.cwd, "data"))).toBe(false);
+		expect(skipped.stderr).toBe(
+			"loom: skipped the project's own code (.loom/extensions/guard.ts): this folder is not trusted yet: pass --trust " +
+				'(or set "trustProjects": true in settings.json), or run loom here without -p to be asked.\n',
+		);
+
+		const runs: [string, string[]][] = [
+			["--trust", ["--trust"]],
+			["settings", []],
+			["remembered", []],
+		];
+		for (const [how, flags] of runs) {
+			server.reset();
+			if (how === "settings") writeFileSync(join(ws.home, "settings.json"), JSON.stringify({ trustProjects: true }));
+			if (how === "remembered") {
+				writeFileSync(join(ws.home, "settings.json"), "{}");
+				setProjectTrust(ws.home, ws.cwd, true);
+			}
+			rmRfTurns(ws);
+			const trusted = await runLoom(["-p", ...flags, ...serverFlags(server.openaiBaseUrl), "clean up"], ws);
+			expect({ how, data: existsSync(join(ws.cwd, "data")), stderr: trusted.stderr }).toEqual({ how, data: true, stderr: "loom: guard was on duty\n" });
+		}
+	});
+
+	it("print mode names a project the user refused, and how to run its code anyway", async () => {
+		const ws = workspace();
+		mkdirSync(join(ws.cwd, ".loom", "extensions"), { recursive: true });
+		writeFileSync(join(ws.cwd, ".loom", "extensions", "guard.ts"), GUARD);
+		setProjectTrust(ws.home, ws.cwd, false);
+		const result = await runLoom(["-p", ...serverFlags(server.openaiBaseUrl), "hi"], ws);
+		expect(result.stderr).toBe(
+			"loom: skipped the project's own code (.loom/extensions/guard.ts): you chose not to trust this folder; pass --trust to run it this time.\n",
+		);
+	});
+});

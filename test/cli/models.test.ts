@@ -1,0 +1,94 @@
+// The built command and models: --list-models, -m with an unknown id, and the new APIs end to end.
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { workspace, type Workspace } from "../support/temp-dir.js";
+import { runLoom, useScriptedServer } from "./loom-process.js";
+
+const server = useScriptedServer();
+
+function modelsJson(ws: Workspace, name = "Coder 14B"): void {
+	const providers = { local: { baseUrl: server.openaiBaseUrl, apiKey: "ollama", models: [{ id: "coder:14b", name, contextWindow: 32768 }] } };
+	writeFileSync(join(ws.home, "models.json"), JSON.stringify({ providers }));
+}
+
+describe("loom --list-models", () => {
+	it("lists the catalog's and models.json's models with provider, window and whether a key is set, and what to set", async () => {
+		const ws = workspace();
+		modelsJson(ws);
+		const result = await runLoom(["--list-models"], { ...ws, env: { GOOGLE_API_KEY: "g-key" } });
+
+		expect(result.code).toBe(0);
+		expect(result.stderr).toBe("");
+		const lines = result.stdout.split("\n");
+		expect(lines[0]).toMatch(/^MODEL +NAME +CONTEXT +KEY$/);
+		expect(lines).toContainEqual(expect.stringMatching(/^anthropic\/claude-sonnet-5-5 +Claude Sonnet 5\.5 +1\.0M +missing$/));
+		expect(lines).toContainEqual(expect.stringMatching(/^openai\/gpt-5\.6-terra +GPT-5\.6 Terra +1\.0M +missing$/));
+		expect(lines).toContainEqual(expect.stringMatching(/^google\/gemini-3\.1-pro +Gemini 3\.1 Pro +1\.0M +set$/));
+		expect(lines).toContainEqual(expect.stringMatching(/^local\/coder:14b +Coder 14B +33k +set$/));
+		expect(result.stdout).toContain('No API key for provider "anthropic": set ANTHROPIC_API_KEY or pass --api-key.');
+		expect(result.stdout).toContain('No API key for provider "openai": set OPENAI_API_KEY or pass --api-key.');
+		expect(result.stdout).not.toContain('provider "google"');
+		expect(server.requests).toHaveLength(0);
+	});
+
+	it("lists only the models matching a search, and says when none does", async () => {
+		const ws = workspace();
+		const gemini = await runLoom(["--list-models", "GEMINI"], ws);
+		expect(gemini.code).toBe(0);
+		const rows = gemini.stdout.split("\n").filter((line) => /^\w+\//.test(line));
+		expect(rows.length).toBeGreaterThan(1);
+		expect(rows.every((row) => row.startsWith("google/gemini-"))).toBe(true);
+		expect(gemini.stdout).toContain("set GEMINI_API_KEY (or GOOGLE_API_KEY)");
+
+		const none = await runLoom(["--list-models", "gpt-5.6-tera"], ws);
+		expect(none.code).toBe(1);
+		expect(none.stdout).toBe("");
+		expect(none.stderr).toBe('loom: no known model matches "gpt-5.6-tera". Closest known: openai/gpt-5.6-terra. loom --list-models lists them all.\n');
+	});
+
+	it("shows a models.json name without its escape sequences", async () => {
+		const ws = workspace();
+		modelsJson(ws, "evil\x1b]0;pwned\x07\x1b[31m name");
+		const result = await runLoom(["--list-models", "local"], ws);
+		expect(result.code).toBe(0);
+		expect(result.stdout).toMatch(/^local\/coder:14b +evil.*name +33k +set$/m);
+		expect(result.stdout).not.toMatch(/[\x00-\x08\x0b-\x1f\x7f]/);
+	});
+});
+
+describe("loom -m", () => {
+	it("refuses an id it does not know, naming the closest known ones, and sends nothing", async () => {
+		const ws = workspace();
+		const result = await runLoom(["-p", "-m", "gpt-5.6-tera", "hi"], { ...ws, env: { OPENAI_API_KEY: "k" } });
+		expect(result.code).toBe(1);
+		expect(result.stderr).toMatch(/^loom: Unknown model "gpt-5\.6-tera"\. Closest known: openai\/gpt-5\.6-terra\. /);
+		expect(server.requests).toHaveLength(0);
+	});
+
+	it("takes any id under a provider: a models.json one, or provider/id", async () => {
+		const ws = workspace();
+		modelsJson(ws);
+		server.enqueue({ text: "from the local server" });
+		const result = await runLoom(["-p", "-m", "local/not-listed:7b", "hi"], ws);
+		expect(result.stderr).toBe("");
+		expect(result.stdout).toBe("from the local server\n");
+		expect(server.requests[0]!.body.model).toBe("not-listed:7b");
+	});
+
+	it("talks to a catalog GPT over the Responses API and to Gemini over streamGenerateContent", async () => {
+		const ws = workspace();
+		server.enqueue({ thinking: "Reasoning quietly.", text: "Responses here." }, { text: "Gemini here." });
+		const gpt = await runLoom(["-p", "-m", "gpt-5.6-terra", "--thinking", "low", "hi"], {
+			...ws,
+			env: { OPENAI_API_KEY: "k", OPENAI_BASE_URL: server.openaiBaseUrl },
+		});
+		expect(gpt.stderr).toBe("");
+		expect(gpt.stdout).toBe("Responses here.\n");
+		const gemini = await runLoom(["-p", "-m", "gemini-3.5-flash", "hi"], { ...ws, env: { GEMINI_API_KEY: "k", GEMINI_BASE_URL: server.googleBaseUrl } });
+		expect(gemini.stderr).toBe("");
+		expect(gemini.stdout).toBe("Gemini here.\n");
+		expect(server.requests.map((request) => request.path)).toEqual(["/v1/responses", "/v1beta/models/gemini-3.5-flash:streamGenerateContent"]);
+		expect(server.requests[0]!.body.reasoning).toEqual({ effort: "low", summary: "auto" });
+	});
+});

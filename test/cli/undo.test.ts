@@ -1,0 +1,124 @@
+// End to end with the built binary: checkpoints recorded by print-mode runs (and the fallback where git is
+// missing), --prune-checkpoints, --export and --fork <session>:<entry>.
+import { existsSync, readFileSync, readdirSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { workspace } from "../support/temp-dir.js";
+import { runLoom, serverFlags, sessionFiles, sessionLines, useScriptedServer } from "./loom-process.js";
+
+const server = useScriptedServer();
+
+function checkpointLogs(home: string): any[][] {
+	const root = join(home, "checkpoints");
+	if (!existsSync(root)) return [];
+	return readdirSync(root).flatMap((project) => {
+		const dir = join(root, project, "sessions");
+		return existsSync(dir) ? readdirSync(dir).map((name) => readFileSync(join(dir, name), "utf8").trimEnd().split("\n").map((line) => JSON.parse(line))) : [];
+	});
+}
+
+function writeTurns(path: string, content: string) {
+	server.enqueue({ toolCalls: [{ name: "write", arguments: { path, content } }] }, { text: "written" });
+}
+
+describe("checkpoints from print mode", () => {
+	it("records the work tree before and after the run in the shadow repository, quietly", async () => {
+		const ws = workspace();
+		writeTurns("notes.md", "hello\n");
+		const result = await runLoom(["-p", ...serverFlags(server.openaiBaseUrl), "write notes"], ws);
+		expect(result.code).toBe(0);
+		expect(result.stderr).toBe("");
+		const [log] = checkpointLogs(ws.home);
+		expect(log![0]).toMatchObject({ file: sessionFiles(ws.home)[0] });
+		const run = Object.assign({}, ...log!.slice(1));
+		expect(run).toMatchObject({ mode: "tree", before: expect.stringMatching(/^[0-9a-f]{40}$/), after: expect.stringMatching(/^[0-9a-f]{40}$/) });
+		expect(run.before).not.toBe(run.after);
+		expect(run.prompt).toBe(sessionLines(sessionFiles(ws.home)[0]!).find((line) => line.message?.role === "user").id);
+	});
+
+	it("says once on stderr that only write and edit can be restored when git is missing, and keeps their pre-images", async () => {
+		const ws = workspace();
+		writeTurns("notes.md", "hello\n");
+		const result = await runLoom(["-p", ...serverFlags(server.openaiBaseUrl), "write notes"], { ...ws, env: { PATH: "/nonexistent" } });
+		expect(result.code).toBe(0);
+		expect(result.stderr).toBe(
+			"loom: warning: Checkpoints: git is not installed, so the working tree is not snapshotted; /rewind can restore only files changed by write and edit, not what bash changed.\n",
+		);
+		const run = Object.assign({}, ...checkpointLogs(ws.home)[0]!.slice(1));
+		expect(run).toMatchObject({ mode: "files", preimage: { path: "notes.md", existed: false, base: "" }, afterHashes: { "notes.md": expect.any(String) } });
+	});
+});
+
+describe("--prune-checkpoints", () => {
+	it("removes the checkpoints of a deleted session and says what it freed", async () => {
+		const ws = workspace();
+		writeTurns("a.txt", "a\n");
+		await runLoom(["-p", ...serverFlags(server.openaiBaseUrl), "write a"], ws);
+		const kept = await runLoom(["--prune-checkpoints"], ws);
+		expect(kept).toMatchObject({ code: 0, stdout: "Removed the checkpoints of 0 prompts (0 whole sessions, 0 project folders); freed 0 B.\n" });
+
+		rmSync(sessionFiles(ws.home)[0]!);
+		const pruned = await runLoom(["--prune-checkpoints", "7"], ws);
+		expect(pruned.code).toBe(0);
+		expect(pruned.stdout).toMatch(/^Removed the checkpoints of 1 prompt \(1 whole session, 1 project folder\); freed \d+(\.\d)? (B|KB|MB)\.\n$/);
+		expect(readdirSync(join(ws.home, "checkpoints"))).toEqual([]);
+	});
+
+	it("runs on its own", async () => {
+		const ws = workspace();
+		expect((await runLoom(["--prune-checkpoints", "--continue"], ws)).stderr).toContain("--prune-checkpoints runs on its own: it cannot be combined with --continue.");
+		expect((await runLoom(["--prune-checkpoints", "soon"], ws)).stderr).toContain("must be a number of days");
+		expect((await runLoom(["--prune-checkpoints", "3", "hello"], ws)).stderr).toContain("--prune-checkpoints takes no prompt.");
+	});
+});
+
+describe("--export", () => {
+	it("writes the session as an HTML page to the file named, or to loom-session-<id>.html, and prints where", async () => {
+		const ws = workspace();
+		server.enqueue({ text: "an **answer**" });
+		await runLoom(["-p", ...serverFlags(server.openaiBaseUrl), "a question"], ws);
+		const id = sessionLines(sessionFiles(ws.home)[0]!)[0].id as string;
+
+		const named = await runLoom(["--export", id.slice(0, 8), "out/page.html"], ws);
+		expect(named).toMatchObject({ code: 0, stdout: `${join(ws.cwd, "out/page.html")}\n` });
+		const html = readFileSync(join(ws.cwd, "out/page.html"), "utf8");
+		expect(html).toContain("a question");
+		expect(html).toContain("an <strong>answer</strong>");
+
+		const plain = await runLoom(["--export", id], ws);
+		expect(plain.stdout).toBe(`${join(ws.cwd, `loom-session-${id.slice(0, 8)}.html`)}\n`);
+	});
+
+	it("says which session it cannot find", async () => {
+		const ws = workspace();
+		const result = await runLoom(["--export", "nosuch"], ws);
+		expect(result.code).toBe(2);
+		expect(result.stderr).toMatch(/nosuch/);
+	});
+});
+
+describe("--fork <session>:<entry>", () => {
+	it("continues in a new session holding the conversation up to that entry; the original stays as it was", async () => {
+		const ws = workspace();
+		server.enqueue({ text: "first answer" }, { text: "second answer" });
+		await runLoom(["-p", ...serverFlags(server.openaiBaseUrl), "first question"], ws);
+		await runLoom(["-p", "-c", ...serverFlags(server.openaiBaseUrl), "second question"], ws);
+		const [original] = sessionFiles(ws.home);
+		const before = readFileSync(original!);
+		const lines = sessionLines(original!);
+		const firstAnswer = lines.find((line) => line.message?.role === "assistant").id as string;
+
+		server.enqueue({ text: "forked answer" });
+		const result = await runLoom(["-p", "--fork", `${lines[0].id}:${firstAnswer}`, ...serverFlags(server.openaiBaseUrl), "another second question"], ws);
+		expect(result.code).toBe(0);
+		const sent = server.requests.at(-1)!.body.messages.filter((message: any) => message.role !== "system");
+		expect(sent.map((message: any) => message.content)).toEqual(["first question", "first answer", "another second question"]);
+		expect(readFileSync(original!)).toEqual(before);
+		const fork = sessionFiles(ws.home).find((file) => file !== original)!;
+		expect(sessionLines(fork)[0]).toMatchObject({ parentSession: original });
+
+		const missing = await runLoom(["-p", "--fork", `${lines[0].id}:deadbeef`, ...serverFlags(server.openaiBaseUrl), "x"], ws);
+		expect(missing.code).toBe(2);
+		expect(missing.stderr).toContain("has no entry deadbeef to fork from.");
+	});
+});

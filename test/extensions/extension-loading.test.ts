@@ -1,0 +1,121 @@
+// Extension files on disk: TypeScript and JavaScript (ES modules and CommonJS) from loom home's extensions folder
+// and from given paths, loaded without a build step; broken files reported with their path while the rest load.
+import { mkdirSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { scriptedSdkSession } from "../support/sdk-session.js";
+import { workspace } from "../support/temp-dir.js";
+import { useScriptedServer } from "../support/use-scripted-server.js";
+
+const server = useScriptedServer();
+
+function write(path: string, text: string): string {
+	mkdirSync(dirname(path), { recursive: true });
+	writeFileSync(path, text);
+	return path;
+}
+
+/** An extension registering the command `name`, in the syntax of `kind`. */
+function commandExtension(name: string, kind: "ts" | "esm" | "cjs"): string {
+	const body = `loom.registerCommand("${name}", { description: "from ${kind}", handler: () => {} });`;
+	if (kind === "cjs") return `module.exports = function (loom) { ${body} };\n`;
+	if (kind === "esm") return `export default function (loom) { ${body} }\n`;
+	return `import type { ExtensionAPI } from "loom";\ninterface Named { name: string }\nconst it: Named = { name: "${name}" };\nexport default function (loom: ExtensionAPI): void {\n\tloom.registerCommand(it.name, { description: "from ts", handler: () => {} });\n}\n`;
+}
+
+const commandNames = (session: { commands: { list(): { name: string; source?: string }[] } }) =>
+	session.commands
+		.list()
+		.filter((command) => command.source === "extension")
+		.map((command) => command.name);
+
+describe("extension files", () => {
+	it("loads TypeScript, ES module and CommonJS files and folders with an index from loom home, by name, then the given paths", async () => {
+		const ws = workspace();
+		const folder = join(ws.home, "extensions");
+		write(join(folder, "b-esm.mjs"), commandExtension("esm-module", "esm"));
+		write(join(folder, "a-typed.ts"), commandExtension("typed", "ts"));
+		write(join(folder, "c-common.cjs"), commandExtension("common", "cjs"));
+		write(join(folder, "d-plain.js"), commandExtension("plain-js", "esm"));
+		write(join(folder, "e-folder", "index.ts"), commandExtension("folder", "ts"));
+		write(join(folder, "notes.txt"), "not an extension");
+		write(join(folder, "types.d.ts"), "export type X = number;\n");
+		write(join(folder, ".hidden.ts"), "throw new Error('never loaded');\n");
+		write(join(ws.cwd, "tools", "local.ts"), commandExtension("given-file", "ts"));
+		write(join(ws.cwd, "bundle", "index.js"), commandExtension("given-folder", "esm"));
+
+		const { session, extensions, ui } = await scriptedSdkSession(server, { extensions: ["tools/local.ts", join(ws.cwd, "bundle")] }, ws);
+
+		expect(extensions.failed).toEqual([]);
+		expect(extensions.loaded).toEqual([
+			join(folder, "a-typed.ts"),
+			join(folder, "b-esm.mjs"),
+			join(folder, "c-common.cjs"),
+			join(folder, "d-plain.js"),
+			join(folder, "e-folder", "index.ts"),
+			join(ws.cwd, "tools", "local.ts"),
+			join(ws.cwd, "bundle"),
+		]);
+		expect(commandNames(session)).toEqual(["typed", "esm-module", "common", "plain-js", "folder", "given-file", "given-folder"]);
+		expect(ui.notices).toEqual([]);
+		session.dispose();
+	});
+
+	it("gives an extension loom's own modules by name: its types, TypeBox, and values from the package", async () => {
+		const ws = workspace();
+		write(
+			join(ws.home, "extensions", "tool.ts"),
+			`import { Type, type ExtensionAPI } from "loom";
+import { Type as TypeBox } from "@sinclair/typebox";
+export default function (loom: ExtensionAPI) {
+	loom.registerTool({
+		name: "shout",
+		label: "Shout",
+		description: "Says a word loudly.",
+		parameters: Type.Object({ word: TypeBox.String() }),
+		async execute(_id, params) {
+			return { content: [{ type: "text", text: params.word.toUpperCase() }], details: undefined };
+		},
+	});
+}
+`,
+		);
+		const { session } = await scriptedSdkSession(server, {}, ws);
+		server.enqueue({ toolCalls: [{ id: "s", name: "shout", arguments: { word: "hey" } }] }, { text: "done" });
+		await session.prompt("shout hey");
+		expect(server.requests[1]!.body.messages.find((message: any) => message.role === "tool").content).toBe("HEY");
+		session.dispose();
+	});
+
+	it("reports a broken file with its path and why, removes what it registered, and loads the others", async () => {
+		const ws = workspace();
+		const folder = join(ws.home, "extensions");
+		const syntax = write(join(folder, "1-syntax.ts"), "export default function (loom {\n");
+		const noDefault = write(join(folder, "2-no-default.ts"), "export const helper = 1;\n");
+		const throws = write(
+			join(folder, "3-throws.js"),
+			'export default function (loom) {\n\tloom.registerCommand("half-done", { description: "x", handler: () => {} });\n\tthrow new Error("missing config");\n}\n',
+		);
+		const topLevel = write(join(folder, "4-top-level.mjs"), 'throw new Error("boom at import");\nexport default () => {};\n');
+		write(join(folder, "5-good.ts"), commandExtension("good", "ts"));
+		const missing = join(ws.cwd, "nowhere.ts");
+
+		const { session, extensions, ui } = await scriptedSdkSession(server, { extensions: ["nowhere.ts"] }, ws);
+
+		expect(extensions.loaded).toEqual([join(folder, "5-good.ts")]);
+		expect(extensions.failed.map((failure) => failure.source)).toEqual([syntax, noDefault, throws, topLevel, missing]);
+		const [syntaxError, noDefaultError, throwsError, topLevelError, missingError] = extensions.failed.map((failure) => failure.error);
+		expect(syntaxError).toMatch(/Unexpected token.*1-syntax\.ts:1/);
+		expect(noDefaultError).toBe("it has no default export function: write `export default function (loom: ExtensionAPI) { … }`.");
+		expect(throwsError).toBe("missing config");
+		expect(topLevelError).toContain("boom at import");
+		expect(missingError).toBe(`No extension at ${missing}.`);
+		expect(ui.notices).toHaveLength(5);
+		expect(ui.notices[0]).toMatch(new RegExp(`^error: Extension ${syntax} was not loaded: `));
+		expect(commandNames(session)).toEqual(["good"]);
+		// The run goes on without them.
+		await session.prompt("hi");
+		expect(server.requests).toHaveLength(1);
+		session.dispose();
+	});
+});

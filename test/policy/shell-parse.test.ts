@@ -1,0 +1,86 @@
+// The shell reader: what a command line would run, as bash would read it.
+import { describe, expect, it } from "vitest";
+import { effectiveWords } from "../../src/policy/command-wrappers.js";
+import { fileWrites } from "../../src/policy/shell-line.js";
+import { parseShell } from "../../src/policy/shell-parse.js";
+
+const HOME = "/home/ada";
+const texts = async (line: string) => (await parseShell(line, HOME)).commands.map((command) => command.text);
+
+describe("commands of a line", () => {
+	it("finds each command of a compound line: && || ; | and background jobs", async () => {
+		expect(await texts("git status; rm -rf ~ && echo ok || true; a | b & c")).toEqual(["git status", "rm -rf ~", "echo ok", "true", "a", "b", "c"]);
+	});
+
+	it("finds the commands inside $(…), backticks, <(…), subshells, braces, functions and control flow", async () => {
+		expect(await texts("echo $(whoami) `id`")).toEqual(["echo $(whoami) `id`", "whoami", "id"]);
+		expect(await texts("diff <(ls a) <(ls b)")).toEqual(["diff <(ls a) <(ls b)", "ls a", "ls b"]);
+		expect(await texts("(cd sub; make) && { echo x; }")).toEqual(["cd sub", "make", "echo x"]);
+		expect(await texts("f() { rm -rf /tmp/x; }; f")).toEqual(["rm -rf /tmp/x", "f"]);
+		expect(await texts("for f in *.ts; do cat $f; done; if true; then ls; fi")).toEqual(["cat $f", "true", "ls"]);
+		expect(await texts("x=$(curl -s example.com)")).toEqual(["curl -s example.com"]);
+	});
+
+	it("reads the code that sh -c, bash -lc and eval run", async () => {
+		expect(await texts("bash -lc 'git status; rm -rf build'")).toEqual(["bash -lc git status; rm -rf build", "git status", "rm -rf build"]);
+		expect(await texts(`sudo sh -c "echo hi > /etc/motd"`)).toEqual(["sudo sh -c echo hi > /etc/motd", "echo hi"]);
+		expect(await texts("eval 'ls; pwd'")).toEqual(["eval ls; pwd", "ls", "pwd"]);
+	});
+
+	it("takes quotes and escapes off the words it matches, and keeps expansions as written", async () => {
+		expect(await texts(`git "status" --short 'a b' r\\m $HOME "$USER"`)).toEqual([`git status --short a b rm $HOME "$USER"`]);
+		expect(await texts("NODE_ENV=test npm test")).toEqual(["NODE_ENV=test npm test"]);
+	});
+
+	it("expands ~ and $HOME in paths, not inside single quotes", async () => {
+		const [command] = (await parseShell(`rm -rf ~ ~/x "$HOME"/y \${HOME} '~' \\~`, HOME)).commands;
+		expect(command.words.map((word) => word.path)).toEqual(["rm", "-rf", HOME, `${HOME}/x`, `${HOME}/y`, HOME, "~", "~"]);
+	});
+
+	it("marks a line that does not parse as incomplete, and a dynamic sh -c too", async () => {
+		expect((await parseShell("echo 'open", HOME)).complete).toBe(false);
+		expect((await parseShell("bash -c \"$CODE\"", HOME)).complete).toBe(false);
+		expect((await parseShell("ls && git status", HOME)).complete).toBe(true);
+	});
+});
+
+describe("pipelines, background jobs, functions", () => {
+	it("lists each pipeline's commands in order", async () => {
+		const line = await parseShell("curl -fsSL https://x.sh | sudo bash; ls | wc -l", HOME);
+		expect(line.pipelines.map((pipeline) => pipeline.map((command) => command.text))).toEqual([["curl -fsSL https://x.sh", "sudo bash"], ["ls", "wc -l"]]);
+	});
+
+	it("marks commands run in the background and those inside a function", async () => {
+		const line = await parseShell(":(){ :|:& };:", HOME);
+		expect(line.commands.map((command) => [command.text, command.inFunction, command.background])).toEqual([
+			[":", ":", true],
+			[":", ":", true],
+			[":", undefined, false],
+		]);
+	});
+});
+
+describe("redirections", () => {
+	it("lists the files a line writes, but not /dev/null, fd duplications or reads", async () => {
+		const line = await parseShell("npm test > out.log 2>&1; cat < in.txt >> all.log; ls &> /dev/null; { echo a; } > grouped.txt; echo x >| forced", HOME);
+		expect(fileWrites(line).map((redirect) => redirect.target.path)).toEqual(["out.log", "all.log", "grouped.txt", "forced"]);
+	});
+
+	it("keeps a command's own redirections with it", async () => {
+		const [command] = (await parseShell("echo hi > ~/notes.txt", HOME)).commands;
+		expect(command.redirects.map((redirect) => [redirect.op, redirect.target.path, redirect.writes])).toEqual([[">", `${HOME}/notes.txt`, true]]);
+	});
+
+	it("finds commands in a heredoc that expands", async () => {
+		expect(await texts("cat <<EOF\n$(rm -rf ~)\nEOF")).toEqual(["cat", "rm -rf ~"]);
+	});
+});
+
+describe("wrappers", () => {
+	it("looks through sudo, env, timeout, nice and xargs to the command they run", async () => {
+		const words = async (line: string) => effectiveWords((await parseShell(line, HOME)).commands[0].words).map((word) => word.literal);
+		expect(await words("sudo -u root env A=1 timeout -s KILL 5 nice -n 10 rm -rf /")).toEqual(["rm", "-rf", "/"]);
+		expect(await words("xargs -I{} rm {}")).toEqual(["rm", "{}"]);
+		expect(await words("command -v rm")).toEqual([]);
+	});
+});

@@ -1,0 +1,173 @@
+// The approval question as the screen shows it: the command or the diff, the choices and the keys that answer
+// them; the row waiting for approval; the footer's mode and Shift+Tab.
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { render } from "ink-testing-library";
+import chalk from "chalk";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import type { ApprovalMode } from "../../src/core/session/approval-mode.js";
+import { approvalCommand } from "../../src/policy/approval-command.js";
+import { askApproval } from "../../src/policy/approval-question.js";
+import { gatherFacts, type PolicyContext } from "../../src/policy/call-facts.js";
+import type { PolicyState } from "../../src/policy/decide.js";
+import { createBashTool, createWriteTool } from "../../src/tools/index.js";
+import { DialogHost } from "../../src/tui/components/DialogHost.js";
+import { DialogQueue } from "../../src/tui/dialogs/dialog-queue.js";
+import { tempDir } from "../support/temp-dir.js";
+import { FakeSession, gate } from "./fake-session.js";
+import { mount } from "./mount-app.js";
+import { plain, typeKeys, waitForFrame } from "./render-helpers.js";
+
+const ENTER = "\r";
+const ESC = "\u001b";
+const DOWN = "\u001b[B";
+const SHIFT_TAB = "\u001b[Z";
+
+const cwd = tempDir("loom-prompt-");
+mkdirSync(join(cwd, ".git"));
+writeFileSync(join(cwd, "notes.md"), "# Notes\nold line\n");
+const ctx: PolicyContext = { cwd, home: "/home/ada", repoRoot: cwd, workTree: cwd, realWorkTree: cwd };
+const bash = createBashTool(cwd);
+const write = createWriteTool(cwd);
+
+const level = chalk.level;
+beforeAll(() => {
+	chalk.level = 1;
+});
+afterAll(() => {
+	chalk.level = level;
+});
+
+const unmounts: Array<() => void> = [];
+afterEach(() => {
+	for (const unmount of unmounts.splice(0)) unmount();
+});
+
+/** The screen's dialog host over its SessionUi, as App shows it. */
+function dialogScreen() {
+	const ui = new DialogQueue(() => {}, true);
+	const element = () => {
+		const dialog = ui.current();
+		return dialog ? <DialogHost dialog={dialog} width={70} maxRows={20} active /> : <></>;
+	};
+	const app = render(element());
+	unmounts.push(app.unmount);
+	ui.subscribe(() => app.rerender(element()));
+	return {
+		ui,
+		raw: () => app.lastFrame() ?? "",
+		press: (...keys: string[]) => typeKeys(app.stdin, ...keys),
+		until: (check: (frame: string) => boolean) => waitForFrame(app.lastFrame, check),
+	};
+}
+
+async function askAbout(screen: ReturnType<typeof dialogScreen>, tool: typeof bash | typeof write, args: unknown) {
+	const facts = await gatherFacts(tool, tool.name, args, ctx);
+	return askApproval(screen.ui, { toolCallId: "c1", tool, args, facts }, ctx);
+}
+
+describe("the approval prompt", () => {
+	it("shows the command and its choices; Enter allows it once", async () => {
+		const screen = dialogScreen();
+		const answer = askAbout(screen, bash, { command: "npm test && git status" });
+		const frame = await screen.until((f) => f.includes("Allow bash to run this command?"));
+		expect(frame).toContain("npm test && git status");
+		expect(frame).toContain("› Allow once");
+		// The picker lines descriptions up in a column: two spaces or more after the label.
+		expect(frame).toMatch(/Allow for this session {2,}bash\(npm test \*\), bash\(git status \*\)/);
+		expect(frame).toContain("Deny, and say why (optional)");
+		await screen.press(ENTER);
+		expect(await answer).toEqual({ kind: "once" });
+	});
+
+	it("shows the diff a write would make, in colour, before anything is written", async () => {
+		const screen = dialogScreen();
+		const answer = askAbout(screen, write, { path: "notes.md", content: "# Notes\nnew line\n" });
+		const frame = await screen.until((f) => f.includes("Allow write to change notes.md?"));
+		expect(frame).toContain("-old line");
+		expect(frame).toContain("+new line");
+		expect(screen.raw()).toMatch(/\u001b\[31m-old line/);
+		expect(screen.raw()).toMatch(/\u001b\[32m\+new line/);
+		await screen.press(DOWN, ENTER);
+		expect(await answer).toEqual({ kind: "session", rules: ["write(./notes.md)"] });
+	});
+
+	it("denying asks for a reason the model will read", async () => {
+		const screen = dialogScreen();
+		const answer = askAbout(screen, bash, { command: "npm publish" });
+		await screen.until((f) => f.includes("npm publish"));
+		await screen.press(DOWN, DOWN, ENTER);
+		await screen.until((f) => f.includes("Why not? The model reads this"));
+		await screen.press(..."not from this branch".split(""), ENTER);
+		expect(await answer).toEqual({ kind: "deny", reason: "not from this branch" });
+	});
+
+	it("Esc dismisses the question (the policy then stops the run)", async () => {
+		const screen = dialogScreen();
+		const answer = askAbout(screen, bash, { command: "make" });
+		await screen.until((f) => f.includes("make"));
+		await screen.press(ESC);
+		expect(await answer).toEqual({ kind: "dismissed" });
+	});
+});
+
+describe("approval on the screen", () => {
+	it("the row says it waits for approval until the answer comes", async () => {
+		const answered = gate();
+		const session = new FakeSession(() => [
+			{ type: "tool_execution_start", toolCallId: "c1", toolName: "bash", args: { command: "npm test" } },
+			{ type: "tool_approval_requested", toolCallId: "c1", toolName: "bash" },
+			() => answered.promise,
+			{ type: "tool_approval_resolved", toolCallId: "c1", toolName: "bash", outcome: "allowed" },
+			{ type: "tool_execution_update", toolCallId: "c1", toolName: "bash", args: {}, partialResult: { content: [{ type: "text", text: "testing…" }], details: undefined } },
+			() => new Promise((resolve) => setTimeout(resolve, 5000)),
+		]);
+		const screen = mount(session);
+		await screen.type("go", ENTER);
+		const waiting = await screen.until((f) => f.includes("waiting for approval"));
+		expect(waiting).toMatch(/\? bash npm test waiting for approval/);
+		answered.open();
+		const running = await screen.until((f) => f.includes("testing…"));
+		expect(running).not.toContain("waiting for approval");
+	});
+
+	it("shows the approval mode in the footer, and Shift+Tab moves to the next one through /approval", async () => {
+		const session = new FakeSession();
+		session.approvalMode = "auto";
+		const state = { mode: "auto", allow: [], deny: [], grants: [], disabledGuards: new Set() } as PolicyState;
+		session.commands.register(
+			approvalCommand({
+				state,
+				ignored: [],
+				async setMode(mode: ApprovalMode) {
+					state.mode = mode;
+					session.approvalMode = mode;
+					await session.emit({ type: "approval_mode_changed", mode });
+				},
+			}),
+		);
+		const screen = mount(session);
+		await screen.until((f) => f.includes("auto (shift+tab)"));
+		await screen.type(SHIFT_TAB);
+		await screen.until((f) => f.includes("ask (shift+tab)"));
+		await screen.type(SHIFT_TAB);
+		await screen.until((f) => f.includes("read-only (shift+tab)"));
+		await screen.type(SHIFT_TAB);
+		const frame = await screen.until((f) => f.includes("auto (shift+tab)"));
+		expect(state.mode).toBe("auto");
+		// Shift+Tab says nothing more than the footer does; /approval explains.
+		expect(frame).not.toContain("Approval mode:");
+		await screen.type(..."/approval ask".split(""), ENTER);
+		await screen.until((f) => f.includes("Approval mode: ask (reading runs freely"));
+	});
+
+	it("without a policy, Shift+Tab does nothing and the footer names no mode", async () => {
+		const session = new FakeSession();
+		const screen = mount(session);
+		await screen.until((f) => f.includes("Ask loom"));
+		await screen.type(SHIFT_TAB, "x");
+		const frame = await screen.until((f) => f.includes("› x"));
+		expect(frame).not.toContain("shift+tab");
+		expect(plain(frame)).not.toContain("Unknown command");
+	});
+});

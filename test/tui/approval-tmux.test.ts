@@ -1,0 +1,64 @@
+// End to end in a real terminal: in approval mode ask, the user denies a command with a reason, and the model
+// (the scripted server) receives that reason; Shift+Tab changes the mode shown in the footer.
+import { existsSync, mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ensureBuilt, serverFlags } from "../cli/loom-process.js";
+import { type ScriptedModelServer, startScriptedModelServer } from "../support/scripted-model-server.mjs";
+import { workspace } from "../support/temp-dir.js";
+import { TmuxTerminal, hasTmux, loomCommand } from "../support/tmux-terminal.js";
+
+const terminal = new TmuxTerminal("loom-approval");
+
+describe.skipIf(!hasTmux())("approval in a terminal (tmux)", () => {
+	let server: ScriptedModelServer;
+	let cwd: string;
+
+	beforeAll(async () => {
+		await ensureBuilt();
+		server = await startScriptedModelServer();
+		const ws = workspace();
+		cwd = ws.cwd;
+		mkdirSync(join(ws.home, "user-home"));
+		mkdirSync(join(cwd, "build"));
+		terminal.start(loomCommand(ws.home, ["--approval", "ask", ...serverFlags(server.openaiBaseUrl)]), { cwd, columns: 100, rows: 30 });
+	}, 120_000);
+
+	afterAll(() => {
+		terminal.kill();
+		server?.close();
+	});
+
+	it("asks before running a command; the reason for denying it reaches the model", async () => {
+		await terminal.waitForScreen((text) => text.includes("Ask loom") && text.includes("ask (shift+tab)"), "the editor and the mode");
+
+		server.enqueue({ text: "Tidying.", toolCalls: [{ id: "call_1", name: "bash", arguments: { command: "rm -rf build" } }] });
+		server.enqueue({ text: "Understood, the build stays." });
+		await terminal.typeLine("tidy up");
+		let text = await terminal.waitForScreen((t) => t.includes("Allow bash to run this command?") && t.includes("waiting for approval"), "the approval question");
+		expect(text).toMatch(/\? bash rm -rf build waiting for approval/);
+		expect(text).toContain("› Allow once");
+		expect(text).toContain("Deny, and say why (optional)");
+
+		terminal.sendKeys("Down");
+		terminal.sendKeys("Down");
+		await terminal.waitForScreen((t) => t.includes("› Deny, and say why"), "deny selected");
+		terminal.sendKeys("Enter");
+		await terminal.waitForScreen((t) => t.includes("Why not? The model reads this"), "the reason field");
+		terminal.sendKeys("-l", "the build is still needed");
+		await terminal.waitForScreen((t) => t.includes("the build is still needed"), "the typed reason");
+		terminal.sendKeys("Enter");
+
+		text = await terminal.waitForScreen((t) => t.includes("Understood, the build stays.") && t.includes("ready"), "the model's answer");
+		expect(text).toMatch(/✗ bash rm -rf build/);
+		expect(existsSync(join(cwd, "build"))).toBe(true);
+		const toolMessage = server.requests[1]!.body.messages.find((m: any) => m.role === "tool");
+		expect(JSON.stringify(toolMessage.content)).toContain("The user denied this bash call and said: the build is still needed");
+
+		terminal.sendKeys("BTab");
+		await terminal.waitForScreen((t) => t.includes("read-only (shift+tab)"), "the next mode in the footer");
+
+		terminal.sendKeys("C-d");
+		await terminal.waitForScreen((t) => t.includes("[loom exited with 0]"), "loom exiting", 15_000);
+	}, 120_000);
+});

@@ -1,0 +1,102 @@
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { tempDir } from "../../support/temp-dir.js";
+import { FakeSession } from "../fake-session.js";
+import { mount } from "../mount-app.js";
+
+const ENTER = "\r";
+const ESC = "\u001b";
+const TAB = "\t";
+const DOWN = "\u001b[B";
+
+function sessionIn(files: string[]): FakeSession {
+	const root = tempDir("loom-complete-");
+	for (const file of files) {
+		mkdirSync(join(root, file, ".."), { recursive: true });
+		writeFileSync(join(root, file), "");
+	}
+	writeFileSync(join(root, ".gitignore"), "dist/\n");
+	const session = new FakeSession();
+	session.cwd = root;
+	session.commands.register({ name: "review", description: "review the diff (a prompt template)", source: "prompt", handler: (_args, ctx) => ctx.notify("info", "reviewing") });
+	return session;
+}
+
+async function ready(files: string[] = []) {
+	const session = sessionIn(files);
+	const screen = mount(session);
+	await screen.until((f) => f.includes("Ask loom"));
+	return { session, screen };
+}
+
+describe("the command popup", () => {
+	it("lists the commands with their arguments and descriptions as soon as / is typed, and narrows as you type", async () => {
+		const { screen } = await ready();
+		await screen.type("/");
+		let frame = await screen.until((f) => f.includes("/model <id>"));
+		expect(frame).toContain("switch the model");
+		// More commands than rows: the popup says how many there are, the screen's own /help among them.
+		expect(frame).toMatch(/1\/\d+ · tab\/enter complete/);
+		await screen.type("he");
+		frame = await screen.until((f) => f.includes("› /help"));
+		await screen.type("\u007f\u007f", "rev");
+		frame = await screen.until((f) => f.includes("› /review") && !f.includes("/model <id>"));
+		expect(frame).toContain("review the diff (a prompt template)");
+	});
+
+	it("Tab completes the highlighted command; Enter on a command without arguments runs it", async () => {
+		const { screen, session } = await ready();
+		await screen.type("/mo", TAB);
+		await screen.until((f) => f.includes("› /model ") && !f.includes("switch the model"));
+		await screen.type("bigger", ENTER);
+		await screen.until((f) => f.includes("Model: test/bigger"));
+		expect(session.calls.models).toEqual(["bigger"]);
+		await screen.type("/revi", ENTER);
+		await screen.until((f) => f.includes("· reviewing"));
+	});
+
+	it("arrows move in the list instead of the history; Esc closes it without clearing the text", async () => {
+		const { screen } = await ready();
+		await screen.type("/", DOWN);
+		await screen.until((f) => /› \/thinking|› \/model/.test(f) && !/› \/new/.test(f));
+		await screen.type(ESC);
+		const frame = await screen.until((f) => !f.includes("switch the model"));
+		expect(frame).toContain("› /");
+	});
+
+	it("Enter on a command typed in full sends it as typed", async () => {
+		const { screen } = await ready();
+		await screen.type("/session", ENTER);
+		await screen.until((f) => f.includes("Session file:"));
+	});
+});
+
+describe("@ file completion", () => {
+	it("offers the project's files fuzzily, leaving out ignored ones, and puts the chosen path in", async () => {
+		const { screen, session } = await ready(["src/tui/editor-state.ts", "src/core/agent.ts", "dist/editor-state.js", "README.md"]);
+		await screen.type("explain @edst");
+		let frame = await screen.until((f) => f.includes("› src/tui/editor-state.ts"));
+		expect(frame).not.toContain("dist/");
+		await screen.type(TAB);
+		frame = await screen.until((f) => f.includes("› explain @src/tui/editor-state.ts"));
+		await screen.type("please", ENTER);
+		await screen.until((f) => f.includes("echo: explain @src/tui/editor-state.ts please"));
+		expect(session.calls.prompts).toEqual(["explain @src/tui/editor-state.ts please"]);
+	});
+});
+
+describe("Tab on a path", () => {
+	it("completes the path under the cursor, and lists the choices when there are several", async () => {
+		const { screen } = await ready(["src/components/Editor.tsx", "src/editor-keys.ts", "src/editor-state.ts"]);
+		await screen.type("open sr", TAB);
+		await screen.until((f) => f.includes("› open src/"));
+		await screen.type("edi", TAB);
+		await screen.until((f) => f.includes("› open src/editor-"));
+		await screen.type(TAB);
+		let frame = await screen.until((f) => f.includes("src/editor-keys.ts") && f.includes("src/editor-state.ts"));
+		await screen.type(DOWN, ENTER);
+		frame = await screen.until((f) => f.includes("› open src/editor-state.ts"));
+		expect(frame).not.toContain("src/editor-keys.ts");
+	});
+});

@@ -1,0 +1,63 @@
+// /rewind and /tree in the real screen (tmux): the pickers come up, Enter chooses, the files go back, the prompt
+// returns to the editor, and /tree switches back to the branch the rewind left.
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type ScriptedModelServer, startScriptedModelServer } from "../support/scripted-model-server.mjs";
+import { workspace } from "../support/temp-dir.js";
+import { TmuxTerminal, hasTmux, loomCommand } from "../support/tmux-terminal.js";
+import { ensureBuilt, serverFlags } from "../cli/loom-process.js";
+
+const terminal = new TmuxTerminal("loom-rewind");
+
+describe.skipIf(!hasTmux())("rewinding in the screen (tmux)", () => {
+	let server: ScriptedModelServer;
+	let cwd: string;
+
+	beforeAll(async () => {
+		await ensureBuilt();
+		server = await startScriptedModelServer();
+		const ws = workspace();
+		cwd = ws.cwd;
+		mkdirSync(join(ws.home, "user-home"));
+		writeFileSync(join(cwd, "app.txt"), "version 1\n");
+		terminal.start(loomCommand(ws.home, serverFlags(server.openaiBaseUrl)), { cwd, columns: 100, rows: 34 });
+	}, 120_000);
+
+	afterAll(() => {
+		terminal.kill();
+		server?.close();
+	});
+
+	it("/rewind puts the files back and the prompt in the editor; /tree switches back to the branch it left", async () => {
+		await terminal.waitForScreen((text) => text.includes("ready"), "the editor and the footer");
+		server.enqueue(
+			{ toolCalls: [{ id: "b", name: "bash", arguments: { command: "echo 'version 2' > app.txt && echo made > made.txt" } }] },
+			{ text: "Bumped the version." },
+		);
+		await terminal.typeLine("bump the version");
+		await terminal.waitForScreen((text) => text.includes("Bumped the version.") && text.includes("ready"), "the answer");
+		expect(readFileSync(join(cwd, "app.txt"), "utf8")).toBe("version 2\n");
+
+		await terminal.typeLine("/rewind");
+		await terminal.waitForScreen((text) => text.includes("Rewind to before which prompt?") && text.includes("bump the version"), "the prompt picker");
+		terminal.sendKeys("Enter");
+		await terminal.waitForScreen((text) => text.includes("What goes back?") && text.includes("Restore files and conversation"), "the scope picker");
+		terminal.sendKeys("Enter");
+		const rewound = await terminal.waitForScreen((text) => text.includes("Rewound the conversation"), "the rewind's notices");
+		expect(rewound).toMatch(/Files: 1 restored, 1 deleted \(app\.txt, made\.txt\)/);
+		expect(readFileSync(join(cwd, "app.txt"), "utf8")).toBe("version 1\n");
+		// The prompt is back in the editor: Enter sends it again, on a new branch.
+		server.enqueue({ text: "Second try." });
+		terminal.sendKeys("Enter");
+		await terminal.waitForScreen((text) => text.includes("Second try.") && text.includes("ready"), "the second answer");
+
+		await terminal.typeLine("/tree");
+		const tree = await terminal.waitForScreen((text) => text.includes("Switch to which branch?"), "the tree picker");
+		expect(tree).toMatch(/├─ bump the version/);
+		expect(tree).toMatch(/└─ ● bump the version/);
+		terminal.sendKeys("Up");
+		terminal.sendKeys("Enter");
+		await terminal.waitForScreen((text) => text.includes("Switched branch: 4 messages"), "the switch");
+	});
+});
