@@ -29,6 +29,8 @@ export interface CliOptions {
 	maxTurns?: number;
 	/** --list-models: "" lists every known model, other text only those matching it. */
 	listModels?: string;
+	/** `--mcp-config` values, in order: MCP server configuration files (or JSON text), each adding servers. */
+	mcpConfig: string[];
 	/** `@path` arguments, in order. */
 	files: string[];
 	/** The other arguments, joined by spaces. */
@@ -75,6 +77,7 @@ function buildProgram(version: string, output: ParseOutput): Command {
 		.option("--no-session", "keep nothing on disk")
 		.option("--no-context-files", "skip AGENTS.md / CLAUDE.md")
 		.option("--max-turns <n>", "stop after n model turns", parsePositiveInt)
+		.option("--mcp-config <file>", "MCP servers from this file (or JSON text) too, besides .mcp.json and $LOOM_HOME/mcp.json; repeatable", collect, [])
 		.version(version, "-v, --version", "print the version")
 		.helpOption("-h, --help", "show this help")
 		.showHelpAfterError("(run loom --help for usage)")
@@ -150,6 +153,7 @@ export function parseArgs(
 		contextFiles: raw.contextFiles !== false,
 		maxTurns: raw.maxTurns,
 		listModels: raw.listModels === undefined ? undefined : raw.listModels === true ? "" : String(raw.listModels),
+		mcpConfig: raw.mcpConfig,
 		files: args.filter((arg) => arg.startsWith("@") && arg.length > 1).map((arg) => arg.slice(1)),
 		prompt: args.filter((arg) => !(arg.startsWith("@") && arg.length > 1)).join(" "),
 	};
@@ -184,6 +188,10 @@ function parseToolList(value: string): string[] {
 		.map((name) => name.trim())
 		.filter((name) => name !== "");
 	return [...new Set(names)];
+}
+
+function collect(value: string, previous: string[]): string[] {
+	return [...previous, value];
 }
 
 function parsePositiveInt(value: string): number {

@@ -3,6 +3,7 @@
 import type { ToolDefinition } from "../core/index.js";
 import { loadModelRegistry, streamModel } from "../core/llm/index.js";
 import { AgentSession, buildSessionContext, loadContextFiles, type ModelSelection, type Settings, SessionStore } from "../core/session/index.js";
+import { installMcp, loadMcpConfig, matchesToolPattern, patternMayNameServer } from "../mcp/index.js";
 import { installResources } from "../resources/install-resources.js";
 import { createBuiltinTools } from "../tools/index.js";
 import type { CliOptions } from "./args.js";
@@ -22,7 +23,8 @@ export interface SessionSetup {
 export async function createSession(setup: SessionSetup): Promise<AgentSession> {
 	const { options, settings, home, cwd } = setup;
 	const { known, defaults } = createBuiltinTools(cwd);
-	const tools = selectTools(known, options.tools, defaults);
+	const mcp = loadMcpConfig({ cwd, home, configs: options.mcpConfig });
+	const tools = selectTools(known, options.tools, defaults, mcp.servers.map((server) => server.name));
 	const models = loadModelRegistry(home);
 	const store = await openStore(setup);
 	const previous = buildSessionContext(store.entries);
@@ -51,6 +53,8 @@ export async function createSession(setup: SessionSetup): Promise<AgentSession> 
 		maxTurns: options.maxTurns,
 		warnings: contextFiles.flatMap((file) => (file.warning ? [file.warning] : [])),
 	});
+	// MCP servers first: they start while the resources load.
+	installMcp(session, mcp, { cwd, home, toolPatterns: options.tools });
 	await installResources(session, { cwd, home });
 	return session;
 }
@@ -79,14 +83,24 @@ export function chooseModel(
 }
 
 /**
- * The tools --tools names, in the order of `known` (without --tools: `defaults`); an unknown name is a usage
- * error listing the known ones.
+ * The tools --tools names, in the order of `known` (without --tools: `defaults`); `*` in a name stands for any
+ * characters. A name or pattern that may name a tool of a configured MCP server (`mcp__github__*`) is left for
+ * the MCP tools, which arrive once their server has started; any other unknown name is a usage error listing
+ * the known ones.
  */
-export function selectTools(known: ToolDefinition[], names: readonly string[] | undefined, defaults: ToolDefinition[] = known): ToolDefinition[] {
+export function selectTools(
+	known: ToolDefinition[],
+	names: readonly string[] | undefined,
+	defaults: ToolDefinition[] = known,
+	mcpServers: readonly string[] = [],
+): ToolDefinition[] {
 	if (names === undefined) return defaults;
-	const unknown = names.filter((name) => !known.some((tool) => tool.name === name));
+	const unknown = names.filter(
+		(name) => !known.some((tool) => matchesToolPattern(name, tool.name)) && !mcpServers.some((server) => patternMayNameServer(name, server)),
+	);
 	if (unknown.length > 0) {
-		throw new UsageError(`--tools: unknown tool ${unknown.join(", ")}; choose from ${known.map((tool) => tool.name).join(",")}.`);
+		const mcp = mcpServers.length > 0 ? `, or mcp__<server>__<tool> (mcp__<server>__* for all) of the MCP servers ${mcpServers.join(", ")}` : "";
+		throw new UsageError(`--tools: unknown tool ${unknown.join(", ")}; choose from ${known.map((tool) => tool.name).join(",")}${mcp}.`);
 	}
-	return known.filter((tool) => names.includes(tool.name));
+	return known.filter((tool) => names.some((name) => matchesToolPattern(name, tool.name)));
 }

@@ -1,6 +1,6 @@
 // Runs loom once the command line is parsed: settings, input, session, then print mode or the screen.
 import type { AgentSession } from "../core/session/index.js";
-import { loadSettings, loomHome, type Settings, SessionFileError, SessionInUseError, SettingsError } from "../core/session/index.js";
+import { loadSettings, loomHome, nonInteractiveUi, type Settings, SessionFileError, SessionInUseError, SettingsError } from "../core/session/index.js";
 import { stripControls } from "../core/text/sanitize-terminal.js";
 import type { CliOptions } from "./args.js";
 import { answerText, runPrintMode, StdoutError } from "./print-mode.js";
@@ -102,6 +102,8 @@ async function runScreen(session: AgentSession, initialPrompt: string, images: n
 }
 
 async function runPrint(session: AgentSession, input: ReturnType<typeof buildPromptInput>, options: CliOptions, io: RunIo): Promise<number> {
+	// Nobody can be asked; what the session has to say (an MCP server that failed, ...) goes to stderr.
+	session.setUi(nonInteractiveUi((level, text) => io.stderr.write(`loom: ${level === "info" ? "" : `${level}: `}${stripControls(text, { keepTabs: true })}\n`)));
 	let interrupted: number | undefined;
 	// Ctrl+C aborts the run; the session file already holds every finished message, and the aborted one is
 	// appended as the run settles. A second Ctrl+C leaves at once.

@@ -12,7 +12,7 @@ import type { AgentSessionOptions, RunOutcome, SessionListener } from "./agent-s
 import { MessageQueue, type QueueKind } from "./message-queue.js";
 import { ModelChoice, type ModelSelection } from "./model-choice.js";
 import { convertToLlmWithSummaries } from "./compaction/summary-message.js";
-import { CommandRegistry } from "./command-registry.js";
+import { CommandRegistry, type NoticeLevel } from "./command-registry.js";
 import { ToolHooks } from "./hook-chain.js";
 import { RunState } from "./run-state.js";
 import { type CommandSession, registerSessionCommands } from "./session-commands.js";
@@ -33,6 +33,10 @@ import { addUsage, sumEntryUsage, type UsageTotals } from "./usage-totals.js";
 
 export type { AgentSessionOptions, RunOutcome, SessionListener } from "./agent-session-types.js";
 
+/** A wait before a prompt's run; see AgentSession.addRunGate(). */
+export type RunGate = (signal: AbortSignal) => Promise<void>;
+
+const MAX_HELD_NOTICES = 50;
 const ALREADY_RUNNING = "A run is already active: use steer() or followUp() to queue a message.";
 
 export class AgentSession {
@@ -46,7 +50,15 @@ export class AgentSession {
 	readonly hooks = new ToolHooks();
 	/** Slash commands this session offers (its built-ins; later extensions, prompt templates, skills). */
 	readonly commands = new CommandRegistry<CommandSession>();
-	private currentUi: SessionUi = nonInteractiveUi();
+	/** Notices given before an interface installed its UI, delivered to the first one installed. */
+	private heldNotices: { level: NoticeLevel; text: string }[] = [];
+	private currentUi: SessionUi = nonInteractiveUi((level, text) => {
+		if (this.heldNotices.length < MAX_HELD_NOTICES) this.heldNotices.push({ level, text });
+	});
+	/** What a prompt waits for before its run starts; see addRunGate(). */
+	private readonly runGates = new Set<RunGate>();
+	/** Ends the gates' wait when the prompt waiting at them is aborted. */
+	private gateWait: AbortController | undefined;
 	private store: SessionStore;
 	private readonly options: AgentSessionOptions;
 	private readonly choice: ModelChoice;
@@ -124,6 +136,17 @@ export class AgentSession {
 	}
 	setUi(ui: SessionUi): void {
 		this.currentUi = ui;
+		for (const { level, text } of this.heldNotices.splice(0)) ui.notify(level, text);
+	}
+
+	/**
+	 * Adds a wait a prompt makes before its run starts, for tools still arriving (MCP servers starting): the run
+	 * then starts with them. A gate bounds its own wait, and ends it when the signal aborts (the prompt was
+	 * interrupted); a gate that fails is passed. Returns the function that removes the gate.
+	 */
+	addRunGate(gate: RunGate): () => void {
+		this.runGates.add(gate);
+		return () => this.runGates.delete(gate);
 	}
 
 	get sessionId(): string {
@@ -226,6 +249,7 @@ export class AgentSession {
 			await this.start();
 			// A prompt sent during /compact runs on the compacted conversation.
 			await this.compaction.settled();
+			await this.passRunGates(run);
 			if (this.agent.state.isStreaming) throw new Error(ALREADY_RUNNING);
 			if (!this.choice.ensure()) throw new Error(this.choice.error);
 			// Stopped while it waited: nothing is sent.
@@ -233,6 +257,17 @@ export class AgentSession {
 			return await this.runToEnd(run, userMessage(text, options.images));
 		} finally {
 			if (this.run === run) this.run = undefined;
+		}
+	}
+
+	private async passRunGates(run: RunState): Promise<void> {
+		if (this.runGates.size === 0 || run.abortRequested) return;
+		const wait = new AbortController();
+		this.gateWait = wait;
+		try {
+			await Promise.all([...this.runGates].map((gate) => gate(wait.signal).catch(() => {})));
+		} finally {
+			if (this.gateWait === wait) this.gateWait = undefined;
 		}
 	}
 
@@ -291,6 +326,7 @@ export class AgentSession {
 	/** Stops the run (provider stream and its retries, tools) or a compaction, and resolves once it has settled. */
 	async abort(): Promise<void> {
 		if (this.run) this.run.abortRequested = true;
+		this.gateWait?.abort();
 		this.agent.abort();
 		this.compaction.abort();
 		await this.waitForIdle();
