@@ -49,6 +49,7 @@ export const PROCESS_TESTS = [
 	"test/core/session/session-hooks.test.ts",
 	"test/core/session/session-models.test.ts",
 	"test/core/session/session-tools.test.ts",
+	"test/mcp/stdio-servers.test.ts",
 	"test/resources/install-resources.test.ts",
 	"test/support/scripted-model-server.test.ts",
 	"test/tools/bash-memory.test.ts",

@@ -4,7 +4,6 @@
 import type { NoticeLevel } from "../core/session/command-registry.js";
 import type { ToolDefinition } from "../core/tool-definition.js";
 import type { ConfiguredServer } from "./config-sources.js";
-import { formatMs } from "./call-errors.js";
 import { mcpToolDefinition } from "./mcp-tools.js";
 import { type ClientOpener, ServerConnection } from "./server-connection.js";
 import { matchesToolPattern, mcpToolName, patternMayNameServer } from "./tool-names.js";
@@ -65,8 +64,7 @@ export class McpServers {
 		const wait = Promise.all(starting.map((connection) => connection.settled()));
 		const quiet = this.options.quietWaitMs ?? 1000;
 		const timer = setTimeout(() => {
-			const longest = Math.max(...starting.map((connection) => connection.entry.spec!.startupTimeoutMs));
-			this.options.host.notify("info", `Waiting for MCP servers to start: ${starting.map((connection) => connection.name).join(", ")} (at most ${formatMs(longest)}).`);
+			this.options.host.notify("info", `Waiting for MCP servers to start: ${starting.map((connection) => connection.name).join(", ")}.`);
 		}, quiet);
 		try {
 			await Promise.race([wait, aborted(signal)]);

@@ -59,7 +59,8 @@ export async function openClient(spec: McpServerSpec, version: string, events: C
 	try {
 		await client.connect(transport, { timeout: spec.startupTimeoutMs });
 	} catch (error) {
-		await close();
+		// Reported now; the process is ended meanwhile (politely first, so it may take a moment).
+		void close();
 		throw startError(error, spec, transport);
 	}
 	return {

@@ -98,7 +98,7 @@ async function fitText(parts: (TextContent | ImageContent)[], details: McpToolDe
 	const shown = cut.firstLineExceedsLimit
 		? `nothing (its first line alone is over ${formatSize(cut.maxBytes)})`
 		: `the first ${cut.outputLines} lines (${formatSize(cut.outputBytes)})`;
-	const notice = `[Output cut: showing ${shown} of ${cut.totalLines} lines (${formatSize(cut.totalBytes)}). ${where}]`;
+	const notice = `[Output cut: showing ${shown} of ${cut.totalLines} line${cut.totalLines === 1 ? "" : "s"} (${formatSize(cut.totalBytes)}). ${where}]`;
 	const images = parts.filter((part) => part.type === "image");
 	return [text(cut.content === "" ? notice : `${cut.content}\n\n${notice}`), ...images];
 }
@@ -112,7 +112,7 @@ function mimeNote(mimeType: unknown): string {
 }
 
 function sizeNote(base64: unknown): string {
-	return typeof base64 === "string" ? `, ${formatSize(Math.floor((base64.length * 3) / 4))}` : "";
+	return typeof base64 === "string" ? `, ${formatSize(Buffer.byteLength(base64, "base64"))}` : "";
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

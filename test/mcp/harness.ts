@@ -1,0 +1,92 @@
+// The MCP servers of a test, as a session would hold them: real servers through the real client, the session
+// stood in for by a host that keeps the tools it is given and the notices it is told.
+import { Type } from "@sinclair/typebox";
+import { afterEach } from "vitest";
+import type { AgentToolResult } from "../../src/core/agent-types.js";
+import type { ToolDefinition } from "../../src/core/tool-definition.js";
+import { validateToolArguments } from "../../src/core/validate-tool-arguments.js";
+import type { ConfiguredServer } from "../../src/mcp/config-sources.js";
+import { parseMcpConfig } from "../../src/mcp/mcp-config.js";
+import { McpServers } from "../../src/mcp/mcp-servers.js";
+import { openClient } from "../../src/mcp/open-client.js";
+
+const open: McpServers[] = [];
+afterEach(async () => {
+	await Promise.all(open.splice(0).map((servers) => servers.close()));
+});
+
+/** A built-in tool the MCP tools must join, never replace. */
+export const BUILTIN_STAND_IN: ToolDefinition = {
+	name: "read",
+	label: "read",
+	description: "Reads a file.",
+	parameters: Type.Object({}),
+	execute: async () => ({ content: [], details: undefined }),
+};
+
+export interface Notice {
+	level: string;
+	text: string;
+}
+
+export interface CallOptions {
+	signal?: AbortSignal;
+	updates?: string[];
+}
+
+export interface Harness {
+	servers: McpServers;
+	notices: Notice[];
+	tools(): readonly ToolDefinition[];
+	/** Waits for the servers still starting, as a prompt does. */
+	ready(): Promise<void>;
+	/** Validates the arguments as the agent loop does, then runs the tool. */
+	call(name: string, args?: Record<string, unknown>, options?: CallOptions): Promise<AgentToolResult<any>>;
+}
+
+export function startServers(config: Record<string, unknown>, options: { cwd?: string; toolPatterns?: string[]; fromProject?: boolean; trusted?: () => boolean; quietWaitMs?: number } = {}): Harness {
+	const entries: ConfiguredServer[] = parseMcpConfig(JSON.stringify({ mcpServers: config }), {
+		source: "test config",
+		env: process.env,
+		cwd: options.cwd ?? process.cwd(),
+	}).map((entry) => ({ ...entry, fromProject: options.fromProject ?? false }));
+	const notices: Notice[] = [];
+	let tools: readonly ToolDefinition[] = [BUILTIN_STAND_IN];
+	const servers = new McpServers(entries, {
+		host: {
+			get tools() {
+				return tools;
+			},
+			setTools: (next) => {
+				tools = [...next];
+			},
+			notify: (level, text) => notices.push({ level, text }),
+		},
+		open: (spec, events) => openClient(spec, "test", events),
+		projectTrusted: options.trusted ?? (() => true),
+		toolPatterns: options.toolPatterns,
+		untrustedNotice: "project servers skipped",
+		quietWaitMs: options.quietWaitMs ?? 60_000,
+	});
+	open.push(servers);
+	servers.start();
+	return {
+		servers,
+		notices,
+		tools: () => tools,
+		ready: () => servers.beforeRun(new AbortController().signal),
+		async call(name, args = {}, callOptions = {}) {
+			const tool = tools.find((candidate) => candidate.name === name);
+			if (!tool) throw new Error(`No tool ${name}; tools: ${tools.map((candidate) => candidate.name).join(", ")}`);
+			const valid = validateToolArguments(tool, { arguments: args });
+			return tool.execute("call-1", valid, callOptions.signal, (update) => {
+				callOptions.updates?.push(update.content.map((part) => (part.type === "text" ? part.text : "[image]")).join(""));
+			});
+		},
+	};
+}
+
+/** The text parts of a result, joined. */
+export function resultText(result: AgentToolResult<any>): string {
+	return result.content.map((part) => (part.type === "text" ? part.text : `[image ${part.mimeType}]`)).join("\n");
+}
