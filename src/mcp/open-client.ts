@@ -104,7 +104,8 @@ function startError(error: unknown, spec: McpServerSpec, transport: Transport): 
 		return new Error(`no answer to the initialize request within ${formatMs(spec.startupTimeoutMs)}${report ? `; ${report}` : ""}`);
 	}
 	if (report && error instanceof McpError && error.code === ErrorCode.ConnectionClosed) return new Error(report);
-	const message = errorText(error);
+	const status = (error as { code?: unknown })?.code;
+	const message = typeof status === "number" && status >= 100 && status < 600 ? `${errorText(error)} (HTTP ${status})` : errorText(error);
 	return new Error(report ? `${message}; ${report}` : message);
 }
 
