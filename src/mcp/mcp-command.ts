@@ -2,6 +2,7 @@
 import type { CommandDefinition } from "../core/session/command-registry.js";
 import type { McpServers } from "./mcp-servers.js";
 import type { ServerConnection } from "./server-connection.js";
+import { serverToolPrefix } from "./tool-names.js";
 
 /** Tool names listed under a server before the rest are counted. */
 const LISTED_TOOLS = 30;
@@ -56,9 +57,14 @@ export function describeServers(servers: McpServers): string {
 		lines.push(`  ${connection.name} · ${state}${transport ? ` · ${transport}` : ""} · ${connection.entry.source}`);
 		const tools = servers.toolsOf(connection);
 		if (tools.length === 0) continue;
-		const shown = tools.slice(0, LISTED_TOOLS).map((tool) => (tool.enabled ? tool.name : `${tool.name} (off: --tools)`));
+		// Names are shown after the prefix they share.
+		const prefix = serverToolPrefix(connection.name);
+		const shown = tools.slice(0, LISTED_TOOLS).map(({ name, enabled }) => {
+			const short = name.startsWith(prefix) ? name.slice(prefix.length) : name;
+			return enabled ? short : `${short} (off: --tools)`;
+		});
 		const more = tools.length > LISTED_TOOLS ? `, and ${tools.length - LISTED_TOOLS} more` : "";
-		lines.push(`    ${count(tools.length, "tool")}: ${shown.join(", ")}${more}`);
+		lines.push(`    ${count(tools.length, "tool")} (${prefix}*): ${shown.join(", ")}${more}`);
 	}
 	return lines.join("\n");
 }

@@ -130,7 +130,8 @@ function parseServer(name: string, raw: unknown, context: ParseContext, fail: Fa
 	if (raw.disabled === true) entry.disabled = true;
 	if (missing.size > 0) {
 		const names = [...missing].map((variable) => `\${${variable}}`).join(", ");
-		entry.problem = `${names} ${missing.size === 1 ? "is" : "are"} not set in the environment (${context.source}, ${at}); set ${missing.size === 1 ? "it" : "them"}, or write \${NAME:-default}.`;
+		const [first] = missing;
+		entry.problem = `${names} ${missing.size === 1 ? "is" : "are"} not set in the environment: set ${missing.size === 1 ? "it" : "them"}, or give a default like \${${first}:-default}`;
 	} else {
 		entry.spec = spec;
 	}

@@ -9,6 +9,9 @@ import { type ClientOpener, ServerConnection } from "./server-connection.js";
 import { matchesToolPattern, mcpToolName, patternMayNameServer } from "./tool-names.js";
 
 /** What the servers need of the session. */
+/** How long a prompt waits for servers without a word. */
+const QUIET_WAIT_MS = 2000;
+
 export interface ToolHost {
 	readonly tools: readonly ToolDefinition[];
 	setTools(tools: readonly ToolDefinition[]): void;
@@ -50,7 +53,13 @@ export class McpServers {
 
 	/** Starts every server that may be used, in parallel; returns at once. */
 	start(): void {
-		for (const connection of this.connections) if (this.wanted(connection)) void connection.start();
+		for (const connection of this.connections) {
+			if (!this.wanted(connection)) continue;
+			if (connection.state === "unusable") {
+				this.options.host.notify("error", `MCP server ${connection.name} was not started: ${connection.problem} (${connection.entry.source}).`);
+			}
+			void connection.start();
+		}
 	}
 
 	/**
@@ -62,10 +71,10 @@ export class McpServers {
 		const starting = this.connections.filter((connection) => connection.state === "starting");
 		if (starting.length === 0) return;
 		const wait = Promise.all(starting.map((connection) => connection.settled()));
-		const quiet = this.options.quietWaitMs ?? 1000;
 		const timer = setTimeout(() => {
-			this.options.host.notify("info", `Waiting for MCP servers to start: ${starting.map((connection) => connection.name).join(", ")}.`);
-		}, quiet);
+			const still = starting.filter((connection) => connection.state === "starting").map((connection) => connection.name);
+			if (still.length > 0) this.options.host.notify("info", `Waiting for MCP servers to start: ${still.join(", ")}.`);
+		}, this.options.quietWaitMs ?? QUIET_WAIT_MS);
 		try {
 			await Promise.race([wait, aborted(signal)]);
 		} finally {

@@ -44,12 +44,12 @@ export interface Harness {
 	call(name: string, args?: Record<string, unknown>, options?: CallOptions): Promise<AgentToolResult<any>>;
 }
 
-export function startServers(config: Record<string, unknown>, options: { cwd?: string; toolPatterns?: string[]; fromProject?: boolean; trusted?: () => boolean; quietWaitMs?: number } = {}): Harness {
+export function startServers(config: Record<string, unknown>, options: { cwd?: string; toolPatterns?: string[]; projectServers?: string[]; trusted?: () => boolean; quietWaitMs?: number } = {}): Harness {
 	const entries: ConfiguredServer[] = parseMcpConfig(JSON.stringify({ mcpServers: config }), {
 		source: "test config",
 		env: process.env,
 		cwd: options.cwd ?? process.cwd(),
-	}).map((entry) => ({ ...entry, fromProject: options.fromProject ?? false }));
+	}).map((entry) => ({ ...entry, fromProject: options.projectServers?.includes(entry.name) ?? false }));
 	const notices: Notice[] = [];
 	let tools: readonly ToolDefinition[] = [BUILTIN_STAND_IN];
 	const servers = new McpServers(entries, {

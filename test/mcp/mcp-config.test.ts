@@ -60,10 +60,10 @@ describe("parseMcpConfig", () => {
 		expect(parse({})).toEqual([]);
 	});
 
-	it("makes a server whose variable is not set unusable, naming the variable, the file and the server; the others load", () => {
+	it("makes a server whose variable is not set unusable, naming the variable; the others load", () => {
 		const servers = parse({ mcpServers: { a: { command: "x", env: { K: "${NOT_SET}" } }, b: { command: "y" } } });
 		expect(servers[0]!.spec).toBeUndefined();
-		expect(servers[0]!.problem).toBe('${NOT_SET} is not set in the environment (/p/.mcp.json, mcpServers."a"); set it, or write ${NAME:-default}.');
+		expect(servers[0]!.problem).toBe("${NOT_SET} is not set in the environment: set it, or give a default like ${NOT_SET:-default}");
 		expect(servers[1]!.spec).toBeDefined();
 	});
 

@@ -4,6 +4,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { isProcessAlive } from "../../src/tools/process-groups.js";
+import { mcpCommand } from "../../src/mcp/mcp-command.js";
 import { MAX_RESTARTS } from "../../src/mcp/server-connection.js";
 import { trackedServerGroups } from "../../src/mcp/server-processes.js";
 import { everythingRecorded, everythingStdio, everythingWithPid, filesystemStdio, recordedMessages } from "../support/mcp-servers.js";
@@ -110,6 +111,22 @@ describe("server-everything over stdio", () => {
 		await mcp.ready();
 		const result = await mcp.call("mcp__everything__trigger-long-running-operation", { duration: 1.5, steps: 5 });
 		expect(resultText(result)).toContain("completed");
+	});
+
+	it("a prompt waiting for a slow server says so after a while, naming the servers still starting", async () => {
+		const go = join(tempDir(), "go");
+		const entry = (everythingStdio().args as string[])[0];
+		const mcp = startServers(
+			{ slow: { command: "sh", args: ["-c", `while [ ! -e '${go}' ]; do sleep 0.05; done; exec '${process.execPath}' '${entry}' stdio`] }, fast: everythingStdio() },
+			{ quietWaitMs: 100 },
+		);
+		await waitFor(() => mcp.servers.connections[1]!.state === "ready", Boolean, { what: "the fast server" });
+		const waiting = mcp.ready();
+		await waitFor(() => mcp.notices.length > 0, Boolean, { what: "the notice" });
+		expect(mcp.notices).toEqual([{ level: "info", text: "Waiting for MCP servers to start: slow." }]);
+		writeFileSync(go, "");
+		await waiting;
+		expect(mcp.tools().some((tool) => tool.name === "mcp__slow__echo")).toBe(true);
 	});
 
 	it("enables only the tools --tools names, and does not start a server it names none of", async () => {
@@ -225,5 +242,76 @@ describe("the processes of stdio servers", () => {
 		expect(await gone(helper)).toBe(true);
 		expect(trackedServerGroups()).not.toContain(server);
 		expect(mcp.notices).toEqual([]);
+	});
+});
+
+describe("/mcp", () => {
+	async function run(command: ReturnType<typeof mcpCommand>, args: string): Promise<string[]> {
+		const said: string[] = [];
+		await command.handler(args, { session: undefined, busy: false, notify: (level, text) => said.push(`${level}: ${text}`) });
+		return said;
+	}
+
+	it("lists every server with its state, transport, source and tools; --tools' choices are marked", async () => {
+		const mcp = startServers(
+			{
+				everything: everythingStdio(),
+				off: { command: "x", disabled: true },
+				needs: { command: "x", env: { K: "${LOOM_TEST_NOT_SET}" } },
+				local: everythingStdio(),
+				unnamed: everythingStdio(),
+			},
+			{ projectServers: ["local"], trusted: () => false, toolPatterns: ["mcp__everything__echo", "mcp__off__*", "mcp__needs__*", "mcp__local__*"] },
+		);
+		await mcp.ready();
+		expect(mcp.notices).toEqual([
+			{
+				level: "error",
+				text: "MCP server needs was not started: ${LOOM_TEST_NOT_SET} is not set in the environment: set it, or give a default like ${LOOM_TEST_NOT_SET:-default} (test config).",
+			},
+			{ level: "warning", text: "project servers skipped" },
+		]);
+		const [text, ...rest] = await run(mcpCommand(mcp.servers), "");
+		expect(rest).toEqual([]);
+		const lines = text!.split("\n");
+		expect(lines[0]).toBe("info: MCP servers:");
+		expect(lines[1]).toBe("  everything · ready · stdio · test config");
+		expect(lines[2]).toMatch(/^ {4}\d+ tools \(mcp__everything__\*\): echo, get-annotated-message \(off: --tools\), /);
+		expect(lines.slice(3)).toEqual([
+			"  off · disabled in its configuration · stdio · test config",
+			"  needs · not started: ${LOOM_TEST_NOT_SET} is not set in the environment: set it, or give a default like ${LOOM_TEST_NOT_SET:-default} · test config",
+			"  local · not started: the project is not trusted · stdio · test config",
+			"  unnamed · not started: --tools names none of its tools · stdio · test config",
+		]);
+	});
+
+	it("restart <server> starts a server again; it refuses a server that cannot start or does not exist", async () => {
+		const dir = tempDir();
+		const mcp = startServers({ everything: everythingWithPid(join(dir, "pid")), off: { command: "x", disabled: true } });
+		await mcp.ready();
+		const first = await pidIn(join(dir, "pid"));
+		writeFileSync(join(dir, "pid"), "");
+		const command = mcpCommand(mcp.servers);
+		expect(await run(command, "restart everything")).toEqual([expect.stringMatching(/^info: MCP server everything is ready: \d+ tools\.$/)]);
+		const second = await pidIn(join(dir, "pid"));
+		expect(second).not.toBe(first);
+		expect(await gone(first)).toBe(true);
+		expect(await run(command, "restart off")).toEqual(["error: MCP server off cannot be started: disabled in its configuration."]);
+		expect(await run(command, "restart github")).toEqual(["error: No MCP server is named github; configured: everything, off."]);
+		expect(await run(command, "stop everything")).toEqual(["error: Usage: /mcp (list the servers) or /mcp restart <server>."]);
+		expect(mcp.notices).toEqual([]);
+	});
+
+	it("a project's servers wait for trust: skipped with one notice, started at the first prompt after the project is trusted", async () => {
+		let trusted = false;
+		const mcp = startServers({ local: everythingStdio() }, { projectServers: ["local"], trusted: () => trusted });
+		await mcp.ready();
+		await mcp.ready();
+		expect(mcp.notices).toEqual([{ level: "warning", text: "project servers skipped" }]);
+		expect(mcp.tools().map((tool) => tool.name)).toEqual(["read"]);
+		trusted = true;
+		await mcp.ready();
+		expect(mcp.servers.connections[0]!.state).toBe("ready");
+		expect(resultText(await mcp.call("mcp__local__echo", { message: "trusted" }))).toBe("Echo: trusted");
 	});
 });
