@@ -1,8 +1,8 @@
 // Where MCP servers are configured, and which definition of a name wins: `--mcp-config` (files or JSON text,
 // each adding servers), then the project's `.mcp.json`, then `<loom home>/mcp.json`. A project's servers start
 // only in a trusted directory; until then they replace none of the user's.
-import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
 import { join, resolve } from "node:path";
+import { CheckedReadError, readCheckedText } from "../core/checked-read.js";
 import { isProjectTrusted } from "../core/session/project-trust.js";
 import { McpConfigError, type McpServerEntry, parseMcpConfig } from "./mcp-config.js";
 
@@ -83,27 +83,10 @@ export function loadMcpConfig(options: McpConfigOptions): McpConfig {
  * block) or over MAX_CONFIG_BYTES is refused with a McpConfigError naming it.
  */
 export function readConfigFile(path: string): string | undefined {
-	let fd: number;
 	try {
-		fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+		return readCheckedText(path, { maxBytes: MAX_CONFIG_BYTES });
 	} catch (error) {
-		if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
-		throw new McpConfigError(`Cannot read ${path}: ${(error as Error).message}`);
-	}
-	try {
-		const stat = fstatSync(fd);
-		if (!stat.isFile()) throw new McpConfigError(`${path} is not a regular file, so loom does not read it.`);
-		if (stat.size > MAX_CONFIG_BYTES) throw new McpConfigError(`${path} is over ${MAX_CONFIG_BYTES / 1024 / 1024} MB, too large for a configuration file.`);
-		const buffer = Buffer.alloc(MAX_CONFIG_BYTES + 1);
-		let length = 0;
-		while (length < buffer.length) {
-			const n = readSync(fd, buffer, length, buffer.length - length, length);
-			if (n === 0) break;
-			length += n;
-		}
-		if (length > MAX_CONFIG_BYTES) throw new McpConfigError(`${path} is over ${MAX_CONFIG_BYTES / 1024 / 1024} MB, too large for a configuration file.`);
-		return buffer.subarray(0, length).toString("utf8");
-	} finally {
-		closeSync(fd);
+		if (error instanceof CheckedReadError && error.code === "ENOENT") return undefined;
+		throw new McpConfigError((error as Error).message);
 	}
 }

@@ -22,7 +22,7 @@ export interface InstallMcpOptions {
  */
 export function installMcp(session: AgentSession, config: McpConfig, options: InstallMcpOptions): McpServers {
 	const notify = (level: "info" | "warning" | "error", text: string) => session.ui.notify(level, text);
-	for (const problem of config.problems) notify("error", `${problem} Its MCP servers were left out.`);
+	for (const problem of config.problems) session.addLoadWarning(`${problem} Its MCP servers were left out.`);
 	const servers = new McpServers(config.servers, {
 		host: {
 			get tools() {

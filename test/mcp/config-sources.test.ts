@@ -59,12 +59,12 @@ describe("loadMcpConfig", () => {
 });
 
 describe("readConfigFile", () => {
-	it("refuses a directory and a file over 1 MB, naming the file", () => {
+	it("refuses a directory and a file over 1 MB, naming the file; a missing file is no configuration", () => {
 		const { cwd } = workspace();
 		mkdirSync(join(cwd, "dir.json"));
 		expect(() => readConfigFile(join(cwd, "dir.json"))).toThrow(McpConfigError);
 		writeFileSync(join(cwd, "big.json"), " ".repeat(1024 * 1024 + 1));
-		expect(() => readConfigFile(join(cwd, "big.json"))).toThrow(`${join(cwd, "big.json")} is over 1 MB, too large for a configuration file.`);
+		expect(() => readConfigFile(join(cwd, "big.json"))).toThrow(`${join(cwd, "big.json")} is 1.0 MB, over the 1.0 MB loom reads from it.`);
 		expect(readConfigFile(join(cwd, "none.json"))).toBeUndefined();
 	});
 });
