@@ -35,14 +35,18 @@ describe.skipIf(!hasTmux())("MCP servers in the screen (tmux)", () => {
 		server?.close();
 	});
 
-	it("the first prompt sees the tools, /mcp lists the server and its tools, Ctrl+C leaves nothing running", async () => {
+	it("a failed server is told, the first prompt sees the tools, /mcp lists the servers and their tools, Ctrl+C leaves nothing running", async () => {
 		const dir = tempDir();
 		const { cwd, home } = workspace();
 		mkdirSync(join(home, "user-home"));
-		writeFileSync(join(cwd, ".mcp.json"), JSON.stringify({ mcpServers: { everything: everythingWithPid(join(dir, "pid"), join(dir, "helper.pid")) } }));
+		writeFileSync(
+			join(cwd, ".mcp.json"),
+			JSON.stringify({ mcpServers: { everything: everythingWithPid(join(dir, "pid"), join(dir, "helper.pid")), broken: { command: "no-such-mcp-server-command" } } }),
+		);
 		setProjectTrust(home, cwd, true);
 		terminal.start(loomCommand(home, serverFlags(server.openaiBaseUrl)), { cwd, columns: 120, rows: 40 });
 		await terminal.waitForScreen((text) => text.includes("Ask loom") && text.includes("ready"), "the editor");
+		await terminal.waitForScreen((text) => text.includes("MCP server broken failed to start: command not found: no-such-mcp-server-command"), "the failure notice", 10_000);
 
 		server.enqueue({ toolCalls: [{ id: "call_1", name: "mcp__everything__echo", arguments: { message: "from the screen" } }] }, { text: "Echoed." });
 		await terminal.typeLine("echo something");
@@ -55,12 +59,14 @@ describe.skipIf(!hasTmux())("MCP servers in the screen (tmux)", () => {
 		const listed = await terminal.waitForScreen((text) => text.includes("MCP servers:"), "the server list");
 		expect(listed).toContain(`everything · ready · stdio · ${join(cwd, ".mcp.json")}`);
 		expect(listed).toMatch(/\d+ tools \(mcp__everything__\*\): echo, get-annotated-message, /);
+		expect(listed).toContain("broken · failed: command not found: no-such-mcp-server-command");
 
 		const pids = [pid(join(dir, "pid")), pid(join(dir, "helper.pid"))];
 		expect(pids.every((id) => id > 0 && isProcessAlive(id))).toBe(true);
 		terminal.sendKeys("C-c");
+		await terminal.waitForScreen((text) => text.includes("Press Ctrl+C again to exit"), "the exit hint");
 		terminal.sendKeys("C-c");
 		await terminal.waitForScreen((text) => text.includes("[loom exited with 0]"), "loom exiting");
 		await waitFor(() => pids.every((id) => !isProcessAlive(id)), Boolean, { what: "the server and its helper to end" });
-	});
+	}, 60_000);
 });
