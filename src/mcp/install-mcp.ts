@@ -1,6 +1,7 @@
 // The one entry the session's assembly calls: the configured MCP servers start (without delaying anything),
 // their tools join the session's as each becomes ready, a prompt waits for servers still starting, `/mcp` is
 // registered, and problems reach the user through the session's UI.
+import { join } from "node:path";
 import type { AgentSession } from "../core/session/agent-session.js";
 import { isProjectTrusted } from "../core/session/project-trust.js";
 import type { McpConfig } from "./config-sources.js";
@@ -35,7 +36,7 @@ export function installMcp(session: AgentSession, config: McpConfig, options: In
 		open: async (spec, events) => (await import("./open-client.js")).openClient(spec, options.clientVersion ?? "0", events),
 		projectTrusted: () => isProjectTrusted(options.home, options.cwd),
 		toolPatterns: options.toolPatterns,
-		untrustedNotice: untrustedNotice(config),
+		untrustedNotice: untrustedNotice(config, options.home),
 	});
 	session.commands.register(mcpCommand(servers));
 	if (config.servers.length > 0) {
@@ -45,8 +46,8 @@ export function installMcp(session: AgentSession, config: McpConfig, options: In
 	return servers;
 }
 
-function untrustedNotice(config: McpConfig): string | undefined {
+function untrustedNotice(config: McpConfig, home: string): string | undefined {
 	const skipped = config.servers.filter((server) => server.fromProject).map((server) => server.name);
 	if (config.projectTrusted || skipped.length === 0) return undefined;
-	return `The MCP servers of ${config.projectFile} (${skipped.join(", ")}) were not started: this directory is not trusted. loom starts a project's servers once you trust its directory (the interactive screen asks).`;
+	return `The MCP servers of ${config.projectFile} (${skipped.join(", ")}) were not started: this directory is not trusted. loom starts a project's servers once its directory is trusted (remembered in ${join(home, "trust.json")}).`;
 }

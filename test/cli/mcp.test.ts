@@ -74,7 +74,7 @@ describe("MCP servers in print mode", () => {
 		const result = await runLoom(["-p", ...serverFlags(server.openaiBaseUrl), "hi"], ws);
 		expect(result.code).toBe(0);
 		expect(result.stderr).toBe(
-			`loom: warning: The MCP servers of ${join(ws.cwd, ".mcp.json")} (everything) were not started: this directory is not trusted. loom starts a project's servers once you trust its directory (the interactive screen asks).\n`,
+			`loom: warning: The MCP servers of ${join(ws.cwd, ".mcp.json")} (everything) were not started: this directory is not trusted. loom starts a project's servers once its directory is trusted (remembered in ${join(ws.home, "trust.json")}).\n`,
 		);
 		expect(toolNames(0)).toEqual(["read", "bash", "edit", "write"]);
 	});
