@@ -6,9 +6,8 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { setProjectTrust } from "../../src/core/session/project-trust.js";
 import { isProcessAlive } from "../../src/tools/process-groups.js";
-import { everythingStdio, everythingWithPid, filesystemStdio } from "../support/mcp-servers.js";
+import { everythingStdio, everythingWithPid, filesystemStdio, pidIn, processesGone } from "../support/mcp-servers.js";
 import { tempDir, workspace } from "../support/temp-dir.js";
-import { waitFor } from "../support/wait-for.js";
 import { ROOT, jsonLines, runLoom, serverFlags, startLoom, useScriptedServer } from "./loom-process.js";
 
 const server = useScriptedServer();
@@ -39,18 +38,6 @@ function toolResults(index: number): unknown[] {
 	return server.requests[index]!.body.messages.filter((message: any) => message.role === "tool").map((message: any) => message.content);
 }
 
-function pid(file: string): number {
-	try {
-		return Number(readFileSync(file, "utf8").trim());
-	} catch {
-		return 0;
-	}
-}
-
-function gone(pids: number[]): Promise<boolean> {
-	return waitFor(() => pids.every((id) => !isProcessAlive(id)), Boolean, { what: `processes ${pids.join(", ")} to be gone` });
-}
-
 describe("MCP servers in print mode", () => {
 	it("the model calls a project server's tools; their text and image results come back to it; nothing is left running", async () => {
 		const dir = tempDir();
@@ -66,7 +53,7 @@ describe("MCP servers in print mode", () => {
 		expect(toolResults(1)).toEqual(["Echo: hello mcp", "Here's the image you requested:\nThe image above is the MCP logo."]);
 		const images = server.requests[1]!.body.messages.at(-1).content.filter((part: any) => part.type === "image_url");
 		expect(images).toHaveLength(1);
-		expect(await gone([pid(join(dir, "pid")), pid(join(dir, "helper.pid"))])).toBe(true);
+		expect(await processesGone([pidIn(join(dir, "pid")), pidIn(join(dir, "helper.pid"))])).toBe(true);
 	});
 
 	it("an untrusted project's servers are not started, and stderr says so and how to trust it", async () => {
@@ -155,11 +142,11 @@ describe("no MCP server process outlives loom", () => {
 			server.enqueue({ toolCalls: [{ name: "mcp__everything__trigger-long-running-operation", arguments: { duration: 60, steps: 600 } }] });
 			const loom = startLoom(["-p", "--mode", "json", ...serverFlags(server.openaiBaseUrl), "wait"], ws);
 			await loom.waitForStdout('"type":"tool_execution_update"', 20_000);
-			const pids = [pid(join(dir, "pid")), pid(join(dir, "helper.pid"))];
+			const pids = [pidIn(join(dir, "pid")), pidIn(join(dir, "helper.pid"))];
 			expect(pids.every((id) => id > 0 && isProcessAlive(id))).toBe(true);
 			loom.child.kill(signal);
 			expect((await loom.done).code).toBe(code);
-			expect(await gone(pids)).toBe(true);
+			expect(await processesGone(pids)).toBe(true);
 		});
 	}
 });

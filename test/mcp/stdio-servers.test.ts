@@ -1,30 +1,24 @@
 // Real servers over stdio (server-everything, server-filesystem) through loom's MCP client: their tools as loom
 // tools, each kind of result, progress, errors, cancellation, timeouts, and what happens when a server fails.
-import { readFileSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { isProcessAlive } from "../../src/tools/process-groups.js";
 import { mcpCommand } from "../../src/mcp/mcp-command.js";
 import { MAX_RESTARTS } from "../../src/mcp/server-connection.js";
 import { trackedServerGroups } from "../../src/mcp/server-processes.js";
-import { everythingRecorded, everythingStdio, everythingWithPid, filesystemStdio, recordedMessages } from "../support/mcp-servers.js";
+import {
+	everythingRecorded,
+	everythingStdio,
+	everythingWithPid,
+	filesystemStdio,
+	processesGone,
+	recordedMessages,
+	waitForPid,
+} from "../support/mcp-servers.js";
 import { tempDir } from "../support/temp-dir.js";
 import { waitFor } from "../support/wait-for.js";
 import { BUILTIN_STAND_IN, resultText, startServers } from "./harness.js";
-
-function pidIn(file: string): Promise<number> {
-	return waitFor(() => {
-		try {
-			return Number(readFileSync(file, "utf8").trim());
-		} catch {
-			return 0;
-		}
-	}, Boolean, { what: `a pid in ${file}` });
-}
-
-function gone(pid: number): Promise<boolean> {
-	return waitFor(() => !isProcessAlive(pid), Boolean, { what: `process ${pid} to be gone` });
-}
 
 describe("server-everything over stdio", () => {
 	it("adds its tools as mcp__everything__<tool> after the session's own, readOnly from readOnlyHint", async () => {
@@ -176,10 +170,10 @@ describe("a server that fails", () => {
 		const dir = tempDir();
 		const pidFile = join(dir, "pid");
 		const mcp = startServers({ mute: { command: "sh", args: ["-c", `echo $$ > '${pidFile}'; exec sleep 300`], startupTimeout: 300 } });
-		const pid = await pidIn(pidFile);
+		const pid = await waitForPid(pidFile);
 		await mcp.ready();
 		expect(mcp.notices[0]!.text).toMatch(/^MCP server mute failed to start: no answer to the initialize request within 300 ms/);
-		expect(await gone(pid)).toBe(true);
+		expect(await processesGone([pid])).toBe(true);
 	});
 
 	it("a server that dies is reported once; its tools say so, and the next call starts it again, at most a few times", async () => {
@@ -188,7 +182,7 @@ describe("a server that fails", () => {
 		const mcp = startServers({ everything: everythingWithPid(pidFile) });
 		await mcp.ready();
 		for (let restart = 1; restart <= MAX_RESTARTS; restart++) {
-			const pid = await pidIn(pidFile);
+			const pid = await waitForPid(pidFile);
 			writeFileSync(pidFile, "");
 			process.kill(pid, "SIGKILL");
 			await waitFor(() => mcp.servers.connections[0]!.state === "failed", Boolean, { what: "the death to be noticed" });
@@ -200,7 +194,7 @@ describe("a server that fails", () => {
 			expect(resultText(await mcp.call("mcp__everything__echo", { message: `after death ${restart}` }))).toBe(`Echo: after death ${restart}`);
 		}
 		expect(mcp.notices).toHaveLength(MAX_RESTARTS);
-		process.kill(await pidIn(pidFile), "SIGKILL");
+		process.kill(await waitForPid(pidFile), "SIGKILL");
 		await waitFor(() => mcp.servers.connections[0]!.state === "failed", Boolean, { what: "the last death to be noticed" });
 		await expect(mcp.call("mcp__everything__echo", { message: "once more" })).rejects.toThrow(
 			`MCP server everything is not running (the server killed by SIGKILL; its stderr ends: Starting default (STDIO) server...). It was restarted ${MAX_RESTARTS} times already, so loom does not start it again; /mcp restart everything tries once more.`,
@@ -215,7 +209,7 @@ describe("a server that fails", () => {
 		const updates: string[] = [];
 		const call = mcp.call("mcp__everything__trigger-long-running-operation", { duration: 30, steps: 100 }, { updates });
 		await waitFor(() => updates.length > 0, Boolean, { what: "the first progress" });
-		process.kill(await pidIn(pidFile), "SIGKILL");
+		process.kill(await waitForPid(pidFile), "SIGKILL");
 		await expect(call).rejects.toThrow("MCP server everything stopped during the call (the server killed by SIGKILL; its stderr ends: Starting default (STDIO) server...). It is started again on the next call.");
 	});
 });
@@ -225,21 +219,21 @@ describe("the processes of stdio servers", () => {
 		const dir = tempDir();
 		const mcp = startServers({ everything: everythingWithPid(join(dir, "pid"), join(dir, "helper.pid")) });
 		await mcp.ready();
-		const [server, helper] = [await pidIn(join(dir, "pid")), await pidIn(join(dir, "helper.pid"))];
+		const [server, helper] = [await waitForPid(join(dir, "pid")), await waitForPid(join(dir, "helper.pid"))];
 		expect(isProcessAlive(helper)).toBe(true);
 		process.kill(server, "SIGKILL");
-		expect(await gone(helper)).toBe(true);
+		expect(await processesGone([helper])).toBe(true);
 	});
 
 	it("end, with everything they started, when the servers are closed", async () => {
 		const dir = tempDir();
 		const mcp = startServers({ everything: everythingWithPid(join(dir, "pid"), join(dir, "helper.pid")) });
 		await mcp.ready();
-		const [server, helper] = [await pidIn(join(dir, "pid")), await pidIn(join(dir, "helper.pid"))];
+		const [server, helper] = [await waitForPid(join(dir, "pid")), await waitForPid(join(dir, "helper.pid"))];
 		expect(trackedServerGroups()).toContain(server);
 		await mcp.servers.close();
 		expect(isProcessAlive(server)).toBe(false);
-		expect(await gone(helper)).toBe(true);
+		expect(await processesGone([helper])).toBe(true);
 		expect(trackedServerGroups()).not.toContain(server);
 		expect(mcp.notices).toEqual([]);
 	});
@@ -289,13 +283,13 @@ describe("/mcp", () => {
 		const dir = tempDir();
 		const mcp = startServers({ everything: everythingWithPid(join(dir, "pid")), off: { command: "x", disabled: true } });
 		await mcp.ready();
-		const first = await pidIn(join(dir, "pid"));
+		const first = await waitForPid(join(dir, "pid"));
 		writeFileSync(join(dir, "pid"), "");
 		const command = mcpCommand(mcp.servers);
 		expect(await run(command, "restart everything")).toEqual([expect.stringMatching(/^info: MCP server everything is ready: \d+ tools\.$/)]);
-		const second = await pidIn(join(dir, "pid"));
+		const second = await waitForPid(join(dir, "pid"));
 		expect(second).not.toBe(first);
-		expect(await gone(first)).toBe(true);
+		expect(await processesGone([first])).toBe(true);
 		expect(await run(command, "restart off")).toEqual(["error: MCP server off cannot be started: disabled in its configuration."]);
 		expect(await run(command, "restart github")).toEqual(["error: No MCP server is named github; configured: everything, off."]);
 		expect(await run(command, "stop everything")).toEqual(["error: Usage: /mcp (list the servers) or /mcp restart <server>."]);

@@ -4,6 +4,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { isProcessAlive } from "../../src/tools/process-groups.js";
 import { waitFor } from "./wait-for.js";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
@@ -12,6 +13,25 @@ export const EVERYTHING_ENTRY = join(SERVERS, "server-everything", "dist", "inde
 export const FILESYSTEM_ENTRY = join(SERVERS, "server-filesystem", "dist", "index.js");
 const LOOPBACK_LISTEN = join(ROOT, "test", "support", "mcp", "loopback-listen.mjs");
 const RECORD_STDIN = join(ROOT, "test", "support", "mcp", "record-stdin.mjs");
+
+/** The pid written to `file` (by everythingWithPid), or 0 while there is none. */
+export function pidIn(file: string): number {
+	try {
+		return Number(readFileSync(file, "utf8").trim()) || 0;
+	} catch {
+		return 0;
+	}
+}
+
+/** Waits for a pid to be written to `file`. */
+export function waitForPid(file: string): Promise<number> {
+	return waitFor(() => pidIn(file), Boolean, { what: `a pid in ${file}` });
+}
+
+/** Resolves true once none of `pids` is running (fails the test after the wait's timeout). */
+export function processesGone(pids: number[]): Promise<boolean> {
+	return waitFor(() => pids.every((pid) => !isProcessAlive(pid)), Boolean, { what: `processes ${pids.join(", ")} to end` });
+}
 
 /** A stdio server entry of a configuration: server-everything over stdio. */
 export function everythingStdio(extra: Record<string, unknown> = {}): Record<string, unknown> {

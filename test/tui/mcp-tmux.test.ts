@@ -1,26 +1,17 @@
 // MCP servers in the interactive screen (tmux): the first prompt gets the servers' tools, /mcp lists the servers
 // with their state and tools, and leaving with Ctrl+C leaves no server process behind.
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { setProjectTrust } from "../../src/core/session/project-trust.js";
 import { isProcessAlive } from "../../src/tools/process-groups.js";
 import { ensureBuilt, serverFlags } from "../cli/loom-process.js";
-import { everythingWithPid } from "../support/mcp-servers.js";
+import { everythingWithPid, pidIn, processesGone } from "../support/mcp-servers.js";
 import { type ScriptedModelServer, startScriptedModelServer } from "../support/scripted-model-server.mjs";
 import { tempDir, workspace } from "../support/temp-dir.js";
 import { TmuxTerminal, hasTmux, loomCommand } from "../support/tmux-terminal.js";
-import { waitFor } from "../support/wait-for.js";
 
 const terminal = new TmuxTerminal("loom-mcp");
-
-function pid(file: string): number {
-	try {
-		return Number(readFileSync(file, "utf8").trim());
-	} catch {
-		return 0;
-	}
-}
 
 describe.skipIf(!hasTmux())("MCP servers in the screen (tmux)", () => {
 	let server: ScriptedModelServer;
@@ -61,12 +52,12 @@ describe.skipIf(!hasTmux())("MCP servers in the screen (tmux)", () => {
 		expect(listed).toMatch(/\d+ tools \(mcp__everything__\*\): echo, get-annotated-message, /);
 		expect(listed).toContain("broken · failed: command not found: no-such-mcp-server-command");
 
-		const pids = [pid(join(dir, "pid")), pid(join(dir, "helper.pid"))];
+		const pids = [pidIn(join(dir, "pid")), pidIn(join(dir, "helper.pid"))];
 		expect(pids.every((id) => id > 0 && isProcessAlive(id))).toBe(true);
 		terminal.sendKeys("C-c");
 		await terminal.waitForScreen((text) => text.includes("Press Ctrl+C again to exit"), "the exit hint");
 		terminal.sendKeys("C-c");
 		await terminal.waitForScreen((text) => text.includes("[loom exited with 0]"), "loom exiting");
-		await waitFor(() => pids.every((id) => !isProcessAlive(id)), Boolean, { what: "the server and its helper to end" });
+		expect(await processesGone(pids)).toBe(true);
 	}, 60_000);
 });
