@@ -95,9 +95,12 @@ export class McpServers {
 		await Promise.all(this.connections.map((connection) => connection.close()));
 	}
 
-	/** The project was trusted during the session: its servers start now. */
+	/**
+	 * Starts the project's servers if the project has been trusted since the session opened (checked before each
+	 * prompt; whoever asks the trust question may call it at once); until then, says once that they were skipped.
+	 */
 	startNewlyTrusted(): void {
-		const waiting = this.connections.filter((connection) => connection.state === "untrusted");
+		const waiting = this.connections.filter((connection) => connection.state === "untrusted" && this.wanted(connection));
 		if (waiting.length === 0) return;
 		if (!this.options.projectTrusted()) {
 			if (!this.untrustedNoticeGiven && this.options.untrustedNotice) this.options.host.notify("warning", this.options.untrustedNotice);
@@ -106,7 +109,7 @@ export class McpServers {
 		}
 		for (const connection of waiting) {
 			connection.trust();
-			if (this.wanted(connection)) void connection.start();
+			void connection.start();
 		}
 	}
 

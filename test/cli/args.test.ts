@@ -1,7 +1,7 @@
 // The command line as parsed, without running anything.
 import { describe, expect, it } from "vitest";
 import { parseArgs } from "../../src/cli/args.js";
-import { chooseModel } from "../../src/cli/create-session.js";
+import { chooseModel, selectTools } from "../../src/cli/create-session.js";
 import { UsageError } from "../../src/cli/usage-error.js";
 import { createBuiltinTools } from "../../src/tools/index.js";
 
@@ -17,19 +17,20 @@ describe("parseArgs", () => {
 		const { options } = parse(
 			"-p", "--mode", "json", "--provider", "openai", "-m", "gpt-x", "--base-url", "http://h/v1", "--api-key", "k",
 			"--thinking", "high", "--toolExecution", "sequential", "--tools", "read,bash", "--system-prompt", "S",
-			"--append-system-prompt", "A", "--no-context-files", "--max-turns", "3", "@a.ts", "fix", "@b.png", "it",
+			"--append-system-prompt", "A", "--no-context-files", "--max-turns", "3", "--mcp-config", "a.json",
+			"--mcp-config", '{"mcpServers":{}}', "@a.ts", "fix", "@b.png", "it",
 		);
 		expect(options).toEqual({
 			print: true, mode: "json", provider: "openai", model: "gpt-x", baseUrl: "http://h/v1", apiKey: "k",
 			thinking: "high", toolExecution: "sequential", tools: ["read", "bash"], systemPrompt: "S", appendSystemPrompt: "A",
 			continue: false, resume: false, session: undefined, persist: true, contextFiles: false, maxTurns: 3,
-			files: ["a.ts", "b.png"], prompt: "fix it",
+			mcpConfig: ["a.json", '{"mcpServers":{}}'], files: ["a.ts", "b.png"], prompt: "fix it",
 		});
 	});
 
 	it("has sensible defaults", () => {
 		const { options } = parse();
-		expect(options).toMatchObject({ print: false, tools: undefined, persist: true, contextFiles: true, files: [], prompt: "" });
+		expect(options).toMatchObject({ print: false, tools: undefined, persist: true, contextFiles: true, mcpConfig: [], files: [], prompt: "" });
 	});
 
 	it("reads --no-tools, --no-session and --session", () => {
@@ -118,5 +119,26 @@ describe("chooseModel", () => {
 			baseUrl: "http://x",
 			apiKey: "k",
 		});
+	});
+});
+
+describe("selectTools", () => {
+	const { known, defaults } = createBuiltinTools("/");
+	const names = (tools: { name: string }[]) => tools.map((tool) => tool.name);
+
+	it("takes * as any characters, in the built-in tools' order", () => {
+		expect(names(selectTools(known, ["ls", "re*"], defaults))).toEqual(["read", "ls"]);
+		expect(names(selectTools(known, undefined, defaults))).toEqual(names(defaults));
+	});
+
+	it("leaves names and patterns of configured MCP servers' tools for the servers, which may still be starting", () => {
+		expect(names(selectTools(known, ["read", "mcp__github__create_issue", "mcp__fs__*"], defaults, ["github", "fs"]))).toEqual(["read"]);
+	});
+
+	it("refuses a name no tool and no configured server can have, listing both", () => {
+		expect(() => selectTools(known, ["mcp__gitlab__*"], defaults, ["github"])).toThrow(
+			"--tools: unknown tool mcp__gitlab__*; choose from read,bash,edit,write,grep,find,ls, or mcp__<server>__<tool> (mcp__<server>__* for all) of the MCP servers github.",
+		);
+		expect(() => selectTools(known, ["mcp__github__x"], defaults)).toThrow("--tools: unknown tool mcp__github__x; choose from read,bash,edit,write,grep,find,ls.");
 	});
 });
