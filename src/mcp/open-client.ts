@@ -6,6 +6,8 @@ import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { ErrorCode, McpError, type Tool } from "@modelcontextprotocol/sdk/types.js";
+import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
+import type { jsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/types.js";
 import { errorText, type FailureKind, formatMs, RequestFailure } from "./call-errors.js";
 import type { McpServerSpec } from "./mcp-config.js";
 import { ProcessGroupTransport } from "./stdio-transport.js";
@@ -42,6 +44,7 @@ export async function openClient(spec: McpServerSpec, version: string, events: C
 		{ name: "loom", version },
 		{
 			capabilities: {},
+			jsonSchemaValidator: lenientValidator,
 			listChanged: { tools: { autoRefresh: false, onChanged: () => events.onToolsChanged() } },
 		},
 	);
@@ -90,6 +93,22 @@ export async function openClient(spec: McpServerSpec, version: string, events: C
 		close,
 	};
 }
+
+/**
+ * The SDK checks a tool's structured result against its output schema, compiling every output schema when the
+ * tools are listed; one it cannot compile (a pattern JavaScript refuses) would fail the listing, and with it the
+ * whole server. Such a schema checks nothing instead.
+ */
+const strict = new AjvJsonSchemaValidator();
+const lenientValidator: jsonSchemaValidator = {
+	getValidator(schema) {
+		try {
+			return strict.getValidator(schema);
+		} catch {
+			return (input) => ({ valid: true, data: input as never, errorMessage: undefined });
+		}
+	},
+};
 
 function createTransport(spec: McpServerSpec): Transport {
 	if (spec.transport === "stdio") return new ProcessGroupTransport(spec);

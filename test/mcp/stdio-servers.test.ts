@@ -12,6 +12,7 @@ import {
 	everythingStdio,
 	everythingWithPid,
 	filesystemStdio,
+	oddServerStdio,
 	processesGone,
 	recordedMessages,
 	waitForPid,
@@ -146,6 +147,15 @@ describe("server-filesystem over stdio", () => {
 		await expect(mcp.call("mcp__fs__read_text_file", { path: "/etc/hostname" })).rejects.toThrow(/Access denied/);
 		expect(mcp.tools().find((tool) => tool.name === "mcp__fs__read_text_file")!.readOnly).toBe(true);
 		expect(mcp.tools().find((tool) => tool.name === "mcp__fs__write_file")!.readOnly).toBeUndefined();
+	});
+});
+
+describe("a server that sends what the SDK would refuse", () => {
+	it("an output schema that cannot be compiled does not keep its tools away; structured content is shown as JSON", async () => {
+		const mcp = startServers({ odd: oddServerStdio() });
+		await mcp.ready();
+		expect(mcp.notices).toEqual([]);
+		expect(JSON.parse(resultText(await mcp.call("mcp__odd__weather", { city: "Oslo" })))).toEqual({ city: "Oslo", code: "sunny" });
 	});
 });
 

@@ -13,6 +13,7 @@ export const EVERYTHING_ENTRY = join(SERVERS, "server-everything", "dist", "inde
 export const FILESYSTEM_ENTRY = join(SERVERS, "server-filesystem", "dist", "index.js");
 const LOOPBACK_LISTEN = join(ROOT, "test", "support", "mcp", "loopback-listen.mjs");
 const RECORD_STDIN = join(ROOT, "test", "support", "mcp", "record-stdin.mjs");
+const ODD_SERVER = join(ROOT, "test", "support", "mcp", "odd-server.mjs");
 
 /** The pid written to `file` (by everythingWithPid), or 0 while there is none. */
 export function pidIn(file: string): number {
@@ -36,6 +37,11 @@ export function processesGone(pids: number[]): Promise<boolean> {
 /** A stdio server entry of a configuration: server-everything over stdio. */
 export function everythingStdio(extra: Record<string, unknown> = {}): Record<string, unknown> {
 	return { command: process.execPath, args: [EVERYTHING_ENTRY, "stdio"], ...extra };
+}
+
+/** A server of our own with what real servers sometimes send (see odd-server.mjs). */
+export function oddServerStdio(): Record<string, unknown> {
+	return { command: process.execPath, args: [ODD_SERVER] };
 }
 
 /** server-filesystem over stdio, allowed into `directories`. */
