@@ -30,8 +30,10 @@ export interface CliOptions {
 	contextFiles: boolean;
 	/** -e paths, in order. */
 	extensions: string[];
-	/** Run the project's own code (.loom/extensions) without asking. */
+	/** Run the project's own code (.loom/extensions, .mcp.json servers) without asking. */
 	trust: boolean;
+	/** `--mcp-config` values, in order: MCP server configuration files (or JSON text), each adding servers. */
+	mcpConfig: string[];
 	maxTurns?: number;
 	/** --list-models: "" lists every known model, other text only those matching it. */
 	listModels?: string;
@@ -97,7 +99,8 @@ function buildProgram(version: string, output: ParseOutput): Command {
 		.option("--no-session", "keep nothing on disk")
 		.option("--no-context-files", "skip AGENTS.md / CLAUDE.md")
 		.option("-e, --extension <path>", "load an extension (a .ts or .js module, or a folder with an index); repeatable", collect, [])
-		.option("--trust", "run this project's own code (.loom/extensions) without asking")
+		.option("--trust", "run this project's own code (.loom/extensions, .mcp.json servers) without asking")
+		.option("--mcp-config <file>", "MCP servers from this file (or JSON text) too, besides .mcp.json and $LOOM_HOME/mcp.json; repeatable", collect, [])
 		.option("--max-turns <n>", "stop after n model turns", parsePositiveInt)
 		.addOption(new Option("--approval <mode>", "auto (default): run everything guards allow; ask: changes wait for you; read-only").choices(APPROVAL_MODES))
 		.option("--allow <rule>", 'allow calls without asking, e.g. "bash(npm test)", "edit(src/**)" (repeatable)', collect, [])
@@ -182,6 +185,7 @@ export function parseArgs(
 		contextFiles: raw.contextFiles !== false,
 		extensions: raw.extension,
 		trust: raw.trust === true,
+		mcpConfig: raw.mcpConfig,
 		maxTurns: raw.maxTurns,
 		listModels: raw.listModels === undefined ? undefined : raw.listModels === true ? "" : String(raw.listModels),
 		approval: raw.approval,

@@ -43,6 +43,7 @@ export async function createSession(setup: SessionSetup): Promise<CreateAgentSes
 			contextFiles: options.contextFiles,
 			extensions: options.extensions,
 			trustProject: options.trust || undefined,
+			mcpConfig: options.mcpConfig,
 			sessionManager: sessionManager(setup),
 			maxTurns: options.maxTurns,
 			approval: options.approval,

@@ -3,6 +3,7 @@
 // its line, for a file tool each file it reads or changes. A redirection `> file` in a shell line is a write
 // of that file, so `write(…)` rules judge it.
 import { relative } from "node:path";
+import { toolNamePattern } from "../core/tool-name-pattern.js";
 import type { CallFacts, FileFact, PolicyContext } from "./call-facts.js";
 import { compilePathPattern, escapeGlob, matchesPath, type PathPattern } from "./path-glob.js";
 
@@ -48,7 +49,7 @@ export function parseRule(text: string, source: string, home: string): Rule {
 			source,
 		);
 	}
-	const rule: Rule = { text: trimmed, source, tool: new RegExp(`^${match[1].split("*").map(escapeRegex).join(".*")}$`) };
+	const rule: Rule = { text: trimmed, source, tool: toolNamePattern(match[1]) };
 	const spec = match[2]?.trim();
 	if (spec !== undefined) {
 		const negated = spec.startsWith("!");

@@ -24,6 +24,7 @@ import { configuredKeys, installApprovalPolicy, type SecretMask, secretMask } fr
 import { installResources } from "../resources/install-resources.js";
 import { installCheckpoints } from "../checkpoints/install-checkpoints.js";
 import { installExport } from "../export/export-session.js";
+import { installMcp } from "../mcp/index.js";
 import { BUILTIN_TOOLS, createBuiltinTools, ProcessGroupSet } from "../tools/index.js";
 import { type ModelOptions, modelChoice } from "./model-option.js";
 import { SessionManager } from "./session-manager.js";
@@ -42,8 +43,9 @@ export interface CreateAgentSessionOptions extends ModelOptions {
 	/** "parallel" (default) or "sequential": every tool call one at a time. Also settable later on `session.agent`. */
 	toolExecution?: ToolExecutionMode;
 	/**
-	 * Default: the default built-in tools (read, bash, edit, write) and every extension's. Names pick among every
-	 * built-in (grep, find, ls too) and extension tool; definitions add tools of your own.
+	 * Default: the default built-in tools (read, bash, edit, write) and every extension's and MCP server's. Names
+	 * pick among every built-in (grep, find, ls too), extension and MCP tool (`*` any characters:
+	 * `mcp__github__*`); definitions add tools of your own.
 	 */
 	tools?: ToolChoice;
 	/** Replaces loom's default prompt (the project's context files and the working directory are still added). */
@@ -53,8 +55,13 @@ export interface CreateAgentSessionOptions extends ModelOptions {
 	contextFiles?: boolean;
 	/** Extension paths (relative to cwd) and factories, loaded after loomHome's and the project's extensions folders. */
 	extensions?: readonly (string | ExtensionFactory)[];
-	/** Run the project's own code (.loom/extensions) without asking, for this session. Default: settings' trustProjects. */
+	/** Run the project's own code (.loom/extensions, .mcp.json servers) without asking, for this session. Default: settings' trustProjects. */
 	trustProject?: boolean;
+	/**
+	 * MCP server configurations (files relative to cwd, or JSON text), besides the project's .mcp.json and
+	 * loomHome's mcp.json; a later one wins a server's name. A broken one rejects with an McpConfigError.
+	 */
+	mcpConfig?: readonly string[];
 	/** Default: SessionManager.create(cwd), a new session file. */
 	sessionManager?: SessionManager;
 	/** Stop a prompt's run after this many model turns. */
@@ -165,6 +172,8 @@ async function install(session: AgentSession, assembly: Assembly): Promise<Insta
 	const { options, home, cwd, settings, tools, projectTrust, secrets } = assembly;
 	const flags = { approval: options.approval, allow: options.allow, deny: options.deny };
 	installApprovalPolicy(session, { flags, settings, settingsFile: settingsPath(home), secrets });
+	// MCP servers start here and come up while the rest loads.
+	installMcp(session, { cwd, home, configs: options.mcpConfig, trust: projectTrust, tools });
 	await installResources(session, { cwd, home });
 	const { enabled, ...limits } = settings.checkpoints ?? {};
 	installCheckpoints(session, { home, enabled, limits });

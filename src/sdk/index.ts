@@ -6,6 +6,7 @@ import "./builtin-tool-inputs.js";
 export { createAgentSession, type CreateAgentSessionOptions, type CreateAgentSessionResult } from "./create-agent-session.js";
 export { SessionManager } from "./session-manager.js";
 export { SessionOptionError } from "./session-option-error.js";
+export { McpConfigError } from "../mcp/index.js";
 export type { ModelOptions } from "./model-option.js";
 export type { ToolChoice } from "./tool-catalog.js";
 

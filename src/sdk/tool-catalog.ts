@@ -1,44 +1,82 @@
-// The tools a session may use (the built-ins, tools given as definitions, tools extensions register) and which
-// of them are enabled: when the options name none, the default built-ins and every other tool; otherwise the named
-// ones and the given definitions.
+// The tools a session may use (the built-ins, tools given as definitions, tools extensions and MCP servers add)
+// and which of them are enabled: when the options name none, the default built-ins and every other tool;
+// otherwise the tools the names and patterns (`*` any characters) match, and the given definitions.
 import type { AgentSession } from "../core/session/index.js";
 import type { ToolDefinition } from "../core/tool-definition.js";
+import { matchesToolPattern } from "../core/tool-name-pattern.js";
 import { SessionOptionError } from "./session-option-error.js";
 
-/** `tools` of createAgentSession: names of tools loom knows (built-in or from an extension), or definitions. */
+/** `tools` of createAgentSession: names (or `*` patterns) of tools loom knows, or definitions. */
 export type ToolChoice = readonly (string | ToolDefinition<any>)[];
 
+/** Tools still to come (a server's, once it has started), which a chosen name may already name. */
+export interface ExpectedTools {
+	/** Whether a chosen name or pattern may name one of them. */
+	accepts(pattern: string): boolean;
+	/** What they are, added to the list of known tools when a chosen name names nothing (", or …"). */
+	hint: string;
+}
+
+/** Tools that change as a whole (an MCP server's, as servers start, restart and change their lists). */
+export interface ToolGroup {
+	/** Replaces the group's tools; throws when a name is another tool's. */
+	set(tools: readonly ToolDefinition<any>[]): void;
+	remove(): void;
+}
+
 export class ToolCatalog {
-	private readonly known: ToolDefinition<any>[];
-	private readonly names: ReadonlySet<string> | undefined;
+	/** The built-ins and the given definitions, in order. */
+	private readonly base: ToolDefinition<any>[];
+	/** Added tools, group by group in the order the groups were made. */
+	private groups: { tools: readonly ToolDefinition<any>[] }[] = [];
+	private readonly patterns: readonly string[] | undefined;
 	/** Built-ins known but not enabled unless named (the search tools). */
 	private readonly offByDefault: ReadonlySet<ToolDefinition<any>>;
+	private readonly expected: ExpectedTools[] = [];
 	private session: AgentSession | undefined;
 
 	/** `builtins`: every built-in tool, in order; `defaults`: those enabled when `choice` names none. */
 	constructor(builtins: readonly ToolDefinition<any>[], choice: ToolChoice | undefined, defaults: readonly ToolDefinition<any>[] = builtins) {
 		const given = (choice ?? []).filter((entry): entry is ToolDefinition<any> => typeof entry !== "string");
-		this.known = [...builtins.filter((tool) => !given.some((other) => other.name === tool.name)), ...given];
+		this.base = [...builtins.filter((tool) => !given.some((other) => other.name === tool.name)), ...given];
 		this.offByDefault = new Set(builtins.filter((tool) => !defaults.includes(tool)));
-		this.names = choice && new Set(choice.map((entry) => (typeof entry === "string" ? entry : entry.name)));
+		this.patterns = choice?.map((entry) => (typeof entry === "string" ? entry : entry.name));
 	}
 
 	/** Every tool that can be enabled, built-ins first. */
 	get all(): readonly ToolDefinition<any>[] {
-		return this.known;
+		return [...this.base, ...this.groups.flatMap((group) => group.tools)];
+	}
+
+	/** The names and patterns the options chose tools by; undefined when they chose none. */
+	get chosen(): readonly string[] | undefined {
+		return this.patterns;
 	}
 
 	/** The enabled tools, in the catalog's order. */
 	enabled(): ToolDefinition<any>[] {
-		const { names } = this;
-		return names ? this.known.filter((tool) => names.has(tool.name)) : this.known.filter((tool) => !this.offByDefault.has(tool));
+		return this.all.filter((tool) => (this.patterns ? this.allows(tool.name) : !this.offByDefault.has(tool)));
 	}
 
-	/** Throws a SessionOptionError naming the tools chosen by name that nobody provides. */
+	/** Whether the choice enables a tool so named that is not a built-in (every such tool when it chose none). */
+	allows(name: string): boolean {
+		return this.patterns === undefined || this.patterns.some((pattern) => matchesToolPattern(pattern, name));
+	}
+
+	/** Chosen names that `expected` may name are not unknown while its tools are still to come. */
+	expectTools(expected: ExpectedTools): void {
+		this.expected.push(expected);
+	}
+
+	/** Throws a SessionOptionError naming the tools chosen by name that nobody provides or is expected to. */
 	checkChoice(): void {
-		const unknown = [...(this.names ?? [])].filter((name) => !this.known.some((tool) => tool.name === name));
+		const all = this.all;
+		const unknown = (this.patterns ?? []).filter(
+			(pattern) => !all.some((tool) => matchesToolPattern(pattern, tool.name)) && !this.expected.some((expected) => expected.accepts(pattern)),
+		);
 		if (unknown.length > 0) {
-			throw new SessionOptionError("tools", `unknown tool ${unknown.join(", ")}; choose from ${this.known.map((tool) => tool.name).join(",")}.`);
+			const hints = this.expected.map((expected) => `, or ${expected.hint}`).join("");
+			throw new SessionOptionError("tools", `unknown tool ${unknown.join(", ")}; choose from ${all.map((tool) => tool.name).join(",")}${hints}.`);
 		}
 	}
 
@@ -48,18 +86,37 @@ export class ToolCatalog {
 		this.apply();
 	}
 
-	/** An extension's tool; enabled unless the options chose tools by name without it. Throws on a taken name. */
+	/** An extension's tool; enabled unless the options chose tools without it. Throws on a taken name. */
 	addTool(tool: ToolDefinition<any>, owner: string): () => void {
-		if (this.known.some((other) => other.name === tool.name)) {
-			throw new Error(`A tool named ${tool.name} exists already; ${owner} must give its tool another name.`);
+		const group = this.group(owner);
+		try {
+			group.set([tool]);
+		} catch (error) {
+			group.remove();
+			throw error;
 		}
-		this.known.push(tool);
-		this.apply();
-		return () => {
-			const index = this.known.indexOf(tool);
-			if (index === -1) return;
-			this.known.splice(index, 1);
-			this.apply();
+		return () => group.remove();
+	}
+
+	/** A group of tools, empty until set, placed after the tools added so far. */
+	group(owner: string): ToolGroup {
+		const entry: { tools: readonly ToolDefinition<any>[] } = { tools: [] };
+		this.groups.push(entry);
+		return {
+			set: (tools) => {
+				if (!this.groups.includes(entry)) return;
+				const others = new Set(this.all.filter((tool) => !entry.tools.includes(tool)).map((tool) => tool.name));
+				const names = tools.map((tool) => tool.name);
+				const taken = names.find((name, index) => others.has(name) || names.indexOf(name) !== index);
+				if (taken !== undefined) throw new Error(`A tool named ${taken} exists already; ${owner} must give its tool another name.`);
+				entry.tools = [...tools];
+				this.apply();
+			},
+			remove: () => {
+				const before = this.groups.length;
+				this.groups = this.groups.filter((other) => other !== entry);
+				if (this.groups.length !== before && entry.tools.length > 0) this.apply();
+			},
 		};
 	}
 

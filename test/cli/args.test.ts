@@ -19,20 +19,20 @@ describe("parseArgs", () => {
 			"--thinking", "high", "--toolExecution", "sequential", "--tools", "read,bash", "--system-prompt", "S",
 			"--append-system-prompt", "A", "--no-context-files", "--max-turns", "3", "--approval", "ask",
 			"--allow", "bash(npm test)", "--allow", "edit(src/**)", "--deny", "bash(git push*)", "-e", "guard.ts", "--extension", "tools/",
-			"--trust", "@a.ts", "fix", "@b.png", "it",
+			"--trust", "--mcp-config", "a.json", "--mcp-config", '{"mcpServers":{}}', "@a.ts", "fix", "@b.png", "it",
 		);
 		expect(options).toEqual({
 			print: true, mode: "json", provider: "openai", model: "gpt-x", baseUrl: "http://h/v1", apiKey: "k",
 			thinking: "high", toolExecution: "sequential", tools: ["read", "bash"], systemPrompt: "S", appendSystemPrompt: "A",
 			continue: false, resume: false, session: undefined, persist: true, contextFiles: false, maxTurns: 3,
 			approval: "ask", allow: ["bash(npm test)", "edit(src/**)"], deny: ["bash(git push*)"],
-			extensions: ["guard.ts", "tools/"], trust: true, files: ["a.ts", "b.png"], prompt: "fix it",
+			extensions: ["guard.ts", "tools/"], trust: true, mcpConfig: ["a.json", '{"mcpServers":{}}'], files: ["a.ts", "b.png"], prompt: "fix it",
 		});
 	});
 
 	it("has sensible defaults", () => {
 		const { options } = parse();
-		expect(options).toMatchObject({ print: false, tools: undefined, persist: true, contextFiles: true, extensions: [], trust: false, files: [], prompt: "" });
+		expect(options).toMatchObject({ print: false, tools: undefined, persist: true, contextFiles: true, extensions: [], trust: false, mcpConfig: [], files: [], prompt: "" });
 		expect(options).toMatchObject({ approval: undefined, allow: [], deny: [] });
 	});
 

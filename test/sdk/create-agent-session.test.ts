@@ -10,6 +10,7 @@ import { createAgentSession } from "../../src/sdk/create-agent-session.js";
 import { SessionManager } from "../../src/sdk/session-manager.js";
 import { SessionOptionError } from "../../src/sdk/session-option-error.js";
 import { systemOf } from "../core/session/compaction/server-model.js";
+import { everythingStdio, everythingWithPid, pidIn, processesGone, waitForPid } from "../support/mcp-servers.js";
 import { recordingUi } from "../support/recording-ui.js";
 import { scriptedSdkOptions, scriptedSdkSession } from "../support/sdk-session.js";
 import { workspace } from "../support/temp-dir.js";
@@ -273,6 +274,44 @@ function alive(pid: number): boolean {
 		return false;
 	}
 }
+
+describe("createAgentSession's MCP servers", () => {
+	it("starts mcpConfig's servers; the tool choice names their tools while they start; dispose() closes them", async () => {
+		const ws = workspace();
+		const pidFile = join(ws.cwd, "server.pid");
+		const mcpConfig = [JSON.stringify({ mcpServers: { everything: everythingWithPid(pidFile) } })];
+		const { session } = await scriptedSdkSession(server, { mcpConfig, tools: ["read", "mcp__everything__get-s*"] }, ws);
+		await session.prompt("hi");
+		expect(toolNames(0)).toEqual(["read", "mcp__everything__get-structured-content", "mcp__everything__get-sum"]);
+		const pid = pidIn(pidFile);
+		expect(alive(pid)).toBe(true);
+		session.dispose();
+		expect(await processesGone([pid])).toBe(true);
+	});
+
+	it("a project's servers wait with its extensions for the one trust question, and start on a yes", async () => {
+		const ws = workspace();
+		mkdirSync(join(ws.cwd, ".loom", "extensions"), { recursive: true });
+		writeFileSync(join(ws.cwd, ".loom", "extensions", "noop.js"), "export default function () {}\n");
+		const pidFile = join(ws.cwd, "server.pid");
+		writeFileSync(join(ws.cwd, ".mcp.json"), JSON.stringify({ mcpServers: { local: everythingWithPid(pidFile), other: everythingStdio() } }));
+		const ui = recordingUi([true]);
+		const listed: string[] = [];
+		const select = ui.select.bind(ui);
+		ui.select = (options, choices) => {
+			listed.push(...(options.body ?? []).map((line) => line.text.trim()));
+			return select(options, choices);
+		};
+		const { session } = await scriptedSdkSession(server, { ui, tools: ["read", "mcp__local__echo"] }, ws);
+		await waitForPid(pidFile);
+		expect(ui.asked).toEqual(["Trust this project folder?"]);
+		// `other` is named by no chosen tool, so it is not asked about.
+		expect(listed.slice(1, -1)).toEqual([".mcp.json server local: sh", join(".loom", "extensions", "noop.js")]);
+		await session.prompt("hi");
+		expect(toolNames(0)).toEqual(["read", "mcp__local__echo"]);
+		session.dispose();
+	});
+});
 
 describe("createAgentSession's ui", () => {
 	it("tells the given ui, and asks nothing of a ui that cannot answer", async () => {

@@ -18,6 +18,7 @@ import type { FileCheckpoints } from "./file-checkpoints.js";
 import { type RewindResult, type RewindScope, restoreFiles } from "./session-rewind.js";
 import { type PromptPoint, type SessionTree, promptPoints, sessionTree } from "./session-tree.js";
 import { ToolHooks } from "./hook-chain.js";
+import { type RunGate, RunGates } from "./run-gates.js";
 import { RunState } from "./run-state.js";
 import { type CommandSession, registerSessionCommands } from "./session-commands.js";
 import { SessionCompaction } from "./session-compaction.js";
@@ -56,6 +57,8 @@ export class AgentSession {
 	private disposers: (() => void)[] = [];
 	private readonly stopAgentEvents: () => void;
 	private checkpoints: FileCheckpoints | undefined;
+	/** What a prompt waits for before its run starts; see addRunGate(). */
+	private readonly runGates = new RunGates();
 	private store: SessionStore;
 	private readonly options: AgentSessionOptions;
 	private readonly choice: ModelChoice;
@@ -163,6 +166,15 @@ export class AgentSession {
 	}
 	setFileCheckpoints(checkpoints: FileCheckpoints | undefined): void {
 		this.checkpoints = checkpoints;
+	}
+
+	/**
+	 * Adds a wait a prompt makes before its run starts, for tools still arriving (MCP servers starting): the run
+	 * then starts with them. A gate bounds its own wait, and ends it when the signal aborts (the prompt was
+	 * interrupted); a gate that fails is passed. Returns the function that removes the gate.
+	 */
+	addRunGate(gate: RunGate): () => void {
+		return this.runGates.add(gate);
 	}
 
 	get sessionId(): string {
@@ -275,6 +287,7 @@ export class AgentSession {
 			await this.start();
 			// A prompt sent during /compact runs on the compacted conversation.
 			await this.compaction.settled();
+			if (!run.abortRequested) await this.runGates.pass();
 			if (this.agent.state.isStreaming) throw new Error(ALREADY_RUNNING);
 			if (!this.choice.ensure()) throw new Error(this.choice.error);
 			// Stopped while it waited: nothing is sent.
@@ -340,6 +353,7 @@ export class AgentSession {
 	/** Stops the run (provider stream and its retries, tools) or a compaction, and resolves once it has settled. */
 	async abort(): Promise<void> {
 		if (this.run) this.run.abortRequested = true;
+		this.runGates.abort();
 		this.agent.abort();
 		this.compaction.abort();
 		await this.waitForIdle();
@@ -497,6 +511,7 @@ export class AgentSession {
 	 */
 	dispose(): void {
 		if (this.run) this.run.abortRequested = true;
+		this.runGates.abort();
 		this.agent.abort();
 		this.compaction.abort();
 		this.listeners = [];

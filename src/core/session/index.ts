@@ -40,6 +40,7 @@ export {
 export { type CommandSession, SESSION_COMMANDS, type SessionSummary, registerSessionCommands } from "./session-commands.js";
 export { type AfterLink, type BeforeLink, HookChain, type HookStage, type LinkOptions, ToolHooks, composeAfter, composeBefore } from "./hook-chain.js";
 export { AgentSession, type AgentSessionOptions, type RunOutcome, type SessionListener } from "./agent-session.js";
+export type { RunGate } from "./run-gates.js";
 export * from "./compaction/index.js";
 export { type CompactionHost, SessionCompaction, type SessionCompactionOptions } from "./session-compaction.js";
 export { type InputOptions, type SelectOptions, type SessionUi, type UiChoice, UiSlot, nonInteractiveUi } from "./session-ui.js";

@@ -1,0 +1,27 @@
+// How a failed request to a server is told apart and put into words (no SDK needed, so it loads with loom).
+
+/** Why a request failed: no answer in time, the connection closed under it, the server refused it, or the
+ * transport could not carry it (a remote server gone). */
+export type FailureKind = "timeout" | "closed" | "server" | "transport";
+
+export class RequestFailure extends Error {
+	constructor(
+		readonly kind: FailureKind,
+		message: string,
+	) {
+		super(message);
+		this.name = "RequestFailure";
+	}
+}
+
+/** An error's message with its cause's ("fetch failed: connect ECONNREFUSED 127.0.0.1:1"). */
+export function errorText(error: unknown): string {
+	if (!(error instanceof Error)) return String(error);
+	const cause = (error as { cause?: unknown }).cause;
+	const causeText = cause instanceof Error ? cause.message : undefined;
+	return causeText && !error.message.includes(causeText) ? `${error.message}: ${causeText}` : error.message;
+}
+
+export function formatMs(ms: number): string {
+	return ms % 1000 === 0 ? `${ms / 1000} s` : `${ms} ms`;
+}

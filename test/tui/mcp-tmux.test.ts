@@ -1,0 +1,68 @@
+// MCP servers in the interactive screen (tmux): a project's servers start on a yes to the trust question, the
+// first prompt gets their tools, /mcp lists the servers with their state and tools, and leaving with Ctrl+C
+// leaves no server process behind.
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { isProcessAlive } from "../../src/tools/process-groups.js";
+import { ensureBuilt, serverFlags } from "../cli/loom-process.js";
+import { everythingWithPid, pidIn, processesGone } from "../support/mcp-servers.js";
+import { type ScriptedModelServer, startScriptedModelServer } from "../support/scripted-model-server.mjs";
+import { tempDir, workspace } from "../support/temp-dir.js";
+import { TmuxTerminal, hasTmux, loomCommand } from "../support/tmux-terminal.js";
+
+const terminal = new TmuxTerminal("loom-mcp");
+
+describe.skipIf(!hasTmux())("MCP servers in the screen (tmux)", () => {
+	let server: ScriptedModelServer;
+
+	beforeAll(async () => {
+		await ensureBuilt();
+		server = await startScriptedModelServer();
+	}, 120_000);
+
+	afterAll(() => {
+		terminal.kill();
+		server?.close();
+	});
+
+	it("the trust question names the servers; on a yes a failed server is told, the first prompt sees the tools, /mcp lists them, Ctrl+C leaves nothing running", async () => {
+		const dir = tempDir();
+		const { cwd, home } = workspace();
+		mkdirSync(join(home, "user-home"));
+		writeFileSync(
+			join(cwd, ".mcp.json"),
+			JSON.stringify({ mcpServers: { everything: everythingWithPid(join(dir, "pid"), join(dir, "helper.pid")), broken: { command: "no-such-mcp-server-command" } } }),
+		);
+		terminal.start(loomCommand(home, serverFlags(server.openaiBaseUrl)), { cwd, columns: 120, rows: 40 });
+		const question = await terminal.waitForScreen((text) => text.includes("Trust this project folder?"), "the trust question");
+		expect(question).toContain(".mcp.json server everything: sh");
+		expect(question).toContain(".mcp.json server broken: no-such-mcp-server-command");
+		expect(pidIn(join(dir, "pid"))).toBe(0);
+		terminal.sendKeys("Enter");
+		await terminal.waitForScreen((text) => !text.includes("Trust this project folder?") && text.includes("Ask loom") && text.includes("ready"), "the editor");
+		await terminal.waitForScreen((text) => text.includes("MCP server broken failed to start: command not found: no-such-mcp-server-command"), "the failure notice", 10_000);
+
+		server.enqueue({ toolCalls: [{ id: "call_1", name: "mcp__everything__echo", arguments: { message: "from the screen" } }] }, { text: "Echoed." });
+		await terminal.typeLine("echo something");
+		const answered = await terminal.waitForScreen((text) => text.includes("Echoed.") && text.includes("ready"), "the answer");
+		expect(answered).toContain("mcp__everything__echo");
+		expect(answered).toContain("Echo: from the screen");
+		expect(server.requests[0]!.body.tools.map((tool: any) => tool.function.name)).toContain("mcp__everything__echo");
+
+		await terminal.typeLine("/mcp");
+		// Not "MCP servers:" alone: the command popup's description of /mcp starts so too.
+		const listed = await terminal.waitForScreen((text) => text.includes("MCP servers:\n"), "the server list");
+		expect(listed).toContain(`everything · ready · stdio · ${join(cwd, ".mcp.json")}`);
+		expect(listed).toMatch(/\d+ tools \(mcp__everything__\*\): echo, get-annotated-message, /);
+		expect(listed).toContain("broken · failed: command not found: no-such-mcp-server-command");
+
+		const pids = [pidIn(join(dir, "pid")), pidIn(join(dir, "helper.pid"))];
+		expect(pids.every((id) => id > 0 && isProcessAlive(id))).toBe(true);
+		terminal.sendKeys("C-c");
+		await terminal.waitForScreen((text) => text.includes("Press Ctrl+C again to exit"), "the exit hint");
+		terminal.sendKeys("C-c");
+		await terminal.waitForScreen((text) => text.includes("[loom exited with 0]"), "loom exiting");
+		expect(await processesGone(pids)).toBe(true);
+	}, 60_000);
+});
