@@ -3,13 +3,51 @@
 // screen) starts several times faster than the plain tsc output.
 import { defineConfig } from "rolldown";
 
+/**
+ * Libraries (React, its reconciler, the scheduler) pick their production or development build from NODE_ENV
+ * when loaded. Bundled, loom always takes the production build: the development one checks every render,
+ * cost several times the CPU on a fast stream, and its code alone doubled what the screen has to load. Every
+ * module reads NODE_ENV as "production" (loom's own screen loader then leaves the environment alone); only
+ * reads are replaced, so the user's NODE_ENV still reaches the commands loom runs.
+ */
+const productionBuilds = {
+	name: "production-builds",
+	transform: {
+		filter: { code: "process.env.NODE_ENV" },
+		handler(code) {
+			return code.replace(/process\.env\.NODE_ENV(?!\s*=[^=])/g, '"production"');
+		},
+	},
+};
+
+/**
+ * Ink's layout engine (yoga, WebAssembly) carries its binary as base64 and, where fetch exists, loads it through a
+ * fetch of a data: URL: before the first frame that starts Node's fetch implementation and copies the binary
+ * several times. Its loader's own path for environments without fetch decodes the base64 directly; it is taken
+ * always (a build error says so if yoga's loader changes).
+ */
+const yogaWithoutFetch = {
+	name: "yoga-without-fetch",
+	transform: {
+		filter: { id: /yoga-wasm-base64-esm\.js$/ },
+		handler(code) {
+			const check = '"function"!=typeof fetch';
+			if (!code.includes(check)) this.error("yoga-layout's loader no longer checks for fetch as rolldown.config.mjs expects: update the plugin.");
+			return code.replaceAll(check, "true");
+		},
+	},
+};
+
 export default defineConfig({
 	input: { loom: "src/cli/main.ts" },
 	platform: "node",
-	// Ink and React stay ordinary imports: they load only for the interactive screen. The shell parser is
-	// WebAssembly that finds its .wasm files beside its own module, and jiti (the extension loader) loads only when
-	// an extension exists and finds its own files at run time: both stay in node_modules too.
-	external: [/^ink(\/|$)/, /^react(\/|$)/, /^@vscode\/tree-sitter-wasm(\/|$)/, /^jiti(\/|$)/],
+	// Ink and React are bundled like everything else (loaded from node_modules, Node lexed every CommonJS
+	// module of React for its exports, half of the screen's start). Ink imports the React devtools only when
+	// DEV=true; they are not installed. The shell parser is WebAssembly that finds its .wasm files beside its own
+	// module, and jiti (the extension loader) loads only when an extension exists and finds its own files at run
+	// time: both stay in node_modules.
+	external: ["react-devtools-core", /^@vscode\/tree-sitter-wasm(\/|$)/, /^jiti(\/|$)/],
+	plugins: [productionBuilds, yogaWithoutFetch],
 	output: {
 		dir: "dist/bundle",
 		format: "esm",

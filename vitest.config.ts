@@ -85,6 +85,7 @@ export const PROCESS_TESTS = [
 	"test/tui/real-session.test.tsx",
 	"test/tui/resources-tmux.test.ts",
 	"test/tui/rewind-tmux.test.ts",
+	"test/tui/screen-terminal-tmux.test.ts",
 	"test/tui/session-guard-tmux.test.ts",
 	"test/tui/shell-command.test.tsx",
 	"test/tui/terminal-handoff-tmux.test.ts",

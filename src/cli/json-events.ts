@@ -1,5 +1,6 @@
 // JSON mode's line format: one event per line; deltas carry only the delta, so output grows linearly.
 import type { SessionEvent } from "../core/session/index.js";
+import type { ToolUpdateDeltas } from "./tool-update-deltas.js";
 
 export interface SessionLine {
 	type: "session";
@@ -19,13 +20,16 @@ export function jsonLine(value: unknown): string {
 }
 
 /**
- * message_update drops the growing `message` and each delta's `partial` (both repeat everything so far);
+ * message_update drops the growing `message` and each delta's `partial` (both repeat everything so far). With
+ * `toolUpdates` (one per run), tool_execution_update carries only the new output (see tool-update-deltas.ts);
  * every other event is written whole.
  */
-export function eventToJsonLine(event: SessionEvent): string {
+export function eventToJsonLine(event: SessionEvent, toolUpdates?: ToolUpdateDeltas): string {
 	if (event.type === "message_update") {
 		const { partial: _partial, ...delta } = event.assistantMessageEvent as { partial?: unknown };
 		return jsonLine({ type: "message_update", assistantMessageEvent: delta });
 	}
+	if (toolUpdates && event.type === "tool_execution_update") return jsonLine(toolUpdates.line(event));
+	if (toolUpdates && event.type === "tool_execution_end") toolUpdates.end(event.toolCallId);
 	return jsonLine(event);
 }

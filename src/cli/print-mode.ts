@@ -4,6 +4,7 @@ import type { AgentSession, RunOutcome, SessionEvent } from "../core/session/ind
 import { stripControls } from "../core/text/sanitize-terminal.js";
 import { eventToJsonLine, jsonLine, type SessionLine } from "./json-events.js";
 import type { PromptInput } from "./prompt-input.js";
+import { ToolUpdateDeltas } from "./tool-update-deltas.js";
 import { StatusLine } from "./status-line.js";
 
 export interface PrintIo {
@@ -25,8 +26,9 @@ async function runJson(session: AgentSession, input: PromptInput, io: PrintIo): 
 		model: session.modelId,
 	};
 	io.stdout.write(`${jsonLine(first)}\n`);
+	const toolUpdates = new ToolUpdateDeltas();
 	session.subscribe((event) => {
-		io.stdout.write(`${eventToJsonLine(event)}\n`);
+		io.stdout.write(`${eventToJsonLine(event, toolUpdates)}\n`);
 	});
 	await session.start();
 	return session.runPrompt(input.text, { images: input.images });

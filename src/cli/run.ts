@@ -58,6 +58,8 @@ export async function run(options: CliOptions, io: RunIo = defaultIo()): Promise
 		throw new UsageError('No prompt: give one as arguments (loom -p "...") or pipe it on stdin.');
 	}
 
+	// The screen loads while the session is assembled.
+	if (interactive) void import("../tui/index.js").then((tui) => tui.preloadScreen());
 	let session: AgentSession;
 	try {
 		const sessionFile = await chooseSessionFile(options, home, io.cwd, { ...io, canAsk });

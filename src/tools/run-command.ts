@@ -1,5 +1,5 @@
 // Runs one shell command in its own process group and settles promptly, whatever its children do.
-import { execa } from "execa";
+// execa is loaded with the first command: loom starts (its screen included) without compiling it.
 import type { Readable } from "node:stream";
 import { type ProcessGroupSet, releaseProcessGroup, signalProcessGroup, trackProcessGroup } from "./process-groups.js";
 
@@ -28,7 +28,7 @@ export interface RunCommandOutcome {
 }
 
 /** Why the shell did not start, without execa's echo of the command (a rejected long command would flood the model). */
-async function spawnFailure(child: ReturnType<typeof execa>, options: RunCommandOptions): Promise<string> {
+async function spawnFailure(child: ReturnType<typeof import("execa").execa>, options: RunCommandOptions): Promise<string> {
 	const result = await child;
 	if (result.code === "E2BIG") {
 		const kb = Math.round(Buffer.byteLength(options.command) / 1024);
@@ -47,6 +47,7 @@ const SETTLE_AFTER_KILL_MS = 400;
 const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 export async function runCommand(options: RunCommandOptions): Promise<RunCommandOutcome> {
+	const { execa } = await import("execa");
 	const child = execa(options.shell, ["-c", options.command], {
 		cwd: options.cwd,
 		env: options.env,

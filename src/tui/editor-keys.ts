@@ -1,6 +1,8 @@
 // Maps Ink key presses onto editor commands. Pure: (input, key, pasting) => commands.
-// Terminals differ: Shift+Enter is only distinguishable with the kitty protocol; Alt+Enter arrives as
-// ESC CR, Ctrl+J as LF. Pastes come bracketed (ESC[200~ … ESC[201~), which Ink hands over as "[200~".
+// Terminals differ: Shift+Enter is only distinguishable with the kitty protocol or xterm's modifyOtherKeys
+// (terminal-keys.ts gives Ink the kitty form); Alt+Enter arrives as ESC CR, Ctrl+J as LF. Backspace reaches
+// Ink as backspace and Delete as delete only after terminal-keys.ts (Ink reads DEL, Backspace's byte, as
+// delete). Pastes come bracketed (ESC[200~ … ESC[201~), which Ink hands over as "[200~".
 import type { Key } from "ink";
 
 export type EditorCommand =
@@ -18,6 +20,9 @@ export type EditorCommand =
 	| { type: "deleteToStart" }
 	| { type: "deleteToEnd" }
 	| { type: "deleteWord" }
+	| { type: "deleteWordPart" }
+	| { type: "wordLeft" }
+	| { type: "wordRight" }
 	| { type: "escape" }
 	| { type: "tab" }
 	| { type: "externalEdit" }
@@ -45,6 +50,15 @@ const CTRL: Record<string, EditorCommand> = {
 	b: { type: "left" },
 	f: { type: "right" },
 };
+
+/** Alt+letter chords, as readline binds them. */
+const META: Record<string, EditorCommand> = {
+	b: { type: "wordLeft" },
+	f: { type: "wordRight" },
+};
+
+/** What is left of a function-key sequence Ink did not know (ESC[…~, the ESC dropped): a key with no binding, never text. */
+const UNKNOWN_SEQUENCE = /^\[\d+(?:;\d+)*~$/;
 
 /**
  * Text that arrived in one piece outside a bracketed paste: either typed ahead (a trailing Enter means
@@ -100,9 +114,10 @@ export function editorCommands(input: string, key: Key, pasting: boolean): Edito
 	if (key.return) return [key.shift || key.meta ? { type: "newline" } : { type: "submit" }];
 	if (input === "\n") return [{ type: "newline" }];
 	if (key.escape) return [{ type: "escape" }];
-	if (key.backspace || key.delete) return [{ type: "backspace" }];
-	if (key.leftArrow) return [{ type: "left" }];
-	if (key.rightArrow) return [{ type: "right" }];
+	if (key.backspace) return [{ type: key.meta || key.ctrl ? "deleteWordPart" : "backspace" }];
+	if (key.delete) return [{ type: "deleteForward" }];
+	if (key.leftArrow) return [{ type: key.ctrl || key.meta ? "wordLeft" : "left" }];
+	if (key.rightArrow) return [{ type: key.ctrl || key.meta ? "wordRight" : "right" }];
 	if (key.upArrow) return [{ type: "up" }];
 	if (key.downArrow) return [{ type: "down" }];
 	if (key.home) return [{ type: "home" }];
@@ -110,8 +125,12 @@ export function editorCommands(input: string, key: Key, pasting: boolean): Edito
 	if (key.tab && key.shift) return [{ type: "cycleApproval" }];
 	if (key.tab && !key.shift) return [{ type: "tab" }];
 	if (key.tab || input === "") return [];
-	// Alt+letter and other meta chords have no binding; never type them as text.
-	if (key.meta && input.length === 1) return [];
+	// Other Alt chords have no binding; never type them as text.
+	if (key.meta && input.length === 1) {
+		const command = META[input];
+		return command ? [command] : [];
+	}
+	if (UNKNOWN_SEQUENCE.test(input)) return [];
 	if (input.length > 1) return typedText(input);
 	return [{ type: "insert", text: input }];
 }

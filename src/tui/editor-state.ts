@@ -96,12 +96,44 @@ export function deleteToLineEnd(state: EditorState): EditorState {
 	return { ...state, text: state.text.slice(0, state.cursor) + state.text.slice(cut) };
 }
 
-export function deleteWordBack(state: EditorState): EditorState {
-	const before = state.text.slice(0, state.cursor);
-	const match = /(?:\S+\s*|\s+)$/.exec(before);
-	if (!match) return state;
-	const start = state.cursor - match[0].length;
+function deleteBackTo(state: EditorState, start: number): EditorState {
+	if (start >= state.cursor) return state;
 	return { ...state, text: state.text.slice(0, start) + state.text.slice(state.cursor), cursor: start };
+}
+
+/** Ctrl+W: back to the previous blank, like a shell's (a path goes whole). */
+export function deleteWordBack(state: EditorState): EditorState {
+	const match = /(?:\S+\s*|\s+)$/.exec(state.text.slice(0, state.cursor));
+	return match ? deleteBackTo(state, state.cursor - match[0].length) : state;
+}
+
+/** Letters (with their marks), digits and underscores make words; the rest separates them. */
+const WORD_BEFORE = /[\p{L}\p{M}\p{N}_]*[^\p{L}\p{M}\p{N}_]*$/u;
+const WORD_AFTER = /^[^\p{L}\p{M}\p{N}_]*[\p{L}\p{M}\p{N}_]*/u;
+
+/** Where the word before the cursor starts (separators right before the cursor are passed over first). */
+function wordStart(text: string, cursor: number): number {
+	return cursor - (WORD_BEFORE.exec(text.slice(0, cursor))?.[0].length ?? 0);
+}
+
+/** Where the word after the cursor ends (separators right after the cursor are passed over first). */
+function wordEnd(text: string, cursor: number): number {
+	return cursor + (WORD_AFTER.exec(text.slice(cursor))?.[0].length ?? 0);
+}
+
+/** Alt+B, Ctrl+Left: to the start of this or the previous word. */
+export function moveWordLeft(state: EditorState): EditorState {
+	return { ...state, cursor: wordStart(state.text, state.cursor) };
+}
+
+/** Alt+F, Ctrl+Right: to the end of this or the next word. */
+export function moveWordRight(state: EditorState): EditorState {
+	return { ...state, cursor: wordEnd(state.text, state.cursor) };
+}
+
+/** Alt+Backspace: back to the start of this or the previous word (a path goes one part at a time). */
+export function deleteToWordStart(state: EditorState): EditorState {
+	return deleteBackTo(state, wordStart(state.text, state.cursor));
 }
 
 export function isOnFirstLine(state: EditorState): boolean {
@@ -150,6 +182,13 @@ export function down(state: EditorState): EditorState {
 	if (index >= state.history.length) return { ...state, historyIndex: -1, text: state.draft, cursor: state.draft.length, draft: "" };
 	const text = state.history[index];
 	return { ...state, historyIndex: index, text, cursor: text.length };
+}
+
+/** History with `prompts` (an opened session's) after what is there already; the text being edited stays. */
+export function withHistory(state: EditorState, prompts: readonly string[]): EditorState {
+	const history = [...state.history];
+	for (const prompt of prompts) if (history.at(-1) !== prompt) history.push(prompt);
+	return { ...state, history, historyIndex: -1, draft: "" };
 }
 
 /** Clears the editor and records the sent text in history (no consecutive duplicates). */

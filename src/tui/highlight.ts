@@ -1,8 +1,9 @@
 // Syntax colours for fenced code: highlight.js finds the tokens, cli-highlight's default theme colours them.
 // cli-highlight's own highlight() gets there by parsing highlight.js's HTML with a full HTML5 parser, which
 // was most of the cost of printing a long answer; highlight.js's HTML is only nested <span class="…">
-// elements and five escaped characters, so a single scan turns it into the same coloured text.
-import { DEFAULT_THEME } from "cli-highlight";
+// elements and five escaped characters, so a single scan turns it into the same coloured text (only
+// cli-highlight's theme is loaded, not its HTML parser).
+import { DEFAULT_THEME } from "cli-highlight/dist/theme.js";
 import hljs from "highlight.js";
 
 type Style = (text: string) => string;

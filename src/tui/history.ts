@@ -8,6 +8,8 @@ import type { NewTranscriptItem as NewItem, ToolRunView } from "./view-model.js"
 
 /** Messages shown at most; a long session starts with a line saying how many were left out. */
 export const HISTORY_MESSAGES = 60;
+/** Prompts of an opened session the editor's Up arrow recalls at most (the latest). */
+export const HISTORY_PROMPTS = 500;
 
 interface ToolResultLike {
 	role: "toolResult";
@@ -78,4 +80,15 @@ export function historyItems(messages: readonly AgentMessage[], tools: readonly 
 		items.push({ kind: "tools", turn, runs });
 	});
 	return items;
+}
+
+/** The prompts of a conversation, oldest first, for the editor's history (a prompt repeated at once, once). */
+export function promptHistory(messages: readonly AgentMessage[], limit = HISTORY_PROMPTS): string[] {
+	const prompts: string[] = [];
+	for (const message of messages) {
+		if (!isRole(message, "user")) continue;
+		const text = userText((message as { content?: unknown }).content);
+		if (text.trim() !== "" && prompts.at(-1) !== text) prompts.push(text);
+	}
+	return prompts.slice(-limit);
 }

@@ -19,19 +19,37 @@ export interface InteractiveOptions {
 
 
 /**
- * Loads Ink, React and the components. React picks its build from NODE_ENV when first loaded; left unset,
- * that is the development build, which checks and records every render and made a fast stream cost
- * several times the CPU. So an unset NODE_ENV means production here, and only while loading: processes
- * the agent starts later must not inherit a NODE_ENV the user never set.
+ * Loads Ink, React and the components, once. Run from the sources, React picks its build from NODE_ENV when
+ * first loaded; left unset, that is the development build, which checks and records every render and made a
+ * fast stream cost several times the CPU. So an unset NODE_ENV means production here, and only while loading:
+ * processes the agent starts meanwhile or later must not inherit a NODE_ENV the user never set. (In the bundle
+ * NODE_ENV reads as production everywhere, see rolldown.config.mjs: the environment is never touched.)
  */
-async function loadScreen(): Promise<typeof import("./mount-screen.js")> {
+function loadScreen(): Promise<typeof import("./mount-screen.js")> {
+	screen ??= importScreen();
+	return screen;
+}
+
+let screen: Promise<typeof import("./mount-screen.js")> | undefined;
+
+async function importScreen(): Promise<typeof import("./mount-screen.js")> {
 	if (process.env.NODE_ENV !== undefined) return import("./mount-screen.js");
-	process.env.NODE_ENV = "production";
+	const env = process.env;
+	env.NODE_ENV = "production";
 	try {
 		return await import("./mount-screen.js");
 	} finally {
-		delete process.env.NODE_ENV;
+		delete env.NODE_ENV;
 	}
+}
+
+/**
+ * Starts loading the screen while the caller does other work (assembling the session): its layout engine is
+ * WebAssembly, compiled off the main thread, and its files are read meanwhile. runInteractive() then waits only
+ * for what is left. A failure surfaces there.
+ */
+export function preloadScreen(): void {
+	loadScreen().catch(() => {});
 }
 
 /** Runs the screen until the user quits; resolves with the process exit code. */

@@ -1,9 +1,40 @@
 // Terminal markdown: marked's lexer for the structure, chalk for styles, highlight.js for fenced code.
 // Returns an ANSI string; wrapping is left to the caller (wrapRows).
+// highlight.js with its languages is most of the screen's code, and the first frame needs none of it: it is
+// loaded by loadHighlighter(), and code rendered before that is left plain.
 import chalk from "chalk";
 import { type Token, type Tokens, lexer } from "marked";
-import { highlight, supportsLanguage } from "./highlight.js";
 import { drawTable } from "./markdown-table.js";
+
+type Highlighter = typeof import("./highlight.js");
+
+let highlighter: Highlighter | undefined;
+let loading: Promise<void> | undefined;
+let settled = false;
+
+/** Loads the syntax highlighter once; fenced code is coloured from then on. Never rejects. */
+export function loadHighlighter(): Promise<void> {
+	loading ??= import("./highlight.js").then(
+		(loaded) => {
+			highlighter = loaded;
+			settled = true;
+		},
+		() => {
+			// Without it code is shown plain, which is still correct.
+			settled = true;
+		},
+	);
+	return loading;
+}
+
+/** A fence with a language: text the highlighter would colour. */
+const FENCE_WITH_LANGUAGE = /^ {0,3}(?:`{3,}|~{3,})[ \t]*[^\s`]/m;
+
+/** Whether rendering `text` now could differ from rendering it once the highlighter is loaded. */
+export function awaitsHighlighter(text: string): boolean {
+	return !settled && FENCE_WITH_LANGUAGE.test(text);
+}
+
 
 const ENTITIES: Record<string, string> = { "&amp;": "&", "&lt;": "<", "&gt;": ">", "&quot;": '"', "&#39;": "'" };
 
@@ -55,9 +86,9 @@ function renderInlineToken(token: Token): string {
 
 export function highlightCode(code: string, lang: string | undefined): string {
 	const language = lang?.trim().split(/\s+/)[0];
-	if (!language || !supportsLanguage(language)) return code;
+	if (!language || !highlighter?.supportsLanguage(language)) return code;
 	try {
-		return highlight(code, language);
+		return highlighter.highlight(code, language);
 	} catch {
 		return code;
 	}
@@ -161,13 +192,14 @@ export function renderMarkdown(text: string, width = 80): string {
 
 const WARM_UP_SAMPLE =
 	"# Heading\n\nSome *emphasis*, **strong**, `code`, ~~gone~~ and a [link](https://example.com).\n\n" +
-	"- one\n- two\n  - nested\n\n1. first\n2. second\n\n> quoted\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n---\n\n```\ncode\n```\n";
+	"- one\n- two\n  - nested\n\n1. first\n2. second\n\n> quoted\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n---\n\n```ts\nconst code = 1;\n```\n";
 
 /**
- * Renders a small sample once. The first markdown rendered in a process is several times slower than the
- * rest (the lexer's patterns are compiled, the code is not optimised yet); the screen calls this while it
- * waits for the first prompt, so the first answer does not pay for it.
+ * Loads the highlighter and renders a small sample once. The first markdown rendered in a process is several
+ * times slower than the rest (the lexer's patterns are compiled, the code is not optimised yet); the screen
+ * calls this after its first frame, while it waits for the first prompt, so the first answer does not pay for it.
  */
-export function warmUpMarkdown(): void {
+export async function warmUpMarkdown(): Promise<void> {
+	await loadHighlighter();
 	renderMarkdown(WARM_UP_SAMPLE, 80);
 }

@@ -1,8 +1,9 @@
 // Pasted text reaches the screen on stdin between the bracketed-paste markers, and Ink reads all of stdin as
 // key presses: escape sequences inside a paste (copied coloured output, say) would arrive as keys, and some
 // make Ink's key parser throw. So a paste's text loses its escape sequences before Ink reads it; the markers
-// and everything outside a paste (the keys) pass unchanged.
+// pass unchanged, and everything outside a paste (the keys) passes as Ink reads it right (terminal-keys.ts).
 import { stripControls, unfinishedSequenceStart } from "../core/text/sanitize-terminal.js";
+import { normalizeKeys } from "./terminal-keys.js";
 
 const START = "\u001b[200~";
 const END = "\u001b[201~";
@@ -32,10 +33,10 @@ export class PasteFilter {
 				const at = seen.indexOf(START);
 				if (at === -1) {
 					this.recent = seen.slice(-(START.length - 1));
-					return out + text.slice(from);
+					return out + normalizeKeys(text.slice(from));
 				}
 				const end = from + at + START.length - this.recent.length;
-				out += text.slice(from, end);
+				out += normalizeKeys(text.slice(from, end));
 				from = end;
 				this.pasting = true;
 				this.recent = "";
@@ -66,7 +67,10 @@ function splitInterrupts(text: string): string[] {
 	return text.includes("\u0003") ? text.split(/(\u0003)/).filter((piece) => piece !== "") : [text];
 }
 
-/** `stdin` as Ink reads it (read() after "readable"), with every paste cleaned; all else is the stream itself. */
+/**
+ * `stdin` as Ink reads it (read() after "readable"), with every paste cleaned and the keys Ink misreads
+ * rewritten; all else is the stream itself.
+ */
 export function withPasteFilter(stdin: NodeJS.ReadStream): NodeJS.ReadStream {
 	const filter = new PasteFilter();
 	const pending: string[] = [];

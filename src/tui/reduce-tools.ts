@@ -1,7 +1,10 @@
 // Tool execution timeline: rows keyed by toolCallId, never by position.
-// start → "preparing" (not yet validated), approval asked → "waiting" → answered → "preparing",
-// update → "running", end → "done" | "error"; updates after the end are ignored. The batch moves into the transcript as one item at turn_end.
+// The assistant message's end → "queued" (every call of the batch, in the model's order), start → "preparing"
+// (validation, the before-chain), approval asked → "waiting" → answered → "preparing", execute() began
+// (tool_execution_running) or an update → "running", end → "done" | "error"; updates after the end are ignored.
+// The batch moves into the transcript as one item at turn_end.
 import type { AgentToolResult } from "../core/agent-types.js";
+import type { AssistantMessage } from "../core/llm-types.js";
 import { findTool, type NamedToolPresentation, toolSummary } from "../core/tool-definition.js";
 import { textFromContent } from "./message-text.js";
 import { appendItems } from "./reduce-assistant.js";
@@ -15,6 +18,22 @@ function isSettled(run: ToolRunView): boolean {
 	return run.status === "done" || run.status === "error";
 }
 
+function newRun(toolCallId: string, toolName: string, args: unknown, status: ToolRunView["status"], now: number, tools: readonly NamedToolPresentation[]): ToolRunView {
+	return { id: toolCallId, name: toolName, status, argsPreview: toolSummary(findTool(tools, toolName), args), args, startedAt: now };
+}
+
+/** The calls of an assistant message the loop will run (it runs none after an error or an abort), queued. */
+export function queueTools(view: ScreenView, message: AssistantMessage, now: number, tools: readonly NamedToolPresentation[]): ScreenView {
+	if (message.stopReason === "error" || message.stopReason === "aborted" || !Array.isArray(message.content)) return view;
+	let next = view;
+	for (const block of message.content) {
+		if (block?.type !== "toolCall" || typeof block.id !== "string" || next.tools[block.id]) continue;
+		const run = newRun(block.id, typeof block.name === "string" ? block.name : "tool", block.arguments, "queued", now, tools);
+		next = { ...withRun(next, run), liveToolIds: [...next.liveToolIds, block.id] };
+	}
+	return next;
+}
+
 export function startTool(
 	view: ScreenView,
 	toolCallId: string,
@@ -23,16 +42,17 @@ export function startTool(
 	now: number,
 	tools: readonly NamedToolPresentation[],
 ): ScreenView {
-	if (view.tools[toolCallId]) return view;
-	const run: ToolRunView = {
-		id: toolCallId,
-		name: toolName,
-		status: "preparing",
-		argsPreview: toolSummary(findTool(tools, toolName), args),
-		args,
-		startedAt: now,
-	};
-	return { ...withRun(view, run), liveToolIds: [...view.liveToolIds, toolCallId] };
+	const queued = view.tools[toolCallId];
+	if (queued?.status === "queued") return withRun(view, { ...queued, status: "preparing", startedAt: now });
+	if (queued) return view;
+	return { ...withRun(view, newRun(toolCallId, toolName, args, "preparing", now, tools)), liveToolIds: [...view.liveToolIds, toolCallId] };
+}
+
+/** execute() began: running, whether or not the tool reports progress. */
+export function runTool(view: ScreenView, toolCallId: string): ScreenView {
+	const run = view.tools[toolCallId];
+	if (!run || run.status !== "preparing") return view;
+	return withRun(view, { ...run, status: "running" });
 }
 
 export function updateTool(view: ScreenView, toolCallId: string, partial: AgentToolResult<unknown> | undefined): ScreenView {
@@ -68,6 +88,10 @@ export function endTool(view: ScreenView, toolCallId: string, result: AgentToolR
 	});
 }
 
+function unfinishedText(run: ToolRunView): string {
+	return run.status === "queued" ? "Not run: the run ended before its turn." : "Interrupted before it finished.";
+}
+
 /**
  * Moves the current batch into the transcript, in source order. Rows still open (a run that ended
  * without their end event) are closed as errors: the screen must not claim they are still working.
@@ -77,7 +101,7 @@ export function flushToolBatch(view: ScreenView, now: number): ScreenView {
 	const runs = view.liveToolIds
 		.map((id) => view.tools[id])
 		.filter((run): run is ToolRunView => run !== undefined)
-		.map((run) => (isSettled(run) ? run : { ...run, status: "error" as const, resultText: "Interrupted before it finished.", endedAt: now }));
+		.map((run) => (isSettled(run) ? run : { ...run, status: "error" as const, resultText: unfinishedText(run), endedAt: now, untimed: run.status === "queued" || run.untimed }));
 	const cleared: ScreenView = { ...view, tools: {}, liveToolIds: [] };
 	return appendItems(cleared, [{ kind: "tools", turn: view.turn, runs }]);
 }

@@ -5,9 +5,9 @@ import type { NamedToolPresentation } from "../core/tool-definition.js";
 import { userText } from "./message-text.js";
 import { expandLast } from "./expand-last.js";
 import { appendItems, endAssistant, flushAssistant, startAssistant, updateAssistant } from "./reduce-assistant.js";
-import { awaitApproval, endTool, flushToolBatch, startTool, updateTool } from "./reduce-tools.js";
+import { awaitApproval, endTool, flushToolBatch, queueTools, runTool, startTool, updateTool } from "./reduce-tools.js";
 import { zeroUsage } from "../core/session/usage-totals.js";
-import type { ScreenView, UiEvent } from "./view-model.js";
+import { type ScreenView, type UiEvent, isBusy } from "./view-model.js";
 
 export type ScreenEvent = SessionEvent | UiEvent;
 
@@ -29,6 +29,7 @@ function compactionNotice(event: Extract<SessionEvent, { type: "compaction_end" 
 
 /** `tools`: the session's tool presentations, for the rows' argument summaries (a tool not among them gets JSON). */
 export function reduceView(view: ScreenView, event: ScreenEvent, now: number, tools: readonly NamedToolPresentation[] = []): ScreenView {
+	if (view.leftRun && !event.type.startsWith("ui_")) return view;
 	switch (event.type) {
 		case "run_start":
 			return { ...view, runStatus: "running" };
@@ -51,7 +52,10 @@ export function reduceView(view: ScreenView, event: ScreenEvent, now: number, to
 			return roleOf(event.message) === "assistant" && event.assistantMessageEvent ? updateAssistant(view, event.assistantMessageEvent) : view;
 		case "message_end": {
 			const role = roleOf(event.message);
-			if (role === "assistant") return endAssistant(view, event.message as Parameters<typeof endAssistant>[1]);
+			if (role === "assistant") {
+				const message = event.message as Parameters<typeof endAssistant>[1];
+				return queueTools(endAssistant(view, message), message, now, tools);
+			}
 			if (role === "user") {
 				const text = userText((event.message as { content?: unknown }).content);
 				return appendItems(view, [{ kind: "user", text }]);
@@ -62,6 +66,8 @@ export function reduceView(view: ScreenView, event: ScreenEvent, now: number, to
 
 		case "tool_execution_start":
 			return startTool(view, event.toolCallId, event.toolName, event.args, now, tools);
+		case "tool_execution_running":
+			return runTool(view, event.toolCallId);
 		case "tool_execution_update":
 			return updateTool(view, event.toolCallId, event.partialResult);
 		case "tool_execution_end":
@@ -128,13 +134,16 @@ export function reduceView(view: ScreenView, event: ScreenEvent, now: number, to
 		case "ui_notice":
 			return appendItems(view, [{ kind: "notice", level: event.level, text: event.text }]);
 		case "ui_toggle_thinking": {
-			const toggled: ScreenView = { ...view, showThinking: !view.showThinking };
-			if (!toggled.showThinking) return toggled;
-			// Printed lines cannot change: show the latest thinking again, in full, below.
-			const last = [...view.transcript].reverse().find((item) => item.kind === "thinking");
-			if (!last || last.kind !== "thinking" || last.text.trim() === "") return toggled;
-			return appendItems(toggled, [{ kind: "thinking", messageId: last.messageId, turn: last.turn, text: last.text, redacted: last.redacted }]);
+			// The transcript printer prints everything again with the new setting (see use-transcript-printer.ts).
+			const showThinking = !view.showThinking;
+			const text = showThinking ? "Thinking shown in full (ctrl+t hides it)." : "Thinking hidden, one line each (ctrl+t shows it).";
+			return appendItems({ ...view, showThinking }, [{ kind: "notice", level: "info", text }]);
 		}
+		case "ui_leave_run":
+			if (!isBusy(view)) return view;
+			return appendItems({ ...closeRun(view, now), runStatus: "idle", retry: undefined, runStartedAt: undefined, leftRun: true }, [
+				{ kind: "notice", level: "warning", text: "Interrupted: loom exited during the run." },
+			]);
 		case "ui_expand_last": {
 			const expanded = expandLast(view.transcript);
 			return appendItems(view, [expanded ?? { kind: "notice", level: "info", text: "Nothing to expand yet: Ctrl+O shows the latest tool output, summary or thinking in full." }]);
@@ -142,7 +151,7 @@ export function reduceView(view: ScreenView, event: ScreenEvent, now: number, to
 		case "ui_item":
 			return appendItems(view, [event.item]);
 		case "ui_history":
-			return appendItems(view, event.items);
+			return { ...appendItems(view, event.items), sessionPrompts: event.prompts };
 		case "ui_usage_baseline":
 			return { ...view, usage: { ...event.usage }, contextTokens: event.contextTokens ?? view.contextTokens };
 		default:

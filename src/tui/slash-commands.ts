@@ -15,12 +15,12 @@ export type ScreenCommands = CommandRegistry<SessionPort>;
 export const KEY_HELP: ReadonlyArray<[string, string]> = [
 	["Enter", "send; while a run is active, queue as a steering message"],
 	["Shift+Enter, Alt+Enter, Ctrl+J", "new line (or end the line with \\)"],
-	["Up / Down", "previous / next prompt; in a list, move"],
+	["Up / Down", "previous / next prompt (a resumed session's included); in a list, move"],
 	["Tab", "complete the command, @file or path under the cursor"],
 	["Esc", "interrupt the run; queued messages return to the editor; close a list; stop a !command"],
 	["Ctrl+C", "clear the editor; twice within 2 s: exit"],
 	["Ctrl+D", "exit (on an empty editor)"],
-	["Ctrl+T", "show thinking in full (the latest again, and those to come), or hide it"],
+	["Ctrl+T", "show or hide thinking in full, for the whole transcript (printed again)"],
 	["Shift+Tab", "next approval mode: auto → ask → read-only (also /approval)"],
 	["Ctrl+O", "show the latest tool output, summary, thinking or shell output in full"],
 	["Ctrl+G", "edit the prompt in $VISUAL / $EDITOR"],
@@ -28,6 +28,12 @@ export const KEY_HELP: ReadonlyArray<[string, string]> = [
 	["Ctrl+L", "redraw the screen"],
 	["/ and @", "at the start: the commands; anywhere: the project's files"],
 	["!cmd, !!cmd", "run a shell command (!!: its output goes with the next prompt)"],
+	["Ctrl+Left / Ctrl+Right, Alt+B / Alt+F", "move by a word"],
+	["Home / End, Ctrl+A / Ctrl+E", "to the start / end of the line"],
+	["Backspace / Delete", "delete the character before / after the cursor"],
+	["Alt+Backspace", "delete the word before the cursor"],
+	["Ctrl+W", "delete back to the previous blank"],
+	["Ctrl+U / Ctrl+K", "delete to the start / end of the line"],
 ];
 
 const SLASH_COMMAND = new RegExp(`^/(${COMMAND_NAME})(?:\\s+([\\s\\S]*))?$`);

@@ -5,6 +5,7 @@
 import chalk from "chalk";
 import { findTool, type LineStyle, type NamedToolPresentation, type StyledLine, toolResultLines } from "../core/tool-definition.js";
 import { showControls, stripControls } from "../core/text/sanitize-terminal.js";
+import { columns, cutEnd } from "./fit-row.js";
 import { formatDuration } from "./format.js";
 import type { ToolRunView, ToolStatus } from "./view-model.js";
 
@@ -17,6 +18,8 @@ export function spinnerFrame(now: number): string {
 
 export function statusGlyph(status: ToolStatus, now: number): string {
 	switch (status) {
+		case "queued":
+			return chalk.dim("○");
 		case "preparing":
 			return chalk.yellow(spinnerFrame(now));
 		case "waiting":
@@ -30,15 +33,32 @@ export function statusGlyph(status: ToolStatus, now: number): string {
 	}
 }
 
-/** "✓ bash npm test 1.2s": glyph, bold name, the arguments' preview, then the time (dimmed). */
-export function toolRowHeader(run: ToolRunView, now: number): string {
+/** Columns an argument summary keeps at least; with less room it is left out rather than cut to nothing. */
+const MIN_SUMMARY = 4;
+
+/**
+ * "✓ bash npm test 1.2s": glyph, bold name, the arguments' preview, then the time (dimmed). In `width` columns
+ * the preview is cut first (then the name): the time always shows.
+ */
+export function toolRowHeader(run: ToolRunView, now: number, width = Number.POSITIVE_INFINITY): string {
 	const settled = run.status === "done" || run.status === "error";
 	const elapsed = (settled ? (run.endedAt ?? now) : now) - run.startedAt;
-	let header = `${statusGlyph(run.status, now)} ${chalk.bold(showControls(run.name))}`;
-	if (run.argsPreview) header += ` ${showControls(run.argsPreview)}`;
-	if (run.status === "waiting") header += chalk.yellow(" waiting for approval");
-	else if (!run.untimed) header += chalk.dim(` ${run.status === "preparing" ? "preparing " : ""}${formatDuration(elapsed)}`);
-	return header;
+	const time =
+		run.status === "queued"
+			? " queued"
+			: run.status === "waiting"
+				? " waiting for approval"
+				: run.untimed
+					? ""
+					: ` ${run.status === "preparing" ? "preparing " : ""}${formatDuration(elapsed)}`;
+	let name = showControls(run.name);
+	let summary = run.argsPreview ? showControls(run.argsPreview) : "";
+	// Glyph and space, the name, then " summary" and the time.
+	const room = width - 2 - columns(name) - columns(time);
+	if (summary !== "" && columns(summary) + 1 > room) summary = room - 1 >= MIN_SUMMARY ? cutEnd(summary, room - 1) : "";
+	if (summary === "" && columns(name) > width - 2 - columns(time)) name = cutEnd(name, Math.max(1, width - 2 - columns(time)));
+	const state = run.status === "waiting" ? chalk.yellow(time) : chalk.dim(time);
+	return `${statusGlyph(run.status, now)} ${chalk.bold(name)}${summary ? ` ${summary}` : ""}${state}`;
 }
 
 /** Lines under a row's header, at most `max`: drawn by its tool's definition among `tools`, or generically. */

@@ -101,7 +101,7 @@ function shellRows(item: Extract<TranscriptItem, { kind: "shell" }>, width: numb
 
 /** A finished tool row: its header on one row, then its result lines wrapped under it. */
 function toolRows(run: ToolRunView, width: number, tools: readonly NamedToolPresentation[]): string[] {
-	const rows = [truncateRow(toolRowHeader(run, run.endedAt ?? run.startedAt), width)];
+	const rows = [truncateRow(toolRowHeader(run, run.endedAt ?? run.startedAt, width), width)];
 	const inner = Math.max(1, width - RESULT_INDENT.length);
 	for (const line of toolRowLines(run, TRANSCRIPT_RESULT_LINES, tools)) {
 		for (const row of wrapRows(styledLineText(line), inner)) rows.push(RESULT_INDENT + row);

@@ -8,8 +8,8 @@ import { type UsageTotals, zeroUsage } from "../core/session/usage-totals.js";
 
 /** Idle from run_end to run_start; "settling" between an agent run's end and the prompt's run_end. */
 export type RunStatus = "idle" | "running" | "settling";
-/** "waiting": the call waits for the user's approval. */
-export type ToolStatus = "preparing" | "waiting" | "running" | "done" | "error";
+/** "queued": its turn in the batch has not come; "waiting": the call waits for the user's approval. */
+export type ToolStatus = "queued" | "preparing" | "waiting" | "running" | "done" | "error";
 
 export interface ToolRunView {
 	/** toolCallId: the only key; names repeat and parallel calls of one tool are common. */
@@ -127,6 +127,10 @@ export interface ScreenView {
 	session: SessionInfoView;
 	/** Show thinking in full in the transcript (otherwise a one-line summary). */
 	showThinking: boolean;
+	/** The screen is leaving mid-run: what the session still sends (the aborted run's end) is not shown. */
+	leftRun?: boolean;
+	/** The prompts of the session opened last with a conversation (-c, -r, /resume), for the editor's history. */
+	sessionPrompts: readonly string[];
 	/** Source of transcript ids; keeps the reducer pure. */
 	nextId: number;
 }
@@ -135,14 +139,16 @@ export interface ScreenView {
 export type UiEvent =
 	| { type: "ui_notice"; level: NoticeLevel; text: string }
 	| { type: "ui_toggle_thinking" }
+	/** The screen leaves during a run: what was live goes into the transcript, with a line saying so. */
+	| { type: "ui_leave_run" }
 	/** Ctrl+O: print the latest tool output, compaction summary, thinking or shell output again, in full. */
 	| { type: "ui_expand_last" }
 	/** A transcript item the screen made itself (a shell command's output). */
 	| { type: "ui_item"; item: NewTranscriptItem }
 	/** Totals already in a resumed session, read from the session when it opens. */
 	| { type: "ui_usage_baseline"; usage: UsageTotals; contextTokens?: number }
-	/** The conversation of a resumed session, to show before anything new. */
-	| { type: "ui_history"; items: NewTranscriptItem[] };
+	/** The conversation of a resumed session, to show before anything new, and its prompts. */
+	| { type: "ui_history"; items: NewTranscriptItem[]; prompts: readonly string[] };
 
 /** A prompt's run is on, from the session's run_start to its run_end: Enter steers it. */
 export function isBusy(view: Pick<ScreenView, "runStatus">): boolean {
@@ -161,6 +167,7 @@ export function initialView(session: Partial<SessionInfoView> = {}): ScreenView 
 		queue: { steering: [], followUp: [] },
 		session: { messageCount: 0, ...session },
 		showThinking: false,
+		sessionPrompts: [],
 		nextId: 1,
 	};
 }

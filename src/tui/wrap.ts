@@ -73,7 +73,8 @@ function reopen(state: SgrState): string {
 /** string-width is slow per call (it segments graphemes); the characters of a text repeat. */
 const widths = new Map<string, number>();
 
-function charWidth(char: string): number {
+/** Columns one code point takes in a terminal. */
+export function charWidth(char: string): number {
 	const code = char.charCodeAt(0);
 	if (code >= 0x20 && code < 0x7f) return 1;
 	if (code < 0x20) return 0;

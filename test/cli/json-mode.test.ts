@@ -61,6 +61,9 @@ describe("loom --mode json", () => {
 			"message_end:assistant",
 			"tool_execution_start:call_a",
 			"tool_execution_start:call_b",
+			// Both calls passed preflight; each says when it begins running.
+			"tool_execution_running:call_a",
+			"tool_execution_running:call_b",
 			...ends,
 			"message_start:toolResult",
 			"message_end:toolResult",
@@ -101,6 +104,36 @@ describe("loom --mode json", () => {
 		expect(updateBytes).toBeLessThan(text.length * 20);
 	});
 
+	it("puts only the new output in tool_execution_update lines; tool_execution_end keeps the whole result", async () => {
+		const ws = workspace();
+		const command = "for i in $(seq 1 80); do echo line $i; sleep 0.01; done";
+		server.enqueue({ toolCalls: [{ id: "call_loud", name: "bash", arguments: { command } }] }, { text: "Counted." });
+		const result = await runLoom(["--mode", "json", ...serverFlags(server.openaiBaseUrl), "count"], ws);
+		expect(result.code).toBe(0);
+		const events = jsonLines(result.stdout);
+		const updates = events.filter((e) => e.type === "tool_execution_update");
+		expect(updates.length).toBeGreaterThan(2);
+		for (const update of updates) {
+			expect(update).toMatchObject({ toolCallId: "call_loud", toolName: "bash", delta: expect.any(String) });
+			expect(update.partialResult).toBeUndefined();
+			expect(update.args).toBeUndefined();
+		}
+		const output = Array.from({ length: 80 }, (_, i) => `line ${i + 1}\n`).join("");
+		// Each piece of output once, in order: the deltas joined are the output so far, nothing repeated.
+		const streamed = updates.map((u) => u.delta).join("");
+		expect(streamed.length).toBeGreaterThan(0);
+		expect(output.startsWith(streamed)).toBe(true);
+		// The progress text itself (the command's latest lines) follows from the deltas and drops.
+		let progress = "";
+		for (const update of updates) progress = progress.slice(update.drop ?? 0) + update.delta;
+		expect(output.includes(progress)).toBe(true);
+		expect(progress.split("\n").length).toBeLessThanOrEqual(51);
+		// Past 50 lines the command's live window moved on: its first lines were dropped, not sent again.
+		expect(updates.some((u) => u.drop > 0)).toBe(true);
+		const end = events.find((e) => e.type === "tool_execution_end");
+		expect(end.result.content[0].text).toBe(output.trimEnd());
+	});
+
 	it("writes no raw control character, while the parsed events keep the text exactly", async () => {
 		const text = "esc \u001b]2;title\u0007 c1 \u009b31m del \u007f end";
 		server.enqueue({ text });
@@ -116,8 +149,10 @@ describe("loom --mode json", () => {
 		const tools = outline(events).filter((label) => label.startsWith("tool_execution"));
 		expect(tools).toEqual([
 			"tool_execution_start:call_a",
+			"tool_execution_running:call_a",
 			"tool_execution_end:call_a",
 			"tool_execution_start:call_b",
+			"tool_execution_running:call_b",
 			"tool_execution_end:call_b",
 		]);
 	});
@@ -131,7 +166,7 @@ describe("loom --mode json", () => {
 		const fromSettings = await runLoom(["--mode", "json", ...serverFlags(server.openaiBaseUrl), "go"], ws);
 		const overridden = await runLoom(["--mode", "json", "--toolExecution", "parallel", ...serverFlags(server.openaiBaseUrl), "go"], ws);
 		const tools = (stdout: string) => outline(jsonLines(stdout)).filter((label) => label.startsWith("tool_execution"));
-		expect(tools(fromSettings.stdout).slice(0, 2)).toEqual(["tool_execution_start:call_a", "tool_execution_end:call_a"]);
+		expect(tools(fromSettings.stdout).slice(0, 3)).toEqual(["tool_execution_start:call_a", "tool_execution_running:call_a", "tool_execution_end:call_a"]);
 		expect(tools(overridden.stdout).slice(0, 2)).toEqual(["tool_execution_start:call_a", "tool_execution_start:call_b"]);
 	});
 

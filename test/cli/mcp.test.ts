@@ -132,7 +132,8 @@ describe("MCP servers in print mode", () => {
 		const result = await runLoom(["-p", "--mode", "json", ...serverFlags(server.openaiBaseUrl), "wait"], ws);
 		expect(result.code).toBe(0);
 		const events = jsonLines(result.stdout);
-		expect(events.filter((event) => event.type === "tool_execution_update").map((event) => event.partialResult.content[0].text)).toContain("progress 1/3");
+		// Each update carries its new text (the progress replaced the previous one: all of it is new).
+		expect(events.filter((event) => event.type === "tool_execution_update").map((event) => event.delta)).toContain("progress 1/3");
 		expect(events.find((event) => event.type === "tool_execution_end")).toMatchObject({
 			toolName: "mcp__everything__trigger-long-running-operation",
 			isError: false,

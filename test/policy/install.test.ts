@@ -120,7 +120,7 @@ describe("asking the user", () => {
 		expect(ui.asked[0].choices.map((choice) => choice.value)).toEqual(["once", "session", "deny"]);
 		expect(resultText(0)).toBe("ran: npm test && git status");
 		const order = events.map((event) => event.type).filter((type) => type.startsWith("tool_"));
-		expect(order).toEqual(["tool_execution_start", "tool_approval_requested", "tool_approval_resolved", "tool_execution_end"]);
+		expect(order).toEqual(["tool_execution_start", "tool_approval_requested", "tool_approval_resolved", "tool_execution_running", "tool_execution_end"]);
 		expect(events.find((event) => event.type === "tool_approval_resolved")).toMatchObject({ toolCallId: "c1", outcome: "allowed" });
 	});
 

@@ -107,6 +107,20 @@ describe("App", () => {
 		await screen.until((f) => f.includes("› fix it"));
 	});
 
+	it("says again what to set at each Enter while no key is usable, and keeps the text each time", async () => {
+		const session = new FakeSession();
+		const problem = "No API key for test. Set TEST_API_KEY, or run loom with --api-key.";
+		session.promptError = new Error(problem);
+		const screen = mount(session);
+		await screen.type("fix it", ENTER);
+		await screen.until((f) => f.split(problem).length - 1 === 1 && f.includes("› fix it"));
+		await screen.type(ENTER);
+		await screen.until((f) => f.split(problem).length - 1 === 2 && f.includes("› fix it"));
+		await screen.type(ENTER);
+		await screen.until((f) => f.split(problem).length - 1 === 3 && f.includes("› fix it"));
+		expect(session.calls.prompts).toEqual(["fix it", "fix it", "fix it"]);
+	});
+
 	it("shows session errors and a retry countdown", async () => {
 		const session = new FakeSession();
 		const screen = mount(session);

@@ -65,6 +65,29 @@ describe("Footer", () => {
 		expect(footer({ contextWindow: undefined }).text).not.toContain("ctx");
 	});
 
+	it("at 60 columns keeps cost and context use, shortening the directory first (~ and an ellipsis in the middle)", () => {
+		const deep = view({ session: { ...view().session, cwd: "/home/dev/work/clients/acme/services/billing-api" } });
+		const { text } = footer({ view: deep, width: 60 });
+		const info = text.split("\n")[1]!;
+		expect(info.length).toBeLessThanOrEqual(60);
+		expect(info).toMatch(/ · \$0\.04 · ctx 23%$/);
+		expect(info).toMatch(/ · ~\/wo[^ ]*…[^ ]*-api · /);
+		expect(info).toContain("anthropic/claude-sonnet");
+	});
+
+	it("when even a short directory leaves no room, gives up the thinking level, the tokens and the directory before cost or context", () => {
+		const narrow = footer({ width: 40 }).text.split("\n")[1]!;
+		expect(narrow.length).toBeLessThanOrEqual(40);
+		expect(narrow).toMatch(/\$0\.04 · ctx 23%$/);
+		const tiny = footer({ width: 24 }).text.split("\n")[1]!;
+		expect(tiny).toMatch(/\$0\.04 · ctx 23%$/);
+	});
+
+	it("in 40 columns keeps the elapsed time of a run", () => {
+		const { text } = footer({ view: view({ runStatus: "running", turn: 12, runStartedAt: 45_000 }), width: 40 });
+		expect(text.split("\n")[0]).toMatch(/Working · turn 12 · 5\.0s/);
+	});
+
 	it("says when it is compacting", () => {
 		expect(footer({ view: view({ compacting: "threshold" }) }).text).toContain("Compacting the conversation…");
 	});

@@ -1,17 +1,10 @@
-import { DEFAULT_THEME, highlight as cliHighlight } from "cli-highlight";
+import { highlight as cliHighlight } from "cli-highlight";
 import { stripVTControlCharacters as strip } from "node:util";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { colorize, highlight, supportsLanguage } from "../../src/tui/highlight.js";
+import { withHighlightColours } from "./highlight-colours.js";
 
-// cli-highlight styles with its own chalk instance; its theme functions share that instance's level.
-const themeChalk = DEFAULT_THEME.keyword as unknown as { level: number };
-const level = themeChalk.level;
-beforeAll(() => {
-	themeChalk.level = 2;
-});
-afterAll(() => {
-	themeChalk.level = level;
-});
+withHighlightColours();
 
 const SAMPLES: [string, string][] = [
 	["ts", 'interface A { b: string }\nexport async function f<T>(x: T): Promise<T> {\n\tconst s = `v ${x} & <y>`; // "q" \'r\'\n\treturn /re+/g.test(s) ? x : null as any;\n}'],

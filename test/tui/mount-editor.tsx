@@ -2,6 +2,7 @@
 import { render } from "ink-testing-library";
 import { vi } from "vitest";
 import { Editor, type EditorProps } from "../../src/tui/components/Editor.js";
+import { normalizeKeys } from "../../src/tui/terminal-keys.js";
 import { plain, typeKeys } from "./render-helpers.js";
 
 /** The editor, 60 columns wide, recording what it sends; `overrides` replace any prop. */
@@ -22,7 +23,9 @@ export function mountEditor(overrides: Partial<EditorProps> = {}) {
 		...overrides,
 	};
 	const app = render(<Editor {...props} />);
-	const press = (...keys: string[]) => typeKeys(app.stdin, ...keys);
+	// Keys as a terminal sends them, rewritten as the screen's input filter does before Ink reads them (DEL, what
+	// Backspace sends, becomes BS).
+	const press = (...keys: string[]) => typeKeys(app.stdin, ...keys.map(normalizeKeys));
 	// Assertions on the frame wait for it: `await expect.poll(frame)…` retries until Ink has drawn the keys.
 	const frame = () => plain(app.lastFrame());
 	return { app, props, sent, press, frame };

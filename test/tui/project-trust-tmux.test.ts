@@ -6,6 +6,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { ensureBuilt, serverFlags } from "../cli/loom-process.js";
 import { type ScriptedModelServer, startScriptedModelServer } from "../support/scripted-model-server.mjs";
 import { workspace } from "../support/temp-dir.js";
+import { waitFor } from "../support/wait-for.js";
 import { TmuxTerminal, hasTmux, loomCommand } from "../support/tmux-terminal.js";
 
 const terminal = new TmuxTerminal("loom-trust");
@@ -74,7 +75,10 @@ describe.skipIf(!hasTmux())("the project trust question in the screen (tmux)", (
 		terminal.sendKeys("Down");
 		terminal.sendKeys("Enter");
 		await terminal.waitForScreen((text) => !text.includes("Trust this project folder?") && text.includes("Ask loom"), "the editor back");
-		expect(JSON.parse(readFileSync(join(ws.home, "trust.json"), "utf8"))).toEqual({ [ws.cwd]: false });
+		// The answer is saved once the question has closed, not necessarily before the screen is drawn again.
+		const trust = join(ws.home, "trust.json");
+		await waitFor(() => existsSync(trust), (saved) => saved, { timeoutMs: 5_000, what: "trust.json" });
+		expect(JSON.parse(readFileSync(trust, "utf8"))).toEqual({ [ws.cwd]: false });
 
 		mkdirSync(join(ws.cwd, "data"));
 		server.enqueue({ toolCalls: [{ id: "rm", name: "bash", arguments: { command: "rm -rf data" } }] }, { text: "Removed." });

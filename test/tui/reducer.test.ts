@@ -177,16 +177,16 @@ describe("assistant messages", () => {
 		expect(view.activeAssistant?.pendingToolCall).toBeUndefined();
 	});
 
-	it("Ctrl+T shows the latest thinking again in full, then thinking of new messages; again hides it", () => {
+	it("Ctrl+T shows or hides thinking for the whole transcript, and says which", () => {
 		const withThinking = replay([{ type: "message_end", message: assistant([{ type: "thinking", thinking: "Deep thought." }, { type: "text", text: "42" }]) }]);
 		const shown = replay([{ type: "ui_toggle_thinking" }], withThinking);
 		expect(shown.showThinking).toBe(true);
-		expect(kinds(shown)).toEqual(["thinking", "assistant", "thinking"]);
-		expect(ofKind(shown, "thinking")[1].text).toBe("Deep thought.");
+		// Nothing is copied: the transcript is printed again with the thinking in full.
+		expect(kinds(shown)).toEqual(["thinking", "assistant", "notice"]);
+		expect(shown.transcript.at(-1)).toMatchObject({ level: "info", text: "Thinking shown in full (ctrl+t hides it)." });
 		const hidden = replay([{ type: "ui_toggle_thinking" }], shown);
 		expect(hidden.showThinking).toBe(false);
-		expect(hidden.transcript).toHaveLength(3);
-		expect(replay([{ type: "ui_toggle_thinking" }]).transcript).toHaveLength(0);
+		expect(hidden.transcript.at(-1)).toMatchObject({ level: "info", text: "Thinking hidden, one line each (ctrl+t shows it)." });
 	});
 
 	it("reports an error, an interruption and a cut-off answer as notices", () => {
@@ -364,6 +364,23 @@ describe("session events", () => {
 	it("gives every transcript item a unique id", () => {
 		const view = replay([open, userEnd("a"), ...streamedAssistant(["b\n\nc"]), { type: "session_error", message: "x" }, { type: "ui_notice", level: "info", text: "y" }]);
 		expect(new Set(view.transcript.map((item) => item.id)).size).toBe(view.transcript.length);
+	});
+
+	it("leaving during a run moves what was live into the transcript, says so, and shows nothing the run sends after", () => {
+		const streaming = replay([
+			{ type: "run_start" },
+			{ type: "agent_start" },
+			{ type: "message_start", message: assistant([]) },
+			textDelta("First paragraph.\n\nSecond, still stream"),
+		]);
+		expect(ofKind(streaming, "assistant").map((item) => item.text)).toEqual(["First paragraph.\n\n"]);
+		const left = replay([{ type: "ui_leave_run" }], streaming);
+		expect(left.activeAssistant).toBeUndefined();
+		expect(ofKind(left, "assistant").map((item) => item.text)).toEqual(["First paragraph.\n\n", "Second, still stream"]);
+		expect(left.transcript.at(-1)).toMatchObject({ kind: "notice", level: "warning", text: "Interrupted: loom exited during the run." });
+		const late = replay([{ type: "message_end", message: assistant("First paragraph.\n\nSecond, still streaming", { stopReason: "aborted" }) }, { type: "run_end", status: "aborted" }], left);
+		expect(late.transcript).toEqual(left.transcript);
+		expect(replay([{ type: "ui_leave_run" }])).toEqual(initialView());
 	});
 });
 

@@ -18,8 +18,8 @@ function run(overrides: Partial<ToolRunView>): ToolRunView {
 	return { id: "t1", name: "bash", status: "preparing", argsPreview: "npm test", startedAt: 10_000, ...overrides };
 }
 
-function frameOf(view: ToolRunView, now = 12_500, max = 8) {
-	const { lastFrame, unmount } = render(<ToolRow run={view} now={now} maxResultLines={max} live tools={builtinTools} />);
+function frameOf(view: ToolRunView, now = 12_500, max = 8, width?: number) {
+	const { lastFrame, unmount } = render(<ToolRow run={view} now={now} maxResultLines={max} live tools={builtinTools} width={width} />);
 	const frame = lastFrame() ?? "";
 	unmount();
 	return { raw: frame, text: plain(frame) };
@@ -30,6 +30,14 @@ describe("ToolRow", () => {
 		const { text } = frameOf(run({}));
 		expect(text.split("\n")).toHaveLength(1);
 		expect(text).toMatch(/^[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] bash npm test preparing 2\.5s$/);
+	});
+
+	it("in 60 columns shortens a long argument summary and keeps the elapsed time", () => {
+		const command = "npm run test -- --reporter verbose --coverage --watch=false packages/core packages/cli";
+		const { text } = frameOf(run({ status: "running", argsPreview: command }), 12_500, 8, 60);
+		const header = text.split("\n")[0]!;
+		expect(header).toMatch(/^[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] bash npm run test -- --reporter .*… 2\.5s$/);
+		expect(header.length).toBeLessThanOrEqual(60);
 	});
 
 	it("running bash: the last 5 lines of live output", () => {

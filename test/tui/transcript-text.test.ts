@@ -50,6 +50,14 @@ describe("transcript text", () => {
 		expect(text.trim().split("\n")).toEqual(["✓ read a.ts 0.3s", "  read 2 lines", "✗ bash make 1.2s", "  make: *** no rule", "  exit 2"]);
 	});
 
+	it("shortens a finished row's long argument summary to the width, keeping its time", () => {
+		const command = "npm run test -- --reporter verbose --coverage --watch=false packages/core packages/cli";
+		const runs = [{ id: "1", name: "bash", status: "done" as const, argsPreview: command, startedAt: 0, endedAt: 12_300, resultText: "" }];
+		const header = show({ kind: "tools", id: "b", turn: 1, runs }).trim().split("\n")[0]!;
+		expect(header).toMatch(/^✓ bash npm run test[^…]*… 12s$/);
+		expect(stringWidth(header)).toBeLessThanOrEqual(60);
+	});
+
 	it("draws outside text without its escape sequences: a row's header writes them out, output and prose lose them", () => {
 		const osc = "\u001b]2;title\u0007";
 		const items: TranscriptItem[] = [
@@ -99,8 +107,8 @@ describe("transcript text", () => {
 			false,
 			builtinTools,
 		).map(strip);
-		// The header is cut to one row; the output wraps, indented.
-		expect(tools[0]!.endsWith("…")).toBe(true);
+		// The header is cut to one row, in its argument summary: the time stays. The output wraps, indented.
+		expect(tools[0]).toMatch(/^✓ bash x+… 0\.1s$/);
 		expect(tools.slice(1, -1).every((row) => row.startsWith("  "))).toBe(true);
 		expect(tools.slice(1).join(" ").replace(/\s+/g, " ")).toContain(long);
 		for (const item of [user, tools]) for (const row of item) expect(stringWidth(row)).toBeLessThanOrEqual(width);

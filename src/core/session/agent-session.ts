@@ -13,6 +13,7 @@ import { MessageQueue, type QueueKind } from "./message-queue.js";
 import { ModelChoice, type ModelSelection } from "./model-choice.js";
 import { convertToLlmWithSummaries } from "./compaction/summary-message.js";
 import { CommandRegistry } from "./command-registry.js";
+import { announceExecution } from "./announce-execution.js";
 import type { FileCheckpoints } from "./file-checkpoints.js";
 import { type RewindResult, type RewindScope, restoreFiles } from "./session-rewind.js";
 import { type PromptPoint, type SessionTree, promptPoints, sessionTree } from "./session-tree.js";
@@ -96,7 +97,7 @@ export class AgentSession {
 				systemPrompt: this.toolSet.systemPrompt(),
 				model: this.choice.model,
 				thinkingLevel: options.thinkingLevel ?? context.thinkingLevel ?? "off",
-				tools: [...this.toolSet.definitions],
+				tools: this.agentTools(),
 				messages: context.messages,
 			},
 			streamFn: options.streamFn,
@@ -400,7 +401,7 @@ export class AgentSession {
 	 */
 	setTools(tools: readonly ToolDefinition[]): void {
 		this.toolSet.set(tools);
-		this.agent.setTools([...this.toolSet.definitions]);
+		this.agent.setTools(this.agentTools());
 		this.agent.setSystemPrompt(this.toolSet.systemPrompt());
 	}
 
@@ -644,6 +645,11 @@ export class AgentSession {
 
 	private emitQueue(): Promise<void> {
 		return this.emit({ type: "queue_changed", ...this.queued.texts() });
+	}
+
+	/** The enabled tools as the agent runs them: each call says when its execute() begins. */
+	private agentTools(): ToolDefinition[] {
+		return announceExecution(this.toolSet.definitions, (toolCallId, toolName) => void this.emit({ type: "tool_execution_running", toolCallId, toolName }));
 	}
 
 	/** Delivers one event to every listener, in order, after the events before it. */

@@ -67,6 +67,12 @@ export type SessionOwnEvent =
 			tokensBefore?: number;
 			error?: string;
 	  }
+	/**
+	 * A tool call's execute() has begun: it passed validation and the before-chain. The agent's
+	 * tool_execution_start comes earlier, at preflight, and a call may wait there (an approval, a batch run one
+	 * call at a time); this says it is running, whether or not it reports progress.
+	 */
+	| { type: "tool_execution_running"; toolCallId: string; toolName: string }
 	/** Something the user must act on (missing key, unreachable provider), shown instead of a stack trace. */
 	| { type: "session_error"; message: string }
 	| ApprovalEvent;

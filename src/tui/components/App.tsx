@@ -8,7 +8,8 @@ import { useScreenKeys } from "../hooks/use-screen-keys.js";
 import { useShellCommands } from "../hooks/use-shell-commands.js";
 import { useTerminalHandoff } from "../hooks/use-terminal-handoff.js";
 import { useSessionView } from "../hooks/use-session-view.js";
-import { useTranscriptPrinter } from "../hooks/use-transcript-printer.js";
+import { useWhenIdle } from "../hooks/use-when-idle.js";
+import { CLEAR_TERMINAL, useTranscriptPrinter } from "../hooks/use-transcript-printer.js";
 import { useTerminalSize } from "../hooks/use-terminal-size.js";
 import { dialogMaxRows, liveBudget } from "../live-layout.js";
 import { warmUpMarkdown } from "../markdown.js";
@@ -22,12 +23,10 @@ import { LiveArea } from "./LiveArea.js";
 import { QueuedMessages, queuedHeight } from "./QueuedMessages.js";
 import { ShellRow } from "./ShellRow.js";
 
-/** After the first frame, while the user types, the markdown renderer gets ready for the first answer. */
-const WARM_UP_DELAY_MS = 50;
+/** Once the screen has been this quiet, the highlighter loads and the markdown renderer gets ready. */
+const WARM_UP_QUIET_MS = 300;
 /** Spinner and elapsed-time tick while something is in progress. */
 const CLOCK_INTERVAL_MS = 100;
-/** Erase screen, erase scrollback, cursor home. */
-const CLEAR_TERMINAL = "\u001b[2J\u001b[3J\u001b[H";
 /** A resize settles before the transcript is reprinted (dragging a window sends many). */
 const RESIZE_SETTLE_MS = 200;
 
@@ -71,12 +70,12 @@ export function App({ session, initialPrompt, inputActive, onExit, home, print }
 	const completions = useCompletions(commands, session.cwd);
 	const { columns, rows } = useTerminalSize();
 	const { write } = useStdout();
-	const printer = useTranscriptPrinter(view.transcript, columns, view.showThinking, print ?? write, session.tools);
+	const [exitCode, setExitCode] = useState<number | undefined>(undefined);
+	const printer = useTranscriptPrinter(view.transcript, columns, view.showThinking, print ?? write, session.tools, exitCode !== undefined);
 	const printedWidth = useRef(columns);
 	const [editorHeight, setEditorHeight] = useState(3);
 	const [dialogHeight, setDialogHeight] = useState(0);
 	const shell = useShellCommands(session.cwd, useCallback((item) => dispatch({ type: "ui_item", item }), [dispatch]));
-	const [exitCode, setExitCode] = useState<number | undefined>(undefined);
 
 	// Busy only from the session's events (run_start … run_end): runs the session starts itself count too.
 	const running = isBusy(view) || view.compacting !== undefined;
@@ -90,17 +89,21 @@ export function App({ session, initialPrompt, inputActive, onExit, home, print }
 
 	const exit = useCallback(
 		(code = 0) => {
-			if (isBusy(latest())) void Promise.resolve(session.abort()).catch(() => {});
+			if (isBusy(latest())) {
+				void Promise.resolve(session.abort()).catch(() => {});
+				// What the live area showed stays in the scrollback.
+				dispatch({ type: "ui_leave_run" });
+			}
 			flush();
 			setExitCode((current) => current ?? code);
 		},
-		[session, flush, latest],
+		[session, flush, latest, dispatch],
 	);
 
 	/** Runs one prompt to its end; resolves with the text to give back when the run never started. */
 	const runPrompt = useCallback(
 		async (text: string): Promise<string | undefined> => {
-			const runsBefore = latest().runs;
+			const { runs: runsBefore, transcript: before } = latest();
 			try {
 				await session.prompt(shell.withContext(text));
 				shell.contextSent();
@@ -108,9 +111,10 @@ export function App({ session, initialPrompt, inputActive, onExit, home, print }
 			} catch (error) {
 				if (latest().runs !== runsBefore) shell.contextSent();
 				const message = errorText(error);
-				// The session may have just said the same (session_error); once on screen is enough.
-				const last = latest().transcript.at(-1);
-				if (!(last?.kind === "notice" && last.text === message)) notify("error", message);
+				// The session may have just said the same (session_error) for this prompt: once is enough. Each
+				// prompt that cannot start says why, so every Enter gets an answer.
+				const said = latest().transcript.slice(before.length).some((item) => item.kind === "notice" && item.text === message);
+				if (!said) notify("error", message);
 				return latest().runs === runsBefore ? text : undefined;
 			}
 		},
@@ -179,10 +183,7 @@ export function App({ session, initialPrompt, inputActive, onExit, home, print }
 		return () => clearTimeout(timer);
 	}, [columns, printer]);
 
-	useEffect(() => {
-		const timer = setTimeout(warmUpMarkdown, WARM_UP_DELAY_MS);
-		return () => clearTimeout(timer);
-	}, []);
+	useWhenIdle(() => void warmUpMarkdown(), { busy: running, quietMs: WARM_UP_QUIET_MS, inputActive });
 
 	const started = useRef(false);
 	useEffect(() => {
@@ -233,6 +234,7 @@ export function App({ session, initialPrompt, inputActive, onExit, home, print }
 					onHeightChange={setEditorHeight}
 					completions={completions}
 					onExternalEdit={handoff.editExternally}
+					history={view.sessionPrompts}
 				/>
 			</Box>
 			<Footer view={view} contextWindow={session.model?.contextWindow} now={now} width={columns} home={home} />

@@ -1,5 +1,5 @@
 import { Box, Text, useInput } from "ink";
-import { memo, useCallback, useEffect, useRef, useState } from "react";
+import { memo, useCallback, useEffect, useLayoutEffect, useRef, useState } from "react";
 import { showControls } from "../../core/text/sanitize-terminal.js";
 import type { CompletionSource } from "../completion/completions.js";
 import { applySuggestion } from "../completion/suggestions.js";
@@ -31,6 +31,8 @@ export interface EditorProps {
 	onCycleApproval?(): void;
 	/** Called when the editor's height in rows changes, so the screen can size the live area. */
 	onHeightChange?(rows: number): void;
+	/** Prompts of the session opened last (-c, -r, /resume): Up recalls them after those typed before. */
+	history?: readonly string[];
 	/** What to offer while typing ("/" commands, "@" files) and on Tab (paths). None: no popup. */
 	completions?: CompletionSource;
 	/** Ctrl+G: edits the text in the user's own editor; resolves with the new text, or undefined to keep it. */
@@ -59,7 +61,21 @@ function Row({ text, cursor, prefix }: { text: string; cursor?: number; prefix: 
 	);
 }
 
-function EditorView({ running, width, maxRows, inputActive, onSubmit, onInterrupt, onExit, onToggleThinking, onCycleApproval, onHeightChange, completions, onExternalEdit }: EditorProps) {
+function EditorView({
+	running,
+	width,
+	maxRows,
+	inputActive,
+	onSubmit,
+	onInterrupt,
+	onExit,
+	onToggleThinking,
+	onCycleApproval,
+	onHeightChange,
+	completions,
+	onExternalEdit,
+	history,
+}: EditorProps) {
 	const stateRef = useRef(edit.emptyEditor());
 	const [state, setState] = useState(stateRef.current);
 	const [hint, setHint] = useState<string | undefined>();
@@ -83,6 +99,10 @@ function EditorView({ running, width, maxRows, inputActive, onSubmit, onInterrup
 		if (text) hintTimer.current = setTimeout(() => setHint(undefined), CTRL_C_EXIT_WINDOW_MS);
 	}, []);
 	useEffect(() => () => clearTimeout(hintTimer.current), []);
+	// In the commit that shows the opened session: a key pressed right after it already finds its prompts.
+	useLayoutEffect(() => {
+		if (history && history.length > 0) commit(edit.withHistory(stateRef.current, history));
+	}, [history, commit]);
 
 	const submit = useCallback(
 		(current: edit.EditorState): edit.EditorState => {
@@ -218,6 +238,12 @@ function EditorView({ running, width, maxRows, inputActive, onSubmit, onInterrup
 					return edit.deleteToLineEnd(current);
 				case "deleteWord":
 					return edit.deleteWordBack(current);
+				case "deleteWordPart":
+					return edit.deleteToWordStart(current);
+				case "wordLeft":
+					return edit.moveWordLeft(current);
+				case "wordRight":
+					return edit.moveWordRight(current);
 				case "toggleThinking":
 					onToggleThinking();
 					return current;

@@ -1,5 +1,6 @@
 import { Box, Text } from "ink";
 import { showControls, stripToOneLine } from "../../core/text/sanitize-terminal.js";
+import { fitFooterInfo } from "../footer-info.js";
 import { formatCost, formatDuration, formatTokens, shortenPath } from "../format.js";
 import type { ScreenView } from "../view-model.js";
 import { spinnerFrame } from "../tool-row-text.js";
@@ -63,18 +64,20 @@ function contextColor(percent: number): string | undefined {
 
 export function Footer({ view, contextWindow, now, width, home }: FooterProps) {
 	const { session, usage, retry } = view;
-	// Names and paths from settings, models.json or the file system: shown as they are, controls written out.
-	const model = session.model ? showControls(session.provider ? `${session.provider}/${session.model}` : session.model) : "no model";
-	const info = [
-		model,
-		session.thinkingLevel ? `thinking ${session.thinkingLevel}` : undefined,
-		session.cwd ? showControls(shortenPath(session.cwd, home)) : undefined,
-		`↑${formatTokens(usage.input + usage.cacheRead + usage.cacheWrite)} ↓${formatTokens(usage.output)}`,
-		formatCost(usage.cost),
-	]
-		.filter((part) => part !== undefined)
-		.join(" · ");
 	const percent = contextWindow && view.contextTokens !== undefined ? Math.min(999, Math.round((view.contextTokens / contextWindow) * 100)) : undefined;
+	const context = percent !== undefined ? ` · ctx ${percent}%` : undefined;
+	// Names and paths from settings, models.json or the file system: shown as they are, controls written out.
+	const info = fitFooterInfo(
+		{
+			model: session.model ? showControls(session.provider ? `${session.provider}/${session.model}` : session.model) : "no model",
+			thinking: session.thinkingLevel ? `thinking ${session.thinkingLevel}` : undefined,
+			directory: session.cwd ? showControls(shortenPath(session.cwd, home)) : undefined,
+			tokens: `↑${formatTokens(usage.input + usage.cacheRead + usage.cacheWrite)} ↓${formatTokens(usage.output)}`,
+			cost: formatCost(usage.cost),
+			context,
+		},
+		width,
+	);
 	return (
 		<Box flexDirection="column" width={width}>
 			{retry ? (
@@ -89,7 +92,7 @@ export function Footer({ view, contextWindow, now, width, home }: FooterProps) {
 			</Text>
 			<Text wrap="truncate-end">
 				<Text dimColor>{info}</Text>
-				{percent !== undefined ? <Text color={contextColor(percent)} dimColor={contextColor(percent) === undefined}>{` · ctx ${percent}%`}</Text> : null}
+				{percent !== undefined ? <Text color={contextColor(percent)} dimColor={contextColor(percent) === undefined}>{context}</Text> : null}
 			</Text>
 		</Box>
 	);

@@ -101,7 +101,7 @@ export function LiveArea({ active, runs, now, width, budget, tools = [] }: LiveA
 				</Text>
 			) : null}
 			{plan.rows.map(({ run, resultLines }) => (
-				<ToolRow key={run.id} run={run} now={now} maxResultLines={resultLines} live tools={tools} />
+				<ToolRow key={run.id} run={run} now={now} maxResultLines={resultLines} live tools={tools} width={width} />
 			))}
 			{plan.hidden > 0 ? <Text dimColor>… {plan.hidden} more tool calls</Text> : null}
 		</Box>

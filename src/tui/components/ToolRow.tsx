@@ -14,12 +14,14 @@ export interface ToolRowProps {
 	live?: boolean;
 	/** The session's tool presentations; the row's tool draws its lines (a tool not among them, generic lines). */
 	tools?: readonly NamedToolPresentation[];
+	/** Columns of the row: a long argument summary is cut to keep the time. */
+	width?: number;
 }
 
-export function ToolRow({ run, now, maxResultLines, live = false, tools = [] }: ToolRowProps) {
+export function ToolRow({ run, now, maxResultLines, live = false, tools = [], width }: ToolRowProps) {
 	return (
 		<Box flexDirection="column">
-			<Text wrap="truncate-end">{toolRowHeader(run, now)}</Text>
+			<Text wrap="truncate-end">{toolRowHeader(run, now, width)}</Text>
 			<StyledLines lines={toolRowLines(run, maxResultLines, tools)} indent={2} truncate={live} />
 		</Box>
 	);

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import { DeltaBatch } from "../delta-batch.js";
-import { historyItems } from "../history.js";
+import { historyItems, promptHistory } from "../history.js";
 import { type ScreenEvent, reduceView } from "../reducer.js";
 import type { SessionPort } from "../session-port.js";
 import type { ScreenView } from "../view-model.js";
@@ -70,7 +70,9 @@ export function useSessionView(
 			// A resumed session already has totals; the session knows them, the event stream does not.
 			if (event.type === "session_open") {
 				dispatch({ type: "ui_usage_baseline", usage: { ...session.usageTotals }, contextTokens: session.contextUsage?.tokens });
-				if (event.messageCount > 0 && session.messages) dispatch({ type: "ui_history", items: historyItems(session.messages, session.tools) });
+				if (event.messageCount > 0 && session.messages) {
+					dispatch({ type: "ui_history", items: historyItems(session.messages, session.tools), prompts: promptHistory(session.messages) });
+				}
 			}
 		});
 		return () => {

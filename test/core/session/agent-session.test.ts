@@ -101,6 +101,38 @@ describe("AgentSession", () => {
 		session.dispose();
 	});
 
+	it("says when each call's execute() begins (tool_execution_running), after the before-chain let it through", async () => {
+		server.enqueue(
+			{ toolCalls: [{ id: "call_a", name: "echo", arguments: { text: "one" } }, { id: "call_b", name: "echo", arguments: { text: "two" } }] },
+			{ text: "done" },
+		);
+		const { session, events } = makeSession({ toolExecution: "sequential" });
+		const log: string[] = [];
+		session.hooks.before.add(
+			async ({ toolCall }) => {
+				log.push(`before:${toolCall.id}`);
+				await new Promise((resolve) => setTimeout(resolve, 20));
+			},
+			{ stage: "extension", name: "slow-check" },
+		);
+		session.subscribe((event) => {
+			if (event.type === "tool_execution_running") log.push(`running:${event.toolCallId}`);
+		});
+		await session.prompt("use the tool");
+		const timeline = events.flatMap((e) => (e.type.startsWith("tool_execution") && "toolCallId" in e ? [`${e.type}:${e.toolCallId}`] : []));
+		expect(timeline).toEqual([
+			"tool_execution_start:call_a",
+			"tool_execution_running:call_a",
+			"tool_execution_end:call_a",
+			"tool_execution_start:call_b",
+			"tool_execution_running:call_b",
+			"tool_execution_end:call_b",
+		]);
+		expect(log).toEqual(["before:call_a", "running:call_a", "before:call_b", "running:call_b"]);
+		expect(events.find((e) => e.type === "tool_execution_running")).toEqual({ type: "tool_execution_running", toolCallId: "call_a", toolName: "echo" });
+		session.dispose();
+	});
+
 	it("re-emits provider retries as retry_scheduled and retry_finished", async () => {
 		server.enqueue({ status: 500, retryAfter: 0.01 }, { text: "recovered" });
 		const { session, events } = makeSession({ maxRetries: 2 });

@@ -1,0 +1,116 @@
+// How soon the interactive screen can be used, in a real pseudo-terminal (tmux): from spawning `loom` to the
+// editor drawn and taking keys (a key typed the moment the editor appears is drawn back), and from Enter to the
+// first request reaching the model server.
+import { execFileSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { startScriptedModelServer } from "../../support/scripted-model-server.mjs";
+import { loomBin, ms, summarize } from "../lib.mjs";
+
+const PLACEHOLDER = "Ask loom";
+/** The typed key drawn back after the editor's prompt marker, whatever styles the row carries. */
+const ECHO = /› (?:\u001b\[[0-9;]*m)*Q/;
+
+const sleep = (delay) => new Promise((resolve) => setTimeout(resolve, delay));
+const CLOCK_TICKS = 100; // USER_HZ on Linux
+
+/** CPU time a process has used so far, in ms (user + system): the start's cost whatever else the machine runs. */
+function cpuMs(pid) {
+	const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+	return ((Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS) * 1000;
+}
+
+/** Polls the raw pane output (a file tmux appends to) from byte `from` on, without blocking this process's server. */
+async function waitForOutput(file, from, check, timeoutMs) {
+	const deadline = Date.now() + timeoutMs;
+	for (;;) {
+		const text = readFileSync(file).subarray(from).toString("utf8");
+		if (check(text)) return;
+		if (Date.now() > deadline) throw new Error(`timed out waiting for the screen; it wrote:\n${JSON.stringify(text.slice(-500))}`);
+		await sleep(1);
+	}
+}
+
+/** One start of the screen: the times from spawn to the editor drawn, to a key drawn back, and from Enter to the request. */
+async function oneRun(root, cwd, server, index) {
+	const socket = `loom-bench-ready-${process.pid}-${index}`;
+	const tmux = (...args) => execFileSync("tmux", ["-u", "-L", socket, "-f", "/dev/null", ...args], { encoding: "utf8" });
+	const raw = path.join(root, `pane-${index}.raw`);
+	writeFileSync(raw, "");
+	const env = [`PATH=${process.env.PATH}`, `HOME=${root}`, `LOOM_HOME=${root}`, "TERM=xterm-256color", "LANG=C.UTF-8"];
+	const command = ["env", "-i", ...env, process.execPath, loomBin, "--no-session", "--provider", "openai", "--base-url", server.openaiBaseUrl, "--api-key", "bench"];
+	try {
+		// The pane first runs an idle command, so the pipe to the raw file is in place before loom writes anything.
+		tmux("new-session", "-d", "-s", "bench", "-x", "120", "-y", "40", "-c", cwd, "sleep 600");
+		tmux("set-option", "-s", "escape-time", "10");
+		tmux("pipe-pane", "-t", "bench", `cat >> '${raw}'`);
+		const spawned = performance.now();
+		tmux("respawn-pane", "-k", "-t", "bench", command.map((arg) => `'${arg}'`).join(" "));
+		await waitForOutput(raw, 0, (text) => text.includes(PLACEHOLDER), 20_000);
+		const drawn = performance.now() - spawned;
+		const before = readFileSync(raw).length;
+		tmux("send-keys", "-t", "bench", "-l", "Q");
+		await waitForOutput(raw, before, (text) => ECHO.test(text), 20_000);
+		const ready = performance.now() - spawned;
+		const cpu = cpuMs(Number(tmux("display", "-p", "-t", "bench", "#{pane_pid}").trim()));
+		// Typed apart from Enter: one write with both would read as a paste.
+		tmux("send-keys", "-t", "bench", "-l", "uick");
+		await sleep(150);
+		const requests = server.requests.length;
+		const enter = Date.now();
+		tmux("send-keys", "-t", "bench", "Enter");
+		const deadline = Date.now() + 20_000;
+		while (server.requests.length === requests) {
+			if (Date.now() > deadline) throw new Error("no request reached the server after Enter");
+			await sleep(1);
+		}
+		const firstRequest = server.requests[requests].receivedAt - enter;
+		return { drawn, ready, cpu, firstRequest };
+	} finally {
+		try {
+			tmux("kill-server");
+		} catch {}
+	}
+}
+
+export default {
+	name: "screen ready",
+	async run({ smoke }) {
+		try {
+			execFileSync("tmux", ["-V"], { stdio: "ignore" });
+		} catch {
+			throw new Error("tmux is not installed (apt-get install tmux)");
+		}
+		const runs = smoke ? 1 : 10;
+		const root = mkdtempSync(path.join(os.tmpdir(), "loom-bench-ready-"));
+		const server = await startScriptedModelServer({ defaultTurn: { text: "hello" } });
+		try {
+			const cwd = path.join(root, "project");
+			mkdirSync(cwd);
+			const samples = [];
+			for (let i = 0; i < runs; i++) samples.push(await oneRun(root, cwd, server, i));
+			const drawn = summarize(samples.map((s) => s.drawn));
+			const ready = summarize(samples.map((s) => s.ready));
+			const request = summarize(samples.map((s) => s.firstRequest));
+			const cpu = summarize(samples.map((s) => s.cpu));
+			const workload = "loom --no-session in a 120×40 tmux pane, a local model server";
+			return [
+				{ metric: "screen drawn", workload: `${workload}; spawn to the editor on screen`, ...drawn, format: ms, target: "< 300 ms", pass: drawn.median < 300 },
+				{
+					metric: "screen ready",
+					workload: `${workload}; spawn to a key typed at once drawn back`,
+					...ready,
+					format: ms,
+					target: "< 300 ms",
+					pass: ready.median < 300,
+					note: `CPU used by then ${ms(cpu.median)} (min ${ms(cpu.min)}, max ${ms(cpu.max)}, in 10 ms ticks)`,
+				},
+				{ metric: "Enter to request", workload: `${workload}; Enter to the first request at the server`, ...request, format: ms, target: "< 50 ms", pass: request.median < 50 },
+			];
+		} finally {
+			await server.close();
+			rmSync(root, { recursive: true, force: true });
+		}
+	},
+};

@@ -1,0 +1,131 @@
+// The screen in a real terminal (tmux), for what only a terminal shows: the keys as tmux sends them, what the
+// scrollback keeps after leaving, a tool row while its command runs silently.
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { ensureBuilt, serverFlags } from "../cli/loom-process.js";
+import { type ScriptedModelServer, startScriptedModelServer } from "../support/scripted-model-server.mjs";
+import { tempDir } from "../support/temp-dir.js";
+import { TmuxTerminal, hasTmux, loomCommand } from "../support/tmux-terminal.js";
+
+/** A terminal of its own for each test (a tmux server just killed may still hold a reused socket). */
+let terminal: TmuxTerminal;
+
+/** The editor's rows (between its borders), without the borders and the padding. */
+function editorText(screen: string): string {
+	const rows = screen.split("\n");
+	const top = rows.findIndex((row) => row.startsWith("╭"));
+	const bottom = rows.findIndex((row, index) => index > top && row.startsWith("╰"));
+	return rows
+		.slice(top + 1, bottom)
+		.map((row) => row.replace(/^│/, "").replace(/│\s*$/, "").trimEnd())
+		.join("\n");
+}
+
+describe.skipIf(!hasTmux())("the screen in a terminal (tmux)", () => {
+	let server: ScriptedModelServer;
+	let root: string;
+	let run = 0;
+
+	beforeAll(async () => {
+		await ensureBuilt();
+		server = await startScriptedModelServer();
+		root = tempDir("loom-screen-terminal-");
+	}, 120_000);
+
+	afterEach(() => {
+		terminal?.kill();
+		server.reset();
+	});
+
+	afterAll(() => {
+		server?.close();
+	});
+
+	/** Starts loom in a fresh project and waits for the editor. */
+	async function open(args: string[] = [], size = { columns: 100, rows: 30 }) {
+		terminal = new TmuxTerminal(`loom-screen-terminal-${run}`);
+		const dir = join(root, String(run++));
+		const ws = { cwd: join(dir, "project"), home: join(dir, "loom-home") };
+		mkdirSync(ws.cwd, { recursive: true });
+		mkdirSync(join(ws.home, "user-home"), { recursive: true });
+		terminal.start(loomCommand(ws.home, [...serverFlags(server.openaiBaseUrl), ...args]), { cwd: ws.cwd, ...size });
+		await terminal.waitForScreen((text) => text.includes("Ask loom"), "the editor");
+		return ws;
+	}
+
+	/**
+	 * Types `text` into the empty editor, then the keys (tmux key names, or raw sequences with `raw`), and waits for
+	 * the editor to show `expected`.
+	 */
+	async function edit(text: string, keys: Array<string | { raw: string }>, expected: string): Promise<void> {
+		terminal.sendKeys("-l", text);
+		await terminal.waitForScreen((screen) => editorText(screen) === `› ${text}`, `"${text}" in the editor`, 5_000);
+		for (const key of keys) {
+			if (typeof key === "string") terminal.sendKeys(key);
+			else terminal.sendKeys("-l", key.raw);
+		}
+		await terminal.waitForScreen((screen) => editorText(screen) === expected, `the editor to read ${JSON.stringify(expected)}`, 5_000);
+	}
+
+	/** Empties a one-line editor, and waits to see it empty before anything else is typed. */
+	async function clear(): Promise<void> {
+		terminal.sendKeys("End");
+		terminal.sendKeys("C-u");
+		await terminal.waitForScreen((screen) => editorText(screen).includes("Ask loom"), "an empty editor", 5_000);
+	}
+
+	it("edits with the keys as tmux sends them", async () => {
+		await open();
+		await edit("abcd", ["Left", "Left", "DC"], "› abd");
+		await clear();
+		await edit("abcd", ["Left", "Left", "BSpace"], "› acd");
+		await clear();
+		await edit("one two three", ["C-Left", "C-Left", "X"], "› one Xtwo three");
+		await clear();
+		await edit("one two three", ["Home", "C-Right", "X"], "› oneX two three");
+		await clear();
+		await edit("one two three", ["M-b", "X"], "› one two Xthree");
+		await clear();
+		await edit("one two three", ["Home", "M-f", "M-f", "X"], "› one twoX three");
+		await clear();
+		await edit("cat /usr/local/bin", ["M-BSpace"], "› cat /usr/local/");
+		await clear();
+		await edit("cat /usr/local/bin", ["C-w"], "› cat");
+		await clear();
+		await edit("first", [{ raw: "\u001b[27;2;13~" }, "second"], "› first\n  second");
+	}, 60_000);
+
+	it("two Ctrl+C while an answer streams leave what was shown and an interrupted line in the scrollback", async () => {
+		const paragraph = (n: number) => `Paragraph ${n} of the answer, streaming slowly.`;
+		const text = Array.from({ length: 40 }, (_, i) => paragraph(i + 1)).join("\n\n");
+		server.enqueue({ text, chunkSize: 6, chunkDelayMs: 40 });
+		await open();
+		await terminal.typeLine("tell me slowly");
+		// Paragraph 3 shown: the first two are in the scrollback, the third is still live below them.
+		const shown = await terminal.waitForScreen((screen) => screen.includes(paragraph(3)), "the answer streaming");
+		terminal.sendKeys("C-c");
+		terminal.sendKeys("C-c");
+		const after = await terminal.waitForScreen((screen) => screen.includes("[loom exited with"), "loom to exit");
+		const scrollback = terminal.history();
+		expect(after).toContain("[loom exited with 0]");
+		// The line being streamed when the keys were pressed (live, not yet in the scrollback) is there, as far as shown.
+		const streaming = [...shown.matchAll(/Paragraph \d+ of[^\n]*/g)].at(-1)![0].trimEnd();
+		expect(scrollback).toContain(streaming);
+		expect(scrollback).toContain("Interrupted");
+		// In order: the prompt, the answer so far, then the interrupted line.
+		expect(scrollback.indexOf("› tell me slowly")).toBeLessThan(scrollback.indexOf(paragraph(1)));
+		expect(scrollback.lastIndexOf(streaming)).toBeLessThan(scrollback.indexOf("Interrupted"));
+	}, 60_000);
+
+	it("shows a silent command's row as running, not preparing, while it runs", async () => {
+		server.enqueue({ toolCalls: [{ id: "call_quiet", name: "bash", arguments: { command: "sleep 30 && echo x" } }] }, { text: "Stopped." });
+		await open();
+		await terminal.typeLine("wait a little");
+		const screen = await terminal.waitForScreen((text) => /bash sleep 30 && echo x [\d.]+s/.test(text), "the command's row with a time");
+		expect(screen).toMatch(/[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] bash sleep 30 && echo x \d+\.\ds/);
+		expect(screen).not.toContain("preparing");
+		terminal.sendKeys("Escape");
+		await terminal.waitForScreen((text) => text.includes("ready"), "the run to stop");
+	}, 60_000);
+});
