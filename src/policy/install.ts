@@ -11,7 +11,7 @@ import { approvalCommand, type ApprovalControl } from "./approval-command.js";
 import { askApproval } from "./approval-question.js";
 import { findRepoRoot, gatherFacts, type PolicyContext, realPath } from "./call-facts.js";
 import { decide, type PolicyState } from "./decide.js";
-import { policyConfig, type PolicySources } from "./policy-config.js";
+import { floorRefusal, policyConfig, type PolicySources } from "./policy-config.js";
 import { exactRules, parseRule } from "./rules.js";
 import { maskResult, type SecretMask } from "./secrets.js";
 
@@ -91,7 +91,10 @@ export function installApprovalPolicy(session: AgentSession, options: ApprovalPo
 	const control: ApprovalPolicy = {
 		state,
 		ignored: config.ignored,
+		floor: config.floor,
 		async setMode(mode: ApprovalMode) {
+			const refused = floorRefusal(config.floor, mode);
+			if (refused) throw new Error(refused);
 			state.mode = mode;
 			await session.reportApproval({ type: "approval_mode_changed", mode });
 		},
