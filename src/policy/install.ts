@@ -1,5 +1,6 @@
 // Puts the approval policy on a session: a link in its before-chain deciding each call (asking the user when
-// the mode says so), a link in its after-chain masking secrets in results, and the /approval command.
+// the mode says so), a link in its after-chain masking secrets in results, the same mask as the session's
+// maskSecrets (for text that joins a prompt from elsewhere), and the /approval command.
 import { homedir } from "node:os";
 import type { BeforeLink } from "../core/session/hook-chain.js";
 import type { AgentSession } from "../core/session/agent-session.js";
@@ -100,8 +101,10 @@ export function installApprovalPolicy(session: AgentSession, options: ApprovalPo
 		},
 		uninstall() {
 			removers.forEach((remove) => remove());
+			session.setSecretMask(undefined);
 		},
 	};
+	session.setSecretMask(options.secrets.mask);
 	const removers = [
 		session.hooks.before.add(before, { stage: "policy", name: "approval" }),
 		session.hooks.after.add(({ result }) => maskResult(result, options.secrets), { stage: "policy", name: "secrets" }),

@@ -328,4 +328,11 @@ describe("secrets", () => {
 		expect(file).not.toContain("ghp_abcdefghijklmnop");
 		expect(file).not.toContain("sk-configured-key-0123456789");
 	});
+
+	it("gives the session the same mask for text joining a prompt from elsewhere, and takes it off with the policy", () => {
+		const { session, policy } = setUp({ turns: [], env: { MY_API_TOKEN: "supersecretvalue123" } });
+		expect(session.maskSecrets("token=supersecretvalue123 key=sk-configured-key-0123456789 user=ada")).toBe("token=*** key=*** user=ada");
+		policy.uninstall();
+		expect(session.maskSecrets("token=supersecretvalue123")).toBe("token=supersecretvalue123");
+	});
 });

@@ -74,7 +74,11 @@ export function App({ session, initialPrompt, inputActive, onExit, home, print }
 	const printedWidth = useRef(columns);
 	const [editorHeight, setEditorHeight] = useState(3);
 	const [dialogHeight, setDialogHeight] = useState(0);
-	const shell = useShellCommands(session.cwd, useCallback((item) => dispatch({ type: "ui_item", item }), [dispatch]));
+	const shell = useShellCommands(
+		session.cwd,
+		useCallback((item) => dispatch({ type: "ui_item", item }), [dispatch]),
+		useCallback((text: string) => (session.maskSecrets ? session.maskSecrets(text) : text), [session]),
+	);
 	const [exitCode, setExitCode] = useState<number | undefined>(undefined);
 
 	// Busy only from the session's events (run_start … run_end): runs the session starts itself count too.
