@@ -1,5 +1,6 @@
 // Puts the approval policy on a session: a link in its before-chain deciding each call (asking the user when
-// the mode says so), a link in its after-chain masking secrets in results, and the /approval command.
+// the mode says so), a link in its after-chain masking secrets in results, the same mask as the session's
+// maskSecrets (for text that joins a prompt from elsewhere), and the /approval command.
 import { homedir } from "node:os";
 import type { BeforeLink } from "../core/session/hook-chain.js";
 import type { AgentSession } from "../core/session/agent-session.js";
@@ -11,7 +12,7 @@ import { approvalCommand, type ApprovalControl } from "./approval-command.js";
 import { askApproval } from "./approval-question.js";
 import { findRepoRoot, gatherFacts, type PolicyContext, realPath } from "./call-facts.js";
 import { decide, type PolicyState } from "./decide.js";
-import { policyConfig, type PolicySources } from "./policy-config.js";
+import { floorRefusal, policyConfig, type PolicySources } from "./policy-config.js";
 import { exactRules, parseRule } from "./rules.js";
 import { maskResult, type SecretMask } from "./secrets.js";
 
@@ -91,14 +92,19 @@ export function installApprovalPolicy(session: AgentSession, options: ApprovalPo
 	const control: ApprovalPolicy = {
 		state,
 		ignored: config.ignored,
+		floor: config.floor,
 		async setMode(mode: ApprovalMode) {
+			const refused = floorRefusal(config.floor, mode);
+			if (refused) throw new Error(refused);
 			state.mode = mode;
 			await session.reportApproval({ type: "approval_mode_changed", mode });
 		},
 		uninstall() {
 			removers.forEach((remove) => remove());
+			session.setSecretMask(undefined);
 		},
 	};
+	session.setSecretMask(options.secrets.mask);
 	const removers = [
 		session.hooks.before.add(before, { stage: "policy", name: "approval" }),
 		session.hooks.after.add(({ result }) => maskResult(result, options.secrets), { stage: "policy", name: "secrets" }),

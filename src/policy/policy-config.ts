@@ -1,6 +1,7 @@
 // The policy's starting configuration from flags, the user's settings and the project's own settings.
 // Flags win over the user's settings; a project's settings may only tighten: its deny rules are added and a
-// stricter mode is taken, but its allow rules, a looser mode and guards turned off are ignored.
+// stricter mode is taken (its mode stays the floor for the whole session), but its allow rules, a looser mode and
+// guards turned off are ignored.
 import { APPROVAL_MODES, type ApprovalMode } from "../core/session/approval-mode.js";
 import type { Settings } from "../core/session/settings.js";
 import { GUARD_NAMES, type GuardName, isGuardName } from "./guards.js";
@@ -14,8 +15,17 @@ export interface PolicySources {
 	home: string;
 }
 
+/** A project's own approval mode: the loosest the session may switch to, for its whole length. */
+export interface ApprovalFloor {
+	mode: ApprovalMode;
+	/** The project's settings file, named when a looser mode is refused. */
+	file: string;
+}
+
 export interface PolicyConfig {
 	mode: ApprovalMode;
+	/** Set when the project's settings name a mode stricter than auto. */
+	floor?: ApprovalFloor;
 	allow: Rule[];
 	deny: Rule[];
 	disabledGuards: Set<GuardName>;
@@ -25,6 +35,17 @@ export interface PolicyConfig {
 
 function strictness(mode: ApprovalMode): number {
 	return APPROVAL_MODES.indexOf(mode);
+}
+
+/** The modes a session may switch to, loosest first: every one, or the floor's and stricter ones. */
+export function allowedModes(floor: ApprovalFloor | undefined): ApprovalMode[] {
+	return floor ? APPROVAL_MODES.slice(strictness(floor.mode)) : [...APPROVAL_MODES];
+}
+
+/** Why switching to `mode` is refused, when it is looser than the project's floor. */
+export function floorRefusal(floor: ApprovalFloor | undefined, mode: ApprovalMode): string | undefined {
+	if (!floor || strictness(mode) >= strictness(floor.mode)) return undefined;
+	return `${floor.file} keeps this project at approval "${floor.mode}" or stricter for the whole session, so "${mode}" is refused. To loosen it, change that file and start loom again.`;
 }
 
 export function policyConfig(sources: PolicySources): PolicyConfig {
@@ -53,6 +74,7 @@ export function policyConfig(sources: PolicySources): PolicyConfig {
 
 	return {
 		mode,
+		...(projectMode && projectMode !== "auto" ? { floor: { mode: projectMode, file: project.file } } : {}),
 		allow: [...rules(flags.allow, "--allow"), ...rules(user.settings.allow, user.file)],
 		deny: [...rules(flags.deny, "--deny"), ...rules(user.settings.deny, user.file), ...rules(project.settings.deny, project.file)],
 		disabledGuards,

@@ -3,6 +3,7 @@
 import { resolve, sep } from "node:path";
 import type { PolicyContext } from "./call-facts.js";
 import { effectiveWords } from "./command-wrappers.js";
+import { readFind } from "./find-command.js";
 import { commandName, type ShellCommand, type ShellLine, type ShellWord } from "./shell-line.js";
 
 /** A guard's finding: the command it blocks and why, with what the model can do instead. */
@@ -52,12 +53,10 @@ function hasOption(options: readonly string[], short: RegExp, long: string): boo
 }
 
 /**
- * What a path operand would wipe out if it is one of the places never to delete: the root, the home folder or
- * a folder holding it, the working tree or a folder holding it. `dir/*` counts as `dir`.
+ * What a path would wipe out if it is one of the places never to delete: the root, the home folder or a folder
+ * holding it, the working tree or a folder holding it. `dir/*` counts as `dir`.
  */
-function preciousTarget(word: ShellWord, ctx: PolicyContext, protectWorkTree: boolean): string | undefined {
-	let path = word.path;
-	if (path === undefined) return undefined;
+function preciousTarget(path: string, ctx: PolicyContext, protectWorkTree: boolean): string | undefined {
 	while (path.length > 1 && /(\/\.?\*|\/\.)$|\/$/.test(path)) path = path.replace(/(\/\.?\*|\/\.)$|\/$/, "") || "/";
 	if (path === "*" || path === ".*") path = ".";
 	const absolute = resolve(ctx.cwd, path);
@@ -72,15 +71,57 @@ function preciousTarget(word: ShellWord, ctx: PolicyContext, protectWorkTree: bo
 	return undefined;
 }
 
+/**
+ * Why deleting under `word` is refused: it names a precious place; it starts with an expansion known only when the
+ * line runs ($DIR, $(pwd), ${x:-/}), which may be anything; or it would name a precious place were its expansion
+ * empty (~/$NAME). The model can always write the path out instead.
+ */
+type DeleteDanger = { target: string; unknown?: undefined; ifEmpty?: boolean } | { unknown: true };
+
+function deleteDanger(word: ShellWord, ctx: PolicyContext): DeleteDanger | undefined {
+	// An empty word deletes nothing (unquoted, it is no argument at all).
+	if (word.path === "") return undefined;
+	if (word.path === undefined && word.pathStart === "") return { unknown: true };
+	const target = preciousTarget(word.path ?? word.pathStart, ctx, true);
+	return target === undefined ? undefined : { target, ifEmpty: word.path === undefined };
+}
+
+/** The reason given for a refused delete: `what` ran, `verb` says what it does to the word's path. */
+function deleteReason(what: string, verb: string, word: ShellWord, danger: DeleteDanger, example: string): string {
+	if (danger.unknown) {
+		return `\`${what}\` would ${verb} a path known only when it runs (${word.text}). Write the path out (for example ${example}), so that what it deletes can be checked.`;
+	}
+	if (danger.ifEmpty) {
+		return `\`${what}\` would ${verb} ${danger.target} if the expansion in ${word.text} is empty. Write the path out (for example ${example}), so that what it deletes can be checked.`;
+	}
+	return `\`${what}\` would ${verb} ${danger.target}. Delete only the files or folders you mean, by their paths inside the project (for example ${example}).`;
+}
+
+/** `rm -r` of a precious place; `find` deleting everything it walks from one (-delete, -exec rm, or piped to xargs rm). */
 export const recursiveDelete: ShellGuard = (line, ctx) => {
-	for (const { words, name, command } of runs(line)) {
+	const all = runs(line);
+	for (const { words, name, command } of all) {
 		if (name !== "rm") continue;
 		const { options, operands } = splitArguments(words);
 		if (!hasOption(options, /[rR]/, "--recursive")) continue;
 		for (const operand of operands) {
-			const target = preciousTarget(operand, ctx, true);
-			if (target) {
-				return `\`${command.text}\` would delete ${target}. Delete only the files or folders you mean, by their paths inside the project (for example rm -rf ./build).`;
+			const danger = deleteDanger(operand, ctx);
+			if (danger) return deleteReason(command.text, "delete", operand, danger, "rm -rf ./build");
+		}
+	}
+	const runOf = (command: ShellCommand) => all.find((run) => run.command === command);
+	for (const { words, name, command } of all) {
+		if (name !== "find") continue;
+		const find = readFind(words);
+		const pipeline = line.pipelines.find((stages) => stages.includes(command));
+		const piped = pipeline?.slice(pipeline.indexOf(command) + 1).find((stage) => runOf(stage)?.name === "rm");
+		if (find.narrow || (!find.deletes && !piped)) continue;
+		const what = piped ? `${command.text} | ${piped.text}` : command.text;
+		for (const start of find.starts) {
+			const danger = deleteDanger(start, ctx);
+			if (danger) {
+				const reason = deleteReason(what, "delete everything under", start, danger, "find ./build -delete");
+				return `${reason} To delete only some files, narrow it with tests such as -name '*.tmp'.`;
 			}
 		}
 	}
@@ -150,7 +191,7 @@ export const recursiveChmodRoot: ShellGuard = (line, ctx) => {
 		if (!hasOption(options, /R/, "--recursive")) continue;
 		// The first operand is the mode or the owner.
 		for (const operand of operands.slice(1)) {
-			const target = preciousTarget(operand, ctx, false);
+			const target = operand.path === undefined ? undefined : preciousTarget(operand.path, ctx, false);
 			if (target) {
 				return `\`${command.text}\` would change the permissions or owner of every file under ${target}, which can leave the system unusable. Change only the files that need it (for example chmod -R u+w ./dist).`;
 			}

@@ -9,8 +9,16 @@ export interface ShellWord {
 	 * an unquoted leading `~` are kept as written.
 	 */
 	literal?: string;
-	/** The path the word names: its literal with a leading `~`, `$HOME` and `${HOME}` expanded; undefined past other expansions. */
+	/**
+	 * The path the word names: its literal with a leading `~` expanded, and `$HOME` and variables assigned earlier
+	 * in the line (`x=~; … $x`) replaced by their values; undefined past any other expansion.
+	 */
 	path?: string;
+	/**
+	 * What the path is known to start with: all of it when `path` is known, else the part before the first
+	 * expansion whose value is known only when the line runs ("" when the word starts with one: `$DIR/x`).
+	 */
+	pathStart: string;
 }
 
 export interface ShellRedirect {

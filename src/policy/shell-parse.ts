@@ -4,6 +4,7 @@
 import { createRequire } from "node:module";
 import type { Node, Parser } from "@vscode/tree-sitter-wasm";
 import { effectiveWords } from "./command-wrappers.js";
+import { mktempPath } from "./mktemp-path.js";
 import { commandName, type ShellCommand, type ShellLine, type ShellRedirect, type ShellWord } from "./shell-line.js";
 
 /** Shells whose `-c` argument is code that runs. */
@@ -32,6 +33,11 @@ function loadParser(): Promise<Parser> {
 	return loading;
 }
 
+/** What is known of a word's path: ShellWord's `path` and `pathStart`. */
+type PathValue = Pick<ShellWord, "path" | "pathStart">;
+/** A word, or a variable's value, known only when the line runs. */
+const UNKNOWN: PathValue = { pathStart: "" };
+
 /** Every command `source` would run. `home` expands `~` and `$HOME` in the words' paths. Rejects only when the parser cannot load. */
 export async function parseShell(source: string, home: string): Promise<ShellLine> {
 	return new LineReader(await loadParser(), home).read(source);
@@ -50,11 +56,18 @@ class LineReader {
 	private readonly pipelines: ShellCommand[][] = [];
 	private readonly redirects: ShellRedirect[] = [];
 	private complete = true;
+	/**
+	 * The values of variables the line assigns (`x=~`, `export x=…`), as the reading reaches them in source order;
+	 * a variable it does not assign is unknown (it comes from the environment), except HOME.
+	 */
+	private readonly variables = new Map<string, PathValue>();
 
 	constructor(
 		private readonly parser: Parser,
 		private readonly home: string,
-	) {}
+	) {
+		this.variables.set("HOME", { path: home, pathStart: home });
+	}
 
 	read(source: string): ShellLine {
 		this.readCode(source, { background: false, offset: 0, depth: 0 });
@@ -110,15 +123,55 @@ class LineReader {
 				if (body) this.visit(body, { ...place, inFunction: node.childForFieldName("name")?.text }, out);
 				return;
 			}
-			default: {
-				const children = node.children;
-				children.forEach((child, index) => {
-					// `a && b &` runs the whole list in the background.
-					const background = place.background || children[index + 1]?.type === "&";
-					if (child) this.visit(child, { ...place, background }, out);
-				});
-			}
+			case "variable_assignment":
+				// What its value runs comes first, then the variable holds the value.
+				this.visitChildren(node, place, out);
+				this.assign(node);
+				return;
+			default:
+				this.visitChildren(node, place, out);
 		}
+	}
+
+	private visitChildren(node: Node, place: Place, out: ShellCommand[]): void {
+		const children = node.children;
+		children.forEach((child, index) => {
+			// `a && b &` runs the whole list in the background.
+			const background = place.background || children[index + 1]?.type === "&";
+			if (child) this.visit(child, { ...place, background }, out);
+		});
+	}
+
+	/** Records what a plain assignment gives its variable; anything but a plain value (+=, arrays) leaves it unknown. */
+	private assign(node: Node): void {
+		const name = node.childForFieldName("name");
+		if (name?.type !== "variable_name") return;
+		const value = node.childForFieldName("value");
+		const appends = node.children.some((child) => child?.type === "+=");
+		this.variables.set(name.text, appends || value?.type === "array" ? UNKNOWN : value ? this.valuePath(value) : { path: "", pathStart: "" });
+	}
+
+	private valuePath(value: Node): PathValue {
+		const made = value.type === "command_substitution" ? this.mktempMade(value) : undefined;
+		if (made !== undefined) return { path: made, pathStart: made };
+		const { path, pathStart } = this.literal(value, true);
+		return { path, pathStart };
+	}
+
+	/** `unset x`: $x is empty from there on. */
+	private unset(words: readonly ShellWord[]): void {
+		for (const word of words.slice(1)) if (word.literal && !word.literal.startsWith("-")) this.variables.set(word.literal, { path: "", pathStart: "" });
+	}
+
+	/** The path `$(mktemp …)` creates, when that is all the substitution runs. */
+	private mktempMade(substitution: Node): string | undefined {
+		const [command, ...rest] = substitution.namedChildren;
+		if (command?.type !== "command" || rest.length > 0) return undefined;
+		const words = command.children.flatMap((child, index) => {
+			const field = command.fieldNameForChild(index);
+			return child && (field === "name" || field === "argument") ? [this.word(child)] : [];
+		});
+		return commandName(words) === "mktemp" && command.namedChildren.length === words.length ? mktempPath(words) : undefined;
 	}
 
 	private command(node: Node, place: Place): ShellCommand {
@@ -135,12 +188,19 @@ class LineReader {
 				redirects.push(this.redirect(child, within, inner));
 				return;
 			}
-			if (child.type === "variable_assignment") assignments.push(child.text);
-			else if (field === "name" || field === "argument" || node.type !== "command") {
+			if (child.type === "variable_assignment") {
+				assignments.push(child.text);
+				// `x=~ cmd $x`: the assignment is only cmd's environment, and bash expands $x before it applies.
+				if (node.type === "command") {
+					this.visitChildren(child, within, inner);
+					return;
+				}
+			} else if (field === "name" || field === "argument" || node.type !== "command") {
 				if (child.isNamed || node.type !== "command") words.push(this.word(child));
 			}
 			this.visit(child, within, inner);
 		});
+		if (node.type === "unset_command") this.unset(words);
 		const code = this.codeRun(words);
 		if (code !== undefined && place.depth < MAX_NESTING) {
 			inner.push(...this.readCode(code, { ...within, offset: place.offset + node.startIndex + 1, depth: place.depth + 1 }));
@@ -178,7 +238,7 @@ class LineReader {
 	private redirect(node: Node, place: Place, out: ShellCommand[]): ShellRedirect {
 		const op = node.children.find((child) => child && !child.isNamed)?.type ?? "";
 		const destination = node.childForFieldName("destination");
-		const target: ShellWord = destination ? this.word(destination) : { text: "" };
+		const target: ShellWord = destination ? this.word(destination) : { text: "", pathStart: "" };
 		const duplicatesFd = destination?.type === "number" || target.literal === "-";
 		const writes = WRITE_OPS.has(op) || (op === ">&" && destination !== null && !duplicatesFd);
 		for (const child of node.children) if (child) this.visit(child, place, out);
@@ -192,21 +252,25 @@ class LineReader {
 	}
 
 	/** The word's literal and path, each undefined past an expansion it cannot know. */
-	private literal(node: Node, first: boolean): { literal?: string; path?: string } {
+	private literal(node: Node, first: boolean): Omit<ShellWord, "text"> {
+		const plain = (text: string) => ({ literal: text, path: text, pathStart: text });
 		switch (node.type) {
 			case "word": {
 				const literal = node.text.replace(/\\\n/g, "").replace(/\\(.)/gs, "$1");
-				return { literal, path: first && node.text.startsWith("~") ? this.expandTilde(literal) : literal };
+				const path = first && node.text.startsWith("~") ? this.expandTilde(literal) : literal;
+				return { literal, path, pathStart: path };
 			}
 			case "number":
-				return { literal: node.text, path: node.text };
+				return plain(node.text);
 			case "raw_string":
-				return { literal: node.text.slice(1, -1), path: node.text.slice(1, -1) };
+				return plain(node.text.slice(1, -1));
 			case "command_name":
-				return node.namedChildren[0] ? this.literal(node.namedChildren[0], first) : {};
+				return node.namedChildren[0] ? this.literal(node.namedChildren[0], first) : UNKNOWN;
 			case "simple_expansion":
-			case "expansion":
-				return isHome(node) ? { path: this.home } : {};
+			case "expansion": {
+				const name = variableName(node);
+				return (name !== undefined && this.variables.get(name)) || UNKNOWN;
+			}
 			case "string":
 				return this.joined(node.children.slice(1, -1), (child) =>
 					child.type === "string_content" || !child.isNamed ? unescapeDoubleQuoted(child.text) : undefined,
@@ -214,22 +278,25 @@ class LineReader {
 			case "concatenation":
 				return this.joined(node.children, undefined);
 			default:
-				return {};
+				return UNKNOWN;
 		}
 	}
 
 	/** Joins parts' literals and paths; `text` gives a part's plain text, or undefined to read it as a word part. */
-	private joined(parts: readonly (Node | null)[], text: ((part: Node) => string | undefined) | undefined): { literal?: string; path?: string } {
+	private joined(parts: readonly (Node | null)[], text: ((part: Node) => string | undefined) | undefined): Omit<ShellWord, "text"> {
 		let literal: string | undefined = "";
 		let path: string | undefined = "";
+		let pathStart = "";
 		parts.forEach((part, index) => {
 			if (!part) return;
 			const plain = text?.(part);
-			const each = plain !== undefined ? { literal: plain, path: plain } : this.literal(part, index === 0 && text === undefined);
+			const each = plain !== undefined ? { literal: plain, path: plain, pathStart: plain } : this.literal(part, index === 0 && text === undefined);
 			literal = literal !== undefined && each.literal !== undefined ? literal + each.literal : undefined;
-			path = path !== undefined && each.path !== undefined ? path + each.path : undefined;
+			if (path === undefined) return;
+			if (each.path === undefined) pathStart = path + each.pathStart;
+			path = each.path === undefined ? undefined : path + each.path;
 		});
-		return { literal, path };
+		return { literal, path, pathStart: path ?? pathStart };
 	}
 
 	private expandTilde(literal: string): string {
@@ -238,8 +305,11 @@ class LineReader {
 	}
 }
 
-function isHome(node: Node): boolean {
-	return node.text === "$HOME" || node.text === "${HOME}";
+/** The variable `$name` or `${name}` expands; undefined for special parameters and `${name…}` with operators. */
+function variableName(node: Node): string | undefined {
+	const parts = node.children.map((child) => child?.type);
+	const plain = node.type === "simple_expansion" ? parts.length === 2 : parts.length === 3 && parts[2] === "}";
+	return plain && parts[1] === "variable_name" ? node.children[1]!.text : undefined;
 }
 
 /** Inside double quotes a backslash escapes only $ ` " \ and a newline. */

@@ -54,4 +54,6 @@ export interface SessionPort extends CommandSession {
 	readonly tools?: readonly NamedToolPresentation[];
 	/** The approval mode, when a policy is installed (its changes arrive as approval_mode_changed). Optional. */
 	readonly approvalMode?: ApprovalMode;
+	/** Masks the secrets the session keeps from the model in text the screen adds to a prompt (`!!` output). Optional. */
+	maskSecrets?(text: string): string;
 }

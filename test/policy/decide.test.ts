@@ -197,7 +197,7 @@ async function blockedBy(pending: Promise<Verdict>): Promise<string | undefined>
 
 describe("guards, always on, even in auto", () => {
 	it("recursive-delete: the root, the home folder or the repository, not a folder inside the project", async () => {
-		for (const line of ["rm -rf /", "rm -rf /*", "rm -rf ~", "rm -fr ~/", "sudo rm -r --no-preserve-root /", 'rm -rf "$HOME"', "rm -Rf ${HOME}/*", "rm -rf .", "rm -rf *", `rm -rf ${cwd}`, `rm -rf ${root}`, "cd src && rm -rf ../.."]) {
+		for (const line of ["rm -rf /", "rm -rf /*", "rm -rf ~", "rm -fr ~/", "sudo rm -r --no-preserve-root /", 'rm -rf "$HOME"', 'rm -r -f "$HOME"', "rm -rf ${HOME}", "rm -rf ${HOME}/", "rm -Rf ${HOME}/*", "rm -rf .", "rm -rf *", `rm -rf ${cwd}`, `rm -rf ${root}`, "cd src && rm -rf ../.."]) {
 			expect(await blockedBy(bash(line)), line).toBe("recursive-delete");
 		}
 		for (const line of ["rm -rf ./build", "rm -rf ~/tmp/cache", "rm -r node_modules dist", "rm ~/notes.txt", "echo rm -rf /"]) {
@@ -205,6 +205,60 @@ describe("guards, always on, even in auto", () => {
 		}
 		const reason = await bash("rm -rf ~");
 		expect(reason.kind === "block" && reason.reason).toContain(`would delete the home folder ${home}. Delete only the files or folders you mean`);
+	});
+
+	it("recursive-delete: a variable assigned earlier in the line is followed to its value", async () => {
+		for (const line of ["x=~; rm -rf $x", 'x=$HOME; rm -rf "$x"', "x=/; rm -rf ${x}", "d=~/; rm -rf $d*", "export t=$HOME/..; rm -rf $t", "x=.; rm -rf $x", "x=; rm -rf $x/", 'bash -c "x=~; rm -rf \\$x"']) {
+			expect(await blockedBy(bash(line)), line).toBe("recursive-delete");
+		}
+		for (const line of ["x=build; rm -rf $x", 'x=~/tmp/cache; rm -rf "$x"', "dir=./dist; rm -rf ${dir}/*", "tmp=$(mktemp -d); cd $tmp && make; rm -rf $tmp"]) {
+			expect(await kind(bash(line)), line).toBe("allow");
+		}
+	});
+
+	it("recursive-delete: a target loom cannot know before it runs is refused, asking for the path written out", async () => {
+		for (const line of ["rm -rf $DIR", 'rm -rf "$(pwd)"', "rm -rf ${x:-/}", "rm -rf ~/$NAME", "rm -rf /$x", "x=~ rm -rf $x", "for d in a b; do rm -rf $d; done"]) {
+			expect(await blockedBy(bash(line)), line).toBe("recursive-delete");
+		}
+		for (const line of ["rm -rf ./build/$NAME", "rm -rf /tmp/cache-$USER", "rm -f $FILE"]) {
+			expect(await kind(bash(line)), line).toBe("allow");
+		}
+		const unknown = await bash("rm -rf $DIR");
+		expect(unknown.kind === "block" && unknown.reason).toContain("`rm -rf $DIR` would delete a path known only when it runs ($DIR). Write the path out");
+		const empty = await bash("rm -rf ~/$NAME");
+		expect(empty.kind === "block" && empty.reason).toContain(`would delete the home folder ${home} if the expansion in ~/$NAME is empty`);
+	});
+
+	it("recursive-delete: find deleting everything under the home folder or the repository, not a narrowed or inner find", async () => {
+		for (const line of [
+			"find ~ -delete",
+			"find $HOME -mindepth 1 -delete",
+			"find . -type f -delete",
+			"find -delete",
+			"find / -exec rm -rf {} +",
+			"find ~ -depth -execdir rm -r {} \\;",
+			"find ~ -not -name keep -delete",
+			"find ~ -name x -o -delete",
+			"x=~; find $x -delete",
+			"find ~ -print0 | xargs -0 rm -rf",
+			`find ${cwd} -exec sudo rm -f {} \\;`,
+		]) {
+			expect(await blockedBy(bash(line)), line).toBe("recursive-delete");
+		}
+		for (const line of [
+			"find ./build -delete",
+			"find . -name '*.pyc' -delete",
+			"find . -type d -name __pycache__ -exec rm -rf {} +",
+			"find . \\( -name '*.o' -o -name '*.a' \\) -delete",
+			"find ~ -name '*.log' -mtime +7 -exec rm {} \\;",
+			"find ~ -type f",
+			"find . -exec grep -l TODO {} +",
+			"find ./dist -print0 | xargs -0 rm -rf",
+		]) {
+			expect(await kind(bash(line)), line).toBe("allow");
+		}
+		const reason = await bash("find ~ -delete");
+		expect(reason.kind === "block" && reason.reason).toContain(`\`find ~ -delete\` would delete everything under the home folder ${home}`);
 	});
 
 	it("mkfs: formatting a disk, not reading about it", async () => {

@@ -267,6 +267,46 @@ describe("/approval and the project's settings", () => {
 		expect(session.loadWarnings.join("\n")).toContain("allow rules (bash) ignored");
 	});
 
+	it("keeps the project's mode for the whole session: a looser one is refused, naming the project's file", async () => {
+		const { policy, session, events, cwd } = setUp({ turns: [], flags: { approval: "auto" }, project: { approval: "read-only" } });
+		await session.start();
+		expect(session.approvalMode).toBe("read-only");
+		const notices: [string, string][] = [];
+		const ctx = { session, busy: false, notify: (level: string, message: string) => notices.push([level, message]) };
+		const changes = () => events.filter((event) => event.type === "approval_mode_changed").length;
+		const before = changes();
+		for (const mode of ["auto", "ask"]) {
+			await session.commands.get("approval")!.handler(mode, ctx);
+			expect(notices.at(-1)).toEqual([
+				"error",
+				`${join(cwd, ".loom", "settings.json")} keeps this project at approval "read-only" or stricter for the whole session, so "${mode}" is refused. To loosen it, change that file and start loom again.`,
+			]);
+		}
+		await session.commands.get("approval")!.handler("next", ctx);
+		expect(notices.at(-1)).toEqual(["warning", `Approval stays read-only: ${join(cwd, ".loom", "settings.json")} keeps this project at "read-only" for the whole session.`]);
+		await expect(policy.setMode("auto")).rejects.toThrow(`keeps this project at approval "read-only" or stricter`);
+		expect(policy.state.mode).toBe("read-only");
+		expect(session.approvalMode).toBe("read-only");
+		expect(changes()).toBe(before);
+		await session.commands.get("approval")!.handler("", ctx);
+		expect(notices.at(-1)![1]).toContain(`Approval mode: read-only (only tools that change nothing run). ${join(cwd, ".loom", "settings.json")} allows nothing looser.`);
+	});
+
+	it("/approval next cycles through the modes the project allows, and through all three without one", async () => {
+		const cycle = async (setup: Partial<Setup>) => {
+			const { session } = setUp({ turns: [], ...setup });
+			await session.start();
+			const seen = [session.approvalMode];
+			for (let step = 0; step < 3; step++) {
+				await session.commands.get("approval")!.handler("next", { session, busy: false, notify: () => {} });
+				seen.push(session.approvalMode);
+			}
+			return seen;
+		};
+		expect(await cycle({})).toEqual(["auto", "ask", "read-only", "auto"]);
+		expect(await cycle({ flags: { approval: "read-only" }, project: { approval: "ask" } })).toEqual(["read-only", "ask", "read-only", "ask"]);
+	});
+
 	it("reports a bad rule and an unknown guard with where they were written", () => {
 		expect(() => setUp({ turns: [], flags: { allow: ["bash("] } })).toThrow('Invalid rule "bash(" (--allow)');
 		expect(() => setUp({ turns: [], settings: { guards: { "no-such-guard": false } } })).toThrow(/Unknown guard "no-such-guard" in .*settings\.json: the guards are recursive-delete, mkfs/);
@@ -287,5 +327,12 @@ describe("secrets", () => {
 		const file = readFileSync(session.sessionFile!, "utf8");
 		expect(file).not.toContain("ghp_abcdefghijklmnop");
 		expect(file).not.toContain("sk-configured-key-0123456789");
+	});
+
+	it("gives the session the same mask for text joining a prompt from elsewhere, and takes it off with the policy", () => {
+		const { session, policy } = setUp({ turns: [], env: { MY_API_TOKEN: "supersecretvalue123" } });
+		expect(session.maskSecrets("token=supersecretvalue123 key=sk-configured-key-0123456789 user=ada")).toBe("token=*** key=*** user=ada");
+		policy.uninstall();
+		expect(session.maskSecrets("token=supersecretvalue123")).toBe("token=supersecretvalue123");
 	});
 });

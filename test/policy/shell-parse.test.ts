@@ -37,6 +37,27 @@ describe("commands of a line", () => {
 		expect(command.words.map((word) => word.path)).toEqual(["rm", "-rf", HOME, `${HOME}/x`, `${HOME}/y`, HOME, "~", "~"]);
 	});
 
+	it("follows variables assigned earlier in the line to the paths they name, and knows what it cannot know", async () => {
+		const lsWords = async (line: string) => (await parseShell(line, HOME)).commands.find((command) => command.words[0]?.literal === "ls")!.words.slice(1).map((word) => [word.path, word.pathStart]);
+		expect(await lsWords("x=~; export y=$HOME/a z=build; ls $x \"$y\"/b ${z} $HOME")).toEqual([
+			[HOME, HOME],
+			[`${HOME}/a/b`, `${HOME}/a/b`],
+			["build", "build"],
+			[HOME, HOME],
+		]);
+		// A prefix assignment is only the command's environment: bash expands $x before it applies.
+		expect(await lsWords("x=~ ls $x ./out/$name ${z:-/} $(pwd)/a")).toEqual([
+			[undefined, ""],
+			[undefined, "./out/"],
+			[undefined, ""],
+			[undefined, ""],
+		]);
+		expect(await lsWords("x=a; x+=b; arr=(1 2); ls $x $arr")).toEqual([
+			[undefined, ""],
+			[undefined, ""],
+		]);
+	});
+
 	it("marks a line that does not parse as incomplete, and a dynamic sh -c too", async () => {
 		expect((await parseShell("echo 'open", HOME)).complete).toBe(false);
 		expect((await parseShell("bash -c \"$CODE\"", HOME)).complete).toBe(false);

@@ -1,6 +1,7 @@
 // End to end in a real terminal: in approval mode ask, the user denies a command with a reason, and the model
-// (the scripted server) receives that reason; Shift+Tab changes the mode shown in the footer.
-import { existsSync, mkdirSync } from "node:fs";
+// (the scripted server) receives that reason; Shift+Tab changes the mode shown in the footer, never below the
+// project's own mode.
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ensureBuilt, serverFlags } from "../cli/loom-process.js";
@@ -60,5 +61,46 @@ describe.skipIf(!hasTmux())("approval in a terminal (tmux)", () => {
 
 		terminal.sendKeys("C-d");
 		await terminal.waitForScreen((t) => t.includes("[loom exited with 0]"), "loom exiting", 15_000);
+	}, 120_000);
+});
+
+const floorTerminal = new TmuxTerminal("loom-approval-floor");
+
+describe.skipIf(!hasTmux())("a project's read-only mode in a terminal (tmux)", () => {
+	let server: ScriptedModelServer;
+	let settingsFile: string;
+
+	beforeAll(async () => {
+		await ensureBuilt();
+		server = await startScriptedModelServer();
+		const ws = workspace();
+		mkdirSync(join(ws.home, "user-home"));
+		mkdirSync(join(ws.cwd, ".loom"));
+		settingsFile = join(ws.cwd, ".loom", "settings.json");
+		writeFileSync(settingsFile, JSON.stringify({ approval: "read-only" }));
+		floorTerminal.start(loomCommand(ws.home, ["--approval", "auto", ...serverFlags(server.openaiBaseUrl)]), { cwd: ws.cwd, columns: 200, rows: 30 });
+	}, 120_000);
+
+	afterAll(() => {
+		floorTerminal.kill();
+		server?.close();
+	});
+
+	it("holds for the whole session: Shift+Tab and /approval auto leave it read-only, saying which file keeps it", async () => {
+		await floorTerminal.waitForScreen((text) => text.includes("Ask loom") && text.includes("read-only (shift+tab)"), "the editor and the project's mode");
+
+		floorTerminal.sendKeys("BTab");
+		let text = await floorTerminal.waitForScreen((t) => t.includes("Approval stays read-only"), "why Shift+Tab changed nothing");
+		expect(text).toContain(`${settingsFile} keeps this project at "read-only" for the whole session.`);
+		expect(text).toContain("read-only (shift+tab)");
+
+		await floorTerminal.typeLine("/approval auto");
+		text = await floorTerminal.waitForScreen((t) => t.includes('so "auto" is refused'), "/approval auto refused");
+		expect(text).toContain(`${settingsFile} keeps this project at approval "read-only" or stricter for the whole session`);
+		expect(text).toContain("read-only (shift+tab)");
+		expect(text).not.toContain("auto (shift+tab)");
+
+		floorTerminal.sendKeys("C-d");
+		await floorTerminal.waitForScreen((t) => t.includes("[loom exited with 0]"), "loom exiting", 15_000);
 	}, 120_000);
 });

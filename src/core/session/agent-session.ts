@@ -80,6 +80,7 @@ export class AgentSession {
 	/** Problems met assembling the session: those it was given, then those added (addLoadWarning). */
 	private readonly assemblyWarnings: string[];
 	private shownApprovalMode: ApprovalMode | undefined;
+	private secretMask: ((text: string) => string) | undefined;
 
 	constructor(options: AgentSessionOptions) {
 		this.options = options;
@@ -158,6 +159,19 @@ export class AgentSession {
 	reportApproval(event: ApprovalEvent): Promise<void> {
 		if (event.type === "approval_mode_changed") this.shownApprovalMode = event.mode;
 		return this.emit(event);
+	}
+
+	/**
+	 * `text` with the secrets this session keeps from the model (API keys, secret-looking environment values)
+	 * masked, for text from outside the tools that joins a prompt (the screen's `!!command` output). Unchanged
+	 * until a policy installs a mask (setSecretMask); tool results are masked by the policy itself.
+	 */
+	maskSecrets(text: string): string {
+		return this.secretMask ? this.secretMask(text) : text;
+	}
+	/** For the policy that owns the session's secrets; undefined takes the mask off. */
+	setSecretMask(mask: ((text: string) => string) | undefined): void {
+		this.secretMask = mask;
 	}
 
 	/** How the session restores files when it rewinds; undefined until something records checkpoints. */

@@ -1,6 +1,5 @@
 import { Box, useStdout } from "ink";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
-import { APPROVAL_MODES } from "../../core/session/approval-mode.js";
 import { useClock } from "../hooks/use-clock.js";
 import { useCompletions } from "../hooks/use-completions.js";
 import { useDialogs } from "../hooks/use-dialogs.js";
@@ -75,7 +74,11 @@ export function App({ session, initialPrompt, inputActive, onExit, home, print }
 	const printedWidth = useRef(columns);
 	const [editorHeight, setEditorHeight] = useState(3);
 	const [dialogHeight, setDialogHeight] = useState(0);
-	const shell = useShellCommands(session.cwd, useCallback((item) => dispatch({ type: "ui_item", item }), [dispatch]));
+	const shell = useShellCommands(
+		session.cwd,
+		useCallback((item) => dispatch({ type: "ui_item", item }), [dispatch]),
+		useCallback((text: string) => (session.maskSecrets ? session.maskSecrets(text) : text), [session]),
+	);
 
 	// Busy only from the session's events (run_start … run_end): runs the session starts itself count too.
 	const running = isBusy(view) || view.compacting !== undefined;
@@ -157,14 +160,12 @@ export function App({ session, initialPrompt, inputActive, onExit, home, print }
 	}, [session, notify]);
 
 	const onToggleThinking = useCallback(() => dispatch({ type: "ui_toggle_thinking" }), [dispatch]);
-	// Shift+Tab runs /approval with the next mode; the footer shows it, so only a failure is a notice.
+	// Shift+Tab runs /approval next (the policy knows which modes the project allows); the footer shows the mode,
+	// so only a refusal is a notice.
 	const onCycleApproval = useCallback(() => {
-		const mode = latest().session.approvalMode;
-		const command = commands.get("approval");
-		if (!mode || !command) return;
-		const next = APPROVAL_MODES[(APPROVAL_MODES.indexOf(mode) + 1) % APPROVAL_MODES.length];
+		if (!latest().session.approvalMode || !commands.get("approval")) return;
 		const quiet = (level: NoticeLevel, text: string) => (level === "info" ? undefined : notify(level, text));
-		void runSlashCommand({ name: "approval", args: next }, commands, { session, notify: quiet, busy: isBusy(latest()), ui: dialogs.ui });
+		void runSlashCommand({ name: "approval", args: "next" }, commands, { session, notify: quiet, busy: isBusy(latest()), ui: dialogs.ui });
 	}, [session, commands, notify, latest, dialogs.ui]);
 	const onExitKey = useCallback(() => exit(0), [exit]);
 	const redraw = useCallback(() => printer.reprint(CLEAR_TERMINAL), [printer]);

@@ -15,8 +15,11 @@ export interface ShellCommands {
 	stop(): void;
 }
 
-/** `!command` and `!!command` from the editor: each run's output goes into the transcript through `show`. */
-export function useShellCommands(cwd: string, show: (item: NewTranscriptItem) => void): ShellCommands {
+/**
+ * `!command` and `!!command` from the editor: each run's output goes into the transcript through `show`, secrets
+ * masked by `mask` first, so what is shown is what `!!` gives the model.
+ */
+export function useShellCommands(cwd: string, show: (item: NewTranscriptItem) => void, mask: (text: string) => string): ShellCommands {
 	const [running, setRunning] = useState<ShellCommands["running"]>();
 	const controller = useRef<AbortController | undefined>(undefined);
 	const pending = useRef<(ShellRequest & ShellResult)[]>([]);
@@ -34,7 +37,8 @@ export function useShellCommands(cwd: string, show: (item: NewTranscriptItem) =>
 			controller.current = abort;
 			setRunning({ command: request.command, startedAt: Date.now() });
 			try {
-				const result = await runShellCommand(request.command, cwd, abort.signal);
+				const ran = await runShellCommand(request.command, cwd, abort.signal);
+				const result = { ...ran, output: mask(ran.output) };
 				if (request.forContext) pending.current.push({ ...request, ...result });
 				show({ kind: "shell", command: request.command, output: result.output, exitCode: result.exitCode, forContext: request.forContext });
 			} finally {
@@ -43,7 +47,7 @@ export function useShellCommands(cwd: string, show: (item: NewTranscriptItem) =>
 			}
 			return true;
 		},
-		[cwd, show],
+		[cwd, show, mask],
 	);
 
 	const withContext = useCallback((prompt: string) => withShellContext(prompt, pending.current), []);

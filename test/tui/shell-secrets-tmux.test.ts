@@ -1,0 +1,53 @@
+// End to end in a real terminal: what `!!command` adds to the next prompt is masked like tool output, so a
+// secret-looking environment value it prints reaches neither the model nor the session file.
+import { mkdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ensureBuilt, serverFlags, sessionFiles } from "../cli/loom-process.js";
+import { type ScriptedModelServer, startScriptedModelServer } from "../support/scripted-model-server.mjs";
+import { workspace } from "../support/temp-dir.js";
+import { TmuxTerminal, hasTmux, loomCommand } from "../support/tmux-terminal.js";
+
+const SECRET = "supersecretvalue123";
+const terminal = new TmuxTerminal("loom-shell-secrets");
+
+describe.skipIf(!hasTmux())("!!command and secrets in a terminal (tmux)", () => {
+	let server: ScriptedModelServer;
+	let home: string;
+
+	beforeAll(async () => {
+		await ensureBuilt();
+		server = await startScriptedModelServer();
+		const ws = workspace();
+		home = ws.home;
+		mkdirSync(join(home, "user-home"));
+		terminal.start(loomCommand(home, serverFlags(server.openaiBaseUrl), { MY_API_TOKEN: SECRET, SHELL: "/bin/sh" }), { cwd: ws.cwd, columns: 100, rows: 30 });
+	}, 120_000);
+
+	afterAll(() => {
+		terminal.kill();
+		server?.close();
+	});
+
+	it("masks a secret in !! output on the screen, in what the model gets and in the session file", async () => {
+		await terminal.waitForScreen((text) => text.includes("Ask loom") && text.includes("ready"), "the editor");
+		await terminal.typeLine("!!echo token=$MY_API_TOKEN");
+		const shown = await terminal.waitForScreen((t) => t.includes("added to your next prompt") && t.includes("token="), "the command's output");
+		expect(shown).toContain("token=***");
+		expect(shown).not.toContain(SECRET);
+
+		server.enqueue({ text: "Noted." });
+		await terminal.typeLine("is the token set?");
+		await terminal.waitForScreen((t) => t.includes("Noted.") && t.includes("ready"), "the answer");
+		const sent = JSON.stringify(server.requests[0]!.body.messages);
+		expect(sent).toContain("The user ran `echo token=$MY_API_TOKEN` (exit code 0)");
+		expect(sent).toContain("token=***");
+		expect(sent).not.toContain(SECRET);
+		const [file] = sessionFiles(home);
+		expect(readFileSync(file!, "utf8")).toContain("token=***");
+		expect(readFileSync(file!, "utf8")).not.toContain(SECRET);
+
+		terminal.sendKeys("C-d");
+		await terminal.waitForScreen((t) => t.includes("[loom exited with 0]"), "loom exiting", 15_000);
+	}, 120_000);
+});
