@@ -60,6 +60,7 @@ export const PROCESS_TESTS = [
 	"test/core/session/session-tools.test.ts",
 	"test/examples/examples.test.ts",
 	"test/export/export-chromium.test.ts",
+	"test/extensions/extension-commands.test.ts",
 	"test/extensions/extension-hooks.test.ts",
 	"test/extensions/extension-loading.test.ts",
 	"test/resources/install-resources.test.ts",

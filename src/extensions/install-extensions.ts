@@ -4,6 +4,7 @@
 import { join, relative, resolve } from "node:path";
 import { errorMessageOf } from "../core/abort.js";
 import type { AgentSession } from "../core/session/agent-session.js";
+import type { CommandScope } from "../core/session/command-registry.js";
 import type { ProjectTrustGate } from "../core/session/project-trust-gate.js";
 import type { ExtensionFactory } from "./extension-api.js";
 import { extensionFiles, extensionModule } from "./extension-files.js";
@@ -39,7 +40,7 @@ export interface ExtensionsReport {
 /** The project's own extensions folder. */
 export const PROJECT_EXTENSIONS = join(".loom", "extensions");
 
-type Source = { label: string; path: string } | { label: string; factory: ExtensionFactory };
+type Source = ({ path: string } | { factory: ExtensionFactory }) & { label: string; scope: CommandScope };
 
 export async function installExtensions(session: AgentSession, options: InstallExtensionsOptions): Promise<ExtensionsReport> {
 	const host = new ExtensionHost(session, options.tools, options.loadTimeoutMs);
@@ -51,7 +52,7 @@ export async function installExtensions(session: AgentSession, options: InstallE
 		for (const source of sources) {
 			try {
 				const factory = "factory" in source ? source.factory : await importer.importFactory(extensionModule(source.path));
-				await host.load(source.label, factory);
+				await host.load(source.label, factory, source.scope);
 				report.loaded.push(source.label);
 			} catch (error) {
 				const failure = { source: source.label, error: errorMessageOf(error) };
@@ -63,12 +64,12 @@ export async function installExtensions(session: AgentSession, options: InstallE
 
 	const userFolder = resolve(options.home, "extensions");
 	const projectFolder = resolve(options.cwd, PROJECT_EXTENSIONS);
-	await load(extensionFiles(userFolder).map((path) => ({ label: path, path })));
+	await load(extensionFiles(userFolder).map((path) => ({ label: path, path, scope: "user" })));
 	// Running loom in the home directory makes the user's folder the project's too: it is loaded once, as the user's.
 	const project = projectFolder === userFolder ? [] : extensionFiles(projectFolder);
 	if (project.length > 0) {
 		const names = project.map((path) => relative(options.cwd, path));
-		await options.trust.whenTrusted(names, () => load(project.map((path) => ({ label: path, path }))));
+		await options.trust.whenTrusted(names, () => load(project.map((path) => ({ label: path, path, scope: "project" }))));
 	}
 	await load(givenSources(options.extensions ?? [], options.cwd));
 	return report;
@@ -76,8 +77,8 @@ export async function installExtensions(session: AgentSession, options: InstallE
 
 function givenSources(given: readonly (string | ExtensionFactory)[], cwd: string): Source[] {
 	return given.map((entry, index) => {
-		if (typeof entry === "function") return { label: entry.name || `extension #${index + 1}`, factory: entry };
+		if (typeof entry === "function") return { label: entry.name || `extension #${index + 1}`, factory: entry, scope: "user" };
 		const path = resolve(cwd, entry);
-		return { label: path, path };
+		return { label: path, path, scope: "user" };
 	});
 }
