@@ -22,7 +22,7 @@ export interface SessionSetup {
 }
 
 /** The flag each option of createAgentSession comes from, for usage errors. */
-const FLAGS: Readonly<Record<string, string>> = { tools: "--tools", model: "--model", provider: "--provider" };
+const FLAGS: Readonly<Record<string, string>> = { tools: "--tools", model: "--model", provider: "--provider", extensions: "--extension" };
 
 export async function createSession(setup: SessionSetup): Promise<CreateAgentSessionResult> {
 	const { options, settings, home, cwd, ui } = setup;
@@ -43,6 +43,7 @@ export async function createSession(setup: SessionSetup): Promise<CreateAgentSes
 			contextFiles: options.contextFiles,
 			extensions: options.extensions,
 			trustProject: options.trust || undefined,
+			mcpConfig: options.mcpConfig,
 			sessionManager: sessionManager(setup),
 			maxTurns: options.maxTurns,
 			approval: options.approval,

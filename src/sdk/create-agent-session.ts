@@ -19,7 +19,7 @@ import {
 	settingsPath,
 } from "../core/session/index.js";
 import type { ExtensionFactory } from "../extensions/extension-api.js";
-import { type ExtensionsReport, installExtensions } from "../extensions/install-extensions.js";
+import { type ExtensionsReport, installExtensions, NamedExtensionsError } from "../extensions/install-extensions.js";
 import { configuredKeys, installApprovalPolicy, type SecretMask, secretMask } from "../policy/index.js";
 import { installResources } from "../resources/install-resources.js";
 import { installCheckpoints } from "../checkpoints/install-checkpoints.js";
@@ -27,6 +27,7 @@ import { installExport } from "../export/export-session.js";
 import { BUILTIN_TOOLS, createBuiltinTools, ProcessGroupSet } from "../tools/index.js";
 import { type ModelOptions, modelChoice } from "./model-option.js";
 import { SessionManager } from "./session-manager.js";
+import { SessionOptionError } from "./session-option-error.js";
 import { stderrUi } from "./stderr-ui.js";
 import { type ToolChoice, ToolCatalog } from "./tool-catalog.js";
 
@@ -51,7 +52,10 @@ export interface CreateAgentSessionOptions extends ModelOptions {
 	appendSystemPrompt?: string;
 	/** AGENTS.md / CLAUDE.md from loomHome and the directories down to cwd (default true). */
 	contextFiles?: boolean;
-	/** Extension paths (relative to cwd) and factories, loaded after loomHome's and the project's extensions folders. */
+	/**
+	 * Extension paths (relative to cwd) and factories, loaded after loomHome's and the project's extensions folders.
+	 * Each must load: one that does not rejects the session with a SessionOptionError naming it and why.
+	 */
 	extensions?: readonly (string | ExtensionFactory)[];
 	/** Run the project's own code (.loom/extensions) without asking, for this session. Default: settings' trustProjects. */
 	trustProject?: boolean;
@@ -169,8 +173,12 @@ async function install(session: AgentSession, assembly: Assembly): Promise<Insta
 	const { enabled, ...limits } = settings.checkpoints ?? {};
 	installCheckpoints(session, { home, enabled, limits });
 	installExport(session);
-	const extensions = await installExtensions(session, { cwd, home, extensions: options.extensions, trust: projectTrust, tools, modules: extensionModules });
-	return { extensions };
+	try {
+		const extensions = await installExtensions(session, { cwd, home, extensions: options.extensions, trust: projectTrust, tools, modules: extensionModules });
+		return { extensions };
+	} catch (error) {
+		throw error instanceof NamedExtensionsError ? new SessionOptionError("extensions", error.message) : error;
+	}
 }
 
 /** What an extension gets for `import … from "loom"` and from "@sinclair/typebox": this loom's own modules. */
