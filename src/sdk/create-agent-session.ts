@@ -5,7 +5,7 @@ import { resolve } from "node:path";
 import type { ToolExecutionMode } from "../core/agent-types.js";
 import { expandHome } from "../core/home-path.js";
 import type { ThinkingLevel } from "../core/llm-types.js";
-import { loadModelRegistry, streamModel } from "../core/llm/index.js";
+import { API_KEY_OPTION, loadModelRegistry, streamModel } from "../core/llm/index.js";
 import {
 	type ApprovalMode,
 	AgentSession,
@@ -87,7 +87,15 @@ export interface CreateAgentSessionResult extends Installed {
 }
 
 /** Assembles a session; rejects with a SessionOptionError for an unusable option, or when the session file cannot be opened. */
-export async function createAgentSession(options: CreateAgentSessionOptions = {}): Promise<CreateAgentSessionResult> {
+export function createAgentSession(options: CreateAgentSessionOptions = {}): Promise<CreateAgentSessionResult> {
+	return assembleAgentSession(options, API_KEY_OPTION);
+}
+
+/**
+ * createAgentSession for a caller whose user passes a key another way: `keyOption` is how messages name it (the
+ * command line: its --api-key flag). Not in the package's entry.
+ */
+export async function assembleAgentSession(options: CreateAgentSessionOptions, keyOption: string): Promise<CreateAgentSessionResult> {
 	const home = options.loomHome ? resolve(expandHome(options.loomHome)) : loomHome();
 	const settings = options.settings ?? loadSettings(home);
 	const manager = options.sessionManager ?? SessionManager.create();
@@ -95,7 +103,7 @@ export async function createAgentSession(options: CreateAgentSessionOptions = {}
 	const store = await manager.openStore(home, cwd);
 	const previous = buildSessionContext(store.entries);
 	const contextFiles = options.contextFiles === false ? [] : loadContextFiles(cwd, home);
-	const registry = loadModelRegistry(home);
+	const registry = loadModelRegistry(home, process.env, keyOption);
 	const { selection, models } = modelChoice(options, settings, registry, previous.model);
 	const secrets = secretMask(process.env, configuredKeys(registry, options.apiKey));
 	// The background jobs of this session's commands end with it, not with another session of the same process.
