@@ -36,7 +36,7 @@ export interface CommandDefinition<S> {
 	argsHint?: string;
 	/** What offers it; none counts as an extension (code registering commands). */
 	source?: CommandSource;
-	/** Default "user". */
+	/** Whose it is (default "user"): a project's command ranks below the user's of the same name. */
 	scope?: CommandScope;
 	/** Where the command was defined (a prompt template's, skill's or extension's file), for messages about it. */
 	origin?: string;
