@@ -1,7 +1,8 @@
 // The command line's session: its options mapped onto createAgentSession's, the one way a session is made.
 // Loaded only on paths that run a model, so --help and --version never import the SDKs.
 import type { SessionUi, Settings } from "../core/session/index.js";
-import { createAgentSession, type CreateAgentSessionResult } from "../sdk/create-agent-session.js";
+import { API_KEY_FLAG } from "../core/llm/api-keys.js";
+import { assembleAgentSession, type CreateAgentSessionResult } from "../sdk/create-agent-session.js";
 import { SessionManager } from "../sdk/session-manager.js";
 import { SessionOptionError } from "../sdk/session-option-error.js";
 import { RuleError } from "../policy/index.js";
@@ -22,12 +23,14 @@ export interface SessionSetup {
 }
 
 /** The flag each option of createAgentSession comes from, for usage errors. */
-const FLAGS: Readonly<Record<string, string>> = { tools: "--tools", model: "--model", provider: "--provider" };
+const FLAGS: Readonly<Record<string, string>> = { tools: "--tools", extensions: "--extension" };
+/** Options naming the model: loom says what is wrong with it (the closest known ones) and exits 1, as for a missing key. */
+const MODEL_OPTIONS = new Set(["model", "provider"]);
 
 export async function createSession(setup: SessionSetup): Promise<CreateAgentSessionResult> {
 	const { options, settings, home, cwd, ui } = setup;
 	try {
-		return await createAgentSession({
+		return await assembleAgentSession({
 			cwd,
 			loomHome: home,
 			settings,
@@ -50,8 +53,9 @@ export async function createSession(setup: SessionSetup): Promise<CreateAgentSes
 			allow: options.allow,
 			deny: options.deny,
 			ui,
-		});
+		}, API_KEY_FLAG);
 	} catch (error) {
+		if (error instanceof SessionOptionError && MODEL_OPTIONS.has(error.option)) throw new Error(error.problem);
 		if (error instanceof SessionOptionError) throw new UsageError(`${FLAGS[error.option] ?? error.option}: ${error.problem}`);
 		if (error instanceof RuleError && error.source.startsWith("--")) throw new UsageError(error.message);
 		throw error;

@@ -42,7 +42,7 @@ export function printModelList(search: string, io: ListModelsIo): number {
 	]);
 	io.stdout.write(table([[...HEADER], ...rows]));
 	const keyless = [...new Set(shown.filter((listing) => !listing.hasKey).map((listing) => listing.model.provider))];
-	for (const provider of keyless) io.stdout.write(`${stripToOneLine(missingApiKeyMessage(provider, registry.modelsJsonPath))}\n`);
+	for (const provider of keyless) io.stdout.write(`${stripToOneLine(missingApiKeyMessage(provider, { modelsJsonPath: registry.modelsJsonPath }))}\n`);
 	return EXIT.ok;
 }
 

@@ -128,7 +128,11 @@ export interface ExtensionAPI {
 	 * Enabled from the next prompt on. Throws when a tool of that name exists.
 	 */
 	registerTool<TParameters extends TSchema, TDetails = unknown>(tool: ToolDefinition<TParameters, TDetails>): void;
-	/** Adds a slash command (lowercase letters and dashes). Throws when the name is taken. */
+	/**
+	 * Adds a slash command (lowercase letters, digits and dashes). When another command has the name, one of them
+	 * runs (built-ins first, then the user's extensions, the user's templates and skills, the project's extensions,
+	 * the project's templates and skills) and the other is hidden with a notice; the extension loads either way.
+	 */
 	registerCommand(name: string, command: ExtensionCommand): void;
 	/** Sends a message into the conversation, as the user would (the model answers it). */
 	sendMessage(text: string, options?: SendMessageOptions): void;

@@ -3,7 +3,7 @@
 // back, so a failed load leaves nothing behind and disposing the session removes everything.
 import { errorMessageOf } from "../core/abort.js";
 import type { AgentSession } from "../core/session/agent-session.js";
-import type { NoticeLevel } from "../core/session/command-registry.js";
+import type { CommandScope, NoticeLevel } from "../core/session/command-registry.js";
 import type { AfterLink, BeforeLink } from "../core/session/hook-chain.js";
 import type { SessionEvent } from "../core/session/session-events.js";
 import type { ToolDefinition } from "../core/tool-definition.js";
@@ -50,12 +50,13 @@ export class ExtensionHost {
 
 	/**
 	 * Calls one extension's factory with its API. When the factory throws (or does not finish in time), whatever
-	 * it registered is removed and the error is rethrown for the caller to report.
+	 * it registered is removed and the error is rethrown for the caller to report. `scope`: whose the extension is,
+	 * which ranks its commands against others of their names.
 	 */
-	async load(name: string, factory: ExtensionFactory): Promise<void> {
+	async load(name: string, factory: ExtensionFactory, scope: CommandScope = "user"): Promise<void> {
 		const taken: (() => void)[] = [];
 		let open = true;
-		const api = this.api(name, (remove) => {
+		const api = this.api(name, scope, (remove) => {
 			if (!open) {
 				remove();
 				throw new Error(`Extension ${name} registered something after it had failed to load; it was removed.`);
@@ -80,7 +81,7 @@ export class ExtensionHost {
 		this.observers.clear();
 	}
 
-	private api(name: string, keep: (remove: () => void) => void): ExtensionAPI {
+	private api(name: string, scope: CommandScope, keep: (remove: () => void) => void): ExtensionAPI {
 		const { session } = this;
 		const on = (event: string, handler: (...args: any[]) => unknown): (() => void) => {
 			if (typeof handler !== "function") throw new Error(`Extension ${name}: on("${event}") needs a handler function.`);
@@ -98,7 +99,7 @@ export class ExtensionHost {
 			session,
 			on: on as ExtensionAPI["on"],
 			registerTool: (tool) => keep(this.tools.addTool(checkTool(tool as ToolDefinition<any>, name), name)),
-			registerCommand: (command, definition) => keep(this.registerCommand(name, command, definition)),
+			registerCommand: (command, definition) => keep(this.registerCommand(name, scope, command, definition)),
 			sendMessage: (text, options) => this.sendMessage(text, options),
 			notify: (text, level = "info") => session.ui.notify(level, String(text)),
 		};
@@ -170,13 +171,16 @@ export class ExtensionHost {
 		);
 	}
 
-	private registerCommand(extension: string, name: string, command: ExtensionCommand): () => void {
+	/** A name another command has is no error: the registry runs one of them and reports the other as hidden. */
+	private registerCommand(extension: string, scope: CommandScope, name: string, command: ExtensionCommand): () => void {
 		if (typeof command?.handler !== "function") throw new Error(`Extension ${extension}: command /${name} needs a handler function.`);
 		return this.session.commands.register({
 			name,
 			description: String(command.description ?? ""),
 			argsHint: command.argsHint,
 			source: "extension",
+			scope,
+			origin: extension,
 			handler: (args, ctx) => command.handler(args, ctx),
 		});
 	}

@@ -1,11 +1,12 @@
 // The user's skills and prompt templates, installed into a session in one call from its assembly: skills go
 // into the system prompt (while the read tool is enabled) and become /skill:<name> commands, templates become
-// /<name> commands. Problems (a bad front matter, a name taken) become the session's load warnings.
+// /<name> commands. Problems (a bad front matter) become the session's load warnings; a command of a name another
+// command has is ranked against it by the session's registry (the project's rank below the user's).
 import { homedir } from "node:os";
 import { oneLine } from "../core/tool-lines.js";
 import type { AgentSession, CommandContext, CommandDefinition, CommandSession } from "../core/session/index.js";
 import { type PromptTemplate, loadPromptTemplates, templatePrompt } from "./prompt-templates.js";
-import { promptDirs, type ResourceLocations, skillDirs, skippedProblem } from "./resource-dirs.js";
+import { promptDirs, type ResourceLocations, resourceScope, skillDirs, skippedProblem } from "./resource-dirs.js";
 import { loadSkills, type Skill, skillPrompt } from "./skills.js";
 
 /** A skill's description in /help, cut to one short line (the system prompt has all of it). */
@@ -31,12 +32,12 @@ export async function installResources(session: AgentSession, options: ResourceO
 	const problems = [...skills.problems, ...templates.problems];
 	const installed: InstalledResources = { skills: [], templates: [] };
 	for (const skill of skills.skills) {
-		const problem = tryRegister(session, skillCommand(skill));
+		const problem = tryRegister(session, { ...skillCommand(skill), scope: resourceScope(skill.path, locations) });
 		if (problem) problems.push(problem);
 		else installed.skills.push(skill);
 	}
 	for (const template of templates.templates) {
-		const problem = tryRegister(session, templateCommand(template));
+		const problem = tryRegister(session, { ...templateCommand(template), scope: resourceScope(template.path, locations) });
 		if (problem) problems.push(problem);
 		else installed.templates.push(template);
 	}

@@ -2,8 +2,9 @@
 // cloned repository cannot take over a command or skill the user relies on), loom's own folders before those
 // read for compatibility with Claude Code. The first of two with the same name wins; the later one is reported.
 import { readdirSync, statSync } from "node:fs";
-import { basename, join } from "node:path";
+import { basename, join, sep } from "node:path";
 import { readCheckedText } from "../core/checked-read.js";
+import type { CommandScope } from "../core/session/command-registry.js";
 import { safeRealpath } from "../core/session/context-files.js";
 
 export interface ResourceLocations {
@@ -17,12 +18,38 @@ export interface ResourceLocations {
 /** A SKILL.md or prompt template larger than this is refused: instructions, not data. */
 export const MAX_RESOURCE_BYTES = 256 * 1024;
 
-export function skillDirs({ cwd, home, userHome }: ResourceLocations): string[] {
-	return distinct([join(home, "skills"), join(userHome, ".claude", "skills"), join(cwd, ".loom", "skills"), join(cwd, ".claude", "skills")]);
+interface Folders {
+	user: string[];
+	project: string[];
 }
 
-export function promptDirs({ cwd, home, userHome }: ResourceLocations): string[] {
-	return distinct([join(home, "prompts"), join(userHome, ".claude", "commands"), join(cwd, ".loom", "prompts"), join(cwd, ".claude", "commands")]);
+function skillFolders({ cwd, home, userHome }: ResourceLocations): Folders {
+	return { user: [join(home, "skills"), join(userHome, ".claude", "skills")], project: [join(cwd, ".loom", "skills"), join(cwd, ".claude", "skills")] };
+}
+
+function promptFolders({ cwd, home, userHome }: ResourceLocations): Folders {
+	return { user: [join(home, "prompts"), join(userHome, ".claude", "commands")], project: [join(cwd, ".loom", "prompts"), join(cwd, ".claude", "commands")] };
+}
+
+export function skillDirs(locations: ResourceLocations): string[] {
+	const { user, project } = skillFolders(locations);
+	return distinct([...user, ...project]);
+}
+
+export function promptDirs(locations: ResourceLocations): string[] {
+	const { user, project } = promptFolders(locations);
+	return distinct([...user, ...project]);
+}
+
+/**
+ * Whose a skill or template found through skillDirs or promptDirs is: the project's when its folder is one of the
+ * project's and not also one of the user's (loom run in the home directory), else the user's.
+ */
+export function resourceScope(path: string, locations: ResourceLocations): CommandScope {
+	const folders = [skillFolders(locations), promptFolders(locations)];
+	const within = (folder: string) => path.startsWith(`${folder}${sep}`);
+	if (folders.some(({ user }) => user.some(within))) return "user";
+	return folders.some(({ project }) => project.some(within)) ? "project" : "user";
 }
 
 /** The same folder reached twice (the project is the home directory, a link) is read once. */

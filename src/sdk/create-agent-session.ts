@@ -5,7 +5,7 @@ import { resolve } from "node:path";
 import type { ToolExecutionMode } from "../core/agent-types.js";
 import { expandHome } from "../core/home-path.js";
 import type { ThinkingLevel } from "../core/llm-types.js";
-import { loadModelRegistry, streamModel } from "../core/llm/index.js";
+import { API_KEY_OPTION, loadModelRegistry, streamModel } from "../core/llm/index.js";
 import {
 	type ApprovalMode,
 	AgentSession,
@@ -19,7 +19,7 @@ import {
 	settingsPath,
 } from "../core/session/index.js";
 import type { ExtensionFactory } from "../extensions/extension-api.js";
-import { type ExtensionsReport, installExtensions } from "../extensions/install-extensions.js";
+import { type ExtensionsReport, installExtensions, NamedExtensionsError } from "../extensions/install-extensions.js";
 import { configuredKeys, installApprovalPolicy, type SecretMask, secretMask } from "../policy/index.js";
 import { installResources } from "../resources/install-resources.js";
 import { installCheckpoints } from "../checkpoints/install-checkpoints.js";
@@ -28,6 +28,7 @@ import { installMcp } from "../mcp/index.js";
 import { BUILTIN_TOOLS, createBuiltinTools, ProcessGroupSet } from "../tools/index.js";
 import { type ModelOptions, modelChoice } from "./model-option.js";
 import { SessionManager } from "./session-manager.js";
+import { SessionOptionError } from "./session-option-error.js";
 import { stderrUi } from "./stderr-ui.js";
 import { type ToolChoice, ToolCatalog } from "./tool-catalog.js";
 
@@ -53,7 +54,10 @@ export interface CreateAgentSessionOptions extends ModelOptions {
 	appendSystemPrompt?: string;
 	/** AGENTS.md / CLAUDE.md from loomHome and the directories down to cwd (default true). */
 	contextFiles?: boolean;
-	/** Extension paths (relative to cwd) and factories, loaded after loomHome's and the project's extensions folders. */
+	/**
+	 * Extension paths (relative to cwd) and factories, loaded after loomHome's and the project's extensions folders.
+	 * Each must load: one that does not rejects the session with a SessionOptionError naming it and why.
+	 */
 	extensions?: readonly (string | ExtensionFactory)[];
 	/** Run the project's own code (.loom/extensions, .mcp.json servers) without asking, for this session. Default: settings' trustProjects. */
 	trustProject?: boolean;
@@ -90,7 +94,15 @@ export interface CreateAgentSessionResult extends Installed {
 }
 
 /** Assembles a session; rejects with a SessionOptionError for an unusable option, or when the session file cannot be opened. */
-export async function createAgentSession(options: CreateAgentSessionOptions = {}): Promise<CreateAgentSessionResult> {
+export function createAgentSession(options: CreateAgentSessionOptions = {}): Promise<CreateAgentSessionResult> {
+	return assembleAgentSession(options, API_KEY_OPTION);
+}
+
+/**
+ * createAgentSession for a caller whose user passes a key another way: `keyOption` is how messages name it (the
+ * command line: its --api-key flag). Not in the package's entry.
+ */
+export async function assembleAgentSession(options: CreateAgentSessionOptions, keyOption: string): Promise<CreateAgentSessionResult> {
 	const home = options.loomHome ? resolve(expandHome(options.loomHome)) : loomHome();
 	const settings = options.settings ?? loadSettings(home);
 	const manager = options.sessionManager ?? SessionManager.create();
@@ -98,7 +110,7 @@ export async function createAgentSession(options: CreateAgentSessionOptions = {}
 	const store = await manager.openStore(home, cwd);
 	const previous = buildSessionContext(store.entries);
 	const contextFiles = options.contextFiles === false ? [] : loadContextFiles(cwd, home);
-	const registry = loadModelRegistry(home);
+	const registry = loadModelRegistry(home, process.env, keyOption);
 	const { selection, models } = modelChoice(options, settings, registry, previous.model);
 	const secrets = secretMask(process.env, configuredKeys(registry, options.apiKey));
 	// The background jobs of this session's commands end with it, not with another session of the same process.
@@ -178,8 +190,12 @@ async function install(session: AgentSession, assembly: Assembly): Promise<Insta
 	const { enabled, ...limits } = settings.checkpoints ?? {};
 	installCheckpoints(session, { home, enabled, limits });
 	installExport(session);
-	const extensions = await installExtensions(session, { cwd, home, extensions: options.extensions, trust: projectTrust, tools, modules: extensionModules });
-	return { extensions };
+	try {
+		const extensions = await installExtensions(session, { cwd, home, extensions: options.extensions, trust: projectTrust, tools, modules: extensionModules });
+		return { extensions };
+	} catch (error) {
+		throw error instanceof NamedExtensionsError ? new SessionOptionError("extensions", error.message) : error;
+	}
 }
 
 /** What an extension gets for `import … from "loom"` and from "@sinclair/typebox": this loom's own modules. */

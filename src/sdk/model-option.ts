@@ -3,6 +3,7 @@
 import type { Model } from "../core/llm-types.js";
 import type { ModelRegistry } from "../core/llm/index.js";
 import type { ModelResolver, ModelSelection, Settings } from "../core/session/index.js";
+import { SessionOptionError } from "./session-option-error.js";
 
 export interface ModelOptions {
 	provider?: string;
@@ -30,7 +31,11 @@ export function chooseModel(
 	return { provider: settings.provider, modelId: settings.model, ...overrides };
 }
 
-/** The selection and the resolver for the options: a Model object is known to the resolver besides the registry's. */
+/**
+ * The selection and the resolver for the options: a Model object is known to the resolver besides the registry's.
+ * Throws a SessionOptionError when the options name a model or provider nobody knows (a missing key is no error
+ * here: the session opens and says what to set).
+ */
 export function modelChoice(
 	options: ModelOptions,
 	settings: Settings,
@@ -38,9 +43,23 @@ export function modelChoice(
 	previous?: { provider: string; modelId: string },
 ): { selection: ModelSelection; models: ModelResolver } {
 	const { model } = options;
-	if (typeof model !== "object") return { selection: chooseModel({ ...options, model }, settings, previous), models: registry };
+	if (typeof model !== "object") {
+		const selection = chooseModel({ ...options, model }, settings, previous);
+		if (options.provider || model) checkNamed(registry, selection, options.provider);
+		return { selection, models: registry };
+	}
 	const selection = { provider: model.provider, modelId: model.id, baseUrl: options.baseUrl, apiKey: options.apiKey };
 	return { selection, models: withModel(registry, model) };
+}
+
+/** The model the options name must be one a provider can serve; the error names the option to fix. */
+function checkNamed(registry: ModelRegistry, selection: ModelSelection, provider: string | undefined): void {
+	try {
+		registry.resolveModel(selection);
+	} catch (error) {
+		const option = provider && !registry.providers().includes(provider.trim()) ? "provider" : "model";
+		throw new SessionOptionError(option, (error as Error).message);
+	}
 }
 
 /**

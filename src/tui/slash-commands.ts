@@ -1,6 +1,6 @@
 // Slash commands typed into the editor. Parsing is pure; the commands themselves are registry entries: the
 // session's (new, model, …) with the screen's own (help, quit) on top. Errors become one readable line.
-import { COMMAND_NAME, type CommandContext, CommandRegistry } from "../core/session/command-registry.js";
+import { COMMAND_NAME, type CommandContext, CommandRegistry, hiddenCommandNotice } from "../core/session/command-registry.js";
 import type { SessionPort } from "./session-port.js";
 
 export interface SlashCommand {
@@ -71,7 +71,7 @@ export function screenCommands(session: SessionPort): ScreenCommands {
 
 /** What to tell the user about commands the screen's own hide (a prompt template named "help"). */
 export function hiddenCommandNotices(commands: ScreenCommands): string[] {
-	return commands.hidden().map((command) => `/${command.name}${command.origin ? ` from ${command.origin}` : ""} is hidden by the built-in command of that name; rename it to use it.`);
+	return commands.hidden().map((command) => hiddenCommandNotice(command, commands.get(command.name)!));
 }
 
 /** Runs a command; an unknown one, or its failure, is reported as an error notice. */

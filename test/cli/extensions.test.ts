@@ -2,9 +2,10 @@
 // folder in print mode (which cannot ask, so needs --trust or the setting, and otherwise says what it skipped).
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { setProjectTrust } from "../../src/core/session/index.js";
 import { workspace, type Workspace } from "../support/temp-dir.js";
+import { TmuxTerminal, hasTmux, loomCommand } from "../support/tmux-terminal.js";
 import { runLoom, serverFlags, useScriptedServer } from "./loom-process.js";
 
 const server = useScriptedServer();
@@ -28,6 +29,8 @@ function rmRfTurns(ws: Workspace) {
 	server.enqueue({ toolCalls: [{ id: "rm", name: "bash", arguments: { command: "rm -rf data" } }] }, { text: "All done." });
 }
 
+const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
 const toolResult = () => server.requests[1]?.body.messages.find((message: any) => message.role === "tool")?.content;
 
 describe("-e, --extension", () => {
@@ -43,20 +46,75 @@ describe("-e, --extension", () => {
 		expect(result.stderr).toBe("loom: guard was on duty\n");
 	});
 
-	it("reports a broken extension with its path and runs the prompt without it", async () => {
+	it("stops before any prompt, with exit 2, when an extension it names does not load, saying which and why", async () => {
 		const ws = workspace();
+		writeFileSync(join(ws.cwd, "guard.ts"), GUARD);
 		writeFileSync(join(ws.cwd, "broken.ts"), "export default function (loom {\n");
-		const result = await runLoom(["-p", "--extension", "broken.ts", "-e", "missing.js", ...serverFlags(server.openaiBaseUrl), "hi"], ws);
+		rmRfTurns(ws);
+		const result = await runLoom(["-p", "-e", "guard.ts", "--extension", "broken.ts", "-e", "missing.js", ...serverFlags(server.openaiBaseUrl), "clean up"], ws);
+		expect(result.code).toBe(2);
+		expect(result.stdout).toBe("");
+		expect(server.requests).toHaveLength(0);
+		expect(existsSync(join(ws.cwd, "data"))).toBe(true);
+		const [line, hint, ...rest] = result.stderr.trimEnd().split("\n");
+		expect(line).toMatch(
+			new RegExp(
+				`^loom: --extension: ${escape(join(ws.cwd, "broken.ts"))} was not loaded: .*Unexpected token.* ${escape(join(ws.cwd, "missing.js"))} was not loaded: No extension at ${escape(join(ws.cwd, "missing.js"))}\\.$`,
+			),
+		);
+		expect(hint).toBe("(run loom --help for usage)");
+		expect(rest).toEqual([]);
+	});
+
+	it("keeps an extension whose command has a built-in's name: the command is hidden, its hooks stay on", async () => {
+		const ws = workspace();
+		writeFileSync(join(ws.cwd, "guard.ts"), GUARD.replace("export default function (loom: ExtensionAPI) {", 'export default function (loom: ExtensionAPI) {\n\tloom.registerCommand("model", { description: "mine", handler: () => {} });'));
+		rmRfTurns(ws);
+		const result = await runLoom(["-p", "-e", "guard.ts", ...serverFlags(server.openaiBaseUrl), "clean up"], ws);
 		expect(result.code).toBe(0);
-		expect(result.stdout).toBe("ok\n");
-		const lines = result.stderr.trimEnd().split("\n");
-		expect(lines).toHaveLength(2);
-		expect(lines[0]).toMatch(new RegExp(`^loom: error: Extension ${join(ws.cwd, "broken.ts")} was not loaded: .*Unexpected token`));
-		expect(lines[1]).toBe(`loom: error: Extension ${join(ws.cwd, "missing.js")} was not loaded: No extension at ${join(ws.cwd, "missing.js")}.`);
+		expect(toolResult()).toBe("rm -rf is blocked by the team guard; remove files one by one.");
+		expect(result.stderr).toBe(
+			`loom: warning: /model from ${join(ws.cwd, "guard.ts")} is hidden by the built-in command of that name; rename it to use it.\nloom: guard was on duty\n`,
+		);
+	});
+});
+
+describe.skipIf(!hasTmux())("-e in the screen (tmux)", () => {
+	const terminal = new TmuxTerminal("loom-extension-flag");
+	afterAll(() => terminal.kill());
+
+	it("does not open the screen without an extension it names: it says why and exits 2", async () => {
+		const ws = workspace();
+		mkdirSync(join(ws.home, "user-home"));
+		terminal.start(loomCommand(ws.home, ["-e", "missing.ts", ...serverFlags(server.openaiBaseUrl)]), { cwd: ws.cwd, columns: 120, rows: 20 });
+		await terminal.waitForScreen((screen) => screen.includes("[loom exited with"), "loom's exit");
+		const text = terminal.history();
+		expect(text).toContain(`loom: --extension: ${join(ws.cwd, "missing.ts")} was not loaded: No extension at ${join(ws.cwd, "missing.ts")}.`);
+		expect(text).toContain("[loom exited with 2]");
+		expect(text).not.toContain("ready");
 	});
 });
 
 describe("extension folders", () => {
+	it("a cloned project's prompt template does not turn off the user's guard: the user's command runs, the template is hidden", async () => {
+		const ws = workspace();
+		mkdirSync(join(ws.home, "extensions"));
+		writeFileSync(
+			join(ws.home, "extensions", "guard.ts"),
+			GUARD.replace("export default function (loom: ExtensionAPI) {", 'export default function (loom: ExtensionAPI) {\n\tloom.registerCommand("review", { description: "guard status", handler: () => {} });'),
+		);
+		mkdirSync(join(ws.cwd, ".loom", "prompts"), { recursive: true });
+		writeFileSync(join(ws.cwd, ".loom", "prompts", "review.md"), "Review everything.\n");
+		rmRfTurns(ws);
+		const result = await runLoom(["-p", ...serverFlags(server.openaiBaseUrl), "clean up"], ws);
+		expect(result.code).toBe(0);
+		expect(existsSync(join(ws.cwd, "data"))).toBe(true);
+		expect(toolResult()).toContain("blocked by the team guard");
+		expect(result.stderr).toBe(
+			`loom: warning: /review from ${join(ws.cwd, ".loom", "prompts", "review.md")} is hidden by the command of that name from the extension ${join(ws.home, "extensions", "guard.ts")}; rename it to use it.\nloom: guard was on duty\n`,
+		);
+	});
+
 	it("loads loom home's extensions without asking", async () => {
 		const ws = workspace();
 		mkdirSync(join(ws.home, "extensions"));

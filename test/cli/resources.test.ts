@@ -26,7 +26,7 @@ describe("skills and prompt templates in print mode", () => {
 		expect(system).toContain(`<location>${join(ws.cwd, ".claude/skills/triage/SKILL.md")}</location>`);
 	});
 
-	it("reports a skill and a template it skips on stderr, naming the file, and runs all the same", async () => {
+	it("reports a skill it skips and a template a built-in hides on stderr, naming the file, and runs all the same", async () => {
 		const ws = workspace();
 		writeTree(ws.cwd, { ".loom/skills/wrong-name/SKILL.md": skill("right-name", "Mismatch."), ".loom/prompts/compact.md": "A template named like a built-in.\n" });
 		server.enqueue({ text: "ok" });
@@ -34,8 +34,8 @@ describe("skills and prompt templates in print mode", () => {
 		expect(result.code).toBe(0);
 		expect(result.stdout).toBe("ok\n");
 		expect(result.stderr.split("\n").filter(Boolean)).toEqual([
+			`loom: warning: /compact from ${join(ws.cwd, ".loom/prompts/compact.md")} is hidden by the built-in command of that name; rename it to use it.`,
 			`loom: warning: ${join(ws.cwd, ".loom/skills/wrong-name/SKILL.md")}: the name "right-name" must be the name of its folder, "wrong-name"; the skill is skipped.`,
-			`loom: warning: ${join(ws.cwd, ".loom/prompts/compact.md")}: The command /compact is already registered (builtin); the prompt template is skipped.`,
 		]);
 	});
 

@@ -1,5 +1,7 @@
 // What extensions do to a real session on the scripted model server: tool_call blocks, tool_result rewrites,
 // observers, tools, commands and messages — and what happens when an extension's handler throws or hangs.
+import { mkdirSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { Type } from "@sinclair/typebox";
 import { describe, expect, it } from "vitest";
 import type { ToolDefinition } from "../../src/core/index.js";
@@ -7,6 +9,7 @@ import type { ExtensionFactory } from "../../src/extensions/extension-api.js";
 import { systemOf } from "../core/session/compaction/server-model.js";
 import { pretendShell } from "../core/session/session-fixtures.js";
 import { scriptedSdkSession } from "../support/sdk-session.js";
+import { workspace } from "../support/temp-dir.js";
 import { useScriptedServer } from "../support/use-scripted-server.js";
 import { waitFor } from "../support/wait-for.js";
 
@@ -230,14 +233,25 @@ describe("registerTool, registerCommand, sendMessage, notify", () => {
 			loom.registerTool(tool("gamma"));
 			loom.registerTool(tool("read"));
 		};
-		const { session, extensions, ui } = await scriptedSdkSession(server, { tools: ["read", "beta"], extensions: [first, clash] });
+		const ws = workspace();
+		const clashFile = join(ws.home, "extensions", "clash.mjs");
+		mkdirSync(dirname(clashFile), { recursive: true });
+		writeFileSync(
+			clashFile,
+			`const tool = (name) => ({ name, label: name, description: name, parameters: { type: "object", properties: {} }, execute: async () => ({ content: [], details: undefined }) });
+export default function (loom) { loom.registerTool(tool("gamma")); loom.registerTool(tool("read")); }
+`,
+		);
+		const { session, extensions, ui } = await scriptedSdkSession(server, { tools: ["read", "beta"], extensions: [first] }, ws);
 		expect(session.tools.map((definition) => definition.name)).toEqual(["read", "beta"]);
-		expect(extensions).toEqual({
-			loaded: ["first"],
-			failed: [{ source: "clash", error: "A tool named read exists already; clash must give its tool another name." }],
-		});
-		expect(ui.notices).toEqual(["error: Extension clash was not loaded: A tool named read exists already; clash must give its tool another name."]);
+		const problem = `A tool named read exists already; ${clashFile} must give its tool another name.`;
+		expect(extensions).toEqual({ loaded: ["first"], failed: [{ source: clashFile, error: problem }] });
+		expect(ui.notices).toEqual([`error: Extension ${clashFile} was not loaded: ${problem}`]);
 		session.dispose();
+		// Named, it must load: the session is not made without it.
+		await expect(scriptedSdkSession(server, { extensions: [first, clash] })).rejects.toThrow(
+			"extensions: clash was not loaded: A tool named read exists already; clash must give its tool another name.",
+		);
 	});
 
 	it("sendMessage starts a run while idle and steers a run in progress; notify tells the user", async () => {

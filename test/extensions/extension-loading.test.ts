@@ -3,6 +3,9 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
+import type { ExtensionFactory } from "../../src/extensions/extension-api.js";
+import { SessionOptionError } from "../../src/sdk/session-option-error.js";
+import { recordingUi } from "../support/recording-ui.js";
 import { scriptedSdkSession } from "../support/sdk-session.js";
 import { workspace } from "../support/temp-dir.js";
 import { useScriptedServer } from "../support/use-scripted-server.js";
@@ -87,7 +90,7 @@ export default function (loom: ExtensionAPI) {
 		session.dispose();
 	});
 
-	it("reports a broken file with its path and why, removes what it registered, and loads the others", async () => {
+	it("reports a broken file of a folder with its path and why, removes what it registered, and loads the others", async () => {
 		const ws = workspace();
 		const folder = join(ws.home, "extensions");
 		const syntax = write(join(folder, "1-syntax.ts"), "export default function (loom {\n");
@@ -98,24 +101,45 @@ export default function (loom: ExtensionAPI) {
 		);
 		const topLevel = write(join(folder, "4-top-level.mjs"), 'throw new Error("boom at import");\nexport default () => {};\n');
 		write(join(folder, "5-good.ts"), commandExtension("good", "ts"));
-		const missing = join(ws.cwd, "nowhere.ts");
 
-		const { session, extensions, ui } = await scriptedSdkSession(server, { extensions: ["nowhere.ts"] }, ws);
+		const { session, extensions, ui } = await scriptedSdkSession(server, {}, ws);
 
 		expect(extensions.loaded).toEqual([join(folder, "5-good.ts")]);
-		expect(extensions.failed.map((failure) => failure.source)).toEqual([syntax, noDefault, throws, topLevel, missing]);
-		const [syntaxError, noDefaultError, throwsError, topLevelError, missingError] = extensions.failed.map((failure) => failure.error);
+		expect(extensions.failed.map((failure) => failure.source)).toEqual([syntax, noDefault, throws, topLevel]);
+		const [syntaxError, noDefaultError, throwsError, topLevelError] = extensions.failed.map((failure) => failure.error);
 		expect(syntaxError).toMatch(/Unexpected token.*1-syntax\.ts:1/);
 		expect(noDefaultError).toBe("it has no default export function: write `export default function (loom: ExtensionAPI) { … }`.");
 		expect(throwsError).toBe("missing config");
 		expect(topLevelError).toContain("boom at import");
-		expect(missingError).toBe(`No extension at ${missing}.`);
-		expect(ui.notices).toHaveLength(5);
+		expect(ui.notices).toHaveLength(4);
 		expect(ui.notices[0]).toMatch(new RegExp(`^error: Extension ${syntax} was not loaded: `));
 		expect(commandNames(session)).toEqual(["good"]);
 		// The run goes on without them.
 		await session.prompt("hi");
 		expect(server.requests).toHaveLength(1);
 		session.dispose();
+	});
+
+	it("rejects the session, naming each and why, when an extension named by path or factory does not load; nothing of it stays", async () => {
+		const ws = workspace();
+		write(join(ws.cwd, "guard.ts"), commandExtension("guard", "ts"));
+		const missing = join(ws.cwd, "nowhere.ts");
+		let registeredBeforeThrowing: { commands: { get(name: string): unknown } } | undefined;
+		const halfDone = function halfDone(loom: Parameters<ExtensionFactory>[0]) {
+			registeredBeforeThrowing = loom.session;
+			loom.registerCommand("half-done", { description: "x", handler: () => {} });
+			throw new Error("missing config");
+		};
+		const ui = recordingUi();
+		const made = scriptedSdkSession(server, { extensions: ["guard.ts", "nowhere.ts", halfDone], ui }, ws);
+		await expect(made).rejects.toThrow(SessionOptionError);
+		await expect(made).rejects.toMatchObject({
+			option: "extensions",
+			problem: `${missing} was not loaded: No extension at ${missing}. halfDone was not loaded: missing config.`,
+		});
+		expect(registeredBeforeThrowing?.commands.get("half-done")).toBeUndefined();
+		expect(registeredBeforeThrowing?.commands.get("guard")).toBeUndefined();
+		expect(ui.notices).toEqual([]);
+		expect(server.requests).toHaveLength(0);
 	});
 });

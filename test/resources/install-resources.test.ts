@@ -13,6 +13,7 @@ import { hiddenCommandNotices, screenCommands } from "../../src/tui/slash-comman
 import type { SessionPort } from "../../src/tui/session-port.js";
 import { messagesOf, systemOf } from "../core/session/compaction/server-model.js";
 import { projectTree } from "../support/project-tree.js";
+import { recordingUi } from "../support/recording-ui.js";
 import { scriptedSessionOptions } from "../support/scripted-session.js";
 import { useScriptedServer } from "../support/use-scripted-server.js";
 
@@ -31,10 +32,12 @@ async function setUp(tools = createBuiltinTools("/").defaults) {
 	const cwd = join(root, "project");
 	const home = join(root, "home");
 	const session = new AgentSession(scriptedSessionOptions(server, cwd, home, { tools }));
+	const ui = recordingUi();
+	session.setUi(ui);
 	const installed = await installResources(session, { cwd, home, userHome: join(root, "user") });
 	const events: SessionEvent[] = [];
 	session.subscribe((event) => void events.push(event));
-	return { root, cwd, home, session, installed, events };
+	return { root, cwd, home, session, installed, events, ui };
 }
 
 function run(session: AgentSession, line: string, busy = false): Promise<void> {
@@ -48,7 +51,7 @@ const lastUserText = (index: number) => messagesOf(server.requests[index]!).filt
 
 describe("installResources", () => {
 	it("lists the skills in the system prompt and reports the broken one and the template whose name is a built-in", async () => {
-		const { root, session } = await setUp();
+		const { root, session, ui } = await setUp();
 		server.enqueue({ text: "ok" });
 		await session.runPrompt("hello");
 		const system = systemOf(server.requests[0]!);
@@ -56,8 +59,8 @@ describe("installResources", () => {
 		expect(system).not.toContain("broken");
 		expect(session.loadWarnings).toEqual([
 			`${join(root, "home/skills/broken/SKILL.md")}: its front matter has no "description" (what the skill does and when to use it); the skill is skipped.`,
-			`${join(root, "home/prompts/new.md")}: The command /new is already registered (builtin); the prompt template is skipped.`,
 		]);
+		expect(ui.notices).toEqual([`warning: /new from ${join(root, "home/prompts/new.md")} is hidden by the built-in command of that name; rename it to use it.`]);
 		expect(session.commands.get("new")?.source).toBe("builtin");
 		session.dispose();
 	});

@@ -3,7 +3,7 @@
 import { symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { skillDirs } from "../../src/resources/resource-dirs.js";
+import { resourceScope, skillDirs } from "../../src/resources/resource-dirs.js";
 import { loadSkills, skillPrompt } from "../../src/resources/skills.js";
 import { projectTree } from "../support/project-tree.js";
 
@@ -89,6 +89,17 @@ describe("loadSkills", () => {
 	it("reads no folder twice when the project is the home directory", () => {
 		const root = projectTree({ ".loom/": "" });
 		expect(skillDirs({ cwd: root, home: join(root, ".loom"), userHome: root })).toEqual([join(root, ".loom/skills"), join(root, ".claude/skills")]);
+	});
+
+	it("counts a skill or template as the project's only in the project's folders that are not also the user's", () => {
+		const away = { cwd: "/work/repo", home: "/home/me/.loom", userHome: "/home/me" };
+		expect(resourceScope("/work/repo/.loom/skills/x/SKILL.md", away)).toBe("project");
+		expect(resourceScope("/work/repo/.claude/commands/fix.md", away)).toBe("project");
+		expect(resourceScope("/home/me/.claude/skills/x/SKILL.md", away)).toBe("user");
+		expect(resourceScope("/home/me/.loom/prompts/fix.md", away)).toBe("user");
+		const atHome = { cwd: "/home/me", home: "/home/me/.loom", userHome: "/home/me" };
+		expect(resourceScope("/home/me/.claude/skills/x/SKILL.md", atHome)).toBe("user");
+		expect(resourceScope("/home/me/.loom/prompts/fix.md", atHome)).toBe("user");
 	});
 });
 

@@ -3,7 +3,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Type } from "@sinclair/typebox";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import type { Model, ToolDefinition } from "../../src/core/index.js";
 import type { SessionEvent } from "../../src/core/session/index.js";
 import { createAgentSession } from "../../src/sdk/create-agent-session.js";
@@ -119,6 +119,34 @@ describe("createAgentSession's options mirror the command line", () => {
 		const failed = createAgentSession(scriptedSdkOptions(server, ws, { tools: ["read", "teleport"] }));
 		await expect(failed).rejects.toBeInstanceOf(SessionOptionError);
 		await expect(failed).rejects.toThrow("tools: unknown tool teleport; choose from read,bash,edit,write,grep,find,ls.");
+	});
+
+	it("rejects a model or provider it cannot find, as the command line does, naming the option and the closest known models", async () => {
+		const ws = workspace();
+		const typo = createAgentSession(scriptedSdkOptions(server, ws, { provider: undefined, model: "gpt-5.6-tera" }));
+		await expect(typo).rejects.toBeInstanceOf(SessionOptionError);
+		await expect(typo).rejects.toMatchObject({ option: "model", problem: expect.stringMatching(/^Unknown model "gpt-5\.6-tera"\. Closest known: openai\/gpt-5\.6-terra\. /) });
+		const provider = createAgentSession(scriptedSdkOptions(server, ws, { provider: "nowhere", model: undefined }));
+		await expect(provider).rejects.toMatchObject({ option: "provider", problem: expect.stringMatching(/^Unknown provider "nowhere"\. Known providers: anthropic, openai, google\./) });
+		const prefixed = createAgentSession(scriptedSdkOptions(server, ws, { provider: undefined, model: "nope/x" }));
+		await expect(prefixed).rejects.toMatchObject({ option: "model", problem: expect.stringMatching(/^Unknown provider "nope" in "nope\/x"/) });
+		expect(server.requests).toHaveLength(0);
+	});
+
+	it("without a key, says to set the provider's variable or pass the apiKey option (not a command-line flag)", async () => {
+		const ws = workspace();
+		writeFileSync(join(ws.home, "models.json"), JSON.stringify({ providers: { rented: { baseUrl: server.openaiBaseUrl, apiKey: "$LOOM_TEST_UNSET_KEY", models: [{ id: "m" }] } } }));
+		const { session } = await createAgentSession(scriptedSdkOptions(server, ws, { provider: undefined, model: "rented/m", apiKey: undefined }));
+		expect(session.modelError).toBe(`No API key for provider "rented": ${join(ws.home, "models.json")} reads it from LOOM_TEST_UNSET_KEY, which is not set. Set LOOM_TEST_UNSET_KEY or pass the apiKey option.`);
+		await expect(session.runPrompt("hi")).rejects.toThrow("or pass the apiKey option.");
+		session.dispose();
+		vi.stubEnv("GEMINI_API_KEY", "");
+		vi.stubEnv("GOOGLE_API_KEY", "");
+		const google = await createAgentSession(scriptedSdkOptions(server, ws, { provider: "google", model: "gemini-x", apiKey: undefined, baseUrl: undefined }));
+		vi.unstubAllEnvs();
+		expect(google.session.modelError).toBe('No API key for provider "google": set GEMINI_API_KEY (or GOOGLE_API_KEY) or pass the apiKey option.');
+		google.session.dispose();
+		expect(server.requests).toHaveLength(0);
 	});
 
 	it("replaces or extends the system prompt, and leaves context files out when asked", async () => {

@@ -31,21 +31,26 @@ interface LockEntry {
 	[key: string]: unknown;
 }
 
+/** What the consumer project develops with, as a TypeScript user of loom would: Node's types (and what they need). */
+const CONSUMER_DEV = ["@types/node", "undici-types"];
+
 /**
  * A lock file for a project depending on the tarball: the tarball's entry, and this repository's lock entries of
- * everything but development dependencies (the package's dependencies, resolved as here). Entries get the
- * registry's address, so npm takes each package from its cache by integrity instead of asking the registry.
+ * everything but development dependencies (the package's dependencies, resolved as here) save the consumer's own
+ * (CONSUMER_DEV). Entries get the registry's address, so npm takes each package from its cache by integrity
+ * instead of asking the registry.
  */
-async function consumerLock(tarball: string): Promise<object> {
+async function consumerLock(tarball: string, devDependencies: Record<string, string>): Promise<object> {
 	const registry = (await sh("npm", ["config", "get", "registry"], ROOT)).trim().replace(/\/?$/, "/");
 	const own = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8"));
 	const lock = JSON.parse(readFileSync(join(ROOT, "package-lock.json"), "utf8")) as { packages: Record<string, LockEntry> };
 	const packages: Record<string, LockEntry | object> = {
-		"": { name: "consumer", dependencies: { loom: `file:${tarball}` } },
+		"": { name: "consumer", dependencies: { loom: `file:${tarball}` }, devDependencies },
 		"node_modules/loom": { version: own.version, resolved: `file:${tarball}`, license: own.license, dependencies: own.dependencies, bin: own.bin, engines: own.engines },
 	};
 	for (const [key, entry] of Object.entries(lock.packages)) {
-		if (key === "" || entry.dev || entry.devOptional) continue;
+		if (key === "") continue;
+		if ((entry.dev || entry.devOptional) && !CONSUMER_DEV.includes(key.replace(/^node_modules\//, ""))) continue;
 		const name = key.slice(key.lastIndexOf("node_modules/") + "node_modules/".length);
 		packages[key] = { ...entry, resolved: entry.resolved ?? `${registry}${name}/-/${name.split("/").pop()}-${entry.version}.tgz` };
 	}
@@ -109,8 +114,10 @@ describe("the loom package", () => {
 		files = result.files.map((file: { path: string }) => file.path);
 		project = tempDir("loom-consumer-");
 		const tarball = join(packed, result.filename);
-		writeFileSync(join(project, "package.json"), JSON.stringify({ name: "consumer", private: true, type: "module", dependencies: { loom: `file:${tarball}` } }));
-		writeFileSync(join(project, "package-lock.json"), JSON.stringify(await consumerLock(tarball)));
+		const own = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8"));
+		const devDependencies = { "@types/node": own.devDependencies["@types/node"] };
+		writeFileSync(join(project, "package.json"), JSON.stringify({ name: "consumer", private: true, type: "module", dependencies: { loom: `file:${tarball}` }, devDependencies }));
+		writeFileSync(join(project, "package-lock.json"), JSON.stringify(await consumerLock(tarball, devDependencies)));
 		await sh("npm", ["ci", "--offline", "--ignore-scripts", "--no-audit", "--no-fund"], project);
 	}, 180_000);
 
@@ -149,5 +156,16 @@ describe("the loom package", () => {
 		};
 		writeFileSync(join(project, "tsconfig.json"), JSON.stringify(tsconfig));
 		await sh(process.execPath, [join(ROOT, "node_modules", "typescript", "bin", "tsc"), "-p", "tsconfig.json"], project);
+	});
+
+	it("has declarations that check in full (skipLibCheck false) with Node's types, naming no package loom does not install", async () => {
+		mkdirSync(join(project, "strict"), { recursive: true });
+		writeFileSync(join(project, "strict", "typed.ts"), TYPED);
+		const tsconfig = {
+			compilerOptions: { target: "ES2022", module: "NodeNext", moduleResolution: "NodeNext", strict: true, noEmit: true, skipLibCheck: false, types: ["node"] },
+			include: ["strict"],
+		};
+		writeFileSync(join(project, "tsconfig.strict.json"), JSON.stringify(tsconfig));
+		await sh(process.execPath, [join(ROOT, "node_modules", "typescript", "bin", "tsc"), "-p", "tsconfig.strict.json"], project);
 	});
 });

@@ -5,15 +5,28 @@ import { BUILTIN_PROVIDERS } from "./models-catalog.js";
 
 /** The command-line flag that passes a key explicitly. */
 export const API_KEY_FLAG = "--api-key";
+/** How code passes a key explicitly (createAgentSession's and a stream's option), as messages to it name it. */
+export const API_KEY_OPTION = "the apiKey option";
 
-/** Names exactly what to set: the provider's variable, the models.json entry, or the flag. */
-export function missingApiKeyMessage(provider: string, modelsJsonPath = "models.json"): string {
+export interface MissingKeyContext {
+	/** Where models.json is, for a provider loom does not know. */
+	modelsJsonPath?: string;
+	/** The caller's way to pass a key: the command line's flag (default), or the SDK's option. */
+	keyOption?: string;
+	/** The variable models.json reads the provider's key from, when it names one that is not set. */
+	variable?: string;
+}
+
+/** Names exactly what to set: the provider's variable, the models.json entry or the variable it reads, or `keyOption`. */
+export function missingApiKeyMessage(provider: string, { modelsJsonPath = "models.json", keyOption = API_KEY_FLAG, variable }: MissingKeyContext = {}): string {
+	const start = `No API key for provider "${provider}"`;
+	if (variable) return `${start}: ${modelsJsonPath} reads it from ${variable}, which is not set. Set ${variable} or pass ${keyOption}.`;
 	const [first, ...others] = BUILTIN_PROVIDERS[provider]?.apiKeyEnvs ?? [];
 	if (first) {
 		const alternatives = others.length > 0 ? ` (or ${others.join(", ")})` : "";
-		return `No API key for provider "${provider}": set ${first}${alternatives} or pass ${API_KEY_FLAG}.`;
+		return `${start}: set ${first}${alternatives} or pass ${keyOption}.`;
 	}
-	return `No API key for provider "${provider}": add "apiKey" to providers.${provider} in ${modelsJsonPath} (a key, or "$ENV_VAR" to read one) or pass ${API_KEY_FLAG}.`;
+	return `${start}: add "apiKey" to providers.${provider} in ${modelsJsonPath} (a key, or "$ENV_VAR" to read one) or pass ${keyOption}.`;
 }
 
 /** A built-in provider's key from the environment: the first of its variables that is set. */

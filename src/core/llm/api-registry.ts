@@ -23,14 +23,22 @@ export interface ApiProvider<TThinking = unknown> {
 	readonly thinking: Readonly<Record<ThinkingLevel, TThinking>>;
 }
 
+/**
+ * A built-in entry, typed by its name alone: the Api type needs the names, and the package's declarations must
+ * not carry the SDKs' own types (the Gemini one is only a development dependency).
+ */
+function builtin<const Name extends string, TThinking>(provider: ApiProvider<TThinking> & { api: Name }): ApiProvider & { readonly api: Name } {
+	return provider;
+}
+
 /** The built-in wire APIs. The SDKs are imported only when a request (or the preload) asks for them. */
 const BUILTIN_APIS = [
-	{ api: "anthropic-messages", stream: streamAnthropicMessages, loadSdk: () => import("@anthropic-ai/sdk"), thinking: ANTHROPIC_THINKING },
-	{ api: "openai-completions", stream: streamOpenAICompletions, loadSdk: () => import("openai"), thinking: OPENAI_REASONING_EFFORT },
-	{ api: "openai-responses", stream: streamOpenAIResponses, loadSdk: () => import("openai"), thinking: OPENAI_RESPONSES_REASONING },
+	builtin({ api: "anthropic-messages", stream: streamAnthropicMessages, loadSdk: () => import("@anthropic-ai/sdk"), thinking: ANTHROPIC_THINKING }),
+	builtin({ api: "openai-completions", stream: streamOpenAICompletions, loadSdk: () => import("openai"), thinking: OPENAI_REASONING_EFFORT }),
+	builtin({ api: "openai-responses", stream: streamOpenAIResponses, loadSdk: () => import("openai"), thinking: OPENAI_RESPONSES_REASONING }),
 	// Sent with fetch (see google-generative-ai.ts): no SDK to load.
-	{ api: "google-generative-ai", stream: streamGoogleGenerativeAi, loadSdk: async () => undefined, thinking: GOOGLE_THINKING },
-] as const satisfies readonly ApiProvider[];
+	builtin({ api: "google-generative-ai", stream: streamGoogleGenerativeAi, loadSdk: async () => undefined, thinking: GOOGLE_THINKING }),
+] as const;
 
 /** Names of the built-in wire APIs (the known part of the Api type). */
 export type BuiltinApi = (typeof BUILTIN_APIS)[number]["api"];

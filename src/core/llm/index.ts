@@ -28,7 +28,7 @@ export {
 export { buildAnthropicParams, anthropicThinkingStyle } from "./anthropic-request.js";
 export { buildOpenAIParams } from "./openai-request.js";
 export { buildOpenAIResponsesParams } from "./openai-responses-request.js";
-export { API_KEY_FLAG, envApiKey, missingApiKeyMessage } from "./api-keys.js";
+export { API_KEY_FLAG, API_KEY_OPTION, envApiKey, missingApiKeyMessage } from "./api-keys.js";
 export { closestModels } from "./model-suggestions.js";
 export {
 	BUILTIN_MODELS,

@@ -47,6 +47,8 @@ export class ModelRegistry {
 		/** Path of models.json, quoted in error messages. */
 		readonly modelsJsonPath: string,
 		private readonly env: NodeJS.ProcessEnv = process.env,
+		/** How the caller's user passes a key, as the missing-key messages name it: the command line's flag, or the SDK's option. */
+		private readonly keyOption = API_KEY_FLAG,
 	) {
 		for (const builtin of Object.values(BUILTIN_PROVIDERS)) {
 			const models = new Map(BUILTIN_MODELS.filter((m) => m.provider === builtin.name).map((m) => [m.id, { ...m }]));
@@ -120,12 +122,7 @@ export class ModelRegistry {
 		if (key) return key;
 		const entry = this.entries.get(provider);
 		const variable = entry?.apiKey && /^\$/.test(entry.apiKey) ? envName(entry.apiKey) : undefined;
-		if (variable) {
-			throw new Error(
-				`No API key for provider "${provider}": ${this.modelsJsonPath} reads it from ${variable}, which is not set. Set ${variable} or pass ${API_KEY_FLAG}.`,
-			);
-		}
-		throw new Error(missingApiKeyMessage(provider, this.modelsJsonPath));
+		throw new Error(missingApiKeyMessage(provider, { modelsJsonPath: this.modelsJsonPath, keyOption: this.keyOption, variable }));
 	}
 
 	private splitRequest(request: ModelRequest): { provider: string; modelId?: string } {
@@ -231,8 +228,8 @@ function mergeModel(base: Model, spec: ModelsJsonModel): Model {
 	};
 }
 
-/** Loads `<loomHome>/models.json` (absent is fine) into a registry. Throws on an invalid file. */
-export function loadModelRegistry(loomHome: string, env: NodeJS.ProcessEnv = process.env): ModelRegistry {
+/** Loads `<loomHome>/models.json` (absent is fine) into a registry. Throws on an invalid file. `keyOption`: see ModelRegistry. */
+export function loadModelRegistry(loomHome: string, env: NodeJS.ProcessEnv = process.env, keyOption = API_KEY_FLAG): ModelRegistry {
 	const path = join(loomHome, "models.json");
-	return new ModelRegistry(readModelsJson(path), path, env);
+	return new ModelRegistry(readModelsJson(path), path, env, keyOption);
 }

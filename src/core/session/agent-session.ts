@@ -12,7 +12,7 @@ import type { AgentSessionOptions, RunOutcome, SessionListener } from "./agent-s
 import { MessageQueue, type QueueKind } from "./message-queue.js";
 import { ModelChoice, type ModelSelection } from "./model-choice.js";
 import { convertToLlmWithSummaries } from "./compaction/summary-message.js";
-import { CommandRegistry } from "./command-registry.js";
+import { CommandRegistry, hiddenCommandNotice } from "./command-registry.js";
 import { announceExecution } from "./announce-execution.js";
 import type { FileCheckpoints } from "./file-checkpoints.js";
 import { type RewindResult, type RewindScope, restoreFiles } from "./session-rewind.js";
@@ -50,8 +50,13 @@ export class AgentSession {
 	 * `agent.afterToolCall` directly replaces the composed hook, and with it every link of that chain.
 	 */
 	readonly hooks = new ToolHooks();
-	/** Slash commands this session offers (its built-ins; later extensions, prompt templates, skills). */
-	readonly commands = new CommandRegistry<CommandSession>();
+	/**
+	 * Slash commands this session offers (its built-ins; later extensions, prompt templates, skills). A command
+	 * another of its name hides is reported once, as a warning through the session's ui.
+	 */
+	readonly commands = new CommandRegistry<CommandSession>(undefined, {
+		onHidden: (hidden, by) => this.ui.notify("warning", hiddenCommandNotice(hidden, by)),
+	});
 	private readonly uiSlot = new UiSlot(nonInteractiveUi());
 	/** Run by dispose(), newest first: what assemblies attached (extensions, servers, child processes). */
 	private disposers: (() => void)[] = [];

@@ -5,6 +5,8 @@
 import type { SessionUi } from "./session-ui.js";
 
 export type CommandSource = "builtin" | "extension" | "prompt" | "skill";
+/** Whose a command is: the user's own (their folders, flags and code), or the project's (files a repository brings). */
+export type CommandScope = "user" | "project";
 export type NoticeLevel = "info" | "warning" | "error";
 
 /** What a command is given when it runs; `S` is the session as the caller knows it. */
@@ -32,8 +34,11 @@ export interface CommandDefinition<S> {
 	description: string;
 	/** The arguments as /help shows them, e.g. "<id>" or "[instructions]". */
 	argsHint?: string;
+	/** What offers it; none counts as an extension (code registering commands). */
 	source?: CommandSource;
-	/** Where the command was defined (a prompt template's or skill's file), for messages about it. */
+	/** Whose it is (default "user"): a project's command ranks below the user's of the same name. */
+	scope?: CommandScope;
+	/** Where the command was defined (a prompt template's, skill's or extension's file), for messages about it. */
 	origin?: string;
 	/** `args`: everything after the name, trimmed. Throwing reports the error's message to the user. */
 	handler(args: string, ctx: CommandContext<S>): void | Promise<void>;
@@ -56,45 +61,94 @@ export function refusedWhileBusy(ctx: CommandContext<unknown>, what: string): bo
 	return true;
 }
 
+export interface CommandRegistryOptions<S> {
+	/** Told once for each command a registration leaves hidden (the newcomer or the one it outranks), with the one that runs. */
+	onHidden?(hidden: CommandDefinition<S>, by: CommandDefinition<S>): void;
+}
+
+/**
+ * Which of two commands of one name runs: the lower rank. Built-ins, then the user's extensions, the user's
+ * prompt templates and skills, the project's extensions, the project's templates and skills: loom's own before
+ * the user's, code before text, and the user's before what a cloned repository brings.
+ */
+export function commandRank(command: CommandDefinition<unknown>): number {
+	if (command.source === "builtin") return 0;
+	const text = command.source === "prompt" || command.source === "skill" ? 1 : 0;
+	return (command.scope === "project" ? 3 : 1) + text;
+}
+
+const KIND: Record<CommandSource, string> = { builtin: "built-in command", extension: "extension", prompt: "prompt template", skill: "skill" };
+
+/** What to tell the user about a command another one of its name hides. */
+export function hiddenCommandNotice(hidden: CommandDefinition<unknown>, by: CommandDefinition<unknown>): string {
+	const winner =
+		by.source === "builtin"
+			? "the built-in command of that name"
+			: `the command of that name${by.origin ? ` from the ${KIND[by.source ?? "extension"]} ${by.origin}` : ""}`;
+	return `/${hidden.name}${hidden.origin ? ` from ${hidden.origin}` : ""} is hidden by ${winner}; rename it to use it.`;
+}
+
 /**
  * Commands by name. A registry may sit on top of another (the screen's own commands over the session's): it
- * finds and lists both, its own after those below, and a name may be registered only once across the layers,
- * with one exception: built-ins win, so a built-in registered above hides a prompt template, skill or
- * extension command of the same name below (`hidden()` lists those, for the interface to report).
+ * finds and lists both, its own after those below. Several commands may have one name: the one of the lowest
+ * rank runs (see commandRank; among equals the first registered, and the layer above before the one below), the
+ * others are hidden, never refused, and come back when it is removed. Only a second built-in of a name is an error.
  */
 export class CommandRegistry<S> implements CommandLookup<S> {
-	private readonly commands = new Map<string, CommandDefinition<S>>();
+	/** Each name's commands of this layer, in registration order. */
+	private readonly commands = new Map<string, CommandDefinition<S>[]>();
 
-	constructor(private readonly below?: CommandLookup<S>) {}
+	constructor(
+		private readonly below?: CommandLookup<S>,
+		private readonly options: CommandRegistryOptions<S> = {},
+	) {}
 
-	/** Adds a command; returns the function that removes it. Throws on a malformed or taken name. */
+	/** Adds a command; returns the function that removes it. Throws on a malformed name or a second built-in. */
 	register(definition: CommandDefinition<S>): () => void {
 		const { name } = definition;
 		if (!NAME.test(name)) {
 			throw new Error(`Invalid command name "${name}": use lowercase letters, digits and dashes, starting with a letter.`);
 		}
-		const taken = this.get(name);
-		if (taken && !(definition.source === "builtin" && taken.source !== "builtin" && !this.commands.has(name))) {
-			throw new Error(`The command /${name} is already registered${taken.source ? ` (${taken.source})` : ""}.`);
+		const before = this.get(name);
+		if (before && commandRank(before) === 0 && commandRank(definition) === 0) {
+			throw new Error(`The command /${name} is already registered${before.source ? ` (${before.source})` : ""}.`);
 		}
-		this.commands.set(name, definition);
+		this.commands.set(name, [...(this.commands.get(name) ?? []), definition]);
+		const after = this.get(name)!;
+		if (before) {
+			if (after === definition) this.options.onHidden?.(before, definition);
+			else this.options.onHidden?.(definition, after);
+		}
 		return () => {
-			if (this.commands.get(name) === definition) this.commands.delete(name);
+			const rest = (this.commands.get(name) ?? []).filter((command) => command !== definition);
+			if (rest.length > 0) this.commands.set(name, rest);
+			else this.commands.delete(name);
 		};
 	}
 
 	get(name: string): CommandDefinition<S> | undefined {
-		return this.commands.get(name) ?? this.below?.get(name);
+		const own = this.own(name);
+		const below = this.below?.get(name);
+		if (!own || !below) return own ?? below;
+		return commandRank(below) < commandRank(own) ? below : own;
 	}
 
-	/** Every command that can run, those below first, each in the order it was registered. */
+	/** Every command that can run, those below first, each in the order its name was first registered. */
 	list(): CommandDefinition<S>[] {
-		const below = (this.below?.list() ?? []).filter((command) => !this.commands.has(command.name));
-		return [...below, ...this.commands.values()];
+		const below = (this.below?.list() ?? []).filter((command) => this.get(command.name) === command);
+		const own = [...this.commands.keys()].map((name) => this.own(name)!).filter((command) => this.get(command.name) === command);
+		return [...below, ...own];
 	}
 
-	/** Commands below that this layer's built-ins hide. */
+	/** Commands below that this layer's own hide. */
 	hidden(): CommandDefinition<S>[] {
-		return (this.below?.list() ?? []).filter((command) => this.commands.has(command.name));
+		return (this.below?.list() ?? []).filter((command) => this.get(command.name) !== command);
+	}
+
+	/** This layer's command of a name that runs: the lowest rank, the first registered among equals. */
+	private own(name: string): CommandDefinition<S> | undefined {
+		let best: CommandDefinition<S> | undefined;
+		for (const command of this.commands.get(name) ?? []) if (!best || commandRank(command) < commandRank(best)) best = command;
+		return best;
 	}
 }

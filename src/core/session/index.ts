@@ -34,7 +34,11 @@ export {
 	type CommandDefinition,
 	type CommandLookup,
 	CommandRegistry,
+	type CommandRegistryOptions,
+	type CommandScope,
 	type CommandSource,
+	commandRank,
+	hiddenCommandNotice,
 	type NoticeLevel,
 } from "./command-registry.js";
 export { type CommandSession, SESSION_COMMANDS, type SessionSummary, registerSessionCommands } from "./session-commands.js";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { type CommandDefinition, CommandRegistry } from "../../../src/core/session/command-registry.js";
+import { type CommandDefinition, CommandRegistry, hiddenCommandNotice } from "../../../src/core/session/command-registry.js";
 import { SESSION_COMMANDS } from "../../../src/core/session/session-commands.js";
 
 type Session = { name: string };
@@ -29,10 +29,10 @@ describe("CommandRegistry", () => {
 		expect(registry.get("deploy")).toBe(replacement);
 	});
 
-	it("rejects a second command of the same name, saying where the first came from", () => {
+	it("refuses a second built-in of a name, saying where the first came from", () => {
 		const registry = new CommandRegistry<Session>();
 		registry.register(command("model", { source: "builtin" }));
-		expect(() => registry.register(command("model", { source: "extension" }))).toThrow("The command /model is already registered (builtin).");
+		expect(() => registry.register(command("model", { source: "builtin" }))).toThrow("The command /model is already registered (builtin).");
 	});
 
 	it("rejects a name the editor could not parse as a command", () => {
@@ -62,7 +62,6 @@ describe("CommandRegistry", () => {
 		expect(above.list().map((c) => `${c.name}:${c.source}`)).toEqual(["new:builtin", "review:prompt", "help:builtin", "quit:builtin"]);
 		expect(above.hidden().map((c) => `${c.name}:${c.source}`)).toEqual(["help:prompt", "quit:extension"]);
 		expect(() => above.register(command("new", { source: "builtin" }))).toThrow("The command /new is already registered (builtin).");
-		expect(() => above.register(command("review", { source: "extension" }))).toThrow("The command /review is already registered (prompt).");
 		expect(() => above.register(command("help", { source: "builtin" }))).toThrow("already registered (builtin)");
 	});
 
@@ -76,7 +75,6 @@ describe("CommandRegistry", () => {
 		expect(above.list().map((c) => c.name)).toEqual(["new", "compact", "help"]);
 		expect(above.get("compact")?.name).toBe("compact");
 		expect(below.get("help")).toBeUndefined();
-		expect(() => above.register(command("new"))).toThrow("The command /new is already registered.");
 	});
 
 	it("gives a handler its arguments and the caller's context", async () => {
@@ -85,6 +83,73 @@ describe("CommandRegistry", () => {
 		registry.register(command("greet", { handler: (args, ctx) => ctx.notify("info", `${args} from ${ctx.session.name}`) }));
 		await registry.get("greet")!.handler("hello", { session: { name: "s1" }, notify: (_level, text) => notices.push(text), busy: false });
 		expect(notices).toEqual(["hello from s1"]);
+	});
+});
+
+describe("commands of the same name", () => {
+	const RANKED: [string, Partial<CommandDefinition<Session>>][] = [
+		["built-in", { source: "builtin" }],
+		["user's extension", { source: "extension", origin: "/home/.loom/extensions/guard.ts" }],
+		["user's template", { source: "prompt", origin: "/home/.loom/prompts/review.md" }],
+		["project's extension", { source: "extension", scope: "project", origin: "/repo/.loom/extensions/x.ts" }],
+		["project's template", { source: "prompt", scope: "project", origin: "/repo/.loom/prompts/review.md" }],
+	];
+
+	function recording() {
+		const hidden: string[] = [];
+		const registry = new CommandRegistry<Session>(undefined, { onHidden: (loser, winner) => hidden.push(`${loser.description} < ${winner.description}`) });
+		return { registry, hidden };
+	}
+
+	it("run by rank: built-ins, the user's extensions, the user's templates and skills, the project's extensions, the project's templates and skills", () => {
+		for (let winner = 0; winner < RANKED.length; winner++) {
+			for (let loser = winner + 1; loser < RANKED.length; loser++) {
+				for (const order of [[winner, loser], [loser, winner]]) {
+					const { registry, hidden } = recording();
+					for (const index of order) registry.register(command("review", { ...RANKED[index]![1], description: RANKED[index]![0] }));
+					expect(registry.get("review")?.description).toBe(RANKED[winner]![0]);
+					expect(registry.list().map((c) => c.description)).toEqual([RANKED[winner]![0]]);
+					expect(hidden).toEqual([`${RANKED[loser]![0]} < ${RANKED[winner]![0]}`]);
+				}
+			}
+		}
+	});
+
+	it("leaves the later of two equals hidden, and skills rank as templates do", () => {
+		const { registry, hidden } = recording();
+		registry.register(command("deploy", { source: "extension", description: "first" }));
+		registry.register(command("deploy", { source: "extension", description: "second" }));
+		registry.register(command("deploy", { description: "no source: as an extension of the user's" }));
+		registry.register(command("skill:x", { source: "skill", scope: "project", description: "project skill" }));
+		registry.register(command("skill:x", { source: "skill", description: "user skill" }));
+		expect(registry.get("deploy")?.description).toBe("first");
+		expect(registry.get("skill:x")?.description).toBe("user skill");
+		expect(hidden).toEqual(["second < first", "no source: as an extension of the user's < first", "project skill < user skill"]);
+	});
+
+	it("bring the hidden one back when the winner is removed, and removing the hidden one changes nothing", () => {
+		const { registry } = recording();
+		const template = command("review", { source: "prompt", scope: "project" });
+		const extension = command("review", { source: "extension" });
+		const removeTemplate = registry.register(template);
+		const removeExtension = registry.register(extension);
+		expect(registry.get("review")).toBe(extension);
+		removeExtension();
+		expect(registry.get("review")).toBe(template);
+		registry.register(extension);
+		removeTemplate();
+		expect(registry.list()).toEqual([extension]);
+	});
+
+	it("are described in one notice naming both and where each came from", () => {
+		const template = command("review", { source: "prompt", scope: "project", origin: "/repo/.loom/prompts/review.md" });
+		const extension = command("review", { source: "extension", origin: "/home/.loom/extensions/guard.ts" });
+		expect(hiddenCommandNotice(template, extension)).toBe(
+			"/review from /repo/.loom/prompts/review.md is hidden by the command of that name from the extension /home/.loom/extensions/guard.ts; rename it to use it.",
+		);
+		expect(hiddenCommandNotice(command("model", { source: "extension", origin: "/tmp/ext.ts" }), command("model", { source: "builtin" }))).toBe(
+			"/model from /tmp/ext.ts is hidden by the built-in command of that name; rename it to use it.",
+		);
 	});
 });
 
