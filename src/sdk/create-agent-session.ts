@@ -25,7 +25,7 @@ import { installResources } from "../resources/install-resources.js";
 import { installCheckpoints } from "../checkpoints/install-checkpoints.js";
 import { installExport } from "../export/export-session.js";
 import { BUILTIN_TOOLS, createBuiltinTools, ProcessGroupSet } from "../tools/index.js";
-import { type ModelOptions, modelChoice } from "./model-option.js";
+import { checkModelOption, type ModelOptions, modelChoice } from "./model-option.js";
 import { SessionManager } from "./session-manager.js";
 import { stderrUi } from "./stderr-ui.js";
 import { type ToolChoice, ToolCatalog } from "./tool-catalog.js";
@@ -86,12 +86,13 @@ export interface CreateAgentSessionResult extends Installed {
 export async function createAgentSession(options: CreateAgentSessionOptions = {}): Promise<CreateAgentSessionResult> {
 	const home = options.loomHome ? resolve(expandHome(options.loomHome)) : loomHome();
 	const settings = options.settings ?? loadSettings(home);
+	const registry = loadModelRegistry(home);
+	checkModelOption(options, settings, registry);
 	const manager = options.sessionManager ?? SessionManager.create();
 	const cwd = resolve(options.cwd ?? manager.cwd ?? process.cwd());
 	const store = await manager.openStore(home, cwd);
 	const previous = buildSessionContext(store.entries);
 	const contextFiles = options.contextFiles === false ? [] : loadContextFiles(cwd, home);
-	const registry = loadModelRegistry(home);
 	const { selection, models } = modelChoice(options, settings, registry, previous.model);
 	const secrets = secretMask(process.env, configuredKeys(registry, options.apiKey));
 	// The background jobs of this session's commands end with it, not with another session of the same process.

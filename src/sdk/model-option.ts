@@ -3,6 +3,7 @@
 import type { Model } from "../core/llm-types.js";
 import type { ModelRegistry } from "../core/llm/index.js";
 import type { ModelResolver, ModelSelection, Settings } from "../core/session/index.js";
+import { SessionOptionError } from "./session-option-error.js";
 
 export interface ModelOptions {
 	provider?: string;
@@ -41,6 +42,22 @@ export function modelChoice(
 	if (typeof model !== "object") return { selection: chooseModel({ ...options, model }, settings, previous), models: registry };
 	const selection = { provider: model.provider, modelId: model.id, baseUrl: options.baseUrl, apiKey: options.apiKey };
 	return { selection, models: withModel(registry, model) };
+}
+
+/**
+ * A provider or model the options name that nobody knows (not a missing key, which a session opens with and
+ * explains): a SessionOptionError naming the option, so the caller hears it before anything opens.
+ */
+export function checkModelOption(options: ModelOptions, settings: Settings, registry: ModelRegistry): void {
+	if (options.provider === undefined && options.model === undefined) return;
+	// Named in the options, the model does not depend on the session's history.
+	const { selection, models } = modelChoice(options, settings, registry);
+	try {
+		models.resolveModel(selection);
+	} catch (error) {
+		const unknownProvider = options.provider !== undefined && !registry.providers().includes(options.provider);
+		throw new SessionOptionError(unknownProvider ? "provider" : "model", (error as Error).message);
+	}
 }
 
 /**

@@ -58,12 +58,32 @@ describe("loom --list-models", () => {
 });
 
 describe("loom -m", () => {
-	it("refuses an id it does not know, naming the closest known ones, and sends nothing", async () => {
+	it("refuses an id it does not know as a usage error (exit 2), naming the closest known ones, and sends nothing", async () => {
 		const ws = workspace();
 		const result = await runLoom(["-p", "-m", "gpt-5.6-tera", "hi"], { ...ws, env: { OPENAI_API_KEY: "k" } });
-		expect(result.code).toBe(1);
-		expect(result.stderr).toMatch(/^loom: Unknown model "gpt-5\.6-tera"\. Closest known: openai\/gpt-5\.6-terra\. /);
+		expect(result.code).toBe(2);
+		expect(result.stderr).toMatch(/^loom: --model: Unknown model "gpt-5\.6-tera"\. Closest known: openai\/gpt-5\.6-terra\. /);
+		expect(result.stderr).toMatch(/\n\(run loom --help for usage\)\n$/);
 		expect(server.requests).toHaveLength(0);
+	});
+
+	it("refuses an unknown provider as a usage error too, in JSON mode as in text mode", async () => {
+		const ws = workspace();
+		const provider = await runLoom(["-p", "--provider", "nope", "hi"], ws);
+		expect(provider.code).toBe(2);
+		expect(provider.stderr).toMatch(/^loom: --provider: Unknown provider "nope"\. Known providers: anthropic, openai, google\./);
+		const prefixed = await runLoom(["--mode", "json", "-m", "nope/x", "hi"], ws);
+		expect(prefixed.code).toBe(2);
+		expect(prefixed.stdout).toBe("");
+		expect(prefixed.stderr).toMatch(/^loom: --model: Unknown provider "nope" in "nope\/x"/);
+		expect(server.requests).toHaveLength(0);
+	});
+
+	it("still opens with a known model whose key is missing, and says what to set (exit 1, not a usage error)", async () => {
+		const ws = workspace();
+		const result = await runLoom(["-p", "-m", "gpt-5.6-terra", "hi"], ws);
+		expect(result.code).toBe(1);
+		expect(result.stderr).toContain('No API key for provider "openai": set OPENAI_API_KEY or pass --api-key.');
 	});
 
 	it("takes any id under a provider: a models.json one, or provider/id", async () => {

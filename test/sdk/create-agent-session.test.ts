@@ -120,6 +120,15 @@ describe("createAgentSession's options mirror the command line", () => {
 		await expect(failed).rejects.toThrow("tools: unknown tool teleport; choose from read,bash,edit,write,grep,find,ls.");
 	});
 
+	it("rejects a model or provider nobody knows, naming the option", async () => {
+		const ws = workspace();
+		const model = createAgentSession(scriptedSdkOptions(server, ws, { provider: undefined, model: "gpt-5.6-tera" }));
+		await expect(model).rejects.toBeInstanceOf(SessionOptionError);
+		await expect(model).rejects.toThrow('model: Unknown model "gpt-5.6-tera". Closest known: openai/gpt-5.6-terra.');
+		const provider = createAgentSession(scriptedSdkOptions(server, ws, { provider: "nope" }));
+		await expect(provider).rejects.toThrow('provider: Unknown provider "nope".');
+	});
+
 	it("replaces or extends the system prompt, and leaves context files out when asked", async () => {
 		const ws = workspace();
 		writeFileSync(join(ws.cwd, "AGENTS.md"), "Project rule.\n");
