@@ -26,7 +26,7 @@ export async function run(options: CliOptions, io: RunIo = defaultIo()): Promise
 	const home = loomHome(io.env);
 	if (options.listModels !== undefined) {
 		const { printModelList } = await import("./list-models.js");
-		return printModelList(options.listModels, { home, env: io.env, stdout: io.stdout, stderr: io.stderr });
+		return printModelList({ ...options, search: options.listModels }, { home, env: io.env, stdout: io.stdout, stderr: io.stderr });
 	}
 	if (options.pruneCheckpoints || options.exportSession) {
 		const { runOfflineCommand } = await import("./offline-commands.js");
