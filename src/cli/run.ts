@@ -4,7 +4,8 @@ import { loadSettings, loomHome, type Settings, SessionFileError, SessionInUseEr
 import { stripControls, stripToOneLine } from "../core/text/sanitize-terminal.js";
 import type { CliOptions } from "./args.js";
 import { answerText, runPrintMode, StdoutError } from "./print-mode.js";
-import { buildPromptInput, MAX_STDIN_BYTES, readStdin } from "./prompt-input.js";
+import { printPrompt } from "./prompt-command.js";
+import { buildPromptInput, MAX_STDIN_BYTES, type PromptInput, readStdin, withWords } from "./prompt-input.js";
 import { askToFork, chooseSessionFile, sessionInUseMessage } from "./session-choice.js";
 import { EXIT, InterruptedError, UsageError } from "./usage-error.js";
 
@@ -93,7 +94,9 @@ export async function run(options: CliOptions, io: RunIo = defaultIo()): Promise
 	try {
 		if (interactive) return await runScreen(session, input.text, input.images.length, io);
 		if (rpc) return await runRpc(session, io);
-		return await runPrint(session, input, options, io);
+		// A prompt template or skill named by the words is expanded as the screen would; other commands are refused.
+		const prompt = withWords(input, await printPrompt(session.commands, input.parts.words));
+		return await runPrint(session, prompt, options, io);
 	} finally {
 		session.dispose();
 		killAllBashProcesses();
@@ -140,7 +143,7 @@ async function runRpc(session: AgentSession, io: RunIo): Promise<number> {
 	}
 }
 
-async function runPrint(session: AgentSession, input: ReturnType<typeof buildPromptInput>, options: CliOptions, io: RunIo): Promise<number> {
+async function runPrint(session: AgentSession, input: PromptInput, options: CliOptions, io: RunIo): Promise<number> {
 	let interrupted: number | undefined;
 	// Ctrl+C aborts the run; the session file already holds every finished message, and the aborted one is
 	// appended as the run settles. A second Ctrl+C leaves at once.
