@@ -130,6 +130,7 @@ function buildProgram(version: string, output: ParseOutput): Command {
 			`  ${BUILTINS.map((p) => p.baseUrlEnv).join(", ")}`,
 			`  ${"".padEnd(39)}endpoints (or --base-url)`,
 			"  LOOM_HOME                              where settings, models.json and sessions live (default ~/.loom)",
+			"  NO_COLOR                               no colour in the screen (FORCE_COLOR wins)",
 			"",
 			"Settings: $LOOM_HOME/settings.json; custom providers (Ollama, vLLM, ...): $LOOM_HOME/models.json",
 			"",
