@@ -5,6 +5,7 @@ import { stripControls, stripToOneLine } from "../core/text/sanitize-terminal.js
 import type { CliOptions } from "./args.js";
 import { answerText, runPrintMode, StdoutError } from "./print-mode.js";
 import { printPrompt } from "./prompt-command.js";
+import { warningsToReport } from "./reported-warnings.js";
 import { buildPromptInput, MAX_STDIN_BYTES, type PromptInput, readStdin, withWords } from "./prompt-input.js";
 import { askToFork, chooseSessionFile, sessionInUseMessage } from "./session-choice.js";
 import { EXIT, InterruptedError, UsageError } from "./usage-error.js";
@@ -86,7 +87,9 @@ export async function run(options: CliOptions, io: RunIo = defaultIo()): Promise
 		}
 		return fail(io, (error as Error).message);
 	}
-	for (const warning of session.loadWarnings) io.stderr.write(`loom: warning: ${stripControls(warning, { keepTabs: true })}\n`);
+	// Print mode says a warning about a file once per change of the file; the screen and RPC at each start.
+	const warnings = interactive || rpc ? session.loadWarnings : warningsToReport(home, session.loadWarnings);
+	for (const warning of warnings) io.stderr.write(`loom: warning: ${stripControls(warning, { keepTabs: true })}\n`);
 
 	const { killAllBashProcesses, removeStaleOutputFolders } = await import("../tools/index.js");
 	// Output folders of loom processes that died without exiting go while this one works.

@@ -39,6 +39,30 @@ describe("skills and prompt templates in print mode", () => {
 		]);
 	});
 
+	it("says each problem once until its file changes, not on every run", async () => {
+		const ws = workspace();
+		const skillFile = join(ws.cwd, ".loom/skills/wrong-name/SKILL.md");
+		writeTree(ws.cwd, { ".loom/skills/wrong-name/SKILL.md": skill("right-name", "Mismatch."), ".loom/prompts/bad name.md": "x\n" });
+		const run = async () => {
+			server.enqueue({ text: "ok" });
+			const result = await runLoom(["-p", ...serverFlags(server.openaiBaseUrl), "hi"], ws);
+			expect(result.code).toBe(0);
+			return result.stderr.split("\n").filter(Boolean);
+		};
+		const first = await run();
+		expect(first).toHaveLength(2);
+		expect(first[0]).toContain(`${skillFile}: the name "right-name"`);
+		expect(first[1]).toContain("bad name.md: \"bad name\" cannot be a command name");
+		expect(await run()).toEqual([]);
+
+		// Still broken after an edit: said again, once.
+		writeTree(ws.cwd, { ".loom/skills/wrong-name/SKILL.md": skill("other-name", "Still a mismatch.") });
+		const again = await run();
+		expect(again).toHaveLength(1);
+		expect(again[0]).toContain(`${skillFile}: the name "other-name"`);
+		expect(await run()).toEqual([]);
+	});
+
 	it("writes a problem's path without the escape sequences a folder name may carry", async () => {
 		const ws = workspace();
 		writeTree(ws.cwd, { ".loom/skills/\u001b]0;pwned\u0007x/SKILL.md": "---\nname: x\n---\n" });
