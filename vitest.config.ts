@@ -82,6 +82,7 @@ export const PROCESS_TESTS = [
 	"test/tui/e2e-tmux.test.ts",
 	"test/tui/escape-sequences-tmux.test.ts",
 	"test/tui/mcp-tmux.test.ts",
+	"test/tui/no-color-tmux.test.ts",
 	"test/tui/project-trust-tmux.test.ts",
 	"test/tui/real-session.test.tsx",
 	"test/tui/resources-tmux.test.ts",

@@ -15,6 +15,7 @@ import { capturePreimage, contentHash, workTreePath } from "./preimages.js";
 import { checkpointsRoot, findProjectRoot, notAProject, projectKey } from "./project-root.js";
 import { pruneCheckpoints } from "./prune.js";
 import { filesRestore, planFilesRestore, planTreeRestore } from "./restore-plan.js";
+import { unreportedSkips } from "./reported-skips.js";
 import { ShadowRepo } from "./shadow-repo.js";
 
 /** Which session the runs belong to; asked at each run, since /new, /resume and /fork change it. */
@@ -73,7 +74,6 @@ export class Checkpointer implements FileCheckpoints {
 	private readonly indexName = `${process.pid}-${randomBytes(3).toString("hex")}`;
 	private warned = false;
 	private resolvedRepo: ShadowRepo | undefined;
-	private readonly reportedSkips = new Set<string>();
 
 	constructor(private readonly options: CheckpointerOptions) {
 		this.limits = { ...DEFAULT_LIMITS, ...options.limits };
@@ -219,7 +219,7 @@ export class Checkpointer implements FileCheckpoints {
 		try {
 			const result = await repo.snapshot(this.indexName, this.limits);
 			if (result.kind === "too-many") return `${setup.workTree} has more than ${result.limit.toLocaleString("en-US")} files to record`;
-			this.reportSkipped(result.skipped);
+			this.reportSkipped(setup.dir, result.skipped);
 			return result;
 		} catch (error) {
 			return `recording the work tree failed (${(error as Error).message.split("\n")[0]})`;
@@ -241,10 +241,10 @@ export class Checkpointer implements FileCheckpoints {
 		);
 	}
 
-	private reportSkipped(skipped: readonly SkippedFile[]): void {
-		const fresh = skipped.filter((file) => !this.reportedSkips.has(file.path));
+	/** Names the files left out that this project's checkpoints have not named before. */
+	private reportSkipped(projectDir: string, skipped: readonly SkippedFile[]): void {
+		const fresh = unreportedSkips(projectDir, skipped);
 		if (fresh.length === 0) return;
-		for (const file of fresh) this.reportedSkips.add(file.path);
 		const list = fresh.slice(0, 5).map((file) => `${file.path} (${formatSize(file.size)}${file.reason === "binary" ? ", binary" : ""})`);
 		const more = fresh.length > 5 ? ` and ${fresh.length - 5} more` : "";
 		this.options.notify("info", `Checkpoints leave out files over the size limit, which /rewind cannot restore: ${list.join(", ")}${more}.`);

@@ -14,6 +14,31 @@ import { type ProjectRoot, checkpointsRoot, projectKey } from "./project-root.js
  * conversion, no clean filter such as git-lfs), so a restore writes back exactly what was there.
  */
 const ATTRIBUTES = "* -text -eol -filter -ident -working-tree-encoding\n";
+/**
+ * Outside git, no .gitignore may name them: folders that only ever hold what a tool downloads or regenerates
+ * (dependencies, virtual environments, caches), at any depth. Not dist/, build/, target/ or vendor/, which some
+ * projects write by hand: a project leaves those out with a .gitignore.
+ */
+export const OUTSIDE_GIT_EXCLUDES = [
+	"# Outside git: dependency and cache folders.",
+	"node_modules/",
+	".venv/",
+	"venv/",
+	"__pycache__/",
+	".pytest_cache/",
+	".mypy_cache/",
+	".ruff_cache/",
+	".tox/",
+	".next/",
+	".nuxt/",
+	".svelte-kit/",
+	".turbo/",
+	".parcel-cache/",
+	".gradle/",
+	".cache/",
+	"",
+].join("\n");
+
 /** The user's info/exclude is copied into the shadow repository's; a larger one is not read. */
 const MAX_EXCLUDE_BYTES = 1024 * 1024;
 
@@ -176,13 +201,15 @@ export class ShadowRepo {
 	}
 
 	/**
-	 * The shadow repository's info/exclude: the project's own .git/info/exclude, copied when it changed. The
-	 * project's .gitignore files are read by git from the work tree itself, nested ones included; the user's
-	 * global excludes file applies as it does to their own repository.
+	 * The shadow repository's info/exclude: the project's own .git/info/exclude, copied when it changed; outside
+	 * git, the default list of dependency and cache folders. The project's .gitignore files are read by git from
+	 * the work tree itself, nested ones included; the user's global excludes file applies as it does to their own
+	 * repository.
 	 */
 	private refreshExcludes(): void {
 		let text = "# Written by loom: the project's .git/info/exclude, so its checkpoints leave out what git leaves out.\n";
 		if (this.root.userGitDir) text += readSmall(join(this.root.userGitDir, "info", "exclude"));
+		else text += OUTSIDE_GIT_EXCLUDES;
 		if (text === this.excludeText) return;
 		writeIfChanged(join(this.gitDir, "info", "exclude"), text);
 		this.excludeText = text;

@@ -110,7 +110,7 @@ function buildProgram(version: string, output: ParseOutput): Command {
 		.version(version, "-v, --version", "print the version")
 		.helpOption("-h, --help", "show this help")
 		.showHelpAfterError("(run loom --help for usage)")
-		.configureOutput({ writeOut: output.out, writeErr: output.err })
+		.configureOutput({ writeOut: output.out, writeErr: output.err, outputError: (text, write) => write(usageLine(text)) })
 		.exitOverride();
 	program.addHelpText(
 		"after",
@@ -133,6 +133,7 @@ function buildProgram(version: string, output: ParseOutput): Command {
 			`  ${BUILTINS.map((p) => p.baseUrlEnv).join(", ")}`,
 			`  ${"".padEnd(39)}endpoints (or --base-url)`,
 			"  LOOM_HOME                              where settings, models.json and sessions live (default ~/.loom)",
+			"  NO_COLOR                               no colour in the screen (FORCE_COLOR wins)",
 			"",
 			"Settings: $LOOM_HOME/settings.json; custom providers (Ollama, vLLM, ...): $LOOM_HOME/models.json",
 			"",
@@ -141,6 +142,16 @@ function buildProgram(version: string, output: ParseOutput): Command {
 		].join("\n"),
 	);
 	return program;
+}
+
+/**
+ * Commander's "error: unknown option '--x'\n(Did you mean --y?)\n" in the words of loom's other usage errors
+ * (main.ts): "loom: <reason>" on one line; the pointer to --help follows.
+ */
+function usageLine(text: string): string {
+	const [reason = "", ...more] = text.trim().replace(/^error: /, "").split("\n");
+	const hints = more.map((line) => line.replace(/^\(Did you mean/, "(did you mean"));
+	return `loom: ${[reason, ...hints].join(" ")}\n`;
 }
 
 export interface ParseOutput {

@@ -7,7 +7,7 @@ import { SessionManager } from "../sdk/session-manager.js";
 import { SessionOptionError } from "../sdk/session-option-error.js";
 import { RuleError } from "../policy/index.js";
 import type { CliOptions } from "./args.js";
-import { UsageError } from "./usage-error.js";
+import { optionUsageError, UsageError } from "./usage-error.js";
 
 export interface SessionSetup {
 	options: CliOptions;
@@ -21,11 +21,6 @@ export interface SessionSetup {
 	/** Notices until an interface installs its own ui (print mode keeps it). */
 	ui: SessionUi;
 }
-
-/** The flag each option of createAgentSession comes from, for usage errors. */
-const FLAGS: Readonly<Record<string, string>> = { tools: "--tools", extensions: "--extension" };
-/** Options naming the model: loom says what is wrong with it (the closest known ones) and exits 1, as for a missing key. */
-const MODEL_OPTIONS = new Set(["model", "provider"]);
 
 export async function createSession(setup: SessionSetup): Promise<CreateAgentSessionResult> {
 	const { options, settings, home, cwd, ui } = setup;
@@ -55,8 +50,7 @@ export async function createSession(setup: SessionSetup): Promise<CreateAgentSes
 			ui,
 		}, API_KEY_FLAG);
 	} catch (error) {
-		if (error instanceof SessionOptionError && MODEL_OPTIONS.has(error.option)) throw new Error(error.problem);
-		if (error instanceof SessionOptionError) throw new UsageError(`${FLAGS[error.option] ?? error.option}: ${error.problem}`);
+		if (error instanceof SessionOptionError) throw optionUsageError(error);
 		if (error instanceof RuleError && error.source.startsWith("--")) throw new UsageError(error.message);
 		throw error;
 	}

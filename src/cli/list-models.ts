@@ -1,9 +1,15 @@
 // `loom --list-models [search]`: the models loom can use (built-in catalog and models.json), each with its
-// provider, context window and whether a key for it is set, and what to set where none is.
+// provider, context window and whether a key for it is set. The table alone goes to stdout; what to set where no
+// key is goes to stderr. The model flags count as for a run: --api-key is the key of the provider in use, and the
+// model in use (an id at --base-url) is listed though no catalog names it.
 import { formatTokens } from "../core/format.js";
-import { loadModelRegistry, missingApiKeyMessage, type ModelListing } from "../core/llm/index.js";
+import { loadModelRegistry, missingApiKeyMessage, type ModelListing, type ModelRegistry } from "../core/llm/index.js";
+import { loadSettings, ModelChoice, type Settings } from "../core/session/index.js";
 import { stripToOneLine } from "../core/text/sanitize-terminal.js";
-import { EXIT } from "./usage-error.js";
+import { checkModelOption, chooseModel } from "../sdk/model-option.js";
+import { SessionOptionError } from "../sdk/session-option-error.js";
+import type { CliOptions } from "./args.js";
+import { EXIT, optionUsageError } from "./usage-error.js";
 
 export interface ListModelsIo {
 	home: string;
@@ -12,19 +18,32 @@ export interface ListModelsIo {
 	stderr: NodeJS.WritableStream;
 }
 
+export type ListModelsOptions = Pick<CliOptions, "provider" | "model" | "baseUrl" | "apiKey"> & { search: string };
+
 const HEADER = ["MODEL", "NAME", "CONTEXT", "KEY"] as const;
 
-/** Prints the list (matching `search` when given); returns the exit code (1 when nothing matches or models.json is broken). */
-export function printModelList(search: string, io: ListModelsIo): number {
-	let listings: ModelListing[];
-	let registry: ReturnType<typeof loadModelRegistry>;
+/**
+ * Prints the list (matching `search` when given); returns the exit code (1 when nothing matches or models.json or
+ * settings.json is broken). An unknown provider or model among the flags is thrown as a usage error.
+ */
+export function printModelList(options: ListModelsOptions, io: ListModelsIo): number {
+	let registry: ModelRegistry;
+	let settings: Settings;
 	try {
 		registry = loadModelRegistry(io.home, io.env);
-		listings = registry.availableModels();
+		settings = loadSettings(io.home);
 	} catch (error) {
 		io.stderr.write(`loom: ${stripToOneLine((error as Error).message)}\n`);
 		return EXIT.failure;
 	}
+	try {
+		checkModelOption(options, settings, registry);
+	} catch (error) {
+		if (error instanceof SessionOptionError) throw optionUsageError(error);
+		throw error;
+	}
+	const listings: ModelListing[] = new ModelChoice(registry, chooseModel(options, settings)).availableModels();
+	const { search } = options;
 	const query = search.trim().toLowerCase();
 	const shown = query === "" ? listings : listings.filter(({ model }) => `${model.provider}/${model.id} ${model.name}`.toLowerCase().includes(query));
 	if (shown.length === 0) {
@@ -42,7 +61,7 @@ export function printModelList(search: string, io: ListModelsIo): number {
 	]);
 	io.stdout.write(table([[...HEADER], ...rows]));
 	const keyless = [...new Set(shown.filter((listing) => !listing.hasKey).map((listing) => listing.model.provider))];
-	for (const provider of keyless) io.stdout.write(`${stripToOneLine(missingApiKeyMessage(provider, { modelsJsonPath: registry.modelsJsonPath }))}\n`);
+	for (const provider of keyless) io.stderr.write(`loom: ${stripToOneLine(missingApiKeyMessage(provider, { modelsJsonPath: registry.modelsJsonPath }))}\n`);
 	return EXIT.ok;
 }
 

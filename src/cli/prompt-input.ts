@@ -14,6 +14,8 @@ export const MAX_FILE_BYTES = MAX_STDIN_BYTES;
 export interface PromptInput {
 	text: string;
 	images: ImageContent[];
+	/** What `text` is joined from: the @files' blocks, the prompt's words (where a command is named), stdin. */
+	parts: { blocks: string[]; words: string; stdin: string };
 }
 
 /** A note for when stdin is open but silent (a parent process that never closes it would otherwise hang loom unseen). */
@@ -70,8 +72,14 @@ export function buildPromptInput(files: readonly string[], words: string, stdinT
 			blocks.push(`<file name="${inlined.path}">\n${inlined.text}\n</file>`);
 		}
 	}
-	const parts = [...blocks, words.trim(), stdinText.trimEnd()].filter((part) => part !== "");
-	return { text: parts.join("\n\n"), images };
+	return withWords({ text: "", images, parts: { blocks, words: words.trim(), stdin: stdinText.trimEnd() } }, words);
+}
+
+/** The same input with other words in the prompt's place (a prompt template's text for the command naming it). */
+export function withWords(input: PromptInput, words: string): PromptInput {
+	const parts = { ...input.parts, words: words.trim() };
+	const text = [...parts.blocks, parts.words, parts.stdin].filter((part) => part !== "").join("\n\n");
+	return { ...input, text, parts };
 }
 
 function inlineFile(file: string, cwd: string): { path: string; text: string } | { path: string; image: ImageContent } {

@@ -4,7 +4,9 @@ import { loadSettings, loomHome, type Settings, SessionFileError, SessionInUseEr
 import { stripControls, stripToOneLine } from "../core/text/sanitize-terminal.js";
 import type { CliOptions } from "./args.js";
 import { answerText, runPrintMode, StdoutError } from "./print-mode.js";
-import { buildPromptInput, MAX_STDIN_BYTES, readStdin } from "./prompt-input.js";
+import { printPrompt } from "./prompt-command.js";
+import { warningsToReport } from "./reported-warnings.js";
+import { buildPromptInput, MAX_STDIN_BYTES, type PromptInput, readStdin, withWords } from "./prompt-input.js";
 import { askToFork, chooseSessionFile, sessionInUseMessage } from "./session-choice.js";
 import { EXIT, InterruptedError, UsageError } from "./usage-error.js";
 
@@ -26,7 +28,7 @@ export async function run(options: CliOptions, io: RunIo = defaultIo()): Promise
 	const home = loomHome(io.env);
 	if (options.listModels !== undefined) {
 		const { printModelList } = await import("./list-models.js");
-		return printModelList(options.listModels, { home, env: io.env, stdout: io.stdout, stderr: io.stderr });
+		return printModelList({ ...options, search: options.listModels }, { home, env: io.env, stdout: io.stdout, stderr: io.stderr });
 	}
 	if (options.pruneCheckpoints || options.exportSession) {
 		const { runOfflineCommand } = await import("./offline-commands.js");
@@ -87,7 +89,9 @@ export async function run(options: CliOptions, io: RunIo = defaultIo()): Promise
 		}
 		return fail(io, (error as Error).message);
 	}
-	for (const warning of session.loadWarnings) io.stderr.write(`loom: warning: ${stripControls(warning, { keepTabs: true })}\n`);
+	// Print mode says a warning about a file once per change of the file; the screen and RPC at each start.
+	const warnings = interactive || rpc ? session.loadWarnings : warningsToReport(home, session.loadWarnings);
+	for (const warning of warnings) io.stderr.write(`loom: warning: ${stripControls(warning, { keepTabs: true })}\n`);
 
 	const { killAllBashProcesses, removeStaleOutputFolders } = await import("../tools/index.js");
 	// Output folders of loom processes that died without exiting go while this one works.
@@ -95,7 +99,9 @@ export async function run(options: CliOptions, io: RunIo = defaultIo()): Promise
 	try {
 		if (interactive) return await runScreen(session, input.text, input.images.length, io);
 		if (rpc) return await runRpc(session, io);
-		return await runPrint(session, input, options, io);
+		// A prompt template or skill named by the words is expanded as the screen would; other commands are refused.
+		const prompt = withWords(input, await printPrompt(session.commands, input.parts.words));
+		return await runPrint(session, prompt, options, io);
 	} finally {
 		session.dispose();
 		killAllBashProcesses();
@@ -142,7 +148,7 @@ async function runRpc(session: AgentSession, io: RunIo): Promise<number> {
 	}
 }
 
-async function runPrint(session: AgentSession, input: ReturnType<typeof buildPromptInput>, options: CliOptions, io: RunIo): Promise<number> {
+async function runPrint(session: AgentSession, input: PromptInput, options: CliOptions, io: RunIo): Promise<number> {
 	let interrupted: number | undefined;
 	// Ctrl+C aborts the run; the session file already holds every finished message, and the aborted one is
 	// appended as the run settles. A second Ctrl+C leaves at once.

@@ -1,4 +1,6 @@
 // Errors in how loom was called: reported in one line and exit code 2.
+import type { SessionOptionError } from "../sdk/session-option-error.js";
+
 export class UsageError extends Error {
 	constructor(message: string) {
 		super(message);
@@ -16,3 +18,11 @@ export class InterruptedError extends Error {
 
 /** 128 + the signal's number, as a shell reports it; 141 (SIGPIPE) for a program whose reader closed the pipe. */
 export const EXIT = { ok: 0, failure: 1, usage: 2, hangup: 129, interrupted: 130, brokenPipe: 141, terminated: 143 } as const;
+
+/** The flag each option of createAgentSession comes from. */
+const FLAGS: Readonly<Record<string, string>> = { tools: "--tools", model: "--model", provider: "--provider" };
+
+/** An option createAgentSession refused, as a usage error under its flag's name. */
+export function optionUsageError(error: SessionOptionError): UsageError {
+	return new UsageError(`${FLAGS[error.option] ?? error.option}: ${error.problem}`);
+}

@@ -56,24 +56,28 @@ function tryRegister(session: AgentSession, command: CommandDefinition<CommandSe
 }
 
 function skillCommand(skill: Skill): CommandDefinition<CommandSession> {
+	const expand = (args: string) => skillPrompt(skill, args);
 	return {
 		name: `skill:${skill.name}`,
 		description: oneLine(skill.description, HELP_DESCRIPTION),
 		argsHint: "[request]",
 		source: "skill",
 		origin: skill.path,
-		handler: async (args, ctx) => send(await skillPrompt(skill, args), ctx),
+		expand,
+		handler: async (args, ctx) => send(await expand(args), ctx),
 	};
 }
 
 function templateCommand(template: PromptTemplate): CommandDefinition<CommandSession> {
+	const expand = (args: string) => templatePrompt(template, args);
 	return {
 		name: template.name,
 		description: template.description,
 		argsHint: template.argsHint,
 		source: "prompt",
 		origin: template.path,
-		handler: async (args, ctx) => send(await templatePrompt(template, args), ctx),
+		expand,
+		handler: async (args, ctx) => send(await expand(args), ctx),
 	};
 }
 

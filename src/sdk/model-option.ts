@@ -63,6 +63,15 @@ function checkNamed(registry: ModelRegistry, selection: ModelSelection, provider
 }
 
 /**
+ * A provider or model the options name that nobody knows (not a missing key, which a session opens with and
+ * explains): a SessionOptionError naming the option, so the caller hears it before anything opens.
+ */
+export function checkModelOption(options: ModelOptions, settings: Settings, registry: ModelRegistry): void {
+	// Named in the options, the model does not depend on the session's history.
+	if (options.provider !== undefined || options.model !== undefined) modelChoice(options, settings, registry);
+}
+
+/**
  * The registry, plus one model it resolves exactly as given (its key: the explicit one, else the provider's), and
  * lists first.
  */

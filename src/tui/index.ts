@@ -1,6 +1,7 @@
 // Entry of the interactive screen. The CLI calls runInteractive when stdin and stdout are terminals.
 import { homedir } from "node:os";
 import type { SelectOptions, UiChoice } from "../core/session/session-ui.js";
+import { colorlessStream, colorRefused } from "./no-color.js";
 import type { SessionPort } from "./session-port.js";
 import { PASTE_OFF, PASTE_ON } from "./terminal-handoff.js";
 
@@ -55,8 +56,8 @@ export function preloadScreen(): void {
 /** Runs the screen until the user quits; resolves with the process exit code. */
 export async function runInteractive(session: SessionPort, options: InteractiveOptions = {}): Promise<number> {
 	const stdin = options.stdin ?? process.stdin;
-	const stdout = options.stdout ?? process.stdout;
-	const stderr = options.stderr ?? process.stderr;
+	const stdout = terminalStream(options.stdout ?? process.stdout);
+	const stderr = terminalStream(options.stderr ?? process.stderr);
 	// Ink's input hook throws without raw mode: only a TTY with setRawMode can take keys.
 	const inputActive = stdin.isTTY === true && typeof stdin.setRawMode === "function";
 	const pasteMode = inputActive && stdout.isTTY === true;
@@ -94,5 +95,11 @@ export async function pickInTerminal<T>(
 	streams: { stdin: NodeJS.ReadStream; stderr: NodeJS.WriteStream },
 ): Promise<{ value: T } | "dismissed" | "interrupted"> {
 	const { mountPicker } = await loadScreen();
-	return mountPicker(select, choices, { stdin: streams.stdin, stdout: streams.stderr, stderr: streams.stderr, patchConsole: false });
+	const stderr = terminalStream(streams.stderr);
+	return mountPicker(select, choices, { stdin: streams.stdin, stdout: stderr, stderr, patchConsole: false });
+}
+
+/** A stream the screen draws on: without colour where the user asked for none (NO_COLOR). */
+function terminalStream(stream: NodeJS.WriteStream): NodeJS.WriteStream {
+	return colorRefused() ? colorlessStream(stream) : stream;
 }

@@ -9,7 +9,7 @@ const ESCAPE = /\u001b\[[0-9;]*m|\u001b\[[0-9;?]*[A-Za-z]|\u001b\][^\u0007]*\u00
 /** The SGR state, by slot, so a row can re-open exactly the styles active where the previous one ended. */
 type SgrState = Map<string, string>;
 
-function slotOf(code: number): string | undefined {
+export function slotOf(code: number): string | undefined {
 	if (code === 1 || code === 2 || code === 22) return "weight";
 	if (code === 3 || code === 23) return "italic";
 	if (code === 4 || code === 24) return "underline";

@@ -5,6 +5,7 @@ import { closeSync, openSync, readFileSync, readdirSync, statSync, truncateSync,
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { writeTree } from "../support/project-tree.js";
+import { Checkpointer } from "../../src/checkpoints/checkpointer.js";
 import { makeProject, treeState, userGit } from "./checkpoint-fixtures.js";
 
 function userRepoProject() {
@@ -125,6 +126,62 @@ describe("what a checkpoint records", () => {
 		expect(readFileSync(join(project.cwd, "big.txt"), "utf8")).toBe("y".repeat(3000));
 		expect(readFileSync(join(project.cwd, "small.txt"), "utf8")).toBe("z".repeat(5000));
 		expect(readFileSync(join(project.cwd, "text.txt"), "utf8")).toBe("t".repeat(800));
+	});
+
+	it("outside git, leaves out dependency and cache folders by default, besides what the project's .gitignore leaves out", async () => {
+		const before = {
+			".gitignore": "*.log\n",
+			"src/app.ts": "a 1\n",
+			"build/out.js": "out 1\n",
+			"debug.log": "log 1\n",
+			"node_modules/dep/index.js": "dep 1\n",
+			"web/node_modules/dep/index.js": "nested dep 1\n",
+			".venv/lib/site.py": "venv 1\n",
+			"venv/lib/site.py": "venv 1\n",
+			"pkg/__pycache__/m.pyc": "pyc 1\n",
+			".next/cache.json": "next 1\n",
+			".cache/x": "cache 1\n",
+		};
+		const project = makeProject(before);
+		const changed = Object.keys(before).filter((path) => path !== ".gitignore");
+		await project.prompt("p1", () => writeTree(project.cwd, Object.fromEntries(changed.map((path) => [path, `${path} 2\n`]))));
+		const restore = await project.restoreTo("p1");
+		// dist/, build/, target/ and vendor/ sometimes hold sources: recorded unless .gitignore says otherwise.
+		expect(restore.changes).toEqual([
+			{ path: "build/out.js", action: "restore" },
+			{ path: "src/app.ts", action: "restore" },
+		]);
+	});
+
+	it("inside git, leaves out only what git ignores: a dependency folder the project tracks is recorded", async () => {
+		const project = makeProject({ "src/app.ts": "a 1\n", "node_modules/patched/index.js": "patched 1\n" });
+		userGit(project.cwd, "init", "-q");
+		await project.prompt("p1", () => writeTree(project.cwd, { "src/app.ts": "a 2\n", "node_modules/patched/index.js": "patched 2\n" }));
+		expect((await project.restoreTo("p1")).changes).toEqual([
+			{ path: "node_modules/patched/index.js", action: "restore" },
+			{ path: "src/app.ts", action: "restore" },
+		]);
+	});
+
+	it("names the files it leaves out once per project, not again in every session", async () => {
+		const project = makeProject({ "small.txt": "s\n" }, { maxFileBytes: 2000 });
+		writeFileSync(join(project.cwd, "big.txt"), "x".repeat(3000));
+		await project.prompt("p1", () => writeFileSync(join(project.cwd, "small.txt"), "t\n"));
+		expect(project.notices.filter((notice) => notice.includes("leave out"))).toHaveLength(1);
+
+		const notices: string[] = [];
+		const next = new Checkpointer({
+			home: project.home,
+			cwd: project.cwd,
+			limits: { maxFileBytes: 2000 },
+			session: () => ({ id: "session-2", file: join(project.home, "sessions", "session-2.jsonl") }),
+			notify: (_level, text) => notices.push(text),
+		});
+		next.beginRun();
+		writeFileSync(join(project.cwd, "huge.txt"), "y".repeat(4000));
+		await next.endRun();
+		await next.dispose();
+		expect(notices).toEqual([expect.stringMatching(/leave out files over the size limit, which \/rewind cannot restore: huge\.txt \(3\.9 KB\)\.$/)]);
 	});
 
 	it("records bytes exactly, whatever .gitattributes asks of line endings and filters", async () => {

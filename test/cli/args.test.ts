@@ -67,6 +67,15 @@ describe("parseArgs", () => {
 		expect(parse("--max-turns", "two").err).toMatch(/whole number/);
 	});
 
+	it("words commander's refusals as loom's other usage errors: \"loom: <reason>\", then where usage is", () => {
+		expect(parse("--bogus").err).toBe("loom: unknown option '--bogus'\n(run loom --help for usage)\n");
+		expect(parse("--promt", "x").err).toBe("loom: unknown option '--promt' (did you mean --print?)\n(run loom --help for usage)\n");
+		expect(parse("--thinking", "lots").err).toBe(
+			"loom: option '--thinking <level>' argument 'lots' is invalid. Allowed choices are off, low, medium, high.\n(run loom --help for usage)\n",
+		);
+		expect(parse("--mode").err).toBe("loom: option '--mode <mode>' argument missing\n(run loom --help for usage)\n");
+	});
+
 	it("passes any tool names on, trimmed and once each: the session's assembly knows which tools exist", () => {
 		expect(parse("--tools", " read, teleport,read,").options!.tools).toEqual(["read", "teleport"]);
 	});

@@ -19,17 +19,53 @@ describe("loom --list-models", () => {
 		const result = await runLoom(["--list-models"], { ...ws, env: { GOOGLE_API_KEY: "g-key" } });
 
 		expect(result.code).toBe(0);
-		expect(result.stderr).toBe("");
 		const lines = result.stdout.split("\n");
 		expect(lines[0]).toMatch(/^MODEL +NAME +CONTEXT +KEY$/);
 		expect(lines).toContainEqual(expect.stringMatching(/^anthropic\/claude-sonnet-5-5 +Claude Sonnet 5\.5 +1\.0M +missing$/));
 		expect(lines).toContainEqual(expect.stringMatching(/^openai\/gpt-5\.6-terra +GPT-5\.6 Terra +1\.0M +missing$/));
 		expect(lines).toContainEqual(expect.stringMatching(/^google\/gemini-3\.1-pro +Gemini 3\.1 Pro +1\.0M +set$/));
 		expect(lines).toContainEqual(expect.stringMatching(/^local\/coder:14b +Coder 14B +33k +set$/));
-		expect(result.stdout).toContain('No API key for provider "anthropic": set ANTHROPIC_API_KEY or pass --api-key.');
-		expect(result.stdout).toContain('No API key for provider "openai": set OPENAI_API_KEY or pass --api-key.');
-		expect(result.stdout).not.toContain('provider "google"');
+		expect(result.stderr).not.toContain('provider "google"');
 		expect(server.requests).toHaveLength(0);
+	});
+
+	it("writes the table alone on stdout; what to set for the keyless providers goes to stderr", async () => {
+		const ws = workspace();
+		const result = await runLoom(["--list-models"], { ...ws, env: { GOOGLE_API_KEY: "g-key" } });
+		expect(result.code).toBe(0);
+		const lines = result.stdout.trimEnd().split("\n");
+		expect(lines[0]).toMatch(/^MODEL +NAME +CONTEXT +KEY$/);
+		expect(lines.slice(1).every((line) => /^[\w-]+\/\S+ .* (set|missing)$/.test(line))).toBe(true);
+		expect(result.stderr).toBe(
+			'loom: No API key for provider "anthropic": set ANTHROPIC_API_KEY or pass --api-key.\n' +
+				'loom: No API key for provider "openai": set OPENAI_API_KEY or pass --api-key.\n',
+		);
+	});
+
+	it("counts --api-key for the provider it applies to, and lists the model in use at --base-url", async () => {
+		const ws = workspace();
+		const result = await runLoom(["--list-models", "--provider", "openai", "-m", "scripted", "--base-url", server.openaiBaseUrl, "--api-key", "k"], ws);
+		expect(result.code).toBe(0);
+		const lines = result.stdout.split("\n");
+		expect(lines[1]).toMatch(/^openai\/scripted +scripted +128k +set$/);
+		expect(lines).toContainEqual(expect.stringMatching(/^openai\/gpt-5\.6-terra +GPT-5\.6 Terra +1\.0M +set$/));
+		expect(lines).toContainEqual(expect.stringMatching(/^anthropic\/claude-sonnet-5-5 +Claude Sonnet 5\.5 +1\.0M +missing$/));
+		expect(result.stderr).not.toContain('provider "openai"');
+		expect(result.stderr).toContain('provider "anthropic"');
+
+		// Without --provider or -m, the key is for the provider loom would use: the default one here.
+		const bare = await runLoom(["--list-models", "claude", "--api-key", "k"], ws);
+		expect(bare.stdout).toMatch(/^anthropic\/claude-sonnet-5-5 +Claude Sonnet 5\.5 +1\.0M +set$/m);
+		expect(bare.stderr).toBe("");
+		expect(server.requests).toHaveLength(0);
+	});
+
+	it("refuses an unknown -m or --provider beside it as a usage error", async () => {
+		const ws = workspace();
+		const result = await runLoom(["--list-models", "-m", "gpt-5.6-tera"], ws);
+		expect(result.code).toBe(2);
+		expect(result.stdout).toBe("");
+		expect(result.stderr).toMatch(/^loom: --model: Unknown model "gpt-5\.6-tera"\. Closest known: openai\/gpt-5\.6-terra\./);
 	});
 
 	it("lists only the models matching a search, and says when none does", async () => {
@@ -39,7 +75,7 @@ describe("loom --list-models", () => {
 		const rows = gemini.stdout.split("\n").filter((line) => /^\w+\//.test(line));
 		expect(rows.length).toBeGreaterThan(1);
 		expect(rows.every((row) => row.startsWith("google/gemini-"))).toBe(true);
-		expect(gemini.stdout).toContain("set GEMINI_API_KEY (or GOOGLE_API_KEY)");
+		expect(gemini.stderr).toBe('loom: No API key for provider "google": set GEMINI_API_KEY (or GOOGLE_API_KEY) or pass --api-key.\n');
 
 		const none = await runLoom(["--list-models", "gpt-5.6-tera"], ws);
 		expect(none.code).toBe(1);
@@ -58,12 +94,32 @@ describe("loom --list-models", () => {
 });
 
 describe("loom -m", () => {
-	it("refuses an id it does not know, naming the closest known ones, and sends nothing", async () => {
+	it("refuses an id it does not know as a usage error (exit 2), naming the closest known ones, and sends nothing", async () => {
 		const ws = workspace();
 		const result = await runLoom(["-p", "-m", "gpt-5.6-tera", "hi"], { ...ws, env: { OPENAI_API_KEY: "k" } });
-		expect(result.code).toBe(1);
-		expect(result.stderr).toMatch(/^loom: Unknown model "gpt-5\.6-tera"\. Closest known: openai\/gpt-5\.6-terra\. /);
+		expect(result.code).toBe(2);
+		expect(result.stderr).toMatch(/^loom: --model: Unknown model "gpt-5\.6-tera"\. Closest known: openai\/gpt-5\.6-terra\. /);
+		expect(result.stderr).toMatch(/\n\(run loom --help for usage\)\n$/);
 		expect(server.requests).toHaveLength(0);
+	});
+
+	it("refuses an unknown provider as a usage error too, in JSON mode as in text mode", async () => {
+		const ws = workspace();
+		const provider = await runLoom(["-p", "--provider", "nope", "hi"], ws);
+		expect(provider.code).toBe(2);
+		expect(provider.stderr).toMatch(/^loom: --provider: Unknown provider "nope"\. Known providers: anthropic, openai, google\./);
+		const prefixed = await runLoom(["--mode", "json", "-m", "nope/x", "hi"], ws);
+		expect(prefixed.code).toBe(2);
+		expect(prefixed.stdout).toBe("");
+		expect(prefixed.stderr).toMatch(/^loom: --model: Unknown provider "nope" in "nope\/x"/);
+		expect(server.requests).toHaveLength(0);
+	});
+
+	it("still opens with a known model whose key is missing, and says what to set (exit 1, not a usage error)", async () => {
+		const ws = workspace();
+		const result = await runLoom(["-p", "-m", "gpt-5.6-terra", "hi"], ws);
+		expect(result.code).toBe(1);
+		expect(result.stderr).toContain('No API key for provider "openai": set OPENAI_API_KEY or pass --api-key.');
 	});
 
 	it("takes any id under a provider: a models.json one, or provider/id", async () => {

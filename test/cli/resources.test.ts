@@ -2,10 +2,10 @@
 // the project, what the model is told about them, and problems reported on stderr without escape sequences.
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { systemOf } from "../core/session/compaction/server-model.js";
+import { messagesOf, systemOf } from "../core/session/compaction/server-model.js";
 import { writeTree } from "../support/project-tree.js";
 import { workspace } from "../support/temp-dir.js";
-import { runLoom, serverFlags, useScriptedServer } from "./loom-process.js";
+import { jsonLines, runLoom, serverFlags, sessionFiles, useScriptedServer } from "./loom-process.js";
 
 const server = useScriptedServer();
 
@@ -39,6 +39,30 @@ describe("skills and prompt templates in print mode", () => {
 		]);
 	});
 
+	it("says each problem once until its file changes, not on every run", async () => {
+		const ws = workspace();
+		const skillFile = join(ws.cwd, ".loom/skills/wrong-name/SKILL.md");
+		writeTree(ws.cwd, { ".loom/skills/wrong-name/SKILL.md": skill("right-name", "Mismatch."), ".loom/prompts/bad name.md": "x\n" });
+		const run = async () => {
+			server.enqueue({ text: "ok" });
+			const result = await runLoom(["-p", ...serverFlags(server.openaiBaseUrl), "hi"], ws);
+			expect(result.code).toBe(0);
+			return result.stderr.split("\n").filter(Boolean);
+		};
+		const first = await run();
+		expect(first).toHaveLength(2);
+		expect(first[0]).toContain(`${skillFile}: the name "right-name"`);
+		expect(first[1]).toContain("bad name.md: \"bad name\" cannot be a command name");
+		expect(await run()).toEqual([]);
+
+		// Still broken after an edit: said again, once.
+		writeTree(ws.cwd, { ".loom/skills/wrong-name/SKILL.md": skill("other-name", "Still a mismatch.") });
+		const again = await run();
+		expect(again).toHaveLength(1);
+		expect(again[0]).toContain(`${skillFile}: the name "other-name"`);
+		expect(await run()).toEqual([]);
+	});
+
 	it("writes a problem's path without the escape sequences a folder name may carry", async () => {
 		const ws = workspace();
 		writeTree(ws.cwd, { ".loom/skills/\u001b]0;pwned\u0007x/SKILL.md": "---\nname: x\n---\n" });
@@ -48,5 +72,68 @@ describe("skills and prompt templates in print mode", () => {
 		expect(result.stderr).toContain("/.loom/skills/");
 		expect(result.stderr).toContain("the skill is skipped.");
 		expect(result.stderr).not.toMatch(/[\u001b\u0007]/);
+	});
+});
+
+/** The text of the one user message a recorded request carried. */
+function promptSent(index = 0): string {
+	const users = messagesOf(server.requests[index]!).filter((message) => message.role === "user");
+	expect(users).toHaveLength(1);
+	const content = users[0].content;
+	return typeof content === "string" ? content : content.map((part: any) => part.text ?? "").join("");
+}
+
+describe("a command in print mode's prompt", () => {
+	const template = "---\ndescription: fix an issue\n---\nFix issue $1 in $2.\n";
+
+	it("expands a prompt template as the screen does, in text and JSON mode", async () => {
+		const ws = workspace();
+		writeTree(ws.cwd, { ".loom/prompts/fix.md": template });
+		server.enqueue({ text: "fixed" }, { text: "fixed again" });
+		const text = await runLoom(["-p", ...serverFlags(server.openaiBaseUrl), "/fix 42 parser"], ws);
+		expect(text.stderr).toBe("");
+		expect(text.stdout).toBe("fixed\n");
+		expect(promptSent(0)).toBe("Fix issue 42 in parser.");
+
+		const json = await runLoom(["--mode", "json", ...serverFlags(server.openaiBaseUrl), "/fix", "7", "lexer"], ws);
+		expect(json.code).toBe(0);
+		expect(promptSent(1)).toBe("Fix issue 7 in lexer.");
+		expect(jsonLines(json.stdout).at(-1)).toMatchObject({ type: "run_end", status: "done" });
+	});
+
+	it("expands a skill, with @files before it and piped stdin after it as for any prompt", async () => {
+		const ws = workspace();
+		writeTree(ws.cwd, { ".loom/skills/review/SKILL.md": skill("review", "Review a change."), "notes.txt": "the notes" });
+		server.enqueue({ text: "ok" });
+		const result = await runLoom(["-p", ...serverFlags(server.openaiBaseUrl), "@notes.txt", "/skill:review carefully"], { ...ws, input: "the diff\n" });
+		expect(result.stderr).toBe("");
+		const sent = promptSent();
+		expect(sent).toMatch(/^<file name="[^"]*notes\.txt">\nthe notes\n<\/file>\n\n<skill name="review" location="[^"]*SKILL\.md">/);
+		expect(sent).toContain("Instructions of review.\n</skill>\n\ncarefully\n\nthe diff");
+	});
+
+	it("sends a path as a prompt, and piped text starting with / as it is", async () => {
+		const ws = workspace();
+		writeTree(ws.cwd, { ".loom/prompts/fix.md": template });
+		server.enqueue({ text: "a" }, { text: "b" });
+		await runLoom(["-p", ...serverFlags(server.openaiBaseUrl), "/etc/hosts what is in it"], ws);
+		expect(promptSent(0)).toBe("/etc/hosts what is in it");
+		await runLoom(["-p", ...serverFlags(server.openaiBaseUrl)], { ...ws, input: "/fix 1 2\n" });
+		expect(promptSent(1)).toBe("/fix 1 2");
+	});
+
+	it("refuses the session's other commands and unknown names as usage errors, sending nothing and keeping no session", async () => {
+		const ws = workspace();
+		writeTree(ws.cwd, { ".loom/prompts/fix.md": template });
+		const model = await runLoom(["-p", ...serverFlags(server.openaiBaseUrl), "/model gpt-5.6-terra"], ws);
+		expect(model.code).toBe(2);
+		expect(model.stdout).toBe("");
+		expect(model.stderr).toMatch(/^loom: \/model is a command, not a prompt: .*-m, --thinking.*\n\(run loom --help for usage\)\n$/);
+		const typo = await runLoom(["--mode", "json", ...serverFlags(server.openaiBaseUrl), "/fxi 42 parser"], ws);
+		expect(typo.code).toBe(2);
+		expect(typo.stdout).toBe("");
+		expect(typo.stderr).toContain("loom: Unknown command /fxi. Prompt templates and skills: /fix. To send text starting with /, pipe it on stdin.");
+		expect(server.requests).toHaveLength(0);
+		expect(sessionFiles(ws.home)).toEqual([]);
 	});
 });

@@ -3,6 +3,7 @@
 import { existsSync, readFileSync, readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { writeTree } from "../support/project-tree.js";
 import { workspace } from "../support/temp-dir.js";
 import { runLoom, serverFlags, sessionFiles, sessionLines, useScriptedServer } from "./loom-process.js";
 
@@ -46,6 +47,30 @@ describe("checkpoints from print mode", () => {
 		);
 		const run = Object.assign({}, ...checkpointLogs(ws.home)[0]!.slice(1));
 		expect(run).toMatchObject({ mode: "files", preimage: { path: "notes.md", existed: false, base: "" }, afterHashes: { "notes.md": expect.any(String) } });
+	});
+});
+
+describe("checkpoints of a project outside git, run after run", () => {
+	it("leave out node_modules unasked, and name a file over the size limit once, not on every run", async () => {
+		const ws = workspace();
+		writeTree(ws.cwd, {
+			"package.json": "{}\n",
+			"src/app.js": "app\n",
+			"node_modules/dep/index.js": "dep\n",
+			"node_modules/dep/native.node": Buffer.alloc(2 * 1024 * 1024, 0),
+			"data/blob.bin": Buffer.alloc(2 * 1024 * 1024, 0),
+		});
+		const run = async () => {
+			server.enqueue({ text: "ok" });
+			const result = await runLoom(["-p", ...serverFlags(server.openaiBaseUrl), "hi"], ws);
+			expect(result.code).toBe(0);
+			return result.stderr;
+		};
+		expect(await run()).toBe(
+			"loom: Checkpoints leave out files over the size limit, which /rewind cannot restore: data/blob.bin (2.0 MB, binary).\n",
+		);
+		expect(await run()).toBe("");
+		expect(await run()).toBe("");
 	});
 });
 

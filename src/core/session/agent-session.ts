@@ -395,9 +395,9 @@ export class AgentSession {
 		await this.compaction.compactNow(instructions);
 	}
 
-	/** Every model known (catalog and models.json) with whether its provider has a key now. */
+	/** Every model known (catalog and models.json) with whether its provider has a key now, the one in use counted. */
 	availableModels(): ModelListing[] {
-		return this.options.models.availableModels();
+		return this.choice.availableModels();
 	}
 
 	/** Switches model ("provider/id", "id", or a selection) from the next request; throws a user-facing Error when unusable. */

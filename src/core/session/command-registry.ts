@@ -42,6 +42,11 @@ export interface CommandDefinition<S> {
 	origin?: string;
 	/** `args`: everything after the name, trimmed. Throwing reports the error's message to the user. */
 	handler(args: string, ctx: CommandContext<S>): void | Promise<void>;
+	/**
+	 * For a command that stands for a prompt (a prompt template, a skill): the text it sends for `args`, which its
+	 * handler sends. Print mode sends it as its prompt, where no other command can run.
+	 */
+	expand?(args: string): Promise<string>;
 }
 
 /** Looking commands up, which a layered registry asks of the one below it. */
@@ -50,9 +55,27 @@ export interface CommandLookup<S> {
 	list(): CommandDefinition<S>[];
 }
 
-/** A command's name as typed after the slash (the editor parses commands with it too). */
+/** A command's name as typed after the slash. */
 export const COMMAND_NAME = "[a-z][a-z0-9-]*(?::[a-z0-9][a-z0-9-]*)?";
 const NAME = new RegExp(`^${COMMAND_NAME}$`);
+const SLASH_COMMAND = new RegExp(`^/(${COMMAND_NAME})(?:\\s+([\\s\\S]*))?$`);
+
+/** A command as typed: "/name args". */
+export interface SlashCommand {
+	name: string;
+	/** Everything after the name, trimmed. */
+	args: string;
+}
+
+/**
+ * A command is "/name" at the very start, alone or followed by blanks; "/etc/hosts …" and other paths are prompts.
+ * Whether a command of that name exists is for the caller to ask.
+ */
+export function parseSlashCommand(text: string): SlashCommand | undefined {
+	const match = SLASH_COMMAND.exec(text.trim());
+	if (!match) return undefined;
+	return { name: match[1]!, args: (match[2] ?? "").trim() };
+}
 
 /** True (and says why) when a run is going on; for commands that replace the conversation. */
 export function refusedWhileBusy(ctx: CommandContext<unknown>, what: string): boolean {

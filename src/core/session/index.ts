@@ -40,6 +40,8 @@ export {
 	commandRank,
 	hiddenCommandNotice,
 	type NoticeLevel,
+	parseSlashCommand,
+	type SlashCommand,
 } from "./command-registry.js";
 export { type CommandSession, SESSION_COMMANDS, type SessionSummary, registerSessionCommands } from "./session-commands.js";
 export { type AfterLink, type BeforeLink, HookChain, type HookStage, type LinkOptions, ToolHooks, composeAfter, composeBefore } from "./hook-chain.js";

@@ -62,6 +62,20 @@ export class ModelChoice {
 		return this.problem;
 	}
 
+	/**
+	 * Every model known, with whether a key is at hand: the provider in use counts the key its selection carries
+	 * (--api-key), and the model in use is listed first when no catalog names it (an id at --base-url).
+	 */
+	availableModels(): ModelListing[] {
+		const explicitKey = this.selection.apiKey ? this.provider : undefined;
+		const listings = this.resolver.availableModels().map((listing) =>
+			listing.model.provider === explicitKey ? { ...listing, hasKey: true } : listing,
+		);
+		const current = this.resolved?.model ?? this.named;
+		if (!current || listings.some(({ model }) => model.provider === current.provider && model.id === current.id)) return listings;
+		return [{ model: current, hasKey: this.resolved !== undefined }, ...listings];
+	}
+
 	/** Resolves again if needed (e.g. the environment changed); true when usable. */
 	ensure(): boolean {
 		return this.resolved !== undefined || this.tryResolve();

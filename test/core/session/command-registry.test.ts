@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { type CommandDefinition, CommandRegistry, hiddenCommandNotice } from "../../../src/core/session/command-registry.js";
+import { type CommandDefinition, CommandRegistry, hiddenCommandNotice, parseSlashCommand } from "../../../src/core/session/command-registry.js";
 import { SESSION_COMMANDS } from "../../../src/core/session/session-commands.js";
 
 type Session = { name: string };
@@ -157,5 +157,21 @@ describe("the session's commands", () => {
 	it("are the built-ins new, model, thinking, session, resume, compact, rewind, tree and fork", () => {
 		expect(SESSION_COMMANDS.map((c) => c.name)).toEqual(["new", "model", "thinking", "session", "resume", "compact", "rewind", "tree", "fork"]);
 		expect(new Set(SESSION_COMMANDS.map((c) => c.source))).toEqual(new Set(["builtin"]));
+	});
+});
+
+describe("parseSlashCommand", () => {
+	it("reads a command at the very start: its name and everything after it, trimmed", () => {
+		expect(parseSlashCommand("/fix 42 parser")).toEqual({ name: "fix", args: "42 parser" });
+		expect(parseSlashCommand("  /skill:review  the diff\nand the tests ")).toEqual({ name: "skill:review", args: "the diff\nand the tests" });
+		expect(parseSlashCommand("/model")).toEqual({ name: "model", args: "" });
+	});
+
+	it("leaves paths and text that merely contain a slash as prompts", () => {
+		expect(parseSlashCommand("/etc/hosts what is in it")).toBeUndefined();
+		expect(parseSlashCommand("/usr/bin/env is missing")).toBeUndefined();
+		expect(parseSlashCommand("explain /fix")).toBeUndefined();
+		expect(parseSlashCommand("/Fix it")).toBeUndefined();
+		expect(parseSlashCommand("/")).toBeUndefined();
 	});
 });

@@ -90,6 +90,20 @@ describe("choosing the session's model", () => {
 		expect(events).toContainEqual({ type: "model_changed", provider: "gem", model: "flash" });
 	});
 
+	it("/model counts the key given for the provider in use (--api-key) and lists the model in use though no catalog names it", async () => {
+		const { session } = makeSession({ selection: { provider: "openai", modelId: "scripted", baseUrl: server.openaiBaseUrl, apiKey: "test-key" } });
+		const { ui, shown } = pickingUi(() => undefined);
+		await runCommand(session, "/model", ui);
+
+		const picker = shown[0]!;
+		expect(picker.choices[picker.initialIndex!]!.label).toBe("openai/scripted");
+		expect(picker.choices).toContainEqual(expect.objectContaining({ label: "openai/scripted", description: expect.not.stringContaining("no key") }));
+		expect(picker.choices).toContainEqual({ label: "openai/gpt-5.6-terra", value: "openai/gpt-5.6-terra", description: "GPT-5.6 Terra · 1.0M context" });
+		// The key belongs to its provider: the others still have none.
+		expect(picker.choices).toContainEqual({ label: "google/gemini-3.1-pro", value: "google/gemini-3.1-pro", description: "Gemini 3.1 Pro · 1.0M context · no key" });
+		expect(picker.choices.filter((choice) => choice.label === "openai/scripted")).toHaveLength(1);
+	});
+
 	it("/model keeps the model when the picker is dismissed, and says which it is where nobody can choose", async () => {
 		const { session, events } = makeSession();
 		await runCommand(session, "/model", pickingUi(() => undefined).ui);
