@@ -20,7 +20,7 @@ export class InterruptedError extends Error {
 export const EXIT = { ok: 0, failure: 1, usage: 2, hangup: 129, interrupted: 130, brokenPipe: 141, terminated: 143 } as const;
 
 /** The flag each option of createAgentSession comes from. */
-const FLAGS: Readonly<Record<string, string>> = { tools: "--tools", model: "--model", provider: "--provider" };
+const FLAGS: Readonly<Record<string, string>> = { tools: "--tools", model: "--model", provider: "--provider", extensions: "--extension" };
 
 /** An option createAgentSession refused, as a usage error under its flag's name. */
 export function optionUsageError(error: SessionOptionError): UsageError {
