@@ -5,6 +5,7 @@ import { createAgentSession, type CreateAgentSessionResult } from "../sdk/create
 import { SessionManager } from "../sdk/session-manager.js";
 import { SessionOptionError } from "../sdk/session-option-error.js";
 import { RuleError } from "../policy/index.js";
+import type { TextFileAccess } from "../tools/index.js";
 import type { CliOptions } from "./args.js";
 import { UsageError } from "./usage-error.js";
 
@@ -19,6 +20,8 @@ export interface SessionSetup {
 	fork?: boolean;
 	/** Notices until an interface installs its own ui (print mode keeps it). */
 	ui: SessionUi;
+	/** The file tools read and write text through this (an editor's buffers) instead of the disk. */
+	files?: TextFileAccess;
 }
 
 /** The flag each option of createAgentSession comes from, for usage errors. */
@@ -50,6 +53,7 @@ export async function createSession(setup: SessionSetup): Promise<CreateAgentSes
 			allow: options.allow,
 			deny: options.deny,
 			ui,
+			files: setup.files,
 		});
 	} catch (error) {
 		if (error instanceof SessionOptionError) throw new UsageError(`${FLAGS[error.option] ?? error.option}: ${error.problem}`);

@@ -1,0 +1,115 @@
+// One ACP session: a loom AgentSession whose events go to the client as `session/update`s, whose prompts come
+// from `session/prompt` and end with a stop reason, and which `session/cancel` stops.
+import { type AgentContext, type ContentBlock, type PromptResponse, RequestError, type SessionUpdate, type StopReason } from "@agentclientprotocol/sdk";
+import { readCheckedText } from "../core/checked-read.js";
+import type { AgentSession, RunOutcome } from "../core/session/index.js";
+import { AcpUi } from "./acp-ui.js";
+import { promptInput } from "./prompt-content.js";
+import { SessionUpdates } from "./session-updates.js";
+import type { FileBefore } from "./tool-calls.js";
+
+/** A file's text before a write is shown as the old side of its diff up to this size. */
+const MAX_BEFORE_BYTES = 1024 * 1024;
+
+export interface AcpSessionOptions {
+	/** The client shows `notice` updates. */
+	notices: boolean;
+	/** A line for stderr. */
+	log: (text: string) => void;
+}
+
+export class AcpSession {
+	readonly ui: AcpUi;
+	private readonly updates: SessionUpdates;
+	private readonly unsubscribe: () => void;
+	/** The prompt being run, until its response is sent. */
+	private running: Promise<RunOutcome> | undefined;
+	private cancelled = false;
+
+	constructor(
+		readonly session: AgentSession,
+		private readonly client: AgentContext,
+		options: AcpSessionOptions,
+	) {
+		this.updates = new SessionUpdates({ cwd: session.cwd, tools: () => session.tools, readBefore });
+		this.ui = new AcpUi({ client, sessionId: () => this.id, send: (updates) => this.send(updates), ...options });
+		session.setUi(this.ui);
+		// Awaited by the session before its next event: updates reach the client in order, all before the response.
+		this.unsubscribe = session.subscribe((event) => this.send(this.updates.translate(event)));
+	}
+
+	get id(): string {
+		return this.session.sessionId;
+	}
+
+	/** Sends updates in order; a client that went away loses them, the run goes on to its end. */
+	async send(updates: readonly SessionUpdate[]): Promise<void> {
+		for (const update of updates) {
+			try {
+				await this.client.notify("session/update", { sessionId: this.id, update });
+			} catch {
+				return;
+			}
+		}
+	}
+
+	async prompt(blocks: readonly ContentBlock[]): Promise<PromptResponse> {
+		// A client sends its next prompt right after cancelling: the cancelled run is let finish first.
+		if (this.running && this.cancelled) await this.running.catch(() => {});
+		if (this.running) throw new RequestError(-32600, "This session is already answering a prompt: cancel it (session/cancel) or wait for its answer.");
+		const input = promptInput(blocks);
+		this.cancelled = false;
+		const run = this.session.runPrompt(input.text, { images: input.images });
+		this.running = run;
+		let outcome: RunOutcome;
+		try {
+			outcome = await run;
+		} catch (error) {
+			if (this.cancelled) return { stopReason: "cancelled" };
+			// The run could not start (no usable model or key): the message says what to set.
+			throw new RequestError(-32603, (error as Error).message);
+		} finally {
+			if (this.running === run) this.running = undefined;
+		}
+		// Whatever the stopped run ended with, a cancelled prompt answers "cancelled".
+		if (this.cancelled || outcome.status === "aborted") return { stopReason: "cancelled" };
+		if (outcome.status === "error") throw new RequestError(-32603, outcome.errorMessage ?? "The model's answer failed.");
+		return { stopReason: stopReason(outcome) };
+	}
+
+	/** Stops the prompt being run (its tools and the model's answer); the prompt then answers "cancelled". */
+	cancel(): void {
+		if (!this.running) return;
+		this.cancelled = true;
+		void this.session.abort();
+	}
+
+	/** Stops any run and closes the session file. */
+	async close(): Promise<void> {
+		this.cancel();
+		await this.session.abort().catch(() => {});
+		this.unsubscribe();
+		this.session.dispose();
+	}
+}
+
+function stopReason(outcome: RunOutcome): StopReason {
+	switch (outcome.message?.stopReason) {
+		case "length":
+			return "max_tokens";
+		case "toolUse":
+			// The run ended while the model still wanted tools: the turn limit (--max-turns) stopped it.
+			return "max_turn_requests";
+		default:
+			return "end_turn";
+	}
+}
+
+function readBefore(path: string): FileBefore | undefined {
+	try {
+		const text = readCheckedText(path, { maxBytes: MAX_BEFORE_BYTES });
+		return text.includes("\0") ? undefined : { path, text };
+	} catch (error) {
+		return (error as NodeJS.ErrnoException).code === "ENOENT" ? { path, text: undefined } : undefined;
+	}
+}

@@ -1,0 +1,204 @@
+// End to end: the ACP SDK's client side drives a real `loom acp` process over stdio, against the scripted model
+// server: what an editor sees of a prompt (chunks, tool calls, diffs), a cancel, and a session loaded again.
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import type { SessionUpdate } from "@agentclientprotocol/sdk";
+import { describe, expect, it } from "vitest";
+import { useScriptedServer } from "../cli/loom-process.js";
+import { workspace } from "../support/temp-dir.js";
+import { type AcpTestClient, answerText, initialize, startAcpClient } from "./acp-client.js";
+
+const server = useScriptedServer();
+
+async function newSession(acp: AcpTestClient, cwd: string): Promise<string> {
+	const { sessionId } = await acp.connection.agent.request("session/new", { cwd, mcpServers: [] });
+	return sessionId;
+}
+
+function prompt(acp: AcpTestClient, sessionId: string, text: string) {
+	return acp.connection.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text }] });
+}
+
+function toolUpdates(updates: readonly SessionUpdate[]) {
+	return updates.filter((update) => update.sessionUpdate === "tool_call" || update.sessionUpdate === "tool_call_update");
+}
+
+describe("loom acp", () => {
+	it("says what it offers: images, embedded files, loading and listing sessions", async () => {
+		const acp = startAcpClient(workspace(), server.openaiBaseUrl);
+		const answer = await initialize(acp);
+		expect(answer).toMatchObject({
+			protocolVersion: 1,
+			agentCapabilities: {
+				loadSession: true,
+				promptCapabilities: { image: true, embeddedContext: true },
+				sessionCapabilities: { list: {}, close: {} },
+			},
+			agentInfo: { name: "loom" },
+		});
+		expect((await acp.close()).code).toBe(0);
+	});
+
+	it("streams a prompt's answer and thinking, and an edit as a tool call that ends with its diff", async () => {
+		const ws = workspace();
+		writeFileSync(join(ws.cwd, "notes.txt"), "alpha\nbeta\ngamma\n");
+		server.enqueue(
+			{ thinking: "The second line.", toolCalls: [{ id: "call_edit", name: "edit", arguments: { path: "notes.txt", edits: [{ oldText: "beta", newText: "BETA" }] } }] },
+			{ text: "I changed the second line." },
+		);
+		const acp = startAcpClient(ws, server.openaiBaseUrl, { args: ["--provider", "openai", "--model", "scripted", "--base-url", server.openaiBaseUrl, "--api-key", "k", "--thinking", "high"] });
+		await initialize(acp);
+		const sessionId = await newSession(acp, ws.cwd);
+		expect(await prompt(acp, sessionId, "shout the second line")).toEqual({ stopReason: "end_turn" });
+
+		const updates = acp.updates(sessionId);
+		expect(answerText(updates)).toBe("I changed the second line.");
+		expect(updates.some((u) => u.sessionUpdate === "agent_thought_chunk")).toBe(true);
+		const path = join(ws.cwd, "notes.txt");
+		expect(toolUpdates(updates)).toEqual([
+			{
+				sessionUpdate: "tool_call",
+				toolCallId: "call_edit",
+				title: "Edit notes.txt",
+				kind: "edit",
+				status: "pending",
+				locations: [{ path }],
+				rawInput: { path: "notes.txt", edits: [{ oldText: "beta", newText: "BETA" }] },
+			},
+			{
+				sessionUpdate: "tool_call_update",
+				toolCallId: "call_edit",
+				status: "completed",
+				content: [{ type: "diff", path, oldText: "alpha\nbeta\ngamma", newText: "alpha\nBETA\ngamma" }],
+				locations: [{ path, line: 2 }],
+			},
+		]);
+		// Every update reached the client before the prompt's answer, the thinking first.
+		expect(updates.findIndex((u) => u.sessionUpdate === "agent_thought_chunk")).toBeLessThan(updates.findIndex((u) => u.sessionUpdate === "tool_call"));
+		expect(readFileSync(path, "utf8")).toBe("alpha\nBETA\ngamma\n");
+		// stdout carries the protocol only: one JSON-RPC message a line.
+		for (const line of acp.stdout().trimEnd().split("\n")) expect(JSON.parse(line)).toMatchObject({ jsonrpc: "2.0" });
+		expect((await acp.close()).stderr).toBe("");
+	});
+
+	it("shows a new file's write as a diff from nothing, and a command's output as its content", async () => {
+		const ws = workspace();
+		server.enqueue(
+			{
+				toolCalls: [
+					{ id: "call_write", name: "write", arguments: { path: "src/new.txt", content: "fresh\n" } },
+					{ id: "call_bash", name: "bash", arguments: { command: "echo hello from bash" } },
+				],
+			},
+			{ text: "ok" },
+		);
+		const acp = startAcpClient(ws, server.openaiBaseUrl);
+		await initialize(acp);
+		const sessionId = await newSession(acp, ws.cwd);
+		await prompt(acp, sessionId, "write and run");
+		const updates = toolUpdates(acp.updates(sessionId));
+		const path = join(ws.cwd, "src", "new.txt");
+		expect(updates).toContainEqual(expect.objectContaining({ sessionUpdate: "tool_call", toolCallId: "call_write", kind: "edit", locations: [{ path }] }));
+		expect(updates).toContainEqual(
+			expect.objectContaining({ toolCallId: "call_write", status: "completed", content: [{ type: "diff", path, oldText: null, newText: "fresh\n" }] }),
+		);
+		expect(updates).toContainEqual(expect.objectContaining({ sessionUpdate: "tool_call", toolCallId: "call_bash", kind: "execute", title: "echo hello from bash" }));
+		const bashEnd = updates.find((u) => u.sessionUpdate === "tool_call_update" && u.toolCallId === "call_bash" && u.status === "completed");
+		expect(JSON.stringify(bashEnd)).toContain("hello from bash");
+		await acp.close();
+	});
+
+	it("shows an overwritten file's diff from its old text", async () => {
+		const ws = workspace();
+		writeFileSync(join(ws.cwd, "config.ini"), "mode=old\n");
+		server.enqueue({ toolCalls: [{ id: "call_w", name: "write", arguments: { path: "config.ini", content: "mode=new\n" } }] }, { text: "ok" });
+		const acp = startAcpClient(ws, server.openaiBaseUrl);
+		await initialize(acp);
+		const sessionId = await newSession(acp, ws.cwd);
+		await prompt(acp, sessionId, "switch the mode");
+		expect(toolUpdates(acp.updates(sessionId)).at(-1)).toMatchObject({
+			status: "completed",
+			content: [{ type: "diff", path: join(ws.cwd, "config.ini"), oldText: "mode=old\n", newText: "mode=new\n" }],
+		});
+		await acp.close();
+	});
+
+	it("cancels a running command: the prompt answers cancelled, the call ends failed, the session goes on", async () => {
+		const ws = workspace();
+		server.enqueue({ toolCalls: [{ id: "call_sleep", name: "bash", arguments: { command: "sleep 30" } }] });
+		const acp = startAcpClient(ws, server.openaiBaseUrl);
+		await initialize(acp);
+		const sessionId = await newSession(acp, ws.cwd);
+		const started = Date.now();
+		const answer = prompt(acp, sessionId, "sleep");
+		await acp.waitForUpdate(sessionId, (u) => u.sessionUpdate === "tool_call" && u.toolCallId === "call_sleep", "the command's tool call");
+		await acp.connection.agent.notify("session/cancel", { sessionId });
+		expect(await answer).toEqual({ stopReason: "cancelled" });
+		expect(Date.now() - started).toBeLessThan(10_000);
+		expect(toolUpdates(acp.updates(sessionId)).at(-1)).toMatchObject({ toolCallId: "call_sleep", status: "failed" });
+
+		server.enqueue({ text: "Still here." });
+		const before = acp.updates(sessionId).length;
+		expect(await prompt(acp, sessionId, "are you there?")).toEqual({ stopReason: "end_turn" });
+		expect(answerText(acp.updates(sessionId).slice(before))).toBe("Still here.");
+		await acp.close();
+	});
+
+	it("cancels while the model is still answering", async () => {
+		const ws = workspace();
+		server.enqueue({ text: "word ", endless: true, chunkDelayMs: 10 });
+		const acp = startAcpClient(ws, server.openaiBaseUrl);
+		await initialize(acp);
+		const sessionId = await newSession(acp, ws.cwd);
+		const answer = prompt(acp, sessionId, "talk forever");
+		await acp.waitForUpdate(sessionId, (u) => u.sessionUpdate === "agent_message_chunk", "the answer to stream");
+		await acp.connection.agent.notify("session/cancel", { sessionId });
+		expect(await answer).toEqual({ stopReason: "cancelled" });
+		await acp.close();
+	});
+
+	it("loads an earlier session: its conversation is replayed, then it goes on from there", async () => {
+		const ws = workspace();
+		writeFileSync(join(ws.cwd, "a.txt"), "x = 1\n");
+		server.enqueue({ toolCalls: [{ id: "call_read", name: "read", arguments: { path: "a.txt" } }] }, { text: "x is one." });
+		const first = startAcpClient(ws, server.openaiBaseUrl);
+		await initialize(first);
+		const sessionId = await newSession(first, ws.cwd);
+		await prompt(first, sessionId, "what is x?");
+		expect((await first.close()).code).toBe(0);
+
+		const second = startAcpClient(ws, server.openaiBaseUrl);
+		await initialize(second);
+		const listed = await second.connection.agent.request("session/list", { cwd: ws.cwd });
+		expect(listed.sessions).toEqual([expect.objectContaining({ sessionId, cwd: ws.cwd, title: "what is x?" })]);
+		expect(await second.connection.agent.request("session/load", { sessionId, cwd: ws.cwd, mcpServers: [] })).toEqual({});
+		const replayed = second.updates(sessionId);
+		expect(replayed.map((u) => u.sessionUpdate)).toEqual(["user_message_chunk", "tool_call", "tool_call_update", "agent_message_chunk"]);
+		expect(replayed[0]).toMatchObject({ content: { type: "text", text: "what is x?" } });
+		expect(replayed[1]).toMatchObject({ toolCallId: "call_read", kind: "read", title: "Read a.txt", locations: [{ path: join(ws.cwd, "a.txt") }] });
+		expect(replayed[2]).toMatchObject({ toolCallId: "call_read", status: "completed" });
+		expect(JSON.stringify(replayed[2])).toContain("x = 1");
+		expect(answerText(replayed)).toBe("x is one.");
+
+		server.enqueue({ text: "Two, now." });
+		await prompt(second, sessionId, "and now?");
+		// The model is asked with the whole conversation.
+		const lastRequest = JSON.stringify(server.requests.at(-1)!.body.messages);
+		expect(lastRequest).toContain("what is x?");
+		expect(lastRequest).toContain("x is one.");
+		await second.close();
+	});
+
+	it("refuses what it cannot do with a message the editor can show", async () => {
+		const ws = workspace();
+		const acp = startAcpClient(ws, server.openaiBaseUrl, { args: ["--provider", "openai", "--model", "scripted", "--base-url", server.openaiBaseUrl] });
+		await initialize(acp);
+		await expect(prompt(acp, "no-such-session", "hi")).rejects.toMatchObject({ code: -32002 });
+		await expect(acp.connection.agent.request("session/load", { sessionId: "../../etc/passwd", cwd: ws.cwd, mcpServers: [] })).rejects.toMatchObject({ code: -32002 });
+		await expect(acp.connection.agent.request("session/new", { cwd: "relative/dir", mcpServers: [] })).rejects.toMatchObject({ code: -32602 });
+		// No API key: the prompt fails saying what to set, and loom goes on serving.
+		const sessionId = await newSession(acp, ws.cwd);
+		await expect(prompt(acp, sessionId, "hi")).rejects.toThrow(/OPENAI_API_KEY/);
+		expect((await acp.close()).code).toBe(0);
+	});
+});
