@@ -10,6 +10,7 @@ const TESTS = ["test/**/*.test.ts", "test/**/*.test.tsx"];
  */
 export const PROCESS_TESTS = [
 	"test/acp/acp-agent.test.ts",
+	"test/acp/acp-permissions.test.ts",
 	"test/bench/smoke.test.ts",
 	"test/checkpoints/files-mode.test.ts",
 	"test/checkpoints/prune.test.ts",

@@ -16,6 +16,7 @@ import { type AgentSession, listAllSessions, listSessions, type SessionInfo } fr
 import type { TextFileAccess } from "../tools/index.js";
 import { AcpSession } from "./acp-session.js";
 import { clientFiles } from "./client-files.js";
+import { sessionModes, setSessionMode } from "./modes.js";
 import { replayUpdates } from "./replay.js";
 
 export interface OpenSessionRequest {
@@ -94,7 +95,7 @@ export function createAcpAgent(options: AcpAgentOptions): LoomAcpAgent {
 		})
 		.onRequest("session/new", async ({ params, client }) => {
 			const opened = await open(client, { cwd: params.cwd, mcpServers: params.mcpServers });
-			return { sessionId: opened.id };
+			return { sessionId: opened.id, modes: sessionModes(opened.session) };
 		})
 		.onRequest("session/load", async ({ params, client }) => {
 			const file = sessionFile(options.home, params.sessionId);
@@ -104,13 +105,17 @@ export function createAcpAgent(options: AcpAgentOptions): LoomAcpAgent {
 			const messages = opened.session.entries.flatMap((entry) => (entry.type === "message" ? [entry.message] : []));
 			// The whole conversation is replayed before the answer, as the protocol asks.
 			await opened.send(replayUpdates(messages, opened.session.tools, opened.session.cwd));
-			return {};
+			return { modes: sessionModes(opened.session) };
 		})
 		.onRequest("session/list", ({ params }) => {
 			const found = params.cwd ? listSessions(options.home, params.cwd) : listAllSessions(options.home);
 			return { sessions: found.map(listedSession) };
 		})
 		.onRequest("session/prompt", ({ params }) => find(params.sessionId).prompt(params.prompt))
+		.onRequest("session/set_mode", async ({ params }) => {
+			await setSessionMode(find(params.sessionId).session, params.modeId);
+			return {};
+		})
 		.onNotification("session/cancel", ({ params }) => {
 			sessions.get(params.sessionId)?.cancel();
 		})

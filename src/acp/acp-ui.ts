@@ -1,10 +1,10 @@
-// The session's SessionUi over ACP. A question becomes `session/request_permission`: the approval of a tool call
-// is asked on that call (the session reported it waits for approval just before asking), any other question
-// (confirm, or a choice among a few) on a stand-in tool call that shows it. Free text cannot be asked over
-// ACP. Notices go to the client as `notice` updates where it takes them, otherwise to stderr.
+// The session's SessionUi over ACP. A question becomes `session/request_permission`: the approval question (a
+// select marked with the call it is about) is asked on that tool call, any other question (confirm, or a choice
+// among a few) on a stand-in tool call that shows it. Free text cannot be asked over ACP: a denial goes without
+// a reason. Notices go to the client as `notice` updates where it takes them, otherwise to stderr.
 import type { AgentContext, PermissionOption, PermissionOptionKind, SessionUpdate, ToolCallUpdate } from "@agentclientprotocol/sdk";
 import type { NoticeLevel } from "../core/session/command-registry.js";
-import type { InputOptions, SelectOptions, SessionUi, UiChoice } from "../core/session/index.js";
+import type { ApprovalChoice, InputOptions, SelectOptions, SessionUi, UiChoice } from "../core/session/index.js";
 
 export interface AcpUiOptions {
 	client: AgentContext;
@@ -17,14 +17,12 @@ export interface AcpUiOptions {
 	log: (text: string) => void;
 }
 
-/** The approval question's answers (the approval policy's choice values) as ACP permission kinds. */
-const APPROVAL_KINDS: Readonly<Record<string, PermissionOptionKind>> = { once: "allow_once", session: "allow_always", deny: "reject_once" };
+/** The approval question's answers as ACP permission kinds. */
+const APPROVAL_KINDS: Readonly<Record<ApprovalChoice, PermissionOptionKind>> = { once: "allow_once", session: "allow_always", deny: "reject_once" };
 
 export class AcpUi implements SessionUi {
 	/** The client answers permission requests. */
 	readonly interactive = true;
-	/** The tool call whose approval the next question asks. */
-	private approvalFor: string | undefined;
 	private questions = 0;
 	/** Questions wait until the client knows the session (its session/new or session/load was answered). */
 	private opened!: () => void;
@@ -37,24 +35,18 @@ export class AcpUi implements SessionUi {
 		this.opened();
 	}
 
-	/** The next question asks whether this tool call may run: it is asked on the call itself. */
-	expectApproval(toolCallId: string): void {
-		this.approvalFor = toolCallId;
-	}
-
 	notify(level: NoticeLevel, text: string): void {
 		if (this.options.notices) void this.options.send([{ sessionUpdate: "notice", severity: level, title: text }]);
 		else this.options.log(`loom: ${level === "info" ? "" : `${level}: `}${text}`);
 	}
 
 	async select<T>(options: SelectOptions, choices: readonly UiChoice<T>[]): Promise<T | undefined> {
-		const toolCallId = this.approvalFor;
-		this.approvalFor = undefined;
+		const toolCallId = options.approval?.toolCallId;
 		const permissionOptions = choices.map(
 			(choice, index): PermissionOption => ({
 				optionId: String(index),
 				name: choice.description ? `${choice.label} (${choice.description})` : choice.label,
-				kind: (toolCallId !== undefined && typeof choice.value === "string" && APPROVAL_KINDS[choice.value]) || "allow_once",
+				kind: (toolCallId !== undefined && APPROVAL_KINDS[choice.value as ApprovalChoice]) || "allow_once",
 			}),
 		);
 		const index =
@@ -72,8 +64,9 @@ export class AcpUi implements SessionUi {
 		return (await this.askOnStandIn(title, message, options, signal)) === 0;
 	}
 
-	async input(title: string, _options?: InputOptions): Promise<string | undefined> {
-		this.options.log(`loom: not asked (ACP has no text questions): ${title}`);
+	async input(title: string, options?: InputOptions): Promise<string | undefined> {
+		// The reason for a denial: the model is told the user denied the call, without one.
+		if (!options?.approval) this.options.log(`loom: not asked (ACP has no text questions): ${title}`);
 		return undefined;
 	}
 

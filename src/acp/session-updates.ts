@@ -53,6 +53,13 @@ export class SessionUpdates {
 						content: resultContent(event.partialResult.content),
 					},
 				];
+			case "tool_approval_resolved":
+				// Allowed: it runs now. Otherwise its end says it was refused.
+				return event.outcome === "allowed" || event.outcome === "allowed-for-session"
+					? [{ sessionUpdate: "tool_call_update", toolCallId: event.toolCallId, status: "in_progress" }]
+					: [];
+			case "approval_mode_changed":
+				return [{ sessionUpdate: "current_mode_update", currentModeId: event.mode }];
 			case "tool_execution_end": {
 				const call = this.calls.get(event.toolCallId) ?? { toolCallId: event.toolCallId, toolName: event.toolName, args: undefined, tool: undefined };
 				this.calls.delete(event.toolCallId);

@@ -171,7 +171,7 @@ describe("loom acp", () => {
 		await initialize(second);
 		const listed = await second.connection.agent.request("session/list", { cwd: ws.cwd });
 		expect(listed.sessions).toEqual([expect.objectContaining({ sessionId, cwd: ws.cwd, title: "what is x?" })]);
-		expect(await second.connection.agent.request("session/load", { sessionId, cwd: ws.cwd, mcpServers: [] })).toEqual({});
+		expect(await second.connection.agent.request("session/load", { sessionId, cwd: ws.cwd, mcpServers: [] })).toMatchObject({ modes: { currentModeId: "auto" } });
 		const replayed = second.updates(sessionId);
 		expect(replayed.map((u) => u.sessionUpdate)).toEqual(["user_message_chunk", "tool_call", "tool_call_update", "agent_message_chunk"]);
 		expect(replayed[0]).toMatchObject({ content: { type: "text", text: "what is x?" } });
