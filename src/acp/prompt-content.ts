@@ -17,6 +17,8 @@ export function promptInput(blocks: readonly ContentBlock[]): PromptInput {
 	const files: string[] = [];
 	const images: ImageContent[] = [];
 	let inline = "";
+	// A mention right after a word or another mention is set apart by a space.
+	const mention = (name: string) => (inline += inline === "" || /\s$/.test(inline) ? name : ` ${name}`);
 	for (const block of blocks) {
 		switch (block.type) {
 			case "text":
@@ -28,14 +30,14 @@ export function promptInput(blocks: readonly ContentBlock[]): PromptInput {
 			case "resource": {
 				const { resource } = block;
 				const name = uriName(resource.uri);
-				inline += name;
+				mention(name);
 				if ("text" in resource) files.push(inlinedFile(name, resource.text));
 				else if (resource.mimeType?.startsWith("image/")) images.push({ type: "image", data: resource.blob, mimeType: resource.mimeType });
 				else files.push(`<file name="${name}">(binary, not included)</file>`);
 				break;
 			}
 			case "resource_link":
-				inline += uriName(block.uri);
+				mention(uriName(block.uri));
 				break;
 			default:
 				// Audio: not offered in the capabilities, so a client does not send it.
