@@ -242,7 +242,7 @@ function reportUntrusted(trust: ProjectTrustGate, io: RunIo): void {
 
 /** Serves ACP until the editor closes the connection (exit 0) or a signal stops loom (every run aborted first). */
 async function runAcp(options: CliOptions, settings: Settings, home: string, io: RunIo, version: string): Promise<number> {
-	const [{ serveAcp }, { createSession }, { stderrUi }, { killAllBashProcesses }] = await Promise.all([
+	const [{ serveAcp }, { createSession }, { stderrUi }, { killAllBashProcesses, removeStaleOutputFolders }] = await Promise.all([
 		import("../acp/index.js"),
 		import("./create-session.js"),
 		import("../sdk/stderr-ui.js"),
@@ -269,6 +269,8 @@ async function runAcp(options: CliOptions, settings: Settings, home: string, io:
 			}
 		},
 	});
+	// Output folders of loom processes that died without exiting go while this one serves.
+	const staleFoldersRemoved = removeStaleOutputFolders();
 	let code: number = EXIT.ok;
 	const stop = onTermination((exitCode) => {
 		code = exitCode;
@@ -279,6 +281,7 @@ async function runAcp(options: CliOptions, settings: Settings, home: string, io:
 	} finally {
 		stop();
 		killAllBashProcesses();
+		await staleFoldersRemoved;
 	}
 	return code;
 }

@@ -4,7 +4,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { SessionUpdate } from "@agentclientprotocol/sdk";
 import { describe, expect, it } from "vitest";
-import { useScriptedServer } from "../cli/loom-process.js";
+import { sessionFiles, sessionMessages, useScriptedServer } from "../cli/loom-process.js";
 import { workspace } from "../support/temp-dir.js";
 import { type AcpTestClient, answerText, initialize, startAcpClient } from "./acp-client.js";
 
@@ -155,6 +155,40 @@ describe("loom acp", () => {
 		await acp.connection.agent.notify("session/cancel", { sessionId });
 		expect(await answer).toEqual({ stopReason: "cancelled" });
 		await acp.close();
+	});
+
+	it("ends when the editor goes away mid-run: the run is stopped and the session file is complete", async () => {
+		const ws = workspace();
+		server.enqueue({ toolCalls: [{ id: "call_sleep", name: "bash", arguments: { command: "sleep 30" } }] });
+		const acp = startAcpClient(ws, server.openaiBaseUrl);
+		await initialize(acp);
+		const sessionId = await newSession(acp, ws.cwd);
+		void prompt(acp, sessionId, "sleep").catch(() => {});
+		await acp.waitForUpdate(sessionId, (u) => u.sessionUpdate === "tool_call", "the command's tool call");
+		const started = Date.now();
+		expect((await acp.close()).code).toBe(0);
+		expect(Date.now() - started).toBeLessThan(10_000);
+		const [file] = sessionFiles(ws.home);
+		const messages = sessionMessages(file!);
+		expect(messages.map((m) => m.role)).toEqual(["user", "assistant", "toolResult"]);
+		expect(messages[2]).toMatchObject({ toolCallId: "call_sleep", isError: true });
+	});
+
+	it("exits 143 on SIGTERM, stopping the run first", async () => {
+		const ws = workspace();
+		server.enqueue({ text: "word ", endless: true, chunkDelayMs: 10 });
+		const acp = startAcpClient(ws, server.openaiBaseUrl);
+		await initialize(acp);
+		const sessionId = await newSession(acp, ws.cwd);
+		void prompt(acp, sessionId, "talk").catch(() => {});
+		await acp.waitForUpdate(sessionId, (u) => u.sessionUpdate === "agent_message_chunk", "the answer to stream");
+		acp.loom.child.kill("SIGTERM");
+		expect((await acp.loom.done).code).toBe(143);
+		expect(sessionMessages(sessionFiles(ws.home)[0]!).map((m) => [m.role, m.stopReason])).toEqual([
+			["user", undefined],
+			["assistant", "aborted"],
+		]);
+		acp.connection.close();
 	});
 
 	it("loads an earlier session: its conversation is replayed, then it goes on from there", async () => {
