@@ -4,9 +4,9 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { SessionUpdate } from "@agentclientprotocol/sdk";
 import { describe, expect, it } from "vitest";
-import { sessionFiles, sessionMessages, useScriptedServer } from "../cli/loom-process.js";
-import { workspace } from "../support/temp-dir.js";
-import { type AcpTestClient, answerText, initialize, startAcpClient } from "./acp-client.js";
+import { serverFlags, sessionFiles, sessionMessages, useScriptedServer } from "../cli/loom-process.js";
+import { type Workspace, workspace } from "../support/temp-dir.js";
+import { type AcpClientOptions, type AcpTestClient, answerText, initialize, startAcpClient } from "./acp-client.js";
 
 const server = useScriptedServer();
 
@@ -17,6 +17,20 @@ async function newSession(acp: AcpTestClient, cwd: string): Promise<string> {
 
 function prompt(acp: AcpTestClient, sessionId: string, text: string) {
 	return acp.connection.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text }] });
+}
+
+/** A client of a new `loom acp`, with one new session in the workspace's folder. */
+async function connected(ws: Workspace, options?: AcpClientOptions) {
+	const acp = startAcpClient(ws, server.openaiBaseUrl, options);
+	await initialize(acp);
+	return { acp, sessionId: await newSession(acp, ws.cwd) };
+}
+
+/** Sends a prompt and waits until the run shows `what`; the prompt's answer is still to come. */
+async function promptUntil(acp: AcpTestClient, sessionId: string, match: (update: SessionUpdate) => boolean, what: string) {
+	const answer = prompt(acp, sessionId, "go");
+	await acp.waitForUpdate(sessionId, match, what);
+	return { answer };
 }
 
 function toolUpdates(updates: readonly SessionUpdate[]) {
@@ -46,9 +60,7 @@ describe("loom acp", () => {
 			{ thinking: "The second line.", toolCalls: [{ id: "call_edit", name: "edit", arguments: { path: "notes.txt", edits: [{ oldText: "beta", newText: "BETA" }] } }] },
 			{ text: "I changed the second line." },
 		);
-		const acp = startAcpClient(ws, server.openaiBaseUrl, { args: ["--provider", "openai", "--model", "scripted", "--base-url", server.openaiBaseUrl, "--api-key", "k", "--thinking", "high"] });
-		await initialize(acp);
-		const sessionId = await newSession(acp, ws.cwd);
+		const { acp, sessionId } = await connected(ws, { args: [...serverFlags(server.openaiBaseUrl), "--thinking", "high"] });
 		expect(await prompt(acp, sessionId, "shout the second line")).toEqual({ stopReason: "end_turn" });
 
 		const updates = acp.updates(sessionId);
@@ -92,9 +104,7 @@ describe("loom acp", () => {
 			},
 			{ text: "ok" },
 		);
-		const acp = startAcpClient(ws, server.openaiBaseUrl);
-		await initialize(acp);
-		const sessionId = await newSession(acp, ws.cwd);
+		const { acp, sessionId } = await connected(ws);
 		await prompt(acp, sessionId, "write and run");
 		const updates = toolUpdates(acp.updates(sessionId));
 		const path = join(ws.cwd, "src", "new.txt");
@@ -112,9 +122,7 @@ describe("loom acp", () => {
 		const ws = workspace();
 		writeFileSync(join(ws.cwd, "config.ini"), "mode=old\n");
 		server.enqueue({ toolCalls: [{ id: "call_w", name: "write", arguments: { path: "config.ini", content: "mode=new\n" } }] }, { text: "ok" });
-		const acp = startAcpClient(ws, server.openaiBaseUrl);
-		await initialize(acp);
-		const sessionId = await newSession(acp, ws.cwd);
+		const { acp, sessionId } = await connected(ws);
 		await prompt(acp, sessionId, "switch the mode");
 		expect(toolUpdates(acp.updates(sessionId)).at(-1)).toMatchObject({
 			status: "completed",
@@ -126,12 +134,9 @@ describe("loom acp", () => {
 	it("cancels a running command: the prompt answers cancelled, the call ends failed, the session goes on", async () => {
 		const ws = workspace();
 		server.enqueue({ toolCalls: [{ id: "call_sleep", name: "bash", arguments: { command: "sleep 30" } }] });
-		const acp = startAcpClient(ws, server.openaiBaseUrl);
-		await initialize(acp);
-		const sessionId = await newSession(acp, ws.cwd);
+		const { acp, sessionId } = await connected(ws);
+		const { answer } = await promptUntil(acp, sessionId, (u) => u.sessionUpdate === "tool_call", "the command's tool call");
 		const started = Date.now();
-		const answer = prompt(acp, sessionId, "sleep");
-		await acp.waitForUpdate(sessionId, (u) => u.sessionUpdate === "tool_call" && u.toolCallId === "call_sleep", "the command's tool call");
 		await acp.connection.agent.notify("session/cancel", { sessionId });
 		expect(await answer).toEqual({ stopReason: "cancelled" });
 		expect(Date.now() - started).toBeLessThan(10_000);
@@ -147,11 +152,8 @@ describe("loom acp", () => {
 	it("cancels while the model is still answering", async () => {
 		const ws = workspace();
 		server.enqueue({ text: "word ", endless: true, chunkDelayMs: 10 });
-		const acp = startAcpClient(ws, server.openaiBaseUrl);
-		await initialize(acp);
-		const sessionId = await newSession(acp, ws.cwd);
-		const answer = prompt(acp, sessionId, "talk forever");
-		await acp.waitForUpdate(sessionId, (u) => u.sessionUpdate === "agent_message_chunk", "the answer to stream");
+		const { acp, sessionId } = await connected(ws);
+		const { answer } = await promptUntil(acp, sessionId, (u) => u.sessionUpdate === "agent_message_chunk", "the answer to stream");
 		await acp.connection.agent.notify("session/cancel", { sessionId });
 		expect(await answer).toEqual({ stopReason: "cancelled" });
 		await acp.close();
@@ -160,11 +162,9 @@ describe("loom acp", () => {
 	it("ends when the editor goes away mid-run: the run is stopped and the session file is complete", async () => {
 		const ws = workspace();
 		server.enqueue({ toolCalls: [{ id: "call_sleep", name: "bash", arguments: { command: "sleep 30" } }] });
-		const acp = startAcpClient(ws, server.openaiBaseUrl);
-		await initialize(acp);
-		const sessionId = await newSession(acp, ws.cwd);
-		void prompt(acp, sessionId, "sleep").catch(() => {});
-		await acp.waitForUpdate(sessionId, (u) => u.sessionUpdate === "tool_call", "the command's tool call");
+		const { acp, sessionId } = await connected(ws);
+		const { answer } = await promptUntil(acp, sessionId, (u) => u.sessionUpdate === "tool_call", "the command's tool call");
+		answer.catch(() => {});
 		const started = Date.now();
 		expect((await acp.close()).code).toBe(0);
 		expect(Date.now() - started).toBeLessThan(10_000);
@@ -177,11 +177,9 @@ describe("loom acp", () => {
 	it("exits 143 on SIGTERM, stopping the run first", async () => {
 		const ws = workspace();
 		server.enqueue({ text: "word ", endless: true, chunkDelayMs: 10 });
-		const acp = startAcpClient(ws, server.openaiBaseUrl);
-		await initialize(acp);
-		const sessionId = await newSession(acp, ws.cwd);
-		void prompt(acp, sessionId, "talk").catch(() => {});
-		await acp.waitForUpdate(sessionId, (u) => u.sessionUpdate === "agent_message_chunk", "the answer to stream");
+		const { acp, sessionId } = await connected(ws);
+		const { answer } = await promptUntil(acp, sessionId, (u) => u.sessionUpdate === "agent_message_chunk", "the answer to stream");
+		answer.catch(() => {});
 		acp.loom.child.kill("SIGTERM");
 		expect((await acp.loom.done).code).toBe(143);
 		expect(sessionMessages(sessionFiles(ws.home)[0]!).map((m) => [m.role, m.stopReason])).toEqual([

@@ -2,7 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { hunkDiffs, toolCallContent, toolCallStart } from "../../src/acp/tool-calls.js";
 import { replayUpdates } from "../../src/acp/replay.js";
-import { findTool } from "../../src/core/index.js";
+import { emptyAssistantMessage, findTool } from "../../src/core/index.js";
 import { createBuiltinTools } from "../../src/tools/index.js";
 
 const cwd = "/work/project";
@@ -55,19 +55,14 @@ describe("ACP tool calls", () => {
 			[
 				{ role: "user", content: "hi", timestamp: 0 },
 				{
-					role: "assistant",
+					...emptyAssistantMessage({ api: "openai-completions", provider: "openai", id: "m" }),
 					content: [
 						{ type: "thinking", thinking: "hmm" },
 						{ type: "text", text: "Reading." },
 						{ type: "toolCall", id: "c1", name: "read", arguments: { path: "a" } },
 						{ type: "toolCall", id: "c2", name: "bash", arguments: { command: "ls" } },
 					],
-					api: "openai-completions",
-					provider: "openai",
-					model: "m",
-					usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, totalTokens: 0, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } },
 					stopReason: "toolUse",
-					timestamp: 0,
 				},
 				{ role: "toolResult", toolCallId: "c1", toolName: "read", content: [{ type: "text", text: "A" }], isError: false, timestamp: 0 },
 			],
