@@ -74,8 +74,8 @@ export function createAcpAgent(options: AcpAgentOptions): LoomAcpAgent {
 		for (const warning of session.loadWarnings) options.log(`loom: warning: ${warning}`);
 		const opened = new AcpSession(session, client, { notices: capabilities.session?.notices != null, log: options.log });
 		sessions.set(opened.id, opened);
-		// Questions wait for the response that tells the client about the session.
-		setImmediate(() => opened.ui.open());
+		// Questions and the command list wait for the response that tells the client about the session.
+		setImmediate(() => void opened.opened());
 		return opened;
 	};
 

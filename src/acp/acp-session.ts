@@ -2,8 +2,9 @@
 // from `session/prompt` and end with a stop reason, and which `session/cancel` stops.
 import { type AgentContext, type ContentBlock, type PromptResponse, RequestError, type SessionUpdate, type StopReason } from "@agentclientprotocol/sdk";
 import { readCheckedText } from "../core/checked-read.js";
-import type { AgentSession, RunOutcome } from "../core/session/index.js";
+import type { AgentSession, NoticeLevel, RunOutcome } from "../core/session/index.js";
 import { AcpUi } from "./acp-ui.js";
+import { availableCommands, promptCommand } from "./commands.js";
 import { promptInput } from "./prompt-content.js";
 import { SessionUpdates } from "./session-updates.js";
 import type { FileBefore } from "./tool-calls.js";
@@ -53,13 +54,20 @@ export class AcpSession {
 		}
 	}
 
+	/** The client knows the session now: questions may be asked, and the commands are offered. */
+	async opened(): Promise<void> {
+		this.ui.open();
+		await this.send([{ sessionUpdate: "available_commands_update", availableCommands: availableCommands(this.session) }]);
+	}
+
 	async prompt(blocks: readonly ContentBlock[]): Promise<PromptResponse> {
 		// A client sends its next prompt right after cancelling: the cancelled run is let finish first.
 		if (this.running && this.cancelled) await this.running.catch(() => {});
 		if (this.running) throw new RequestError(-32600, "This session is already answering a prompt: cancel it (session/cancel) or wait for its answer.");
 		const input = promptInput(blocks);
 		this.cancelled = false;
-		const run = this.session.runPrompt(input.text, { images: input.images });
+		const command = input.images.length === 0 ? promptCommand(this.session, input.text) : undefined;
+		const run = command ? this.runCommand(command) : this.session.runPrompt(input.text, { images: input.images });
 		this.running = run;
 		let outcome: RunOutcome;
 		try {
@@ -75,6 +83,32 @@ export class AcpSession {
 		if (this.cancelled || outcome.status === "aborted") return { stopReason: "cancelled" };
 		if (outcome.status === "error") throw new RequestError(-32603, outcome.errorMessage ?? "The model's answer failed.");
 		return { stopReason: stopReason(outcome) };
+	}
+
+	/**
+	 * A slash command in the prompt's place: what it tells the user is the answer, and a run it starts (a prompt
+	 * template, a skill) streams like any other and decides how the prompt ends.
+	 */
+	private async runCommand({ definition, args }: NonNullable<ReturnType<typeof promptCommand>>): Promise<RunOutcome> {
+		let told = false;
+		const notify = (level: NoticeLevel, text: string) => {
+			const line = `${told ? "\n\n" : ""}${level === "info" ? "" : `${level}: `}${text}`;
+			told = true;
+			void this.send([{ sessionUpdate: "agent_message_chunk", content: { type: "text", text: line } }]);
+		};
+		let outcome: RunOutcome = { status: "done" };
+		// The screen shows these changes in its footer; the editor is told in the answer.
+		const stop = this.session.subscribe((event) => {
+			if (event.type === "run_end") outcome = { status: event.status, errorMessage: event.errorMessage };
+			else if (event.type === "model_changed") notify("info", `Model: ${event.provider}/${event.model}.`);
+			else if (event.type === "thinking_changed") notify("info", `Thinking level: ${event.level}.`);
+		});
+		try {
+			await definition.handler(args, { session: this.session, busy: false, ui: this.ui, notify });
+		} finally {
+			stop();
+		}
+		return outcome;
 	}
 
 	/** Stops the prompt being run (its tools and the model's answer); the prompt then answers "cancelled". */

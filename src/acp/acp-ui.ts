@@ -42,6 +42,11 @@ export class AcpUi implements SessionUi {
 
 	async select<T>(options: SelectOptions, choices: readonly UiChoice<T>[]): Promise<T | undefined> {
 		const toolCallId = options.approval?.toolCallId;
+		// A picker of many items (models, sessions) would be a wall of buttons; the command takes the name instead.
+		if (options.filter && toolCallId === undefined) {
+			this.options.log(`loom: not asked (a picker of ${choices.length} choices is not offered over ACP): ${options.title}`);
+			return undefined;
+		}
 		const permissionOptions = choices.map(
 			(choice, index): PermissionOption => ({
 				optionId: String(index),

@@ -1,13 +1,9 @@
 // Slash commands typed into the editor. Parsing is pure; the commands themselves are registry entries: the
 // session's (new, model, …) with the screen's own (help, quit) on top. Errors become one readable line.
-import { COMMAND_NAME, type CommandContext, CommandRegistry } from "../core/session/command-registry.js";
+import { type CommandContext, CommandRegistry, type SlashCommand } from "../core/session/command-registry.js";
 import type { SessionPort } from "./session-port.js";
 
-export interface SlashCommand {
-	name: string;
-	/** Everything after the name, trimmed. */
-	args: string;
-}
+export { parseSlashCommand, type SlashCommand } from "../core/session/command-registry.js";
 
 export type SlashContext = CommandContext<SessionPort>;
 export type ScreenCommands = CommandRegistry<SessionPort>;
@@ -35,15 +31,6 @@ export const KEY_HELP: ReadonlyArray<[string, string]> = [
 	["Ctrl+W", "delete back to the previous blank"],
 	["Ctrl+U / Ctrl+K", "delete to the start / end of the line"],
 ];
-
-const SLASH_COMMAND = new RegExp(`^/(${COMMAND_NAME})(?:\\s+([\\s\\S]*))?$`);
-
-/** A command is "/name" at the very start; "/etc/hosts …" and other paths are prompts. */
-export function parseSlashCommand(text: string): SlashCommand | undefined {
-	const match = SLASH_COMMAND.exec(text.trim());
-	if (!match) return undefined;
-	return { name: match[1], args: (match[2] ?? "").trim() };
-}
 
 export function errorText(error: unknown): string {
 	if (error instanceof Error) return error.message || error.name;

@@ -1,6 +1,6 @@
 // End to end: the ACP SDK's client side drives a real `loom acp` process over stdio, against the scripted model
 // server: what an editor sees of a prompt (chunks, tool calls, diffs), a cancel, and a session loaded again.
-import { readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { SessionUpdate } from "@agentclientprotocol/sdk";
 import { describe, expect, it } from "vitest";
@@ -219,6 +219,34 @@ describe("loom acp", () => {
 		expect(lastRequest).toContain("what is x?");
 		expect(lastRequest).toContain("x is one.");
 		await second.close();
+	});
+
+	it("offers the session's slash commands, and runs one a prompt names: its notices are the answer, a template's prompt runs", async () => {
+		const ws = workspace();
+		mkdirSync(join(ws.cwd, ".loom", "prompts"), { recursive: true });
+		writeFileSync(join(ws.cwd, ".loom", "prompts", "review.md"), "---\ndescription: review a file\n---\nReview $ARGUMENTS carefully.\n");
+		const { acp, sessionId } = await connected(ws);
+		const offered = await acp.waitForUpdate(sessionId, (u) => u.sessionUpdate === "available_commands_update", "the command list");
+		const names = offered.sessionUpdate === "available_commands_update" ? offered.availableCommands.map((command) => command.name) : [];
+		expect(names).toEqual(expect.arrayContaining(["model", "thinking", "compact", "approval", "review"]));
+		// The editor opens and loads sessions itself.
+		expect(names).not.toContain("new");
+		expect(names).not.toContain("resume");
+
+		expect(await prompt(acp, sessionId, "/approval read-only")).toEqual({ stopReason: "end_turn" });
+		expect(answerText(acp.updates(sessionId))).toMatch(/^Approval mode: read-only/);
+		expect(acp.updates(sessionId)).toContainEqual({ sessionUpdate: "current_mode_update", currentModeId: "read-only" });
+		let before = acp.updates(sessionId).length;
+		await prompt(acp, sessionId, "/thinking high");
+		expect(answerText(acp.updates(sessionId).slice(before))).toBe("Thinking level: high.");
+		expect(server.requests).toHaveLength(0);
+
+		server.enqueue({ text: "Looks fine." });
+		before = acp.updates(sessionId).length;
+		expect(await prompt(acp, sessionId, "/review src/a.ts")).toEqual({ stopReason: "end_turn" });
+		expect(JSON.stringify(server.requests[0]!.body.messages)).toContain("Review src/a.ts carefully.");
+		expect(answerText(acp.updates(sessionId).slice(before))).toBe("Looks fine.");
+		await acp.close();
 	});
 
 	it("refuses what it cannot do with a message the editor can show", async () => {

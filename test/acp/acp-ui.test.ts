@@ -68,13 +68,19 @@ describe("AcpUi", () => {
 		expect(logged).toEqual([]);
 	});
 
-	it("does not ask once the run is stopped, and says on stderr what it cannot ask", async () => {
+	it("does not ask once the run is stopped, nor free text or a picker of many items, and says so on stderr", async () => {
 		const { ui, requests, logged } = fakeClient(() => ({ outcome: { outcome: "cancelled" } }));
 		const stopped = AbortSignal.abort();
 		expect(await ui.select({ title: "Allow?", signal: stopped, approval: { toolCallId: "c", toolName: "edit" } }, [{ label: "Allow once", value: "once" }])).toBeUndefined();
 		expect(requests).toEqual([]);
 		expect(await ui.input("Name the branch")).toBeUndefined();
+		expect(await ui.select({ title: "Model", filter: true }, [{ label: "a", value: "a" }])).toBeUndefined();
+		expect(requests).toEqual([]);
 		ui.notify("warning", "The server is slow.");
-		expect(logged).toEqual(["loom: not asked (ACP has no text questions): Name the branch", "loom: warning: The server is slow."]);
+		expect(logged).toEqual([
+			"loom: not asked (ACP has no text questions): Name the branch",
+			"loom: not asked (a picker of 1 choices is not offered over ACP): Model",
+			"loom: warning: The server is slow.",
+		]);
 	});
 });

@@ -48,6 +48,21 @@ export interface CommandLookup<S> {
 /** A command's name as typed after the slash (the editor parses commands with it too). */
 export const COMMAND_NAME = "[a-z][a-z0-9-]*(?::[a-z0-9][a-z0-9-]*)?";
 const NAME = new RegExp(`^${COMMAND_NAME}$`);
+const SLASH_COMMAND = new RegExp(`^/(${COMMAND_NAME})(?:\\s+([\\s\\S]*))?$`);
+
+/** A command as typed: "/name args". */
+export interface SlashCommand {
+	name: string;
+	/** Everything after the name, trimmed. */
+	args: string;
+}
+
+/** A command is "/name" at the very start; "/etc/hosts …" and other paths are prompts. */
+export function parseSlashCommand(text: string): SlashCommand | undefined {
+	const match = SLASH_COMMAND.exec(text.trim());
+	if (!match) return undefined;
+	return { name: match[1]!, args: (match[2] ?? "").trim() };
+}
 
 /** True (and says why) when a run is going on; for commands that replace the conversation. */
 export function refusedWhileBusy(ctx: CommandContext<unknown>, what: string): boolean {

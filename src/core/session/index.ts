@@ -36,6 +36,8 @@ export {
 	CommandRegistry,
 	type CommandSource,
 	type NoticeLevel,
+	parseSlashCommand,
+	type SlashCommand,
 } from "./command-registry.js";
 export { type CommandSession, SESSION_COMMANDS, type SessionSummary, registerSessionCommands } from "./session-commands.js";
 export { type AfterLink, type BeforeLink, HookChain, type HookStage, type LinkOptions, ToolHooks, composeAfter, composeBefore } from "./hook-chain.js";
