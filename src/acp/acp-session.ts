@@ -32,7 +32,12 @@ export class AcpSession {
 		private readonly client: AgentContext,
 		options: AcpSessionOptions,
 	) {
-		this.updates = new SessionUpdates({ cwd: session.cwd, tools: () => session.tools, readBefore });
+		this.updates = new SessionUpdates({
+			cwd: session.cwd,
+			tools: () => session.tools,
+			readBefore,
+			usage: () => ({ ...session.contextUsage, cost: session.usageTotals.cost }),
+		});
 		this.ui = new AcpUi({ client, sessionId: () => this.id, send: (updates) => this.send(updates), ...options });
 		session.setUi(this.ui);
 		// Awaited by the session before its next event: updates reach the client in order, all before the response.

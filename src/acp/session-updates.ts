@@ -8,6 +8,8 @@ import { type CallStart, changedLine, type FileBefore, resultContent, toolCallCo
 
 export interface UpdateSource {
 	cwd: string;
+	/** The tokens the next request will carry against the model's window, and the session's cost so far (US dollars). */
+	usage(): { tokens: number; contextWindow: number; cost: number };
 	/** The session's tools now (a call's definition is looked up when it starts). */
 	tools(): readonly ToolDefinition[];
 	/** A file's text before a call replaces it whole (undefined when it does not exist, is not text or is too big to show). */
@@ -58,6 +60,11 @@ export class SessionUpdates {
 				return event.outcome === "allowed" || event.outcome === "allowed-for-session"
 					? [{ sessionUpdate: "tool_call_update", toolCallId: event.toolCallId, status: "in_progress" }]
 					: [];
+			case "run_end": {
+				// After each prompt's run: how full the context window is, and what the session has cost.
+				const { tokens, contextWindow, cost } = this.source.usage();
+				return [{ sessionUpdate: "usage_update", used: tokens, size: contextWindow, cost: { amount: cost, currency: "USD" } }];
+			}
 			case "approval_mode_changed":
 				return [{ sessionUpdate: "current_mode_update", currentModeId: event.mode }];
 			case "tool_execution_end": {

@@ -85,6 +85,9 @@ describe("loom acp", () => {
 				locations: [{ path, line: 2 }],
 			},
 		]);
+		// The run ends with how full the context window is.
+		expect(updates.at(-1)).toMatchObject({ sessionUpdate: "usage_update", size: expect.any(Number), cost: { currency: "USD" } });
+		expect((updates.at(-1) as { used: number }).used).toBeGreaterThan(0);
 		// Every update reached the client before the prompt's answer, the thinking first.
 		expect(updates.findIndex((u) => u.sessionUpdate === "agent_thought_chunk")).toBeLessThan(updates.findIndex((u) => u.sessionUpdate === "tool_call"));
 		expect(readFileSync(path, "utf8")).toBe("alpha\nBETA\ngamma\n");
