@@ -98,6 +98,7 @@ export function createAcpAgent(options: AcpAgentOptions): LoomAcpAgent {
 			return { sessionId: opened.id, modes: sessionModes(opened.session) };
 		})
 		.onRequest("session/load", async ({ params, client }) => {
+			if (!options.persist) throw RequestError.invalidRequest(undefined, "loom acp runs with --no-session: no session is kept to load.");
 			const file = sessionFile(options.home, params.sessionId);
 			await sessions.get(params.sessionId)?.close();
 			sessions.delete(params.sessionId);

@@ -1,10 +1,10 @@
 // The session's slash commands as ACP's: offered to the editor (available_commands_update) and run when a
-// prompt is "/name args". /new and /resume are left out: the editor opens and loads sessions itself, and a
-// command must not swap the conversation under the editor's thread.
+// prompt is "/name args". Those that replace or move the conversation are left out: the editor opens, loads and
+// shows the thread itself, and a command must not swap the conversation under it (nor its session id).
 import type { AvailableCommand } from "@agentclientprotocol/sdk";
 import { type AgentSession, type CommandDefinition, type CommandSession, parseSlashCommand } from "../core/session/index.js";
 
-const EDITOR_OWNS: ReadonlySet<string> = new Set(["new", "resume"]);
+const EDITOR_OWNS: ReadonlySet<string> = new Set(["new", "resume", "fork", "tree", "rewind"]);
 
 export function availableCommands(session: AgentSession): AvailableCommand[] {
 	return session.commands

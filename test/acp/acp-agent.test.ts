@@ -232,9 +232,8 @@ describe("loom acp", () => {
 		const offered = await acp.waitForUpdate(sessionId, (u) => u.sessionUpdate === "available_commands_update", "the command list");
 		const names = offered.sessionUpdate === "available_commands_update" ? offered.availableCommands.map((command) => command.name) : [];
 		expect(names).toEqual(expect.arrayContaining(["model", "thinking", "compact", "approval", "review"]));
-		// The editor opens and loads sessions itself.
-		expect(names).not.toContain("new");
-		expect(names).not.toContain("resume");
+		// The editor opens, loads and shows the conversation itself.
+		for (const name of ["new", "resume", "fork", "tree", "rewind"]) expect(names).not.toContain(name);
 
 		expect(await prompt(acp, sessionId, "/approval read-only")).toEqual({ stopReason: "end_turn" });
 		expect(answerText(acp.updates(sessionId))).toMatch(/^Approval mode: read-only/);
