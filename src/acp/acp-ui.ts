@@ -51,7 +51,8 @@ export class AcpUi implements SessionUi {
 			(choice, index): PermissionOption => ({
 				optionId: String(index),
 				name: choice.description ? `${choice.label} (${choice.description})` : choice.label,
-				kind: (toolCallId !== undefined && APPROVAL_KINDS[choice.value as ApprovalChoice]) || "allow_once",
+				// A "no" among the choices (the value false) shows as a refusal.
+				kind: (toolCallId !== undefined && APPROVAL_KINDS[choice.value as ApprovalChoice]) || (choice.value === false ? "reject_once" : "allow_once"),
 			}),
 		);
 		const index =

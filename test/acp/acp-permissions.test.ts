@@ -1,7 +1,7 @@
 // End to end over ACP: the approval modes as session modes, the approval question as session/request_permission
 // on the tool call it is about (answered both ways, and cancelled), and files read and written through the
 // editor when it offers to.
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { RequestPermissionResponse } from "@agentclientprotocol/sdk";
 import { describe, expect, it } from "vitest";
@@ -136,3 +136,42 @@ describe("loom acp: files through the editor", () => {
 		await acp.close();
 	});
 });
+
+describe("loom acp: a project's own code", () => {
+	it("asks whether to trust the folder as a permission request on a stand-in call, and on a yes runs the project's extension", async () => {
+		const ws = workspace();
+		mkdirSync(join(ws.cwd, ".loom", "extensions"), { recursive: true });
+		writeFileSync(join(ws.cwd, ".loom", "extensions", "guard.ts"), GUARD);
+		mkdirSync(join(ws.cwd, "data"));
+		server.enqueue({ toolCalls: [{ id: "rm", name: "bash", arguments: { command: "rm -rf data" } }] }, { text: "Done." });
+		const acp = startAcpClient(ws, server.openaiBaseUrl, { permission: choose("allow_once") });
+		await initialize(acp);
+		const { sessionId } = await acp.connection.agent.request("session/new", { cwd: ws.cwd, mcpServers: [] });
+		await expect.poll(() => acp.permissionRequests.length).toBe(1);
+		const [question] = acp.permissionRequests;
+		expect(question!.options.map((option) => [option.name, option.kind])).toEqual([
+			["Yes, trust this folder and run its code", "allow_once"],
+			["No, do not run it", "reject_once"],
+		]);
+		expect(acp.updates(sessionId)).toContainEqual(
+			expect.objectContaining({ sessionUpdate: "tool_call", toolCallId: question!.toolCall.toolCallId, title: "Trust this project folder?", kind: "other" }),
+		);
+		await acp.waitForUpdate(sessionId, (u) => u.sessionUpdate === "tool_call_update" && u.toolCallId === question!.toolCall.toolCallId, "the question to close");
+
+		await prompt(acp, sessionId, "clean up");
+		expect(existsSync(join(ws.cwd, "data"))).toBe(true);
+		expect(lastToolResult()).toContain("blocked by the project's guard");
+		expect(JSON.parse(readFileSync(join(ws.home, "trust.json"), "utf8"))).toMatchObject({ [ws.cwd]: true });
+		await acp.close();
+	});
+});
+
+const GUARD = `import type { ExtensionAPI } from "loom";
+
+export default function (loom: ExtensionAPI) {
+	loom.on("tool_call", (event) => {
+		if (event.toolName === "bash" && /rm\\s+-rf/.test(event.input.command)) return { block: true, reason: "rm -rf is blocked by the project's guard." };
+		return undefined;
+	});
+}
+`;
