@@ -251,6 +251,15 @@ describe("loom acp", () => {
 		await acp.close();
 	});
 
+	it("keeps stdout for the protocol: an extension's console.log goes to stderr", async () => {
+		const ws = workspace();
+		writeFileSync(join(ws.cwd, "chatty.ts"), `export default function () {\n\tconsole.log("hello from an extension");\n}\n`);
+		const { acp, sessionId } = await connected(ws, { args: [...serverFlags(server.openaiBaseUrl), "-e", "chatty.ts"] });
+		expect(await prompt(acp, sessionId, "hi")).toEqual({ stopReason: "end_turn" });
+		for (const line of acp.stdout().trimEnd().split("\n")) expect(JSON.parse(line)).toMatchObject({ jsonrpc: "2.0" });
+		expect((await acp.close()).stderr).toContain("hello from an extension");
+	});
+
 	it("refuses what it cannot do with a message the editor can show", async () => {
 		const ws = workspace();
 		const acp = startAcpClient(ws, server.openaiBaseUrl, { args: ["--provider", "openai", "--model", "scripted", "--base-url", server.openaiBaseUrl] });
