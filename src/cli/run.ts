@@ -270,7 +270,6 @@ async function runAcp(options: CliOptions, settings: Settings, home: string, io:
 		},
 	});
 	// stdout carries the protocol: what code in this process prints (an extension's console.log) goes to stderr.
-	const console = globalThis.console;
 	console.log = console.info = console.debug = (...args: unknown[]) => console.error(...args);
 	// Output folders of loom processes that died without exiting go while this one serves.
 	const staleFoldersRemoved = removeStaleOutputFolders();
