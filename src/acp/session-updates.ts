@@ -1,10 +1,9 @@
 // A session's events as ACP `session/update`s: the answer and the thinking as chunks while they stream, each
 // tool call announced when it starts, updated with its live output, and finished with its content (diffs for
 // edits and writes). Keeps what it must remember of each call between its start and its end.
-import { isAbsolute, resolve } from "node:path";
 import type { SessionUpdate } from "@agentclientprotocol/sdk";
-import { findTool, rawString, type SessionEvent, type ToolDefinition, toolFileEffects } from "../core/index.js";
-import { type CallStart, changedLine, type FileBefore, resultContent, toolCallContent, toolCallStart, toolLocations } from "./tool-calls.js";
+import { findTool, type SessionEvent, type ToolDefinition } from "../core/index.js";
+import { type CallStart, changedLine, type FileBefore, resultContent, toolCallContent, toolCallStart, toolLocations, wholeFileTarget } from "./tool-calls.js";
 
 export interface UpdateSource {
 	cwd: string;
@@ -16,12 +15,8 @@ export interface UpdateSource {
 	readBefore(path: string): FileBefore | undefined;
 }
 
-interface OpenCall extends CallStart {
-	before?: FileBefore;
-}
-
 export class SessionUpdates {
-	private readonly calls = new Map<string, OpenCall>();
+	private readonly calls = new Map<string, CallStart>();
 
 	constructor(private readonly source: UpdateSource) {}
 
@@ -35,7 +30,7 @@ export class SessionUpdates {
 				return [];
 			}
 			case "tool_execution_start": {
-				const call: OpenCall = {
+				const call: CallStart = {
 					toolCallId: event.toolCallId,
 					toolName: event.toolName,
 					args: event.args,
@@ -86,16 +81,7 @@ export function finishedCall(call: Parameters<typeof toolCallContent>[0], cwd: s
 		sessionUpdate: "tool_call_update",
 		toolCallId: call.toolCallId,
 		status: call.isError ? "failed" : "completed",
-		content: toolCallContent(call),
+		content: toolCallContent(call, cwd),
 		...(line !== undefined && locations.length === 1 ? { locations: [{ path: locations[0]!.path, line }] } : {}),
 	};
-}
-
-/** The one file a call replaces whole with the `content` it carries (a write), absolute; otherwise undefined. */
-export function wholeFileTarget(call: CallStart, cwd: string): string | undefined {
-	if (rawString(call.args, "content") === undefined) return undefined;
-	const { changes } = toolFileEffects(call.tool, call.args);
-	if (changes.length !== 1) return undefined;
-	const path = changes[0]!;
-	return isAbsolute(path) ? path : resolve(cwd, path);
 }

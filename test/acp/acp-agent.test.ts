@@ -75,6 +75,8 @@ describe("loom acp", () => {
 				kind: "edit",
 				status: "pending",
 				locations: [{ path }],
+				// The change asked for, to approve or not before it runs.
+				content: [{ type: "diff", path, oldText: "beta", newText: "BETA" }],
 				rawInput: { path: "notes.txt", edits: [{ oldText: "beta", newText: "BETA" }] },
 			},
 			{

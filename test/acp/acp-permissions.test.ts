@@ -60,6 +60,10 @@ describe("loom acp: approvals", () => {
 		const [request] = acp.permissionRequests;
 		expect(request).toMatchObject({ sessionId, toolCall: { toolCallId: "call_edit" } });
 		expect(request!.options.map((option) => option.kind)).toEqual(["allow_once", "allow_always", "reject_once"]);
+		// The call the question is about shows the change it asks for.
+		expect(acp.updates(sessionId)).toContainEqual(
+			expect.objectContaining({ sessionUpdate: "tool_call", toolCallId: "call_edit", content: [{ type: "diff", path: join(ws.cwd, "todo.txt"), oldText: "milk", newText: "bread" }] }),
+		);
 		// The call was announced before the question, runs once allowed, and ends with its diff.
 		const statuses = acp
 			.updates(sessionId)

@@ -23,6 +23,16 @@ describe("ACP tool calls", () => {
 		expect(start("mcp__github__create_issue", { title: "x" })).toMatchObject({ kind: "other", title: 'mcp__github__create_issue {"title":"x"}' });
 	});
 
+	it("announces the change a call asks for: an edit's replacements, a write's old and new text when the old was read", () => {
+		const edit = start("edit", { file_path: "a.txt", old_string: "x", new_string: "y" });
+		expect(edit.content).toEqual([{ type: "diff", path: "/work/project/a.txt", oldText: "x", newText: "y" }]);
+		const before = { path: "/work/project/b.txt", text: "old\n" };
+		const write = toolCallStart({ toolCallId: "w", toolName: "write", args: { path: "b.txt", content: "new\n" }, tool: findTool(known, "write"), before }, cwd);
+		expect(write.content).toEqual([{ type: "diff", path: "/work/project/b.txt", oldText: "old\n", newText: "new\n" }]);
+		expect(start("write", { path: "b.txt", content: "new\n" }).content).toBeUndefined();
+		expect(start("bash", { command: "ls" }).content).toBeUndefined();
+	});
+
 	it("turns each hunk of an edit's unified diff into the text it replaced and its replacement", () => {
 		const diff = [
 			"--- a.txt",
@@ -47,7 +57,7 @@ describe("ACP tool calls", () => {
 	it("shows a failed call's message, not a diff", () => {
 		const call = { toolCallId: "c", toolName: "edit", args: {}, tool: findTool(known, "edit") };
 		const result = { content: [{ type: "text" as const, text: "oldText not found" }], details: { path: "/p/a.txt", diff: "@@ -1 +1 @@\n-a\n+b\n" } };
-		expect(toolCallContent({ ...call, result, isError: true })).toEqual([{ type: "content", content: { type: "text", text: "oldText not found" } }]);
+		expect(toolCallContent({ ...call, result, isError: true }, cwd)).toEqual([{ type: "content", content: { type: "text", text: "oldText not found" } }]);
 	});
 
 	it("replays a saved turn in order, and a call that never got its result as failed", () => {
