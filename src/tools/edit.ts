@@ -180,9 +180,20 @@ async function applyAndWrite(
 	return plan;
 }
 
-/** The edit of the text `files` holds (an editor's buffer), written back there; the editor keeps concurrent changes apart. */
-async function editThrough(files: TextFileAccess, absolute: string, shownPath: string, edits: EditSpec[], signal: AbortSignal | undefined): Promise<PlannedEdit> {
-	const plan = planText(await checkEditable(absolute, shownPath, () => files.readText(absolute, signal)), shownPath, edits);
+/**
+ * The edit of the text `files` holds (an editor's buffer), written back there; the editor keeps concurrent changes
+ * apart. Undefined when `files` declines the file: it is edited on disk.
+ */
+async function editThrough(
+	files: TextFileAccess,
+	absolute: string,
+	shownPath: string,
+	edits: EditSpec[],
+	signal: AbortSignal | undefined,
+): Promise<PlannedEdit | undefined> {
+	const text = await checkEditable(absolute, shownPath, () => files.readText(absolute, signal));
+	if (text === undefined) return undefined;
+	const plan = planText(text, shownPath, edits);
 	if (signal?.aborted) throw new Error(`Edit of ${shownPath} aborted; the file was not changed.`);
 	await files.writeText(absolute, plan.bom + plan.content, signal);
 	return plan;
@@ -202,8 +213,9 @@ export function createEditTool(cwd: string, options: { files?: TextFileAccess } 
 			const edits = checkEdits(params.edits);
 			const absolute = resolveToCwd(params.path, cwd);
 			const { files } = options;
+			const held = files ? await checkEditable(absolute, params.path, () => files.readText(absolute)) : undefined;
 			let plan: PlannedEdit;
-			if (files) plan = planText(await checkEditable(absolute, params.path, () => files.readText(absolute)), params.path, edits);
+			if (held !== undefined) plan = planText(held, params.path, edits);
 			else {
 				const { bytes, snapshot } = await readForEdit(absolute, params.path);
 				await snapshot.handle.close();

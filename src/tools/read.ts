@@ -127,9 +127,11 @@ async function readText(
 	signal?: AbortSignal,
 ) {
 	const maxLines = Math.min(limit ?? DEFAULT_MAX_LINES, DEFAULT_MAX_LINES);
-	const window: LineWindow = files
-		? await textLineWindow(await files.readText(absolute, signal), offset - 1, maxLines, DEFAULT_MAX_BYTES)
-		: await readLineWindow(absolute, offset - 1, maxLines, DEFAULT_MAX_BYTES, signal);
+	const held = await files?.readText(absolute, signal);
+	const window: LineWindow =
+		held !== undefined
+			? await textLineWindow(held, offset - 1, maxLines, DEFAULT_MAX_BYTES)
+			: await readLineWindow(absolute, offset - 1, maxLines, DEFAULT_MAX_BYTES, signal);
 	const { totalLines } = window;
 	const details = (startLine: number, endLine: number, nextOffset?: number): ReadToolDetails => ({
 		path: absolute,

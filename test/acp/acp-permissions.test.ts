@@ -141,6 +141,23 @@ describe("loom acp: files through the editor", () => {
 	});
 });
 
+describe("loom acp: files through the editor, bounded", () => {
+	it("reads a file too big for one protocol message from disk, without asking the editor", async () => {
+		const ws = workspace();
+		const big = join(ws.cwd, "big.log");
+		writeFileSync(big, `first line\n${"x".repeat(80)}\n`.repeat(60_000));
+		const asked: string[] = [];
+		server.enqueue({ toolCalls: [{ id: "call_read", name: "read", arguments: { path: "big.log", limit: 1 } }] }, { text: "ok" });
+		const acp = startAcpClient(ws, server.openaiBaseUrl, { readTextFile: (path) => (asked.push(path), ""), writeTextFile: () => {} });
+		await initialize(acp, { fs: { readTextFile: true, writeTextFile: true } });
+		const { sessionId } = await acp.connection.agent.request("session/new", { cwd: ws.cwd, mcpServers: [] });
+		expect(await prompt(acp, sessionId, "read the log")).toEqual({ stopReason: "end_turn" });
+		expect(asked).toEqual([]);
+		expect(lastToolResult()).toContain("first line");
+		await acp.close();
+	});
+});
+
 describe("loom acp: a project's own code", () => {
 	it("asks whether to trust the folder as a permission request on a stand-in call, and on a yes runs the project's extension", async () => {
 		const ws = workspace();
