@@ -5,10 +5,10 @@ import type { ImageContent } from "../core/llm-types.js";
 import { THINKING_LEVELS } from "../core/llm-types.js";
 import {
 	type AgentSession,
-	COMMAND_NAME,
 	type CompactionEntry,
 	describeRewind,
 	type NoticeLevel,
+	parseSlashCommand,
 	type PromptPoint,
 	type RewindResult,
 	type SessionEvent,
@@ -230,11 +230,8 @@ function filesReport({ restore, report }: NonNullable<RewindResult["files"]>) {
 	return { ...report, notRestored: restore.notRestored, ...(restore.note ? { note: restore.note } : {}) };
 }
 
-const SLASH_COMMAND = new RegExp(`^/(${COMMAND_NAME})(?:\\s+([\\s\\S]*))?$`);
-
 /** A prompt that names a registered command ("/compact focus on tests") runs it, as typed in the screen. */
 function commandCall(session: AgentSession, text: string): { name: string; args: string } | undefined {
-	const match = SLASH_COMMAND.exec(text.trim());
-	if (!match || !session.commands.get(match[1])) return undefined;
-	return { name: match[1], args: (match[2] ?? "").trim() };
+	const typed = parseSlashCommand(text);
+	return typed && session.commands.get(typed.name) ? typed : undefined;
 }
