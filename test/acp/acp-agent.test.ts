@@ -2,10 +2,11 @@
 // server: what an editor sees of a prompt (chunks, tool calls, diffs), a cancel, and a session loaded again.
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import type { SessionUpdate } from "@agentclientprotocol/sdk";
 import { describe, expect, it } from "vitest";
-import { serverFlags, sessionFiles, sessionMessages, useScriptedServer } from "../cli/loom-process.js";
-import { type Workspace, workspace } from "../support/temp-dir.js";
+import { ROOT, runLoom, serverFlags, sessionFiles, sessionMessages, useScriptedServer } from "../cli/loom-process.js";
+import { tempDir, type Workspace, workspace } from "../support/temp-dir.js";
 import { type AcpClientOptions, type AcpTestClient, answerText, initialize, startAcpClient } from "./acp-client.js";
 
 const server = useScriptedServer();
@@ -260,6 +261,25 @@ describe("loom acp", () => {
 		expect(await prompt(acp, sessionId, "hi")).toEqual({ stopReason: "end_turn" });
 		for (const line of acp.stdout().trimEnd().split("\n")) expect(JSON.parse(line)).toMatchObject({ jsonrpc: "2.0" });
 		expect((await acp.close()).stderr).toContain("hello from an extension");
+	});
+
+	it("is loaded only by `loom acp`: other runs never load the ACP SDK", async () => {
+		const recorder = join(ROOT, "test", "support", "record-modules.mjs");
+		// Whether any module the run loaded holds the SDK's code (the bundle may put it in any chunk).
+		const loadsSdk = async (run: (ws: Workspace, env: Record<string, string>) => Promise<unknown>) => {
+			const log = join(tempDir(), "modules.log");
+			await run(workspace(), { NODE_OPTIONS: `--import=${recorder}`, LOOM_TEST_MODULE_LOG: log });
+			const files = readFileSync(log, "utf8").trimEnd().split("\n").filter((url) => url.startsWith("file:"));
+			expect(files.length).toBeGreaterThan(1);
+			return files.some((url) => readFileSync(fileURLToPath(url), "utf8").includes("session/request_permission"));
+		};
+		expect(await loadsSdk((ws, env) => runLoom(["-p", ...serverFlags(server.openaiBaseUrl), "hi"], { ...ws, env }))).toBe(false);
+		const served = loadsSdk(async (ws, env) => {
+			const acp = startAcpClient(ws, server.openaiBaseUrl, { env });
+			await initialize(acp);
+			await acp.close();
+		});
+		expect(await served).toBe(true);
 	});
 
 	it("refuses what it cannot do with a message the editor can show", async () => {

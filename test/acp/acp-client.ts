@@ -18,6 +18,8 @@ import { waitFor } from "../support/wait-for.js";
 export interface AcpClientOptions {
 	/** Flags after `loom acp` (default: the scripted server's model). */
 	args?: string[];
+	/** Added to loom's environment. */
+	env?: Record<string, string>;
 	capabilities?: ClientCapabilities;
 	/** How the user answers a permission request (default: the request is cancelled). */
 	permission?: (request: RequestPermissionRequest) => RequestPermissionResponse | Promise<RequestPermissionResponse>;
@@ -44,7 +46,7 @@ export interface AcpTestClient {
 }
 
 export function startAcpClient(ws: Workspace, openaiBaseUrl: string, options: AcpClientOptions = {}): AcpTestClient {
-	const loom = startLoom(["acp", ...(options.args ?? serverFlags(openaiBaseUrl))], { ...ws, openStdin: true });
+	const loom = startLoom(["acp", ...(options.args ?? serverFlags(openaiBaseUrl))], { ...ws, openStdin: true, env: options.env });
 	const notifications: SessionNotification[] = [];
 	const permissionRequests: RequestPermissionRequest[] = [];
 	const app = client({ name: "loom-tests" })
