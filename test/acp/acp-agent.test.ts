@@ -289,6 +289,13 @@ describe("loom acp", () => {
 		await expect(prompt(acp, "no-such-session", "hi")).rejects.toMatchObject({ code: -32002 });
 		await expect(acp.connection.agent.request("session/load", { sessionId: "../../etc/passwd", cwd: ws.cwd, mcpServers: [] })).rejects.toMatchObject({ code: -32002 });
 		await expect(acp.connection.agent.request("session/new", { cwd: "relative/dir", mcpServers: [] })).rejects.toMatchObject({ code: -32602 });
+		// A model that fails: the prompt answers with the provider's message, and the session goes on.
+		const working = await connected(ws);
+		server.enqueue({ status: 400, errorMessage: "bad request from the scripted server" });
+		await expect(prompt(working.acp, working.sessionId, "hi")).rejects.toThrow(/bad request from the scripted server/);
+		server.enqueue({ text: "Fine now." });
+		expect(await prompt(working.acp, working.sessionId, "again")).toEqual({ stopReason: "end_turn" });
+		await working.acp.close();
 		// No API key: the prompt fails saying what to set, and loom goes on serving.
 		const sessionId = await newSession(acp, ws.cwd);
 		await expect(prompt(acp, sessionId, "hi")).rejects.toThrow(/OPENAI_API_KEY/);
