@@ -16,6 +16,7 @@ import { type AgentSession, listAllSessions, listSessions, type SessionInfo } fr
 import type { TextFileAccess } from "../tools/index.js";
 import { AcpSession } from "./acp-session.js";
 import { clientFiles } from "./client-files.js";
+import { mcpConfigText } from "./mcp-config.js";
 import { sessionModes, setSessionMode } from "./modes.js";
 import { replayUpdates } from "./replay.js";
 
@@ -26,8 +27,8 @@ export interface OpenSessionRequest {
 	sessionFile?: string;
 	/** Text files through the editor, when it offers them. */
 	files?: TextFileAccess;
-	/** The MCP servers the client asks the session to use. */
-	mcpServers: readonly McpServer[];
+	/** The MCP servers the client asks the session to use, as --mcp-config text; undefined for none. */
+	mcpConfig?: string;
 }
 
 export interface AcpAgentOptions {
@@ -59,14 +60,17 @@ export function createAcpAgent(options: AcpAgentOptions): LoomAcpAgent {
 		return found;
 	};
 
-	const open = async (client: Parameters<typeof clientFiles>[0], request: Omit<OpenSessionRequest, "files">): Promise<AcpSession> => {
+	const open = async (
+		client: Parameters<typeof clientFiles>[0],
+		{ mcpServers, ...request }: Omit<OpenSessionRequest, "files" | "mcpConfig"> & { mcpServers: readonly McpServer[] },
+	): Promise<AcpSession> => {
 		checkCwd(request.cwd);
 		// The editor's file access names the session, whose id is known once it is open.
 		let sessionId = "";
 		const files = clientFiles(client, capabilities, () => sessionId);
 		let session: AgentSession;
 		try {
-			session = await options.openSession({ ...request, files });
+			session = await options.openSession({ ...request, files, mcpConfig: mcpConfigText(mcpServers) });
 		} catch (error) {
 			throw new RequestError(-32603, (error as Error).message);
 		}
@@ -87,6 +91,7 @@ export function createAcpAgent(options: AcpAgentOptions): LoomAcpAgent {
 				agentCapabilities: {
 					loadSession: options.persist,
 					promptCapabilities: { image: true, embeddedContext: true },
+					mcpCapabilities: { http: true, sse: true },
 					sessionCapabilities: { ...(options.persist ? { list: {} } : {}), close: {} },
 				},
 				agentInfo: { name: "loom", title: "loom", version: options.version },

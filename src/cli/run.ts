@@ -255,14 +255,12 @@ async function runAcp(options: CliOptions, settings: Settings, home: string, io:
 		home,
 		version,
 		persist: options.persist,
-		openSession: async ({ cwd, sessionFile, files, mcpServers }) => {
-			// FOLLOW-UP(mcp): start `mcpServers` like the user's own servers once the MCP client (src/mcp) is on main.
-			if (mcpServers.length > 0) {
-				io.stderr.write(`loom: the editor's MCP servers (${mcpServers.map((server) => stripControls(server.name)).join(", ")}) were not started: this loom does not start MCP servers yet.\n`);
-			}
+		openSession: async ({ cwd, sessionFile, files, mcpConfig }) => {
+			// The editor's MCP servers start like those of --mcp-config.
+			const sessionOptions = mcpConfig === undefined ? options : { ...options, mcpConfig: [...options.mcpConfig, mcpConfig] };
 			try {
 				// Notices on stderr until the ACP session installs its own ui.
-				return (await createSession({ options, settings, home, cwd, sessionFile, files, ui: stderrUi(io.stderr) })).session;
+				return (await createSession({ options: sessionOptions, settings, home, cwd, sessionFile, files, ui: stderrUi(io.stderr) })).session;
 			} catch (error) {
 				// Another loom holds the session: say how to go on, as print mode does.
 				throw error instanceof SessionInUseError ? new Error(sessionInUseMessage(error)) : error;

@@ -6,6 +6,7 @@ import { fileURLToPath } from "node:url";
 import type { SessionUpdate } from "@agentclientprotocol/sdk";
 import { describe, expect, it } from "vitest";
 import { ROOT, runLoom, serverFlags, sessionFiles, sessionMessages, useScriptedServer } from "../cli/loom-process.js";
+import { everythingWithPid, pidIn, processesGone } from "../support/mcp-servers.js";
 import { tempDir, type Workspace, workspace } from "../support/temp-dir.js";
 import { type AcpClientOptions, type AcpTestClient, answerText, initialize, startAcpClient } from "./acp-client.js";
 
@@ -264,7 +265,7 @@ describe("loom acp", () => {
 	});
 
 	it("is loaded only by `loom acp`: other runs never load the ACP SDK", async () => {
-		const recorder = join(ROOT, "test", "support", "record-modules.mjs");
+		const recorder = join(ROOT, "test", "support", "mcp", "record-modules.mjs");
 		// Whether any module the run loaded holds the SDK's code (the bundle may put it in any chunk).
 		const loadsSdk = async (run: (ws: Workspace, env: Record<string, string>) => Promise<unknown>) => {
 			const log = join(tempDir(), "modules.log");
@@ -280,6 +281,27 @@ describe("loom acp", () => {
 			await acp.close();
 		});
 		expect(await served).toBe(true);
+	});
+
+	it("starts the MCP servers the editor passes like the user's own: the model calls their tools, and they end with loom", async () => {
+		const ws = workspace();
+		const dir = tempDir();
+		const spec = everythingWithPid(join(dir, "pid")) as { command: string; args: string[] };
+		server.enqueue({ toolCalls: [{ id: "call_echo", name: "mcp__everything__echo", arguments: { message: "hello from the editor" } }] }, { text: "done" });
+		const acp = startAcpClient(ws, server.openaiBaseUrl);
+		const answer = await initialize(acp);
+		expect(answer.agentCapabilities?.mcpCapabilities).toEqual({ http: true, sse: true });
+		const { sessionId } = await acp.connection.agent.request("session/new", {
+			cwd: ws.cwd,
+			mcpServers: [{ name: "everything", command: spec.command, args: spec.args, env: [{ name: "UNUSED", value: "1" }] }],
+		});
+		expect(await prompt(acp, sessionId, "echo something")).toEqual({ stopReason: "end_turn" });
+		expect(server.requests[0]!.body.tools.map((tool: any) => tool.function.name)).toContain("mcp__everything__echo");
+		expect(toolUpdates(acp.updates(sessionId))).toContainEqual(
+			expect.objectContaining({ toolCallId: "call_echo", status: "completed", content: [{ type: "content", content: { type: "text", text: "Echo: hello from the editor" } }] }),
+		);
+		expect((await acp.close()).code).toBe(0);
+		expect(await processesGone([pidIn(join(dir, "pid"))])).toBe(true);
 	});
 
 	it("refuses what it cannot do with a message the editor can show", async () => {
