@@ -9,6 +9,8 @@ const TESTS = ["test/**/*.test.ts", "test/**/*.test.tsx"];
  * tests are added, without a naming rule that would have moved files.
  */
 export const PROCESS_TESTS = [
+	"test/acp/acp-agent.test.ts",
+	"test/acp/acp-permissions.test.ts",
 	"test/bench/smoke.test.ts",
 	"test/checkpoints/files-mode.test.ts",
 	"test/checkpoints/prune.test.ts",

@@ -6,6 +6,8 @@ import { APPROVAL_MODES, type ApprovalMode } from "../core/session/approval-mode
 import { UsageError } from "./usage-error.js";
 
 export interface CliOptions {
+	/** `loom acp`: serve the Agent Client Protocol on stdin/stdout instead of prompting. */
+	command?: "acp";
 	print: boolean;
 	/** text / json: print mode's output; rpc: commands on stdin, events and responses on stdout. */
 	mode?: "text" | "json" | "rpc";
@@ -63,7 +65,7 @@ export type ParseResult = { kind: "run"; options: CliOptions } | { kind: "exit";
 
 const BUILTINS = Object.values(BUILTIN_PROVIDERS);
 
-function buildProgram(version: string, output: ParseOutput): Command {
+function buildProgram(version: string, output: ParseOutput, commands: { acp(): void }): Command {
 	const program = new Command("loom")
 		.description("A terminal coding agent. Without -p, opens the interactive screen.")
 		.usage("[options] [@file...] [prompt...]")
@@ -111,7 +113,14 @@ function buildProgram(version: string, output: ParseOutput): Command {
 		.helpOption("-h, --help", "show this help")
 		.showHelpAfterError("(run loom --help for usage)")
 		.configureOutput({ writeOut: output.out, writeErr: output.err, outputError: (text, write) => write(usageLine(text)) })
-		.exitOverride();
+		.exitOverride()
+		// The prompt is the default action; `loom help` stays a prompt too.
+		.helpCommand(false)
+		.action(() => {});
+	program
+		.command("acp")
+		.description("serve the Agent Client Protocol on stdin/stdout, for editors such as Zed (model and tool options apply)")
+		.action(commands.acp);
 	program.addHelpText(
 		"after",
 		[
@@ -126,6 +135,7 @@ function buildProgram(version: string, output: ParseOutput): Command {
 			"  loom --list-models gemini              which Gemini models there are, and whether a key is set",
 			"  loom -p --approval ask --allow 'bash(npm test)' \"fix the tests\"",
 			"                                         run npm test; refuse other commands and changes",
+			"  loom acp                               serve an editor speaking ACP (Zed: agent_servers, see README)",
 			"",
 			"Environment:",
 			`  ${BUILTINS.map((p) => p.apiKeyEnvs.join(" or ")).join(", ")}`,
@@ -164,7 +174,8 @@ export function parseArgs(
 	version: string,
 	output: ParseOutput = { out: (text) => process.stdout.write(text), err: (text) => process.stderr.write(text) },
 ): ParseResult {
-	const program = buildProgram(version, output);
+	let command: CliOptions["command"];
+	const program = buildProgram(version, output, { acp: () => (command = "acp") });
 	try {
 		program.parse(argv, { from: "user" });
 	} catch (error) {
@@ -175,8 +186,10 @@ export function parseArgs(
 		throw error;
 	}
 	const raw = program.opts();
-	const args = program.args;
+	// The subcommand's name is not a prompt word.
+	const args = command === undefined ? program.args : program.args.slice(1);
 	const options: CliOptions = {
+		command,
 		print: raw.print === true,
 		mode: raw.mode,
 		provider: raw.provider,
@@ -224,6 +237,18 @@ function checkCombinations(options: CliOptions): void {
 		throw new UsageError('--mode rpc takes its prompts on stdin, as {"type": "prompt", "message": "..."} lines; drop the prompt arguments.');
 	}
 	if (options.mode === "rpc" && options.resume) throw new UsageError("--mode rpc cannot ask which session to resume: use --session <path|id>, -c, or switch_session.");
+	if (options.command === "acp") {
+		// The editor chooses the session (session/new, session/load) and sends the prompts.
+		const flags = [
+			options.print && "-p",
+			options.mode && "--mode",
+			options.listModels !== undefined && "--list-models",
+			options.pruneCheckpoints && "--prune-checkpoints",
+			options.exportSession && "--export",
+			...picks,
+		].filter(Boolean);
+		if (flags.length > 0) throw new UsageError(`loom acp takes no ${flags.join(" or ")}: the editor opens sessions and sends prompts.`);
+	}
 	// These two do their job and exit: nothing else is opened or sent.
 	const alone = [options.pruneCheckpoints && "--prune-checkpoints", options.exportSession && "--export"].filter(Boolean);
 	if (alone.length === 0) return;

@@ -6,6 +6,7 @@ import { assembleAgentSession, type CreateAgentSessionResult } from "../sdk/crea
 import { SessionManager } from "../sdk/session-manager.js";
 import { SessionOptionError } from "../sdk/session-option-error.js";
 import { RuleError } from "../policy/index.js";
+import type { TextFileAccess } from "../tools/index.js";
 import type { CliOptions } from "./args.js";
 import { optionUsageError, UsageError } from "./usage-error.js";
 
@@ -20,6 +21,8 @@ export interface SessionSetup {
 	fork?: boolean;
 	/** Notices until an interface installs its own ui (print mode keeps it). */
 	ui: SessionUi;
+	/** The file tools read and write text through this (an editor's buffers) instead of the disk. */
+	files?: TextFileAccess;
 }
 
 export async function createSession(setup: SessionSetup): Promise<CreateAgentSessionResult> {
@@ -48,6 +51,7 @@ export async function createSession(setup: SessionSetup): Promise<CreateAgentSes
 			allow: options.allow,
 			deny: options.deny,
 			ui,
+			files: setup.files,
 		}, API_KEY_FLAG);
 	} catch (error) {
 		if (error instanceof SessionOptionError) throw optionUsageError(error);

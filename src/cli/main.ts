@@ -12,7 +12,7 @@ async function main(argv: string[]): Promise<number> {
 		const parsed = parseArgs(argv, version);
 		if (parsed.kind === "exit") return parsed.code;
 		const { run } = await import("./run.js");
-		return await run(parsed.options);
+		return await run(parsed.options, undefined, version);
 	} catch (error) {
 		if (error instanceof UsageError) {
 			process.stderr.write(`loom: ${stripControls(error.message, { keepTabs: true })}\n(run loom --help for usage)\n`);

@@ -3,7 +3,7 @@ import { resolve } from "node:path";
 import { CheckedReadError, readCheckedFile } from "../core/checked-read.js";
 import { formatSize } from "../core/format-size.js";
 import { expandHome } from "../core/home-path.js";
-import type { ImageContent } from "../core/index.js";
+import { type ImageContent, inlinedFile } from "../core/index.js";
 import { detectImageMimeType, looksBinary, MAX_IMAGE_BYTES } from "../tools/file-kind.js";
 import { UsageError } from "./usage-error.js";
 
@@ -69,7 +69,7 @@ export function buildPromptInput(files: readonly string[], words: string, stdinT
 			images.push(inlined.image);
 			blocks.push(`<file name="${inlined.path}">(image attached)</file>`);
 		} else {
-			blocks.push(`<file name="${inlined.path}">\n${inlined.text}\n</file>`);
+			blocks.push(inlinedFile(inlined.path, inlined.text));
 		}
 	}
 	return withWords({ text: "", images, parts: { blocks, words: words.trim(), stdin: stdinText.trimEnd() } }, words);

@@ -24,7 +24,7 @@ const STDIN_WAIT_MS = 3000;
 const defaultIo = (): RunIo => ({ stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, env: process.env, cwd: process.cwd() });
 
 /** Returns the exit code. Usage errors are thrown as UsageError (exit 2) for main to report. */
-export async function run(options: CliOptions, io: RunIo = defaultIo()): Promise<number> {
+export async function run(options: CliOptions, io: RunIo = defaultIo(), version = "unknown"): Promise<number> {
 	const home = loomHome(io.env);
 	if (options.listModels !== undefined) {
 		const { printModelList } = await import("./list-models.js");
@@ -46,6 +46,8 @@ export async function run(options: CliOptions, io: RunIo = defaultIo()): Promise
 		if (error instanceof SettingsError) return fail(io, error.message);
 		throw error;
 	}
+	// The editor sends the prompts: stdin is the protocol, not a prompt.
+	if (options.command === "acp") return runAcp(options, settings, home, io, version);
 	// RPC mode reads commands from stdin, not a prompt.
 	const rpc = options.mode === "rpc";
 	const interactive = !options.print && options.mode === undefined && io.stdin.isTTY === true && io.stdout.isTTY === true;
@@ -242,6 +244,52 @@ function reportUntrusted(trust: ProjectTrustGate, io: RunIo): void {
 			? "you chose not to trust this folder; pass --trust to run it this time"
 			: 'this folder is not trusted yet: pass --trust (or set "trustProjects": true in settings.json), or run loom here without -p to be asked';
 	io.stderr.write(`loom: skipped the project's own code (${stripControls(skipped.join(", "))}): ${why}.\n`);
+}
+
+/** Serves ACP until the editor closes the connection (exit 0) or a signal stops loom (every run aborted first). */
+async function runAcp(options: CliOptions, settings: Settings, home: string, io: RunIo, version: string): Promise<number> {
+	const [{ serveAcp }, { createSession }, { stderrUi }, { killAllBashProcesses, removeStaleOutputFolders }] = await Promise.all([
+		import("../acp/index.js"),
+		import("./create-session.js"),
+		import("../sdk/stderr-ui.js"),
+		import("../tools/index.js"),
+	]);
+	const server = serveAcp({
+		input: io.stdin,
+		output: io.stdout,
+		stderr: io.stderr,
+		home,
+		version,
+		persist: options.persist,
+		openSession: async ({ cwd, sessionFile, files, mcpConfig }) => {
+			// The editor's MCP servers start like those of --mcp-config.
+			const sessionOptions = mcpConfig === undefined ? options : { ...options, mcpConfig: [...options.mcpConfig, mcpConfig] };
+			try {
+				// Notices on stderr until the ACP session installs its own ui.
+				return (await createSession({ options: sessionOptions, settings, home, cwd, sessionFile, files, ui: stderrUi(io.stderr) })).session;
+			} catch (error) {
+				// Another loom holds the session: say how to go on, as print mode does.
+				throw error instanceof SessionInUseError ? new Error(sessionInUseMessage(error)) : error;
+			}
+		},
+	});
+	// stdout carries the protocol: what code in this process prints (an extension's console.log) goes to stderr.
+	console.log = console.info = console.debug = (...args: unknown[]) => console.error(...args);
+	// Output folders of loom processes that died without exiting go while this one serves.
+	const staleFoldersRemoved = removeStaleOutputFolders();
+	let code: number = EXIT.ok;
+	const stop = onTermination((exitCode) => {
+		code = exitCode;
+		void server.close();
+	});
+	try {
+		await server.done;
+	} finally {
+		stop();
+		killAllBashProcesses();
+		await staleFoldersRemoved;
+	}
+	return code;
 }
 
 /** SIGINT → 130, SIGTERM → 143, SIGHUP → 129; returns the function that removes the handlers. */

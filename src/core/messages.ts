@@ -1,4 +1,5 @@
-// The messages loom itself builds: a user prompt, and an assistant message that is empty or reports a failure.
+// The messages loom itself builds: a user prompt (and a file inlined in one), and an assistant message that is
+// empty or reports a failure.
 import type { AssistantMessage, ImageContent, Model, UserMessage } from "./llm-types.js";
 import { emptyUsage } from "./llm/usage.js";
 
@@ -6,6 +7,11 @@ import { emptyUsage } from "./llm/usage.js";
 export function userMessage(text: string, images?: readonly ImageContent[]): UserMessage {
 	const content = images && images.length > 0 ? [{ type: "text" as const, text }, ...images] : text;
 	return { role: "user", content, timestamp: Date.now() };
+}
+
+/** A file's text inlined in a prompt (an @file argument, a file an editor attached), as the model reads it. */
+export function inlinedFile(name: string, text: string): string {
+	return `<file name="${name}">\n${text}\n</file>`;
 }
 
 /** An assistant message from `model` with no content and no usage yet (stopReason "stop" until told otherwise). */

@@ -8,11 +8,11 @@ import {
 	type CompactionEntry,
 	describeRewind,
 	type NoticeLevel,
+	parseSlashCommand,
 	type PromptPoint,
 	type RewindResult,
 	type SessionEvent,
 	type SlashCommand,
-	parseSlashCommand,
 } from "../core/session/index.js";
 import {
 	CommandError,

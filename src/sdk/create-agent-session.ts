@@ -25,7 +25,7 @@ import { installResources } from "../resources/install-resources.js";
 import { installCheckpoints } from "../checkpoints/install-checkpoints.js";
 import { installExport } from "../export/export-session.js";
 import { installMcp } from "../mcp/index.js";
-import { BUILTIN_TOOLS, createBuiltinTools, ProcessGroupSet } from "../tools/index.js";
+import { BUILTIN_TOOLS, createBuiltinTools, ProcessGroupSet, type TextFileAccess } from "../tools/index.js";
 import { checkModelOption, type ModelOptions, modelChoice } from "./model-option.js";
 import { SessionManager } from "./session-manager.js";
 import { SessionOptionError } from "./session-option-error.js";
@@ -72,6 +72,11 @@ export interface CreateAgentSessionOptions extends ModelOptions {
 	maxTurns?: number;
 	/** How the session asks and tells the user until an interface installs its own (default: notices on stderr, no questions). */
 	ui?: SessionUi;
+	/**
+	 * Where read, edit and write get and put text files' content instead of the disk: an editor's buffers (ACP),
+	 * with the user's unsaved changes. The files are still checked on disk (they exist, they are text).
+	 */
+	files?: TextFileAccess;
 	/** Approval mode (default: settings' approval, else "auto"); rules like "bash(npm test)", added to settings' own. */
 	approval?: ApprovalMode;
 	allow?: readonly string[];
@@ -117,7 +122,7 @@ export async function assembleAgentSession(options: CreateAgentSessionOptions, k
 	// The background jobs of this session's commands end with it, not with another session of the same process.
 	const processGroups = new ProcessGroupSet();
 	const redact = (text: string, live: boolean) => (live ? secrets.maskLive(text) : secrets.mask(text));
-	const builtins = createBuiltinTools(cwd, BUILTIN_TOOLS, { processGroups, redact });
+	const builtins = createBuiltinTools(cwd, BUILTIN_TOOLS, { processGroups, redact, files: options.files });
 	const tools = new ToolCatalog(builtins.known, options.tools, builtins.defaults);
 	const session = new AgentSession({
 		cwd,

@@ -10,6 +10,7 @@ import { looksBinary, specialFileKind } from "./file-kind.js";
 import { pathEffect, READ_BEFORE_CHANGE, summarizePath } from "./file-tool-presentation.js";
 import { withFileMutationQueue } from "./file-mutation-queue.js";
 import { resolveToCwd } from "./resolve-path.js";
+import type { TextFileAccess } from "./text-files.js";
 
 export const editSchema = Type.Object({
 	path: Type.String({ description: "Path to the file to edit (relative to the working directory, or absolute)" }),
@@ -98,12 +99,17 @@ export function prepareEditArguments(args: unknown): unknown {
 
 /** The file's bytes and the open file they came from, so the write can tell whether anyone changed it since. */
 async function readForEdit(absolute: string, shownPath: string): Promise<{ bytes: Buffer; snapshot: FileSnapshot }> {
+	return checkEditable(absolute, shownPath, () => readSnapshot(absolute));
+}
+
+/** Runs `then` on a regular file only; a missing file says to use write. */
+async function checkEditable<T>(absolute: string, shownPath: string, then: () => Promise<T>): Promise<T> {
 	try {
 		const stat = await fs.stat(absolute);
 		if (stat.isDirectory()) throw new Error(`${shownPath} is a directory, not a file.`);
 		// Reading a FIFO waits for a writer, a device may never end: only regular files are edited.
 		if (!stat.isFile()) throw new Error(`${shownPath} is not a regular file (it is ${specialFileKind(stat)}); edit changes only regular files.`);
-		return await readSnapshot(absolute);
+		return await then();
 	} catch (error) {
 		if ((error as NodeJS.ErrnoException).code === "ENOENT") {
 			throw new Error(`File not found: ${shownPath} (resolved to ${absolute}). To create a new file use write.`);
@@ -145,7 +151,11 @@ interface PlannedEdit {
 
 /** The file's edited text, worked out from its bytes without writing; throws what the model must fix. */
 function planEdit(bytes: Buffer, shownPath: string, edits: readonly EditSpec[]): PlannedEdit {
-	const raw = decodeText(bytes, shownPath);
+	return planText(decodeText(bytes, shownPath), shownPath, edits);
+}
+
+/** planEdit of a text already decoded (an editor's buffer). */
+function planText(raw: string, shownPath: string, edits: readonly EditSpec[]): PlannedEdit {
 	const bom = raw.startsWith(UTF8_BOM) ? UTF8_BOM : "";
 	const original = raw.slice(bom.length);
 	return { bom, original, ...applyEdits(original, edits, shownPath) };
@@ -170,7 +180,27 @@ async function applyAndWrite(
 	return plan;
 }
 
-export function createEditTool(cwd: string): ToolDefinition<typeof editSchema, EditToolDetails> {
+/**
+ * The edit of the text `files` holds (an editor's buffer), written back there; the editor keeps concurrent changes
+ * apart. Undefined when `files` declines the file: it is edited on disk.
+ */
+async function editThrough(
+	files: TextFileAccess,
+	absolute: string,
+	shownPath: string,
+	edits: EditSpec[],
+	signal: AbortSignal | undefined,
+): Promise<PlannedEdit | undefined> {
+	const text = await checkEditable(absolute, shownPath, () => files.readText(absolute, signal));
+	if (text === undefined) return undefined;
+	const plan = planText(text, shownPath, edits);
+	if (signal?.aborted) throw new Error(`Edit of ${shownPath} aborted; the file was not changed.`);
+	await files.writeText(absolute, plan.bom + plan.content, signal);
+	return plan;
+}
+
+/** With `options.files`, the file's text is read from and written to there (an editor's buffer). */
+export function createEditTool(cwd: string, options: { files?: TextFileAccess } = {}): ToolDefinition<typeof editSchema, EditToolDetails> {
 	return {
 		name: "edit",
 		label: "Edit",
@@ -181,9 +211,17 @@ export function createEditTool(cwd: string): ToolDefinition<typeof editSchema, E
 		async previewChange(args) {
 			const params = args as EditToolInput;
 			const edits = checkEdits(params.edits);
-			const { bytes, snapshot } = await readForEdit(resolveToCwd(params.path, cwd), params.path);
-			await snapshot.handle.close();
-			return diffLines(planDiff(params.path, planEdit(bytes, params.path, edits)).diff);
+			const absolute = resolveToCwd(params.path, cwd);
+			const { files } = options;
+			const held = files ? await checkEditable(absolute, params.path, () => files.readText(absolute)) : undefined;
+			let plan: PlannedEdit;
+			if (held !== undefined) plan = planText(held, params.path, edits);
+			else {
+				const { bytes, snapshot } = await readForEdit(absolute, params.path);
+				await snapshot.handle.close();
+				plan = planEdit(bytes, params.path, edits);
+			}
+			return diffLines(planDiff(params.path, plan).diff);
 		},
 		async execute(_toolCallId, params, signal) {
 			const absolute = resolveToCwd(params.path, cwd);
@@ -191,7 +229,7 @@ export function createEditTool(cwd: string): ToolDefinition<typeof editSchema, E
 			return withFileMutationQueue(absolute, async () => {
 				// Another program may write the file meanwhile: the edit is applied to what is on disk when it is
 				// written back, re-read and re-applied if the file changed, never written over the other change.
-				let change: PlannedEdit | undefined;
+				let change = options.files ? await editThrough(options.files, absolute, params.path, edits, signal) : undefined;
 				for (let attempt = 1; !change; attempt++) {
 					if (signal?.aborted) throw new Error(`Edit of ${params.path} aborted; the file was not changed.`);
 					const { bytes, snapshot } = await readForEdit(absolute, params.path);

@@ -6,6 +6,7 @@ import { createFindTool } from "./find.js";
 import { createGrepTool } from "./grep.js";
 import { createLsTool } from "./ls.js";
 import { createReadTool } from "./read.js";
+import type { TextFileAccess } from "./text-files.js";
 import type { ProcessGroupSet } from "./process-groups.js";
 import { createWriteTool } from "./write.js";
 
@@ -29,6 +30,7 @@ export {
 	truncateTail,
 } from "./truncate.js";
 export { createWriteTool, type WriteToolDetails, type WriteToolInput, writeSchema } from "./write.js";
+export type { TextFileAccess } from "./text-files.js";
 
 /** What a session gives the tools it makes, besides their directory; each takes what concerns it. */
 export interface ToolContext {
@@ -36,6 +38,8 @@ export interface ToolContext {
 	processGroups?: ProcessGroupSet;
 	/** Masks secrets in output a tool shows before it returns (bash's live output); see BashToolOptions.redact. */
 	redact?: (text: string, live: boolean) => string;
+	/** read, edit and write get and put text files' content through this (an editor's buffers) instead of the disk. */
+	files?: TextFileAccess;
 }
 
 /** Makes a tool working in a directory. */

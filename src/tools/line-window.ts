@@ -18,8 +18,18 @@ export interface LineWindow {
  * Collects up to maxLines lines starting at startIndex (0-based), and stops collecting once more than
  * byteBudget bytes are kept: the caller's limit check needs only to see that the budget was exceeded.
  */
-export async function readLineWindow(
-	filePath: string,
+export function readLineWindow(filePath: string, startIndex: number, maxLines: number, byteBudget: number, signal?: AbortSignal): Promise<LineWindow> {
+	// Leaving the loop early (an abort) closes the stream.
+	return lineWindow(fs.createReadStream(filePath), startIndex, maxLines, byteBudget, signal);
+}
+
+/** readLineWindow over a text already in memory (a file's content as an editor holds it). */
+export function textLineWindow(text: string, startIndex: number, maxLines: number, byteBudget: number): Promise<LineWindow> {
+	return lineWindow([Buffer.from(text, "utf8")], startIndex, maxLines, byteBudget);
+}
+
+async function lineWindow(
+	chunks: AsyncIterable<Buffer> | Iterable<Buffer>,
 	startIndex: number,
 	maxLines: number,
 	byteBudget: number,
@@ -66,13 +76,9 @@ export async function readLineWindow(
 		currentBytes += bytes;
 	};
 
-	const stream = fs.createReadStream(filePath);
-	for await (const chunk of stream as AsyncIterable<Buffer>) {
+	for await (const chunk of chunks) {
 		// Counting the lines of a huge file takes seconds: an abort must not wait for the end of it.
-		if (signal?.aborted) {
-			stream.destroy();
-			throw new Error("Read aborted.");
-		}
+		if (signal?.aborted) throw new Error("Read aborted.");
 		if (chunk.length > 0) sawAnything = true;
 		const text = decoder.write(chunk);
 		let from = 0;

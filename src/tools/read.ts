@@ -4,8 +4,9 @@ import { type Static, Type } from "@sinclair/typebox";
 import { type AgentToolResult, compactArgs, rawNumber, rawString, type ToolDefinition, type ToolPresentation, type ToolRowState } from "../core/index.js";
 import { detectImageMimeType, type ImageMimeType, looksBinary, MAX_IMAGE_BYTES, SNIFF_BYTES, specialFileKind } from "./file-kind.js";
 import { pathArgument, pathEffect } from "./file-tool-presentation.js";
-import { readLineWindow } from "./line-window.js";
+import { type LineWindow, readLineWindow, textLineWindow } from "./line-window.js";
 import { acceptFilePathAlias, resolveToCwd } from "./resolve-path.js";
+import type { TextFileAccess } from "./text-files.js";
 import { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, formatSize, truncateHead } from "./truncate.js";
 
 export const readSchema = Type.Object({
@@ -117,9 +118,20 @@ async function readImage(absolute: string, shownPath: string, mimeType: ImageMim
 	return result;
 }
 
-async function readText(absolute: string, shownPath: string, offset: number, limit: number | undefined, signal?: AbortSignal) {
+async function readText(
+	absolute: string,
+	shownPath: string,
+	offset: number,
+	limit: number | undefined,
+	files: TextFileAccess | undefined,
+	signal?: AbortSignal,
+) {
 	const maxLines = Math.min(limit ?? DEFAULT_MAX_LINES, DEFAULT_MAX_LINES);
-	const window = await readLineWindow(absolute, offset - 1, maxLines, DEFAULT_MAX_BYTES, signal);
+	const held = await files?.readText(absolute, signal);
+	const window: LineWindow =
+		held !== undefined
+			? await textLineWindow(held, offset - 1, maxLines, DEFAULT_MAX_BYTES)
+			: await readLineWindow(absolute, offset - 1, maxLines, DEFAULT_MAX_BYTES, signal);
 	const { totalLines } = window;
 	const details = (startLine: number, endLine: number, nextOffset?: number): ReadToolDetails => ({
 		path: absolute,
@@ -171,7 +183,8 @@ async function readText(absolute: string, shownPath: string, offset: number, lim
 	return text(output, details(offset, endLine, nextOffset));
 }
 
-export function createReadTool(cwd: string): ToolDefinition<typeof readSchema, ReadToolDetails> {
+/** With `options.files`, a text file's lines come from there (an editor's buffer); images are read from disk. */
+export function createReadTool(cwd: string, options: { files?: TextFileAccess } = {}): ToolDefinition<typeof readSchema, ReadToolDetails> {
 	return {
 		name: "read",
 		label: "Read",
@@ -196,7 +209,7 @@ export function createReadTool(cwd: string): ToolDefinition<typeof readSchema, R
 					`${params.path} is a binary file (${formatSize(stat.size)}), not text; it is not shown. Inspect it with bash (for example: file, xxd | head).`,
 				);
 			}
-			return readText(absolute, params.path, offset, params.limit, signal);
+			return readText(absolute, params.path, offset, params.limit, options.files, signal);
 		},
 	};
 }

@@ -1,5 +1,6 @@
 // The write tool: create or overwrite a whole file, atomically, inside the file-mutation queue.
 import fs from "node:fs/promises";
+import { dirname } from "node:path";
 import { type Static, Type } from "@sinclair/typebox";
 import { rawNumber, type StyledLine, type ToolDefinition, type ToolPresentation, tailLines } from "../core/index.js";
 import { atomicWriteFile } from "./atomic-write.js";
@@ -9,6 +10,7 @@ import { specialFileKind } from "./file-kind.js";
 import { withFileMutationQueue } from "./file-mutation-queue.js";
 import { pathEffect, READ_BEFORE_CHANGE, summarizePath } from "./file-tool-presentation.js";
 import { acceptFilePathAlias, resolveToCwd } from "./resolve-path.js";
+import type { TextFileAccess } from "./text-files.js";
 import { formatSize } from "./truncate.js";
 
 export const writeSchema = Type.Object({
@@ -71,7 +73,8 @@ async function exists(filePath: string): Promise<boolean> {
 	}
 }
 
-export function createWriteTool(cwd: string): ToolDefinition<typeof writeSchema, WriteToolDetails> {
+/** With `options.files`, the text is written there (an editor's buffer, which saves it) instead of to disk. */
+export function createWriteTool(cwd: string, options: { files?: TextFileAccess } = {}): ToolDefinition<typeof writeSchema, WriteToolDetails> {
 	return {
 		name: "write",
 		label: "Write",
@@ -89,7 +92,10 @@ export function createWriteTool(cwd: string): ToolDefinition<typeof writeSchema,
 				// Checked inside the queue: an abort while waiting for earlier writes must not write.
 				if (signal?.aborted) throw new Error(`Write to ${params.path} aborted; the file was not changed.`);
 				const created = !(await exists(absolute));
-				await atomicWriteFile(absolute, params.content);
+				if (options.files) {
+					await fs.mkdir(dirname(absolute), { recursive: true });
+					await options.files.writeText(absolute, params.content, signal);
+				} else await atomicWriteFile(absolute, params.content);
 				const bytes = Buffer.byteLength(params.content, "utf8");
 				return {
 					content: [{ type: "text" as const, text: `${created ? "Created" : "Wrote"} ${params.path} (${bytes} bytes).` }],

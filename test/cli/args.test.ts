@@ -30,6 +30,20 @@ describe("parseArgs", () => {
 		});
 	});
 
+	it("reads `loom acp` with the model and tool options, and keeps a prompt that only mentions acp", () => {
+		expect(parse("acp", "--model", "m", "--tools", "read").options).toMatchObject({ command: "acp", model: "m", tools: ["read"], prompt: "" });
+		expect(parse("--no-session", "acp").options).toMatchObject({ command: "acp", persist: false });
+		expect(parse("explain", "acp").options).toMatchObject({ command: undefined, prompt: "explain acp" });
+		// `loom help` is a prompt, as before there were subcommands.
+		expect(parse("help").options).toMatchObject({ command: undefined, prompt: "help" });
+	});
+
+	it("refuses prompts and session picks with `loom acp`: the editor sends them", () => {
+		expect(() => parse("acp", "-p")).toThrow(/loom acp takes no -p/);
+		expect(() => parse("acp", "-c")).toThrow(/loom acp takes no --continue/);
+		expect(parse("acp", "do", "this").result).toEqual({ kind: "exit", code: 2 });
+	});
+
 	it("has sensible defaults", () => {
 		const { options } = parse();
 		expect(options).toMatchObject({ print: false, tools: undefined, persist: true, contextFiles: true, extensions: [], trust: false, mcpConfig: [], files: [], prompt: "" });
