@@ -127,6 +127,24 @@ describe("picker dialog", () => {
 		expect(await again).toBe("DAMSON");
 	});
 
+	it("takes a filter typed ahead with its Enter in one chunk as the filter, then the choice", async () => {
+		const screen = host();
+		const answer = screen.ui.select({ title: "Pick", filter: true }, fruits);
+		await screen.until((f) => f.includes("type to narrow"));
+		await screen.press("dmsn\r");
+		expect(await answer).toBe("DAMSON");
+	});
+
+	it("keeps lines that arrive in one chunk without an Enter at their end as the filter (a paste without brackets)", async () => {
+		const screen = host();
+		const answer = screen.ui.select({ title: "Pick", filter: true }, fruits);
+		await screen.until((f) => f.includes("type to narrow"));
+		await screen.press("cher\rry\r");
+		await screen.until((f) => f.includes("filter: cher ry"));
+		await screen.press(ENTER);
+		expect(await answer).toBe("CHERRY");
+	});
+
 	it("does not filter unless asked: letters do nothing", async () => {
 		const screen = host();
 		const answer = screen.ui.select({ title: "Pick" }, fruits);
@@ -226,6 +244,14 @@ describe("input dialog", () => {
 		await screen.until((f) => f.includes("Paste here"));
 		await screen.press("\u001b[200~", "one\rtwo", "\u001b[201~", ENTER);
 		expect(await pasted).toBe("one two");
+	});
+
+	it("takes text typed ahead with its Enter in one chunk as typed, then accepts it", async () => {
+		const screen = host();
+		const answer = screen.ui.input("Why not?");
+		await screen.until((f) => f.includes("Why not?"));
+		await screen.press("luna\r");
+		expect(await answer).toBe("luna");
 	});
 });
 
