@@ -66,6 +66,7 @@ export function App({ session, initialPrompt, inputActive, onExit, home, print }
 		() => refreshClock.current(),
 	);
 	const commands = useMemo(() => screenCommands(session), [session]);
+	const history = useMemo(() => view.sessionPrompts.map((text) => ({ text })), [view.sessionPrompts]);
 	const completions = useCompletions(commands, session.cwd);
 	const { columns, rows } = useTerminalSize();
 	const { write } = useStdout();
@@ -235,7 +236,7 @@ export function App({ session, initialPrompt, inputActive, onExit, home, print }
 					onHeightChange={setEditorHeight}
 					completions={completions}
 					onExternalEdit={handoff.editExternally}
-					history={view.sessionPrompts}
+					history={history}
 				/>
 			</Box>
 			<Footer view={view} contextWindow={session.model?.contextWindow} now={now} width={columns} home={home} />
