@@ -22,6 +22,12 @@ export function userText(content: unknown): string {
 		.join("\n");
 }
 
+/** A prompt as the user typed it (a paste's marker, a command line) where the message keeps it, else its text. */
+export function typedText(message: unknown): string {
+	const { typed, content } = (message ?? {}) as { typed?: unknown; content?: unknown };
+	return typeof typed === "string" ? typed : userText(content);
+}
+
 export interface ThinkingText {
 	text: string;
 	redacted: boolean;

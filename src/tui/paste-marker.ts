@@ -32,6 +32,14 @@ export function newMarker(text: string, pastes: readonly Paste[]): string {
 	return marker;
 }
 
+/** What newMarker writes. */
+const MARKER = /\[pasted [\d,]+ (?:lines|chars)(?: #\d+)?\]/;
+
+/** Whether `text` holds something written like a paste's marker. */
+export function hasMarker(text: string): boolean {
+	return MARKER.test(text);
+}
+
 /** The text with every marker still in it replaced by its paste. */
 export function expandPastes(text: string, pastes: readonly Paste[]): string {
 	let out = text;

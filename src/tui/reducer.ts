@@ -2,7 +2,7 @@
 // tool presentations come in as arguments, side effects (prompting, rendering) live outside.
 import type { SessionEvent } from "../core/session/session-events.js";
 import type { NamedToolPresentation } from "../core/tool-definition.js";
-import { userText } from "./message-text.js";
+import { typedText } from "./message-text.js";
 import { expandLast } from "./expand-last.js";
 import { appendItems, endAssistant, flushAssistant, startAssistant, updateAssistant } from "./reduce-assistant.js";
 import { awaitApproval, endTool, flushToolBatch, queueTools, runTool, startTool, updateTool } from "./reduce-tools.js";
@@ -56,10 +56,7 @@ export function reduceView(view: ScreenView, event: ScreenEvent, now: number, to
 				const message = event.message as Parameters<typeof endAssistant>[1];
 				return queueTools(endAssistant(view, message), message, now, tools);
 			}
-			if (role === "user") {
-				const text = userText((event.message as { content?: unknown }).content);
-				return appendItems(view, [{ kind: "user", text }]);
-			}
+			if (role === "user") return appendItems(view, [{ kind: "user", text: typedText(event.message) }]);
 			// Tool results are shown by the tool rows; other roles are not displayed.
 			return view;
 		}

@@ -104,12 +104,16 @@ export function App({ session, initialPrompt, inputActive, onExit, home, print }
 		[session, flush, latest, dispatch],
 	);
 
-	/** Runs one prompt to its end; resolves with the text to give back when the run never started. */
+	/**
+	 * Runs one prompt to its end; resolves with the text to give back when the run never started. `typed` is what
+	 * the user wrote, shown and recalled where `text` stands for more.
+	 */
 	const runPrompt = useCallback(
-		async (text: string): Promise<string | undefined> => {
+		async (text: string, typed: string): Promise<string | undefined> => {
 			const { runs: runsBefore, transcript: before } = latest();
 			try {
-				await session.prompt(shell.withContext(text));
+				const sent = shell.withContext(text);
+				await session.prompt(sent, sent === typed ? {} : { typed });
 				shell.contextSent();
 				return undefined;
 			} catch (error) {
@@ -119,15 +123,42 @@ export function App({ session, initialPrompt, inputActive, onExit, home, print }
 				// prompt that cannot start says why, so every Enter gets an answer.
 				const said = latest().transcript.slice(before.length).some((item) => item.kind === "notice" && item.text === message);
 				if (!said) notify("error", message);
-				return latest().runs === runsBefore ? text : undefined;
+				return latest().runs === runsBefore ? typed : undefined;
 			}
 		},
 		[session, notify, latest, shell],
 	);
 
+	/** A prompt as typed text is sent: a run when idle, a steering message into the run going on. */
+	const send = useCallback(
+		async (text: string, typed: string): Promise<string | undefined> => {
+			if (!isBusy(latest())) return runPrompt(text, typed);
+			try {
+				await session.steer(text, text === typed ? {} : { typed });
+				return undefined;
+			} catch (error) {
+				notify("error", errorText(error));
+				return typed;
+			}
+		},
+		[session, notify, runPrompt, latest],
+	);
+
 	const onSubmit = useCallback(
-		async (text: string): Promise<string | undefined> => {
+		async (text: string, typed = text): Promise<string | undefined> => {
 			const command = parseSlashCommand(text);
+			const definition = command && commands.get(command.name);
+			// A prompt template's or skill's command is sent as its prompt, and shown as the command line typed.
+			if (command && definition?.expand) {
+				let expanded: string;
+				try {
+					expanded = await definition.expand(command.args);
+				} catch (error) {
+					notify("error", errorText(error));
+					return undefined;
+				}
+				return send(expanded, typed);
+			}
 			if (command) {
 				// A command may hand text back to the editor (a rewound prompt, to edit and send again).
 				let editorText: string | undefined;
@@ -136,16 +167,9 @@ export function App({ session, initialPrompt, inputActive, onExit, home, print }
 				return editorText;
 			}
 			if (await shell.run(text)) return undefined;
-			if (!isBusy(latest())) return runPrompt(text);
-			try {
-				await session.steer(text);
-				return undefined;
-			} catch (error) {
-				notify("error", errorText(error));
-				return text;
-			}
+			return send(text, typed);
 		},
-		[session, commands, notify, exit, runPrompt, latest, dialogs.ui, shell],
+		[session, commands, notify, exit, send, latest, dialogs.ui, shell],
 	);
 
 	const onInterrupt = useCallback((): string[] => {

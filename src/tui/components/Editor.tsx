@@ -161,7 +161,10 @@ function EditorView({
 			if (sent.length > 0) historyPastes.current.set(typed, sent);
 			Promise.resolve(onSubmit(text, typed)).then(
 				(restore) => {
-					if (restore && stateRef.current.text === "") commit(edit.setText(stateRef.current, restore));
+					if (!restore || stateRef.current.text !== "") return;
+					// Text given back (a prompt that could not start, a rewound one) brings the pastes of its markers.
+					pastes.current = [...(historyPastes.current.get(restore) ?? [])];
+					commit(edit.setText(stateRef.current, restore));
 				},
 				() => {},
 			);
