@@ -99,4 +99,26 @@ describe("Tab on a path", () => {
 		frame = await screen.until((f) => f.includes("› open src/editor-state.ts"));
 		expect(frame).not.toContain("src/editor-keys.ts");
 	});
+
+	it("writes a path with blanks as a shell would, and a second Tab goes on inside the folder", async () => {
+		const { screen } = await ready(["dir with space/file name.txt"]);
+		await screen.type("cat dir", TAB);
+		await screen.until((f) => f.includes("› cat dir\\ with\\ space/"));
+		await screen.type(TAB);
+		await screen.until((f) => f.includes("› cat dir\\ with\\ space/file\\ name.txt"));
+	});
+});
+
+describe("@ file completion of a path with blanks", () => {
+	it("puts the chosen file in quoted, and Tab after @ goes on inside a quoted folder", async () => {
+		const { screen } = await ready(["dir with space/file name.txt", "dir with space/other.txt"]);
+		await screen.type("look at @filena");
+		await screen.until((f) => f.includes("› dir with space/file name.txt"));
+		await screen.type(TAB);
+		await screen.until((f) => f.includes('› look at @"dir with space/file name.txt"'));
+		await screen.type("\u0015", "@dir", ESC, TAB);
+		await screen.until((f) => f.includes('› @"dir with space/'));
+		await screen.type("oth", ESC, TAB);
+		await screen.until((f) => f.includes('› @"dir with space/other.txt"'));
+	});
 });
