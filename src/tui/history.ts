@@ -3,7 +3,7 @@
 import type { AgentMessage } from "../core/agent-types.js";
 import { findTool, type NamedToolPresentation, toolSummary } from "../core/tool-definition.js";
 import { isCompactionSummary } from "../core/session/compaction/summary-message.js";
-import { textFromContent, thinkingFromContent, typedText, userText } from "./message-text.js";
+import { promptItem, textFromContent, thinkingFromContent, typedText, userText } from "./message-text.js";
 import { hasMarker } from "./paste-marker.js";
 import type { NewTranscriptItem as NewItem, ToolRunView } from "./view-model.js";
 
@@ -24,8 +24,8 @@ function isRole<R extends string>(message: AgentMessage, role: R): boolean {
 	return (message as { role?: string }).role === role;
 }
 
-/** `tools`: the session's tool presentations, for the rows' argument summaries. */
-export function historyItems(messages: readonly AgentMessage[], tools: readonly NamedToolPresentation[] = [], limit = HISTORY_MESSAGES): NewItem[] {
+/** `tools`: the session's tool presentations, for the rows' argument summaries; `cwd`: where @-mentions were read. */
+export function historyItems(messages: readonly AgentMessage[], tools: readonly NamedToolPresentation[] = [], cwd?: string, limit = HISTORY_MESSAGES): NewItem[] {
 	const start = Math.max(0, messages.length - limit);
 	const shown = messages.slice(start);
 	const results = new Map<string, ToolResultLike>();
@@ -40,7 +40,7 @@ export function historyItems(messages: readonly AgentMessage[], tools: readonly 
 	let turn = 0;
 	shown.forEach((message, index) => {
 		if (isRole(message, "user")) {
-			items.push({ kind: "user", text: typedText(message) });
+			items.push(promptItem(message, cwd));
 			return;
 		}
 		if (isCompactionSummary(message)) {

@@ -2,7 +2,7 @@
 // tool presentations come in as arguments, side effects (prompting, rendering) live outside.
 import type { SessionEvent } from "../core/session/session-events.js";
 import type { NamedToolPresentation } from "../core/tool-definition.js";
-import { typedText } from "./message-text.js";
+import { promptItem } from "./message-text.js";
 import { expandLast } from "./expand-last.js";
 import { appendItems, endAssistant, flushAssistant, startAssistant, updateAssistant } from "./reduce-assistant.js";
 import { awaitApproval, endTool, flushToolBatch, queueTools, runTool, startTool, updateTool } from "./reduce-tools.js";
@@ -56,7 +56,7 @@ export function reduceView(view: ScreenView, event: ScreenEvent, now: number, to
 				const message = event.message as Parameters<typeof endAssistant>[1];
 				return queueTools(endAssistant(view, message), message, now, tools);
 			}
-			if (role === "user") return appendItems(view, [{ kind: "user", text: typedText(event.message) }]);
+			if (role === "user") return appendItems(view, [promptItem(event.message, view.session.cwd)]);
 			// Tool results are shown by the tool rows; other roles are not displayed.
 			return view;
 		}

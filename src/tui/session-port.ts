@@ -41,8 +41,8 @@ export interface SessionPort extends CommandSession {
 	/** The session's slash commands; the screen adds its own on top. */
 	readonly commands: CommandLookup<CommandSession>;
 
-	/** The current model; contextWindow in tokens. */
-	readonly model: { id: string; provider: string; contextWindow: number } | undefined;
+	/** The current model; contextWindow in tokens; `input`: what it takes (["text", "image"]), unknown: anything. */
+	readonly model: { id: string; provider: string; contextWindow: number; input?: readonly string[] } | undefined;
 	readonly cwd: string;
 	/** The conversation, shown when a saved session is opened. Optional. */
 	readonly messages?: readonly AgentMessage[];

@@ -1,5 +1,7 @@
 import { Box, useStdout } from "ink";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import type { ImageContent } from "../../core/llm-types.js";
+import { type AttachedPrompt, attachMentions } from "../attach-mentions.js";
 import { useClock } from "../hooks/use-clock.js";
 import { useCompletions } from "../hooks/use-completions.js";
 import { useDialogs } from "../hooks/use-dialogs.js";
@@ -109,11 +111,11 @@ export function App({ session, initialPrompt, inputActive, onExit, home, print }
 	 * the user wrote, shown and recalled where `text` stands for more.
 	 */
 	const runPrompt = useCallback(
-		async (text: string, typed: string): Promise<string | undefined> => {
+		async (text: string, typed: string, images: ImageContent[]): Promise<string | undefined> => {
 			const { runs: runsBefore, transcript: before } = latest();
 			try {
 				const sent = shell.withContext(text);
-				await session.prompt(sent, sent === typed ? {} : { typed });
+				await session.prompt(sent, { ...(sent === typed ? {} : { typed }), ...(images.length > 0 ? { images } : {}) });
 				shell.contextSent();
 				return undefined;
 			} catch (error) {
@@ -129,12 +131,28 @@ export function App({ session, initialPrompt, inputActive, onExit, home, print }
 		[session, notify, latest, shell],
 	);
 
-	/** A prompt as typed text is sent: a run when idle, a steering message into the run going on. */
+	/**
+	 * A prompt as typed text is sent, with the files its @-mentions name: a run when idle, a steering message into
+	 * the run going on. A file that cannot go along is said, and nothing is sent.
+	 */
 	const send = useCallback(
 		async (text: string, typed: string): Promise<string | undefined> => {
-			if (!isBusy(latest())) return runPrompt(text, typed);
+			let prompt: AttachedPrompt;
 			try {
-				await session.steer(text, text === typed ? {} : { typed });
+				const model = session.model;
+				const target = { acceptsImages: model?.input?.includes("image") ?? true, model: model ? `${model.provider}/${model.id}` : "the model" };
+				prompt = attachMentions(text, typed, session.cwd, target);
+			} catch (error) {
+				notify("error", errorText(error));
+				return typed;
+			}
+			if (!isBusy(latest())) return runPrompt(prompt.text, typed, prompt.images);
+			if (prompt.images.length > 0) {
+				notify("error", "An image goes with a new prompt, not into a run going on: send it once the run ends (Esc interrupts).");
+				return typed;
+			}
+			try {
+				await session.steer(prompt.text, prompt.text === typed ? {} : { typed });
 				return undefined;
 			} catch (error) {
 				notify("error", errorText(error));

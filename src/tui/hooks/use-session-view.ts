@@ -71,7 +71,7 @@ export function useSessionView(
 			if (event.type === "session_open") {
 				dispatch({ type: "ui_usage_baseline", usage: { ...session.usageTotals }, contextTokens: session.contextUsage?.tokens });
 				if (event.messageCount > 0 && session.messages) {
-					dispatch({ type: "ui_history", items: historyItems(session.messages, session.tools), prompts: promptHistory(session.messages) });
+					dispatch({ type: "ui_history", items: historyItems(session.messages, session.tools, event.cwd), prompts: promptHistory(session.messages) });
 				}
 			}
 		});

@@ -81,8 +81,9 @@ describe("@ file completion", () => {
 		await screen.type(TAB);
 		frame = await screen.until((f) => f.includes("› explain @src/tui/editor-state.ts"));
 		await screen.type("please", ENTER);
-		await screen.until((f) => f.includes("echo: explain @src/tui/editor-state.ts please"));
-		expect(session.calls.prompts).toEqual(["explain @src/tui/editor-state.ts please"]);
+		// The file goes along (see file-mentions.test.tsx), the prompt as typed after it.
+		await screen.until((f) => f.includes("› explain @src/tui/editor-state.ts please") && f.includes("attached src/tui/editor-state.ts"));
+		expect(session.calls.prompts).toEqual([`<file name="${join(session.cwd, "src/tui/editor-state.ts")}">\n\n</file>\n\nexplain @src/tui/editor-state.ts please`]);
 	});
 });
 
