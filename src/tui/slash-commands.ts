@@ -14,7 +14,7 @@ export const KEY_HELP: ReadonlyArray<[string, string]> = [
 	["Up / Down", "previous / next prompt (a resumed session's included); in a list, move"],
 	["Tab", "complete the command, @file or path under the cursor"],
 	["Esc", "interrupt the run; queued messages return to the editor; close a list; stop a !command"],
-	["Ctrl+C", "clear the editor; twice within 2 s: exit"],
+	["Ctrl+C", "interrupt the run (on an empty editor), else clear the editor; twice within 2 s: exit"],
 	["Ctrl+D", "exit (on an empty editor)"],
 	["Ctrl+T", "show or hide thinking in full, for the whole transcript (printed again)"],
 	["Shift+Tab", "next approval mode: auto → ask → read-only (also /approval)"],

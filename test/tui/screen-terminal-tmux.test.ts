@@ -1,12 +1,13 @@
 // The screen in a real terminal (tmux), for what only a terminal shows: the keys as tmux sends them, what the
 // scrollback keeps after leaving, a tool row while its command runs silently.
-import { mkdirSync } from "node:fs";
+import { existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { ensureBuilt, serverFlags } from "../cli/loom-process.js";
+import { ensureBuilt, serverFlags, sessionFiles, sessionMessages } from "../cli/loom-process.js";
 import { type ScriptedModelServer, startScriptedModelServer } from "../support/scripted-model-server.mjs";
 import { tempDir } from "../support/temp-dir.js";
 import { TmuxTerminal, hasTmux, loomCommand } from "../support/tmux-terminal.js";
+import { waitFor } from "../support/wait-for.js";
 
 /** A terminal of its own for each test (a tmux server just killed may still hold a reused socket). */
 let terminal: TmuxTerminal;
@@ -116,6 +117,30 @@ describe.skipIf(!hasTmux())("the screen in a terminal (tmux)", () => {
 		// In order: the prompt, the answer so far, then the interrupted line.
 		expect(scrollback.indexOf("› tell me slowly")).toBeLessThan(scrollback.indexOf(paragraph(1)));
 		expect(scrollback.lastIndexOf(streaming)).toBeLessThan(scrollback.indexOf("Interrupted"));
+	}, 60_000);
+
+	it("one Ctrl+C on an empty editor stops the run as Esc does: the command ends, the file is complete, loom stays", async () => {
+		const started = join(root, "ctrl-c-started");
+		server.enqueue({ toolCalls: [{ id: "call_long", name: "bash", arguments: { command: `touch ${started}; sleep 30` } }] });
+		const ws = await open();
+		await terminal.typeLine("run the long one");
+		await terminal.waitForScreen((screen) => /bash touch .* [\d.]+s/.test(screen), "the command running");
+		await waitFor(() => existsSync(started), Boolean, { what: "the command to start" });
+		terminal.sendKeys("C-c");
+		const stopped = await terminal.waitForScreen((screen) => screen.includes("ready"), "the run to stop");
+		expect(stopped).toMatch(/✗ bash touch .*\n(.*\n)*\s+interrupted/);
+		expect(stopped).not.toContain("[loom exited");
+		const [file] = sessionFiles(ws.home);
+		expect(sessionMessages(file!).map((message) => message.role)).toEqual(["user", "assistant", "toolResult"]);
+		expect(sessionMessages(file!)[2]).toMatchObject({ toolCallId: "call_long", isError: true });
+		// The model was not asked again: the run ended with the stopped command.
+		expect(server.requests).toHaveLength(1);
+		// The screen goes on: the next prompt is a run of its own.
+		server.enqueue({ text: "Back again." });
+		await terminal.typeLine("and now?");
+		await terminal.waitForScreen((screen) => screen.includes("Back again."), "the next answer");
+		terminal.sendKeys("C-d");
+		await terminal.waitForScreen((screen) => screen.includes("[loom exited with 0]"), "loom to exit");
 	}, 60_000);
 
 	it("shows a silent command's row as running, not preparing, while it runs", async () => {

@@ -39,7 +39,7 @@ const EDIT_KINDS: Partial<Record<EditorCommand["type"], EditKind>> = {
 export const CTRL_C_EXIT_WINDOW_MS = 2000;
 
 export interface EditorProps {
-	/** A run is active: Enter queues a steering message and Esc interrupts. */
+	/** A run is active: Enter queues a steering message; Esc, or Ctrl+C on an empty editor, interrupts. */
 	running: boolean;
 	width: number;
 	/** Text rows shown at most; a taller text scrolls with the cursor. */
@@ -51,7 +51,7 @@ export interface EditorProps {
 	 * back when it could not be sent.
 	 */
 	onSubmit(text: string, typed: string): Promise<string | undefined> | string | undefined;
-	/** Esc while running: interrupts and returns the queued texts to put back into the editor. */
+	/** Esc (or Ctrl+C on an empty editor) while running: interrupts and returns the queued texts to put back into the editor. */
 	onInterrupt(): string[];
 	onExit(): void;
 	onToggleThinking(): void;
@@ -234,6 +234,16 @@ function EditorView({
 		[onExternalEdit],
 	);
 
+	/** Stops the run; the messages queued for it come back into the editor, ahead of the text there. */
+	const interrupt = useCallback(
+		(current: edit.EditorState): edit.EditorState => {
+			const restored = onInterrupt().filter((text) => text.trim() !== "");
+			if (restored.length === 0) return current;
+			return edit.setText(current, [...restored, current.text].filter((text) => text !== "").join("\n"));
+		},
+		[onInterrupt],
+	);
+
 	const apply = useCallback(
 		(current: edit.EditorState, command: EditorCommand): edit.EditorState => {
 			// An open popup takes the keys that move in it, choose from it and close it.
@@ -307,12 +317,8 @@ function EditorView({
 				case "cycleApproval":
 					onCycleApproval?.();
 					return current;
-				case "escape": {
-					if (!running) return current;
-					const restored = onInterrupt().filter((text) => text.trim() !== "");
-					if (restored.length === 0) return current;
-					return edit.setText(current, [...restored, current.text].filter((text) => text !== "").join("\n"));
-				}
+				case "escape":
+					return running ? interrupt(current) : current;
 				case "ctrlC": {
 					const now = Date.now();
 					if (now - lastCtrlC.current <= CTRL_C_EXIT_WINDOW_MS) {
@@ -321,6 +327,8 @@ function EditorView({
 					}
 					lastCtrlC.current = now;
 					showHint("Press Ctrl+C again to exit");
+					// During a run, an empty editor's Ctrl+C interrupts it as Esc does; otherwise it clears the text.
+					if (running && current.text === "") return interrupt(current);
 					pastes.current = [];
 					return edit.setText(current, "");
 				}
@@ -342,7 +350,7 @@ function EditorView({
 				}
 			}
 		},
-		[running, submit, onInterrupt, onExit, onToggleThinking, onCycleApproval, showHint, suggestions, insertText, completePath, editExternally],
+		[running, submit, interrupt, onExit, onToggleThinking, onCycleApproval, showHint, suggestions, insertText, completePath, editExternally],
 	);
 
 	const handleInput = useCallback(
