@@ -5,7 +5,7 @@ import { stripToOneLine } from "../../core/text/sanitize-terminal.js";
 import type { DialogKey } from "../dialogs/dialog-keys.js";
 import { pickerLayout } from "../dialogs/dialog-layout.js";
 import type { SelectDialog } from "../dialogs/dialog-queue.js";
-import { initialPicker, matchingChoices, pickerStep } from "../dialogs/picker-state.js";
+import { choiceKeys, initialPicker, matchingChoices, pickerStep } from "../dialogs/picker-state.js";
 import { useDialogKeys } from "../hooks/use-dialog-keys.js";
 import { useRefState } from "../hooks/use-ref-state.js";
 import { DialogFrame } from "./DialogFrame.js";
@@ -45,6 +45,8 @@ export function PickerDialog({ dialog, width, maxRows, active, onHeightChange }:
 		return initialPicker(options.initialIndex, choices.length, rows);
 	});
 	const matchesFor = useMemo(() => lastOf((query: string) => matchingChoices(choices, query)), [choices]);
+	// A list that does not filter answers to one key per choice (the choices then keep their order).
+	const keys = useMemo(() => (filter ? undefined : choiceKeys(choices.map((choice) => stripToOneLine(choice.label)))), [filter, choices]);
 	const matches = matchesFor(state.query);
 	const layout = pickerLayout({ maxRows, bodyLines: body.length, choices: matches.length, filter });
 
@@ -53,12 +55,12 @@ export function PickerDialog({ dialog, width, maxRows, active, onHeightChange }:
 			const current = stateRef.current;
 			const found = matchesFor(current.query);
 			const rows = pickerLayout({ maxRows, bodyLines: body.length, choices: found.length, filter }).choiceRows;
-			const outcome = pickerStep(current, key, found.length, rows, filter);
+			const outcome = pickerStep(current, key, found.length, rows, filter, keys);
 			if (outcome.type === "choose") dialog.finish(found[outcome.index]?.choice.value);
 			else if (outcome.type === "dismiss") dialog.finish(undefined);
 			else if (outcome.state !== current) setState(outcome.state);
 		},
-		[stateRef, matchesFor, maxRows, body.length, filter, dialog, setState],
+		[stateRef, matchesFor, maxRows, body.length, filter, keys, dialog, setState],
 	);
 	useDialogKeys(onKey, active);
 	useEffect(() => {
@@ -69,7 +71,7 @@ export function PickerDialog({ dialog, width, maxRows, active, onHeightChange }:
 	// Descriptions line up in a column after the longest label shown (within reason).
 	const labelWidth = Math.min(LABEL_COLUMN_MAX, Math.max(0, ...shown.map(({ choice }) => stringWidth(stripToOneLine(choice.label)))));
 	const position = matches.length > layout.choiceRows ? `${state.selected + 1}/${matches.length} · ` : "";
-	const hint = `${position}↑↓ move · enter choose · esc cancel${filter ? " · type to filter" : ""}`;
+	const hint = keys ? `${position}${keys.join("/")} or ↑↓ enter · esc cancel` : `${position}↑↓ move · enter choose · esc cancel${filter ? " · type to filter" : ""}`;
 	return (
 		<DialogFrame title={options.title} hint={hint} chrome={layout.chrome} width={width}>
 			<StyledLines lines={body.slice(0, layout.bodyRows)} truncate />
@@ -87,6 +89,7 @@ export function PickerDialog({ dialog, width, maxRows, active, onHeightChange }:
 					return (
 						<Text key={index} wrap="truncate-end">
 							<Text color="cyan">{selected ? "› " : "  "}</Text>
+							{keys ? <Text color="cyan" dimColor={!selected}>{`[${keys[index]}] `}</Text> : null}
 							<Text color={selected ? "cyan" : undefined} bold={selected}>
 								{stripToOneLine(choice.label) || " "}
 							</Text>

@@ -52,10 +52,10 @@ describe("picker dialog", () => {
 		const screen = host();
 		const answer = screen.ui.select({ title: "Pick a fruit" }, fruits);
 		let frame = await screen.until((f) => f.includes("Pick a fruit"));
-		expect(frame).toContain("› apple");
+		expect(frame).toContain("› [a] apple");
 		await screen.press(DOWN, DOWN);
-		frame = await screen.until((f) => f.includes("› cherry"));
-		expect(frame).not.toContain("› apple");
+		frame = await screen.until((f) => f.includes("› [c] cherry"));
+		expect(frame).not.toContain("› [a] apple");
 		await screen.press(UP, ENTER);
 		expect(await answer).toBe("BANANA");
 		await screen.until((f) => !f.includes("Pick a fruit"));
@@ -64,7 +64,7 @@ describe("picker dialog", () => {
 	it("answers nothing on Esc", async () => {
 		const screen = host();
 		const answer = screen.ui.select({ title: "Pick" }, fruits);
-		await screen.until((f) => f.includes("› apple"));
+		await screen.until((f) => f.includes("› [a] apple"));
 		await screen.press(ESC);
 		expect(await answer).toBeUndefined();
 	});
@@ -72,13 +72,13 @@ describe("picker dialog", () => {
 	it("starts on initialIndex and wraps around from the top with Up", async () => {
 		const screen = host();
 		const answer = screen.ui.select({ title: "Pick", initialIndex: 0 }, fruits);
-		await screen.until((f) => f.includes("› apple"));
+		await screen.until((f) => f.includes("› [a] apple"));
 		await screen.press(UP);
-		await screen.until((f) => f.includes("› elderberry"));
+		await screen.until((f) => f.includes("› [e] elderberry"));
 		await screen.press(ENTER);
 		expect(await answer).toBe("ELDERBERRY");
 		const second = screen.ui.select({ title: "Again", initialIndex: 3 }, fruits);
-		await screen.until((f) => f.includes("› damson"));
+		await screen.until((f) => f.includes("› [d] damson"));
 		await screen.press(ENTER);
 		expect(await second).toBe("DAMSON");
 	});
@@ -145,12 +145,50 @@ describe("picker dialog", () => {
 		expect(await answer).toBe("CHERRY");
 	});
 
-	it("does not filter unless asked: letters do nothing", async () => {
+	it("does not filter unless asked: a letter that is no choice's key does nothing", async () => {
 		const screen = host();
 		const answer = screen.ui.select({ title: "Pick" }, fruits);
-		await screen.until((f) => f.includes("› apple"));
-		await screen.press("c", DOWN, ENTER);
+		await screen.until((f) => f.includes("› [a] apple"));
+		await screen.press("x", DOWN, ENTER);
 		expect(await answer).toBe("BANANA");
+	});
+
+	it("answers a yes/no question with one key, shown beside each choice and in the hint", async () => {
+		const screen = host();
+		const answer = screen.ui.select({ title: "Trust this project folder?" }, [
+			{ label: "Yes, trust this folder and run its code", value: true },
+			{ label: "No, do not run it", value: false },
+		]);
+		const frame = await screen.until((f) => f.includes("Trust this project folder?"));
+		expect(frame).toContain("› [y] Yes, trust this folder and run its code");
+		expect(frame).toContain("  [n] No, do not run it");
+		expect(frame).toContain("y/n or ↑↓ enter");
+		await screen.press("n");
+		expect(await answer).toBe(false);
+	});
+
+	it("numbers the choices when two begin with the same letter, and takes the number", async () => {
+		const screen = host();
+		const answer = screen.ui.select({ title: "Allow bash to run this command?" }, [
+			{ label: "Allow once", value: "once" },
+			{ label: "Allow for this session", value: "session" },
+			{ label: "Deny, and say why (optional)", value: "deny" },
+		]);
+		const frame = await screen.until((f) => f.includes("Allow bash"));
+		expect(frame).toContain("[2] Allow for this session");
+		await screen.press("2");
+		expect(await answer).toBe("session");
+	});
+
+	it("keeps letters for the filter in a picker that filters: no keys are shown", async () => {
+		const screen = host();
+		const answer = screen.ui.select({ title: "Pick", filter: true }, fruits);
+		const frame = await screen.until((f) => f.includes("› apple"));
+		expect(frame).not.toContain("[a]");
+		await screen.press("c");
+		await screen.until((f) => f.includes("filter: c"));
+		await screen.press(ENTER);
+		expect(await answer).toBe("CHERRY");
 	});
 
 	it("shows a body above the choices, and cuts a long one so the dialog fits its rows", async () => {
