@@ -101,7 +101,7 @@ export async function run(options: CliOptions, io: RunIo = defaultIo(), version 
 	const staleFoldersRemoved = removeStaleOutputFolders();
 	try {
 		// The screen attaches the @files itself, and shows the prompt as typed with what went along.
-		if (interactive) return await runScreen(session, [options.prompt.trim(), ...options.files.map((file) => mentionWord(file))].filter((part) => part !== "").join(" "), io);
+		if (interactive) return await runScreen(session, [options.prompt.trim(), ...options.files.map((file) => mentionWord(file))].filter((part) => part !== "").join(" "), io, home);
 		if (rpc) return await runRpc(session, io);
 		// A prompt template or skill named by the words is expanded as the screen would; other commands are refused.
 		const prompt = withWords(input, await printPrompt(session.commands, input.parts.words));
@@ -113,7 +113,7 @@ export async function run(options: CliOptions, io: RunIo = defaultIo(), version 
 	}
 }
 
-async function runScreen(session: AgentSession, initialPrompt: string, io: RunIo): Promise<number> {
+async function runScreen(session: AgentSession, initialPrompt: string, io: RunIo, loomHome: string): Promise<number> {
 	// The screen reads Ctrl+C as a key; a signal comes from outside (kill, a closed terminal): stop the run, leave.
 	const stop = onTermination((code) => {
 		void session.abort().finally(() => {
@@ -123,7 +123,7 @@ async function runScreen(session: AgentSession, initialPrompt: string, io: RunIo
 	});
 	try {
 		const { runInteractive } = await import("../tui/index.js");
-		return await runInteractive(session, { initialPrompt: initialPrompt || undefined, stdin: io.stdin, stdout: io.stdout, stderr: io.stderr });
+		return await runInteractive(session, { initialPrompt: initialPrompt || undefined, stdin: io.stdin, stdout: io.stdout, stderr: io.stderr, loomHome });
 	} finally {
 		stop();
 	}

@@ -43,11 +43,12 @@ describe.skipIf(!hasTmux())("the screen in a terminal (tmux)", () => {
 		server?.close();
 	});
 
-	/** Starts loom in a fresh project and waits for the editor. */
-	async function open(args: string[] = [], size = { columns: 100, rows: 30 }) {
+	/** Starts loom in a fresh project (or again in `again`'s) and waits for the editor. */
+	async function open(args: string[] = [], size = { columns: 100, rows: 30 }, again?: { cwd: string; home: string }) {
+		terminal?.kill();
 		terminal = new TmuxTerminal(`loom-screen-terminal-${run}`);
 		const dir = join(root, String(run++));
-		const ws = { cwd: join(dir, "project"), home: join(dir, "loom-home") };
+		const ws = again ?? { cwd: join(dir, "project"), home: join(dir, "loom-home") };
 		mkdirSync(ws.cwd, { recursive: true });
 		mkdirSync(join(ws.home, "user-home"), { recursive: true });
 		terminal.start(loomCommand(ws.home, [...serverFlags(server.openaiBaseUrl), ...args]), { cwd: ws.cwd, ...size });
@@ -141,6 +142,23 @@ describe.skipIf(!hasTmux())("the screen in a terminal (tmux)", () => {
 		await terminal.waitForScreen((screen) => screen.includes("Back again."), "the next answer");
 		terminal.sendKeys("C-d");
 		await terminal.waitForScreen((screen) => screen.includes("[loom exited with 0]"), "loom to exit");
+	}, 60_000);
+
+	it("Up in a new loom recalls the prompts typed in this project before, newest first", async () => {
+		server.setDefaultTurn({ text: "Noted." });
+		const ws = await open();
+		for (const prompt of ["remember the milk", "and the bread"]) {
+			await terminal.typeLine(prompt);
+			await terminal.waitForScreen((screen) => screen.includes(`› ${prompt}`) && screen.includes("ready"), "the answer");
+		}
+		terminal.sendKeys("C-d");
+		await terminal.waitForScreen((screen) => screen.includes("[loom exited with 0]"), "loom to exit");
+
+		await open([], undefined, ws);
+		terminal.sendKeys("Up");
+		await terminal.waitForScreen((screen) => editorText(screen) === "› and the bread", "the latest prompt recalled");
+		terminal.sendKeys("Up");
+		await terminal.waitForScreen((screen) => editorText(screen) === "› remember the milk", "the one before");
 	}, 60_000);
 
 	it("shows a silent command's row as running, not preparing, while it runs", async () => {

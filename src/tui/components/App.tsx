@@ -12,8 +12,11 @@ import { useSessionView } from "../hooks/use-session-view.js";
 import { useWhenIdle } from "../hooks/use-when-idle.js";
 import { CLEAR_TERMINAL, useTranscriptPrinter } from "../hooks/use-transcript-printer.js";
 import { useTerminalSize } from "../hooks/use-terminal-size.js";
+import { HISTORY_PROMPTS } from "../history.js";
 import { dialogMaxRows, liveBudget } from "../live-layout.js";
 import { warmUpMarkdown } from "../markdown.js";
+import { hasMarker } from "../paste-marker.js";
+import { loadPromptHistory, savePrompt } from "../prompt-history-file.js";
 import type { SessionPort } from "../session-port.js";
 import { errorText, hiddenCommandNotices, parseSlashCommand, runSlashCommand, screenCommands } from "../slash-commands.js";
 import { type NoticeLevel, type ScreenView, initialView, isBusy } from "../view-model.js";
@@ -39,6 +42,8 @@ export interface AppProps {
 	/** Called once, when the screen is done, with the process exit code. */
 	onExit(code: number): void;
 	home?: string;
+	/** The file the prompts typed are kept in across sessions (the loom home's prompt history); none: not kept. */
+	historyFile?: string;
 	/**
 	 * Where finished transcript text goes. Default: Ink's write, above the live area, into the terminal's
 	 * scrollback. (Tests record it instead: Ink's debug mode redraws whole frames and would drop it.)
@@ -59,7 +64,7 @@ function viewFromSession(session: SessionPort): ScreenView {
 	return { ...view, usage: { ...session.usageTotals }, contextTokens: session.contextUsage?.tokens };
 }
 
-export function App({ session, initialPrompt, inputActive, onExit, home, print }: AppProps) {
+export function App({ session, initialPrompt, inputActive, onExit, home, historyFile, print }: AppProps) {
 	const refreshClock = useRef(() => {});
 	const { view, latest, dispatch, flush } = useSessionView(
 		session,
@@ -69,6 +74,7 @@ export function App({ session, initialPrompt, inputActive, onExit, home, print }
 	);
 	const commands = useMemo(() => screenCommands(session), [session]);
 	const history = useMemo(() => view.sessionPrompts.map((text) => ({ text })), [view.sessionPrompts]);
+	const [savedHistory] = useState(() => (historyFile ? loadPromptHistory(historyFile, session.cwd, HISTORY_PROMPTS) : []));
 	const completions = useCompletions(commands, session.cwd);
 	const { columns, rows } = useTerminalSize();
 	const { write } = useStdout();
@@ -190,6 +196,15 @@ export function App({ session, initialPrompt, inputActive, onExit, home, print }
 		[session, commands, notify, exit, send, latest, dialogs.ui, shell],
 	);
 
+	/** What the editor sends is also kept for later sessions: as typed, or what a paste's marker stands for. */
+	const onEditorSubmit = useCallback(
+		(text: string, typed: string) => {
+			if (historyFile) savePrompt(historyFile, session.cwd, hasMarker(typed) ? text : typed);
+			return onSubmit(text, typed);
+		},
+		[historyFile, session, onSubmit],
+	);
+
 	const onInterrupt = useCallback((): string[] => {
 		// Take the queue first, so nothing queued is delivered into the run being stopped.
 		let queued: { steering: string[]; followUp: string[] } = { steering: [], followUp: [] };
@@ -270,7 +285,7 @@ export function App({ session, initialPrompt, inputActive, onExit, home, print }
 					width={columns}
 					maxRows={editorMaxRows}
 					inputActive={inputActive && !dialog}
-					onSubmit={onSubmit}
+					onSubmit={onEditorSubmit}
 					onInterrupt={onInterrupt}
 					onExit={onExitKey}
 					onToggleThinking={onToggleThinking}
@@ -278,6 +293,7 @@ export function App({ session, initialPrompt, inputActive, onExit, home, print }
 					onHeightChange={setEditorHeight}
 					completions={completions}
 					onExternalEdit={handoff.editExternally}
+					savedHistory={savedHistory}
 					history={history}
 				/>
 			</Box>

@@ -59,7 +59,9 @@ export interface EditorProps {
 	onCycleApproval?(): void;
 	/** Called when the editor's height in rows changes, so the screen can size the live area. */
 	onHeightChange?(rows: number): void;
-	/** Prompts from before (earlier launches, the session opened last): Up recalls them after those typed before. */
+	/** Prompts typed in earlier sessions (oldest first), read once when the editor mounts: the oldest Up recalls. */
+	savedHistory?: readonly string[];
+	/** The prompts of the session opened last: Up recalls them first, before those typed before. */
 	history?: readonly TypedPrompt[];
 	/** What to offer while typing ("/" commands, "@" files) and on Tab (paths). None: no popup. */
 	completions?: CompletionSource;
@@ -102,10 +104,12 @@ function EditorView({
 	onHeightChange,
 	completions,
 	onExternalEdit,
+	savedHistory,
 	history,
 }: EditorProps) {
-	const stateRef = useRef(edit.emptyEditor());
-	const [state, setState] = useState(stateRef.current);
+	const [initial] = useState(() => edit.emptyEditor([...(savedHistory ?? [])]));
+	const stateRef = useRef(initial);
+	const [state, setState] = useState(initial);
 	const [hint, setHint] = useState<string | undefined>();
 	const pasting = useRef(false);
 	/** Text of the bracketed paste under way: inserted whole (or as a marker) when it ends. */
