@@ -209,6 +209,38 @@ describe("picker dialog", () => {
 		expect(await answer).toBe("deny");
 	});
 
+	it("cuts a long label rather than its description, which stays whole while the label keeps half the row", async () => {
+		const screen = host({ width: 50 });
+		void screen.ui.select({ title: "Pick", filter: true }, [
+			{ label: "a label far too long to share its row with anything else at all", value: 1, description: "3d ago · 9 messages" },
+			{ label: "short", value: 2, description: "2025-11-03 · 4 messages" },
+			{ label: "no description, long enough to be cut at the end of the row", value: 3 },
+		]);
+		const rows = (await screen.until((f) => f.includes("Pick"))).split("\n");
+		expect(rows.find((row) => row.includes("a label far"))).toMatch(/a label far too long.*… +3d ago · 9 messages│$/);
+		expect(rows.find((row) => row.includes("short"))).toMatch(/short +2025-11-03 · 4 messages│$/);
+		expect(rows.find((row) => row.includes("no description"))).toMatch(/no description, long enough to be cut at .*…│$/);
+		// Half the row at least is the label's: a description too long for the rest is cut instead.
+		const narrow = host({ width: 30 });
+		void narrow.ui.select({ title: "Pick", filter: true }, [{ label: "a label of some length", value: 1, description: "a description longer than the row" }]);
+		expect((await narrow.until((f) => f.includes("Pick"))).split("\n").find((row) => row.includes("a label"))).toMatch(/› a label of \S*… {2}a desc\S*…│$/);
+	});
+
+	it("shortens the keys' hint to fit a narrow dialog instead of cutting it", async () => {
+		const screen = host({ width: 36 });
+		void screen.ui.select({ title: "Pick a number", filter: true }, many(50));
+		const frame = await screen.until((f) => f.includes("Pick a number"));
+		const hint = frame.split("\n").at(-1)!;
+		expect(hint).toContain("1/50");
+		expect(hint).toContain("esc");
+		expect(hint).not.toContain("…");
+		const confirm = host({ width: 30 });
+		void confirm.ui.confirm("Sure?");
+		const confirmHint = (await confirm.until((f) => f.includes("Sure?"))).split("\n").at(-1)!;
+		expect(confirmHint).toMatch(/y\/n/);
+		expect(confirmHint).not.toContain("…");
+	});
+
 	it("draws labels, descriptions and the title without their escape sequences", async () => {
 		const screen = host();
 		void screen.ui.select({ title: "Pick \u001b]0;pwned\u0007now" }, [{ label: "a\u001b[31mred", value: 1, description: "d\u001b[2Jesc" }]);
