@@ -129,6 +129,26 @@ describe("the screen on a real AgentSession", () => {
 		expect(server.requests.map((request) => request.body.model)).toEqual(["small", "big"]);
 	});
 
+	it("after /compact the footer's context percentage is the compacted context's, before any new answer", async () => {
+		const home = tempDir();
+		writeFileSync(join(home, "models.json"), JSON.stringify({ providers: { local: { baseUrl: server.openaiBaseUrl, apiKey: "k", models: [{ id: "small", contextWindow: 10_000 }] } } }));
+		const session = new AgentSession(scriptedSessionOptions(server, tempDir(), home, { selection: { provider: "local", modelId: "small" } }));
+		cleanups.push(() => session.dispose());
+		server.enqueue({ text: "First answer.", usage: { input: 3000, output: 100 } }, { text: "Second answer.", usage: { input: 6000, output: 100 } }, { text: "## Goal\nA short summary." });
+		const screen = mount(session);
+		await screen.until((f) => f.includes("ready"));
+		await screen.type("first", "\r");
+		await screen.until((f) => f.includes("First answer.") && f.includes("ready"));
+		await screen.type("second", "\r");
+		await screen.until((f) => f.includes("Second answer.") && f.includes("ctx 61%"));
+		await screen.type("/compact", "\r");
+		const frame = await screen.until((f) => f.includes("Compacted the conversation") && f.includes("ready"));
+		const expected = Math.round((session.contextUsage.tokens / 10_000) * 100);
+		expect(expected).toBeLessThan(61);
+		expect(frame).toContain(`ctx ${expected}%`);
+		expect(frame).not.toContain("ctx 61%");
+	});
+
 	it("Esc stops a slow stream; the run ends as interrupted and the screen is ready again", async () => {
 		server.enqueue({ text: "streaming slowly ", endless: true, chunkSize: 4, chunkDelayMs: 20 });
 		const screen = mount(makeSession(tempDir()));
