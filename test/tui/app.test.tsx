@@ -233,8 +233,8 @@ describe("slash commands", () => {
 		expect(session.calls.news).toBe(1);
 		await screen.type("/resume", ENTER);
 		let frame = await screen.until((f) => f.includes("Resume which session?"));
-		expect(frame).toMatch(/› refactor the parser\s+2026-01-02 10:00 · 12 messages/);
-		expect(frame).toMatch(/ {2}\(no prompt yet\)\s+2026-01-01 09:00 · 0 messages/);
+		expect(frame).toMatch(/› refactor the parser\s+2026-01-02 · 12 messages/);
+		expect(frame).toMatch(/ {2}\(no prompt yet\)\s+2026-01-01 · 0 messages/);
 		await screen.type(ESC);
 		await screen.until((f) => !f.includes("Resume which session?"));
 		expect(session.calls.resumed).toEqual([]);
