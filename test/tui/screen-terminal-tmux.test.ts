@@ -6,7 +6,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { ensureBuilt, serverFlags, sessionFiles, sessionMessages } from "../cli/loom-process.js";
 import { type ScriptedModelServer, startScriptedModelServer } from "../support/scripted-model-server.mjs";
 import { tempDir } from "../support/temp-dir.js";
-import { TmuxTerminal, hasTmux, loomCommand } from "../support/tmux-terminal.js";
+import { TmuxTerminal, count, hasTmux, loomCommand } from "../support/tmux-terminal.js";
 import { waitFor } from "../support/wait-for.js";
 
 /** A terminal of its own for each test (a tmux server just killed may still hold a reused socket). */
@@ -147,9 +147,9 @@ describe.skipIf(!hasTmux())("the screen in a terminal (tmux)", () => {
 	it("Up in a new loom recalls the prompts typed in this project before, newest first", async () => {
 		server.setDefaultTurn({ text: "Noted." });
 		const ws = await open();
-		for (const prompt of ["remember the milk", "and the bread"]) {
+		for (const [index, prompt] of ["remember the milk", "and the bread"].entries()) {
 			await terminal.typeLine(prompt);
-			await terminal.waitForScreen((screen) => screen.includes(`› ${prompt}`) && screen.includes("ready"), "the answer");
+			await terminal.waitForScreen((screen) => count(screen, "Noted.") === index + 1 && screen.includes("ready"), "the answer");
 		}
 		terminal.sendKeys("C-d");
 		await terminal.waitForScreen((screen) => screen.includes("[loom exited with 0]"), "loom to exit");
@@ -159,6 +159,24 @@ describe.skipIf(!hasTmux())("the screen in a terminal (tmux)", () => {
 		await terminal.waitForScreen((screen) => editorText(screen) === "› and the bread", "the latest prompt recalled");
 		terminal.sendKeys("Up");
 		await terminal.waitForScreen((screen) => editorText(screen) === "› remember the milk", "the one before");
+	}, 60_000);
+
+	it("draws markdown tables within 60 columns: grids that fit, a table too wide as records, no line wrapped by the terminal", async () => {
+		const names = Array.from("東京都区部大阪府市町村県道北海九州");
+		const wide = [`| ${names.join(" | ")} |`, `|${names.map(() => "---").join("|")}|`, `| ${names.map((name, i) => name + names[(i + 1) % names.length]).join(" | ")} |`];
+		const words = ["| Option | Meaning | Default |", "|:--|:--|--:|", "| `--model` | The model to use for every request in this session, as provider/id or a bare id | claude-sonnet |"];
+		server.enqueue({ text: ["Two tables:", "", ...words, "", ...wide, "", "End of tables."].join("\n") });
+		await open([], { columns: 60, rows: 50 });
+		await terminal.typeLine("tables");
+		const screen = await terminal.waitForScreen((text) => text.includes("End of tables."), "the answer");
+		const rows = screen.split("\n");
+		// A row the terminal wrapped would end in the middle of the grid, its rest on the next line.
+		for (const row of rows.filter((line) => /^[┌├└]/.test(line))) expect(row.trimEnd(), row).toMatch(/[┐┤┘]$/);
+		for (const row of rows.filter((line) => line.startsWith("│"))) expect(row.trimEnd(), row).toMatch(/│$/);
+		for (const row of rows.filter((line) => /[┬┼┴]/.test(line))) expect(row, row).toMatch(/^[┌├└]/);
+		expect(screen).toMatch(/│ --model │ The model to use for every +│ claude-sonnet │/);
+		expect(rows).toContain("東: 東京");
+		expect(rows).toContain("州: 州東");
 	}, 60_000);
 
 	it("shows a silent command's row as running, not preparing, while it runs", async () => {
