@@ -16,6 +16,18 @@ function editorRow(frame: string): string | undefined {
 	return frame.split("\n").find((row) => row.startsWith("│› "));
 }
 
+/** A screen of its own that sends `prompts` one after another, each answered, then goes. */
+async function sendInASession(historyFile: string, prompts: readonly string[]): Promise<void> {
+	const screen = mount(new FakeSession(), { historyFile });
+	for (const prompt of prompts) {
+		await screen.type(prompt);
+		await screen.until((f) => editorRow(f)?.includes(`› ${prompt}`) === true);
+		await screen.type(ENTER);
+		await screen.until((f) => f.includes(`echo: ${prompt}`) && editorRow(f)?.includes("Ask loom") === true);
+	}
+	screen.unmount();
+}
+
 describe("the editor's history", () => {
 	it("holds the prompts of a session opened with its conversation (loom -c, -r)", async () => {
 		const session = new FakeSession();
@@ -46,14 +58,7 @@ describe("the editor's history", () => {
 
 	it("recalls the prompts typed in earlier sessions of the same project, newest first, and not another project's", async () => {
 		const historyFile = join(tempDir("loom-history-"), "prompt-history.jsonl");
-		const first = mount(new FakeSession(), { historyFile });
-		for (const prompt of ["the first question", "the second question", "the second question"]) {
-			await first.type(prompt);
-			await first.until((f) => editorRow(f)?.includes(`› ${prompt}`) === true);
-			await first.type(ENTER);
-			await first.until((f) => f.includes(`echo: ${prompt}`) && editorRow(f)?.includes("Ask loom") === true);
-		}
-		first.unmount();
+		await sendInASession(historyFile, ["the first question", "the second question", "the second question"]);
 
 		const next = mount(new FakeSession(), { historyFile });
 		await next.until((f) => editorRow(f)?.includes("Ask loom") === true);
@@ -76,14 +81,7 @@ describe("the editor's history", () => {
 
 	it("with a session resumed, Up gives its prompts first, once, then the project's earlier ones", async () => {
 		const historyFile = join(tempDir("loom-history-"), "prompt-history.jsonl");
-		const first = mount(new FakeSession(), { historyFile });
-		for (const prompt of ["an older question", "first question"]) {
-			await first.type(prompt);
-			await first.until((f) => editorRow(f)?.includes(`› ${prompt}`) === true);
-			await first.type(ENTER);
-			await first.until((f) => f.includes(`echo: ${prompt}`) && editorRow(f)?.includes("Ask loom") === true);
-		}
-		first.unmount();
+		await sendInASession(historyFile, ["an older question", "first question"]);
 
 		const session = new FakeSession();
 		session.messages = [user("first question"), assistant("First answer."), user("second question"), assistant("Second answer.")];
