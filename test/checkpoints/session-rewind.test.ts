@@ -158,4 +158,43 @@ describe("/tree and /fork on a real session", () => {
 		expect(forked.entries.filter((entry) => entry.type === "message")).toHaveLength(4);
 		project.session.dispose();
 	});
+
+	it("/tree right after a rewind shows the branch it left beside where the conversation is; switching sends exactly that branch next", async () => {
+		const project = openProject({ "a.txt": "one\n" });
+		server.enqueue({ text: "A1" }, { text: "A2" }, { text: "A3" });
+		await project.session.runPrompt("first");
+		await project.session.runPrompt("second");
+		await project.session.runPrompt("third");
+		project.ui.choose("second", "Conversation only");
+		await project.command("rewind");
+		expect(project.session.messageCount).toBe(2);
+
+		project.ui.choose(/third/);
+		await project.command("tree");
+		const asked = project.ui.asked.at(-1)!;
+		expect(asked.title).toBe("Switch to which branch? (its newest message)");
+		expect(asked.shown.map((row) => row.replace(/ · \d{4}-\d\d-\d\d \d\d:\d\d/, ""))).toEqual([
+			"first — 2 messages",
+			"├─ second — 6 messages",
+			"│  third — 6 messages",
+			"└─ ● (here, no prompt yet: the next one starts this branch) — 2 messages · you are here",
+		]);
+		expect(project.texts()).toEqual(["first", "assistant", "second", "assistant", "third", "assistant"]);
+
+		// The next request holds that branch's conversation, and only it.
+		server.enqueue({ text: "A4" });
+		await project.session.runPrompt("fourth");
+		const text = (content: unknown) => (typeof content === "string" ? content : (content as { text?: string }[]).map((part) => part.text ?? "").join(""));
+		const sent = server.requests.at(-1)!.body.messages.filter((message: { role: string }) => message.role !== "system");
+		expect(sent.map((message: { role: string; content: unknown }) => `${message.role}: ${text(message.content)}`)).toEqual([
+			"user: first",
+			"assistant: A1",
+			"user: second",
+			"assistant: A2",
+			"user: third",
+			"assistant: A3",
+			"user: fourth",
+		]);
+		project.session.dispose();
+	});
 });

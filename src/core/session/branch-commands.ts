@@ -25,6 +25,9 @@ function when(timestamp: string): string {
 	return Number.isNaN(date.getTime()) ? "" : formatLocalMinute(date);
 }
 
+/** A /tree row for where the conversation is after a rewind, before a prompt starts that branch. */
+const POSITION_TEXT = "(here, no prompt yet: the next one starts this branch)";
+
 /** The picker is the only way to choose: without a dialog, the command says where else to go. */
 function interactiveUi(ctx: Context, command: string): NonNullable<Context["ui"]> | undefined {
 	if (ctx.ui?.interactive) return ctx.ui;
@@ -76,7 +79,7 @@ async function tree(_args: string, ctx: Context): Promise<void> {
 	const ui = interactiveUi(ctx, "tree");
 	if (!ui) return;
 	const choices = rows.map((row) => ({
-		label: `${row.prefix}${row.here ? "● " : ""}${rowText(row.text)}`,
+		label: `${row.prefix}${row.here ? "● " : ""}${row.kind === "position" ? POSITION_TEXT : rowText(row.text)}`,
 		value: row,
 		description: `${row.messages} messages · ${when(row.timestamp)}${row.here ? " · you are here" : ""}`,
 	}));
