@@ -4,6 +4,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { installCheckpoints } from "../../src/checkpoints/install-checkpoints.js";
+import type { SessionEvent } from "../../src/core/index.js";
 import { AgentSession, loadSessionFile } from "../../src/core/session/index.js";
 import { createCodingTools } from "../../src/tools/index.js";
 import { ScriptedUi } from "../support/scripted-ui.js";
@@ -143,11 +144,18 @@ describe("/tree and /fork on a real session", () => {
 		expect(project.texts()).toEqual(["first", "assistant", "second", "assistant"]);
 
 		const parent = project.session.sessionFile!;
+		const parentId = project.session.sessionId;
 		const parentBytes = readFileSync(parent);
+		const opened: SessionEvent[] = [];
+		project.session.subscribe((event) => void (event.type === "session_open" && opened.push(event)));
 		project.ui.choose("Before: second");
 		await project.command("fork");
 		expect(project.session.sessionFile).not.toBe(parent);
 		expect(project.session.parentSessionFile).toBe(parent);
+		// Written at once, with the conversation it copied, and announced with its id, file and parent.
+		expect((await loadSessionFile(project.session.sessionFile!)).entries.filter((entry) => entry.type === "message")).toHaveLength(2);
+		expect(opened.at(-1)).toMatchObject({ reason: "fork", sessionId: project.session.sessionId, file: project.session.sessionFile, saved: true, parentSession: parent });
+		expect(project.notices.at(-1)).toEqual({ level: "info", text: `/resume ${parentId} goes back to the session it was forked from.` });
 		expect(project.texts()).toEqual(["first", "assistant"]);
 		expect(project.editor()).toBe("second");
 		server.enqueue({ text: "in the fork" });

@@ -104,8 +104,10 @@ async function fork(_args: string, ctx: Context): Promise<void> {
 		at = await ctx.ui.select({ title: "Fork from where? The new session starts with the conversation up to there.", filter: true }, choices);
 	}
 	if (at === undefined) return;
+	// The new session's id, file and parent are announced with it (session_open); this says how to go back.
+	const parent = session.sessionFile === undefined ? undefined : session.sessionId;
 	await session.fork(at === "all" ? undefined : at.parentId);
-	ctx.notify("info", "This is a new session; the one it was forked from stays as it was (/resume opens it).");
+	if (parent !== undefined) ctx.notify("info", `/resume ${parent} goes back to the session it was forked from.`);
 	if (at !== "all") ctx.setEditorText?.(at.text);
 }
 
