@@ -46,6 +46,8 @@ export interface SessionTree {
 	rows: TreeRow[];
 	/** Whether the conversation branched at all (a tree of one branch is a list). */
 	branched: boolean;
+	/** How many branches the session holds (ends of the tree, the current one included; 0 when empty). */
+	branches: number;
 	/** The entry the conversation is at (through branch entries; null: its start). */
 	at: string | null;
 }
@@ -73,6 +75,8 @@ export function sessionTree(all: readonly SessionEntry[], leafId: string | null)
 		const parent = parentOf(entry);
 		messages.set(entry.id, (parent === null ? 0 : (messages.get(parent) ?? 0)) + (entry.type === "message" ? 1 : 0));
 	}
+	const continued = new Set(entries.map(parentOf));
+	const ends = entries.filter((entry) => !continued.has(entry.id)).length;
 	const order = new Map(all.map((entry, index) => [entry.id, index]));
 	const newest = new Map<string, string>();
 	for (const entry of [...entries].reverse()) {
@@ -131,7 +135,7 @@ export function sessionTree(all: readonly SessionEntry[], leafId: string | null)
 		rows.push(row(node, prefix));
 		if (node.kind === "prompt") pushChildren(node.entry.id, indent);
 	}
-	return { rows, branched: [...children.values()].some((kids) => kids.length > 1), at: here };
+	return { rows, branched: [...children.values()].some((kids) => kids.length > 1), branches: ends + (apart ? 1 : 0), at: here };
 }
 
 /** The first line of a prompt's text (without images). */

@@ -85,6 +85,7 @@ describe("the tree of prompts", () => {
 		exchange(store, "two");
 		const tree = sessionTree(store.allEntries, store.lastEntryId);
 		expect(tree.branched).toBe(false);
+		expect(tree.branches).toBe(1);
 		expect(tree.rows.map((row) => [row.prefix, row.text, row.here, row.messages])).toEqual([
 			["", "one", false, 4],
 			["", "two", true, 4],
@@ -130,6 +131,7 @@ describe("the tree of prompts", () => {
 		const tree = sessionTree(store.allEntries, store.lastEntryId);
 		expect(tree.at).toBeNull();
 		expect(tree.branched).toBe(true);
+		expect(tree.branches).toBe(2);
 		expect(tree.rows.map((row) => [row.kind, row.prefix, row.text, row.here, row.current, row.messages, row.leafId])).toEqual([
 			["prompt", "├─ ", "one", false, false, 2, store.allEntries[1]!.id],
 			["position", "└─ ", "", true, true, 0, null],
@@ -149,6 +151,7 @@ describe("the tree of prompts", () => {
 
 		const tree = sessionTree(store.allEntries, store.lastEntryId);
 		expect(tree.branched).toBe(true);
+		expect(tree.branches).toBe(2);
 		expect(tree.at).toBe(before);
 		expect(tree.rows.map((row) => `${row.prefix}${row.kind === "position" ? "(here)" : row.text}${row.here ? " ●" : ""}${row.current ? " (current)" : ""} ${row.messages}`)).toEqual([
 			"one (current) 2",
@@ -182,6 +185,7 @@ describe("the tree of prompts", () => {
 		exchange(store, "two again");
 		store.branch(firstEnd);
 		const tree = sessionTree(store.allEntries, store.lastEntryId);
+		expect(tree.branches).toBe(2);
 		expect(tree.rows.map((row) => `${row.prefix}${row.text}${row.here ? " ●" : ""} ${row.messages}`)).toEqual(["one 4", "├─ two ● 4", "└─ two again 4"]);
 		expect(tree.rows[0]!.leafId).toBe(firstEnd);
 		expect(tree.rows[2]!.leafId).not.toBe(firstEnd);
