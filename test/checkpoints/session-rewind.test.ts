@@ -185,7 +185,7 @@ describe("/tree and /fork on a real session", () => {
 			"first — 2 messages",
 			"├─ second — 6 messages",
 			"│  third — 6 messages",
-			"└─ ● (here, no prompt yet: the next one starts this branch) — 2 messages · you are here",
+			"└─ ● (here: the next prompt starts this branch) — 2 messages · you are here",
 		]);
 		expect(project.texts()).toEqual(["first", "assistant", "second", "assistant", "third", "assistant"]);
 

@@ -26,7 +26,7 @@ function when(timestamp: string): string {
 }
 
 /** A /tree row for where the conversation is after a rewind, before a prompt starts that branch. */
-const POSITION_TEXT = "(here, no prompt yet: the next one starts this branch)";
+const POSITION_TEXT = "(here: the next prompt starts this branch)";
 
 /** The picker is the only way to choose: without a dialog, the command says where else to go. */
 function interactiveUi(ctx: Context, command: string): NonNullable<Context["ui"]> | undefined {
