@@ -142,6 +142,8 @@ describe("/tree and /fork on a real session", () => {
 		await project.command("tree");
 		expect(project.ui.asked.at(-1)!.shown.map((row) => row.split(" — ")[0])).toEqual(["first", "├─ second", "└─ ● second, differently"]);
 		expect(project.texts()).toEqual(["first", "assistant", "second", "assistant"]);
+		// Only the conversation moves: the files are left as they are, and the user is told so.
+		expect(project.notices.at(-1)).toEqual({ level: "info", text: "Switched the conversation only: the files stay as they are." });
 
 		const parent = project.session.sessionFile!;
 		const parentId = project.session.sessionId;

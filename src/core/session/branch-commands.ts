@@ -88,6 +88,8 @@ async function tree(_args: string, ctx: Context): Promise<void> {
 	if (!chosen) return;
 	if (chosen.leafId === at) return ctx.notify("info", "Already there: that is where the conversation is.");
 	await session.switchLeaf(chosen.leafId);
+	// A branch's answers may describe files that a rewind has since put back: say that they were not touched.
+	ctx.notify("info", "Switched the conversation only: the files stay as they are.");
 }
 
 async function fork(_args: string, ctx: Context): Promise<void> {
