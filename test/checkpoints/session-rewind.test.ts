@@ -6,6 +6,7 @@ import { describe, expect, it } from "vitest";
 import { installCheckpoints } from "../../src/checkpoints/install-checkpoints.js";
 import type { SessionEvent } from "../../src/core/index.js";
 import { AgentSession, loadSessionFile } from "../../src/core/session/index.js";
+import { installExport } from "../../src/export/export-session.js";
 import { createCodingTools } from "../../src/tools/index.js";
 import { ScriptedUi } from "../support/scripted-ui.js";
 import { scriptedSessionOptions } from "../support/scripted-session.js";
@@ -166,6 +167,24 @@ describe("/tree and /fork on a real session", () => {
 		const forked = await loadSessionFile(project.session.sessionFile!);
 		expect(forked.header.parentSession).toBe(parent);
 		expect(forked.entries.filter((entry) => entry.type === "message")).toHaveLength(4);
+		project.session.dispose();
+	});
+
+	it("/export of a session that branched writes the current branch and says how many others the file holds", async () => {
+		const project = openProject({ "a.txt": "one\n" });
+		installExport(project.session);
+		server.enqueue({ text: "A1" }, { text: "A2" });
+		await project.session.runPrompt("first");
+		await project.session.runPrompt("left behind");
+		project.ui.choose("left behind", "Conversation only");
+		await project.command("rewind");
+		server.enqueue({ text: "A2'" });
+		await project.session.runPrompt("asked instead");
+		await project.session.commands.get("export")!.handler("page.html", { session: project.session, notify: () => {}, busy: false });
+		const html = readFileSync(join(project.cwd, "page.html"), "utf8");
+		expect(html).toContain("asked instead");
+		expect(html).not.toContain("left behind");
+		expect(html).toContain("<dt>Branch</dt><dd>the current one; the session holds 1 other (/tree in loom switches to it)</dd>");
 		project.session.dispose();
 	});
 
