@@ -170,6 +170,16 @@ describe("/tree and /fork on a real session", () => {
 		project.session.dispose();
 	});
 
+	it("/fork with no message yet forks nothing, rather than a session from a file that does not exist", async () => {
+		const project = openProject({ "a.txt": "one\n" });
+		const id = project.session.sessionId;
+		await project.command("fork");
+		expect(project.notices).toEqual([{ level: "info", text: "Nothing to fork yet: the conversation has no messages." }]);
+		expect(project.session.sessionId).toBe(id);
+		expect(project.ui.asked).toEqual([]);
+		project.session.dispose();
+	});
+
 	it("/export of a session that branched writes the current branch and says how many others the file holds", async () => {
 		const project = openProject({ "a.txt": "one\n" });
 		installExport(project.session);

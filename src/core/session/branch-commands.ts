@@ -96,6 +96,8 @@ async function fork(_args: string, ctx: Context): Promise<void> {
 	const session = ctx.session;
 	if (!session.fork) return ctx.notify("error", "This session cannot fork.");
 	if (refusedWhileBusy(ctx, "fork")) return;
+	// An empty fork of an empty conversation would name a parent that has no file yet.
+	if (session.messageCount === 0) return ctx.notify("info", "Nothing to fork yet: the conversation has no messages.");
 	const prompts = (await session.prompts?.()) ?? [];
 	let at: PromptPoint | "all" | undefined = "all";
 	if (prompts.length > 0 && ctx.ui?.interactive) {
