@@ -51,6 +51,7 @@ export function installExport(session: AgentSession): void {
 		description: "write the conversation as an HTML page (default: loom-session-<id>.html here)",
 		source: "builtin",
 		async handler(args, ctx) {
+			if (session.messageCount === 0) return ctx.notify("info", "Nothing to export yet: the conversation has no messages.");
 			const file = args === "" ? defaultExportFile(session.cwd, session.sessionId) : resolve(session.cwd, expandHome(args));
 			await writeSessionHtml(file, { header: session.sessionHeader, entries: session.entries, tools: session.tools, otherBranches: session.tree().branches - 1 });
 			ctx.notify("info", `Exported the conversation to ${file}`);
