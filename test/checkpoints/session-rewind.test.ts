@@ -34,9 +34,9 @@ function openProject(files: Record<string, string>) {
 		notices,
 		editor: () => editor,
 		read: (path: string) => readFileSync(join(cwd, path), "utf8"),
-		async command(name: string) {
+		async command(name: string, args = "") {
 			const definition = session.commands.get(name)!;
-			await definition.handler("", { session, notify: (level, text) => notices.push({ level, text }), busy: session.isStreaming, ui, setEditorText: (text) => (editor = text) });
+			await definition.handler(args, { session, notify: (level, text) => notices.push({ level, text }), busy: session.isStreaming, ui, setEditorText: (text) => (editor = text) });
 		},
 		texts: () => session.messages.map((message) => (message.role === "user" ? String(message.content) : message.role)),
 	};
@@ -127,16 +127,22 @@ describe("/rewind on a real session", () => {
 	});
 });
 
+/** A session that branched: "first" answered, then `left` answered, rewound (conversation only) and `asked` instead. */
+async function branchedProject(left: string, asked: string) {
+	const project = openProject({ "a.txt": "one\n" });
+	server.enqueue({ text: "A1" }, { text: "A2" });
+	await project.session.runPrompt("first");
+	await project.session.runPrompt(left);
+	project.ui.choose(left, "Conversation only");
+	await project.command("rewind");
+	server.enqueue({ text: "A2'" });
+	await project.session.runPrompt(asked);
+	return project;
+}
+
 describe("/tree and /fork on a real session", () => {
 	it("/tree switches back to the branch a rewind left, and /fork goes on in a new file naming its parent", async () => {
-		const project = openProject({ "a.txt": "one\n" });
-		server.enqueue({ text: "A1" }, { text: "A2" });
-		await project.session.runPrompt("first");
-		await project.session.runPrompt("second");
-		project.ui.choose("second", "Conversation only");
-		await project.command("rewind");
-		server.enqueue({ text: "A2'" });
-		await project.session.runPrompt("second, differently");
+		const project = await branchedProject("second", "second, differently");
 		expect(project.texts()).toEqual(["first", "assistant", "second, differently", "assistant"]);
 
 		project.ui.choose(/second$/);
@@ -183,24 +189,16 @@ describe("/tree and /fork on a real session", () => {
 	it("/export with no message yet writes no page of a session that has no file", async () => {
 		const project = openProject({});
 		installExport(project.session);
-		const notices: string[] = [];
-		await project.session.commands.get("export")!.handler("page.html", { session: project.session, notify: (_level, text) => notices.push(text), busy: false });
-		expect(notices).toEqual(["Nothing to export yet: the conversation has no messages."]);
+		await project.command("export", "page.html");
+		expect(project.notices).toEqual([{ level: "info", text: "Nothing to export yet: the conversation has no messages." }]);
 		expect(existsSync(join(project.cwd, "page.html"))).toBe(false);
 		project.session.dispose();
 	});
 
 	it("/export of a session that branched writes the current branch and says how many others the file holds", async () => {
-		const project = openProject({ "a.txt": "one\n" });
+		const project = await branchedProject("left behind", "asked instead");
 		installExport(project.session);
-		server.enqueue({ text: "A1" }, { text: "A2" });
-		await project.session.runPrompt("first");
-		await project.session.runPrompt("left behind");
-		project.ui.choose("left behind", "Conversation only");
-		await project.command("rewind");
-		server.enqueue({ text: "A2'" });
-		await project.session.runPrompt("asked instead");
-		await project.session.commands.get("export")!.handler("page.html", { session: project.session, notify: () => {}, busy: false });
+		await project.command("export", "page.html");
 		const html = readFileSync(join(project.cwd, "page.html"), "utf8");
 		expect(html).toContain("asked instead");
 		expect(html).not.toContain("left behind");
