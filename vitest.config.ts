@@ -64,6 +64,7 @@ export const PROCESS_TESTS = [
 	"test/core/session/session-tools.test.ts",
 	"test/examples/examples.test.ts",
 	"test/export/export-chromium.test.ts",
+	"test/export/export-command.test.ts",
 	"test/extensions/extension-commands.test.ts",
 	"test/extensions/extension-hooks.test.ts",
 	"test/extensions/extension-loading.test.ts",
