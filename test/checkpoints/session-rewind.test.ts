@@ -1,6 +1,6 @@
 // /rewind, /tree and /fork on a real session: the scripted model changes files with write, edit and bash, the
 // checkpoints installed on the session record the work tree, and the commands put files and conversation back.
-import { existsSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { installCheckpoints } from "../../src/checkpoints/install-checkpoints.js";
@@ -183,15 +183,6 @@ describe("/tree and /fork on a real session", () => {
 		expect(project.notices).toEqual([{ level: "info", text: "Nothing to fork yet: the conversation has no messages." }]);
 		expect(project.session.sessionId).toBe(id);
 		expect(project.ui.asked).toEqual([]);
-		project.session.dispose();
-	});
-
-	it("/export with no message yet writes no page of a session that has no file", async () => {
-		const project = openProject({});
-		installExport(project.session);
-		await project.command("export", "page.html");
-		expect(project.notices).toEqual([{ level: "info", text: "Nothing to export yet: the conversation has no messages." }]);
-		expect(existsSync(join(project.cwd, "page.html"))).toBe(false);
 		project.session.dispose();
 	});
 
