@@ -1,6 +1,6 @@
 // /export as a user types it: without a file it writes loom-session-<short id>.html in the working directory and says
 // where; with one, relative to the working directory.
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { AgentSession } from "../../src/core/session/index.js";
@@ -11,12 +11,15 @@ import { useScriptedServer } from "../support/use-scripted-server.js";
 
 const model = useScriptedServer();
 
-async function exported(args: string): Promise<{ cwd: string; session: AgentSession; notices: string[] }> {
+/** Runs /export with `args`, after one prompt and its answer unless `empty`. */
+async function exported(args: string, { empty = false } = {}): Promise<{ cwd: string; session: AgentSession; notices: string[] }> {
 	const { cwd, home } = workspace();
 	const session = new AgentSession(scriptedSessionOptions(model, cwd, home, { systemPrompt: "test" }));
 	installExport(session);
-	model.enqueue({ text: "All set." });
-	expect((await session.runPrompt("say hello")).status).toBe("done");
+	if (!empty) {
+		model.enqueue({ text: "All set." });
+		expect((await session.runPrompt("say hello")).status).toBe("done");
+	}
 	const notices: string[] = [];
 	await session.commands.get("export")!.handler(args, { session, notify: (_level, text) => notices.push(text), busy: false });
 	return { cwd, session, notices };
@@ -30,6 +33,12 @@ describe("/export", () => {
 		const html = readFileSync(page, "utf8");
 		expect(html).toContain("say hello");
 		expect(html).toContain("All set.");
+	});
+
+	it("with no message yet says there is nothing to export and writes no page of a session that has no file", async () => {
+		const { cwd, notices } = await exported("page.html", { empty: true });
+		expect(notices).toEqual(["Nothing to export yet: the conversation has no messages."]);
+		expect(existsSync(join(cwd, "page.html"))).toBe(false);
 	});
 
 	it("with a file writes there, relative to the working directory", async () => {
