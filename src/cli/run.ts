@@ -6,6 +6,7 @@ import type { CliOptions } from "./args.js";
 import { answerText, runPrintMode, StdoutError } from "./print-mode.js";
 import { printPrompt } from "./prompt-command.js";
 import { warningsToReport } from "./reported-warnings.js";
+import { mentionWord } from "../tui/shell-words.js";
 import { buildPromptInput, MAX_STDIN_BYTES, type PromptInput, readStdin, withWords } from "./prompt-input.js";
 import { askToFork, chooseSessionFile, sessionInUseMessage } from "./session-choice.js";
 import { EXIT, InterruptedError, UsageError } from "./usage-error.js";
@@ -99,7 +100,8 @@ export async function run(options: CliOptions, io: RunIo = defaultIo(), version 
 	// Output folders of loom processes that died without exiting go while this one works.
 	const staleFoldersRemoved = removeStaleOutputFolders();
 	try {
-		if (interactive) return await runScreen(session, input.text, input.images.length, io);
+		// The screen attaches the @files itself, and shows the prompt as typed with what went along.
+		if (interactive) return await runScreen(session, [options.prompt.trim(), ...options.files.map((file) => mentionWord(file))].filter((part) => part !== "").join(" "), io, home);
 		if (rpc) return await runRpc(session, io);
 		// A prompt template or skill named by the words is expanded as the screen would; other commands are refused.
 		const prompt = withWords(input, await printPrompt(session.commands, input.parts.words));
@@ -111,8 +113,7 @@ export async function run(options: CliOptions, io: RunIo = defaultIo(), version 
 	}
 }
 
-async function runScreen(session: AgentSession, initialPrompt: string, images: number, io: RunIo): Promise<number> {
-	if (images > 0) io.stderr.write("loom: images given with @file are sent only in print mode (-p); attach them there.\n");
+async function runScreen(session: AgentSession, initialPrompt: string, io: RunIo, loomHome: string): Promise<number> {
 	// The screen reads Ctrl+C as a key; a signal comes from outside (kill, a closed terminal): stop the run, leave.
 	const stop = onTermination((code) => {
 		void session.abort().finally(() => {
@@ -122,7 +123,7 @@ async function runScreen(session: AgentSession, initialPrompt: string, images: n
 	});
 	try {
 		const { runInteractive } = await import("../tui/index.js");
-		return await runInteractive(session, { initialPrompt: initialPrompt || undefined, stdin: io.stdin, stdout: io.stdout, stderr: io.stderr });
+		return await runInteractive(session, { initialPrompt: initialPrompt || undefined, stdin: io.stdin, stdout: io.stdout, stderr: io.stderr, loomHome });
 	} finally {
 		stop();
 	}

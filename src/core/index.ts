@@ -5,7 +5,7 @@ export { EventStream, createAssistantMessageEventStream } from "./event-stream.j
 export { agentLoop, agentLoopContinue, type AgentEventSink } from "./agent-loop.js";
 export { emptyUsage } from "./llm/usage.js";
 export { Agent, defaultConvertToLlm, type AgentListener, type AgentOptions, type AgentStateView, type QueueMode } from "./agent.js";
-export { emptyAssistantMessage, errorAssistantMessage, inlinedFile, userMessage } from "./messages.js";
+export { emptyAssistantMessage, errorAssistantMessage, inlinedFile, type PromptOptions, userMessage } from "./messages.js";
 export { validateToolArguments } from "./validate-tool-arguments.js";
 export { createErrorToolResult } from "./tool-execution.js";
 export type { SessionEvent, SessionOwnEvent, CompactionReason, RunOutcomeStatus } from "./session/session-events.js";

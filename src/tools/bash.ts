@@ -121,14 +121,26 @@ const presentation: ToolPresentation = {
 	resultLines(row, max) {
 		const status = bashStatus(row.details);
 		const budget = Math.min(ROW_OUTPUT_LINES, status ? max - 1 : max);
+		const shown = { ...row, resultText: withoutStatusNotes(row.resultText, row.details) };
 		if (row.status === "error") {
-			const lines = errorLines(row, budget);
+			const lines = errorLines(shown, budget);
 			return status ? [...lines, { ...status, style: "error" }] : lines;
 		}
-		const output = tailLines(row.resultText, budget, "dim");
+		const output = tailLines(shown.resultText, budget, "dim");
 		return status ? [...output, status] : output;
 	},
 };
+
+/** The sentence failureReason adds after the output, and the note formatOutput adds when the output was cut. */
+const FAILURE_REASON = /\n\nCommand [^\n]*\.$/;
+const CUT_NOTE = /\n\n\[Output cut: [^\n]*\]$/;
+
+/** The result as a row shows it above its status line: without the notes that line says again (how it ended, the full output's file). */
+function withoutStatusNotes(text: string | undefined, details: unknown): string | undefined {
+	if (text === undefined || !bashStatus(details)) return text;
+	const output = text.replace(FAILURE_REASON, "");
+	return rawBoolean(details, "truncated") && rawString(details, "fullOutputPath") ? output.replace(CUT_NOTE, "") : output;
+}
 
 function formatOutput(collected: CollectedOutput): string {
 	const { truncation, totalBytes, fullOutputPath } = collected;

@@ -38,15 +38,25 @@ Output is cut at ${DEFAULT_MAX_LINES} lines or ${DEFAULT_MAX_BYTES / 1024} KB, w
 Use offset (1-indexed line) and limit to read part of a large file. Binary files other than images are refused.`;
 
 /** ":10-59" for offset 10 and limit 50, ":10-" for an offset alone, "" for neither. */
-function readRange(args: unknown): string {
+/** The lines asked for (offset, limit), or undefined for the whole file. */
+function askedRange(args: unknown): { start: number; end?: number } | undefined {
 	const offset = rawNumber(args, "offset");
 	const limit = rawNumber(args, "limit");
-	if (offset === undefined && limit === undefined) return "";
+	if (offset === undefined && limit === undefined) return undefined;
 	const start = offset ?? 1;
-	return limit === undefined ? `:${start}-` : `:${start}-${start + limit - 1}`;
+	return limit === undefined ? { start } : { start, end: start + limit - 1 };
 }
 
-/** "read 120 lines (1-120 of 300)"; without details (an old session), the lines of the result are counted. */
+function readRange(args: unknown): string {
+	const range = askedRange(args);
+	return range === undefined ? "" : `:${range.start}-${range.end ?? ""}`;
+}
+
+/**
+ * How many lines came back, each fact once beside the row's path and range: "read 3 lines" (the whole file),
+ * "read 120 lines of 300" (the range asked for), "read 2000 lines (1-2000 of 5000)" (other lines than asked:
+ * the file was cut or shorter). Without details (an old session), the lines of the result are counted.
+ */
 function readSummary(row: ToolRowState): string {
 	const { details } = row;
 	if (rawString(details, "kind") === "image") return "read image";
@@ -55,9 +65,13 @@ function readSummary(row: ToolRowState): string {
 	if (startLine !== undefined && endLine !== undefined) {
 		if (endLine < startLine) return "no lines read";
 		const count = endLine - startLine + 1;
+		const lines = `read ${count} line${count === 1 ? "" : "s"}`;
 		const totalLines = rawNumber(details, "totalLines");
-		const of = totalLines !== undefined ? ` of ${totalLines}` : "";
-		return `read ${count} line${count === 1 ? "" : "s"} (${startLine}-${endLine}${of})`;
+		if (totalLines === undefined) return `${lines} (${startLine}-${endLine})`;
+		if (startLine === 1 && endLine === totalLines) return lines;
+		const asked = askedRange(row.args);
+		if (asked?.start === startLine && asked.end === endLine) return `${lines} of ${totalLines}`;
+		return `${lines} (${startLine}-${endLine} of ${totalLines})`;
 	}
 	const count = (row.resultText ?? "").replace(/\n+$/, "").split("\n").filter((line, i, all) => line !== "" || all.length > 1).length;
 	return `read ${count} line${count === 1 ? "" : "s"}`;

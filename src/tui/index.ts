@@ -2,6 +2,7 @@
 import { homedir } from "node:os";
 import type { SelectOptions, UiChoice } from "../core/session/session-ui.js";
 import { colorlessStream, colorRefused } from "./no-color.js";
+import { promptHistoryPath } from "./prompt-history-file.js";
 import type { SessionPort } from "./session-port.js";
 import { PASTE_OFF, PASTE_ON } from "./terminal-handoff.js";
 
@@ -16,6 +17,8 @@ export interface InteractiveOptions {
 	stderr?: NodeJS.WriteStream;
 	/** Route stray console output above the screen instead of through it (default true; test runners replace console). */
 	patchConsole?: boolean;
+	/** The loom home: the prompts typed are kept there across sessions (Up recalls a project's). None: not kept. */
+	loomHome?: string;
 }
 
 
@@ -73,7 +76,7 @@ export async function runInteractive(session: SessionPort, options: InteractiveO
 	if (pasteMode) stdout.write(PASTE_ON);
 	try {
 		const instance = mountScreen(
-			{ session, initialPrompt: options.initialPrompt, inputActive, onExit, home: homedir() },
+			{ session, initialPrompt: options.initialPrompt, inputActive, onExit, home: homedir(), historyFile: options.loomHome && promptHistoryPath(options.loomHome) },
 			{ stdin, stdout, stderr, patchConsole: options.patchConsole ?? true },
 		);
 		unmount = () => instance.unmount();

@@ -2,6 +2,7 @@
 // test opens, and every call is recorded. A test double only; the real one is the AgentSession.
 import type { AgentMessage } from "../../src/core/agent-types.js";
 import type { ThinkingLevel } from "../../src/core/llm-types.js";
+import { type PromptOptions, userMessage } from "../../src/core/messages.js";
 import { CommandRegistry } from "../../src/core/session/command-registry.js";
 import type { ModelListing } from "../../src/core/llm/model-registry.js";
 import { type CommandSession, registerSessionCommands } from "../../src/core/session/session-commands.js";
@@ -90,8 +91,12 @@ export class FakeSession implements SessionPort {
 		for (const listener of [...this.listeners]) await listener(event);
 	}
 
-	async prompt(text: string): Promise<void> {
+	/** What each prompt was sent with besides its text (images, the text as typed). */
+	readonly promptOptions: PromptOptions[] = [];
+
+	async prompt(text: string, options: PromptOptions = {}): Promise<void> {
 		this.calls.prompts.push(text);
+		this.promptOptions.push(options);
 		if (this.promptError) throw this.promptError;
 		if (this.running) throw new Error("A run is already active.");
 		this.running = true;
@@ -99,8 +104,9 @@ export class FakeSession implements SessionPort {
 		try {
 			await this.emit({ type: "run_start" });
 			await this.emit({ type: "agent_start" });
-			await this.emit({ type: "message_start", message: { role: "user", content: text, timestamp: 0 } });
-			await this.emit({ type: "message_end", message: { role: "user", content: text, timestamp: 0 } });
+			const message = userMessage(text, options.images, options.typed);
+			await this.emit({ type: "message_start", message });
+			await this.emit({ type: "message_end", message });
 			for (const step of this.script(text)) {
 				if (this.aborted) break;
 				if (typeof step === "function") await step();
@@ -114,11 +120,14 @@ export class FakeSession implements SessionPort {
 		await this.emit({ type: "run_end", status: this.aborted ? "aborted" : "done" });
 	}
 
-	async steer(text: string): Promise<void> {
+	async steer(text: string, options: Pick<PromptOptions, "typed"> = {}): Promise<void> {
 		this.calls.steers.push(text);
+		this.steerOptions.push(options);
 		this.queue = { ...this.queue, steering: [...this.queue.steering, text] };
 		await this.emit({ type: "queue_changed", ...this.queue });
 	}
+
+	readonly steerOptions: Pick<PromptOptions, "typed">[] = [];
 
 	/** Delivers the queued steering messages the way the agent does: as user messages. */
 	async deliverSteering(): Promise<void> {

@@ -66,6 +66,9 @@ describe("!command on the screen", () => {
 		await screen.type("summarise", ENTER);
 		await screen.until((f) => f.includes("ready") && session.calls.prompts.length === 1);
 		expect(session.calls.prompts[0]).toBe("The user ran `cat notes.txt` (exit code 0); its output:\n```\nalpha\nbeta\n```\n\nsummarise");
+		// Shown and remembered as typed: the output is already in the transcript, as the command's own row.
+		expect(session.promptOptions[0]).toEqual({ typed: "summarise" });
+		expect(await screen.until((f) => f.includes("› summarise"))).not.toContain("› The user ran");
 		await screen.type("again", ENTER);
 		await screen.until(() => session.calls.prompts.length === 2);
 		expect(session.calls.prompts[1]).toBe("again");
