@@ -42,7 +42,7 @@ export function installCheckpoints(session: AgentSession, options: CheckpointOpt
 		},
 		// Last of all links: an approval question is not delayed by a snapshot, and a pre-image is taken as late
 		// as possible before the call runs.
-		{ stage: "mcp", name: "checkpoint" },
+		{ stage: "final", name: "checkpoint" },
 	);
 	session.setFileCheckpoints(checkpointer);
 	return checkpointer;
