@@ -93,6 +93,7 @@ export const PROCESS_TESTS = [
 	"test/tui/session-guard-tmux.test.ts",
 	"test/tui/shell-command.test.tsx",
 	"test/tui/shell-secrets-tmux.test.ts",
+	"test/tui/signal-exit-tmux.test.ts",
 	"test/tui/terminal-handoff-tmux.test.ts",
 ];
 

@@ -3,7 +3,7 @@ import { homedir } from "node:os";
 import type { SelectOptions, UiChoice } from "../core/session/session-ui.js";
 import { colorlessStream, colorRefused } from "./no-color.js";
 import type { SessionPort } from "./session-port.js";
-import { PASTE_OFF, PASTE_ON } from "./terminal-handoff.js";
+import { PASTE_OFF, PASTE_ON, releaseTerminal } from "./terminal-handoff.js";
 
 export type { SessionPort, SessionSummary } from "./session-port.js";
 
@@ -16,6 +16,8 @@ export interface InteractiveOptions {
 	stderr?: NodeJS.WriteStream;
 	/** Route stray console output above the screen instead of through it (default true; test runners replace console). */
 	patchConsole?: boolean;
+	/** Resolves with an exit code when the screen must end now (a signal from outside); the screen ends as on quit. */
+	stop?: Promise<number>;
 }
 
 
@@ -69,7 +71,15 @@ export async function runInteractive(session: SessionPort, options: InteractiveO
 		exitRequested = true;
 		unmount?.();
 	};
+	void options.stop?.then(onExit);
 	const { mountScreen } = await loadScreen();
+	// Leaving the process with the screen up (process.exit, a second signal): the terminal as a shell expects it.
+	// Ink pops the keyboard protocol it pushed as it unmounts; writes to a terminal are synchronous.
+	const leave = () => {
+		unmount?.();
+		if (pasteMode) releaseTerminal({ stdin, stdout });
+	};
+	process.on("exit", leave);
 	if (pasteMode) stdout.write(PASTE_ON);
 	try {
 		const instance = mountScreen(
@@ -80,6 +90,7 @@ export async function runInteractive(session: SessionPort, options: InteractiveO
 		if (exitRequested) instance.unmount();
 		await instance.waitUntilExit();
 	} finally {
+		process.off("exit", leave);
 		if (pasteMode) stdout.write(PASTE_OFF);
 	}
 	return exitCode;
