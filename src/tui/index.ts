@@ -1,4 +1,5 @@
 // Entry of the interactive screen. The CLI calls runInteractive when stdin and stdout are terminals.
+import { createRequire } from "node:module";
 import { homedir } from "node:os";
 import type { SelectOptions, UiChoice } from "../core/session/session-ui.js";
 import { colorlessStream, colorRefused } from "./no-color.js";
@@ -24,9 +25,8 @@ export interface InteractiveOptions {
 /**
  * Loads Ink, React and the components, once. Run from the sources, React picks its build from NODE_ENV when
  * first loaded; left unset, that is the development build, which checks and records every render and made a
- * fast stream cost several times the CPU. So an unset NODE_ENV means production here, and only while loading:
- * processes the agent starts meanwhile or later must not inherit a NODE_ENV the user never set. (In the bundle
- * NODE_ENV reads as production everywhere, see rolldown.config.mjs: the environment is never touched.)
+ * fast stream cost several times the CPU. So an unset NODE_ENV means production here. (In the bundle NODE_ENV
+ * reads as production everywhere, see rolldown.config.mjs, and this loader never touches the environment.)
  */
 function loadScreen(): Promise<typeof import("./mount-screen.js")> {
 	screen ??= importScreen();
@@ -36,11 +36,25 @@ function loadScreen(): Promise<typeof import("./mount-screen.js")> {
 let screen: Promise<typeof import("./mount-screen.js")> | undefined;
 
 async function importScreen(): Promise<typeof import("./mount-screen.js")> {
-	if (process.env.NODE_ENV !== undefined) return import("./mount-screen.js");
+	if (process.env.NODE_ENV === undefined) loadProductionReact();
+	return import("./mount-screen.js");
+}
+
+/**
+ * Loads React's CommonJS modules that read NODE_ENV as they load, with NODE_ENV set to production only during this
+ * synchronous call: nothing else runs meanwhile, so no process the agent starts (an MCP server starting while the
+ * screen loads, a command) and no extension sees a NODE_ENV the user never set. Ink's own imports then find these
+ * modules in Node's module cache. A module missing from the list would load its development build, nothing worse.
+ */
+function loadProductionReact(): void {
+	const fromLoom = createRequire(import.meta.url);
+	const fromInk = createRequire(fromLoom.resolve("ink"));
 	const env = process.env;
 	env.NODE_ENV = "production";
 	try {
-		return await import("./mount-screen.js");
+		fromLoom("react");
+		fromLoom("react/jsx-runtime");
+		for (const name of ["react-reconciler", "react-reconciler/constants.js", "scheduler"]) fromInk(name);
 	} finally {
 		delete env.NODE_ENV;
 	}
