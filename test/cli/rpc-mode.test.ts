@@ -401,6 +401,23 @@ describe("loom --mode rpc", () => {
 		expect(roles).toEqual(["user", "assistant", "toolResult"]);
 	});
 
+	it("when the reader goes away mid-run, even one holding the run back, stops the run quietly and exits 141 with the session file complete", async () => {
+		server.enqueue({ text: "word ", endless: true });
+		const rpc = startRpc();
+		const { loom, client } = rpc;
+		const opened = await client.waitForEvent("session_open");
+		await client.request({ type: "prompt", message: "talk forever" });
+		await client.waitForLine((line) => line.type === "message_update", "the answer streaming");
+		// Unread lines fill the pipe, so loom is waiting for the reader when it goes.
+		loom.child.stdout!.pause();
+		await new Promise((resolve) => setTimeout(resolve, 500));
+		loom.child.stdout!.destroy();
+		const result = await loom.done;
+		expect(result.code).toBe(141);
+		expect(result.stderr).toBe("");
+		expect(sessionMessages(opened.file).at(-1)).toMatchObject({ role: "assistant", stopReason: "aborted" });
+	});
+
 	it("refuses prompt arguments: prompts come on stdin", async () => {
 		const ws = workspace();
 		const result = await runLoom(["--mode", "rpc", "hello"], ws);

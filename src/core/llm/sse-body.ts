@@ -1,5 +1,6 @@
 // Reads a streaming HTTP response body as Server-Sent Events, reporting each chunk once its events were
-// handled (the idle timeout then looks at whether they moved the message forward).
+// handled (the idle timeout then looks at whether they moved the message forward, and a consumer far behind
+// holds the next read back).
 import {
 	isNonStreamContentType,
 	looksLikeNonStreamBody,
@@ -23,7 +24,7 @@ const YIELD_EVERY_MS = 8;
  * connection is released at once. A body that is not an event stream (JSON, HTML) rejects with what the
  * server said in it.
  */
-export async function readSseBody(response: Response, onChunk: () => void, onEvent: SseEventHandler): Promise<void> {
+export async function readSseBody(response: Response, onChunk: () => Promise<void> | undefined, onEvent: SseEventHandler): Promise<void> {
 	if (!response.body) throw new ProviderStreamError("The provider answered without a response body.");
 	const contentType = response.headers.get("content-type") ?? "";
 	if (isNonStreamContentType(contentType)) throw nonStreamError(await readBodyStart(response), contentType);
@@ -44,8 +45,12 @@ export async function readSseBody(response: Response, onChunk: () => void, onEve
 			}
 			parser.push(value);
 			if (parser.eventCount > 0) start = undefined;
-			onChunk();
-			if (performance.now() - yielded >= YIELD_EVERY_MS) {
+			// The consumer is far behind: read on once it has caught up (the server waits meanwhile).
+			const behind = onChunk();
+			if (behind) {
+				await behind;
+				yielded = performance.now();
+			} else if (performance.now() - yielded >= YIELD_EVERY_MS) {
 				await new Promise((resolve) => setImmediate(resolve));
 				yielded = performance.now();
 			}
