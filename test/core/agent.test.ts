@@ -130,6 +130,26 @@ describe("abort", () => {
 		});
 	});
 
+	it("ends the provider's request when the message stops being read before its end (a listener threw)", async () => {
+		let providerSignal: AbortSignal | undefined;
+		const streamFn: StreamFn = (_model, _context, options) => {
+			providerSignal = options?.signal;
+			const stream = createAssistantMessageEventStream();
+			const partial: AssistantMessage = assistant([text("Partial ans")]);
+			stream.push({ type: "start", partial: { ...partial, content: [] } });
+			stream.push({ type: "text_start", contentIndex: 0, partial });
+			stream.push({ type: "text_delta", contentIndex: 0, delta: "Partial ans", partial });
+			return stream; // the rest would come, were it still read
+		};
+		const agent = new Agent({ initialState: { model: mockModel }, streamFn });
+		agent.subscribe((event) => {
+			if (event.type === "message_update") throw new Error("listener failed");
+		});
+		await agent.prompt("write an essay");
+		expect(agent.state.messages.at(-1)).toMatchObject({ role: "assistant", stopReason: "error" });
+		expect(providerSignal?.aborted).toBe(true);
+	});
+
 	it("settles within a second when a provider ignores the signal", async () => {
 		const streamFn: StreamFn = () => {
 			const stream = createAssistantMessageEventStream();
