@@ -1,7 +1,9 @@
-// `loom --mode rpc`: commands on stdin, one JSON object a line; responses, every session event (the lines of
-// `--mode json`) and the session's questions on stdout. Commands are served as they arrive, so abort, steer and
-// answers reach a run going on. A bad line is answered with an error response and loom keeps serving; the end of
-// stdin aborts the run, waits for it to settle (the session file complete) and ends loom.
+// `loom --mode rpc`: commands on stdin, one JSON object a line; responses, every session event and the session's
+// questions on stdout. Events are `--mode json`'s lines, but for tool_execution_update: it carries the call's args
+// and its whole partialResult (the tool's progress as it stands), as Pi's RPC mode sends it, where JSON mode sends
+// only what changed. Commands are served as they arrive, so abort, steer and answers reach a run going on. A bad
+// line is answered with an error response and loom keeps serving; the end of stdin aborts the run, waits for it to
+// settle (the session file complete) and ends loom.
 import type { AgentSession, SessionEvent } from "../core/session/index.js";
 import { stripControls } from "../core/text/sanitize-terminal.js";
 import { eventToJsonLine } from "../cli/json-events.js";
@@ -33,6 +35,7 @@ export async function runRpcMode(session: AgentSession, io: RpcIo): Promise<numb
 	// Awaited by the session: a slow reader slows the run down instead of piling its lines up in memory.
 	session.subscribe((event) => {
 		server.onEvent(event);
+		// No ToolUpdateDeltas: RPC clients (Pi's among them) read each update's partialResult whole.
 		return out.write(eventToJsonLine(event));
 	});
 	await session.start();
