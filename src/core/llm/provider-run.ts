@@ -5,7 +5,7 @@ import type { AssistantMessageEventStream, Model, StopReason, StreamOptions } fr
 import { providerApiKey } from "./api-keys.js";
 import { PartialAssistantMessage } from "./partial-message.js";
 import { checkBaseUrl, describeProviderError, ProviderStreamError } from "./provider-error.js";
-import { redactSecrets } from "./redact.js";
+import { redactSecrets } from "../text/secret-mask.js";
 import { DEFAULT_RETRY, type RetrySettings, retryDelayMs, sleepUnlessAborted } from "./retry.js";
 
 export const DEFAULT_IDLE_TIMEOUT_MS = 5 * 60_000;
