@@ -74,8 +74,8 @@ describe("a slow reader of stdout", () => {
 		async () => {
 			const ws = workspace();
 			mkdirSync(join(ws.home, "user-home"), { recursive: true });
-			// A hundred thousand small deltas: their lines are several times the answer's size.
-			const text = "a long answer in many small deltas. ".repeat(60_000);
+			// Over two hundred thousand small deltas: their lines are several times the answer's size.
+			const text = "a long answer in many small deltas. ".repeat(150_000);
 			server.enqueue({ text: "warmed up" }, { text, chunkSize: 24 });
 			const child = spawn(process.execPath, [LOOM_BIN, "--mode", "rpc", ...serverFlags(server.openaiBaseUrl)], {
 				cwd: ws.cwd,
