@@ -50,6 +50,7 @@ export const PROCESS_TESTS = [
 	"test/core/llm/openai-completions.test.ts",
 	"test/core/llm/openai-responses.test.ts",
 	"test/core/llm/provider-failures.test.ts",
+	"test/core/llm/slow-consumer.test.ts",
 	"test/core/llm/transform-messages.test.ts",
 	"test/core/session/agent-session.test.ts",
 	"test/core/session/compaction/compact.test.ts",
@@ -95,6 +96,7 @@ export const PROCESS_TESTS = [
 	"test/tui/session-guard-tmux.test.ts",
 	"test/tui/shell-command.test.tsx",
 	"test/tui/shell-secrets-tmux.test.ts",
+	"test/tui/signal-exit-tmux.test.ts",
 	"test/tui/terminal-handoff-tmux.test.ts",
 ];
 

@@ -74,6 +74,7 @@ export class Checkpointer implements FileCheckpoints {
 	private readonly indexName = `${process.pid}-${randomBytes(3).toString("hex")}`;
 	private warned = false;
 	private resolvedRepo: ShadowRepo | undefined;
+	private readonly logs = new Map<string, LogWriter>();
 
 	constructor(private readonly options: CheckpointerOptions) {
 		this.limits = { ...DEFAULT_LIMITS, ...options.limits };
@@ -275,12 +276,15 @@ export class Checkpointer implements FileCheckpoints {
 		}
 	}
 
+	/** One writer per log, so it names this process in a log another started only once. */
 	private logFor(setup: Setup, identity: SessionIdentity): LogWriter {
-		return new LogWriter(logPath(setup.dir, identity.id), {
-			session: identity.id,
-			file: identity.file ?? null,
-			parentFile: identity.parentFile,
-		});
+		const file = logPath(setup.dir, identity.id);
+		let log = this.logs.get(file);
+		if (!log) {
+			log = new LogWriter(file, { session: identity.id, file: identity.file ?? null, parentFile: identity.parentFile });
+			this.logs.set(file, log);
+		}
+		return log;
 	}
 
 	private write(run: ActiveRun, update: Omit<LogUpdate, "run">): void {

@@ -2,9 +2,10 @@
 // context file cut short) is written once, then again only when the file changes, so a script's stderr is not
 // filled with the same lines on every run. The screen says them at each start; so does RPC mode on stderr.
 // Kept in <loom home>/reported-warnings.json: { "<warning>": { "mtimeMs": …, "size": … } }.
-import { mkdirSync, renameSync, statSync, writeFileSync } from "node:fs";
+import { mkdirSync, statSync } from "node:fs";
 import { isAbsolute, join } from "node:path";
 import { readCheckedText } from "../core/checked-read.js";
+import { replaceFileSync } from "../core/replace-file.js";
 
 const FILE = "reported-warnings.json";
 const MAX_BYTES = 1024 * 1024;
@@ -79,12 +80,9 @@ function load(home: string): Memory {
 function save(home: string, memory: Memory, seen: Memory): void {
 	const kept = Object.entries(memory).filter(([warning]) => seen[warning] === undefined);
 	const entries = [...kept, ...Object.entries(seen)].slice(-MAX_ENTRIES);
-	const target = join(home, FILE);
-	const temporary = `${target}.${process.pid}.tmp`;
 	try {
 		mkdirSync(home, { recursive: true });
-		writeFileSync(temporary, `${JSON.stringify(Object.fromEntries(entries), null, "\t")}\n`, { mode: 0o600 });
-		renameSync(temporary, target);
+		replaceFileSync(join(home, FILE), `${JSON.stringify(Object.fromEntries(entries), null, "\t")}\n`, { mode: 0o600 });
 	} catch {
 		// Not remembered: the warning is written again next time, which is no harm.
 	}

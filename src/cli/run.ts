@@ -114,18 +114,44 @@ export async function run(options: CliOptions, io: RunIo = defaultIo(), version 
 }
 
 async function runScreen(session: AgentSession, initialPrompt: string, io: RunIo, loomHome: string): Promise<number> {
-	// The screen reads Ctrl+C as a key; a signal comes from outside (kill, a closed terminal): stop the run, leave.
-	const stop = onTermination((code) => {
-		void session.abort().finally(() => {
+	// From a run's run_start until its run_end has been delivered (the session file and checkpoint complete).
+	let runEnded: Promise<void> | undefined;
+	let endRun = () => {};
+	const stopWatching = session.subscribe(
+		(event) => {
+			if (event.type === "run_start") runEnded = new Promise((resolve) => (endRun = resolve));
+			else if (event.type === "run_end") {
+				runEnded = undefined;
+				endRun();
+			}
+		},
+		{ open: false },
+	);
+	// The screen reads Ctrl+C as a key; a signal comes from outside (kill, a closed terminal): stop the run, let it
+	// end, then leave as on quit. A second signal leaves at once; the screen restores the terminal as the process exits.
+	let signalled: number | undefined;
+	let stopScreen = (_code: number) => {};
+	const stop = new Promise<number>((resolve) => (stopScreen = resolve));
+	const stopSignals = onTermination((code) => {
+		if (signalled !== undefined) {
 			session.dispose();
 			process.exit(code);
-		});
+		}
+		signalled = code;
+		void session
+			.abort()
+			.then(async () => {
+				while (runEnded) await runEnded;
+			})
+			.finally(() => stopScreen(code));
 	});
 	try {
 		const { runInteractive } = await import("../tui/index.js");
-		return await runInteractive(session, { initialPrompt: initialPrompt || undefined, stdin: io.stdin, stdout: io.stdout, stderr: io.stderr, loomHome });
+		const code = await runInteractive(session, { initialPrompt: initialPrompt || undefined, stdin: io.stdin, stdout: io.stdout, stderr: io.stderr, loomHome, stop });
+		return signalled ?? code;
 	} finally {
-		stop();
+		stopSignals();
+		stopWatching();
 	}
 }
 

@@ -183,7 +183,7 @@ interface Assembly {
 
 /**
  * The install steps, in order: each is one call to the one function of the module that plugs into the session.
- * Hook links order themselves by stage (policy, extension, mcp), so this order only decides whose commands and
+ * Hook links order themselves by stage (policy, extension, final), so this order only decides whose commands and
  * tools come first and who may see the others'.
  */
 async function install(session: AgentSession, assembly: Assembly): Promise<Installed> {

@@ -17,7 +17,7 @@ export {
 export { DEFAULT_RETRY, retryDelayMs, type RetrySettings } from "./retry.js";
 export { calculateCost, emptyUsage } from "./usage.js";
 export { isContextOverflow } from "./context-overflow.js";
-export { redactSecrets } from "./redact.js";
+export { redactSecrets } from "../text/secret-mask.js";
 export { parseToolArguments } from "./partial-message.js";
 export {
 	transformMessages,

@@ -45,7 +45,7 @@ export class AgentSession {
 	readonly agent: Agent;
 	readonly cwd: string;
 	/**
-	 * Ordered links run before and after every tool call (policy, then extensions, then MCP-aware checks),
+	 * Ordered links run before and after every tool call (policy, then extensions, then final links),
 	 * composed into the agent's beforeToolCall / afterToolCall. Assigning `agent.beforeToolCall` or
 	 * `agent.afterToolCall` directly replaces the composed hook, and with it every link of that chain.
 	 */

@@ -1,7 +1,7 @@
 // Asks the model for the summary: one plain request, no tools, no side effects.
 import type { AgentMessage } from "../../agent-types.js";
 import type { AssistantMessage, Context, Model, StreamFn, StreamOptions } from "../../llm-types.js";
-import { redactSecrets } from "../../llm/redact.js";
+import { redactSecrets } from "../../text/secret-mask.js";
 import { userMessage } from "../../messages.js";
 import { CompactionError, compactionAborted } from "./compaction-error.js";
 import { SUMMARY_SYSTEM_PROMPT, buildSummaryPrompt } from "./summary-prompt.js";
