@@ -40,6 +40,7 @@ export const PROCESS_TESTS = [
 	"test/cli/tools-option.test.ts",
 	"test/cli/undo.test.ts",
 	"test/core/llm/agent-run.test.ts",
+	"test/core/process/process-group-set.test.ts",
 	"test/core/llm/anthropic-messages.test.ts",
 	"test/core/llm/api-registry.test.ts",
 	"test/core/llm/context-overflow.test.ts",
