@@ -4,6 +4,7 @@
 import { existsSync, lstatSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { hostname } from "node:os";
 import { join } from "node:path";
+import { isAlive } from "../core/process/index.js";
 import { type RunRecord, type SessionLog, logPath, readLog } from "./checkpoint-log.js";
 import { checkpointsRoot } from "./project-root.js";
 import { ShadowRepo } from "./shadow-repo.js";
@@ -100,17 +101,8 @@ function refsOf(sessionId: string): (run: RunRecord) => string[] {
  * new session's file appears only with its first message, after its first checkpoint.
  */
 function sessionGone(log: SessionLog): boolean {
-	if (log.header.host !== hostname() || isRunning(log.header.pid)) return false;
+	if (log.header.host !== hostname() || isAlive(log.header.pid)) return false;
 	return log.header.file === null || !existsSync(log.header.file);
-}
-
-function isRunning(pid: number): boolean {
-	try {
-		process.kill(pid, 0);
-		return true;
-	} catch (error) {
-		return (error as NodeJS.ErrnoException).code !== "ESRCH";
-	}
 }
 
 function removeSession(dir: string, id: string): void {

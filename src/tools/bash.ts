@@ -15,7 +15,7 @@ import {
 	tailLines,
 } from "../core/index.js";
 import { type CollectedOutput, MAX_OUTPUT_FILE_BYTES, OutputCollector } from "./output-collector.js";
-import type { ProcessGroupSet } from "./process-groups.js";
+import type { ProcessGroupSet } from "../core/process/index.js";
 import { type RunCommandOutcome, runCommand } from "./run-command.js";
 import { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, formatSize, truncateTail } from "./truncate.js";
 

@@ -3,6 +3,7 @@
 // after a staleness delay, and no timer has to keep refreshing the lock while a long synchronous step runs.
 import { closeSync, openSync, readFileSync, unlinkSync, writeSync } from "node:fs";
 import { hostname } from "node:os";
+import { isAlive, onProcessExit } from "../process/index.js";
 
 export interface LockHolder {
 	pid: number;
@@ -33,7 +34,6 @@ export function lockPathFor(file: string): string {
 
 /** Locks held by this process, by lock path, with how many stores hold each (a /resume of the open session). */
 const held = new Map<string, number>();
-let exitHookInstalled = false;
 
 /** Released with close(); also removed when the process exits, however it exits short of a kill -9. */
 export interface SessionLock {
@@ -48,7 +48,7 @@ export function acquireSessionLock(file: string): SessionLock {
 	else {
 		createLock(path, file);
 		held.set(path, 1);
-		installExitHook();
+		onProcessExit(releaseAllLocks);
 	}
 	let released = false;
 	return {
@@ -105,13 +105,7 @@ function parseHolder(text: string | undefined): LockHolder | undefined {
 function isRunning(holder: LockHolder): boolean {
 	if (holder.host !== hostname()) return true;
 	// Not among this process's own locks (those never get here), so left by an earlier process with this pid.
-	if (holder.pid === process.pid) return false;
-	try {
-		process.kill(holder.pid, 0);
-	} catch (error) {
-		// EPERM: it runs, as another user.
-		if ((error as NodeJS.ErrnoException).code === "ESRCH") return false;
-	}
+	if (holder.pid === process.pid || !isAlive(holder.pid)) return false;
 	const start = processStart(holder.pid);
 	return holder.start === undefined || start === undefined || start === holder.start;
 }
@@ -140,11 +134,7 @@ function removeQuietly(path: string): void {
 	}
 }
 
-function installExitHook(): void {
-	if (exitHookInstalled) return;
-	exitHookInstalled = true;
-	process.on("exit", () => {
-		for (const path of held.keys()) removeQuietly(path);
-		held.clear();
-	});
+function releaseAllLocks(): void {
+	for (const path of held.keys()) removeQuietly(path);
+	held.clear();
 }
