@@ -25,7 +25,7 @@ import { installResources } from "../resources/install-resources.js";
 import { installCheckpoints } from "../checkpoints/install-checkpoints.js";
 import { installExport } from "../export/export-session.js";
 import { installMcp } from "../mcp/index.js";
-import { BUILTIN_TOOLS, createBuiltinTools, sessionProcessGroups, type TextFileAccess } from "../tools/index.js";
+import { BUILTIN_TOOLS, createBuiltinTools, createUserCommandRunner, sessionProcessGroups, type TextFileAccess } from "../tools/index.js";
 import { checkModelOption, type ModelOptions, modelChoice } from "./model-option.js";
 import { SessionManager } from "./session-manager.js";
 import { SessionOptionError } from "./session-option-error.js";
@@ -146,6 +146,7 @@ export async function assembleAgentSession(options: CreateAgentSessionOptions, k
 		compaction: settings.compaction,
 		maxTurns: options.maxTurns,
 		warnings: contextFiles.flatMap((file) => (file.warning ? [file.warning] : [])),
+		userCommands: createUserCommandRunner(cwd, { processGroups, redact }),
 	});
 	session.setUi(options.ui ?? stderrUi());
 	session.onDispose(() => processGroups.killAll());

@@ -12,6 +12,7 @@ import { createWriteTool } from "./write.js";
 
 export { atomicWriteFile } from "./atomic-write.js";
 export { type BashToolDetails, BashToolError, type BashToolInput, type BashToolOptions, bashSchema, createBashTool } from "./bash.js";
+export { createUserCommandRunner } from "./user-command.js";
 export { createEditTool, type EditToolDetails, type EditToolInput, editSchema, prepareEditArguments } from "./edit.js";
 export { withFileMutationQueue } from "./file-mutation-queue.js";
 export { createFindTool, DEFAULT_FIND_LIMIT, type FindToolDetails, type FindToolInput, findSchema } from "./find.js";
