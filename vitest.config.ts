@@ -11,6 +11,7 @@ const TESTS = ["test/**/*.test.ts", "test/**/*.test.tsx"];
 export const PROCESS_TESTS = [
 	"test/acp/acp-agent.test.ts",
 	"test/acp/acp-permissions.test.ts",
+	"test/acp/client-files.test.ts",
 	"test/bench/smoke.test.ts",
 	"test/checkpoints/files-mode.test.ts",
 	"test/checkpoints/prune.test.ts",
@@ -96,6 +97,7 @@ export const PROCESS_TESTS = [
 	"test/tui/shell-command.test.tsx",
 	"test/tui/shell-secrets-tmux.test.ts",
 	"test/tui/terminal-handoff-tmux.test.ts",
+	"test/tui/terminal-handoff.test.ts",
 ];
 
 export default defineConfig({
