@@ -14,6 +14,7 @@ export const PROCESS_TESTS = [
 	"test/acp/client-files.test.ts",
 	"test/bench/smoke.test.ts",
 	"test/checkpoints/files-mode.test.ts",
+	"test/checkpoints/git-output.test.ts",
 	"test/checkpoints/prune.test.ts",
 	"test/checkpoints/restore.test.ts",
 	"test/checkpoints/session-rewind.test.ts",

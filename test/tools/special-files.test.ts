@@ -97,6 +97,6 @@ describe("files changed between the tool's check and its read", () => {
 		writeFileSync(file, "old\n");
 		changeAfterCheck(file, () => toFifo(file));
 		const lines = await soon(Promise.resolve(createWriteTool(dir).previewChange!({ path: "notes.txt", content: "new\n" })));
-		expect(lines.map((line) => line.text).join("\n")).toMatch(/notes\.txt is not a regular file \(it is a FIFO/);
+		expect(lines?.map((line) => line.text).join("\n")).toMatch(/notes\.txt is not a regular file \(it is a FIFO/);
 	});
 });
