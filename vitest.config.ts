@@ -94,7 +94,6 @@ export const PROCESS_TESTS = [
 	"test/tui/rewind-tmux.test.ts",
 	"test/tui/screen-terminal-tmux.test.ts",
 	"test/tui/session-guard-tmux.test.ts",
-	"test/tui/shell-command-tmux.test.ts",
 	"test/tui/shell-command.test.tsx",
 	"test/tui/shell-secrets-tmux.test.ts",
 	"test/tui/terminal-handoff-tmux.test.ts",
