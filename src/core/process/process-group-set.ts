@@ -13,7 +13,7 @@ function killEveryGroup(): void {
 }
 
 /** Sends a signal to every process in the group; false when the group is gone. */
-export function signalGroup(pgid: number, signal: NodeJS.Signals): boolean {
+function signalGroup(pgid: number, signal: NodeJS.Signals): boolean {
 	try {
 		process.kill(-pgid, signal);
 		return true;
@@ -60,7 +60,7 @@ export class ProcessGroupSet {
 	 */
 	terminate(pgid: number, graceMs: number): void {
 		if (!this.signal(pgid, "SIGTERM")) return;
-		setTimeout(() => this.kill(pgid), graceMs).unref();
+		setTimeout(() => (isGroupAlive(pgid) ? this.kill(pgid) : this.forget(pgid)), graceMs).unref();
 	}
 
 	/** Kills every group of this set still tracked (SIGKILL). Synchronous, so it can run while the process exits. */
@@ -71,10 +71,6 @@ export class ProcessGroupSet {
 	/** Ids of the groups tracked (for diagnostics and tests). */
 	tracked(): number[] {
 		return [...this.groups];
-	}
-
-	has(pgid: number): boolean {
-		return this.groups.has(pgid);
 	}
 
 	private forget(pgid: number): void {
