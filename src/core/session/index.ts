@@ -13,7 +13,7 @@ export {
 	settingsPath,
 } from "./settings.js";
 export * from "./session-entries.js";
-export { cwdFolderName, sessionDirFor, sessionFileName, sessionIdFromFileName, sessionsRoot } from "./session-paths.js";
+export { cwdFolderName, sessionDirFor, sessionFileName, sessionFileText, sessionIdFromFileName, sessionsRoot } from "./session-paths.js";
 export { type LoadedSession, loadSessionFile } from "./session-reader.js";
 export { type NewSessionOptions, SessionStore } from "./session-store.js";
 export { describeHolder, type LockHolder, SessionInUseError } from "./session-lock.js";
