@@ -11,8 +11,10 @@ const TESTS = ["test/**/*.test.ts", "test/**/*.test.tsx"];
 export const PROCESS_TESTS = [
 	"test/acp/acp-agent.test.ts",
 	"test/acp/acp-permissions.test.ts",
+	"test/acp/client-files.test.ts",
 	"test/bench/smoke.test.ts",
 	"test/checkpoints/files-mode.test.ts",
+	"test/checkpoints/git-output.test.ts",
 	"test/checkpoints/prune.test.ts",
 	"test/checkpoints/restore.test.ts",
 	"test/checkpoints/session-rewind.test.ts",
@@ -40,6 +42,7 @@ export const PROCESS_TESTS = [
 	"test/cli/tools-option.test.ts",
 	"test/cli/undo.test.ts",
 	"test/core/llm/agent-run.test.ts",
+	"test/core/process/process-group-set.test.ts",
 	"test/core/llm/anthropic-messages.test.ts",
 	"test/core/llm/api-registry.test.ts",
 	"test/core/llm/context-overflow.test.ts",
@@ -98,6 +101,7 @@ export const PROCESS_TESTS = [
 	"test/tui/shell-secrets-tmux.test.ts",
 	"test/tui/signal-exit-tmux.test.ts",
 	"test/tui/terminal-handoff-tmux.test.ts",
+	"test/tui/terminal-handoff.test.ts",
 ];
 
 export default defineConfig({

@@ -6,6 +6,7 @@ import { randomBytes } from "node:crypto";
 import { statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { formatSize } from "../core/format-size.js";
+import { onProcessExit } from "../core/process/index.js";
 import type { FileCheckpoints, FilesRestore } from "../core/session/file-checkpoints.js";
 import { DEFAULT_LIMITS, type SkippedFile, type SnapshotLimits } from "./changed-files.js";
 import { type LogUpdate, LogWriter, type RunRecord, logPath } from "./checkpoint-log.js";
@@ -75,11 +76,11 @@ export class Checkpointer implements FileCheckpoints {
 	private warned = false;
 	private resolvedRepo: ShadowRepo | undefined;
 	private readonly logs = new Map<string, LogWriter>();
+	private readonly forgetExitHook: () => void;
 
 	constructor(private readonly options: CheckpointerOptions) {
 		this.limits = { ...DEFAULT_LIMITS, ...options.limits };
-		live.add(this);
-		installExitHook();
+		this.forgetExitHook = onProcessExit(() => this.dropIndexNow());
 	}
 
 	/** A prompt's run starts: its "before" is recorded while the model is asked. */
@@ -164,7 +165,7 @@ export class Checkpointer implements FileCheckpoints {
 	async dispose(): Promise<void> {
 		await this.settled();
 		(await this.setupPromise)?.repo?.dropIndex(this.indexName);
-		live.delete(this);
+		this.forgetExitHook();
 	}
 
 	/** At exit: the index goes even if a recording is still under way (the next process starts from the template). */
@@ -307,17 +308,6 @@ export class Checkpointer implements FileCheckpoints {
 		this.queue = result.catch(() => undefined);
 		return result;
 	}
-}
-
-const live = new Set<Checkpointer>();
-let exitHookInstalled = false;
-
-function installExitHook(): void {
-	if (exitHookInstalled) return;
-	exitHookInstalled = true;
-	process.on("exit", () => {
-		for (const checkpointer of live) checkpointer.dropIndexNow();
-	});
 }
 
 /** Once a day per project, in the background: the checkpoints of its sessions whose file was deleted go. */

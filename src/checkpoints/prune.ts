@@ -4,6 +4,7 @@
 import { existsSync, lstatSync, readdirSync, rmSync, statSync } from "node:fs";
 import { hostname } from "node:os";
 import { join } from "node:path";
+import { isAlive } from "../core/process/index.js";
 import { replaceFileSync } from "../core/replace-file.js";
 import { type RunRecord, type SessionLog, logPath, readLog } from "./checkpoint-log.js";
 import { checkpointsRoot } from "./project-root.js";
@@ -106,21 +107,12 @@ function refsOf(sessionId: string): (run: RunRecord) => string[] {
  * session's file appears only with its first message, after its first checkpoint) nor rewritten.
  */
 function mayBeWriting(log: SessionLog): boolean {
-	return log.writers.some((writer) => writer.host !== hostname() || isRunning(writer.pid));
+	return log.writers.some((writer) => writer.host !== hostname() || isAlive(writer.pid));
 }
 
 /** The session file is gone (a --no-session run has none). */
 function sessionGone(log: SessionLog): boolean {
 	return log.header.file === null || !existsSync(log.header.file);
-}
-
-function isRunning(pid: number): boolean {
-	try {
-		process.kill(pid, 0);
-		return true;
-	} catch (error) {
-		return (error as NodeJS.ErrnoException).code !== "ESRCH";
-	}
 }
 
 function removeSession(dir: string, id: string): void {

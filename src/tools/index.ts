@@ -7,18 +7,19 @@ import { createGrepTool } from "./grep.js";
 import { createLsTool } from "./ls.js";
 import { createReadTool } from "./read.js";
 import type { TextFileAccess } from "./text-files.js";
-import type { ProcessGroupSet } from "./process-groups.js";
+import type { ProcessGroupSet } from "../core/process/index.js";
 import { createWriteTool } from "./write.js";
 
 export { atomicWriteFile } from "./atomic-write.js";
 export { type BashToolDetails, BashToolError, type BashToolInput, type BashToolOptions, bashSchema, createBashTool } from "./bash.js";
+export { createUserCommandRunner } from "./user-command.js";
 export { createEditTool, type EditToolDetails, type EditToolInput, editSchema, prepareEditArguments } from "./edit.js";
 export { withFileMutationQueue } from "./file-mutation-queue.js";
 export { createFindTool, DEFAULT_FIND_LIMIT, type FindToolDetails, type FindToolInput, findSchema } from "./find.js";
 export { createGrepTool, DEFAULT_GREP_LIMIT, type GrepToolDetails, type GrepToolInput, grepSchema, MAX_GREP_FILE_BYTES } from "./grep.js";
 export { createLsTool, DEFAULT_LS_LIMIT, type LsToolDetails, type LsToolInput, lsSchema } from "./ls.js";
 export { removeStaleOutputFolders } from "./output-folder.js";
-export { killAllBashProcesses, ProcessGroupSet } from "./process-groups.js";
+export { killAllBashProcesses, sessionProcessGroups } from "./process-groups.js";
 export { createReadTool, type ReadToolDetails, type ReadToolInput, readSchema } from "./read.js";
 export {
 	DEFAULT_MAX_BYTES,

@@ -1,6 +1,8 @@
 // The read tool: a window of a text file's lines, or an image as an image block.
+import { closeSync } from "node:fs";
 import fs from "node:fs/promises";
 import { type Static, Type } from "@sinclair/typebox";
+import { CheckedReadError, openRegularFile, readAt, readCheckedFile } from "../core/checked-read.js";
 import { type AgentToolResult, compactArgs, rawNumber, rawString, type ToolDefinition, type ToolPresentation, type ToolRowState } from "../core/index.js";
 import { detectImageMimeType, type ImageMimeType, looksBinary, MAX_IMAGE_BYTES, SNIFF_BYTES, specialFileKind } from "./file-kind.js";
 import { pathArgument, pathEffect } from "./file-tool-presentation.js";
@@ -89,14 +91,13 @@ const presentation: ToolPresentation = {
 	fileEffects: pathEffect("reads"),
 };
 
-async function readHead(filePath: string): Promise<Buffer> {
-	const handle = await fs.open(filePath, "r");
+/** The first bytes of the file as it is now: checked again, since it may have been replaced after statForRead. */
+function readHead(filePath: string, shownPath: string): Buffer {
+	const { fd } = openRegularFile(filePath, shownPath);
 	try {
-		const buffer = Buffer.alloc(SNIFF_BYTES);
-		const { bytesRead } = await handle.read(buffer, 0, SNIFF_BYTES, 0);
-		return buffer.subarray(0, bytesRead);
+		return readAt(fd, 0, SNIFF_BYTES);
 	} finally {
-		await handle.close();
+		closeSync(fd);
 	}
 }
 
@@ -115,16 +116,25 @@ async function statForRead(absolute: string, shownPath: string) {
 	}
 }
 
-async function readImage(absolute: string, shownPath: string, mimeType: ImageMimeType, size: number) {
-	if (size > MAX_IMAGE_BYTES) {
-		throw new Error(
-			`${shownPath} is a ${mimeType} image of ${formatSize(size)}, over the ${formatSize(MAX_IMAGE_BYTES)} limit for images. Make a smaller copy (for example with ImageMagick via bash) and read that.`,
-		);
+function imageTooBig(shownPath: string, mimeType: ImageMimeType, size: number): Error {
+	return new Error(
+		`${shownPath} is a ${mimeType} image of ${formatSize(size)}, over the ${formatSize(MAX_IMAGE_BYTES)} limit for images. Make a smaller copy (for example with ImageMagick via bash) and read that.`,
+	);
+}
+
+/** At most MAX_IMAGE_BYTES, of a regular file, whatever the file became since it was looked at. */
+function readImage(absolute: string, shownPath: string, mimeType: ImageMimeType, size: number) {
+	if (size > MAX_IMAGE_BYTES) throw imageTooBig(shownPath, mimeType, size);
+	let data: Buffer;
+	try {
+		data = readCheckedFile(absolute, { maxBytes: MAX_IMAGE_BYTES, label: shownPath });
+	} catch (error) {
+		if (error instanceof CheckedReadError && error.code === "ETOOBIG") throw imageTooBig(shownPath, mimeType, error.size ?? size);
+		throw error;
 	}
-	const data = await fs.readFile(absolute);
 	const result: AgentToolResult<ReadToolDetails> = {
 		content: [
-			{ type: "text", text: `Read image file ${shownPath} [${mimeType}, ${formatSize(size)}]` },
+			{ type: "text", text: `Read image file ${shownPath} [${mimeType}, ${formatSize(data.length)}]` },
 			{ type: "image", data: data.toString("base64"), mimeType },
 		],
 		details: { path: absolute, kind: "image", mimeType, truncated: false },
@@ -215,7 +225,7 @@ export function createReadTool(cwd: string, options: { files?: TextFileAccess } 
 			}
 			const absolute = resolveToCwd(params.path, cwd);
 			const stat = await statForRead(absolute, params.path);
-			const head = await readHead(absolute);
+			const head = readHead(absolute, params.path);
 			const mimeType = detectImageMimeType(head);
 			if (mimeType) return readImage(absolute, params.path, mimeType, stat.size);
 			if (looksBinary(head)) {

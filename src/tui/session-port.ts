@@ -9,6 +9,7 @@ import type { ApprovalMode } from "../core/session/approval-mode.js";
 import type { SessionUi } from "../core/session/session-ui.js";
 import type { NamedToolPresentation } from "../core/tool-definition.js";
 import type { UsageTotals } from "../core/session/usage-totals.js";
+import type { UserCommandOptions, UserCommandResult } from "../core/session/user-command.js";
 
 export type { SessionSummary } from "../core/session/session-commands.js";
 
@@ -55,6 +56,11 @@ export interface SessionPort extends CommandSession {
 	readonly tools?: readonly NamedToolPresentation[];
 	/** The approval mode, when a policy is installed (its changes arrive as approval_mode_changed). Optional. */
 	readonly approvalMode?: ApprovalMode;
+	/**
+	 * Runs a shell command the user typed (`!command`) in the session's directory; resolves when the shell is done
+	 * (a background job it left does not hold it), rejects when it cannot start. Aborting stops it.
+	 */
+	runUserCommand(command: string, options?: UserCommandOptions): Promise<UserCommandResult>;
 	/** Masks the secrets the session keeps from the model in text the screen adds to a prompt (`!!` output). Optional. */
 	maskSecrets?(text: string): string;
 }

@@ -10,6 +10,8 @@ import type { SessionEvent } from "../../src/core/session/session-events.js";
 import type { ApprovalMode } from "../../src/core/session/approval-mode.js";
 import { type SessionUi, nonInteractiveUi } from "../../src/core/session/session-ui.js";
 import type { NamedToolPresentation } from "../../src/core/tool-definition.js";
+import type { UserCommandOptions, UserCommandResult } from "../../src/core/session/user-command.js";
+import { createUserCommandRunner } from "../../src/tools/index.js";
 import type { SessionPort, SessionSummary } from "../../src/tui/session-port.js";
 import { builtinTools } from "../support/builtin-tools.js";
 import { type UsageTotals, zeroUsage } from "../../src/core/session/usage-totals.js";
@@ -140,6 +142,11 @@ export class FakeSession implements SessionPort {
 	abort(): void {
 		this.calls.aborts++;
 		this.aborted = true;
+	}
+
+	/** Runs `!command`s as the real session does, in `cwd`. */
+	runUserCommand(command: string, options?: UserCommandOptions): Promise<UserCommandResult> {
+		return createUserCommandRunner(this.cwd)(command, options);
 	}
 
 	clearQueue(): { steering: string[]; followUp: string[] } {

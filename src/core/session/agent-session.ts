@@ -36,6 +36,7 @@ import type { PromptParts } from "./system-prompt.js";
 import { nonInteractiveUi, type SessionUi, UiSlot } from "./session-ui.js";
 import { SettingsRecord } from "./settings-record.js";
 import { addUsage, sumEntryUsage, type UsageTotals } from "./usage-totals.js";
+import type { UserCommandOptions, UserCommandResult } from "./user-command.js";
 
 export type { AgentSessionOptions, RunOutcome, SessionListener } from "./agent-session-types.js";
 
@@ -177,6 +178,17 @@ export class AgentSession {
 	/** For the policy that owns the session's secrets; undefined takes the mask off. */
 	setSecretMask(mask: ((text: string) => string) | undefined): void {
 		this.secretMask = mask;
+	}
+
+	/**
+	 * Runs a shell command the user typed (the screen's `!command`) in the session's directory, as the bash tool
+	 * runs the model's: in a process group this session ends when disposed, output bounded and masked. Rejects
+	 * when it cannot start (or when the session was assembled without a runner).
+	 */
+	runUserCommand(command: string, options: UserCommandOptions = {}): Promise<UserCommandResult> {
+		const run = this.options.userCommands;
+		if (!run) return Promise.reject(new Error("This session cannot run shell commands."));
+		return run(command, options);
 	}
 
 	/** How the session restores files when it rewinds; undefined until something records checkpoints. */

@@ -47,6 +47,7 @@ export { type CommandSession, SESSION_COMMANDS, type SessionSummary, registerSes
 export { type AfterLink, type BeforeLink, HookChain, type HookStage, type LinkOptions, ToolHooks, composeAfter, composeBefore } from "./hook-chain.js";
 export { AgentSession, type AgentSessionOptions, type RunOutcome, type SessionListener } from "./agent-session.js";
 export type { RunGate } from "./run-gates.js";
+export type { UserCommandOptions, UserCommandResult, UserCommandRunner } from "./user-command.js";
 export * from "./compaction/index.js";
 export { type CompactionHost, SessionCompaction, type SessionCompactionOptions } from "./session-compaction.js";
 export { type InputOptions, type SelectOptions, type SessionUi, type UiChoice, UiSlot, nonInteractiveUi } from "./session-ui.js";

@@ -1,8 +1,9 @@
 // Which project directories the user trusts to run their own code in loom: a project's extensions
 // (.loom/extensions/) and MCP servers (.mcp.json) start only in a trusted directory. The answer is remembered
 // per directory in `<loom home>/trust.json`; a trusted directory's subdirectories are trusted too.
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { mkdirSync, renameSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
+import { readCheckedText } from "../checked-read.js";
 
 /** `{ "<absolute directory>": true | false }`: false remembers a "no", so the user is not asked again. */
 type TrustFile = Record<string, boolean>;
@@ -14,11 +15,10 @@ function trustFile(home: string): string {
 	return join(home, FILE);
 }
 
+/** The decisions remembered; none when the file is missing, unreadable, too large, not a regular file or not JSON. */
 function load(home: string): TrustFile {
 	try {
-		const text = readFileSync(trustFile(home), "utf8");
-		if (text.length > MAX_BYTES) return {};
-		const parsed = JSON.parse(text.replace(/^\uFEFF/, "")) as unknown;
+		const parsed = JSON.parse(readCheckedText(trustFile(home), { maxBytes: MAX_BYTES })) as unknown;
 		return parsed && typeof parsed === "object" && !Array.isArray(parsed) ? (parsed as TrustFile) : {};
 	} catch {
 		return {};

@@ -84,7 +84,7 @@ export function App({ session, initialPrompt, inputActive, onExit, home, history
 	const [editorHeight, setEditorHeight] = useState(3);
 	const [dialogHeight, setDialogHeight] = useState(0);
 	const shell = useShellCommands(
-		session.cwd,
+		session,
 		useCallback((item) => dispatch({ type: "ui_item", item }), [dispatch]),
 		useCallback((text: string) => (session.maskSecrets ? session.maskSecrets(text) : text), [session]),
 	);
