@@ -1,6 +1,7 @@
 // Entry of the interactive screen. The CLI calls runInteractive when stdin and stdout are terminals.
 import { createRequire } from "node:module";
 import { homedir } from "node:os";
+import { onProcessExit } from "../core/process/index.js";
 import type { SelectOptions, UiChoice } from "../core/session/session-ui.js";
 import { colorlessStream, colorRefused } from "./no-color.js";
 import { promptHistoryPath } from "./prompt-history-file.js";
@@ -96,7 +97,7 @@ export async function runInteractive(session: SessionPort, options: InteractiveO
 		unmount?.();
 		if (pasteMode) releaseTerminal({ stdin, stdout });
 	};
-	process.on("exit", leave);
+	const forgetLeave = onProcessExit(leave);
 	if (pasteMode) stdout.write(PASTE_ON);
 	try {
 		const instance = mountScreen(
@@ -107,7 +108,7 @@ export async function runInteractive(session: SessionPort, options: InteractiveO
 		if (exitRequested) instance.unmount();
 		await instance.waitUntilExit();
 	} finally {
-		process.off("exit", leave);
+		forgetLeave();
 		if (pasteMode) stdout.write(PASTE_OFF);
 	}
 	return exitCode;
