@@ -2,45 +2,39 @@
 // Print mode, JSON mode and the interactive screen subscribe to it; none of them drives the loop directly.
 import { Agent } from "../agent.js";
 import type { AgentMessage } from "../agent-types.js";
-import { OrderedDelivery, callInOrder } from "../event-delivery.js";
-import type { AssistantMessage, Message, Model, RetryInfo, ThinkingLevel } from "../llm-types.js";
+import type { Message, Model, ThinkingLevel } from "../llm-types.js";
 import type { ModelListing } from "../llm/model-registry.js";
 import { preloadModelSdk, streamModel } from "../llm/stream-model.js";
+import type { PromptOptions } from "../messages.js";
 import type { ToolDefinition } from "../tool-definition.js";
-import { type PromptOptions, userMessage } from "../messages.js";
 import type { AgentSessionOptions, RunOutcome, SessionListener } from "./agent-session-types.js";
-import { MessageQueue, type QueueKind } from "./message-queue.js";
-import { ModelChoice, type ModelSelection } from "./model-choice.js";
-import { convertToLlmWithSummaries } from "./compaction/summary-message.js";
-import { CommandRegistry, hiddenCommandNotice } from "./command-registry.js";
 import { announceExecution } from "./announce-execution.js";
+import type { ApprovalMode } from "./approval-mode.js";
+import { CommandRegistry, hiddenCommandNotice } from "./command-registry.js";
+import { convertToLlmWithSummaries } from "./compaction/summary-message.js";
+import { repairConversation } from "./conversation-repair.js";
 import type { FileCheckpoints } from "./file-checkpoints.js";
-import { type RewindResult, type RewindScope, restoreFiles } from "./session-rewind.js";
-import { type PromptPoint, type SessionTree, promptPoints, sessionTree } from "./session-tree.js";
 import { ToolHooks } from "./hook-chain.js";
-import { type RunGate, RunGates } from "./run-gates.js";
-import { RunState } from "./run-state.js";
+import { ModelChoice, type ModelSelection } from "./model-choice.js";
+import type { RunGate } from "./run-gates.js";
 import { type CommandSession, registerSessionCommands } from "./session-commands.js";
 import { SessionCompaction } from "./session-compaction.js";
-import { missingResult, repairConversation, unansweredToolCalls } from "./conversation-repair.js";
-import { buildSessionContext } from "./session-context.js";
 import type { SessionEntry, SessionHeader } from "./session-entries.js";
-import type { ApprovalEvent, SessionEvent, SessionOpenReason } from "./session-events.js";
-import type { ApprovalMode } from "./approval-mode.js";
-import { listSessions, type SessionInfo } from "./session-list.js";
-import { resolveSessionArgument } from "./session-resolve.js";
-import { SessionStore } from "./session-store.js";
-import { runOutcome } from "./run-outcome.js";
+import type { ApprovalEvent, SessionEvent } from "./session-events.js";
+import type { SessionInfo } from "./session-list.js";
+import { SessionListeners } from "./session-listeners.js";
+import { SessionNavigation } from "./session-navigation.js";
+import { SessionRecord } from "./session-record.js";
+import type { RewindResult, RewindScope } from "./session-rewind.js";
+import { SessionRunner } from "./session-runner.js";
 import { SessionTools } from "./session-tools.js";
-import type { PromptParts } from "./system-prompt.js";
+import type { PromptPoint, SessionTree } from "./session-tree.js";
 import { nonInteractiveUi, type SessionUi, UiSlot } from "./session-ui.js";
-import { SettingsRecord } from "./settings-record.js";
-import { addUsage, sumEntryUsage, type UsageTotals } from "./usage-totals.js";
+import type { PromptParts } from "./system-prompt.js";
+import type { UsageTotals } from "./usage-totals.js";
 import type { UserCommandOptions, UserCommandResult } from "./user-command.js";
 
 export type { AgentSessionOptions, RunOutcome, SessionListener } from "./agent-session-types.js";
-
-const ALREADY_RUNNING = "A run is already active: use steer() or followUp() to queue a message.";
 
 export class AgentSession {
 	readonly agent: Agent;
@@ -63,26 +57,17 @@ export class AgentSession {
 	private disposers: (() => void)[] = [];
 	private readonly stopAgentEvents: () => void;
 	private checkpoints: FileCheckpoints | undefined;
-	/** What a prompt waits for before its run starts; see addRunGate(). */
-	private readonly runGates = new RunGates();
-	private store: SessionStore;
 	private readonly options: AgentSessionOptions;
 	private readonly choice: ModelChoice;
-	/** Replaced, never changed in place: a delivery in progress keeps the list it started with. */
-	private listeners: readonly SessionListener[] = [];
-	private readonly queued = new MessageQueue();
-	private readonly compaction: SessionCompaction;
 	/** One ordered delivery for the agent's events and the session's own. */
-	private readonly delivery = new OrderedDelivery<SessionEvent>((event) => this.notify(event));
-	private usage: UsageTotals;
+	private readonly listeners = new SessionListeners();
+	private readonly record: SessionRecord;
+	private readonly compaction: SessionCompaction;
+	private readonly runner: SessionRunner;
+	private readonly navigation: SessionNavigation;
 	private started = false;
 	private opened: Promise<void> = Promise.resolve();
-	/** The prompt being run, from runPrompt's call to its return: one prompt at a time. */
-	private run: RunState | undefined;
-	private readonly recorded: SettingsRecord;
 	private readonly toolSet: SessionTools;
-	/** What loading the current store's conversation found damaged and each request repairs. */
-	private repairs: readonly string[] = [];
 	/** Problems met assembling the session: those it was given, then those added (addLoadWarning). */
 	private readonly assemblyWarnings: string[];
 	private shownApprovalMode: ApprovalMode | undefined;
@@ -92,12 +77,9 @@ export class AgentSession {
 		this.options = options;
 		this.assemblyWarnings = [...(options.warnings ?? [])];
 		this.cwd = options.cwd;
-		this.store = options.store;
 		this.choice = new ModelChoice(options.models, options.selection);
-		const context = buildSessionContext(this.store.entries, options.buildContext);
-		this.repairs = context.repairs;
-		this.recorded = new SettingsRecord(context);
-		this.usage = sumEntryUsage(this.store.allEntries);
+		this.record = new SessionRecord(options.store, options.buildContext);
+		const context = this.record.opened;
 		this.toolSet = new SessionTools({ ...options, prompt: { ...options.prompt, cwd: options.cwd } });
 		this.agent = new Agent({
 			initialState: {
@@ -119,22 +101,38 @@ export class AgentSession {
 				const view = await this.compaction.beforeModelCall(messages, signal);
 				return options.transformContext ? options.transformContext(view, signal) : view;
 			},
-			shouldStopAfterTurn: options.maxTurns === undefined ? undefined : () => this.run?.countTurn() ?? false,
+			shouldStopAfterTurn: options.maxTurns === undefined ? undefined : () => this.runner.countTurn(),
 			streamOptions: {
 				maxRetries: options.maxRetries,
 				idleTimeoutMs: options.idleTimeoutMs,
-				onRetry: (info) => this.onRetry(info),
+				onRetry: (info) => this.runner.onRetry(info),
 			},
 		});
 		this.stopAgentEvents = this.agent.subscribe((event) => this.onAgentEvent(event));
-		const host = {
-			agent: this.agent,
-			store: () => this.store,
-			apiKey: () => this.choice.apiKey,
-			emit: (e: SessionEvent) => this.emit(e),
-			tools: () => this.toolSet.known,
-		};
+		const emit = (event: SessionEvent) => this.listeners.emit(event);
+		const host = { agent: this.agent, store: () => this.record.store, apiKey: () => this.choice.apiKey, emit, tools: () => this.toolSet.known };
 		this.compaction = new SessionCompaction(host, { ...options, settings: options.compaction });
+		this.runner = new SessionRunner({
+			agent: this.agent,
+			choice: this.choice,
+			compaction: this.compaction,
+			maxTurns: options.maxTurns,
+			emit,
+			start: () => this.start(),
+			recordSettings: () => this.recordSettings(),
+		});
+		this.navigation = new SessionNavigation({
+			options,
+			agent: this.agent,
+			choice: this.choice,
+			record: this.record,
+			emit,
+			checkpoints: () => this.checkpoints,
+			ui: () => this.ui,
+			busy: () => this.isStreaming,
+			abort: () => this.abort(),
+			forgetQueue: () => this.runner.forgetQueue(),
+		});
 		registerSessionCommands(this.commands);
 	}
 
@@ -164,7 +162,7 @@ export class AgentSession {
 	 */
 	reportApproval(event: ApprovalEvent): Promise<void> {
 		if (event.type === "approval_mode_changed") this.shownApprovalMode = event.mode;
-		return this.emit(event);
+		return this.listeners.emit(event);
 	}
 
 	/**
@@ -205,27 +203,27 @@ export class AgentSession {
 	 * interrupted); a gate that fails is passed. Returns the function that removes the gate.
 	 */
 	addRunGate(gate: RunGate): () => void {
-		return this.runGates.add(gate);
+		return this.runner.addGate(gate);
 	}
 
 	get sessionId(): string {
-		return this.store.id;
+		return this.record.store.id;
 	}
 	/** The session file's header (id, creation time, directory, the session it was forked from). */
 	get sessionHeader(): SessionHeader {
-		return this.store.header;
+		return this.record.store.header;
 	}
 	/** The session file this one was forked from (`--fork`, /fork), if any. */
 	get parentSessionFile(): string | undefined {
-		return this.store.header.parentSession;
+		return this.record.store.header.parentSession;
 	}
 	/** Undefined with --no-session. A new session's file appears on disk with its first message (see sessionSaved). */
 	get sessionFile(): string | undefined {
-		return this.store.file;
+		return this.record.store.file;
 	}
 	/** Whether the session file exists yet: a new session's appears with its first message, a fork's at once. */
 	get sessionSaved(): boolean {
-		return this.store.saved;
+		return this.record.store.saved;
 	}
 	get model(): Model {
 		return this.agent.state.model;
@@ -247,18 +245,18 @@ export class AgentSession {
 	}
 	/** True while a prompt's run (its retries and compactions included) is going on. */
 	get isStreaming(): boolean {
-		return this.agent.state.isStreaming || this.run?.active === true;
+		return this.agent.state.isStreaming || this.runner.active;
 	}
 	/** Why the model cannot be used (missing key, unknown provider), or undefined. */
 	get modelError(): string | undefined {
 		return this.choice.error;
 	}
 	get queue(): { steering: string[]; followUp: string[] } {
-		return this.queued.texts();
+		return this.runner.queue;
 	}
 	/** Token and cost totals of every assistant message in the session, resumed ones included. */
 	get usageTotals(): UsageTotals {
-		return { ...this.usage };
+		return { ...this.record.usage };
 	}
 	/** Tokens the next request will carry (last reported usage + estimates since), the model's window, and the percent. */
 	get contextUsage(): { tokens: number; contextWindow: number; percent: number | undefined } {
@@ -270,12 +268,11 @@ export class AgentSession {
 	}
 	/** The session file's entries so far (with ids, for compaction's "first kept entry"). */
 	get entries(): readonly SessionEntry[] {
-		return this.store.entries;
+		return this.record.store.entries;
 	}
 	/** Problems met assembling the session and loading its file (lines skipped, conversation repaired). */
 	get loadWarnings(): readonly string[] {
-		const where = this.store.file ? `${this.store.file}: ` : "";
-		return [...this.assemblyWarnings, ...this.store.warnings, ...this.repairs.map((repair) => `${where}${repair}.`)];
+		return [...this.assemblyWarnings, ...this.record.warnings];
 	}
 
 	/** Records a problem met assembling the session (a skill or prompt template skipped), for the interface to show. */
@@ -290,19 +287,16 @@ export class AgentSession {
 	 * away from the interface that subscribes after them). Returns the function that removes this listener only.
 	 */
 	subscribe(listener: SessionListener, options: { open?: boolean } = {}): () => void {
-		this.listeners = [...this.listeners, listener];
+		const remove = this.listeners.add(listener);
 		if (options.open !== false) void this.start();
-		return () => {
-			const index = this.listeners.indexOf(listener);
-			if (index >= 0) this.listeners = this.listeners.filter((_, i) => i !== index);
-		};
+		return remove;
 	}
 
 	/** Emits session_open, then session_error if the model cannot be used. Idempotent; subscribe() calls it. */
 	async start(): Promise<void> {
 		if (this.started) return this.opened;
 		this.started = true;
-		this.opened = Promise.resolve().then(() => this.announce(this.store.forkedNow ? "fork" : "open"));
+		this.opened = Promise.resolve().then(() => this.navigation.announce(this.record.store.forkedNow ? "fork" : "open"));
 		// The first prompt should not wait for the provider's SDK to load.
 		if (this.options.streamFn === streamModel) void preloadModelSdk(this.model);
 		return this.opened;
@@ -314,51 +308,8 @@ export class AgentSession {
 	 * provider failures during the run end as an error assistant message and in the outcome.
 	 * A run that starts is framed by run_start and run_end, whatever happens between the agent's runs.
 	 */
-	async runPrompt(text: string, options: PromptOptions = {}): Promise<RunOutcome> {
-		if (this.run) throw new Error(ALREADY_RUNNING);
-		const run = new RunState(this.options.maxTurns, (event) => this.emit(event));
-		this.run = run;
-		try {
-			await this.start();
-			// A prompt sent during /compact runs on the compacted conversation.
-			await this.compaction.settled();
-			if (!run.abortRequested) await this.runGates.pass();
-			if (this.agent.state.isStreaming) throw new Error(ALREADY_RUNNING);
-			if (!this.choice.ensure()) throw new Error(this.choice.error);
-			// Stopped while it waited: nothing is sent.
-			if (run.abortRequested) return run.outcome();
-			return await this.runToEnd(run, userMessage(text, options.images, options.typed));
-		} finally {
-			if (this.run === run) this.run = undefined;
-		}
-	}
-
-	/** The run from run_start to run_end: the prompt, then overflow recovery and queued messages. */
-	private async runToEnd(run: RunState, message: AgentMessage): Promise<RunOutcome> {
-		this.agent.setModel(this.choice.model);
-		run.active = true;
-		// Not awaited: an abort() from here on must reach the agent's run, and delivery keeps the order anyway.
-		void this.emit({ type: "run_start" });
-		this.recordSettings();
-		this.compaction.beginRun();
-		try {
-			await this.agent.prompt(message);
-			let retried = false;
-			for (;;) {
-				// A request the context window could not hold: compact, then retry the turn once.
-				if (!retried && !run.abortRequested && (await this.compaction.recoverFromOverflow(run.lastAnswer))) retried = true;
-				else if (!this.agent.hasQueuedMessages()) break;
-				if (!run.mayContinue) break;
-				await this.agent.continue();
-			}
-		} finally {
-			run.active = false;
-			// Cleared before run_end, so a listener may start the next prompt from it.
-			this.run = undefined;
-			const { status, errorMessage } = run.outcome();
-			await this.emit({ type: "run_end", status, errorMessage });
-		}
-		return run.outcome();
+	runPrompt(text: string, options: PromptOptions = {}): Promise<RunOutcome> {
+		return this.runner.runPrompt(text, options);
 	}
 
 	/** runPrompt() for callers that need no outcome (the screen). */
@@ -368,29 +319,22 @@ export class AgentSession {
 
 	/** While running: delivered after the current tool batch. While idle (the run just ended): starts a run. */
 	steer(text: string, options: Pick<PromptOptions, "typed"> = {}): void {
-		this.enqueue("steering", text, options.typed);
+		this.runner.enqueue("steering", text, options.typed, !this.isStreaming);
 	}
 
 	/** While running: delivered when the agent would otherwise stop. While idle: starts a run. */
 	followUp(text: string, options: Pick<PromptOptions, "typed"> = {}): void {
-		this.enqueue("followUp", text, options.typed);
+		this.runner.enqueue("followUp", text, options.typed, !this.isStreaming);
 	}
 
 	/** Takes every queued message back (e.g. into the editor after Esc). */
 	clearQueue(): { steering: string[]; followUp: string[] } {
-		const texts = this.queued.texts();
-		this.agent.clearAllQueues();
-		this.queued.clear();
-		void this.emitQueue();
-		return texts;
+		return this.runner.clearQueue();
 	}
 
 	/** Stops the run (provider stream and its retries, tools) or a compaction, and resolves once it has settled. */
 	async abort(): Promise<void> {
-		if (this.run) this.run.abortRequested = true;
-		this.runGates.abort();
-		this.agent.abort();
-		this.compaction.abort();
+		this.runner.abort();
 		await this.waitForIdle();
 	}
 
@@ -421,13 +365,13 @@ export class AgentSession {
 		const model = this.choice.change(ref);
 		this.agent.setModel(model);
 		this.recordSettings();
-		await this.emit({ type: "model_changed", provider: model.provider, model: model.id });
+		await this.listeners.emit({ type: "model_changed", provider: model.provider, model: model.id });
 	}
 
 	async setThinkingLevel(level: ThinkingLevel): Promise<void> {
 		this.agent.setThinkingLevel(level);
 		this.recordSettings();
-		await this.emit({ type: "thinking_changed", level });
+		await this.listeners.emit({ type: "thinking_changed", level });
 	}
 
 	/**
@@ -450,81 +394,62 @@ export class AgentSession {
 	}
 
 	/** A fresh conversation in a new session file, same model and tools. */
-	async newSession(): Promise<void> {
-		await this.switchStore(this.options.createStore(), "new");
+	newSession(): Promise<void> {
+		return this.navigation.newSession();
 	}
 
 	/** The entry the conversation is at (null: empty): where the next entry continues from. */
 	get leafId(): string | null {
-		return this.store.lastEntryId;
+		return this.record.store.lastEntryId;
 	}
 
 	/** The prompts of the conversation, first to last (what /rewind and /fork offer). */
 	prompts(): PromptPoint[] {
-		return promptPoints(this.store.entries);
+		return this.navigation.prompts();
 	}
 
 	/** Which of these prompts have a checkpoint of the files to go back to. */
-	async checkpointedPrompts(promptEntryIds: readonly string[]): Promise<ReadonlySet<string>> {
-		return (await this.checkpoints?.checkpointed(promptEntryIds)) ?? new Set();
+	checkpointedPrompts(promptEntryIds: readonly string[]): Promise<ReadonlySet<string>> {
+		return this.navigation.checkpointedPrompts(promptEntryIds);
 	}
 
 	/** Every branch of the conversation, as a tree of its prompts. */
 	tree(): SessionTree {
-		return sessionTree(this.store.allEntries, this.store.lastEntryId);
+		return this.navigation.tree();
 	}
 
 	/**
 	 * Moves the conversation to `entryId` (null: its start), e.g. the end of another branch from tree(). Appends a
 	 * branch entry (nothing is removed), rebuilds the conversation and emits session_open. Not during a run.
 	 */
-	async switchLeaf(entryId: string | null, reason: "branch" | "rewind" = "branch"): Promise<void> {
-		this.refuseWhileBusy(reason === "rewind" ? "rewind" : "switch branches");
-		this.store.branch(entryId);
-		await this.loadConversation(reason);
+	switchLeaf(entryId: string | null, reason: "branch" | "rewind" = "branch"): Promise<void> {
+		return this.navigation.switchLeaf(entryId, reason);
 	}
 
 	/**
 	 * Goes back to before a prompt of the conversation (its entry id, from prompts()): the files as they were before
 	 * its run (asking before overwriting files changed after the agent), the conversation, or both. Not during a run.
 	 */
-	async rewind(promptEntryId: string, scope: RewindScope): Promise<RewindResult> {
-		this.refuseWhileBusy("rewind");
-		const prompt = this.prompts().find((point) => point.entryId === promptEntryId);
-		if (!prompt) throw new Error(`Entry ${promptEntryId} is not a prompt of this conversation.`);
-		const result: RewindResult = { promptText: prompt.text, conversation: false };
-		if (scope.files) {
-			const files = await restoreFiles(this.checkpoints, promptEntryId, this.ui);
-			if (typeof files === "string") result.filesProblem = files;
-			else result.files = files;
-		}
-		if (scope.conversation) {
-			await this.switchLeaf(prompt.parentId, "rewind");
-			result.conversation = true;
-		}
-		return result;
+	rewind(promptEntryId: string, scope: RewindScope): Promise<RewindResult> {
+		return this.navigation.rewind(promptEntryId, scope);
 	}
 
 	/**
 	 * Continues in a new session file holding the conversation up to `entryId` (default: all of it; null: none),
 	 * whose header names this one as its parent. This session's file stays as it is. Not during a run.
 	 */
-	async fork(entryId?: string | null): Promise<void> {
-		this.refuseWhileBusy("fork");
-		const at = entryId === undefined ? this.store.lastEntryId : entryId;
-		const store = this.store.forkAt(at, { home: this.options.home, cwd: this.cwd, persist: this.store.file !== undefined });
-		await this.switchStore(store, "fork");
+	fork(entryId?: string | null): Promise<void> {
+		return this.navigation.fork(entryId);
 	}
 
 	/** Saved sessions of this directory, newest first. */
 	listSessions(): SessionInfo[] {
-		return listSessions(this.options.home, this.cwd);
+		return this.navigation.listSessions();
 	}
 
 	/** Continues a saved session (path or id prefix) with its messages, and its model and thinking level when usable. */
-	async resume(sessionFileOrId: string): Promise<void> {
-		const file = resolveSessionArgument(sessionFileOrId, this.options.home, this.cwd);
-		await this.switchStore(await SessionStore.open(file), "resume");
+	resume(sessionFileOrId: string): Promise<void> {
+		return this.navigation.resume(sessionFileOrId);
 	}
 
 	/**
@@ -545,11 +470,8 @@ export class AgentSession {
 	 * gets an interrupted result in the file, so the file stays complete.
 	 */
 	dispose(): void {
-		if (this.run) this.run.abortRequested = true;
-		this.runGates.abort();
-		this.agent.abort();
-		this.compaction.abort();
-		this.listeners = [];
+		this.runner.abort();
+		this.listeners.clear();
 		this.stopAgentEvents();
 		const disposers = this.disposers;
 		this.disposers = [];
@@ -560,155 +482,33 @@ export class AgentSession {
 				// One failing cleanup must not keep the others (or the file) from being released.
 			}
 		}
-		this.recordUnfinishedTools();
-		this.store.close();
-	}
-
-	private async announce(reason: SessionOpenReason = "open"): Promise<void> {
-		// A fork is written as it opens, copy and all, so quitting before its next message keeps it.
-		let saveError: string | undefined;
-		if (reason === "fork") {
-			try {
-				this.store.save();
-			} catch (error) {
-				saveError = `Could not write the session file ${this.store.file}: ${(error as Error).message}`;
-			}
-		}
-		await this.emit({
-			type: "session_open",
-			reason,
-			sessionId: this.store.id,
-			file: this.store.file,
-			saved: this.store.saved,
-			...(this.store.header.parentSession === undefined ? {} : { parentSession: this.store.header.parentSession }),
-			cwd: this.cwd,
-			provider: this.provider,
-			model: this.modelId,
-			thinkingLevel: this.thinkingLevel,
-			messageCount: this.messageCount,
-		});
-		if (saveError) await this.emit({ type: "session_error", message: saveError });
-		if (this.choice.error) await this.emit({ type: "session_error", message: this.choice.error });
-	}
-
-	private async switchStore(store: SessionStore, reason: SessionOpenReason): Promise<void> {
-		if (this.isStreaming) await this.abort();
-		this.store.close();
-		this.store = store;
-		await this.loadConversation(reason);
-	}
-
-	/** Rebuilds the agent's conversation from the store (a new or opened file, or a moved leaf) and announces it. */
-	private async loadConversation(reason: SessionOpenReason): Promise<void> {
-		const store = this.store;
-		this.agent.reset();
-		this.queued.clear();
-		const context = buildSessionContext(store.entries, this.options.buildContext);
-		this.repairs = context.repairs;
-		this.agent.replaceMessages(context.messages);
-		this.usage = sumEntryUsage(store.allEntries);
-		this.recorded.reset(context);
-		if (context.model && !this.recorded.hasModel(this.provider, this.modelId)) {
-			try {
-				this.agent.setModel(this.choice.change({ provider: context.model.provider, modelId: context.model.modelId }));
-			} catch {
-				// The session's model cannot be used here (no key): carry on with the current one.
-			}
-		}
-		if (context.thinkingLevel) this.agent.setThinkingLevel(context.thinkingLevel);
-		await this.announce(reason);
-	}
-
-	private refuseWhileBusy(what: string): void {
-		if (this.isStreaming) throw new Error(`Cannot ${what} while a run is active: wait for it to end or interrupt it first.`);
-	}
-
-	private enqueue(kind: QueueKind, text: string, typed?: string): void {
-		if (!this.isStreaming) {
-			this.prompt(text, { typed }).catch((error: Error) => this.emit({ type: "session_error", message: error.message }));
-			return;
-		}
-		const message = userMessage(text, undefined, typed);
-		this.queued.add(kind, message, text);
-		if (kind === "steering") this.agent.steer(message);
-		else this.agent.followUp(message);
-		void this.emitQueue();
+		this.record.finish();
 	}
 
 	/** Synchronous for the common events (a stream's updates), so they cost no promise when the listeners are too. */
 	private onAgentEvent(event: SessionEvent): Promise<void> | undefined {
-		switch (event.type) {
-			case "message_start":
-				if (this.queued.delivered(event.message)) return this.emitQueue().then(() => this.emit(event));
-				break;
-			case "message_update":
-				if (this.run?.retries.pending) return this.run.retries.finish(true).then(() => this.emit(event));
-				break;
-			case "message_end":
-				this.persist(event.message);
-				if (event.message.role === "assistant") {
-					if (this.run) this.run.lastAnswer = event.message as AssistantMessage;
-					this.usage = addUsage(this.usage, event.message);
-					const stop = (event.message as AssistantMessage).stopReason;
-					if (this.run?.retries.pending) return this.run.retries.finish(stop !== "error" && stop !== "aborted").then(() => this.emit(event));
-				}
-				break;
-		}
-		return this.delivery.deliver(event);
+		if (event.type === "message_end") this.persist(event.message);
+		const before = this.runner.before(event);
+		return before ? before.then(() => this.listeners.emit(event)) : this.listeners.deliver(event);
 	}
 
 	/** Appends at message_end. A write failure is reported and ends the run after this turn; it never crashes it. */
 	private persist(message: AgentMessage): void {
-		try {
-			this.store.append({ type: "message", message });
-		} catch (error) {
-			const problem = `Could not write the session file ${this.store.file}: ${(error as Error).message}`;
-			if (this.run) this.run.writeProblem = problem;
-			void this.emit({ type: "session_error", message: problem });
-		}
-	}
-
-	private recordUnfinishedTools(): void {
-		const messages = this.store.entries.flatMap((entry) => (entry.type === "message" ? [entry.message] : []));
-		for (const call of unansweredToolCalls(messages)) {
-			this.persist(missingResult(call, INTERRUPTED_TOOL_TEXT));
-		}
+		const problem = this.record.append(message);
+		if (!problem) return;
+		this.runner.writeFailed(problem);
+		void this.listeners.emit({ type: "session_error", message: problem });
 	}
 
 	/** Writes model and thinking changes into the session file (held until a new session's first message). */
 	private recordSettings(): void {
-		try {
-			const current = { provider: this.provider, modelId: this.modelId, usable: this.choice.isUsable, thinking: this.thinkingLevel };
-			this.recorded.write(this.store, current);
-		} catch (error) {
-			void this.emit({ type: "session_error", message: `Could not write the session file ${this.store.file}: ${(error as Error).message}` });
-		}
-	}
-
-	private onRetry(info: RetryInfo): void {
-		if (this.run) this.run.retries.scheduled(info);
-		else void this.emit({ type: "retry_scheduled", ...info });
-	}
-
-	private emitQueue(): Promise<void> {
-		return this.emit({ type: "queue_changed", ...this.queued.texts() });
+		const current = { provider: this.provider, modelId: this.modelId, usable: this.choice.isUsable, thinking: this.thinkingLevel };
+		const problem = this.record.writeSettings(current);
+		if (problem) void this.listeners.emit({ type: "session_error", message: problem });
 	}
 
 	/** The enabled tools as the agent runs them: each call says when its execute() begins. */
 	private agentTools(): ToolDefinition[] {
-		return announceExecution(this.toolSet.definitions, (toolCallId, toolName) => void this.emit({ type: "tool_execution_running", toolCallId, toolName }));
-	}
-
-	/** Delivers one event to every listener, in order, after the events before it. */
-	private emit(event: SessionEvent): Promise<void> {
-		return this.delivery.deliver(event) ?? DELIVERED;
-	}
-
-	/** Every listener in subscription order, each awaited; synchronous until one returns a promise. */
-	private notify(event: SessionEvent): Promise<void> | undefined {
-		return callInOrder(this.listeners, (listener) => listener(event));
+		return announceExecution(this.toolSet.definitions, (toolCallId, toolName) => void this.listeners.emit({ type: "tool_execution_running", toolCallId, toolName }));
 	}
 }
-
-const DELIVERED: Promise<void> = Promise.resolve();
-const INTERRUPTED_TOOL_TEXT = "Interrupted: loom exited while this tool was running; its result is unknown.";
