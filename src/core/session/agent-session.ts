@@ -1,42 +1,36 @@
 // One session object for every interface: an Agent plus its model, tools, session file and retry policy.
 // Print mode, JSON mode and the interactive screen subscribe to it; none of them drives the loop directly.
-import { Agent } from "../agent.js";
+import type { Agent } from "../agent.js";
 import type { AgentMessage } from "../agent-types.js";
-import type { Message, Model, ThinkingLevel } from "../llm-types.js";
+import type { Model, ThinkingLevel } from "../llm-types.js";
 import type { ModelListing } from "../llm/model-registry.js";
 import { preloadModelSdk, streamModel } from "../llm/stream-model.js";
 import type { PromptOptions } from "../messages.js";
 import type { ToolDefinition } from "../tool-definition.js";
 import type { AgentSessionOptions, RunOutcome, SessionListener } from "./agent-session-types.js";
 import { announceExecution } from "./announce-execution.js";
-import type { ApprovalMode } from "./approval-mode.js";
 import { CommandRegistry, hiddenCommandNotice } from "./command-registry.js";
-import { convertToLlmWithSummaries } from "./compaction/summary-message.js";
-import { repairConversation } from "./conversation-repair.js";
-import type { FileCheckpoints } from "./file-checkpoints.js";
 import { ToolHooks } from "./hook-chain.js";
 import { ModelChoice, type ModelSelection } from "./model-choice.js";
-import type { RunGate } from "./run-gates.js";
 import { type CommandSession, registerSessionCommands } from "./session-commands.js";
+import { createSessionAgent } from "./session-agent.js";
 import { SessionCompaction } from "./session-compaction.js";
 import type { SessionEntry, SessionHeader } from "./session-entries.js";
-import type { ApprovalEvent, SessionEvent } from "./session-events.js";
+import type { SessionEvent } from "./session-events.js";
 import type { SessionInfo } from "./session-list.js";
-import { SessionListeners } from "./session-listeners.js";
 import { SessionNavigation } from "./session-navigation.js";
+import { SessionPlugs } from "./session-plugs.js";
 import { SessionRecord } from "./session-record.js";
 import type { RewindResult, RewindScope } from "./session-rewind.js";
 import { SessionRunner } from "./session-runner.js";
 import { SessionTools } from "./session-tools.js";
 import type { PromptPoint, SessionTree } from "./session-tree.js";
-import { nonInteractiveUi, type SessionUi, UiSlot } from "./session-ui.js";
 import type { PromptParts } from "./system-prompt.js";
 import type { UsageTotals } from "./usage-totals.js";
-import type { UserCommandOptions, UserCommandResult } from "./user-command.js";
 
 export type { AgentSessionOptions, RunOutcome, SessionListener } from "./agent-session-types.js";
 
-export class AgentSession {
+export class AgentSession extends SessionPlugs {
 	readonly agent: Agent;
 	readonly cwd: string;
 	/**
@@ -52,15 +46,9 @@ export class AgentSession {
 	readonly commands = new CommandRegistry<CommandSession>(undefined, {
 		onHidden: (hidden, by) => this.ui.notify("warning", hiddenCommandNotice(hidden, by)),
 	});
-	private readonly uiSlot = new UiSlot(nonInteractiveUi());
-	/** Run by dispose(), newest first: what assemblies attached (extensions, servers, child processes). */
-	private disposers: (() => void)[] = [];
 	private readonly stopAgentEvents: () => void;
-	private checkpoints: FileCheckpoints | undefined;
 	private readonly options: AgentSessionOptions;
 	private readonly choice: ModelChoice;
-	/** One ordered delivery for the agent's events and the session's own. */
-	private readonly listeners = new SessionListeners();
 	private readonly record: SessionRecord;
 	private readonly compaction: SessionCompaction;
 	private readonly runner: SessionRunner;
@@ -70,10 +58,9 @@ export class AgentSession {
 	private readonly toolSet: SessionTools;
 	/** Problems met assembling the session: those it was given, then those added (addLoadWarning). */
 	private readonly assemblyWarnings: string[];
-	private shownApprovalMode: ApprovalMode | undefined;
-	private secretMask: ((text: string) => string) | undefined;
 
 	constructor(options: AgentSessionOptions) {
+		super(options.userCommands);
 		this.options = options;
 		this.assemblyWarnings = [...(options.warnings ?? [])];
 		this.cwd = options.cwd;
@@ -81,32 +68,17 @@ export class AgentSession {
 		this.record = new SessionRecord(options.store, options.buildContext);
 		const context = this.record.opened;
 		this.toolSet = new SessionTools({ ...options, prompt: { ...options.prompt, cwd: options.cwd } });
-		this.agent = new Agent({
-			initialState: {
-				systemPrompt: this.toolSet.systemPrompt(),
-				model: this.choice.model,
-				thinkingLevel: options.thinkingLevel ?? context.thinkingLevel ?? "off",
-				tools: this.agentTools(),
-				messages: context.messages,
-			},
-			streamFn: options.streamFn,
-			// Repaired last, on what the provider receives: no view of a damaged file sends a sequence it rejects.
-			convertToLlm: (messages) => repairConversation(convertToLlmWithSummaries(messages)).messages as Message[],
-			// Only for the provider chosen: a request still going to another one never gets this key.
-			getApiKey: (provider) => (provider === this.choice.provider ? this.choice.apiKey : undefined),
-			toolExecution: options.toolExecution ?? "parallel",
-			beforeToolCall: this.hooks.beforeToolCall,
-			afterToolCall: this.hooks.afterToolCall,
-			transformContext: async (messages, signal) => {
-				const view = await this.compaction.beforeModelCall(messages, signal);
-				return options.transformContext ? options.transformContext(view, signal) : view;
-			},
-			shouldStopAfterTurn: options.maxTurns === undefined ? undefined : () => this.runner.countTurn(),
-			streamOptions: {
-				maxRetries: options.maxRetries,
-				idleTimeoutMs: options.idleTimeoutMs,
-				onRetry: (info) => this.runner.onRetry(info),
-			},
+		this.agent = createSessionAgent({
+			options,
+			choice: this.choice,
+			hooks: this.hooks,
+			systemPrompt: this.toolSet.systemPrompt(),
+			tools: this.agentTools(),
+			messages: context.messages,
+			thinkingLevel: options.thinkingLevel ?? context.thinkingLevel ?? "off",
+			compactedView: (messages, signal) => this.compaction.beforeModelCall(messages, signal),
+			countTurn: () => this.runner.countTurn(),
+			onRetry: (info) => this.runner.onRetry(info),
 		});
 		this.stopAgentEvents = this.agent.subscribe((event) => this.onAgentEvent(event));
 		const emit = (event: SessionEvent) => this.listeners.emit(event);
@@ -117,6 +89,7 @@ export class AgentSession {
 			choice: this.choice,
 			compaction: this.compaction,
 			maxTurns: options.maxTurns,
+			gates: this.runGates,
 			emit,
 			start: () => this.start(),
 			recordSettings: () => this.recordSettings(),
@@ -127,83 +100,13 @@ export class AgentSession {
 			choice: this.choice,
 			record: this.record,
 			emit,
-			checkpoints: () => this.checkpoints,
+			checkpoints: () => this.fileCheckpoints,
 			ui: () => this.ui,
 			busy: () => this.isStreaming,
 			abort: () => this.abort(),
 			forgetQueue: () => this.runner.forgetQueue(),
 		});
 		registerSessionCommands(this.commands);
-	}
-
-	/** How the session asks the user (dialogs, notices); non-interactive until an interface installs its own. */
-	get ui(): SessionUi {
-		return this.uiSlot.current;
-	}
-	setUi(ui: SessionUi): void {
-		this.uiSlot.set(ui);
-	}
-	/**
-	 * The session's ui as soon as it can ask the user: now, or once an interface installs one that can. Pending
-	 * for good where nobody will be asked (print mode); for questions that wait for an answer (project trust).
-	 */
-	whenInteractive(): Promise<SessionUi> {
-		return this.uiSlot.whenInteractive();
-	}
-
-	/** The approval mode the installed policy enforces, for interfaces to show; undefined without a policy. */
-	get approvalMode(): ApprovalMode | undefined {
-		return this.shownApprovalMode;
-	}
-
-	/**
-	 * For the approval policy installed on this session (which owns the mode and the answers): delivers its
-	 * event to every listener, in order with the rest, and keeps the mode it reports for `approvalMode`.
-	 */
-	reportApproval(event: ApprovalEvent): Promise<void> {
-		if (event.type === "approval_mode_changed") this.shownApprovalMode = event.mode;
-		return this.listeners.emit(event);
-	}
-
-	/**
-	 * `text` with the secrets this session keeps from the model (API keys, secret-looking environment values)
-	 * masked, for text from outside the tools that joins a prompt (the screen's `!!command` output). Unchanged
-	 * until a policy installs a mask (setSecretMask); tool results are masked by the policy itself.
-	 */
-	maskSecrets(text: string): string {
-		return this.secretMask ? this.secretMask(text) : text;
-	}
-	/** For the policy that owns the session's secrets; undefined takes the mask off. */
-	setSecretMask(mask: ((text: string) => string) | undefined): void {
-		this.secretMask = mask;
-	}
-
-	/**
-	 * Runs a shell command the user typed (the screen's `!command`) in the session's directory, as the bash tool
-	 * runs the model's: in a process group this session ends when disposed, output bounded and masked. Rejects
-	 * when it cannot start (or when the session was assembled without a runner).
-	 */
-	runUserCommand(command: string, options: UserCommandOptions = {}): Promise<UserCommandResult> {
-		const run = this.options.userCommands;
-		if (!run) return Promise.reject(new Error("This session cannot run shell commands."));
-		return run(command, options);
-	}
-
-	/** How the session restores files when it rewinds; undefined until something records checkpoints. */
-	get fileCheckpoints(): FileCheckpoints | undefined {
-		return this.checkpoints;
-	}
-	setFileCheckpoints(checkpoints: FileCheckpoints | undefined): void {
-		this.checkpoints = checkpoints;
-	}
-
-	/**
-	 * Adds a wait a prompt makes before its run starts, for tools still arriving (MCP servers starting): the run
-	 * then starts with them. A gate bounds its own wait, and ends it when the signal aborts (the prompt was
-	 * interrupted); a gate that fails is passed. Returns the function that removes the gate.
-	 */
-	addRunGate(gate: RunGate): () => void {
-		return this.runner.addGate(gate);
 	}
 
 	get sessionId(): string {
@@ -453,17 +356,6 @@ export class AgentSession {
 	}
 
 	/**
-	 * Runs `cleanup` when the session is disposed (an assembly's extensions, servers, the child processes of its
-	 * tools); returns the function that forgets it.
-	 */
-	onDispose(cleanup: () => void): () => void {
-		this.disposers = [cleanup, ...this.disposers];
-		return () => {
-			this.disposers = this.disposers.filter((other) => other !== cleanup);
-		};
-	}
-
-	/**
 	 * Aborts the run in progress, removes every listener, runs the cleanups given to onDispose() (newest first)
 	 * and closes the session file; the session is unusable afterwards. Synchronous: an aborted run settles on
 	 * its own, unheard. A tool still running (the process may be leaving mid-run, e.g. on a second Ctrl+C) first
@@ -473,15 +365,7 @@ export class AgentSession {
 		this.runner.abort();
 		this.listeners.clear();
 		this.stopAgentEvents();
-		const disposers = this.disposers;
-		this.disposers = [];
-		for (const cleanup of disposers) {
-			try {
-				cleanup();
-			} catch {
-				// One failing cleanup must not keep the others (or the file) from being released.
-			}
-		}
+		this.runDisposers();
 		this.record.finish();
 	}
 

@@ -8,7 +8,7 @@ import { type PromptOptions, userMessage } from "../messages.js";
 import type { RunOutcome } from "./agent-session-types.js";
 import { MessageQueue, type QueueKind } from "./message-queue.js";
 import type { ModelChoice } from "./model-choice.js";
-import { type RunGate, RunGates } from "./run-gates.js";
+import type { RunGates } from "./run-gates.js";
 import { RunState } from "./run-state.js";
 import type { SessionCompaction } from "./session-compaction.js";
 import type { SessionEvent } from "./session-events.js";
@@ -21,6 +21,8 @@ export interface RunnerHost {
 	choice: ModelChoice;
 	compaction: SessionCompaction;
 	maxTurns: number | undefined;
+	/** What a prompt waits for before its run starts. */
+	gates: RunGates;
 	emit(event: SessionEvent): Promise<void>;
 	/** Opens the session (session_open) if it is not yet. */
 	start(): Promise<void>;
@@ -32,8 +34,6 @@ export class SessionRunner {
 	/** The prompt being run, from runPrompt's call to its return. */
 	private run: RunState | undefined;
 	private readonly queued = new MessageQueue();
-	/** What a prompt waits for before its run starts; see addGate(). */
-	private readonly gates = new RunGates();
 
 	constructor(private readonly host: RunnerHost) {}
 
@@ -44,11 +44,6 @@ export class SessionRunner {
 
 	get queue(): { steering: string[]; followUp: string[] } {
 		return this.queued.texts();
-	}
-
-	/** Adds a wait a prompt makes before its run starts; returns the function that removes it. */
-	addGate(gate: RunGate): () => void {
-		return this.gates.add(gate);
 	}
 
 	/** For the agent's shouldStopAfterTurn: counts a model turn; true once the run reached its limit. */
@@ -65,7 +60,7 @@ export class SessionRunner {
 			await this.host.start();
 			// A prompt sent during /compact runs on the compacted conversation.
 			await compaction.settled();
-			if (!run.abortRequested) await this.gates.pass();
+			if (!run.abortRequested) await this.host.gates.pass();
 			if (agent.state.isStreaming) throw new Error(ALREADY_RUNNING);
 			if (!choice.ensure()) throw new Error(choice.error);
 			// Stopped while it waited: nothing is sent.
@@ -106,7 +101,7 @@ export class SessionRunner {
 	/** Stops the run (gates, provider stream and retries, tools) and a compaction; they settle on their own. */
 	abort(): void {
 		if (this.run) this.run.abortRequested = true;
-		this.gates.abort();
+		this.host.gates.abort();
 		this.host.agent.abort();
 		this.host.compaction.abort();
 	}

@@ -1,0 +1,118 @@
+// What assemblies and interfaces plug into a session, beside its run: how it asks the user, the approval mode
+// its policy reports, the secret mask, the runner of the user's own shell commands, file checkpoints, what a
+// prompt waits for before its run, and the cleanups dispose() runs. AgentSession extends it.
+import type { ApprovalMode } from "./approval-mode.js";
+import type { FileCheckpoints } from "./file-checkpoints.js";
+import { type RunGate, RunGates } from "./run-gates.js";
+import type { ApprovalEvent } from "./session-events.js";
+import { SessionListeners } from "./session-listeners.js";
+import { nonInteractiveUi, type SessionUi, UiSlot } from "./session-ui.js";
+import type { UserCommandOptions, UserCommandResult, UserCommandRunner } from "./user-command.js";
+
+export class SessionPlugs {
+	/** One ordered delivery for the agent's events and the session's own. */
+	protected readonly listeners = new SessionListeners();
+	/** What a prompt waits for before its run starts; see addRunGate(). */
+	protected readonly runGates = new RunGates();
+	private readonly uiSlot = new UiSlot(nonInteractiveUi());
+	/** Run by dispose(), newest first: what assemblies attached (extensions, servers, child processes). */
+	private disposers: (() => void)[] = [];
+	private checkpoints: FileCheckpoints | undefined;
+	private shownApprovalMode: ApprovalMode | undefined;
+	private secretMask: ((text: string) => string) | undefined;
+
+	constructor(private readonly userCommands: UserCommandRunner | undefined) {}
+
+	/** How the session asks the user (dialogs, notices); non-interactive until an interface installs its own. */
+	get ui(): SessionUi {
+		return this.uiSlot.current;
+	}
+	setUi(ui: SessionUi): void {
+		this.uiSlot.set(ui);
+	}
+	/**
+	 * The session's ui as soon as it can ask the user: now, or once an interface installs one that can. Pending
+	 * for good where nobody will be asked (print mode); for questions that wait for an answer (project trust).
+	 */
+	whenInteractive(): Promise<SessionUi> {
+		return this.uiSlot.whenInteractive();
+	}
+
+	/** The approval mode the installed policy enforces, for interfaces to show; undefined without a policy. */
+	get approvalMode(): ApprovalMode | undefined {
+		return this.shownApprovalMode;
+	}
+
+	/**
+	 * For the approval policy installed on this session (which owns the mode and the answers): delivers its
+	 * event to every listener, in order with the rest, and keeps the mode it reports for `approvalMode`.
+	 */
+	reportApproval(event: ApprovalEvent): Promise<void> {
+		if (event.type === "approval_mode_changed") this.shownApprovalMode = event.mode;
+		return this.listeners.emit(event);
+	}
+
+	/**
+	 * `text` with the secrets this session keeps from the model (API keys, secret-looking environment values)
+	 * masked, for text from outside the tools that joins a prompt (the screen's `!!command` output). Unchanged
+	 * until a policy installs a mask (setSecretMask); tool results are masked by the policy itself.
+	 */
+	maskSecrets(text: string): string {
+		return this.secretMask ? this.secretMask(text) : text;
+	}
+	/** For the policy that owns the session's secrets; undefined takes the mask off. */
+	setSecretMask(mask: ((text: string) => string) | undefined): void {
+		this.secretMask = mask;
+	}
+
+	/**
+	 * Runs a shell command the user typed (the screen's `!command`) in the session's directory, as the bash tool
+	 * runs the model's: in a process group this session ends when disposed, output bounded and masked. Rejects
+	 * when it cannot start (or when the session was assembled without a runner).
+	 */
+	runUserCommand(command: string, options: UserCommandOptions = {}): Promise<UserCommandResult> {
+		if (!this.userCommands) return Promise.reject(new Error("This session cannot run shell commands."));
+		return this.userCommands(command, options);
+	}
+
+	/** How the session restores files when it rewinds; undefined until something records checkpoints. */
+	get fileCheckpoints(): FileCheckpoints | undefined {
+		return this.checkpoints;
+	}
+	setFileCheckpoints(checkpoints: FileCheckpoints | undefined): void {
+		this.checkpoints = checkpoints;
+	}
+
+	/**
+	 * Adds a wait a prompt makes before its run starts, for tools still arriving (MCP servers starting): the run
+	 * then starts with them. A gate bounds its own wait, and ends it when the signal aborts (the prompt was
+	 * interrupted); a gate that fails is passed. Returns the function that removes the gate.
+	 */
+	addRunGate(gate: RunGate): () => void {
+		return this.runGates.add(gate);
+	}
+
+	/**
+	 * Runs `cleanup` when the session is disposed (an assembly's extensions, servers, the child processes of its
+	 * tools); returns the function that forgets it.
+	 */
+	onDispose(cleanup: () => void): () => void {
+		this.disposers = [cleanup, ...this.disposers];
+		return () => {
+			this.disposers = this.disposers.filter((other) => other !== cleanup);
+		};
+	}
+
+	/** The cleanups given to onDispose(), newest first, each once. */
+	protected runDisposers(): void {
+		const disposers = this.disposers;
+		this.disposers = [];
+		for (const cleanup of disposers) {
+			try {
+				cleanup();
+			} catch {
+				// One failing cleanup must not keep the others (or the file) from being released.
+			}
+		}
+	}
+}
