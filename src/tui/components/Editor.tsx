@@ -7,33 +7,9 @@ import { layoutEditor } from "../editor-layout.js";
 import { type EditorCommand, editorCommands } from "../editor-keys.js";
 import * as edit from "../editor-state.js";
 import { useSuggestions } from "../hooks/use-suggestions.js";
-import { type EditKind, keepMarkersWhole } from "../marker-edits.js";
+import { EDIT_KINDS, keepMarkersWhole } from "../marker-edits.js";
 import { type Paste, type TypedPrompt, expandPastes, isLargePaste, lostPastes, newMarker } from "../paste-marker.js";
 import { SuggestionRows, suggestionHeight } from "./SuggestionRows.js";
-
-/** What each key does to the text, for keeping paste markers whole (keys not listed change nothing or everything). */
-const EDIT_KINDS: Partial<Record<EditorCommand["type"], EditKind>> = {
-	left: "move",
-	right: "move",
-	up: "move",
-	down: "move",
-	home: "move",
-	end: "move",
-	wordLeft: "move",
-	wordRight: "move",
-	backspace: "delete",
-	deleteForward: "delete",
-	deleteToStart: "delete",
-	deleteToEnd: "delete",
-	deleteWord: "delete",
-	deleteWordPart: "delete",
-	ctrlD: "delete",
-	insert: "change",
-	newline: "change",
-	tab: "change",
-	submit: "change",
-	pasteEnd: "change",
-};
 
 /** Two Ctrl+C within this window exit. */
 export const CTRL_C_EXIT_WINDOW_MS = 2000;
@@ -264,8 +240,8 @@ function EditorView({
 						return current;
 					case "tab":
 					case "submit": {
-						// Enter on a command typed in full sends it; otherwise Tab and Enter complete.
-						if (command.type === "submit" && popup.list.kind === "command" && `${current.text.trimEnd()} ` === item.insert) break;
+						// Enter on a command or path typed in full sends the text; otherwise Tab and Enter complete.
+						if (command.type === "submit" && current.text.slice(popup.list.from, popup.list.to).trimEnd() === item.insert.trimEnd()) break;
 						const done = applySuggestion(current.text, popup.list, item);
 						const next = { ...current, text: done.text, cursor: done.cursor };
 						return command.type === "submit" && item.submit ? submit(next) : next;

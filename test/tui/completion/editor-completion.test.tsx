@@ -85,6 +85,15 @@ describe("@ file completion", () => {
 		await screen.until((f) => f.includes("› explain @src/tui/editor-state.ts please") && f.includes("attached src/tui/editor-state.ts"));
 		expect(session.calls.prompts).toEqual([`<file name="${join(session.cwd, "src/tui/editor-state.ts")}">\n\n</file>\n\nexplain @src/tui/editor-state.ts please`]);
 	});
+
+	it("Enter on a path typed in full sends the prompt rather than completing it again", async () => {
+		const { screen, session } = await ready(["notes.md"]);
+		await screen.type("read @notes.md");
+		await screen.until((f) => f.includes("  › notes.md") || f.includes("› notes.md\n"));
+		await screen.type(ENTER);
+		await screen.until(() => session.calls.prompts.length === 1);
+		expect(session.calls.prompts[0]).toContain("read @notes.md");
+	});
 });
 
 describe("Tab on a path", () => {
