@@ -1,6 +1,7 @@
 // Print mode: run one prompt without the screen. Text mode prints the final answer; JSON mode streams every event.
 import type { AssistantMessage } from "../core/index.js";
 import type { AgentSession, RunOutcome, SessionEvent } from "../core/session/index.js";
+import { textFromContent } from "../core/messages.js";
 import { stripControls } from "../core/text/sanitize-terminal.js";
 import { eventToJsonLine, jsonLine, type SessionLine } from "./json-events.js";
 import type { PromptInput } from "./prompt-input.js";
@@ -72,8 +73,5 @@ function writeOut(stream: NodeJS.WritableStream, text: string): Promise<void> {
 }
 
 export function answerText(message: AssistantMessage): string {
-	return message.content
-		.filter((part) => part.type === "text")
-		.map((part) => part.text)
-		.join("");
+	return textFromContent(message.content, { separator: "" });
 }

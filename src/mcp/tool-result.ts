@@ -5,6 +5,7 @@ import { randomBytes } from "node:crypto";
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { ImageContent, TextContent } from "../core/llm-types.js";
+import { textFromContent } from "../core/messages.js";
 import { outputFolder } from "../tools/output-folder.js";
 import { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, formatSize, truncateHead } from "../tools/truncate.js";
 import { safeNamePart } from "./tool-names.js";
@@ -81,8 +82,7 @@ function resourceContent(resource: Record<string, unknown>): (TextContent | Imag
  * is then written to a file in loom's output folder, whose path the cut text ends with.
  */
 async function fitText(parts: (TextContent | ImageContent)[], details: McpToolDetails): Promise<(TextContent | ImageContent)[]> {
-	const texts = parts.filter((part): part is TextContent => part.type === "text").map((part) => part.text);
-	const whole = texts.join("\n");
+	const whole = textFromContent(parts);
 	const cut = truncateHead(whole, { maxLines: DEFAULT_MAX_LINES, maxBytes: DEFAULT_MAX_BYTES });
 	if (!cut.truncated) return parts;
 	details.truncated = true;

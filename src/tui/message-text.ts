@@ -2,15 +2,7 @@
 
 type ContentBlock = { type: string; text?: unknown; thinking?: unknown; redacted?: unknown };
 
-export function textFromContent(content: unknown): string {
-	if (typeof content === "string") return content;
-	if (!Array.isArray(content)) return "";
-	const parts: string[] = [];
-	for (const block of content as ContentBlock[]) {
-		if (block && block.type === "text" && typeof block.text === "string") parts.push(block.text);
-	}
-	return parts.join("\n");
-}
+export { textFromContent } from "../core/messages.js";
 
 /** Text of a user message, with a placeholder for each image so nothing silently disappears. */
 export function userText(content: unknown): string {

@@ -3,6 +3,7 @@ import { closeSync, fstatSync, openSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { Allow, parse as parsePartialJson } from "partial-json";
 import { readAt } from "../checked-read.js";
+import { textFromContent } from "../messages.js";
 import { type SessionHeader, parseHeader } from "./session-entries.js";
 import { sessionDirFor, sessionsRoot } from "./session-paths.js";
 
@@ -131,13 +132,8 @@ function firstPromptIn(text: string): string {
 }
 
 function preview(content: unknown): string {
-	const text =
-		typeof content === "string"
-			? content
-			: Array.isArray(content)
-				? content.map((part: any) => (part?.type === "text" ? part.text : part?.type === "image" ? "[image]" : "")).join(" ")
-				: "";
-	const flat = String(text ?? "").replace(/\s+/g, " ").trim();
+	const text = textFromContent(content, { separator: " ", image: () => "[image]" });
+	const flat = text.replace(/\s+/g, " ").trim();
 	return flat.length > PREVIEW_CHARS ? `${flat.slice(0, PREVIEW_CHARS - 1)}…` : flat;
 }
 

@@ -2,7 +2,7 @@
 import type { AgentMessage } from "../../agent-types.js";
 import type { AssistantMessage, Context, Model, StreamFn, StreamOptions } from "../../llm-types.js";
 import { redactSecrets } from "../../llm/redact.js";
-import { userMessage } from "../../messages.js";
+import { textFromContent, userMessage } from "../../messages.js";
 import { CompactionError, compactionAborted } from "./compaction-error.js";
 import { SUMMARY_SYSTEM_PROMPT, buildSummaryPrompt } from "./summary-prompt.js";
 import { CHARS_PER_TOKEN } from "./token-estimate.js";
@@ -64,11 +64,7 @@ export async function generateSummary(model: Model, messages: readonly AgentMess
 	if (answer.stopReason === "aborted" || signal?.aborted) throw compactionAborted();
 	if (answer.stopReason === "error") throw failed(answer.errorMessage ?? "the provider returned an error", options.apiKey);
 
-	const summary = answer.content
-		.filter((part) => part.type === "text")
-		.map((part) => part.text)
-		.join("")
-		.trim();
+	const summary = textFromContent(answer.content, { separator: "" }).trim();
 	if (summary === "") {
 		const why = answer.stopReason === "length" ? " (it ran out of output tokens before writing any)" : "";
 		throw new CompactionError("summary_failed", `Compaction failed: the model returned an empty summary${why}.`);
