@@ -1,10 +1,10 @@
 // Builds the prompt from its three sources: @file arguments, prompt words, and piped stdin.
 import { resolve } from "node:path";
 import { CheckedReadError, readCheckedFile } from "../core/checked-read.js";
+import { detectImageMimeType, looksBinary, MAX_IMAGE_BYTES } from "../core/files/file-kind.js";
 import { formatSize } from "../core/format-size.js";
 import { expandHome } from "../core/home-path.js";
 import { type ImageContent, inlinedFile } from "../core/index.js";
-import { detectImageMimeType, looksBinary, MAX_IMAGE_BYTES } from "../tools/file-kind.js";
 import { UsageError } from "./usage-error.js";
 
 export const MAX_STDIN_BYTES = 10 * 1024 * 1024;

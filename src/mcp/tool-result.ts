@@ -6,8 +6,8 @@ import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { ImageContent, TextContent } from "../core/llm-types.js";
 import { textFromContent } from "../core/messages.js";
+import { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, formatSize, truncateHead } from "../core/text/truncate.js";
 import { outputFolder } from "../tools/output-folder.js";
-import { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, formatSize, truncateHead } from "../tools/truncate.js";
 import { safeNamePart } from "./tool-names.js";
 
 /** The parts of a tools/call result loom reads; everything is checked, since it comes from a server. */

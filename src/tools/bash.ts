@@ -1,6 +1,7 @@
 // The bash tool: one shell command, live output, the tail returned, failures thrown with their reason.
 import fs from "node:fs";
 import { type Static, Type } from "@sinclair/typebox";
+import { isDirectory } from "../core/files/paths.js";
 import {
 	type AgentToolResult,
 	compactArgs,
@@ -14,10 +15,10 @@ import {
 	type ToolPresentation,
 	tailLines,
 } from "../core/index.js";
+import { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, formatSize, truncateTail } from "../core/text/truncate.js";
 import { type CollectedOutput, MAX_OUTPUT_FILE_BYTES, OutputCollector } from "./output-collector.js";
 import type { ProcessGroupSet } from "./process-groups.js";
 import { type RunCommandOutcome, runCommand } from "./run-command.js";
-import { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, formatSize, truncateTail } from "./truncate.js";
 
 /** What a progress update carries: the latest output, not the whole tail the model will get. */
 const LIVE_TAIL = { maxLines: 50, maxBytes: 4096 };
@@ -155,11 +156,7 @@ function failureReason(outcome: RunCommandOutcome, timeoutSeconds: number | unde
 }
 
 function checkCwd(cwd: string): void {
-	let isDirectory = false;
-	try {
-		isDirectory = fs.statSync(cwd).isDirectory();
-	} catch {}
-	if (!isDirectory) throw new Error(`Working directory ${cwd} does not exist or is not a directory; the command was not run.`);
+	if (!isDirectory(cwd)) throw new Error(`Working directory ${cwd} does not exist or is not a directory; the command was not run.`);
 }
 
 export function createBashTool(cwd: string, options: BashToolOptions = {}): ToolDefinition<typeof bashSchema, BashToolDetails> {

@@ -10,7 +10,7 @@ import type { TextFileAccess } from "./text-files.js";
 import type { ProcessGroupSet } from "./process-groups.js";
 import { createWriteTool } from "./write.js";
 
-export { atomicWriteFile } from "./atomic-write.js";
+export { atomicWriteFile } from "../core/files/atomic-write.js";
 export { type BashToolDetails, BashToolError, type BashToolInput, type BashToolOptions, bashSchema, createBashTool } from "./bash.js";
 export { createEditTool, type EditToolDetails, type EditToolInput, editSchema, prepareEditArguments } from "./edit.js";
 export { withFileMutationQueue } from "./file-mutation-queue.js";
@@ -28,7 +28,7 @@ export {
 	type TruncationResult,
 	truncateHead,
 	truncateTail,
-} from "./truncate.js";
+} from "../core/text/truncate.js";
 export { createWriteTool, type WriteToolDetails, type WriteToolInput, writeSchema } from "./write.js";
 export type { TextFileAccess } from "./text-files.js";
 
