@@ -3,7 +3,7 @@
 // plus loom's optional `timeout` (ms a call may go without an answer or progress) and `startupTimeout` (ms).
 // Keys loom does not know are ignored, so a file written for another client still loads.
 import { isAbsolute, resolve } from "node:path";
-import { withoutBom } from "../core/checked-read.js";
+import { parseJson } from "../core/files/json-file.js";
 import { expandHome } from "../core/home-path.js";
 import { expandVariables, MissingVariablesError } from "./expand-env.js";
 
@@ -65,7 +65,7 @@ export interface ParseContext {
 export function parseMcpConfig(text: string, context: ParseContext): McpServerEntry[] {
 	let value: unknown;
 	try {
-		value = JSON.parse(withoutBom(text));
+		value = parseJson(text);
 	} catch (error) {
 		throw new McpConfigError(`${context.source}: invalid JSON: ${(error as Error).message}.`);
 	}

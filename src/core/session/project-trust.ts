@@ -1,8 +1,8 @@
 // Which project directories the user trusts to run their own code in loom: a project's extensions
 // (.loom/extensions/) and MCP servers (.mcp.json) start only in a trusted directory. The answer is remembered
 // per directory in `<loom home>/trust.json`; a trusted directory's subdirectories are trusted too.
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
+import { readJsonState, writeJsonState } from "../files/json-file.js";
 
 /** `{ "<absolute directory>": true | false }`: false remembers a "no", so the user is not asked again. */
 type TrustFile = Record<string, boolean>;
@@ -15,14 +15,8 @@ function trustFile(home: string): string {
 }
 
 function load(home: string): TrustFile {
-	try {
-		const text = readFileSync(trustFile(home), "utf8");
-		if (text.length > MAX_BYTES) return {};
-		const parsed = JSON.parse(text.replace(/^\uFEFF/, "")) as unknown;
-		return parsed && typeof parsed === "object" && !Array.isArray(parsed) ? (parsed as TrustFile) : {};
-	} catch {
-		return {};
-	}
+	const parsed = readJsonState(trustFile(home), MAX_BYTES);
+	return parsed && typeof parsed === "object" && !Array.isArray(parsed) ? (parsed as TrustFile) : {};
 }
 
 /** The decision for `cwd`: the nearest of it and its parents that has one; undefined when never asked. */
@@ -43,9 +37,5 @@ export function isProjectTrusted(home: string, cwd: string): boolean {
 export function setProjectTrust(home: string, cwd: string, trusted: boolean): void {
 	const entries = load(home);
 	entries[resolve(cwd)] = trusted;
-	mkdirSync(home, { recursive: true });
-	const target = trustFile(home);
-	const temporary = `${target}.${process.pid}.tmp`;
-	writeFileSync(temporary, `${JSON.stringify(entries, null, "\t")}\n`, { mode: 0o600 });
-	renameSync(temporary, target);
+	writeJsonState(trustFile(home), entries, { mode: 0o600, indent: "\t" });
 }
