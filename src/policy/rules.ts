@@ -3,6 +3,7 @@
 // its line, for a file tool each file it reads or changes. A redirection `> file` in a shell line is a write
 // of that file, so `write(…)` rules judge it.
 import { relative } from "node:path";
+import { escapeRegex } from "../core/text/escape-regex.js";
 import { toolNamePattern } from "../core/tool-name-pattern.js";
 import type { CallFacts, FileFact, PolicyContext } from "./call-facts.js";
 import { compilePathPattern, escapeGlob, matchesPath, type PathPattern } from "./path-glob.js";
@@ -68,10 +69,6 @@ function commandPattern(pattern: string): RegExp {
 		.map((part) => (part === "*" ? ".*" : part === "\\*" ? "\\*" : escapeRegex(part)))
 		.join("");
 	return new RegExp(`^${source}${tail ? "(?: .*)?" : ""}$`, "s");
-}
-
-function escapeRegex(text: string): string {
-	return text.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
 }
 
 /** What a call does, each part a rule must cover; a call that names no command and no file is one subject. */
