@@ -40,7 +40,5 @@ export function raceAbort<T>(work: Promise<T>, signal: AbortSignal | undefined, 
 	});
 }
 
-export function errorMessageOf(error: unknown): string {
-	if (error instanceof Error) return error.message;
-	return String(error);
-}
+/** Kept for importers not yet moved to the owner, core/error-text.ts. */
+export { errorMessage as errorMessageOf } from "./error-text.js";

@@ -1,7 +1,7 @@
 // Runs extensions against one session: each extension's API puts its handlers on the session's seams (a link in
 // the before- or after-chain, an observer of the event stream, a tool, a command) and remembers how to take each
 // back, so a failed load leaves nothing behind and disposing the session removes everything.
-import { errorMessageOf } from "../core/abort.js";
+import { errorMessage } from "../core/error-text.js";
 import type { AgentSession } from "../core/session/agent-session.js";
 import type { CommandScope, NoticeLevel } from "../core/session/command-registry.js";
 import type { AfterLink, BeforeLink } from "../core/session/hook-chain.js";
@@ -167,7 +167,7 @@ export class ExtensionHost {
 		this.reported.add(entry);
 		this.session.ui.notify(
 			"error",
-			`Extension ${entry.extension}: its ${type} handler failed: ${errorMessageOf(error)} (reported once; loom goes on).`,
+			`Extension ${entry.extension}: its ${type} handler failed: ${errorMessage(error)} (reported once; loom goes on).`,
 		);
 	}
 

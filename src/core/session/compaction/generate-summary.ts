@@ -1,5 +1,6 @@
 // Asks the model for the summary: one plain request, no tools, no side effects.
 import type { AgentMessage } from "../../agent-types.js";
+import { errorMessage } from "../../error-text.js";
 import type { AssistantMessage, Context, Model, StreamFn, StreamOptions } from "../../llm-types.js";
 import { redactSecrets } from "../../llm/redact.js";
 import { textFromContent, userMessage } from "../../messages.js";
@@ -59,7 +60,7 @@ export async function generateSummary(model: Model, messages: readonly AgentMess
 	} catch (error) {
 		// A StreamFn should never throw, but a broken one must not escape as anything but a compaction error.
 		if (signal?.aborted) throw compactionAborted();
-		throw failed(error instanceof Error ? error.message : String(error), options.apiKey);
+		throw failed(errorMessage(error), options.apiKey);
 	}
 	if (answer.stopReason === "aborted" || signal?.aborted) throw compactionAborted();
 	if (answer.stopReason === "error") throw failed(answer.errorMessage ?? "the provider returned an error", options.apiKey);
