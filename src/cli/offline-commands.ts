@@ -1,6 +1,6 @@
 // Commands that do one job on loom's files and exit, without a model: --prune-checkpoints and --export.
 import { pruneCheckpoints } from "../checkpoints/prune.js";
-import { formatSize } from "../core/format-size.js";
+import { formatSize } from "../core/format.js";
 import { resolveSessionArgument } from "../core/session/index.js";
 import { stripControls } from "../core/text/sanitize-terminal.js";
 import { exportSessionFile } from "../export/export-session.js";

@@ -2,7 +2,7 @@
 import { resolve } from "node:path";
 import { CheckedReadError, readCheckedFile } from "../core/checked-read.js";
 import { detectImageMimeType, looksBinary, MAX_IMAGE_BYTES } from "../core/files/file-kind.js";
-import { formatSize } from "../core/format-size.js";
+import { formatSize } from "../core/format.js";
 import { expandHome } from "../core/home-path.js";
 import { type ImageContent, inlinedFile } from "../core/index.js";
 import { UsageError } from "./usage-error.js";

@@ -4,9 +4,10 @@
 import { randomBytes } from "node:crypto";
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { formatSize } from "../core/format.js";
 import type { ImageContent, TextContent } from "../core/llm-types.js";
 import { textFromContent } from "../core/messages.js";
-import { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, formatSize, truncateHead } from "../core/text/truncate.js";
+import { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, truncateHead } from "../core/text/truncate.js";
 import { outputFolder } from "../tools/output-folder.js";
 import { safeNamePart } from "./tool-names.js";
 

@@ -3,7 +3,7 @@
 // and questions leave on stdout the same way.
 import { detectImageMimeType, MAX_IMAGE_BYTES } from "../core/files/file-kind.js";
 import type { ImageContent } from "../core/llm-types.js";
-import { formatSize } from "../core/format-size.js";
+import { formatSize } from "../core/format.js";
 
 /** One command line, parsed: its type, the id to echo, and every other field for its handler to read. */
 export interface RpcCommand {

@@ -2,6 +2,7 @@
 import fs from "node:fs";
 import { type Static, Type } from "@sinclair/typebox";
 import { isDirectory } from "../core/files/paths.js";
+import { formatSize } from "../core/format.js";
 import {
 	type AgentToolResult,
 	compactArgs,
@@ -15,7 +16,7 @@ import {
 	type ToolPresentation,
 	tailLines,
 } from "../core/index.js";
-import { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, formatSize, truncateTail } from "../core/text/truncate.js";
+import { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, truncateTail } from "../core/text/truncate.js";
 import { type CollectedOutput, MAX_OUTPUT_FILE_BYTES, OutputCollector } from "./output-collector.js";
 import type { ProcessGroupSet } from "./process-groups.js";
 import { type RunCommandOutcome, runCommand } from "./run-command.js";

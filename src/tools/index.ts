@@ -23,7 +23,6 @@ export { createReadTool, type ReadToolDetails, type ReadToolInput, readSchema } 
 export {
 	DEFAULT_MAX_BYTES,
 	DEFAULT_MAX_LINES,
-	formatSize,
 	type TruncationLimits,
 	type TruncationResult,
 	truncateHead,

@@ -3,7 +3,7 @@ import { closeSync, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { openRegularFile, readAt, withoutBom } from "../checked-read.js";
 import { realpathOrSelf } from "../files/paths.js";
-import { formatSize } from "../format-size.js";
+import { formatSize } from "../format.js";
 
 export const CONTEXT_FILE_NAMES = ["AGENTS.md", "CLAUDE.md"] as const;
 
