@@ -36,7 +36,7 @@ export const SettingsSchema = Type.Object(
 				idleTimeoutMs: Type.Optional(Type.Integer({ minimum: 1000 })),
 			}),
 		),
-		/** auto (default): everything runs but what a guard or deny rule blocks; ask: changes wait for the user; read-only. */
+		/** The approval mode (default auto); what each allows: APPROVAL_MODE_TEXT. */
 		approval: Type.Optional(Type.Union(APPROVAL_MODES.map((mode) => Type.Literal(mode)))),
 		/** Approval rules such as "bash(npm test)", "edit(src/**)", "mcp__github__*"; deny beats allow. */
 		allow: Type.Optional(RuleListSchema),
