@@ -7,6 +7,7 @@ import type { CommandScope, NoticeLevel } from "../core/session/command-registry
 import type { AfterLink, BeforeLink } from "../core/session/hook-chain.js";
 import type { SessionEvent } from "../core/session/session-events.js";
 import type { ToolDefinition } from "../core/tool-definition.js";
+import { isValidToolName, TOOL_NAME_RULE } from "../core/tool-name-pattern.js";
 import type {
 	ExtensionAPI,
 	ExtensionCommand,
@@ -194,8 +195,8 @@ export class ExtensionHost {
 /** The parts the loop and the prompt need, checked where the extension registers the tool (so its path is named). */
 function checkTool(tool: ToolDefinition<any>, extension: string): ToolDefinition<any> {
 	const problem =
-		typeof tool?.name !== "string" || !/^[A-Za-z0-9_-]{1,64}$/.test(tool.name)
-			? "a name of letters, digits, _ or - (at most 64)"
+		typeof tool?.name !== "string" || !isValidToolName(tool.name)
+			? `a name of ${TOOL_NAME_RULE}`
 			: typeof tool.execute !== "function"
 				? "an execute function"
 				: typeof tool.parameters !== "object" || tool.parameters === null

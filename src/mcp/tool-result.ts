@@ -8,8 +8,8 @@ import { formatSize } from "../core/format.js";
 import type { ImageContent, TextContent } from "../core/llm-types.js";
 import { textFromContent } from "../core/messages.js";
 import { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, truncateHead } from "../core/text/truncate.js";
+import { toolNameCharacters } from "../core/tool-name-pattern.js";
 import { outputFolder } from "../tools/output-folder.js";
-import { safeNamePart } from "./tool-names.js";
 
 /** The parts of a tools/call result loom reads; everything is checked, since it comes from a server. */
 export interface McpCallResult {
@@ -89,7 +89,7 @@ async function fitText(parts: (TextContent | ImageContent)[], details: McpToolDe
 	details.truncated = true;
 	let where: string;
 	try {
-		const file = join(outputFolder(), `mcp-${safeNamePart(details.server)}-${safeNamePart(details.tool)}-${randomBytes(4).toString("hex")}.txt`);
+		const file = join(outputFolder(), `mcp-${toolNameCharacters(details.server)}-${toolNameCharacters(details.tool)}-${randomBytes(4).toString("hex")}.txt`);
 		await writeFile(file, whole, { mode: 0o600 });
 		details.fullOutputPath = file;
 		where = `Full output: ${file}`;
