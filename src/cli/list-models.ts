@@ -6,7 +6,7 @@ import { formatTokens } from "../core/format.js";
 import { loadModelRegistry, missingApiKeyMessage, type ModelListing, type ModelRegistry } from "../core/llm/index.js";
 import { loadSettings, ModelChoice, type Settings } from "../core/session/index.js";
 import { stripToOneLine } from "../core/text/sanitize-terminal.js";
-import { checkModelOption, chooseModel } from "../sdk/model-option.js";
+import { chooseModel, namedModelChoice } from "../sdk/model-option.js";
 import { SessionOptionError } from "../sdk/session-option-error.js";
 import type { CliOptions } from "./args.js";
 import { EXIT, optionUsageError } from "./usage-error.js";
@@ -37,7 +37,7 @@ export function printModelList(options: ListModelsOptions, io: ListModelsIo): nu
 		return EXIT.failure;
 	}
 	try {
-		checkModelOption(options, settings, registry);
+		namedModelChoice(options, settings, registry);
 	} catch (error) {
 		if (error instanceof SessionOptionError) throw optionUsageError(error);
 		throw error;
