@@ -6,10 +6,11 @@ import { formatTokens } from "../core/format.js";
 import { loadModelRegistry, missingApiKeyMessage, type ModelListing, type ModelRegistry } from "../core/llm/index.js";
 import { loadSettings, ModelChoice, type Settings } from "../core/session/index.js";
 import { stripToOneLine } from "../core/text/sanitize-terminal.js";
+import { EXIT } from "../modes/exit-codes.js";
 import { chooseModel, namedModelChoice } from "../sdk/model-option.js";
 import { SessionOptionError } from "../sdk/session-option-error.js";
 import type { CliOptions } from "./args.js";
-import { EXIT, optionUsageError } from "./usage-error.js";
+import { optionUsageError } from "./usage-error.js";
 
 export interface ListModelsIo {
 	home: string;

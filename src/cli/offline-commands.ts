@@ -4,9 +4,9 @@ import { formatSize } from "../core/format.js";
 import { resolveSessionArgument } from "../core/session/index.js";
 import { stripControls } from "../core/text/sanitize-terminal.js";
 import { exportSessionFile } from "../export/export-session.js";
+import { EXIT } from "../modes/exit-codes.js";
 import { createCodingTools } from "../tools/index.js";
 import type { CliOptions } from "./args.js";
-import { EXIT } from "./usage-error.js";
 
 export interface OfflineIo {
 	stdout: NodeJS.WritableStream;

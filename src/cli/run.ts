@@ -1,14 +1,16 @@
 // Runs loom once the command line is parsed: settings, input, session, then print mode, RPC mode or the screen.
+import { answerText } from "../core/messages.js";
 import type { AgentSession, ProjectTrustGate } from "../core/session/index.js";
 import { loadSettings, loomHome, type Settings, SessionFileError, SessionInUseError, SettingsError } from "../core/session/index.js";
 import { stripControls, stripToOneLine } from "../core/text/sanitize-terminal.js";
+import { EXIT } from "../modes/exit-codes.js";
 import type { CliOptions } from "./args.js";
-import { answerText, runPrintMode, StdoutError } from "./print-mode.js";
+import { runPrintMode, StdoutError } from "./print-mode.js";
 import { printPrompt } from "./prompt-command.js";
 import { warningsToReport } from "./reported-warnings.js";
 import { buildPromptInput, MAX_STDIN_BYTES, type PromptInput, readStdin, withWords } from "./prompt-input.js";
 import { askToFork, chooseSessionFile, sessionInUseMessage } from "./session-choice.js";
-import { EXIT, InterruptedError, UsageError } from "./usage-error.js";
+import { InterruptedError, UsageError } from "./usage-error.js";
 
 export interface RunIo {
 	stdin: NodeJS.ReadStream;

@@ -66,3 +66,8 @@ export function textFromContent(content: unknown, options: ContentTextOptions = 
 	}
 	return parts.join(options.separator ?? "\n");
 }
+
+/** The answer an assistant message gives: its text blocks, joined as they were streamed. */
+export function answerText(message: AssistantMessage): string {
+	return textFromContent(message.content, { separator: "" });
+}

@@ -4,8 +4,8 @@
 // stdin aborts the run, waits for it to settle (the session file complete) and ends loom.
 import type { AgentSession, SessionEvent } from "../core/session/index.js";
 import { stripControls } from "../core/text/sanitize-terminal.js";
-import { eventToJsonLine, jsonLine } from "../cli/json-events.js";
-import { EXIT } from "../cli/usage-error.js";
+import { EXIT } from "../modes/exit-codes.js";
+import { eventToJsonLine, jsonLine } from "../modes/json-events.js";
 import { readLines } from "./line-reader.js";
 import { COMMANDS, NO_RESPONSE, type RpcContext } from "./rpc-commands.js";
 import { CommandError, failure, parseCommandLine, type RpcCommand, type RpcResponse, success } from "./rpc-protocol.js";

@@ -1,7 +1,7 @@
 // The one reading of a message's content as text, shared by the screen, the modes, compaction, session lists and
 // MCP results: strings as they are, text blocks joined, images only when told how they read, junk ignored.
 import { describe, expect, it } from "vitest";
-import { textFromContent } from "../../src/core/messages.js";
+import { answerText, emptyAssistantMessage, textFromContent } from "../../src/core/messages.js";
 
 const image = { type: "image" as const, data: "AAAA", mimeType: "image/png" };
 
@@ -29,5 +29,20 @@ describe("textFromContent", () => {
 		expect(textFromContent(undefined)).toBe("");
 		expect(textFromContent({ type: "text", text: "x" })).toBe("");
 		expect(textFromContent([null, 3, "loose", { type: "text" }, { type: "text", text: 7 }, { type: "text", text: "kept" }])).toBe("kept");
+	});
+});
+
+describe("answerText", () => {
+	it("is an assistant message's text blocks joined as streamed, without its thinking or tool calls", () => {
+		const message = {
+			...emptyAssistantMessage({ api: "openai-completions", provider: "openai", id: "gpt" }),
+			content: [
+				{ type: "thinking" as const, thinking: "plan" },
+				{ type: "text" as const, text: "Hello, " },
+				{ type: "toolCall" as const, id: "c1", name: "read", arguments: {} },
+				{ type: "text" as const, text: "world" },
+			],
+		};
+		expect(answerText(message)).toBe("Hello, world");
 	});
 });
