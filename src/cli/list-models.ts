@@ -3,8 +3,10 @@
 // key is goes to stderr. The model flags count as for a run: --api-key is the key of the provider in use, and the
 // model in use (an id at --base-url) is listed though no catalog names it.
 import { formatTokens } from "../core/format.js";
-import { loadModelRegistry, missingApiKeyMessage, type ModelListing, type ModelRegistry } from "../core/llm/index.js";
-import { loadSettings, ModelChoice, type Settings } from "../core/session/index.js";
+import { missingApiKeyMessage } from "../core/llm/api-keys.js";
+import { loadModelRegistry, type ModelListing, type ModelRegistry } from "../core/llm/model-registry.js";
+import { ModelChoice } from "../core/session/model-choice.js";
+import { loadSettings, type Settings } from "../core/session/settings.js";
 import { stripToOneLine } from "../core/text/sanitize-terminal.js";
 import { EXIT } from "../modes/exit-codes.js";
 import { chooseModel, namedModelChoice } from "../sdk/model-option.js";

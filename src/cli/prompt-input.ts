@@ -4,7 +4,8 @@ import { CheckedReadError, readCheckedFile } from "../core/checked-read.js";
 import { detectImageMimeType, looksBinary, MAX_IMAGE_BYTES } from "../core/files/file-kind.js";
 import { formatSize } from "../core/format.js";
 import { expandHome } from "../core/home-path.js";
-import { type ImageContent, inlinedFile } from "../core/index.js";
+import type { ImageContent } from "../core/llm-types.js";
+import { inlinedFile } from "../core/messages.js";
 import { UsageError } from "./usage-error.js";
 
 export const MAX_STDIN_BYTES = 10 * 1024 * 1024;

@@ -1,22 +1,13 @@
 // The bash tool: one shell command, live output, the tail returned, failures thrown with their reason.
 import fs from "node:fs";
 import { type Static, Type } from "@sinclair/typebox";
+import type { AgentToolResult } from "../core/agent-types.js";
 import { isDirectory } from "../core/files/paths.js";
 import { formatSize } from "../core/format.js";
-import {
-	type AgentToolResult,
-	compactArgs,
-	errorLines,
-	oneLine,
-	rawBoolean,
-	rawNumber,
-	rawString,
-	type StyledLine,
-	type ToolDefinition,
-	type ToolPresentation,
-	tailLines,
-} from "../core/index.js";
+import { rawBoolean, rawNumber, rawString } from "../core/raw-value.js";
 import { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, truncateTail } from "../core/text/truncate.js";
+import { compactArgs, errorLines, type StyledLine, type ToolDefinition, type ToolPresentation } from "../core/tool-definition.js";
+import { oneLine, tailLines } from "../core/tool-lines.js";
 import { type CollectedOutput, MAX_OUTPUT_FILE_BYTES, OutputCollector } from "./output-collector.js";
 import type { ProcessGroupSet } from "./process-groups.js";
 import { type RunCommandOutcome, runCommand } from "./run-command.js";

@@ -5,8 +5,9 @@ import { type Static, Type } from "@sinclair/typebox";
 import { openRegularFile, readAt } from "../core/checked-read.js";
 import { looksBinary } from "../core/files/file-kind.js";
 import { formatSize } from "../core/format.js";
-import { compactArgs, rawBoolean, rawNumber, rawString, type ToolDefinition, type ToolPresentation } from "../core/index.js";
+import { rawBoolean, rawNumber, rawString } from "../core/raw-value.js";
 import { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES } from "../core/text/truncate.js";
+import { compactArgs, type ToolDefinition, type ToolPresentation } from "../core/tool-definition.js";
 import { type LineMatcher, lineMatcher, MAX_LINE_CHARS, matchLines } from "./grep-match.js";
 import { boundedOutput, compileGlob, count, SEARCH_RULE, type SearchScope, searchScope, walkScope } from "./search-scope.js";
 

@@ -1,5 +1,5 @@
 // Public entry of the built-in coding tools.
-import type { ToolDefinition } from "../core/index.js";
+import type { ToolDefinition } from "../core/tool-definition.js";
 import { createBashTool } from "./bash.js";
 import { createEditTool } from "./edit.js";
 import { createFindTool } from "./find.js";
