@@ -3,7 +3,7 @@
 // back, so a failed load leaves nothing behind and disposing the session removes everything.
 import { errorMessage } from "../core/error-text.js";
 import type { AgentSession } from "../core/session/agent-session.js";
-import type { CommandScope, NoticeLevel } from "../core/session/command-registry.js";
+import type { CommandScope } from "../core/session/command-registry.js";
 import type { AfterLink, BeforeLink } from "../core/session/hook-chain.js";
 import type { SessionEvent } from "../core/session/session-events.js";
 import type { ToolDefinition } from "../core/tool-definition.js";

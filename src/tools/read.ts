@@ -61,7 +61,7 @@ function readSummary(row: ToolRowState): string {
 		const of = totalLines !== undefined ? ` of ${totalLines}` : "";
 		return `read ${count} line${count === 1 ? "" : "s"} (${startLine}-${endLine}${of})`;
 	}
-	const count = (row.resultText ?? "").replace(/\n+$/, "").split("\n").filter((line, i, all) => line !== "" || all.length > 1).length;
+	const count = (row.resultText ?? "").replace(/\n+$/, "").split("\n").filter((line, _index, all) => line !== "" || all.length > 1).length;
 	return `read ${count} line${count === 1 ? "" : "s"}`;
 }
 

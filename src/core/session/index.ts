@@ -22,7 +22,7 @@ export { type SessionInfo, listAllSessions, listSessions, newestSessionFile, rea
 export { resolveSessionArgument } from "./session-resolve.js";
 export { CONTEXT_FILE_NAMES, type ContextFile, ancestorsFromRoot, loadContextFiles } from "./context-files.js";
 export { type PromptParts, type PromptSkill, type PromptTool, type SystemPromptOptions, buildSystemPrompt } from "./system-prompt.js";
-export { type UsageTotals, addUsage, lastContextTokens, sumEntryUsage, sumUsage, zeroUsage } from "./usage-totals.js";
+export { type UsageTotals, addUsage, sumEntryUsage, sumUsage, zeroUsage } from "./usage-totals.js";
 export { ModelChoice, type ModelResolver, type ModelSelection } from "./model-choice.js";
 export { MessageQueue, type QueueKind } from "./message-queue.js";
 export type { ApprovalChoice, ApprovalSubject } from "./session-ui.js";
