@@ -269,7 +269,7 @@ function exportTarget(session: string, args: readonly string[]): { session: stri
 }
 
 /** Checkpoints older than this go with a bare --prune-checkpoints. */
-export const DEFAULT_PRUNE_DAYS = 30;
+const DEFAULT_PRUNE_DAYS = 30;
 
 function parseDays(value: string): number {
 	const n = Number(value);
@@ -284,7 +284,7 @@ function nonEmpty(value: string, flag: string): string {
 }
 
 /** `<session>` or `<session>:<entry>`: the part after the last colon is an entry id when it looks like one. */
-export function parseForkTarget(value: string): ForkTarget {
+function parseForkTarget(value: string): ForkTarget {
 	const at = nonEmpty(value, "--fork").lastIndexOf(":");
 	if (at > 0 && ENTRY_ID.test(value.slice(at + 1))) return { session: value.slice(0, at), entry: value.slice(at + 1) };
 	return { session: value };

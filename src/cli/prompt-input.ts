@@ -10,7 +10,7 @@ import { UsageError } from "./usage-error.js";
 
 export const MAX_STDIN_BYTES = 10 * 1024 * 1024;
 /** A text @file is held to the stdin limit: more would not fit a model's context anyway. */
-export const MAX_FILE_BYTES = MAX_STDIN_BYTES;
+const MAX_FILE_BYTES = MAX_STDIN_BYTES;
 
 export interface PromptInput {
 	text: string;
@@ -25,7 +25,7 @@ export interface StdinWaitNotice {
 	notify: (text: string) => void;
 }
 
-export const STDIN_WAIT_NOTICE =
+const STDIN_WAIT_NOTICE =
 	"loom: waiting for stdin (it is not a terminal, so its text joins the prompt); if there is nothing to pipe, run loom with </dev/null.";
 
 /** Reads all of a piped stdin; more than `limit` bytes is a usage error (nothing is silently cut). */

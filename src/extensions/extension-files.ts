@@ -5,7 +5,7 @@ import { extname, join } from "node:path";
 import { directoryNames } from "../core/files/paths.js";
 
 /** Modules loom loads as extensions (TypeScript and JavaScript, ES modules or CommonJS). */
-export const EXTENSION_SUFFIXES = [".ts", ".mts", ".cts", ".js", ".mjs", ".cjs"] as const;
+const EXTENSION_SUFFIXES = [".ts", ".mts", ".cts", ".js", ".mjs", ".cjs"] as const;
 
 const INDEX_NAMES = EXTENSION_SUFFIXES.map((suffix) => `index${suffix}`);
 
@@ -23,7 +23,7 @@ function kind(path: string): "file" | "dir" | undefined {
 }
 
 /** A folder's index module, if it has one. */
-export function indexModule(dir: string): string | undefined {
+function indexModule(dir: string): string | undefined {
 	return INDEX_NAMES.map((name) => join(dir, name)).find((path) => kind(path) === "file");
 }
 

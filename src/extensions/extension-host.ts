@@ -34,7 +34,7 @@ interface ObserverEntry {
 }
 
 /** Gives up on an extension whose factory has not finished after this long; what it registers later is refused. */
-export const EXTENSION_LOAD_TIMEOUT_MS = 10_000;
+const EXTENSION_LOAD_TIMEOUT_MS = 10_000;
 
 export class ExtensionHost {
 	private readonly observers = new Map<string, ObserverEntry[]>();

@@ -7,7 +7,7 @@ import { errorMessage } from "../core/error-text.js";
 import type { ExtensionFactory } from "./extension-api.js";
 
 /** An extension's own file larger than this is refused before it is read (its imports are its own business). */
-export const MAX_EXTENSION_BYTES = 16 * 1024 * 1024;
+const MAX_EXTENSION_BYTES = 16 * 1024 * 1024;
 
 export interface ExtensionImporter {
 	/** The module's default export, checked to be a function; throws a one-line message otherwise. */

@@ -39,7 +39,7 @@ export interface ExtensionsReport {
 }
 
 /** The project's own extensions folder. */
-export const PROJECT_EXTENSIONS = join(".loom", "extensions");
+const PROJECT_EXTENSIONS = join(".loom", "extensions");
 
 /** Extensions the caller named (-e paths, createAgentSession's `extensions`) that did not load, each with why. */
 export class NamedExtensionsError extends Error {

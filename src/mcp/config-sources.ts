@@ -8,7 +8,7 @@ import { McpConfigError, type McpServerEntry, parseMcpConfig } from "./mcp-confi
 /** More than this is not a configuration file. */
 const MAX_CONFIG_BYTES = 1024 * 1024;
 export const PROJECT_CONFIG_FILE = ".mcp.json";
-export const USER_CONFIG_FILE = "mcp.json";
+const USER_CONFIG_FILE = "mcp.json";
 
 export interface McpConfigOptions {
 	cwd: string;

@@ -8,7 +8,7 @@ import { expandHome } from "../core/home-path.js";
 import { expandVariables, MissingVariablesError } from "./expand-env.js";
 
 export const DEFAULT_CALL_TIMEOUT_MS = 60_000;
-export const DEFAULT_STARTUP_TIMEOUT_MS = 30_000;
+const DEFAULT_STARTUP_TIMEOUT_MS = 30_000;
 
 export interface StdioServerSpec {
 	transport: "stdio";

@@ -65,7 +65,7 @@ export async function gatherFacts(tool: ToolDefinition | undefined, toolName: st
 	return facts;
 }
 
-export function fileFact(given: string, ctx: Pick<PolicyContext, "cwd" | "home">): FileFact {
+function fileFact(given: string, ctx: Pick<PolicyContext, "cwd" | "home">): FileFact {
 	const absolute = resolve(ctx.cwd, expandHome(given, ctx.home));
 	return { given, absolute, real: realPath(absolute) };
 }

@@ -9,7 +9,7 @@ import type { CallFacts, FileFact, PolicyContext } from "./call-facts.js";
 import { compilePathPattern, escapeGlob, matchesPath, type PathPattern } from "./path-glob.js";
 
 /** The tool name a redirection's write is judged as. */
-export const REDIRECT_TOOL = "write";
+const REDIRECT_TOOL = "write";
 
 export interface Rule {
 	/** As written. */
@@ -72,7 +72,7 @@ function commandPattern(pattern: string): RegExp {
 }
 
 /** What a call does, each part a rule must cover; a call that names no command and no file is one subject. */
-export function subjectsOf(call: CallFacts): Subject[] {
+function subjectsOf(call: CallFacts): Subject[] {
 	const subjects: Subject[] = [
 		...(call.shell?.commands ?? []).map((command): Subject => ({ kind: "command", tool: call.tool, text: command.text })),
 		...call.shellWrites.map((file): Subject => ({ kind: "file", tool: REDIRECT_TOOL, file })),

@@ -15,7 +15,7 @@ export interface ResourceLocations {
 }
 
 /** A SKILL.md or prompt template larger than this is refused: instructions, not data. */
-export const MAX_RESOURCE_BYTES = 256 * 1024;
+const MAX_RESOURCE_BYTES = 256 * 1024;
 
 interface Folders {
 	user: string[];

@@ -45,7 +45,7 @@ export async function loadSkills(dirs: readonly string[]): Promise<LoadedSkills>
 }
 
 /** One SKILL.md, checked; throws with what is wrong (without the path). */
-export async function readSkill(path: string): Promise<Skill> {
+async function readSkill(path: string): Promise<Skill> {
 	const { data } = await parseFrontMatter(readResource(path));
 	const name = stringField(data, "name");
 	const description = stringField(data, "description");

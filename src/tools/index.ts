@@ -10,25 +10,16 @@ import type { TextFileAccess } from "./text-files.js";
 import type { ProcessGroupSet } from "./process-groups.js";
 import { createWriteTool } from "./write.js";
 
-export { atomicWriteFile } from "../core/files/atomic-write.js";
-export { type BashToolDetails, BashToolError, type BashToolInput, type BashToolOptions, bashSchema, createBashTool } from "./bash.js";
-export { createEditTool, type EditToolDetails, type EditToolInput, editSchema, prepareEditArguments } from "./edit.js";
+export { type BashToolDetails, BashToolError, type BashToolInput, createBashTool } from "./bash.js";
+export { createEditTool, type EditToolInput, prepareEditArguments } from "./edit.js";
 export { withFileMutationQueue } from "./file-mutation-queue.js";
-export { createFindTool, DEFAULT_FIND_LIMIT, type FindToolDetails, type FindToolInput, findSchema } from "./find.js";
-export { createGrepTool, DEFAULT_GREP_LIMIT, type GrepToolDetails, type GrepToolInput, grepSchema, MAX_GREP_FILE_BYTES } from "./grep.js";
-export { createLsTool, DEFAULT_LS_LIMIT, type LsToolDetails, type LsToolInput, lsSchema } from "./ls.js";
+export { createFindTool, type FindToolInput } from "./find.js";
+export { createGrepTool, type GrepToolInput, MAX_GREP_FILE_BYTES } from "./grep.js";
+export { createLsTool, type LsToolInput } from "./ls.js";
 export { removeStaleOutputFolders } from "./output-folder.js";
 export { killAllBashProcesses, ProcessGroupSet } from "./process-groups.js";
-export { createReadTool, type ReadToolDetails, type ReadToolInput, readSchema } from "./read.js";
-export {
-	DEFAULT_MAX_BYTES,
-	DEFAULT_MAX_LINES,
-	type TruncationLimits,
-	type TruncationResult,
-	truncateHead,
-	truncateTail,
-} from "../core/text/truncate.js";
-export { createWriteTool, type WriteToolDetails, type WriteToolInput, writeSchema } from "./write.js";
+export { createReadTool, type ReadToolInput } from "./read.js";
+export { createWriteTool, type WriteToolInput } from "./write.js";
 export type { TextFileAccess } from "./text-files.js";
 
 /** What a session gives the tools it makes, besides their directory; each takes what concerns it. */

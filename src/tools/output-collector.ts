@@ -34,7 +34,7 @@ export interface CollectedOutput {
 }
 
 /** Terminal noise out: colour codes, carriage-return progress redraws, other control characters. */
-export function sanitizeOutput(text: string): string {
+function sanitizeOutput(text: string): string {
 	return stripVTControlCharacters(text)
 		.replace(/\r\n/g, "\n")
 		.split("\n")

@@ -43,7 +43,7 @@ export function readIgnoreFile(create: IgnoreFactory, file: string): Ignore | un
 }
 
 /** "a/b" as the walker writes paths (forward slashes whatever the platform). */
-export function toSlashes(path: string): string {
+function toSlashes(path: string): string {
 	return sep === "/" ? path : path.split(sep).join("/");
 }
 

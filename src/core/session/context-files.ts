@@ -8,7 +8,7 @@ import { formatSize } from "../format.js";
 export const CONTEXT_FILE_NAMES = ["AGENTS.md", "CLAUDE.md"] as const;
 
 /** Each context file gives the model at most this much; instructions longer than that are a mistake. */
-export const MAX_CONTEXT_FILE_BYTES = 64 * 1024;
+const MAX_CONTEXT_FILE_BYTES = 64 * 1024;
 
 export interface ContextFile {
 	path: string;

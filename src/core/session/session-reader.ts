@@ -7,7 +7,7 @@ import { ENTRY_TYPES, type SessionEntry, SessionFileError, type SessionHeader, p
 /** A header line is a few hundred bytes; a file whose first line does not end within this is not a session. */
 const HEADER_BYTES = 16 * 1024;
 /** Far above a long session (100 MB loads in about a second); a bigger file would exhaust memory as entries. */
-export const MAX_SESSION_BYTES = 512 * 1024 * 1024;
+const MAX_SESSION_BYTES = 512 * 1024 * 1024;
 /** One entry (a message with a few large images) stays far below this; a longer line is skipped unread. */
 const MAX_LINE_CHARS = 128 * 1024 * 1024;
 /** Stands for a line over MAX_LINE_CHARS, which is dropped as it streams instead of gathered. */

@@ -27,7 +27,7 @@ export interface GenerateSummaryOptions {
 const PROMPT_OVERHEAD_TOKENS = 1000;
 const DEFAULT_SUMMARY_MAX_TOKENS = 8192;
 
-export function summaryMaxTokens(model: Pick<Model, "maxTokens" | "contextWindow">, requested?: number): number {
+function summaryMaxTokens(model: Pick<Model, "maxTokens" | "contextWindow">, requested?: number): number {
 	let tokens = requested ?? Math.min(model.maxTokens > 0 ? model.maxTokens : DEFAULT_SUMMARY_MAX_TOKENS, DEFAULT_SUMMARY_MAX_TOKENS);
 	if (model.contextWindow > 0) tokens = Math.min(tokens, Math.max(256, Math.floor(model.contextWindow / 4)));
 	return tokens;

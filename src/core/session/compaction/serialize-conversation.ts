@@ -16,7 +16,7 @@ export interface SerializeOptions {
 }
 
 /** Keeps the head and the tail of a long text, saying how much was left out. */
-export function truncateMiddle(text: string, maxChars: number): string {
+function truncateMiddle(text: string, maxChars: number): string {
 	if (text.length <= maxChars) return text;
 	const head = Math.ceil(maxChars * 0.6);
 	const tail = maxChars - head;
