@@ -87,7 +87,6 @@ export function realPath(path: string, depth = 0): string {
 	return parent === path ? path : join(realPath(parent, depth), basename(path));
 }
 
-
 function attempt<T>(fn: () => T): T | undefined {
 	try {
 		return fn();
