@@ -24,7 +24,7 @@ export interface PruneReport {
 	runs: number;
 	/** Project folders removed whole. */
 	projects: number;
-	/** Bytes the checkpoint folders take less. */
+	/** Disk space the checkpoint folders take less, in bytes. */
 	freedBytes: number;
 }
 
@@ -157,6 +157,7 @@ function listFiles(dir: string): string[] {
 	}
 }
 
+/** The disk space a folder takes, as du counts it: the blocks of its files and folders (their bytes where unknown). */
 function folderSize(path: string): number {
 	let stat;
 	try {
@@ -164,6 +165,7 @@ function folderSize(path: string): number {
 	} catch {
 		return 0;
 	}
-	if (!stat.isDirectory()) return stat.size;
-	return listFiles(path).reduce((total, name) => total + folderSize(join(path, name)), 0);
+	const own = stat.blocks === undefined ? stat.size : stat.blocks * 512;
+	if (!stat.isDirectory()) return own;
+	return listFiles(path).reduce((total, name) => total + folderSize(join(path, name)), own);
 }

@@ -283,14 +283,27 @@ function nonEmpty(value: string, flag: string): string {
 	return value;
 }
 
-/** `<session>` or `<session>:<entry>`: the part after the last colon is an entry id when it looks like one. */
+/**
+ * `<session>` or `<session>:<entry>`: the part after the last colon is an entry id when it looks like one (with
+ * or without the "#" an exported page shows before it). A session id has no colon, so after an id prefix
+ * anything else is a mistyped entry; after a path it may be part of the path.
+ */
 function parseForkTarget(value: string): ForkTarget {
 	const at = nonEmpty(value, "--fork").lastIndexOf(":");
-	if (at > 0 && ENTRY_ID.test(value.slice(at + 1))) return { session: value.slice(0, at), entry: value.slice(at + 1) };
+	if (at <= 0) return { session: value };
+	const session = value.slice(0, at);
+	const entry = value.slice(at + 1);
+	if (ENTRY_ID.test(entry)) return { session, entry: entry.replace(/^#/, "") };
+	if (SESSION_ID_PREFIX.test(session)) {
+		throw new UsageError(
+			`--fork ${value}: "${entry}" is not an entry id. An entry id is 8 hex characters, as an exported page shows beside each message (--fork ${session}:1a2b3c4d).`,
+		);
+	}
 	return { session: value };
 }
 
-const ENTRY_ID = /^[0-9a-f]{8}$/i;
+const ENTRY_ID = /^#?[0-9a-f]{8}$/i;
+const SESSION_ID_PREFIX = /^[0-9a-f-]+$/i;
 
 function parseToolList(value: string): string[] {
 	const names = value

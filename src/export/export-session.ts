@@ -6,6 +6,7 @@ import type { AgentSession } from "../core/session/agent-session.js";
 import { sessionChain } from "../core/session/session-chain.js";
 import type { SessionEntry, SessionHeader } from "../core/session/session-entries.js";
 import { loadSessionFile } from "../core/session/session-reader.js";
+import { sessionTree } from "../core/session/session-tree.js";
 import type { NamedToolPresentation } from "../core/tool-definition.js";
 import { atomicWriteFile } from "../tools/atomic-write.js";
 
@@ -13,6 +14,8 @@ export interface ExportSource {
 	header: SessionHeader;
 	entries: readonly SessionEntry[];
 	tools?: readonly NamedToolPresentation[];
+	/** Branches of the session besides the one exported (the page says so). */
+	otherBranches?: number;
 }
 
 /** "loom-session-<first 8 characters of the id>.html" in `dir`. */
@@ -28,14 +31,16 @@ export async function writeSessionHtml(file: string, source: ExportSource): Prom
 }
 
 /**
- * Exports the conversation of a session file (its current branch), read without locking it: it may be open in
+ * Exports the conversation of a session file (its current branch; the page says how many others it holds), read
+ * without locking it: it may be open in
  * another loom. `target` defaults to loom-session-<id>.html in `cwd`.
  */
 export async function exportSessionFile(sessionFile: string, target: string | undefined, options: { cwd: string; tools?: readonly NamedToolPresentation[] }): Promise<string> {
 	const loaded = await loadSessionFile(sessionFile);
 	const entries = sessionChain(loaded.entries).entries;
+	const otherBranches = sessionTree(loaded.entries, loaded.entries.at(-1)?.id ?? null).branches - 1;
 	const file = target ? resolve(options.cwd, expandHome(target)) : defaultExportFile(options.cwd, loaded.header.id);
-	return writeSessionHtml(file, { header: loaded.header, entries, tools: options.tools });
+	return writeSessionHtml(file, { header: loaded.header, entries, tools: options.tools, otherBranches });
 }
 
 /** Registers /export [file] on a session. */
@@ -46,8 +51,9 @@ export function installExport(session: AgentSession): void {
 		description: "write the conversation as an HTML page (default: loom-session-<id>.html here)",
 		source: "builtin",
 		async handler(args, ctx) {
+			if (session.messageCount === 0) return ctx.notify("info", "Nothing to export yet: the conversation has no messages.");
 			const file = args === "" ? defaultExportFile(session.cwd, session.sessionId) : resolve(session.cwd, expandHome(args));
-			await writeSessionHtml(file, { header: session.sessionHeader, entries: session.entries, tools: session.tools });
+			await writeSessionHtml(file, { header: session.sessionHeader, entries: session.entries, tools: session.tools, otherBranches: session.tree().branches - 1 });
 			ctx.notify("info", `Exported the conversation to ${file}`);
 		},
 	});

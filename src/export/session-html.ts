@@ -18,6 +18,8 @@ export interface ExportInput {
 	entries: readonly SessionEntry[];
 	/** How tools show their calls (argument summaries, diffs); a tool without one gets generic rows. */
 	tools?: readonly NamedToolPresentation[];
+	/** Branches of the session besides the one shown (rewinds leave them in the file). */
+	otherBranches?: number;
 	exportedAt?: Date;
 }
 
@@ -71,6 +73,7 @@ function summaryHeader(input: ExportInput, messages: readonly AgentMessage[]): s
 		["Started", input.header.created],
 		["Directory", input.header.cwd],
 		...(input.header.parentSession ? [["Forked from", input.header.parentSession] as [string, string]] : []),
+		...(input.otherBranches ? [["Branch", otherBranchesText(input.otherBranches)] as [string, string]] : []),
 		["Model", models.join(", ") || "none"],
 		["Messages", String(messages.length)],
 		["Tokens", `${formatTokens(usage.input + usage.cacheRead + usage.cacheWrite)} in (${formatTokens(usage.cacheRead)} cached) · ${formatTokens(usage.output)} out`],
@@ -79,6 +82,10 @@ function summaryHeader(input: ExportInput, messages: readonly AgentMessage[]): s
 	];
 	const list = rows.map(([name, value]) => `<dt>${escapeHtml(name)}</dt><dd>${escapeHtml(value)}</dd>`).join("");
 	return `<header><h1>${escapeHtml(firstPrompt(messages) || "loom session")}</h1><dl class="totals">${list}</dl></header>`;
+}
+
+function otherBranchesText(others: number): string {
+	return `the current one; the session holds ${others} other${others === 1 ? " (/tree in loom switches to it)" : "s (/tree in loom switches to them)"}`;
 }
 
 function heading(role: string, entryId: string, timestamp: string): string {

@@ -1,6 +1,7 @@
 // The screen's reducer: (view, event, now, tools) => view. Pure and synchronous: the time and the session's
 // tool presentations come in as arguments, side effects (prompting, rendering) live outside.
 import type { SessionEvent } from "../core/session/session-events.js";
+import { sessionFileText } from "../core/session/session-paths.js";
 import type { NamedToolPresentation } from "../core/tool-definition.js";
 import { userText } from "./message-text.js";
 import { expandLast } from "./expand-last.js";
@@ -80,7 +81,7 @@ export function reduceView(view: ScreenView, event: ScreenEvent, now: number, to
 			return { ...view, session: { ...view.session, approvalMode: event.mode } };
 
 		case "session_open": {
-			const where = event.file ? event.file : "not saved (--no-session)";
+			const where = sessionFileText(event.file, event.saved);
 			const opened: ScreenView = {
 				...closeRun(view, now),
 				session: {
@@ -98,7 +99,7 @@ export function reduceView(view: ScreenView, event: ScreenEvent, now: number, to
 				contextTokens: undefined,
 				turn: 0,
 			};
-			const text = openedText(event.reason, event.messageCount, where);
+			const text = openedText(event, where);
 			return appendItems(opened, [{ kind: "notice", level: "info", text }]);
 		}
 		case "retry_scheduled":
@@ -160,15 +161,18 @@ export function reduceView(view: ScreenView, event: ScreenEvent, now: number, to
 }
 
 /** The notice a session_open leaves in the transcript, by why the session opened. */
-function openedText(reason: string | undefined, messages: number, where: string): string {
+function openedText(event: Extract<SessionEvent, { type: "session_open" }>, where: string): string {
+	const messages = event.messageCount;
 	const count = `${messages} message${messages === 1 ? "" : "s"}`;
-	switch (reason) {
+	switch (event.reason) {
 		case "rewind":
 			return `Rewound the conversation: ${count} now · ${where}`;
 		case "branch":
 			return `Switched branch: ${count} · ${where}`;
-		case "fork":
-			return `Forked into a new session with ${count} · ${where}`;
+		case "fork": {
+			const parent = event.parentSession ? `\nForked from ${event.parentSession}, which stays as it was.` : "";
+			return `Forked into new session ${event.sessionId} with ${count} · ${where}${parent}`;
+		}
 		default:
 			return messages > 0 ? `Resumed session with ${messages} messages · ${where}` : `Session ${where}`;
 	}

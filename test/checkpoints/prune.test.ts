@@ -73,6 +73,18 @@ describe("pruning checkpoints", () => {
 		expect(readdirSync(join(project.home, "checkpoints"))).toEqual([]);
 	});
 
+	it("says as freed the disk space the removed folder took, as du counts it, not only the bytes its files hold", async () => {
+		const project = makeProject({ "a.txt": "0\n" });
+		await project.prompt("p1", () => writeTree(project.cwd, { "a.txt": "1\n" }));
+		endedSession(project.home, "session-1", null);
+		const du = spawnSync("du", ["-s", "-B1", projectDir(project.home)], { encoding: "utf8" });
+		const used = Number(du.stdout.split("\t")[0]);
+		expect(used).toBeGreaterThan(0);
+		const report = await pruneCheckpoints({ home: project.home });
+		expect(report.projects).toBe(1);
+		expect(report.freedBytes).toBe(used);
+	});
+
 	it("never touches a session whose process still runs, even before its file exists", async () => {
 		const project = makeProject({ "a.txt": "0\n" });
 		await project.prompt("p1", () => writeTree(project.cwd, { "a.txt": "1\n" }));

@@ -86,6 +86,18 @@ describe("restoring the work tree to before a prompt", () => {
 		expect(treeState(project.cwd)).toEqual(before);
 	});
 
+	it("leaves empty folders as they are, as the README says: git records files, not folders", async () => {
+		const project = makeProject({ "a.txt": "a\n" });
+		mkdirSync(join(project.cwd, "empty-before"));
+		await project.prompt("p1", () => {
+			execFileSync("sh", ["-c", "rmdir empty-before && mkdir made-empty && echo b > a.txt"], { cwd: project.cwd });
+		});
+		const restore = await project.restoreTo("p1");
+		expect(restore.changes).toEqual([{ path: "a.txt", action: "restore" }]);
+		await restore.apply();
+		expect(Object.keys(treeState(project.cwd))).toEqual(["a.txt", "made-empty/"]);
+	});
+
 	it("restores a file to a folder that is a file now, once the file in its way is the agent's", async () => {
 		const project = makeProject({ "conf/app.json": "{}\n" });
 		const before = treeState(project.cwd);

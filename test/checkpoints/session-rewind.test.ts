@@ -4,7 +4,9 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { installCheckpoints } from "../../src/checkpoints/install-checkpoints.js";
+import type { SessionEvent } from "../../src/core/index.js";
 import { AgentSession, loadSessionFile } from "../../src/core/session/index.js";
+import { installExport } from "../../src/export/export-session.js";
 import { createCodingTools } from "../../src/tools/index.js";
 import { ScriptedUi } from "../support/scripted-ui.js";
 import { scriptedSessionOptions } from "../support/scripted-session.js";
@@ -32,9 +34,9 @@ function openProject(files: Record<string, string>) {
 		notices,
 		editor: () => editor,
 		read: (path: string) => readFileSync(join(cwd, path), "utf8"),
-		async command(name: string) {
+		async command(name: string, args = "") {
 			const definition = session.commands.get(name)!;
-			await definition.handler("", { session, notify: (level, text) => notices.push({ level, text }), busy: session.isStreaming, ui, setEditorText: (text) => (editor = text) });
+			await definition.handler(args, { session, notify: (level, text) => notices.push({ level, text }), busy: session.isStreaming, ui, setEditorText: (text) => (editor = text) });
 		},
 		texts: () => session.messages.map((message) => (message.role === "user" ? String(message.content) : message.role)),
 	};
@@ -125,29 +127,44 @@ describe("/rewind on a real session", () => {
 	});
 });
 
+/** A session that branched: "first" answered, then `left` answered, rewound (conversation only) and `asked` instead. */
+async function branchedProject(left: string, asked: string) {
+	const project = openProject({ "a.txt": "one\n" });
+	server.enqueue({ text: "A1" }, { text: "A2" });
+	await project.session.runPrompt("first");
+	await project.session.runPrompt(left);
+	project.ui.choose(left, "Conversation only");
+	await project.command("rewind");
+	server.enqueue({ text: "A2'" });
+	await project.session.runPrompt(asked);
+	return project;
+}
+
 describe("/tree and /fork on a real session", () => {
 	it("/tree switches back to the branch a rewind left, and /fork goes on in a new file naming its parent", async () => {
-		const project = openProject({ "a.txt": "one\n" });
-		server.enqueue({ text: "A1" }, { text: "A2" });
-		await project.session.runPrompt("first");
-		await project.session.runPrompt("second");
-		project.ui.choose("second", "Conversation only");
-		await project.command("rewind");
-		server.enqueue({ text: "A2'" });
-		await project.session.runPrompt("second, differently");
+		const project = await branchedProject("second", "second, differently");
 		expect(project.texts()).toEqual(["first", "assistant", "second, differently", "assistant"]);
 
 		project.ui.choose(/second$/);
 		await project.command("tree");
 		expect(project.ui.asked.at(-1)!.shown.map((row) => row.split(" — ")[0])).toEqual(["first", "├─ second", "└─ ● second, differently"]);
 		expect(project.texts()).toEqual(["first", "assistant", "second", "assistant"]);
+		// Only the conversation moves: the files are left as they are, and the user is told so.
+		expect(project.notices.at(-1)).toEqual({ level: "info", text: "Switched the conversation only: the files stay as they are." });
 
 		const parent = project.session.sessionFile!;
+		const parentId = project.session.sessionId;
 		const parentBytes = readFileSync(parent);
+		const opened: SessionEvent[] = [];
+		project.session.subscribe((event) => void (event.type === "session_open" && opened.push(event)));
 		project.ui.choose("Before: second");
 		await project.command("fork");
 		expect(project.session.sessionFile).not.toBe(parent);
 		expect(project.session.parentSessionFile).toBe(parent);
+		// Written at once, with the conversation it copied, and announced with its id, file and parent.
+		expect((await loadSessionFile(project.session.sessionFile!)).entries.filter((entry) => entry.type === "message")).toHaveLength(2);
+		expect(opened.at(-1)).toMatchObject({ reason: "fork", sessionId: project.session.sessionId, file: project.session.sessionFile, saved: true, parentSession: parent });
+		expect(project.notices.at(-1)).toEqual({ level: "info", text: `/resume ${parentId} goes back to the session it was forked from.` });
 		expect(project.texts()).toEqual(["first", "assistant"]);
 		expect(project.editor()).toBe("second");
 		server.enqueue({ text: "in the fork" });
@@ -156,6 +173,66 @@ describe("/tree and /fork on a real session", () => {
 		const forked = await loadSessionFile(project.session.sessionFile!);
 		expect(forked.header.parentSession).toBe(parent);
 		expect(forked.entries.filter((entry) => entry.type === "message")).toHaveLength(4);
+		project.session.dispose();
+	});
+
+	it("/fork with no message yet forks nothing, rather than a session from a file that does not exist", async () => {
+		const project = openProject({ "a.txt": "one\n" });
+		const id = project.session.sessionId;
+		await project.command("fork");
+		expect(project.notices).toEqual([{ level: "info", text: "Nothing to fork yet: the conversation has no messages." }]);
+		expect(project.session.sessionId).toBe(id);
+		expect(project.ui.asked).toEqual([]);
+		project.session.dispose();
+	});
+
+	it("/export of a session that branched writes the current branch and says how many others the file holds", async () => {
+		const project = await branchedProject("left behind", "asked instead");
+		installExport(project.session);
+		await project.command("export", "page.html");
+		const html = readFileSync(join(project.cwd, "page.html"), "utf8");
+		expect(html).toContain("asked instead");
+		expect(html).not.toContain("left behind");
+		expect(html).toContain("<dt>Branch</dt><dd>the current one; the session holds 1 other (/tree in loom switches to it)</dd>");
+		project.session.dispose();
+	});
+
+	it("/tree right after a rewind shows the branch it left beside where the conversation is; switching sends exactly that branch next", async () => {
+		const project = openProject({ "a.txt": "one\n" });
+		server.enqueue({ text: "A1" }, { text: "A2" }, { text: "A3" });
+		await project.session.runPrompt("first");
+		await project.session.runPrompt("second");
+		await project.session.runPrompt("third");
+		project.ui.choose("second", "Conversation only");
+		await project.command("rewind");
+		expect(project.session.messageCount).toBe(2);
+
+		project.ui.choose(/third/);
+		await project.command("tree");
+		const asked = project.ui.asked.at(-1)!;
+		expect(asked.title).toBe("Switch to which branch? (its newest message)");
+		expect(asked.shown.map((row) => row.replace(/ · \d{4}-\d\d-\d\d \d\d:\d\d/, ""))).toEqual([
+			"first — 2 messages",
+			"├─ second — 6 messages",
+			"│  third — 6 messages",
+			"└─ ● (here: the next prompt starts this branch) — 2 messages · you are here",
+		]);
+		expect(project.texts()).toEqual(["first", "assistant", "second", "assistant", "third", "assistant"]);
+
+		// The next request holds that branch's conversation, and only it.
+		server.enqueue({ text: "A4" });
+		await project.session.runPrompt("fourth");
+		const text = (content: unknown) => (typeof content === "string" ? content : (content as { text?: string }[]).map((part) => part.text ?? "").join(""));
+		const sent = server.requests.at(-1)!.body.messages.filter((message: { role: string }) => message.role !== "system");
+		expect(sent.map((message: { role: string; content: unknown }) => `${message.role}: ${text(message.content)}`)).toEqual([
+			"user: first",
+			"assistant: A1",
+			"user: second",
+			"assistant: A2",
+			"user: third",
+			"assistant: A3",
+			"user: fourth",
+		]);
 		project.session.dispose();
 	});
 });

@@ -127,6 +127,22 @@ describe("parseArgs", () => {
 		expect(parse("--fork", "3f2a", "-p", "go on").options).toMatchObject({ fork: { session: "3f2a" }, session: undefined, persist: true });
 		expect(parse("--fork", "/tmp/a b/s.jsonl").options!.fork).toEqual({ session: "/tmp/a b/s.jsonl" });
 	});
+
+	it("reads --fork <session>:<entry> with the entry as the export page shows it, with or without its #", () => {
+		expect(parse("--fork", "3f2a:9c41e0d2").options!.fork).toEqual({ session: "3f2a", entry: "9c41e0d2" });
+		expect(parse("--fork", "3f2a:#9c41e0d2").options!.fork).toEqual({ session: "3f2a", entry: "9c41e0d2" });
+		expect(parse("--fork", "/tmp/s.jsonl:#9c41e0d2").options!.fork).toEqual({ session: "/tmp/s.jsonl", entry: "9c41e0d2" });
+		// A path may hold a colon; only an entry id after it is taken apart.
+		expect(parse("--fork", "/tmp/a:b/s.jsonl").options!.fork).toEqual({ session: "/tmp/a:b/s.jsonl" });
+	});
+
+	it("refuses a --fork <id>:<entry> whose entry is no entry id, naming the entry rather than a session that is not there", () => {
+		expect(() => parse("--fork", "3f2a:zzzz")).toThrow(UsageError);
+		expect(() => parse("--fork", "3f2a:zzzz")).toThrow(
+			'--fork 3f2a:zzzz: "zzzz" is not an entry id. An entry id is 8 hex characters, as an exported page shows beside each message (--fork 3f2a:1a2b3c4d).',
+		);
+		expect(() => parse("--fork", "3f2a:")).toThrow(/"" is not an entry id/);
+	});
 });
 
 describe("chooseModel", () => {

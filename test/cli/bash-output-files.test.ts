@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { runLoom, serverFlags, startLoom, useScriptedServer } from "./loom-process.js";
 import { workspace } from "../support/temp-dir.js";
+import { waitFor } from "../support/wait-for.js";
 
 const server = useScriptedServer();
 
@@ -18,14 +19,6 @@ function setup() {
 
 function outputFolders(tmp: string): string[] {
 	return readdirSync(tmp).filter((name) => name.startsWith("loom-output-"));
-}
-
-async function waitFor(check: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
-	const deadline = Date.now() + timeoutMs;
-	while (!check()) {
-		if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-		await new Promise((resolve) => setTimeout(resolve, 20));
-	}
 }
 
 describe("bash output files of a loom process", () => {
@@ -57,7 +50,7 @@ describe("bash output files of a loom process", () => {
 		const ws = setup();
 		server.enqueue({ toolCalls: [{ name: "bash", arguments: { command: "yes", timeout: 60 } }] }, { text: "never" });
 		const run = startLoom(["-p", ...serverFlags(server.openaiBaseUrl), "be loud"], ws);
-		await waitFor(() => outputFolders(ws.tmp).some((name) => readdirSync(join(ws.tmp, name)).length > 0), "the output file");
+		await waitFor(() => outputFolders(ws.tmp).some((name) => readdirSync(join(ws.tmp, name)).length > 0), Boolean, { what: "the output file", timeoutMs: 10_000 });
 		run.child.kill(signal);
 		const result = await run.done;
 		expect(result.code).toBe(code);

@@ -115,6 +115,16 @@ describe("--fork <session>", () => {
 		expect(JSON.stringify(fileLines(file))).not.toContain("a side question");
 	});
 
+	it("leaves no fork behind when the session cannot be assembled (a usage error)", async () => {
+		const ws = workspace();
+		const { file, id } = await firstSession(ws);
+		const result = await runLoom(["-p", "--fork", id, "--tools", "nosuch", ...serverFlags(server.openaiBaseUrl), "x"], ws);
+		expect(result.code).toBe(2);
+		expect(result.stderr).toContain("unknown tool nosuch");
+		expect(sessionFiles(ws.home)).toEqual([file]);
+		expect(existsSync(`${file}.lock`)).toBe(false);
+	});
+
 	it("refuses a --fork of something that is not a session, as a usage error", async () => {
 		const ws = workspace();
 		const result = await runLoom(["-p", "--fork", "/etc/hostname", ...serverFlags(server.openaiBaseUrl), "x"], ws);

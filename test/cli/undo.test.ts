@@ -3,6 +3,8 @@
 import { existsSync, readFileSync, readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { SessionStore } from "../../src/core/session/index.js";
+import { assistant, user } from "../core/session/session-fixtures.js";
 import { writeTree } from "../support/project-tree.js";
 import { workspace } from "../support/temp-dir.js";
 import { runLoom, serverFlags, sessionFiles, sessionLines, useScriptedServer } from "./loom-process.js";
@@ -112,6 +114,40 @@ describe("--export", () => {
 
 		const plain = await runLoom(["--export", id], ws);
 		expect(plain.stdout).toBe(`${join(ws.cwd, `loom-session-${id.slice(0, 8)}.html`)}\n`);
+	});
+
+	it("exports the current branch of a session that branched, and says how many others the file holds", async () => {
+		const ws = workspace();
+		const store = SessionStore.create({ home: ws.home, cwd: ws.cwd });
+		const exchange = (question: string) => {
+			const prompt = store.append({ type: "message", message: user(question) });
+			store.append({ type: "message", message: assistant(`answer to ${question}`) });
+			return prompt;
+		};
+		exchange("first question");
+		const left = exchange("question left behind");
+		store.branch(left.parentId);
+		exchange("question asked instead");
+		store.close();
+		const page = async () => {
+			expect((await runLoom(["--export", store.id, "page.html"], ws)).code).toBe(0);
+			return readFileSync(join(ws.cwd, "page.html"), "utf8");
+		};
+
+		let html = await page();
+		expect(html).toContain("question asked instead");
+		expect(html).not.toContain("question left behind");
+		expect(html).toContain("<dt>Branch</dt><dd>the current one; the session holds 1 other (/tree in loom switches to it)</dd>");
+
+		// Right after a rewind, the current branch is the conversation before the prompt rewound to.
+		const reopened = await SessionStore.open(store.file!);
+		reopened.branch(left.parentId);
+		reopened.close();
+		html = await page();
+		expect(html).toContain("first question");
+		expect(html).not.toContain("question left behind");
+		expect(html).not.toContain("question asked instead");
+		expect(html).toContain("the session holds 2 others");
 	});
 
 	it("says which session it cannot find", async () => {

@@ -1,12 +1,12 @@
 // The terminal belongs to the user: text from the model, a tool, a file or a server never drives the terminal.
 // The built `loom` runs in tmux; an OSC 2 sequence that got through would change the pane's title, an OSC 52
 // one would fill a tmux paste buffer (set-clipboard on), so both are read after each case.
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ensureBuilt, serverFlags } from "../cli/loom-process.js";
 import { type ScriptedModelServer, type ScriptedTurn, startScriptedModelServer } from "../support/scripted-model-server.mjs";
+import { tempDir } from "../support/temp-dir.js";
 import { TmuxTerminal, hasTmux, loomCommand } from "../support/tmux-terminal.js";
 
 const CLEAN_TITLE = "title-set-by-the-test";
@@ -58,7 +58,7 @@ describe.skipIf(!hasTmux())("escape sequences from outside never reach the termi
 	beforeAll(async () => {
 		await ensureBuilt();
 		server = await startScriptedModelServer();
-		root = mkdtempSync(join(tmpdir(), "loom-escapes-"));
+		root = tempDir("loom-escapes-");
 		cwd = join(root, "project");
 		home = join(root, "loom-home");
 		mkdirSync(cwd);
@@ -71,7 +71,6 @@ describe.skipIf(!hasTmux())("escape sequences from outside never reach the termi
 	afterAll(() => {
 		terminal?.kill();
 		server?.close();
-		if (root) rmSync(root, { recursive: true, force: true });
 	});
 
 	it("shows a bash command's escape sequence as text, and strips the one its output prints", async () => {
@@ -166,12 +165,11 @@ describe.skipIf(!hasTmux())("print mode keeps escape sequences off the terminal 
 	beforeAll(async () => {
 		await ensureBuilt();
 		server = await startScriptedModelServer();
-		root = mkdtempSync(join(tmpdir(), "loom-escapes-print-"));
+		root = tempDir("loom-escapes-print-");
 	}, 120_000);
 
 	afterAll(() => {
 		server?.close();
-		if (root) rmSync(root, { recursive: true, force: true });
 	});
 
 	/** Runs `loom -p go` in a terminal of its own against `turns`; resolves with all the pane showed. */

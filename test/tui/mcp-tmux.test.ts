@@ -1,12 +1,12 @@
 // MCP servers in the interactive screen (tmux): a project's servers start on a yes to the trust question, the
 // first prompt gets their tools, /mcp lists the servers with their state and tools, and leaving with Ctrl+C
-// leaves no server process behind.
-import { mkdirSync, writeFileSync } from "node:fs";
+// leaves no server process behind; a server slow to start does not hold up the editor.
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { isProcessAlive } from "../../src/tools/process-groups.js";
 import { ensureBuilt, serverFlags } from "../cli/loom-process.js";
-import { everythingWithPid, pidIn, processesGone } from "../support/mcp-servers.js";
+import { EVERYTHING_ENTRY, everythingWithPid, pidIn, processesGone } from "../support/mcp-servers.js";
 import { type ScriptedModelServer, startScriptedModelServer } from "../support/scripted-model-server.mjs";
 import { tempDir, workspace } from "../support/temp-dir.js";
 import { TmuxTerminal, hasTmux, loomCommand } from "../support/tmux-terminal.js";
@@ -64,5 +64,33 @@ describe.skipIf(!hasTmux())("MCP servers in the screen (tmux)", () => {
 		terminal.sendKeys("C-c");
 		await terminal.waitForScreen((text) => text.includes("[loom exited with 0]"), "loom exiting");
 		expect(await processesGone(pids)).toBe(true);
+	}, 60_000);
+
+	it("a server still starting does not hold up the editor; a prompt sent meanwhile says it waits, then gets the server's tools", async () => {
+		const { cwd, home } = workspace();
+		mkdirSync(join(home, "user-home"));
+		const go = join(tempDir(), "go");
+		const started = join(tempDir(), "started");
+		const slow = `while [ ! -e '${go}' ]; do sleep 0.05; done; touch '${started}'; exec '${process.execPath}' '${EVERYTHING_ENTRY}' stdio`;
+		writeFileSync(join(home, "mcp.json"), JSON.stringify({ mcpServers: { slow: { command: "sh", args: ["-c", slow] } } }));
+		terminal.kill();
+		server.reset();
+		terminal.start(loomCommand(home, serverFlags(server.openaiBaseUrl)), { cwd, columns: 120, rows: 40 });
+		await terminal.waitForScreen((text) => text.includes("Ask loom") && text.includes("ready"), "the editor");
+		terminal.sendKeys("-l", "typed while it starts");
+		await terminal.waitForScreen((text) => text.includes("typed while it starts"), "the typed text in the editor");
+		expect(existsSync(started)).toBe(false);
+
+		server.enqueue({ toolCalls: [{ id: "call_1", name: "mcp__slow__echo", arguments: { message: "late but there" } }] }, { text: "Echoed late." });
+		terminal.sendKeys("Enter");
+		await terminal.waitForScreen((text) => text.includes("Waiting for MCP servers to start: slow."), "the waiting notice", 10_000);
+		expect(server.requests).toHaveLength(0);
+		writeFileSync(go, "");
+		const answered = await terminal.waitForScreen((text) => text.includes("Echoed late.") && text.includes("ready"), "the answer", 20_000);
+		expect(answered).toContain("Echo: late but there");
+		expect(server.requests[0]!.body.tools.map((tool: any) => tool.function.name)).toContain("mcp__slow__echo");
+		terminal.sendKeys("C-c");
+		terminal.sendKeys("C-c");
+		await terminal.waitForScreen((text) => text.includes("[loom exited with 0]"), "loom exiting");
 	}, 60_000);
 });

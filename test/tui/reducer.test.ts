@@ -315,6 +315,21 @@ describe("session events", () => {
 		expect(ofKind(resumed, "notice")[0].text).toMatch(/Resumed session with 12 messages/);
 	});
 
+	it("session_open of a new session says its file appears with the first message", () => {
+		expect(ofKind(replay([{ ...open, saved: false }]), "notice")[0].text).toBe("Session /tmp/s1.jsonl (created with the first message)");
+		expect(ofKind(replay([{ ...open, saved: true }]), "notice")[0].text).toBe("Session /tmp/s1.jsonl");
+		expect(ofKind(replay([{ ...open, file: undefined, saved: false }]), "notice")[0].text).toBe("Session not saved (--no-session)");
+	});
+
+	it("session_open of a fork names the new session's id and file and the session it came from", () => {
+		const fork: SessionEvent = { ...open, reason: "fork", sessionId: "7faf9665-f23b", file: "/s/new.jsonl", saved: true, parentSession: "/s/old.jsonl", messageCount: 4 };
+		expect(ofKind(replay([fork]), "notice")[0].text).toBe("Forked into new session 7faf9665-f23b with 4 messages · /s/new.jsonl\nForked from /s/old.jsonl, which stays as it was.");
+		const empty = { ...fork, messageCount: 0, saved: false };
+		expect(ofKind(replay([empty]), "notice")[0].text).toBe(
+			"Forked into new session 7faf9665-f23b with 0 messages · /s/new.jsonl (created with the first message)\nForked from /s/old.jsonl, which stays as it was.",
+		);
+	});
+
 	it("session_open of a new session resets the totals", () => {
 		const used = replay([{ type: "message_end", message: assistant("x", { usage: usage(10, 5, 0.1) }) }]);
 		expect(used.usage.input).toBe(10);

@@ -59,5 +59,8 @@ describe.skipIf(!hasTmux())("rewinding in the screen (tmux)", () => {
 		terminal.sendKeys("Up");
 		terminal.sendKeys("Enter");
 		await terminal.waitForScreen((text) => text.includes("Switched branch: 4 messages"), "the switch");
+		// The branch's answer says the version was bumped, but only the conversation switched, as the screen says.
+		await terminal.waitForScreen((text) => text.includes("Switched the conversation only: the files stay as they are."), "the files' notice");
+		expect(readFileSync(join(cwd, "app.txt"), "utf8")).toBe("version 1\n");
 	});
 });

@@ -1,6 +1,7 @@
 import { Text, render } from "ink";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { useWhenIdle } from "../../src/tui/hooks/use-when-idle.js";
+import { sleep } from "../support/wait-for.js";
 import { TestStdin, TestStdout } from "./terminal-streams.js";
 
 function Idle({ task, busy }: { task: () => void; busy: boolean }) {
@@ -20,8 +21,6 @@ function mount(task: () => void, busy: boolean) {
 	unmounts.push(() => instance.unmount());
 	return { stdin, rerender: (next: boolean) => instance.rerender(<Idle task={task} busy={next} />) };
 }
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe("useWhenIdle", () => {
 	it("runs the task once the screen has been quiet long enough, and only once", async () => {

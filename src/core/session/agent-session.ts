@@ -207,9 +207,13 @@ export class AgentSession {
 	get parentSessionFile(): string | undefined {
 		return this.store.header.parentSession;
 	}
-	/** Undefined with --no-session. The file appears on disk with the first message. */
+	/** Undefined with --no-session. A new session's file appears on disk with its first message (see sessionSaved). */
 	get sessionFile(): string | undefined {
 		return this.store.file;
+	}
+	/** Whether the session file exists yet: a new session's appears with its first message, a fork's at once. */
+	get sessionSaved(): boolean {
+		return this.store.saved;
 	}
 	get model(): Model {
 		return this.agent.state.model;
@@ -286,7 +290,7 @@ export class AgentSession {
 	async start(): Promise<void> {
 		if (this.started) return this.opened;
 		this.started = true;
-		this.opened = Promise.resolve().then(() => this.announce());
+		this.opened = Promise.resolve().then(() => this.announce(this.store.forkedNow ? "fork" : "open"));
 		// The first prompt should not wait for the provider's SDK to load.
 		if (this.options.streamFn === streamModel) void preloadModelSdk(this.model);
 		return this.opened;
@@ -549,17 +553,29 @@ export class AgentSession {
 	}
 
 	private async announce(reason: SessionOpenReason = "open"): Promise<void> {
+		// A fork is written as it opens, copy and all, so quitting before its next message keeps it.
+		let saveError: string | undefined;
+		if (reason === "fork") {
+			try {
+				this.store.save();
+			} catch (error) {
+				saveError = `Could not write the session file ${this.store.file}: ${(error as Error).message}`;
+			}
+		}
 		await this.emit({
 			type: "session_open",
 			reason,
 			sessionId: this.store.id,
 			file: this.store.file,
+			saved: this.store.saved,
+			...(this.store.header.parentSession === undefined ? {} : { parentSession: this.store.header.parentSession }),
 			cwd: this.cwd,
 			provider: this.provider,
 			model: this.modelId,
 			thinkingLevel: this.thinkingLevel,
 			messageCount: this.messageCount,
 		});
+		if (saveError) await this.emit({ type: "session_error", message: saveError });
 		if (this.choice.error) await this.emit({ type: "session_error", message: this.choice.error });
 	}
 

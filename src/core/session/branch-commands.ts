@@ -25,6 +25,9 @@ function when(timestamp: string): string {
 	return Number.isNaN(date.getTime()) ? "" : formatLocalMinute(date);
 }
 
+/** A /tree row for where the conversation is after a rewind, before a prompt starts that branch. */
+const POSITION_TEXT = "(here: the next prompt starts this branch)";
+
 /** The picker is the only way to choose: without a dialog, the command says where else to go. */
 function interactiveUi(ctx: Context, command: string): NonNullable<Context["ui"]> | undefined {
 	if (ctx.ui?.interactive) return ctx.ui;
@@ -76,7 +79,7 @@ async function tree(_args: string, ctx: Context): Promise<void> {
 	const ui = interactiveUi(ctx, "tree");
 	if (!ui) return;
 	const choices = rows.map((row) => ({
-		label: `${row.prefix}${row.here ? "● " : ""}${rowText(row.text)}`,
+		label: `${row.prefix}${row.here ? "● " : ""}${row.kind === "position" ? POSITION_TEXT : rowText(row.text)}`,
 		value: row,
 		description: `${row.messages} messages · ${when(row.timestamp)}${row.here ? " · you are here" : ""}`,
 	}));
@@ -85,12 +88,16 @@ async function tree(_args: string, ctx: Context): Promise<void> {
 	if (!chosen) return;
 	if (chosen.leafId === at) return ctx.notify("info", "Already there: that is where the conversation is.");
 	await session.switchLeaf(chosen.leafId);
+	// A branch's answers may describe files that a rewind has since put back: say that they were not touched.
+	ctx.notify("info", "Switched the conversation only: the files stay as they are.");
 }
 
 async function fork(_args: string, ctx: Context): Promise<void> {
 	const session = ctx.session;
 	if (!session.fork) return ctx.notify("error", "This session cannot fork.");
 	if (refusedWhileBusy(ctx, "fork")) return;
+	// An empty fork of an empty conversation would name a parent that has no file yet.
+	if (session.messageCount === 0) return ctx.notify("info", "Nothing to fork yet: the conversation has no messages.");
 	const prompts = (await session.prompts?.()) ?? [];
 	let at: PromptPoint | "all" | undefined = "all";
 	if (prompts.length > 0 && ctx.ui?.interactive) {
@@ -101,8 +108,10 @@ async function fork(_args: string, ctx: Context): Promise<void> {
 		at = await ctx.ui.select({ title: "Fork from where? The new session starts with the conversation up to there.", filter: true }, choices);
 	}
 	if (at === undefined) return;
+	// The new session's id, file and parent are announced with it (session_open); this says how to go back.
+	const parent = session.sessionFile === undefined ? undefined : session.sessionId;
 	await session.fork(at === "all" ? undefined : at.parentId);
-	ctx.notify("info", "This is a new session; the one it was forked from stays as it was (/resume opens it).");
+	if (parent !== undefined) ctx.notify("info", `/resume ${parent} goes back to the session it was forked from.`);
 	if (at !== "all") ctx.setEditorText?.(at.text);
 }
 

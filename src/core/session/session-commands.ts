@@ -6,6 +6,7 @@ import type { ModelListing } from "../llm/model-registry.js";
 import { BRANCH_COMMANDS } from "./branch-commands.js";
 import { type CommandContext, type CommandDefinition, type CommandRegistry, refusedWhileBusy } from "./command-registry.js";
 import type { SessionInfo } from "./session-list.js";
+import { sessionFileText } from "./session-paths.js";
 import type { RewindResult, RewindScope } from "./session-rewind.js";
 import type { PromptPoint, SessionTree } from "./session-tree.js";
 import type { UsageTotals } from "./usage-totals.js";
@@ -20,6 +21,10 @@ export interface CommandSession {
 	readonly thinkingLevel: ThinkingLevel;
 	/** Undefined when sessions are not saved (--no-session). */
 	readonly sessionFile: string | undefined;
+	/** Whether the session file exists yet (a new session's appears with its first message). Absent: it does. */
+	readonly sessionSaved?: boolean;
+	/** The session's id (what /resume and --session take). Optional. */
+	readonly sessionId?: string;
 	/** Messages in the conversation. */
 	readonly messageCount: number;
 	/** Token and cost totals of the whole session, loaded history included. */
@@ -66,7 +71,7 @@ function modelName(session: CommandSession): string {
 function sessionText(session: CommandSession): string {
 	const usage = session.usageTotals;
 	return [
-		`Session file: ${session.sessionFile ?? "not saved (--no-session)"}`,
+		`Session file: ${sessionFileText(session.sessionFile, session.sessionSaved)}`,
 		`Messages: ${session.messageCount}`,
 		`Tokens: ↑${formatTokens(usage.input + usage.cacheRead + usage.cacheWrite)} in (${formatTokens(usage.cacheRead)} cached) · ↓${formatTokens(usage.output)} out${
 			usage.reasoning ? ` (${formatTokens(usage.reasoning)} reasoning)` : ""

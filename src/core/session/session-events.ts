@@ -27,8 +27,9 @@ export type ApprovalEvent =
 	  };
 
 /**
- * Why a session_open: the session's first, a new one (/new), an opened one (/resume), a fork into a new file, or
- * the conversation moved within its file (a rewind, a switch of branch).
+ * Why a session_open: the session's first, a new one (/new), an opened one (/resume), a fork into a new file (/fork,
+ * or the first session_open of a session started with --fork), or the conversation moved within its file (a rewind,
+ * a switch of branch).
  */
 export type SessionOpenReason = "open" | "new" | "resume" | "fork" | "rewind" | "branch";
 
@@ -40,6 +41,10 @@ export type SessionOwnEvent =
 			sessionId: string;
 			/** Undefined with --no-session. */
 			file?: string;
+			/** Whether `file` is on disk yet: a new session's file appears with its first message. Absent: it is. */
+			saved?: boolean;
+			/** The session file this one was forked from (a fork, or a session opened that was one). */
+			parentSession?: string;
 			cwd: string;
 			provider: string;
 			model: string;

@@ -34,3 +34,9 @@ export function sessionIdFromFileName(file: string): string | undefined {
 	const match = /^\d{4}-\d{2}-\d{2}T[\d-]+Z_(.+)\.jsonl$/.exec(basename(file));
 	return match?.[1];
 }
+
+/** A session file as the user is told of it: its path and whether it exists yet, or that nothing is kept. */
+export function sessionFileText(file: string | undefined, saved = true): string {
+	if (file === undefined) return "not saved (--no-session)";
+	return saved ? file : `${file} (created with the first message)`;
+}

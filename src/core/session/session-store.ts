@@ -38,6 +38,7 @@ export class SessionStore {
 	/** Entries of a new session waiting for its first message, so a session without messages leaves no file. */
 	private pending: string[] = [];
 	private closed = false;
+	private forked = false;
 	private lock: SessionLock | undefined;
 
 	private constructor(
@@ -80,6 +81,7 @@ export class SessionStore {
 		const file =
 			options.persist === false ? undefined : join(sessionDirFor(options.home, options.cwd), sessionFileName(created, header.id));
 		const store = new SessionStore(header, file, [...entries], entries, false, false, warnings);
+		store.forked = parentSession !== undefined;
 		if (file !== undefined) store.pending = entries.map((entry) => `${JSON.stringify(entry)}\n`);
 		return store;
 	}
@@ -105,7 +107,7 @@ export class SessionStore {
 	/**
 	 * A new session that starts from `file`'s conversation: the chain up to `entryId` (default: its current end) is
 	 * copied (ids kept) into the new file, whose header names `file` as parentSession. `file` is only read, so it may
-	 * be in use elsewhere. Like any new session, the new file appears with its first message.
+	 * be in use elsewhere. Like any new session, the new file appears with its next message, or with save().
 	 */
 	static async fork(file: string, options: NewSessionOptions, entryId?: string): Promise<SessionStore> {
 		const loaded = await loadSessionFile(file);
@@ -141,6 +143,26 @@ export class SessionStore {
 	/** Every entry of the session, every branch, in the order they were written. */
 	get allEntries(): readonly SessionEntry[] {
 		return this.all;
+	}
+
+	/**
+	 * Writes a new session's file now, when its conversation holds a message (a fork's copy), so that it outlives a
+	 * quit before the next message. Otherwise, or when the file is written already, does nothing. Throws when the
+	 * write fails; what was not written stays waiting for the next entry.
+	 */
+	save(): void {
+		if (this.file === undefined || this.headerWritten || this.closed || this.messages === 0) return;
+		this.write(this.pending.join(""));
+	}
+
+	/** Made by fork() or forkAt() in this process, rather than opened (an opened file may be an earlier fork). */
+	get forkedNow(): boolean {
+		return this.forked;
+	}
+
+	/** Whether the file is on disk: a new session's appears with its first message; false when nothing is kept. */
+	get saved(): boolean {
+		return this.file !== undefined && this.headerWritten;
 	}
 
 	/** Messages in the conversation (its chain). */

@@ -14,16 +14,31 @@ export interface PromptPoint {
 	timestamp: string;
 }
 
-export interface TreeRow extends PromptPoint {
+export interface TreeRow {
+	/**
+	 * "prompt": a prompt and what followed it, up to the next prompt. "position": where the conversation is, when no
+	 * prompt has followed it there but others went on from that point elsewhere (right after a rewind): a branch of
+	 * its own, which the next prompt starts.
+	 */
+	kind: "prompt" | "position";
+	/** The prompt's entry; for a position, the entry the conversation is at (null: its start). */
+	entryId: string | null;
+	/** The prompt's text on one line; empty for a position. */
+	text: string;
+	/** When the prompt was sent; for a position, when the conversation moved there. */
+	timestamp: string;
 	/** Tree lines drawn before the text ("├─ ", "│  └─ "); empty on the trunk. */
 	prefix: string;
-	/** The newest entry at the end of this row's branch: where switching to this row goes. */
-	leafId: string;
-	/** Messages in the conversation at that end. */
+	/**
+	 * Where switching to this row goes: where the conversation is, for a row on its path; otherwise the newest entry
+	 * at the end of the row's branch. Null: the start of the conversation.
+	 */
+	leafId: string | null;
+	/** Messages in the conversation at leafId. */
 	messages: number;
 	/** The row is on the path to where the conversation is now. */
 	current: boolean;
-	/** The conversation is at this prompt or after it, before the next prompt. */
+	/** The conversation is at this row: after this prompt and before the next one, or at this position. */
 	here: boolean;
 }
 
@@ -31,6 +46,8 @@ export interface SessionTree {
 	rows: TreeRow[];
 	/** Whether the conversation branched at all (a tree of one branch is a list). */
 	branched: boolean;
+	/** How many branches the session holds (ends of the tree, the current one included; 0 when empty). */
+	branches: number;
 	/** The entry the conversation is at (through branch entries; null: its start). */
 	at: string | null;
 }
@@ -39,6 +56,9 @@ export interface SessionTree {
 export function promptPoints(chain: readonly SessionEntry[]): PromptPoint[] {
 	return chain.filter(isPrompt).map(point);
 }
+
+/** A prompt, or where the conversation is apart from the prompts beside it (see TreeRow.kind). */
+type TreeNode = { kind: "prompt"; entry: MessageEntry } | { kind: "position" };
 
 /**
  * The tree of every prompt in the file. Branch entries are see-through: an entry written after one counts as a
@@ -55,6 +75,8 @@ export function sessionTree(all: readonly SessionEntry[], leafId: string | null)
 		const parent = parentOf(entry);
 		messages.set(entry.id, (parent === null ? 0 : (messages.get(parent) ?? 0)) + (entry.type === "message" ? 1 : 0));
 	}
+	const continued = new Set(entries.map(parentOf));
+	const ends = entries.filter((entry) => !continued.has(entry.id)).length;
 	const order = new Map(all.map((entry, index) => [entry.id, index]));
 	const newest = new Map<string, string>();
 	for (const entry of [...entries].reverse()) {
@@ -66,47 +88,54 @@ export function sessionTree(all: readonly SessionEntry[], leafId: string | null)
 	}
 	// Prompts hang from the nearest prompt above them (null: the start of the conversation).
 	const promptAbove = new Map<string, string | null>();
-	const promptChildren = new Map<string | null, MessageEntry[]>();
+	const children = new Map<string | null, TreeNode[]>();
+	const promptAboveOf = (id: string | null): string | null =>
+		id === null ? null : byId.get(id) && isPrompt(byId.get(id)!) ? id : (promptAbove.get(id) ?? null);
 	for (const entry of entries) {
-		const parent = parentOf(entry);
-		const above = parent === null ? null : byId.get(parent) && isPrompt(byId.get(parent)!) ? parent : (promptAbove.get(parent) ?? null);
+		const above = promptAboveOf(parentOf(entry));
 		promptAbove.set(entry.id, above);
-		if (isPrompt(entry)) promptChildren.set(above, [...(promptChildren.get(above) ?? []), entry]);
+		if (isPrompt(entry)) children.set(above, [...(children.get(above) ?? []), { kind: "prompt", entry }]);
 	}
 	const here = seeThrough(byId, leafId);
-	const herePrompt = here === null ? null : byId.get(here) && isPrompt(byId.get(here)!) ? here : (promptAbove.get(here) ?? null);
+	const herePrompt = promptAboveOf(here);
+	// The conversation is past every prompt on its path, so prompts hanging from its own prompt went on elsewhere.
+	const apart = (children.get(herePrompt) ?? []).length > 0;
+	if (apart) children.get(herePrompt)!.push({ kind: "position" });
 	const currentPath = new Set<string>();
 	for (let at = here; at !== null && !currentPath.has(at); ) {
 		currentPath.add(at);
 		const entry = byId.get(at);
 		at = entry ? parentOf(entry) : null;
 	}
+	const countAt = (id: string | null) => (id === null ? 0 : (messages.get(id) ?? 0));
+	const row = (node: TreeNode, prefix: string): TreeRow => {
+		if (node.kind === "position") {
+			const moved = leafId === null ? undefined : byId.get(leafId);
+			return { kind: "position", entryId: here, text: "", timestamp: moved?.timestamp ?? "", prefix, leafId: here, messages: countAt(here), current: true, here: true };
+		}
+		const { entry } = node;
+		const current = currentPath.has(entry.id);
+		const leaf = current ? here : (newest.get(entry.id) ?? entry.id);
+		return { kind: "prompt", entryId: entry.id, text: promptText(entry.message), timestamp: entry.timestamp, prefix, leafId: leaf, messages: countAt(leaf), current, here: entry.id === herePrompt && !apart };
+	};
 	const rows: TreeRow[] = [];
-	const stack: { entry: MessageEntry; prefix: string; indent: string }[] = [];
+	const stack: { node: TreeNode; prefix: string; indent: string }[] = [];
 	const pushChildren = (parent: string | null, indent: string) => {
-		const kids = promptChildren.get(parent) ?? [];
+		const kids = children.get(parent) ?? [];
 		const fork = kids.length > 1;
-		const items = kids.map((entry, index) => {
+		const items = kids.map((node, index) => {
 			const last = index === kids.length - 1;
-			return { entry, prefix: fork ? `${indent}${last ? "└─ " : "├─ "}` : indent, indent: fork ? `${indent}${last ? "   " : "│  "}` : indent };
+			return { node, prefix: fork ? `${indent}${last ? "└─ " : "├─ "}` : indent, indent: fork ? `${indent}${last ? "   " : "│  "}` : indent };
 		});
 		stack.push(...items.reverse());
 	};
 	pushChildren(null, "");
 	while (stack.length > 0) {
-		const { entry, prefix, indent } = stack.pop()!;
-		const leaf = newest.get(entry.id) ?? entry.id;
-		rows.push({
-			...point(entry),
-			prefix,
-			leafId: leaf,
-			messages: messages.get(leaf) ?? 0,
-			current: currentPath.has(entry.id),
-			here: entry.id === herePrompt,
-		});
-		pushChildren(entry.id, indent);
+		const { node, prefix, indent } = stack.pop()!;
+		rows.push(row(node, prefix));
+		if (node.kind === "prompt") pushChildren(node.entry.id, indent);
 	}
-	return { rows, branched: [...promptChildren.values()].some((kids) => kids.length > 1), at: here };
+	return { rows, branched: [...children.values()].some((kids) => kids.length > 1), branches: ends + (apart ? 1 : 0), at: here };
 }
 
 /** The first line of a prompt's text (without images). */

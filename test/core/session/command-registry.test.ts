@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { type CommandDefinition, CommandRegistry, hiddenCommandNotice, parseSlashCommand } from "../../../src/core/session/command-registry.js";
-import { SESSION_COMMANDS } from "../../../src/core/session/session-commands.js";
+import { type CommandSession, SESSION_COMMANDS } from "../../../src/core/session/session-commands.js";
 
 type Session = { name: string };
 
@@ -157,6 +157,24 @@ describe("the session's commands", () => {
 	it("are the built-ins new, model, thinking, session, resume, compact, rewind, tree and fork", () => {
 		expect(SESSION_COMMANDS.map((c) => c.name)).toEqual(["new", "model", "thinking", "session", "resume", "compact", "rewind", "tree", "fork"]);
 		expect(new Set(SESSION_COMMANDS.map((c) => c.source))).toEqual(new Set(["builtin"]));
+	});
+
+	it("/session says a new session's file comes with its first message", async () => {
+		const notices: string[] = [];
+		const session = {
+			model: { id: "m", provider: "p" },
+			thinkingLevel: "off",
+			sessionFile: "/s/new.jsonl",
+			sessionSaved: false,
+			messageCount: 0,
+			usageTotals: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, cost: 0 },
+		} as unknown as CommandSession;
+		const run = () => SESSION_COMMANDS.find((c) => c.name === "session")!.handler("", { session, busy: false, notify: (_level, text) => notices.push(text) });
+		await run();
+		expect(notices.at(-1)).toMatch(/^Session file: \/s\/new\.jsonl \(created with the first message\)\n/);
+		(session as { sessionSaved: boolean }).sessionSaved = true;
+		await run();
+		expect(notices.at(-1)).toMatch(/^Session file: \/s\/new\.jsonl\n/);
 	});
 });
 

@@ -148,7 +148,7 @@ describe("SessionStore", () => {
 		expect(existsSync(`${file}.lock`)).toBe(false);
 	});
 
-	it("forks a session into a new store that names its parent and writes nothing until its first message", async () => {
+	it("forks a session into a new store that names its parent; save() writes it at once with the copied conversation", async () => {
 		const { home, store } = newStore();
 		store.append({ type: "message", message: user("q") });
 		store.append({ type: "message", message: assistant("a") });
@@ -158,10 +158,40 @@ describe("SessionStore", () => {
 		expect(fork.header.parentSession).toBe(store.file);
 		expect(fork.entries.map((entry) => entry.id)).toEqual(store.entries.map((entry) => entry.id));
 		expect(existsSync(fork.file!)).toBe(false);
+		fork.save();
+		// Quitting now keeps it: the file is there, locked while this store has it.
+		expect(linesOf(fork.file!).map((line) => line.type)).toEqual(["session", "message", "message"]);
+		expect(linesOf(fork.file!)[0]).toMatchObject({ id: fork.id, parentSession: store.file });
+		expect(existsSync(`${fork.file}.lock`)).toBe(true);
+		expect(fork.saved).toBe(true);
 		fork.append({ type: "message", message: user("more") });
 		expect(linesOf(fork.file!).map((line) => line.type)).toEqual(["session", "message", "message", "message"]);
 		expect(readFileSync(store.file!, "utf8")).toBe(before);
 		fork.close();
+		expect(existsSync(`${fork.file}.lock`)).toBe(false);
+	});
+
+	it("saves a fork from within a session too; one holding no message waits for its first one, like a new session", () => {
+		const { home, store } = newStore();
+		store.append({ type: "model_change", provider: "openai", modelId: "m" });
+		const prompt = store.append({ type: "message", message: user("q") });
+		store.append({ type: "message", message: assistant("a") });
+		const whole = store.forkAt(store.lastEntryId, { home, cwd: "/work/project" });
+		whole.save();
+		whole.save();
+		expect(linesOf(whole.file!).map((line) => line.type)).toEqual(["session", "model_change", "message", "message"]);
+		whole.close();
+
+		const empty = store.forkAt(prompt.parentId, { home, cwd: "/work/project" });
+		expect(empty.entries.map((entry) => entry.type)).toEqual(["model_change"]);
+		empty.save();
+		expect(empty.saved).toBe(false);
+		expect(existsSync(empty.file!)).toBe(false);
+		empty.append({ type: "message", message: user("again") });
+		expect(linesOf(empty.file!).map((line) => line.type)).toEqual(["session", "model_change", "message"]);
+		expect(empty.saved).toBe(true);
+		empty.close();
+		store.close();
 	});
 });
 

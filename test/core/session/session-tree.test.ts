@@ -85,6 +85,7 @@ describe("the tree of prompts", () => {
 		exchange(store, "two");
 		const tree = sessionTree(store.allEntries, store.lastEntryId);
 		expect(tree.branched).toBe(false);
+		expect(tree.branches).toBe(1);
 		expect(tree.rows.map((row) => [row.prefix, row.text, row.here, row.messages])).toEqual([
 			["", "one", false, 4],
 			["", "two", true, 4],
@@ -122,13 +123,71 @@ describe("the tree of prompts", () => {
 		expect(after.rows).toHaveLength(4);
 	});
 
-	it("knows the conversation is at its start after a rewind to before the first prompt", () => {
+	it("knows the conversation is at its start after a rewind to before the first prompt, beside the branch it left", () => {
 		const store = SessionStore.create({ home: tempDir(), cwd: "/p", persist: false });
 		const one = exchange(store, "one");
 		store.branch(store.entries.find((entry) => entry.id === one)!.parentId);
 		expect(store.entries.filter((entry) => entry.type === "message")).toEqual([]);
 		const tree = sessionTree(store.allEntries, store.lastEntryId);
 		expect(tree.at).toBeNull();
-		expect(tree.rows.map((row) => [row.text, row.here, row.current])).toEqual([["one", false, false]]);
+		expect(tree.branched).toBe(true);
+		expect(tree.branches).toBe(2);
+		expect(tree.rows.map((row) => [row.kind, row.prefix, row.text, row.here, row.current, row.messages, row.leafId])).toEqual([
+			["prompt", "├─ ", "one", false, false, 2, store.allEntries[1]!.id],
+			["position", "└─ ", "", true, true, 0, null],
+		]);
+	});
+
+	it("after a rewind with no prompt since, shows the branch it left and where the conversation is as two branches, each with its own count", () => {
+		const store = SessionStore.create({ home: tempDir(), cwd: "/p", persist: false });
+		exchange(store, "one");
+		const two = exchange(store, "two");
+		store.append({ type: "message", message: user("two, follow-up") });
+		store.append({ type: "message", message: assistant("more") });
+		const oldEnd = store.lastEntryId;
+		const before = store.entries.find((entry) => entry.id === two)!.parentId;
+		store.branch(before);
+		expect(store.messageCount).toBe(2);
+
+		const tree = sessionTree(store.allEntries, store.lastEntryId);
+		expect(tree.branched).toBe(true);
+		expect(tree.branches).toBe(2);
+		expect(tree.at).toBe(before);
+		expect(tree.rows.map((row) => `${row.prefix}${row.kind === "position" ? "(here)" : row.text}${row.here ? " ●" : ""}${row.current ? " (current)" : ""} ${row.messages}`)).toEqual([
+			"one (current) 2",
+			"├─ two 6",
+			"│  two, follow-up 6",
+			"└─ (here) ● (current) 2",
+		]);
+		// The branch left behind leads to its own end; the trunk and the position lead to where the conversation is.
+		expect(tree.rows[1]!.leafId).toBe(oldEnd);
+		expect(tree.rows[0]!.leafId).toBe(before);
+		expect(tree.rows[3]!.leafId).toBe(before);
+
+		// A /model after the rewind is still on the new branch, not on the old one.
+		store.append({ type: "model_change", provider: "openai", modelId: "other" });
+		const moved = sessionTree(store.allEntries, store.lastEntryId);
+		expect(moved.rows.map((row) => [row.kind, row.here, row.messages])).toEqual([
+			["prompt", false, 2],
+			["prompt", false, 6],
+			["prompt", false, 6],
+			["position", true, 2],
+		]);
+		expect(moved.rows[3]!.leafId).toBe(store.lastEntryId);
+	});
+
+	it("leads a row on the current path to where the conversation is, even when another branch was written later", () => {
+		const store = SessionStore.create({ home: tempDir(), cwd: "/p", persist: false });
+		exchange(store, "one");
+		const two = exchange(store, "two");
+		const firstEnd = store.lastEntryId;
+		store.branch(store.entries.find((entry) => entry.id === two)!.parentId);
+		exchange(store, "two again");
+		store.branch(firstEnd);
+		const tree = sessionTree(store.allEntries, store.lastEntryId);
+		expect(tree.branches).toBe(2);
+		expect(tree.rows.map((row) => `${row.prefix}${row.text}${row.here ? " ●" : ""} ${row.messages}`)).toEqual(["one 4", "├─ two ● 4", "└─ two again 4"]);
+		expect(tree.rows[0]!.leafId).toBe(firstEnd);
+		expect(tree.rows[2]!.leafId).not.toBe(firstEnd);
 	});
 });
