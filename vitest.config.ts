@@ -11,8 +11,10 @@ const TESTS = ["test/**/*.test.ts", "test/**/*.test.tsx"];
 export const PROCESS_TESTS = [
 	"test/acp/acp-agent.test.ts",
 	"test/acp/acp-permissions.test.ts",
+	"test/acp/client-files.test.ts",
 	"test/bench/smoke.test.ts",
 	"test/checkpoints/files-mode.test.ts",
+	"test/checkpoints/git-output.test.ts",
 	"test/checkpoints/prune.test.ts",
 	"test/checkpoints/restore.test.ts",
 	"test/checkpoints/session-rewind.test.ts",
@@ -40,6 +42,7 @@ export const PROCESS_TESTS = [
 	"test/cli/tools-option.test.ts",
 	"test/cli/undo.test.ts",
 	"test/core/llm/agent-run.test.ts",
+	"test/core/process/process-group-set.test.ts",
 	"test/core/llm/anthropic-messages.test.ts",
 	"test/core/llm/api-registry.test.ts",
 	"test/core/llm/context-overflow.test.ts",
@@ -50,6 +53,7 @@ export const PROCESS_TESTS = [
 	"test/core/llm/openai-completions.test.ts",
 	"test/core/llm/openai-responses.test.ts",
 	"test/core/llm/provider-failures.test.ts",
+	"test/core/llm/slow-consumer.test.ts",
 	"test/core/llm/transform-messages.test.ts",
 	"test/core/session/agent-session.test.ts",
 	"test/core/session/compaction/compact.test.ts",
@@ -95,7 +99,9 @@ export const PROCESS_TESTS = [
 	"test/tui/session-guard-tmux.test.ts",
 	"test/tui/shell-command.test.tsx",
 	"test/tui/shell-secrets-tmux.test.ts",
+	"test/tui/signal-exit-tmux.test.ts",
 	"test/tui/terminal-handoff-tmux.test.ts",
+	"test/tui/terminal-handoff.test.ts",
 ];
 
 export default defineConfig({

@@ -1,7 +1,9 @@
 // Text files read and written through the editor (fs/read_text_file, fs/write_text_file): the model sees the
 // user's unsaved changes, and the editor shows (and can undo) the agent's changes in its buffers.
-import { stat } from "node:fs/promises";
+import { closeSync } from "node:fs";
 import type { AgentContext, ClientCapabilities } from "@agentclientprotocol/sdk";
+import { openRegularFile } from "../core/checked-read.js";
+import { formatSize } from "../core/format-size.js";
 import type { TextFileAccess } from "../tools/index.js";
 
 /** Larger files are read and edited on disk: the editor's answer must stay well within a protocol message. */
@@ -13,14 +15,19 @@ export function clientFiles(client: AgentContext, capabilities: ClientCapabiliti
 	const options = (signal: AbortSignal | undefined) => (signal ? { cancellationSignal: signal, stopWaitingOnCancel: true } : undefined);
 	return {
 		async readText(path, signal) {
-			// A message that big would end the connection; the editor holds no unsaved changes worth it.
-			if ((await stat(path)).size > MAX_EDITOR_TEXT_BYTES) return undefined;
+			// Only a regular file's text is asked for (what else is there is read, and refused, on disk), and not a
+			// big one: a message that big would end the connection; the editor holds no unsaved changes worth it.
+			if (!isEditorSized(path)) return undefined;
+			let content: string;
 			try {
-				const { content } = await client.request("fs/read_text_file", { sessionId: sessionId(), path }, options(signal));
-				return content;
+				({ content } = await client.request("fs/read_text_file", { sessionId: sessionId(), path }, options(signal)));
 			} catch (error) {
 				throw new Error(`The editor could not read ${path}: ${(error as Error).message}`);
 			}
+			if (Buffer.byteLength(content) > MAX_EDITOR_TEXT_BYTES) {
+				throw new Error(`The editor's text of ${path} is over the ${formatSize(MAX_EDITOR_TEXT_BYTES)} loom takes from the editor; save it and read it again.`);
+			}
+			return content;
 		},
 		async writeText(path, text, signal) {
 			try {
@@ -30,4 +37,16 @@ export function clientFiles(client: AgentContext, capabilities: ClientCapabiliti
 			}
 		},
 	};
+}
+
+/** A regular file (checked without blocking on a FIFO) small enough to ask the editor for. */
+function isEditorSized(path: string): boolean {
+	let file: ReturnType<typeof openRegularFile>;
+	try {
+		file = openRegularFile(path);
+	} catch {
+		return false;
+	}
+	closeSync(file.fd);
+	return file.stat.size <= MAX_EDITOR_TEXT_BYTES;
 }

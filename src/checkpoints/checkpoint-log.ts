@@ -1,7 +1,8 @@
 // What a session's checkpoints are: one JSON Lines file per session in the project's checkpoint folder
 // (sessions/<session id>.jsonl). Its first line names the session's file, so pruning can tell when the session
-// is gone; every later line adds to one run's record (fields merge in order, pre-images accumulate).
-import { appendFileSync, mkdirSync, statSync } from "node:fs";
+// is gone; every later line adds to one run's record (fields merge in order, pre-images accumulate), or names
+// another process that went on writing it (a resumed session), so pruning leaves it alone while that one runs.
+import { appendFileSync, closeSync, mkdirSync, openSync, readSync, statSync } from "node:fs";
 import { hostname } from "node:os";
 import { dirname, join } from "node:path";
 import { readCheckedText } from "../core/checked-read.js";
@@ -58,8 +59,16 @@ export interface LogHeader {
 	created: string;
 }
 
+/** A process that writes a log. */
+export interface LogWriterProcess {
+	pid: number;
+	host: string;
+}
+
 export interface SessionLog {
 	header: LogHeader;
+	/** Every process that wrote the log: the one that started it first. */
+	writers: LogWriterProcess[];
 	/** Runs in the order they started. */
 	runs: RunRecord[];
 }
@@ -67,6 +76,8 @@ export interface SessionLog {
 /** One line of a log after the header: fields of a run's record, or one more pre-image. */
 export type LogUpdate = Partial<Omit<RunRecord, "preimages">> & { run: string; preimage?: Preimage };
 
+/** A header is far shorter than this (two paths and a few fields). */
+const HEADER_BYTES = 64 * 1024;
 /** A log larger than this is not read (a session of thousands of prompts stays far below it). */
 const MAX_LOG_BYTES = 64 * 1024 * 1024;
 
@@ -86,8 +97,10 @@ export function readLog(file: string): SessionLog | undefined {
 	const header = parse(lines[0]) as LogHeader | undefined;
 	if (!header || typeof header.session !== "string") return undefined;
 	const runs = new Map<string, RunRecord>();
+	const writers: LogWriterProcess[] = [{ pid: header.pid, host: header.host }];
 	for (const line of lines.slice(1)) {
-		const update = parse(line) as LogUpdate | undefined;
+		const update = parse(line) as (LogUpdate & Partial<LogWriterProcess>) | undefined;
+		if (update && typeof update.pid === "number" && typeof update.host === "string") writers.push({ pid: update.pid, host: update.host });
 		if (!update || typeof update.run !== "string") continue;
 		const { preimage, ...fields } = update;
 		const record = runs.get(update.run) ?? ({ run: update.run, at: "", mode: "tree" } as RunRecord);
@@ -95,12 +108,13 @@ export function readLog(file: string): SessionLog | undefined {
 		if (preimage) record.preimages = [...(record.preimages ?? []), preimage];
 		runs.set(update.run, record);
 	}
-	return { header, runs: [...runs.values()] };
+	return { header, writers, runs: [...runs.values()] };
 }
 
-/** Appends to a session's log, writing its header first when the log is new. */
+/** Appends to a session's log, writing its header first when the log is new, and naming this process when it is not. */
 export class LogWriter {
-	private started = false;
+	/** This process is named in the log: it wrote the header, or a line naming it. */
+	private named = false;
 
 	constructor(
 		readonly file: string,
@@ -109,15 +123,33 @@ export class LogWriter {
 
 	append(update: LogUpdate): void {
 		let text = `${JSON.stringify(update)}\n`;
-		if (!this.started) {
+		const writer: LogWriterProcess = { pid: process.pid, host: hostname() };
+		// Checked at every append: a log removed meanwhile starts again with its header.
+		if (!exists(this.file)) {
 			mkdirSync(dirname(this.file), { recursive: true });
-			if (!exists(this.file)) {
-				const header: LogHeader = { ...this.header, pid: process.pid, host: hostname(), created: new Date().toISOString() };
-				text = `${JSON.stringify(header)}\n${text}`;
-			}
-			this.started = true;
+			const header: LogHeader = { ...this.header, ...writer, created: new Date().toISOString() };
+			text = `${JSON.stringify(header)}\n${text}`;
+		} else if (!this.named && !startedBy(this.file, writer)) {
+			text = `${JSON.stringify(writer)}\n${text}`;
 		}
+		this.named = true;
 		appendFileSync(this.file, text);
+	}
+}
+
+/** The log's header names `writer` (read from its first bytes only). */
+function startedBy(file: string, writer: LogWriterProcess): boolean {
+	let fd: number | undefined;
+	try {
+		fd = openSync(file, "r");
+		const buffer = Buffer.alloc(HEADER_BYTES);
+		const length = readSync(fd, buffer, 0, HEADER_BYTES, 0);
+		const header = parse(buffer.subarray(0, length).toString("utf8").split("\n")[0]) as Partial<LogHeader> | undefined;
+		return header?.pid === writer.pid && header.host === writer.host;
+	} catch {
+		return false;
+	} finally {
+		if (fd !== undefined) closeSync(fd);
 	}
 }
 

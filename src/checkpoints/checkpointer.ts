@@ -6,6 +6,7 @@ import { randomBytes } from "node:crypto";
 import { statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { formatSize } from "../core/format-size.js";
+import { onProcessExit } from "../core/process/index.js";
 import type { FileCheckpoints, FilesRestore } from "../core/session/file-checkpoints.js";
 import { DEFAULT_LIMITS, type SkippedFile, type SnapshotLimits } from "./changed-files.js";
 import { type LogUpdate, LogWriter, type RunRecord, logPath } from "./checkpoint-log.js";
@@ -74,11 +75,12 @@ export class Checkpointer implements FileCheckpoints {
 	private readonly indexName = `${process.pid}-${randomBytes(3).toString("hex")}`;
 	private warned = false;
 	private resolvedRepo: ShadowRepo | undefined;
+	private readonly logs = new Map<string, LogWriter>();
+	private readonly forgetExitHook: () => void;
 
 	constructor(private readonly options: CheckpointerOptions) {
 		this.limits = { ...DEFAULT_LIMITS, ...options.limits };
-		live.add(this);
-		installExitHook();
+		this.forgetExitHook = onProcessExit(() => this.dropIndexNow());
 	}
 
 	/** A prompt's run starts: its "before" is recorded while the model is asked. */
@@ -163,7 +165,7 @@ export class Checkpointer implements FileCheckpoints {
 	async dispose(): Promise<void> {
 		await this.settled();
 		(await this.setupPromise)?.repo?.dropIndex(this.indexName);
-		live.delete(this);
+		this.forgetExitHook();
 	}
 
 	/** At exit: the index goes even if a recording is still under way (the next process starts from the template). */
@@ -275,12 +277,15 @@ export class Checkpointer implements FileCheckpoints {
 		}
 	}
 
+	/** One writer per log, so it names this process in a log another started only once. */
 	private logFor(setup: Setup, identity: SessionIdentity): LogWriter {
-		return new LogWriter(logPath(setup.dir, identity.id), {
-			session: identity.id,
-			file: identity.file ?? null,
-			parentFile: identity.parentFile,
-		});
+		const file = logPath(setup.dir, identity.id);
+		let log = this.logs.get(file);
+		if (!log) {
+			log = new LogWriter(file, { session: identity.id, file: identity.file ?? null, parentFile: identity.parentFile });
+			this.logs.set(file, log);
+		}
+		return log;
 	}
 
 	private write(run: ActiveRun, update: Omit<LogUpdate, "run">): void {
@@ -303,17 +308,6 @@ export class Checkpointer implements FileCheckpoints {
 		this.queue = result.catch(() => undefined);
 		return result;
 	}
-}
-
-const live = new Set<Checkpointer>();
-let exitHookInstalled = false;
-
-function installExitHook(): void {
-	if (exitHookInstalled) return;
-	exitHookInstalled = true;
-	process.on("exit", () => {
-		for (const checkpointer of live) checkpointer.dropIndexNow();
-	});
 }
 
 /** Once a day per project, in the background: the checkpoints of its sessions whose file was deleted go. */

@@ -2,6 +2,7 @@
 // user's GIT_* variables, so a call can never reach the user's own repository, index or refs (a loom started
 // from a git hook has GIT_DIR and GIT_INDEX_FILE set, and they would otherwise win).
 import { spawn } from "node:child_process";
+import { formatSize } from "../core/format-size.js";
 
 export interface GitLocation {
 	/** The shadow repository's git directory. */
@@ -17,6 +18,11 @@ export interface GitCall {
 	input?: string | Buffer;
 	/** Stop reading after this many NUL-terminated records and report `truncated` (git is ended). */
 	maxRecords?: number;
+	/**
+	 * Most bytes of output read (default DEFAULT_MAX_OUTPUT_BYTES): past it git is ended and the call fails, so a
+	 * huge repository cannot fill loom's memory.
+	 */
+	maxBytes?: number;
 	/** Ends git after this long (default 60 s): a checkpoint must never hang a run. */
 	timeoutMs?: number;
 	/** More `name=value` settings for this call. */
@@ -59,6 +65,8 @@ const CONFIG = [
 ];
 
 const DEFAULT_TIMEOUT_MS = 60_000;
+/** Far above what listing 30,000 files or diffing two trees of them writes. */
+export const DEFAULT_MAX_OUTPUT_BYTES = 64 * 1024 * 1024;
 
 /** The environment git runs with: the caller's minus every GIT_* variable, plus the ones that pin the call down. */
 export function gitEnvironment(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
@@ -85,18 +93,30 @@ export function shadowGit(location: GitLocation, args: readonly string[], call: 
 
 /** Runs git anywhere (the user's repository, read-only questions only). */
 export function runGit(args: readonly string[], options: GitCall & { cwd: string; env?: NodeJS.ProcessEnv }): Promise<GitResult> {
+	const name = subcommand(args);
+	const maxBytes = options.maxBytes ?? DEFAULT_MAX_OUTPUT_BYTES;
 	return new Promise((resolve, reject) => {
 		const child = spawn("git", args, { cwd: options.cwd, env: options.env ?? gitEnvironment(), stdio: ["pipe", "pipe", "pipe"] });
 		const chunks: Buffer[] = [];
+		let bytes = 0;
 		let records = 0;
 		let truncated = false;
+		let failure: GitError | undefined;
 		let stderr = "";
-		const timer = setTimeout(() => {
+		/** Ends git and fails the call at once (a git stuck in the kernel must not hold it). */
+		const stop = (error: GitError) => {
+			if (failure) return;
+			failure = error;
 			child.kill("SIGKILL");
-			reject(new GitError(`git ${args.find((arg) => !arg.startsWith("-")) ?? ""} took longer than ${(options.timeoutMs ?? DEFAULT_TIMEOUT_MS) / 1000} s and was stopped.`, null));
-		}, options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
+			clearTimeout(timer);
+			reject(error);
+		};
+		const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+		const timer = setTimeout(() => stop(new GitError(`git ${name} took longer than ${timeoutMs / 1000} s and was stopped.`, null)), timeoutMs);
 		child.stdout.on("data", (chunk: Buffer) => {
-			if (truncated) return;
+			if (truncated || failure) return;
+			bytes += chunk.length;
+			if (bytes > maxBytes) return stop(new GitError(`git ${name} wrote more than ${formatSize(maxBytes)}; it was stopped.`, null));
 			chunks.push(chunk);
 			if (options.maxRecords === undefined) return;
 			for (let at = chunk.indexOf(0); at !== -1; at = chunk.indexOf(0, at + 1)) records++;
@@ -114,14 +134,26 @@ export function runGit(args: readonly string[], options: GitCall & { cwd: string
 		});
 		child.on("close", (code) => {
 			clearTimeout(timer);
-			if (truncated) resolve({ stdout: Buffer.concat(chunks), truncated });
-			else if (code === 0) resolve({ stdout: Buffer.concat(chunks), truncated });
+			if (failure) return;
+			if (truncated || code === 0) resolve({ stdout: Buffer.concat(chunks), truncated });
 			else reject(new GitError(stderr.trim() || `git exited with code ${code}`, code));
 		});
 		// A git that exits before reading all of its input (an error) must not surface as an EPIPE.
 		child.stdin.on("error", () => {});
 		child.stdin.end(options.input ?? "");
 	});
+}
+
+/** Options before the subcommand that take the next argument as their value. */
+const GLOBAL_WITH_VALUE = new Set(["--git-dir", "--work-tree", "-c", "-C"]);
+
+/** "cat-file" of `--git-dir x -c a=b cat-file --batch`, for messages. */
+function subcommand(args: readonly string[]): string {
+	for (let index = 0; index < args.length; index++) {
+		if (GLOBAL_WITH_VALUE.has(args[index]!)) index++;
+		else if (!args[index]!.startsWith("-")) return args[index]!;
+	}
+	return "";
 }
 
 /** NUL-separated records, without the empty one after the last NUL. */

@@ -1,5 +1,6 @@
 // Plugs checkpoints into a session: a snapshot starts with each prompt's run, each tool call that may change files
-// waits for it (a link in the before-chain), the run's end is recorded, and the session rewinds through it.
+// waits for it (a link in the before-chain), the run's end is recorded, and the session rewinds through it. All of
+// it comes off when the session is disposed.
 import { findTool, toolFileEffects } from "../core/tool-definition.js";
 import type { AgentSession } from "../core/session/agent-session.js";
 import type { SnapshotLimits } from "./changed-files.js";
@@ -22,7 +23,7 @@ export function installCheckpoints(session: AgentSession, options: CheckpointOpt
 		session: () => ({ id: session.sessionId, file: session.sessionFile, parentFile: session.parentSessionFile }),
 		notify: (level, text) => session.ui.notify(level, text),
 	});
-	session.subscribe((event) => {
+	const stop = session.subscribe((event) => {
 		if (event.type === "run_start") checkpointer.beginRun();
 		// Awaited: the files as the run left them are recorded before anyone hears that it ended.
 		else if (event.type === "run_end") return checkpointer.endRun();
@@ -32,7 +33,7 @@ export function installCheckpoints(session: AgentSession, options: CheckpointOpt
 		}
 		return undefined;
 	}, { open: false });
-	session.hooks.before.add(
+	const unlink = session.hooks.before.add(
 		async ({ toolCall, args }) => {
 			const tool = findTool(session.tools, toolCall.name);
 			// A tool that says it changes nothing needs no checkpoint; any other (unknown tools included) waits.
@@ -42,8 +43,13 @@ export function installCheckpoints(session: AgentSession, options: CheckpointOpt
 		},
 		// Last of all links: an approval question is not delayed by a snapshot, and a pre-image is taken as late
 		// as possible before the call runs.
-		{ stage: "mcp", name: "checkpoint" },
+		{ stage: "final", name: "checkpoint" },
 	);
 	session.setFileCheckpoints(checkpointer);
+	session.onDispose(() => {
+		stop();
+		unlink();
+		checkpointer.dispose().catch(() => undefined);
+	});
 	return checkpointer;
 }

@@ -1,9 +1,11 @@
 // Removing checkpoints nobody can use any more: those of sessions whose file is gone (there is no other way to
 // delete a session than deleting its file), those of --no-session runs whose process has ended, and, when asked,
 // those older than some days. A project left without checkpoints loses its folder.
-import { existsSync, lstatSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, lstatSync, readdirSync, rmSync, statSync } from "node:fs";
 import { hostname } from "node:os";
 import { join } from "node:path";
+import { isAlive } from "../core/process/index.js";
+import { replaceFileSync } from "../core/files/replace-file.js";
 import { type RunRecord, type SessionLog, logPath, readLog } from "./checkpoint-log.js";
 import { checkpointsRoot } from "./project-root.js";
 import { ShadowRepo } from "./shadow-repo.js";
@@ -53,6 +55,11 @@ async function pruneProject(dir: string, options: PruneOptions, report: PruneRep
 		const id = name.slice(0, -".jsonl".length);
 		const log = readLog(logPath(dir, id));
 		if (!log) continue;
+		// A process that may still append to the log: rewriting it could lose what it appends.
+		if (mayBeWriting(log)) {
+			kept++;
+			continue;
+		}
 		if (sessionGone(log)) {
 			forgotten.push(...log.runs.flatMap(refsOf(id)));
 			removeSession(dir, id);
@@ -96,21 +103,16 @@ function refsOf(sessionId: string): (run: RunRecord) => string[] {
 }
 
 /**
- * The session file is gone (a --no-session run has none). Never while the process that started the log runs: a
- * new session's file appears only with its first message, after its first checkpoint.
+ * A process that wrote the log runs, or may (it ran on another host). Such a log is neither removed (a new
+ * session's file appears only with its first message, after its first checkpoint) nor rewritten.
  */
-function sessionGone(log: SessionLog): boolean {
-	if (log.header.host !== hostname() || isRunning(log.header.pid)) return false;
-	return log.header.file === null || !existsSync(log.header.file);
+function mayBeWriting(log: SessionLog): boolean {
+	return log.writers.some((writer) => writer.host !== hostname() || isAlive(writer.pid));
 }
 
-function isRunning(pid: number): boolean {
-	try {
-		process.kill(pid, 0);
-		return true;
-	} catch (error) {
-		return (error as NodeJS.ErrnoException).code !== "ESRCH";
-	}
+/** The session file is gone (a --no-session run has none). */
+function sessionGone(log: SessionLog): boolean {
+	return log.header.file === null || !existsSync(log.header.file);
 }
 
 function removeSession(dir: string, id: string): void {
@@ -120,10 +122,8 @@ function removeSession(dir: string, id: string): void {
 
 function rewriteLog(dir: string, id: string, log: SessionLog, removed: ReadonlySet<string>): void {
 	const lines = [log.header, ...log.runs.filter((run) => !removed.has(run.run))].map((value) => `${JSON.stringify(value)}\n`);
-	const file = logPath(dir, id);
 	// Replaced whole: a reader never sees half a log.
-	writeFileSync(`${file}.tmp`, lines.join(""));
-	renameSync(`${file}.tmp`, file);
+	replaceFileSync(logPath(dir, id), lines.join(""));
 }
 
 function removeStaleIndexes(dir: string, now: Date): void {

@@ -1,8 +1,9 @@
 // Which files a project's checkpoints have named as left out (over the size limit), kept in the project's
 // checkpoint folder, so each is named once per project rather than in every session and every print run.
-import { mkdirSync, renameSync, writeFileSync } from "node:fs";
+import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { readCheckedText } from "../core/checked-read.js";
+import { replaceFileSync } from "../core/files/replace-file.js";
 import type { SkippedFile } from "./changed-files.js";
 
 const FILE = "left-out.json";
@@ -29,12 +30,9 @@ function load(projectDir: string): Set<string> {
 }
 
 function save(projectDir: string, paths: string[]): void {
-	const target = join(projectDir, FILE);
-	const temporary = `${target}.${process.pid}.tmp`;
 	try {
 		mkdirSync(projectDir, { recursive: true });
-		writeFileSync(temporary, `${JSON.stringify(paths)}\n`);
-		renameSync(temporary, target);
+		replaceFileSync(join(projectDir, FILE), `${JSON.stringify(paths)}\n`);
 	} catch {
 		// Not remembered: the files are named again next time, which is no harm.
 	}

@@ -3,6 +3,7 @@
 import type { FileChange, FilesRestore } from "../core/session/file-checkpoints.js";
 import { formatSize } from "../core/format-size.js";
 import { type RestoreStep, applyRestore } from "./apply-restore.js";
+import { blobBatches } from "./blob-batches.js";
 import type { SkippedFile } from "./changed-files.js";
 import type { RunRecord } from "./checkpoint-log.js";
 import { contentHash, readPreimage } from "./preimages.js";
@@ -36,13 +37,17 @@ export async function planTreeRestore(repo: ShadowRepo, runs: readonly RunRecord
 	const unrecorded = new Map<string, SkippedFile>();
 	for (const file of [...(target.skipped ?? []), ...current.skipped]) unrecorded.set(file.path, file);
 	const notRestored = [...unrecorded.values()].map((file) => ({ path: file.path, reason: skippedReason(file) }));
-	const steps = changes.filter((change) => !unrecorded.has(change.path)).map((change) => treeStep(repo, change));
+	const restorable = changes.filter((change) => !unrecorded.has(change.path));
+	// Read in the order the restore writes the files back (see filesRestore).
+	const written = restorable.filter((change) => change.status !== "deleted").sort(byPath);
+	const blobs = blobBatches(repo, written.map((change) => change.toBlob));
+	const steps = restorable.map((change) => treeStep(blobs, change));
 	// Folders left empty by a delete go too, unless the folder existed then.
 	const directories = steps.some((step) => step.action === "delete") ? await repo.directories(target.before!) : new Set<string>();
 	return { steps, userChanged, notRestored, keepDir: (dir) => directories.has(dir) };
 }
 
-function treeStep(repo: ShadowRepo, change: TreeChange): RestoreStep {
+function treeStep(blobs: (id: string) => Promise<Buffer | undefined>, change: TreeChange): RestoreStep {
 	// The diff goes from now to then: "added" means it existed then and is gone now.
 	const action = change.status === "added" ? "recreate" : change.status === "deleted" ? "delete" : "restore";
 	if (action === "delete") return { path: change.path, action };
@@ -50,7 +55,7 @@ function treeStep(repo: ShadowRepo, change: TreeChange): RestoreStep {
 		path: change.path,
 		action,
 		content: async () => {
-			const bytes = (await repo.readBlobs([change.toBlob])).get(change.toBlob);
+			const bytes = await blobs(change.toBlob);
 			if (!bytes) throw new Error("its recorded content is missing from the checkpoint");
 			if (change.toMode === SYMLINK) return { kind: "symlink", target: bytes.toString("utf8") };
 			return { kind: "file", bytes, executable: change.toMode === "100755" };
@@ -114,7 +119,7 @@ export function planFilesRestore(projectDir: string, workTree: string, runs: rea
 
 /** The FilesRestore a session shows and applies. */
 export function filesRestore(workTree: string, planned: Planned): FilesRestore {
-	const steps = [...planned.steps].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+	const steps = [...planned.steps].sort(byPath);
 	const changes: FileChange[] = steps.map(({ path, action }) => ({ path, action }));
 	return {
 		root: workTree,
@@ -124,6 +129,10 @@ export function filesRestore(workTree: string, planned: Planned): FilesRestore {
 		note: planned.note,
 		apply: (options = {}) => applyRestore(workTree, steps, new Set(options.keep ?? []), planned.keepDir),
 	};
+}
+
+function byPath(a: { path: string }, b: { path: string }): number {
+	return a.path < b.path ? -1 : a.path > b.path ? 1 : 0;
 }
 
 function skippedReason(file: SkippedFile): string {

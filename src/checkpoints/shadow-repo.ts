@@ -146,15 +146,29 @@ export class ShadowRepo {
 		return new Set(nulRecords(stdout));
 	}
 
-	/** The contents of blobs, by id. */
-	async readBlobs(ids: readonly string[]): Promise<Map<string, Buffer>> {
+	/** The sizes of blobs, by id (missing ones left out): one git process for any number of them. */
+	async blobSizes(ids: readonly string[]): Promise<Map<string, number>> {
+		const sizes = new Map<string, number>();
+		const unique = [...new Set(ids)];
+		if (unique.length === 0) return sizes;
+		const { stdout } = await this.repoGit(["cat-file", "--batch-check"], { input: unique.map((id) => `${id}\n`).join("") });
+		for (const line of stdout.toString("utf8").split("\n")) {
+			const [id, type, size] = line.split(" ");
+			if (type === "blob" && size !== undefined) sizes.set(id!, Number(size));
+		}
+		return sizes;
+	}
+
+	/** The contents of blobs, by id, in one git process; `totalBytes`: their sizes added up (see blobSizes), the read's bound. */
+	async readBlobs(ids: readonly string[], totalBytes: number): Promise<Map<string, Buffer>> {
 		const contents = new Map<string, Buffer>();
 		const unique = [...new Set(ids)];
-		for (let start = 0; start < unique.length; start += BLOB_BATCH) {
-			const batch = unique.slice(start, start + BLOB_BATCH);
-			const { stdout } = await this.repoGit(["cat-file", "--batch"], { input: batch.map((id) => `${id}\n`).join("") });
-			parseBatch(stdout, contents);
-		}
+		if (unique.length === 0) return contents;
+		const { stdout } = await this.repoGit(["cat-file", "--batch"], {
+			input: unique.map((id) => `${id}\n`).join(""),
+			maxBytes: totalBytes + unique.length * BATCH_HEADER_BYTES,
+		});
+		parseBatch(stdout, contents);
 		return contents;
 	}
 
@@ -216,7 +230,8 @@ export class ShadowRepo {
 	}
 }
 
-const BLOB_BATCH = 100;
+/** Room per object in `cat-file --batch` output besides its content: "<id> blob <size>\n", then "\n". */
+const BATCH_HEADER_BYTES = 128;
 const PACK_ABOVE = 100;
 
 /** Parses `git diff-tree --raw -z` records: ":<mode> <mode> <blob> <blob> <status>", then the path. */

@@ -2,7 +2,8 @@
 import type { AgentSession, RunOutcome, SessionEvent } from "../core/session/index.js";
 import { answerText } from "../core/messages.js";
 import { stripControls } from "../core/text/sanitize-terminal.js";
-import { eventToJsonLine, jsonLine, type SessionLine } from "../modes/json-events.js";
+import { eventToJsonLine, type SessionLine } from "../modes/json-events.js";
+import { LineWriter } from "../modes/line-writer.js";
 import { ToolUpdateDeltas } from "../modes/tool-update-deltas.js";
 import type { PromptInput } from "./prompt-input.js";
 import { StatusLine } from "./status-line.js";
@@ -25,11 +26,11 @@ async function runJson(session: AgentSession, input: PromptInput, io: PrintIo): 
 		provider: session.provider,
 		model: session.modelId,
 	};
-	io.stdout.write(`${jsonLine(first)}\n`);
+	const out = new LineWriter(io.stdout);
+	out.write(first);
 	const toolUpdates = new ToolUpdateDeltas();
-	session.subscribe((event) => {
-		io.stdout.write(`${eventToJsonLine(event, toolUpdates)}\n`);
-	});
+	// Awaited by the session: a slow reader slows the run down instead of piling its lines up in memory.
+	session.subscribe((event) => out.write(eventToJsonLine(event, toolUpdates)));
 	await session.start();
 	return session.runPrompt(input.text, { images: input.images });
 }

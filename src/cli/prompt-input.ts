@@ -1,16 +1,9 @@
 // Builds the prompt from its three sources: @file arguments, prompt words, and piped stdin.
-import { resolve } from "node:path";
-import { CheckedReadError, readCheckedFile } from "../core/checked-read.js";
-import { detectImageMimeType, looksBinary, MAX_IMAGE_BYTES } from "../core/files/file-kind.js";
-import { formatSize } from "../core/format.js";
-import { expandHome } from "../core/home-path.js";
+import { type Attachment, AttachmentError, attachmentBlock, readAttachment } from "../core/files/attach-file.js";
 import type { ImageContent } from "../core/llm-types.js";
-import { inlinedFile } from "../core/messages.js";
 import { UsageError } from "./usage-error.js";
 
 export const MAX_STDIN_BYTES = 10 * 1024 * 1024;
-/** A text @file is held to the stdin limit: more would not fit a model's context anyway. */
-const MAX_FILE_BYTES = MAX_STDIN_BYTES;
 
 export interface PromptInput {
 	text: string;
@@ -65,13 +58,9 @@ export function buildPromptInput(files: readonly string[], words: string, stdinT
 	const blocks: string[] = [];
 	const images: ImageContent[] = [];
 	for (const file of files) {
-		const inlined = inlineFile(file, cwd);
-		if ("image" in inlined) {
-			images.push(inlined.image);
-			blocks.push(`<file name="${inlined.path}">(image attached)</file>`);
-		} else {
-			blocks.push(inlinedFile(inlined.path, inlined.text));
-		}
+		const attachment = attach(file, cwd);
+		if ("image" in attachment) images.push(attachment.image);
+		blocks.push(attachmentBlock(attachment));
 	}
 	return withWords({ text: "", images, parts: { blocks, words: words.trim(), stdin: stdinText.trimEnd() } }, words);
 }
@@ -83,35 +72,14 @@ export function withWords(input: PromptInput, words: string): PromptInput {
 	return { ...input, text, parts };
 }
 
-function inlineFile(file: string, cwd: string): { path: string; text: string } | { path: string; image: ImageContent } {
-	const path = resolve(cwd, expandHome(file));
-	let bytes: Buffer;
+/** The @file read for the prompt; what stops it is a usage error. */
+function attach(file: string, cwd: string): Attachment {
 	try {
-		// Only regular files, and never more than the larger limit: a device or a FIFO could go on forever.
-		bytes = readCheckedFile(path, { maxBytes: Math.max(MAX_FILE_BYTES, MAX_IMAGE_BYTES), label: `@${file}` });
+		return readAttachment(file, cwd);
 	} catch (error) {
-		if (!(error instanceof CheckedReadError)) throw new UsageError(`@${file}: cannot read ${path}: ${(error as Error).message}`);
-		if (error.code === "ENOENT") throw new UsageError(`@${file}: no such file (${path}).${splitHint(file)}`);
-		if (error.code === "EISDIR") throw new UsageError(`@${file} is a directory; name a file.`);
-		if (error.code === "ETOOBIG") throw tooLarge(file, error.size!);
-		throw new UsageError(error.code === "ENOTREG" ? `${error.message} To inline a command's output, pipe it on stdin.` : error.message);
+		if (!(error instanceof AttachmentError)) throw error;
+		throw new UsageError(error.code === "ENOENT" ? `${error.message}${splitHint(file)}` : error.message);
 	}
-	const mimeType = detectImageMimeType(bytes);
-	if (mimeType && bytes.length > MAX_IMAGE_BYTES) {
-		throw new UsageError(
-			`@${file} is an image of ${formatSize(bytes.length)}, over the ${formatSize(MAX_IMAGE_BYTES)} providers accept; attach a smaller copy.`,
-		);
-	}
-	if (mimeType) return { path, image: { type: "image", data: bytes.toString("base64"), mimeType } };
-	if (bytes.length > MAX_FILE_BYTES) throw tooLarge(file, bytes.length);
-	if (looksBinary(bytes)) throw new UsageError(`@${file} is a binary file that is not an image (png, jpeg, gif, webp); it cannot be inlined.`);
-	return { path, text: bytes.toString("utf8").replace(/\n$/, "") };
-}
-
-function tooLarge(file: string, size: number): UsageError {
-	return new UsageError(
-		`@${file} is ${formatSize(size)}; loom inlines files up to ${MAX_FILE_BYTES / 1024 / 1024} MB. Inline a part of it (e.g. piped through tail), or ask the model to read it with its read tool.`,
-	);
 }
 
 /** `loom -p "@app.ts explain this"` (one argument) names a file "app.ts explain this"; show the intended split. */

@@ -14,6 +14,7 @@ import { warningsToReport } from "./reported-warnings.js";
 import { buildPromptInput, MAX_STDIN_BYTES, type PromptInput, readStdin, withWords } from "./prompt-input.js";
 import { fail, type RunIo } from "./run-io.js";
 import { askToFork, chooseSessionFile, sessionInUseMessage } from "./session-choice.js";
+import { mentionWord } from "../tui/shell-words.js";
 import { InterruptedError, UsageError } from "./usage-error.js";
 
 /** How long a silent, open stdin is waited for before loom says what it is waiting for. */
@@ -81,7 +82,8 @@ export async function runSession(options: CliOptions, home: string, io: RunIo, v
 	// Output folders of loom processes that died without exiting go while this one works.
 	const staleFoldersRemoved = removeStaleOutputFolders();
 	try {
-		if (interactive) return await runScreen(session, input.text, input.images.length, io);
+		// The screen attaches the @files itself, and shows the prompt as typed with what went along.
+		if (interactive) return await runScreen(session, [options.prompt.trim(), ...options.files.map((file) => mentionWord(file))].filter((part) => part !== "").join(" "), io, home);
 		if (rpc) return await runRpc(session, io);
 		// A prompt template or skill named by the words is expanded as the screen would; other commands are refused.
 		const prompt = withWords(input, await printPrompt(session.commands, input.parts.words));
@@ -93,20 +95,45 @@ export async function runSession(options: CliOptions, home: string, io: RunIo, v
 	}
 }
 
-async function runScreen(session: AgentSession, initialPrompt: string, images: number, io: RunIo): Promise<number> {
-	if (images > 0) io.stderr.write("loom: images given with @file are sent only in print mode (-p); attach them there.\n");
-	// The screen reads Ctrl+C as a key; a signal comes from outside (kill, a closed terminal): stop the run, leave.
-	const stop = onTermination((code) => {
-		void session.abort().finally(() => {
+async function runScreen(session: AgentSession, initialPrompt: string, io: RunIo, loomHome: string): Promise<number> {
+	// From a run's run_start until its run_end has been delivered (the session file and checkpoint complete).
+	let runEnded: Promise<void> | undefined;
+	let endRun = () => {};
+	const stopWatching = session.subscribe(
+		(event) => {
+			if (event.type === "run_start") runEnded = new Promise((resolve) => (endRun = resolve));
+			else if (event.type === "run_end") {
+				runEnded = undefined;
+				endRun();
+			}
+		},
+		{ open: false },
+	);
+	// The screen reads Ctrl+C as a key; a signal comes from outside (kill, a closed terminal): stop the run, let it
+	// end, then leave as on quit. A second signal leaves at once; the screen restores the terminal as the process exits.
+	let signalled: number | undefined;
+	let stopScreen = (_code: number) => {};
+	const stop = new Promise<number>((resolve) => (stopScreen = resolve));
+	const stopSignals = onTermination((code) => {
+		if (signalled !== undefined) {
 			session.dispose();
 			process.exit(code);
-		});
+		}
+		signalled = code;
+		void session
+			.abort()
+			.then(async () => {
+				while (runEnded) await runEnded;
+			})
+			.finally(() => stopScreen(code));
 	});
 	try {
 		const { runInteractive } = await import("../tui/index.js");
-		return await runInteractive(session, { initialPrompt: initialPrompt || undefined, stdin: io.stdin, stdout: io.stdout, stderr: io.stderr });
+		const code = await runInteractive(session, { initialPrompt: initialPrompt || undefined, stdin: io.stdin, stdout: io.stdout, stderr: io.stderr, loomHome, stop });
+		return signalled ?? code;
 	} finally {
-		stop();
+		stopSignals();
+		stopWatching();
 	}
 }
 

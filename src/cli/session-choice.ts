@@ -1,5 +1,4 @@
 // Which session file to open: -c (newest here), --session (path or id prefix), -r (pick from a list).
-import { createInterface } from "node:readline/promises";
 import { formatLocalMinute } from "../core/format.js";
 import { sessionChoice } from "../core/session/session-commands.js";
 import { listSessions, newestSessionFile, type SessionInfo } from "../core/session/session-list.js";
@@ -41,23 +40,21 @@ export function sessionInUseMessage(error: SessionInUseError): string {
 	);
 }
 
-/** Asks whether to fork a session that is in use; false when the user declines or nobody can answer. */
+/**
+ * Asks whether to fork a session that is in use, with a yes/no picker (y or n answers); false when the user
+ * declines or nobody can answer. Ctrl+C is an interrupt, as when choosing a session with -r.
+ */
 export async function askToFork(error: SessionInUseError, io: ChoiceIo): Promise<boolean> {
 	if (!io.canAsk) return false;
 	const id = sessionIdFromFileName(error.file) ?? error.file;
-	io.stderr.write(`Session ${id} is open in another loom process (${describeHolder(error.holder)}).\n`);
-	const rl = createInterface({ input: io.stdin, output: io.stderr });
-	const cancel = new AbortController();
-	rl.on("SIGINT", () => cancel.abort());
-	try {
-		const answer = await rl.question("Continue from it in a new session (a fork)? [Y/n] ", { signal: cancel.signal });
-		return /^\s*(y|yes)?\s*$/i.test(answer);
-	} catch {
-		io.stderr.write("\n");
-		return false;
-	} finally {
-		rl.close();
-	}
+	const { pickInTerminal } = await import("../tui/index.js");
+	const body = [{ text: `Session ${showControls(id)} is open in another loom process (${describeHolder(error.holder)}).`, style: "plain" as const }];
+	const answer = await pickInTerminal({ title: "Continue from it in a new session (a fork)?", body }, [
+		{ label: "Yes, a new session that starts from its conversation", value: true },
+		{ label: "No, leave it to the other loom", value: false },
+	], io);
+	if (answer === "interrupted") throw new InterruptedError();
+	return answer !== "dismissed" && answer.value;
 }
 
 export function formatSessionList(sessions: readonly SessionInfo[], width = 100): string {

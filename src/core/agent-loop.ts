@@ -228,6 +228,14 @@ async function streamAssistantResponse(
 		return message;
 	};
 
+	// The request's own signal: aborted with the run, and when this stops reading before the stream's end (a
+	// listener threw), since a provider waits for a consumer that falls behind.
+	const request = new AbortController();
+	const endRequest = () => request.abort();
+	if (signal?.aborted) endRequest();
+	else signal?.addEventListener("abort", endRequest, { once: true });
+	const stopRelay = () => signal?.removeEventListener("abort", endRequest);
+
 	let response: AssistantMessageEventStream;
 	try {
 		const messages = config.transformContext
@@ -242,8 +250,9 @@ async function streamAssistantResponse(
 		// Read once: the key is the one for the model this request goes to, even if the model changes meanwhile.
 		const model = config.model;
 		const apiKey = (config.getApiKey ? await config.getApiKey(model.provider) : undefined) || config.apiKey;
-		response = await fn(model, llmContext, { ...config, apiKey, signal });
+		response = await fn(model, llmContext, { ...config, apiKey, signal: request.signal });
 	} catch (error) {
+		stopRelay();
 		return finish(failedMessage(config, partial, signal, error));
 	}
 
@@ -293,7 +302,10 @@ async function streamAssistantResponse(
 		}
 		return finish(failedMessage(config, partial, signal, new Error("Provider stream ended without a final message")));
 	} catch (error) {
+		endRequest();
 		return finish(failedMessage(config, partial, signal, error));
+	} finally {
+		stopRelay();
 	}
 }
 

@@ -8,6 +8,10 @@ export class EventStream<T, R = T> implements AsyncIterable<T> {
 	private waiting: ((value: IteratorResult<T>) => void)[] = [];
 	/** A batch consumer waiting in whenReady(). */
 	private readyWaiter: (() => void) | undefined;
+	/** Set once someone takes events (iterating, takeQueued, whenReady): a caller awaiting only result() never does. */
+	private consuming = false;
+	/** A producer waiting in behind() for the consumer to take events. */
+	private takenWaiter: { promise: Promise<void>; resolve: () => void } | undefined;
 	private done = false;
 	private resolveResult!: (result: R) => void;
 	private readonly resultPromise: Promise<R>;
@@ -28,7 +32,10 @@ export class EventStream<T, R = T> implements AsyncIterable<T> {
 		const waiter = this.waiting.shift();
 		if (waiter) waiter({ value: event, done: false });
 		else this.queue.push(event);
-		if (this.done) this.flushWaiters();
+		if (this.done) {
+			this.flushWaiters();
+			this.releaseProducer();
+		}
 		this.wakeReady();
 	}
 
@@ -39,11 +46,27 @@ export class EventStream<T, R = T> implements AsyncIterable<T> {
 			if (result !== undefined) this.resolveResult(result);
 		}
 		this.flushWaiters();
+		this.releaseProducer();
 		this.wakeReady();
 	}
 
 	result(): Promise<R> {
 		return this.resultPromise;
+	}
+
+	/**
+	 * For a producer that can wait (one reading a network stream): undefined while the consumer keeps up, else a
+	 * promise that resolves once it takes events again or the stream ends. Only a consumer that takes events holds
+	 * a producer back; `limit` is how many untaken events count as behind.
+	 */
+	behind(limit: number): Promise<void> | undefined {
+		if (!this.consuming || this.done || this.queue.length - this.head < limit) return undefined;
+		if (!this.takenWaiter) {
+			let resolve = () => {};
+			const promise = new Promise<void>((settle) => (resolve = settle));
+			this.takenWaiter = { promise, resolve };
+		}
+		return this.takenWaiter.promise;
 	}
 
 	/**
@@ -55,6 +78,7 @@ export class EventStream<T, R = T> implements AsyncIterable<T> {
 		const events = this.head === 0 ? this.queue : this.queue.slice(this.head);
 		this.queue = [];
 		this.head = 0;
+		this.taken();
 		return events;
 	}
 
@@ -65,10 +89,24 @@ export class EventStream<T, R = T> implements AsyncIterable<T> {
 
 	/** Resolves when an event is queued or the stream ends (at once if either is already so). */
 	whenReady(): Promise<void> {
+		this.consuming = true;
 		if (this.done || this.head < this.queue.length) return Promise.resolve();
 		return new Promise((resolve) => {
 			this.readyWaiter = resolve;
 		});
+	}
+
+	/** A consumer took events: it reads, and a producer it held back goes on. */
+	private taken(): void {
+		this.consuming = true;
+		this.releaseProducer();
+	}
+
+	private releaseProducer(): void {
+		const waiter = this.takenWaiter;
+		if (!waiter) return;
+		this.takenWaiter = undefined;
+		waiter.resolve();
 	}
 
 	private wakeReady(): void {
@@ -84,6 +122,7 @@ export class EventStream<T, R = T> implements AsyncIterable<T> {
 	}
 
 	async *[Symbol.asyncIterator](): AsyncIterator<T> {
+		this.consuming = true;
 		while (true) {
 			if (this.head < this.queue.length) {
 				const event = this.queue[this.head++]!;
@@ -91,6 +130,7 @@ export class EventStream<T, R = T> implements AsyncIterable<T> {
 					this.queue = [];
 					this.head = 0;
 				}
+				this.taken();
 				yield event;
 			} else if (this.done) {
 				return;

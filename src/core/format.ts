@@ -27,3 +27,24 @@ export function formatLocalMinute(date: Date): string {
 	const pad = (n: number) => String(n).padStart(2, "0");
 	return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())} ${pad(date.getHours())}:${pad(date.getMinutes())}`;
 }
+
+/** "2026-05-06", the user's local date. */
+export function formatLocalDate(date: Date): string {
+	return formatLocalMinute(date).slice(0, 10);
+}
+
+const MINUTE_MS = 60_000;
+const HOUR_MS = 60 * MINUTE_MS;
+const DAY_MS = 24 * HOUR_MS;
+/** Older than this, a time is given as its date. */
+const RELATIVE_DAYS = 7;
+
+/** How long ago, short ("just now", "5m ago", "2h ago", "3d ago"); the local date once a week or more ago. */
+export function formatRelativeTime(date: Date, now = new Date()): string {
+	const elapsed = now.getTime() - date.getTime();
+	if (elapsed < MINUTE_MS) return "just now";
+	if (elapsed < HOUR_MS) return `${Math.floor(elapsed / MINUTE_MS)}m ago`;
+	if (elapsed < DAY_MS) return `${Math.floor(elapsed / HOUR_MS)}h ago`;
+	if (elapsed < RELATIVE_DAYS * DAY_MS) return `${Math.floor(elapsed / DAY_MS)}d ago`;
+	return formatLocalDate(date);
+}

@@ -69,6 +69,11 @@ export interface Usage {
 
 export interface UserMessage {
 	role: "user";
+	/**
+	 * What the user typed, where `content` is what it stood for (a paste marker, a prompt template's command line,
+	 * a file named with @, a shell command's output put ahead): shown and recalled in its place, never sent.
+	 */
+	typed?: string;
 	content: string | (TextContent | ImageContent)[];
 	timestamp: number;
 }

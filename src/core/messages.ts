@@ -3,10 +3,18 @@
 import type { AssistantMessage, ImageContent, Model, UserMessage } from "./llm-types.js";
 import { emptyUsage } from "./llm/usage.js";
 
+/** How a prompt is sent besides its text: images after it, and what the user typed when the text stands for more. */
+export interface PromptOptions {
+	images?: readonly ImageContent[];
+	/** Kept only when it differs from the text (see UserMessage.typed). */
+	typed?: string;
+}
+
 /** A user message; with images, its content is the text followed by the images. */
-export function userMessage(text: string, images?: readonly ImageContent[]): UserMessage {
+export function userMessage(text: string, images?: readonly ImageContent[], typed?: string): UserMessage {
 	const content = images && images.length > 0 ? [{ type: "text" as const, text }, ...images] : text;
-	return { role: "user", content, timestamp: Date.now() };
+	// `typed` first: a session file's head, read for a preview, reaches it before a long content.
+	return typed !== undefined && typed !== text ? { role: "user", typed, content, timestamp: Date.now() } : { role: "user", content, timestamp: Date.now() };
 }
 
 /** A file's text inlined in a prompt (an @file argument, a file an editor attached), as the model reads it. */

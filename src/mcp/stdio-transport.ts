@@ -7,7 +7,7 @@ import { ReadBuffer, serializeMessage } from "@modelcontextprotocol/sdk/shared/s
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import { isDirectory } from "../core/files/paths.js";
-import { endServerGroup, trackServerGroup } from "./server-processes.js";
+import { ProcessGroupSet } from "../core/process/index.js";
 import type { StdioServerSpec } from "./mcp-config.js";
 
 /** How much of the server's stderr is kept for messages. */
@@ -16,6 +16,9 @@ const STDERR_TAIL_BYTES = 4096;
 const CLOSE_GRACE_MS = 1000;
 /** How long the pipes of a server that exited are read before its exit is reported. */
 const PIPE_DRAIN_MS = 500;
+
+/** The groups of the servers running: whatever way loom leaves, they are killed as it exits. */
+export const serverProcessGroups = new ProcessGroupSet();
 
 export class ProcessGroupTransport implements Transport {
 	onclose?: () => void;
@@ -62,7 +65,7 @@ export class ProcessGroupTransport implements Transport {
 					this.exit = { code, signal };
 					// Whatever the server started goes with it; then its pipes close, and its last words on
 					// stderr are read before anyone is told.
-					if (child.pid !== undefined) endServerGroup(child.pid);
+					if (child.pid !== undefined) serverProcessGroups.kill(child.pid);
 					void Promise.race([pipesClosed, delay(PIPE_DRAIN_MS)]).then(() => {
 						resolveExit();
 						this.onclose?.();
@@ -74,7 +77,7 @@ export class ProcessGroupTransport implements Transport {
 				this.onerror?.(error);
 			});
 			child.once("spawn", () => {
-				if (child.pid !== undefined) trackServerGroup(child.pid);
+				if (child.pid !== undefined) serverProcessGroups.track(child.pid);
 				resolveStart();
 			});
 			child.stdout!.on("data", (chunk: Buffer) => this.receive(chunk));
@@ -100,9 +103,9 @@ export class ProcessGroupTransport implements Transport {
 		const pid = child.pid;
 		child.stdin?.end();
 		if (await this.exitsWithin(CLOSE_GRACE_MS)) return;
-		endServerGroup(pid, "SIGTERM");
+		serverProcessGroups.signal(pid, "SIGTERM");
 		if (await this.exitsWithin(CLOSE_GRACE_MS)) return;
-		endServerGroup(pid, "SIGKILL");
+		serverProcessGroups.kill(pid);
 		await this.exited;
 	}
 

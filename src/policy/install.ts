@@ -109,7 +109,8 @@ export function installApprovalPolicy(session: AgentSession, options: ApprovalPo
 	session.setSecretMask(options.secrets.mask);
 	const removers = [
 		session.hooks.before.add(before, { stage: "policy", name: "approval" }),
-		session.hooks.after.add(({ result }) => maskResult(result, options.secrets), { stage: "policy", name: "secrets" }),
+		// Final: what extensions' after-links return is masked too.
+		session.hooks.after.add(({ result }) => maskResult(result, options.secrets), { stage: "final", name: "secrets" }),
 		session.commands.register(approvalCommand(control)),
 	];
 	void control.setMode(state.mode);

@@ -1,55 +1,21 @@
-// Secrets kept out of what tools return: the configured API keys, and the values of environment variables
-// whose names look like secrets (*_KEY, *_TOKEN, *_SECRET, *PASSWORD*), wherever they appear verbatim.
+// Which values are secrets, kept out of what tools return and show: the configured API keys, and the values of
+// environment variables whose names look like secrets (*_KEY, *_TOKEN, *_SECRET, *PASSWORD*). How they are masked
+// is core/text/secret-mask.ts's, the same for every path.
 import type { AgentToolResult, AfterToolCallResult } from "../core/agent-types.js";
+import { maskValues, type SecretMask } from "../core/text/secret-mask.js";
 
-/** What a masked value becomes. */
-export const MASK = "***";
+export { MASK, type SecretMask } from "../core/text/secret-mask.js";
+
 const SECRET_NAME = /(_KEY|_TOKEN|_SECRET)$|PASSWORD/i;
 /** Shorter values are not masked: "true", "1" or a local server's "none" would mangle ordinary output. */
 const MIN_SECRET_LENGTH = 8;
-/** A live update may start or end inside a secret (its tail was cut there): this much of one is masked too. */
-const MIN_EDGE = 4;
-
-export interface SecretMask {
-	/** The values masked, longest first. */
-	readonly values: readonly string[];
-	/** The text with every secret value replaced. */
-	mask(text: string): string;
-	/** mask(), and a secret's start at the text's end or its end at the text's start (output cut mid-secret). */
-	maskLive(text: string): string;
-}
 
 /** The secrets of `env` (by name) and the configured keys (an explicit key, models.json, the providers' variables). */
 export function secretMask(env: NodeJS.ProcessEnv, configuredKeys: readonly (string | undefined)[]): SecretMask {
 	const fromEnv = Object.entries(env)
 		.filter(([name]) => SECRET_NAME.test(name))
 		.map(([, value]) => value);
-	const values = [...new Set([...configuredKeys, ...fromEnv])]
-		.filter((value): value is string => typeof value === "string" && value.trim().length >= MIN_SECRET_LENGTH)
-		.sort((a, b) => b.length - a.length);
-	const mask = (text: string) => (values.length === 0 ? text : values.reduce((out, value) => (out.includes(value) ? out.split(value).join(MASK) : out), text));
-	return {
-		values,
-		mask,
-		maskLive(text) {
-			let out = mask(text);
-			for (const value of values) {
-				for (let length = value.length - 1; length >= MIN_EDGE; length--) {
-					if (out.endsWith(value.slice(0, length))) {
-						out = out.slice(0, -length) + MASK;
-						break;
-					}
-				}
-				for (let length = value.length - 1; length >= MIN_EDGE; length--) {
-					if (out.startsWith(value.slice(-length))) {
-						out = MASK + out.slice(length);
-						break;
-					}
-				}
-			}
-			return out;
-		},
-	};
+	return maskValues([...configuredKeys, ...fromEnv], MIN_SECRET_LENGTH);
 }
 
 /** Every API key the session could use: the explicit one, and each provider's (models.json, its variable). */

@@ -4,13 +4,11 @@ import { resolve, sep } from "node:path";
 import type { PolicyContext } from "./call-facts.js";
 import { effectiveWords } from "./command-wrappers.js";
 import { readFind } from "./find-command.js";
-import { commandName, type ShellCommand, type ShellLine, type ShellWord } from "./shell-line.js";
+import { commandName, SHELLS, type ShellCommand, type ShellLine, type ShellWord } from "./shell-line.js";
 
 /** A guard's finding: the command it blocks and why, with what the model can do instead. */
 export type ShellGuard = (line: ShellLine, ctx: PolicyContext) => string | undefined;
 
-/** Shells that run a script read from standard input when given no script. */
-const SHELLS = new Set(["sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "fish", "csh", "tcsh"]);
 const DOWNLOADERS = new Set(["curl", "wget", "fetch"]);
 const FILESYSTEM_MAKERS = /^(mkfs(\..+)?|mke2fs|mkswap|wipefs|mkdosfs|mkntfs)$/;
 const RAW_DISK =

@@ -59,6 +59,11 @@ export interface ShellLine {
 	complete: boolean;
 }
 
+/** Shells that run the code given with -c, and read a script from standard input when given none. */
+export const SHELLS: ReadonlySet<string> = new Set(["sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "fish", "csh", "tcsh"]);
+/** Of SHELLS, those whose syntax and options are not POSIX sh's. */
+export const NON_POSIX_SHELLS: ReadonlySet<string> = new Set(["fish", "csh", "tcsh"]);
+
 /** Where a redirection's output goes without touching a file. */
 const NOT_FILES = /^\/dev\/(null|stdout|stderr|tty|fd\/\d+)$/;
 

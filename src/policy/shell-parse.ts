@@ -5,10 +5,9 @@ import { createRequire } from "node:module";
 import type { Node, Parser } from "@vscode/tree-sitter-wasm";
 import { effectiveWords } from "./command-wrappers.js";
 import { mktempPath } from "./mktemp-path.js";
+import { shellCode } from "./shell-code.js";
 import { commandName, type ShellCommand, type ShellLine, type ShellRedirect, type ShellWord } from "./shell-line.js";
 
-/** Shells whose `-c` argument is code that runs. */
-const SHELLS = new Set(["sh", "bash", "zsh", "dash", "ksh", "mksh", "ash"]);
 /** `bash -c "bash -c '…'"` is read this deep; deeper code counts as not parsed. */
 const MAX_NESTING = 4;
 /** Redirection operators that write their target. */
@@ -201,10 +200,11 @@ class LineReader {
 			this.visit(child, within, inner);
 		});
 		if (node.type === "unset_command") this.unset(words);
-		const code = this.codeRun(words);
-		if (code !== undefined && place.depth < MAX_NESTING) {
-			inner.push(...this.readCode(code, { ...within, offset: place.offset + node.startIndex + 1, depth: place.depth + 1 }));
-		} else if (code !== undefined) this.complete = false;
+		for (const code of this.codeRun(words)) {
+			if (place.depth < MAX_NESTING) {
+				inner.push(...this.readCode(code, { ...within, offset: place.offset + node.startIndex + 1, depth: place.depth + 1 }));
+			} else this.complete = false;
+		}
 		const text = [...assignments, ...words.map((word) => word.literal ?? word.text)].join(" ");
 		const command: ShellCommand = { words, assignments, redirects, inner, background: place.background, text, start: place.offset + node.startIndex };
 		if (place.inFunction !== undefined) command.inFunction = place.inFunction;
@@ -212,26 +212,25 @@ class LineReader {
 		return command;
 	}
 
-	/** The code `sh -c '…'` or `eval …` runs; a dynamic one cannot be read, so the line is not complete. */
-	private codeRun(words: readonly ShellWord[]): string | undefined {
+	/**
+	 * The code `sh -c '…'` or `eval …` runs. The line is not complete when that code is dynamic, when the shell's
+	 * options are not understood (each word that may be the code is read), or when the shell is not POSIX sh
+	 * (its code is read with bash's grammar).
+	 */
+	private codeRun(words: readonly ShellWord[]): string[] {
 		const run = effectiveWords(words);
-		const name = commandName(run);
-		if (name === "eval") {
+		if (commandName(run) === "eval") {
 			const parts = run.slice(1).map((word) => word.literal);
-			if (parts.some((part) => part === undefined)) this.complete = false;
-			return parts.every((part) => part !== undefined) ? parts.join(" ") : undefined;
-		}
-		if (name === undefined || !SHELLS.has(name)) return undefined;
-		for (let at = 1; at < run.length; at++) {
-			const option = run[at].literal;
-			if (option === undefined || !option.startsWith("-") || option.startsWith("--")) return undefined;
-			if (/^-[a-zA-Z]*c[a-zA-Z]*$/.test(option)) {
-				const code = run[at + 1]?.literal;
-				if (code === undefined) this.complete = false;
-				return code;
+			if (parts.some((part) => part === undefined)) {
+				this.complete = false;
+				return [];
 			}
+			return [parts.join(" ")];
 		}
-		return undefined;
+		const found = shellCode(run);
+		if (!found) return [];
+		if (!found.sure || found.code.includes(undefined)) this.complete = false;
+		return found.code.filter((code) => code !== undefined);
 	}
 
 	/** Adds what runs inside the redirection (`> $(…)`, a heredoc's $(…)) to `out`. */

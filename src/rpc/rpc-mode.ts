@@ -1,11 +1,14 @@
-// `loom --mode rpc`: commands on stdin, one JSON object a line; responses, every session event (the lines of
-// `--mode json`) and the session's questions on stdout. Commands are served as they arrive, so abort, steer and
-// answers reach a run going on. A bad line is answered with an error response and loom keeps serving; the end of
-// stdin aborts the run, waits for it to settle (the session file complete) and ends loom.
+// `loom --mode rpc`: commands on stdin, one JSON object a line; responses, every session event and the session's
+// questions on stdout. Events are `--mode json`'s lines, but for tool_execution_update: it carries the call's args
+// and its whole partialResult (the tool's progress as it stands), as Pi's RPC mode sends it, where JSON mode sends
+// only what changed. Commands are served as they arrive, so abort, steer and answers reach a run going on. A bad
+// line is answered with an error response and loom keeps serving; the end of stdin aborts the run, waits for it to
+// settle (the session file complete) and ends loom.
 import type { AgentSession, SessionEvent } from "../core/session/index.js";
 import { stripControls } from "../core/text/sanitize-terminal.js";
 import { EXIT } from "../modes/exit-codes.js";
-import { eventToJsonLine, jsonLine } from "../modes/json-events.js";
+import { eventToJsonLine } from "../modes/json-events.js";
+import { LineWriter } from "../modes/line-writer.js";
 import { readLines } from "./line-reader.js";
 import { COMMANDS, NO_RESPONSE, type RpcContext } from "./rpc-commands.js";
 import { CommandError, failure, parseCommandLine, type RpcCommand, type RpcResponse, success } from "./rpc-protocol.js";
@@ -25,25 +28,19 @@ export const MAX_LINE_CHARS = 64 * 1024 * 1024;
 
 /** Returns the exit code: 0 when stdin ended, the signal's code when stopped, 141 when stdout's reader went away. */
 export async function runRpcMode(session: AgentSession, io: RpcIo): Promise<number> {
-	let readerGone = false;
-	const write = (value: object | string) => {
-		if (readerGone) return;
-		io.stdout.write(`${typeof value === "string" ? value : jsonLine(value)}\n`);
-	};
+	const out = new LineWriter(io.stdout);
+	const write = (value: object) => void out.write(value);
 	const server = new RpcServer(session, write, io.stderr);
 	session.setUi(server.ui);
+	// Awaited by the session: a slow reader slows the run down instead of piling its lines up in memory.
 	session.subscribe((event) => {
 		server.onEvent(event);
-		write(eventToJsonLine(event));
+		// No ToolUpdateDeltas: RPC clients (Pi's among them) read each update's partialResult whole.
+		return out.write(eventToJsonLine(event));
 	});
 	await session.start();
 
-	const gone = new Promise<number>((resolve) => {
-		io.stdout.on("error", () => {
-			readerGone = true;
-			resolve(EXIT.brokenPipe);
-		});
-	});
+	const gone = new Promise<number>((resolve) => out.onEnd(() => resolve(EXIT.brokenPipe)));
 	const ended = readLines(io.stdin, MAX_LINE_CHARS, {
 		line: (text) => server.serve(text),
 		tooLong: (chars) => write(failure({ type: "parse" }, `A command line of over ${chars} characters was skipped; lines are limited to ${MAX_LINE_CHARS}.`)),

@@ -22,7 +22,7 @@ interface Pending {
 	resolve(value: unknown): void;
 }
 
-export type LineWriter = (value: object) => void;
+export type LineSink = (value: object) => void;
 
 export class RpcUi implements SessionUi {
 	readonly interactive = true;
@@ -31,7 +31,7 @@ export class RpcUi implements SessionUi {
 	private readonly denialReasons = new Map<string, string | undefined>();
 	private closed = false;
 
-	constructor(private readonly write: LineWriter) {}
+	constructor(private readonly write: LineSink) {}
 
 	notify(level: NoticeLevel, text: string): void {
 		this.write({ type: "extension_ui_request", id: randomUUID(), method: "notify", message: text, notifyType: level });

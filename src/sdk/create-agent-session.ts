@@ -25,7 +25,7 @@ import { installResources } from "../resources/install-resources.js";
 import { installCheckpoints } from "../checkpoints/install-checkpoints.js";
 import { installExport } from "../export/export-session.js";
 import { installMcp } from "../mcp/index.js";
-import { BUILTIN_TOOLS, createBuiltinTools, ProcessGroupSet, type TextFileAccess } from "../tools/index.js";
+import { BUILTIN_TOOLS, createBuiltinTools, createUserCommandRunner, sessionProcessGroups, type TextFileAccess } from "../tools/index.js";
 import { type ModelOptions, modelChoice, namedModelChoice } from "./model-option.js";
 import { SessionManager } from "./session-manager.js";
 import { SessionOptionError } from "./session-option-error.js";
@@ -120,7 +120,7 @@ export async function assembleAgentSession(options: CreateAgentSessionOptions, k
 	const { selection, models } = named ?? modelChoice(options, settings, registry, previous.model);
 	const secrets = secretMask(process.env, configuredKeys(registry, options.apiKey));
 	// The background jobs of this session's commands end with it, not with another session of the same process.
-	const processGroups = new ProcessGroupSet();
+	const processGroups = sessionProcessGroups();
 	const redact = (text: string, live: boolean) => (live ? secrets.maskLive(text) : secrets.mask(text));
 	const builtins = createBuiltinTools(cwd, BUILTIN_TOOLS, { processGroups, redact, files: options.files });
 	const tools = new ToolCatalog(builtins.known, options.tools, builtins.defaults);
@@ -146,6 +146,7 @@ export async function assembleAgentSession(options: CreateAgentSessionOptions, k
 		compaction: settings.compaction,
 		maxTurns: options.maxTurns,
 		warnings: contextFiles.flatMap((file) => (file.warning ? [file.warning] : [])),
+		userCommands: createUserCommandRunner(cwd, { processGroups, redact }),
 	});
 	session.setUi(options.ui ?? stderrUi());
 	session.onDispose(() => processGroups.killAll());
@@ -183,7 +184,7 @@ interface Assembly {
 
 /**
  * The install steps, in order: each is one call to the one function of the module that plugs into the session.
- * Hook links order themselves by stage (policy, extension, mcp), so this order only decides whose commands and
+ * Hook links order themselves by stage (policy, extension, final), so this order only decides whose commands and
  * tools come first and who may see the others'.
  */
 async function install(session: AgentSession, assembly: Assembly): Promise<Installed> {

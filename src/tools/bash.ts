@@ -9,7 +9,7 @@ import { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, truncateTail } from "../core/text
 import { compactArgs, errorLines, type StyledLine, type ToolDefinition, type ToolPresentation } from "../core/tool-definition.js";
 import { oneLine, tailLines } from "../core/tool-lines.js";
 import { type CollectedOutput, MAX_OUTPUT_FILE_BYTES, OutputCollector } from "./output-collector.js";
-import type { ProcessGroupSet } from "./process-groups.js";
+import type { ProcessGroupSet } from "../core/process/index.js";
 import { type RunCommandOutcome, runCommand } from "./run-command.js";
 
 /** What a progress update carries: the latest output, not the whole tail the model will get. */
@@ -114,14 +114,26 @@ const presentation: ToolPresentation = {
 	resultLines(row, max) {
 		const status = bashStatus(row.details);
 		const budget = Math.min(ROW_OUTPUT_LINES, status ? max - 1 : max);
+		const shown = { ...row, resultText: withoutStatusNotes(row.resultText, row.details) };
 		if (row.status === "error") {
-			const lines = errorLines(row, budget);
+			const lines = errorLines(shown, budget);
 			return status ? [...lines, { ...status, style: "error" }] : lines;
 		}
-		const output = tailLines(row.resultText, budget, "dim");
+		const output = tailLines(shown.resultText, budget, "dim");
 		return status ? [...output, status] : output;
 	},
 };
+
+/** The sentence failureReason adds after the output, and the note formatOutput adds when the output was cut. */
+const FAILURE_REASON = /\n\nCommand [^\n]*\.$/;
+const CUT_NOTE = /\n\n\[Output cut: [^\n]*\]$/;
+
+/** The result as a row shows it above its status line: without the notes that line says again (how it ended, the full output's file). */
+function withoutStatusNotes(text: string | undefined, details: unknown): string | undefined {
+	if (text === undefined || !bashStatus(details)) return text;
+	const output = text.replace(FAILURE_REASON, "");
+	return rawBoolean(details, "truncated") && rawString(details, "fullOutputPath") ? output.replace(CUT_NOTE, "") : output;
+}
 
 function formatOutput(collected: CollectedOutput): string {
 	const { truncation, totalBytes, fullOutputPath } = collected;
@@ -151,94 +163,116 @@ function checkCwd(cwd: string): void {
 	if (!isDirectory(cwd)) throw new Error(`Working directory ${cwd} does not exist or is not a directory; the command was not run.`);
 }
 
-export function createBashTool(cwd: string, options: BashToolOptions = {}): ToolDefinition<typeof bashSchema, BashToolDetails> {
+/** One command run the bash tool's way: its output as the model reads it, how it ended, and why it failed. */
+export interface BashRun {
+	output: string;
+	details: BashToolDetails;
+	/** "Command failed with exit code 2.", … ; undefined when the command succeeded. */
+	failure?: string;
+}
+
+/** Runs commands as the bash tool does; throws when a command cannot start (bad arguments, no such directory). */
+export type BashRunner = (
+	params: BashToolInput,
+	signal?: AbortSignal,
+	onUpdate?: (partial: AgentToolResult<BashToolDetails>) => void,
+) => Promise<BashRun>;
+
+export function createBashRunner(cwd: string, options: BashToolOptions = {}): BashRunner {
 	const maxLines = options.maxLines ?? DEFAULT_MAX_LINES;
 	const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
 	const updateIntervalMs = options.updateIntervalMs ?? 100;
 	const redact = options.redact ?? ((text: string) => text);
+	return async (params, signal, onUpdate) => {
+		if (typeof params.command !== "string" || params.command.trim() === "") {
+			throw new Error("command must be a non-empty string: the shell command to run.");
+		}
+		if (params.command.includes("\0")) throw new Error("command contains a NUL byte, which no shell command can carry; remove it.");
+		const timeoutSeconds = params.timeout ?? options.defaultTimeout;
+		if (timeoutSeconds !== undefined && !(Number.isFinite(timeoutSeconds) && timeoutSeconds > 0)) {
+			throw new Error(`timeout must be a positive number of seconds, got ${params.timeout}.`);
+		}
+		if (signal?.aborted) throw new Error("Command aborted before it started.");
+		checkCwd(cwd);
+
+		const collector = new OutputCollector({ maxLines, maxBytes, maxFileBytes: options.maxOutputFileBytes });
+		const running = (): BashToolDetails => {
+			const path = collector.spillPath;
+			return {
+				exitCode: null,
+				signal: null,
+				timedOut: false,
+				aborted: false,
+				truncated: path !== undefined,
+				...(path ? { fullOutputPath: path } : {}),
+				totalBytes: collector.totalBytes,
+			};
+		};
+		let lastUpdateAt = 0;
+		let updateTimer: NodeJS.Timeout | undefined;
+		const sendUpdate = () => {
+			updateTimer = undefined;
+			lastUpdateAt = Date.now();
+			// Progress shows only the latest lines: ten updates a second of the full 50 KB tail would flood
+			// JSON-mode readers and the screen for nothing.
+			const live = truncateTail(collector.tail().content, LIVE_TAIL).content;
+			onUpdate?.({ content: [{ type: "text", text: redact(live, true) }], details: running() });
+		};
+		const scheduleUpdate = () => {
+			if (!onUpdate || updateTimer) return;
+			updateTimer = setTimeout(sendUpdate, Math.max(0, lastUpdateAt + updateIntervalMs - Date.now()));
+		};
+
+		let outcome: RunCommandOutcome;
+		try {
+			outcome = await runCommand({
+				shell: options.shell ?? defaultShell(),
+				command: params.command,
+				cwd,
+				env: options.env ? { ...process.env, ...options.env } : undefined,
+				timeoutSeconds,
+				signal,
+				killGraceMs: options.killGraceMs ?? 500,
+				onChunk: (chunk) => {
+					const accepted = collector.write(chunk);
+					scheduleUpdate();
+					return accepted;
+				},
+				resume: () => collector.drained(),
+				processGroups: options.processGroups,
+			});
+		} finally {
+			if (updateTimer) clearTimeout(updateTimer);
+		}
+
+		const collected = await collector.finish();
+		const details: BashToolDetails = {
+			exitCode: outcome.exitCode,
+			signal: outcome.signal,
+			timedOut: outcome.timedOut,
+			aborted: outcome.aborted,
+			truncated: collected.truncation.truncated,
+			...(collected.fullOutputPath ? { fullOutputPath: collected.fullOutputPath } : {}),
+			totalBytes: collected.totalBytes,
+		};
+		const output = redact(formatOutput(collected), false);
+		return { output, details, failure: failureReason(outcome, timeoutSeconds) };
+	};
+}
+
+export function createBashTool(cwd: string, options: BashToolOptions = {}): ToolDefinition<typeof bashSchema, BashToolDetails> {
+	const run = createBashRunner(cwd, options);
 	return {
 		name: "bash",
 		label: "Bash",
-		description: describe(maxLines, maxBytes, options.maxOutputFileBytes ?? MAX_OUTPUT_FILE_BYTES),
+		description: describe(options.maxLines ?? DEFAULT_MAX_LINES, options.maxBytes ?? DEFAULT_MAX_BYTES, options.maxOutputFileBytes ?? MAX_OUTPUT_FILE_BYTES),
 		parameters: bashSchema,
 		...presentation,
 		// Commands share the working tree and the terminal's processes; one at a time keeps them predictable.
 		executionMode: "sequential",
 		async execute(_toolCallId, params, signal, onUpdate) {
-			if (typeof params.command !== "string" || params.command.trim() === "") {
-				throw new Error("command must be a non-empty string: the shell command to run.");
-			}
-			if (params.command.includes("\0")) throw new Error("command contains a NUL byte, which no shell command can carry; remove it.");
-			const timeoutSeconds = params.timeout ?? options.defaultTimeout;
-			if (timeoutSeconds !== undefined && !(Number.isFinite(timeoutSeconds) && timeoutSeconds > 0)) {
-				throw new Error(`timeout must be a positive number of seconds, got ${params.timeout}.`);
-			}
-			if (signal?.aborted) throw new Error("Command aborted before it started.");
-			checkCwd(cwd);
-
-			const collector = new OutputCollector({ maxLines, maxBytes, maxFileBytes: options.maxOutputFileBytes });
-			const running = (): BashToolDetails => {
-				const path = collector.spillPath;
-				return {
-					exitCode: null,
-					signal: null,
-					timedOut: false,
-					aborted: false,
-					truncated: path !== undefined,
-					...(path ? { fullOutputPath: path } : {}),
-					totalBytes: collector.totalBytes,
-				};
-			};
-			let lastUpdateAt = 0;
-			let updateTimer: NodeJS.Timeout | undefined;
-			const sendUpdate = () => {
-				updateTimer = undefined;
-				lastUpdateAt = Date.now();
-				// Progress shows only the latest lines: ten updates a second of the full 50 KB tail would flood
-				// JSON-mode readers and the screen for nothing.
-				const live = truncateTail(collector.tail().content, LIVE_TAIL).content;
-				onUpdate?.({ content: [{ type: "text", text: redact(live, true) }], details: running() });
-			};
-			const scheduleUpdate = () => {
-				if (!onUpdate || updateTimer) return;
-				updateTimer = setTimeout(sendUpdate, Math.max(0, lastUpdateAt + updateIntervalMs - Date.now()));
-			};
-
-			let outcome: RunCommandOutcome;
-			try {
-				outcome = await runCommand({
-					shell: options.shell ?? defaultShell(),
-					command: params.command,
-					cwd,
-					env: options.env ? { ...process.env, ...options.env } : undefined,
-					timeoutSeconds,
-					signal,
-					killGraceMs: options.killGraceMs ?? 500,
-					onChunk: (chunk) => {
-						const accepted = collector.write(chunk);
-						scheduleUpdate();
-						return accepted;
-					},
-					resume: () => collector.drained(),
-					processGroups: options.processGroups,
-				});
-			} finally {
-				if (updateTimer) clearTimeout(updateTimer);
-			}
-
-			const collected = await collector.finish();
-			const details: BashToolDetails = {
-				exitCode: outcome.exitCode,
-				signal: outcome.signal,
-				timedOut: outcome.timedOut,
-				aborted: outcome.aborted,
-				truncated: collected.truncation.truncated,
-				...(collected.fullOutputPath ? { fullOutputPath: collected.fullOutputPath } : {}),
-				totalBytes: collected.totalBytes,
-			};
-			const output = redact(formatOutput(collected), false);
-			const reason = failureReason(outcome, timeoutSeconds);
-			if (reason) throw new BashToolError(`${output}\n\n${reason}`, details);
+			const { output, details, failure } = await run(params, signal, onUpdate);
+			if (failure) throw new BashToolError(`${output}\n\n${failure}`, details);
 			const result: AgentToolResult<BashToolDetails> = { content: [{ type: "text", text: output }], details };
 			return result;
 		},

@@ -4,7 +4,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { isProcessAlive } from "./process-groups.js";
+import { isAlive, onProcessExit } from "../core/process/index.js";
 
 const PREFIX = "loom-output-";
 /** loom-output-<pid>-<random>: the pid tells a later process whether the owner is gone. */
@@ -16,7 +16,7 @@ let folder: string | undefined;
 export function outputFolder(): string {
 	if (folder && fs.existsSync(folder)) return folder;
 	folder = fs.mkdtempSync(path.join(os.tmpdir(), `${PREFIX}${process.pid}-`));
-	process.once("exit", removeOutputFolder);
+	onProcessExit(removeOutputFolder);
 	return folder;
 }
 
@@ -43,7 +43,7 @@ export async function removeStaleOutputFolders(root = os.tmpdir()): Promise<void
 	await Promise.all(
 		names.map(async (name) => {
 			const pid = Number(FOLDER_NAME.exec(name)?.[1]);
-			if (!pid || pid === process.pid || isProcessAlive(pid)) return;
+			if (!pid || pid === process.pid || isAlive(pid)) return;
 			const full = path.join(root, name);
 			try {
 				const stat = await fs.promises.lstat(full);

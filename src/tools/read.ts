@@ -1,8 +1,9 @@
 // The read tool: a window of a text file's lines, or an image as an image block.
+import { closeSync } from "node:fs";
 import fs from "node:fs/promises";
 import { type Static, Type } from "@sinclair/typebox";
 import type { AgentToolResult } from "../core/agent-types.js";
-import { specialFileKind } from "../core/checked-read.js";
+import { CheckedReadError, openRegularFile, readAt, readCheckedFile, specialFileKind } from "../core/checked-read.js";
 import { detectImageMimeType, type ImageMimeType, looksBinary, MAX_IMAGE_BYTES, SNIFF_BYTES } from "../core/files/file-kind.js";
 import { formatSize } from "../core/format.js";
 import { rawNumber, rawString } from "../core/raw-value.js";
@@ -40,15 +41,25 @@ Output is cut at ${DEFAULT_MAX_LINES} lines or ${DEFAULT_MAX_BYTES / 1024} KB, w
 Use offset (1-indexed line) and limit to read part of a large file. Binary files other than images are refused.`;
 
 /** ":10-59" for offset 10 and limit 50, ":10-" for an offset alone, "" for neither. */
-function readRange(args: unknown): string {
+/** The lines asked for (offset, limit), or undefined for the whole file. */
+function askedRange(args: unknown): { start: number; end?: number } | undefined {
 	const offset = rawNumber(args, "offset");
 	const limit = rawNumber(args, "limit");
-	if (offset === undefined && limit === undefined) return "";
+	if (offset === undefined && limit === undefined) return undefined;
 	const start = offset ?? 1;
-	return limit === undefined ? `:${start}-` : `:${start}-${start + limit - 1}`;
+	return limit === undefined ? { start } : { start, end: start + limit - 1 };
 }
 
-/** "read 120 lines (1-120 of 300)"; without details (an old session), the lines of the result are counted. */
+function readRange(args: unknown): string {
+	const range = askedRange(args);
+	return range === undefined ? "" : `:${range.start}-${range.end ?? ""}`;
+}
+
+/**
+ * How many lines came back, each fact once beside the row's path and range: "read 3 lines" (the whole file),
+ * "read 120 lines of 300" (the range asked for), "read 2000 lines (1-2000 of 5000)" (other lines than asked:
+ * the file was cut or shorter). Without details (an old session), the lines of the result are counted.
+ */
 function readSummary(row: ToolRowState): string {
 	const { details } = row;
 	if (rawString(details, "kind") === "image") return "read image";
@@ -57,9 +68,13 @@ function readSummary(row: ToolRowState): string {
 	if (startLine !== undefined && endLine !== undefined) {
 		if (endLine < startLine) return "no lines read";
 		const count = endLine - startLine + 1;
+		const lines = `read ${count} line${count === 1 ? "" : "s"}`;
 		const totalLines = rawNumber(details, "totalLines");
-		const of = totalLines !== undefined ? ` of ${totalLines}` : "";
-		return `read ${count} line${count === 1 ? "" : "s"} (${startLine}-${endLine}${of})`;
+		if (totalLines === undefined) return `${lines} (${startLine}-${endLine})`;
+		if (startLine === 1 && endLine === totalLines) return lines;
+		const asked = askedRange(row.args);
+		if (asked?.start === startLine && asked.end === endLine) return `${lines} of ${totalLines}`;
+		return `${lines} (${startLine}-${endLine} of ${totalLines})`;
 	}
 	const count = (row.resultText ?? "").replace(/\n+$/, "").split("\n").filter((line, _index, all) => line !== "" || all.length > 1).length;
 	return `read ${count} line${count === 1 ? "" : "s"}`;
@@ -77,14 +92,13 @@ const presentation: ToolPresentation = {
 	fileEffects: pathEffect("reads"),
 };
 
-async function readHead(filePath: string): Promise<Buffer> {
-	const handle = await fs.open(filePath, "r");
+/** The first bytes of the file as it is now: checked again, since it may have been replaced after statForRead. */
+function readHead(filePath: string, shownPath: string): Buffer {
+	const { fd } = openRegularFile(filePath, shownPath);
 	try {
-		const buffer = Buffer.alloc(SNIFF_BYTES);
-		const { bytesRead } = await handle.read(buffer, 0, SNIFF_BYTES, 0);
-		return buffer.subarray(0, bytesRead);
+		return readAt(fd, 0, SNIFF_BYTES);
 	} finally {
-		await handle.close();
+		closeSync(fd);
 	}
 }
 
@@ -103,16 +117,25 @@ async function statForRead(absolute: string, shownPath: string) {
 	}
 }
 
-async function readImage(absolute: string, shownPath: string, mimeType: ImageMimeType, size: number) {
-	if (size > MAX_IMAGE_BYTES) {
-		throw new Error(
-			`${shownPath} is a ${mimeType} image of ${formatSize(size)}, over the ${formatSize(MAX_IMAGE_BYTES)} limit for images. Make a smaller copy (for example with ImageMagick via bash) and read that.`,
-		);
+function imageTooBig(shownPath: string, mimeType: ImageMimeType, size: number): Error {
+	return new Error(
+		`${shownPath} is a ${mimeType} image of ${formatSize(size)}, over the ${formatSize(MAX_IMAGE_BYTES)} limit for images. Make a smaller copy (for example with ImageMagick via bash) and read that.`,
+	);
+}
+
+/** At most MAX_IMAGE_BYTES, of a regular file, whatever the file became since it was looked at. */
+function readImage(absolute: string, shownPath: string, mimeType: ImageMimeType, size: number) {
+	if (size > MAX_IMAGE_BYTES) throw imageTooBig(shownPath, mimeType, size);
+	let data: Buffer;
+	try {
+		data = readCheckedFile(absolute, { maxBytes: MAX_IMAGE_BYTES, label: shownPath });
+	} catch (error) {
+		if (error instanceof CheckedReadError && error.code === "ETOOBIG") throw imageTooBig(shownPath, mimeType, error.size ?? size);
+		throw error;
 	}
-	const data = await fs.readFile(absolute);
 	const result: AgentToolResult<ReadToolDetails> = {
 		content: [
-			{ type: "text", text: `Read image file ${shownPath} [${mimeType}, ${formatSize(size)}]` },
+			{ type: "text", text: `Read image file ${shownPath} [${mimeType}, ${formatSize(data.length)}]` },
 			{ type: "image", data: data.toString("base64"), mimeType },
 		],
 		details: { path: absolute, kind: "image", mimeType, truncated: false },
@@ -203,7 +226,7 @@ export function createReadTool(cwd: string, options: { files?: TextFileAccess } 
 			}
 			const absolute = resolveToCwd(params.path, cwd);
 			const stat = await statForRead(absolute, params.path);
-			const head = await readHead(absolute);
+			const head = readHead(absolute, params.path);
 			const mimeType = detectImageMimeType(head);
 			if (mimeType) return readImage(absolute, params.path, mimeType, stat.size);
 			if (looksBinary(head)) {

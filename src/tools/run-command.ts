@@ -1,7 +1,8 @@
 // Runs one shell command in its own process group and settles promptly, whatever its children do.
 // execa is loaded with the first command: loom starts (its screen included) without compiling it.
 import type { Readable } from "node:stream";
-import { type ProcessGroupSet, releaseProcessGroup, signalProcessGroup, trackProcessGroup } from "./process-groups.js";
+import type { ProcessGroupSet } from "../core/process/index.js";
+import { commandProcessGroups } from "./process-groups.js";
 
 export interface RunCommandOptions {
 	shell: string;
@@ -16,7 +17,7 @@ export interface RunCommandOptions {
 	/** Every output chunk, stdout and stderr merged in arrival order. Return false to pause until resume() resolves. */
 	onChunk: (chunk: Buffer) => boolean;
 	resume: () => Promise<void>;
-	/** Where the command's process group is tracked besides the global list (its owner's set). */
+	/** Where the command's process group is tracked (its owner's set); default: the tools' own. */
 	processGroups?: ProcessGroupSet;
 }
 
@@ -66,8 +67,8 @@ export async function runCommand(options: RunCommandOptions): Promise<RunCommand
 
 	const pid = child.pid;
 	if (pid === undefined) throw new Error(await spawnFailure(child, options));
-	const track = options.processGroups ?? { track: trackProcessGroup, release: releaseProcessGroup };
-	track.track(pid);
+	const groups = options.processGroups ?? commandProcessGroups;
+	groups.track(pid);
 
 	const streams = [child.stdout, child.stderr].filter((s): s is Readable => s !== null && s !== undefined);
 	let lastDataAt = Date.now();
@@ -105,7 +106,6 @@ export async function runCommand(options: RunCommandOptions): Promise<RunCommand
 	});
 
 	let killReason: "timeout" | "abort" | undefined;
-	let killTimer: NodeJS.Timeout | undefined;
 	let releaseKilled: () => void = () => {};
 	const killDeadline = new Promise<void>((resolve) => {
 		releaseKilled = resolve;
@@ -113,12 +113,7 @@ export async function runCommand(options: RunCommandOptions): Promise<RunCommand
 	const kill = (reason: "timeout" | "abort") => {
 		if (killReason) return;
 		killReason = reason;
-		signalProcessGroup(pid, "SIGTERM");
-		killTimer = setTimeout(() => {
-			signalProcessGroup(pid, "SIGKILL");
-			track.release(pid);
-		}, options.killGraceMs);
-		killTimer.unref();
+		groups.terminate(pid, options.killGraceMs);
 		// Even a process stuck in the kernel must not hold the agent: settle after the grace regardless.
 		setTimeout(releaseKilled, options.killGraceMs + SETTLE_AFTER_KILL_MS).unref();
 	};
@@ -145,8 +140,8 @@ export async function runCommand(options: RunCommandOptions): Promise<RunCommand
 			stream.off("data", onData);
 			stream.destroy();
 		}
-		// A group with background jobs stays tracked so exit can kill it; a killed group is released by its timer.
-		if (!killTimer) track.release(pid);
+		// A group with background jobs stays tracked so exit can kill it; a terminated one is forgotten once killed.
+		if (!killReason) groups.release(pid);
 	}
 
 	/** Reads what the shell left in the pipes, without waiting on children that keep them open. */

@@ -2,7 +2,7 @@
 import fs from "node:fs/promises";
 import { dirname } from "node:path";
 import { type Static, Type } from "@sinclair/typebox";
-import { specialFileKind } from "../core/checked-read.js";
+import { CheckedReadError, readCheckedFile, specialFileKind } from "../core/checked-read.js";
 import { atomicWriteFile } from "../core/files/atomic-write.js";
 import { formatSize } from "../core/format.js";
 import { rawNumber } from "../core/raw-value.js";
@@ -50,15 +50,22 @@ const presentation: ToolPresentation = {
 /** A file bigger than this is not diffed for an approval question; its size is shown instead. */
 const MAX_PREVIEW_BYTES = 1024 * 1024;
 
+function replacesAll(shownPath: string, size: number, content: string): StyledLine[] {
+	return [{ text: `replaces all ${formatSize(size)} of ${shownPath} with ${formatSize(Buffer.byteLength(content))}`, style: "warning" }];
+}
+
 /** The diff writing `content` would make, worked out without writing: every line added for a new file. */
 async function previewWrite(absolute: string, shownPath: string, content: string): Promise<StyledLine[]> {
 	let before = "";
 	try {
 		const stat = await fs.stat(absolute);
 		if (!stat.isFile()) return [{ text: `${shownPath} is not a regular file (it is ${specialFileKind(stat)}).`, style: "warning" }];
-		if (stat.size > MAX_PREVIEW_BYTES) return [{ text: `replaces all ${formatSize(stat.size)} of ${shownPath} with ${formatSize(Buffer.byteLength(content))}`, style: "warning" }];
-		before = await fs.readFile(absolute, "utf8");
+		if (stat.size > MAX_PREVIEW_BYTES) return replacesAll(shownPath, stat.size, content);
+		// Checked again as it is read: it may have been replaced since.
+		before = readCheckedFile(absolute, { maxBytes: MAX_PREVIEW_BYTES, label: shownPath }).toString("utf8");
 	} catch (error) {
+		if (error instanceof CheckedReadError && error.code === "ETOOBIG") return replacesAll(shownPath, error.size ?? MAX_PREVIEW_BYTES, content);
+		if (error instanceof CheckedReadError && error.code !== "ENOENT") return [{ text: error.message, style: "warning" }];
 		if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
 	}
 	if (before === content) return [{ text: `no change: ${shownPath} already holds this content`, style: "dim" }];

@@ -184,9 +184,13 @@ export function down(state: EditorState): EditorState {
 	return { ...state, historyIndex: index, text, cursor: text.length };
 }
 
-/** History with `prompts` (an opened session's) after what is there already; the text being edited stays. */
+/**
+ * History with `prompts` (an opened session's) last, so that Up recalls them first; each is taken out of where it
+ * was before (typed earlier, saved from that very session), so it comes once. The text being edited stays.
+ */
 export function withHistory(state: EditorState, prompts: readonly string[]): EditorState {
-	const history = [...state.history];
+	const incoming = new Set(prompts);
+	const history = state.history.filter((entry) => !incoming.has(entry));
 	for (const prompt of prompts) if (history.at(-1) !== prompt) history.push(prompt);
 	return { ...state, history, historyIndex: -1, draft: "" };
 }

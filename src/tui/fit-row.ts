@@ -46,3 +46,8 @@ export function cutMiddle(text: string, width: number): string {
 	const start = head(text, Math.floor(room / 3));
 	return start + ELLIPSIS + tail(text, room - columns(start));
 }
+
+/** The first of `variants` (longest first) that fits `width` columns; else the last, cut at its end. */
+export function firstThatFits(variants: readonly string[], width: number): string {
+	return variants.find((variant) => columns(variant) <= width) ?? cutEnd(variants.at(-1) ?? "", width);
+}

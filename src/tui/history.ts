@@ -3,7 +3,8 @@
 import type { AgentMessage } from "../core/agent-types.js";
 import { findTool, type NamedToolPresentation, toolSummary } from "../core/tool-definition.js";
 import { isCompactionSummary } from "../core/session/compaction/summary-message.js";
-import { textFromContent, thinkingFromContent, userText } from "./message-text.js";
+import { promptItem, textFromContent, thinkingFromContent, typedText, userText } from "./message-text.js";
+import { hasMarker } from "./paste-marker.js";
 import type { NewTranscriptItem as NewItem, ToolRunView } from "./view-model.js";
 
 /** Messages shown at most; a long session starts with a line saying how many were left out. */
@@ -23,8 +24,8 @@ function isRole<R extends string>(message: AgentMessage, role: R): boolean {
 	return (message as { role?: string }).role === role;
 }
 
-/** `tools`: the session's tool presentations, for the rows' argument summaries. */
-export function historyItems(messages: readonly AgentMessage[], tools: readonly NamedToolPresentation[] = [], limit = HISTORY_MESSAGES): NewItem[] {
+/** `tools`: the session's tool presentations, for the rows' argument summaries; `cwd`: where @-mentions were read. */
+export function historyItems(messages: readonly AgentMessage[], tools: readonly NamedToolPresentation[] = [], cwd?: string, limit = HISTORY_MESSAGES): NewItem[] {
 	const start = Math.max(0, messages.length - limit);
 	const shown = messages.slice(start);
 	const results = new Map<string, ToolResultLike>();
@@ -39,7 +40,7 @@ export function historyItems(messages: readonly AgentMessage[], tools: readonly 
 	let turn = 0;
 	shown.forEach((message, index) => {
 		if (isRole(message, "user")) {
-			items.push({ kind: "user", text: userText((message as { content?: unknown }).content) });
+			items.push(promptItem(message, cwd));
 			return;
 		}
 		if (isCompactionSummary(message)) {
@@ -82,12 +83,16 @@ export function historyItems(messages: readonly AgentMessage[], tools: readonly 
 	return items;
 }
 
-/** The prompts of a conversation, oldest first, for the editor's history (a prompt repeated at once, once). */
+/**
+ * The prompts of a conversation, oldest first, for the editor's history (a prompt repeated at once, once): as
+ * typed, except where that holds a paste's marker, whose paste only the text sent still has.
+ */
 export function promptHistory(messages: readonly AgentMessage[], limit = HISTORY_PROMPTS): string[] {
 	const prompts: string[] = [];
 	for (const message of messages) {
 		if (!isRole(message, "user")) continue;
-		const text = userText((message as { content?: unknown }).content);
+		const typed = typedText(message);
+		const text = hasMarker(typed) ? userText((message as { content?: unknown }).content) : typed;
 		if (text.trim() !== "" && prompts.at(-1) !== text) prompts.push(text);
 	}
 	return prompts.slice(-limit);

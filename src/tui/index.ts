@@ -1,9 +1,12 @@
 // Entry of the interactive screen. The CLI calls runInteractive when stdin and stdout are terminals.
+import { createRequire } from "node:module";
 import { homedir } from "node:os";
+import { onProcessExit } from "../core/process/index.js";
 import type { SelectOptions, UiChoice } from "../core/session/session-ui.js";
 import { colorlessStream, colorRefused } from "./no-color.js";
+import { promptHistoryPath } from "./prompt-history-file.js";
 import type { SessionPort } from "./session-port.js";
-import { PASTE_OFF, PASTE_ON } from "./terminal-handoff.js";
+import { PASTE_OFF, PASTE_ON, releaseTerminal } from "./terminal-handoff.js";
 
 export type { SessionPort, SessionSummary } from "./session-port.js";
 
@@ -16,15 +19,18 @@ export interface InteractiveOptions {
 	stderr?: NodeJS.WriteStream;
 	/** Route stray console output above the screen instead of through it (default true; test runners replace console). */
 	patchConsole?: boolean;
+	/** The loom home: the prompts typed are kept there across sessions (Up recalls a project's). None: not kept. */
+	loomHome?: string;
+	/** Resolves with an exit code when the screen must end now (a signal from outside); the screen ends as on quit. */
+	stop?: Promise<number>;
 }
 
 
 /**
  * Loads Ink, React and the components, once. Run from the sources, React picks its build from NODE_ENV when
  * first loaded; left unset, that is the development build, which checks and records every render and made a
- * fast stream cost several times the CPU. So an unset NODE_ENV means production here, and only while loading:
- * processes the agent starts meanwhile or later must not inherit a NODE_ENV the user never set. (In the bundle
- * NODE_ENV reads as production everywhere, see rolldown.config.mjs: the environment is never touched.)
+ * fast stream cost several times the CPU. So an unset NODE_ENV means production here. (In the bundle NODE_ENV
+ * reads as production everywhere, see rolldown.config.mjs, and this loader never touches the environment.)
  */
 function loadScreen(): Promise<typeof import("./mount-screen.js")> {
 	screen ??= importScreen();
@@ -34,11 +40,25 @@ function loadScreen(): Promise<typeof import("./mount-screen.js")> {
 let screen: Promise<typeof import("./mount-screen.js")> | undefined;
 
 async function importScreen(): Promise<typeof import("./mount-screen.js")> {
-	if (process.env.NODE_ENV !== undefined) return import("./mount-screen.js");
+	if (process.env.NODE_ENV === undefined) loadProductionReact();
+	return import("./mount-screen.js");
+}
+
+/**
+ * Loads React's CommonJS modules that read NODE_ENV as they load, with NODE_ENV set to production only during this
+ * synchronous call: nothing else runs meanwhile, so no process the agent starts (an MCP server starting while the
+ * screen loads, a command) and no extension sees a NODE_ENV the user never set. Ink's own imports then find these
+ * modules in Node's module cache. A module missing from the list would load its development build, nothing worse.
+ */
+function loadProductionReact(): void {
+	const fromLoom = createRequire(import.meta.url);
+	const fromInk = createRequire(fromLoom.resolve("ink"));
 	const env = process.env;
 	env.NODE_ENV = "production";
 	try {
-		return await import("./mount-screen.js");
+		fromLoom("react");
+		fromLoom("react/jsx-runtime");
+		for (const name of ["react-reconciler", "react-reconciler/constants.js", "scheduler"]) fromInk(name);
 	} finally {
 		delete env.NODE_ENV;
 	}
@@ -69,17 +89,26 @@ export async function runInteractive(session: SessionPort, options: InteractiveO
 		exitRequested = true;
 		unmount?.();
 	};
+	void options.stop?.then(onExit);
 	const { mountScreen } = await loadScreen();
+	// Leaving the process with the screen up (process.exit, a second signal): the terminal as a shell expects it.
+	// Ink pops the keyboard protocol it pushed as it unmounts; writes to a terminal are synchronous.
+	const leave = () => {
+		unmount?.();
+		if (pasteMode) releaseTerminal({ stdin, stdout });
+	};
+	const forgetLeave = onProcessExit(leave);
 	if (pasteMode) stdout.write(PASTE_ON);
 	try {
 		const instance = mountScreen(
-			{ session, initialPrompt: options.initialPrompt, inputActive, onExit, home: homedir() },
+			{ session, initialPrompt: options.initialPrompt, inputActive, onExit, home: homedir(), historyFile: options.loomHome && promptHistoryPath(options.loomHome) },
 			{ stdin, stdout, stderr, patchConsole: options.patchConsole ?? true },
 		);
 		unmount = () => instance.unmount();
 		if (exitRequested) instance.unmount();
 		await instance.waitUntilExit();
 	} finally {
+		forgetLeave();
 		if (pasteMode) stdout.write(PASTE_OFF);
 	}
 	return exitCode;

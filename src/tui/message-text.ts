@@ -1,4 +1,5 @@
 // Text projections of messages and tool results: only text blocks, joined by newlines.
+import { attachedFiles } from "./attach-mentions.js";
 
 type ContentBlock = { type: string; text?: unknown; thinking?: unknown; redacted?: unknown };
 
@@ -12,6 +13,18 @@ export function userText(content: unknown): string {
 		.map((block) => (block?.type === "text" && typeof block.text === "string" ? block.text : block?.type === "image" ? "[image]" : ""))
 		.filter((part) => part !== "")
 		.join("\n");
+}
+
+/** A prompt as the user typed it (a paste's marker, a command line) where the message keeps it, else its text. */
+export function typedText(message: unknown): string {
+	const { typed, content } = (message ?? {}) as { typed?: unknown; content?: unknown };
+	return typeof typed === "string" ? typed : userText(content);
+}
+
+/** A prompt's transcript item: as typed, with the files it attached. */
+export function promptItem(message: unknown, cwd: string | undefined): { kind: "user"; text: string; attached?: string[] } {
+	const attached = attachedFiles(message, cwd);
+	return attached.length > 0 ? { kind: "user", text: typedText(message), attached } : { kind: "user", text: typedText(message) };
 }
 
 export interface ThinkingText {

@@ -3,7 +3,7 @@
 import type { SessionEvent } from "../core/session/session-events.js";
 import { sessionFileText } from "../core/session/session-paths.js";
 import type { NamedToolPresentation } from "../core/tool-definition.js";
-import { userText } from "./message-text.js";
+import { promptItem } from "./message-text.js";
 import { expandLast } from "./expand-last.js";
 import { appendItems, endAssistant, flushAssistant, startAssistant, updateAssistant } from "./reduce-assistant.js";
 import { awaitApproval, endTool, flushToolBatch, queueTools, runTool, startTool, updateTool } from "./reduce-tools.js";
@@ -57,10 +57,7 @@ export function reduceView(view: ScreenView, event: ScreenEvent, now: number, to
 				const message = event.message as Parameters<typeof endAssistant>[1];
 				return queueTools(endAssistant(view, message), message, now, tools);
 			}
-			if (role === "user") {
-				const text = userText((event.message as { content?: unknown }).content);
-				return appendItems(view, [{ kind: "user", text }]);
-			}
+			if (role === "user") return appendItems(view, [promptItem(event.message, view.session.cwd)]);
 			// Tool results are shown by the tool rows; other roles are not displayed.
 			return view;
 		}

@@ -1,12 +1,14 @@
 // What the interactive screen needs from a session, and nothing more. The AgentSession satisfies it
 // structurally; tests use a scripted fake. Methods may be sync or async; the screen awaits them either way.
 import type { AgentMessage } from "../core/agent-types.js";
+import type { PromptOptions } from "../core/messages.js";
 import type { CommandLookup } from "../core/session/command-registry.js";
 import type { CommandSession } from "../core/session/session-commands.js";
 import type { SessionEvent } from "../core/session/session-events.js";
 import type { ApprovalMode } from "../core/session/approval-mode.js";
 import type { SessionUi } from "../core/session/session-ui.js";
 import type { NamedToolPresentation } from "../core/tool-definition.js";
+import type { UserCommandOptions, UserCommandResult } from "../core/session/user-command.js";
 
 export type { SessionSummary } from "../core/session/session-commands.js";
 
@@ -23,11 +25,11 @@ export interface SessionPort extends CommandSession {
 	 * Sends a prompt and resolves when its whole run is over (after run_end).
 	 * Rejects only when the run cannot start (no API key, already running, …) with a message fit for the user.
 	 */
-	prompt(text: string): Promise<void>;
+	prompt(text: string, options?: PromptOptions): Promise<void>;
 	/** Queues a steering message during a run: delivered after the current tool batch, before the next model call. */
-	steer(text: string): void | Promise<void>;
+	steer(text: string, options?: Pick<PromptOptions, "typed">): void | Promise<void>;
 	/** Queues a message to run once the agent would otherwise stop. Optional. */
-	followUp?(text: string): void | Promise<void>;
+	followUp?(text: string, options?: Pick<PromptOptions, "typed">): void | Promise<void>;
 	/** Interrupts the current run; no-op when idle. prompt() then resolves. */
 	abort(): void | Promise<void>;
 	/** Removes and returns the queued messages not yet delivered (emitting queue_changed). */
@@ -39,8 +41,8 @@ export interface SessionPort extends CommandSession {
 	/** The session's slash commands; the screen adds its own on top. */
 	readonly commands: CommandLookup<CommandSession>;
 
-	/** The current model; contextWindow in tokens. */
-	readonly model: { id: string; provider: string; contextWindow: number } | undefined;
+	/** The current model; contextWindow in tokens; `input`: what it takes (["text", "image"]), unknown: anything. */
+	readonly model: { id: string; provider: string; contextWindow: number; input?: readonly string[] } | undefined;
 	readonly cwd: string;
 	/** The conversation, shown when a saved session is opened. Optional. */
 	readonly messages?: readonly AgentMessage[];
@@ -53,6 +55,11 @@ export interface SessionPort extends CommandSession {
 	readonly tools?: readonly NamedToolPresentation[];
 	/** The approval mode, when a policy is installed (its changes arrive as approval_mode_changed). Optional. */
 	readonly approvalMode?: ApprovalMode;
+	/**
+	 * Runs a shell command the user typed (`!command`) in the session's directory; resolves when the shell is done
+	 * (a background job it left does not hold it), rejects when it cannot start. Aborting stops it.
+	 */
+	runUserCommand(command: string, options?: UserCommandOptions): Promise<UserCommandResult>;
 	/** Masks the secrets the session keeps from the model in text the screen adds to a prompt (`!!` output). Optional. */
 	maskSecrets?(text: string): string;
 }

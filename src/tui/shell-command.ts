@@ -1,10 +1,9 @@
-// `!command` in the editor: runs a shell command in the session's directory and shows its output, which is not
-// sent to the model; `!!command` also adds the output to the next prompt. The output kept is bounded (its end,
-// where errors and results are), and reaches the screen only through the transcript, stripped of escapes.
-import { spawn } from "node:child_process";
+// `!command` in the editor: the session runs a shell command in its directory (session.runUserCommand: bounded
+// output, its process group ended on Esc and with loom) and the screen shows the output, which is not sent to the
+// model; `!!command` also adds the output to the next prompt. The output reaches the screen only through the
+// transcript, stripped of escapes.
+import type { UserCommandResult } from "../core/session/user-command.js";
 
-/** Output kept at most, from the end; the rest is dropped with a note. */
-export const SHELL_OUTPUT_LIMIT = 256 * 1024;
 /** Output given to the model at most, from the end. */
 export const SHELL_CONTEXT_LIMIT = 32 * 1024;
 
@@ -14,11 +13,7 @@ export interface ShellRequest {
 	forContext: boolean;
 }
 
-export interface ShellResult {
-	output: string;
-	/** Null when stopped by a signal. */
-	exitCode: number | null;
-}
+export type ShellResult = UserCommandResult;
 
 /** "!ls" or "!!ls" at the start of the text; "!" alone is no command. */
 export function parseShellCommand(text: string): ShellRequest | undefined {
@@ -32,39 +27,6 @@ function keepTail(text: string, limit: number): string {
 	const cut = text.length - limit;
 	const lineStart = text.indexOf("\n", cut);
 	return `[… ${(lineStart === -1 ? cut : lineStart + 1).toLocaleString("en-US")} characters dropped]\n${text.slice(lineStart === -1 ? cut : lineStart + 1)}`;
-}
-
-/**
- * Runs `command` with the user's shell ($SHELL, else /bin/sh) in `cwd`, without input (it cannot read the
- * keyboard the screen is using), stdout and stderr together. Aborting kills it.
- */
-export function runShellCommand(command: string, cwd: string, signal?: AbortSignal): Promise<ShellResult> {
-	const shell = process.env.SHELL || "/bin/sh";
-	return new Promise((resolve) => {
-		let output = "";
-		const child = spawn(shell, ["-c", command], { cwd, stdio: ["ignore", "pipe", "pipe"], detached: true });
-		const add = (chunk: Buffer) => {
-			output += chunk.toString("utf8");
-			if (output.length > SHELL_OUTPUT_LIMIT * 2) output = keepTail(output, SHELL_OUTPUT_LIMIT);
-		};
-		child.stdout.on("data", add);
-		child.stderr.on("data", add);
-		// The whole process group: a pipeline's commands stop with it.
-		const kill = () => {
-			try {
-				if (child.pid !== undefined) process.kill(-child.pid, "SIGTERM");
-			} catch {}
-		};
-		signal?.addEventListener("abort", kill, { once: true });
-		child.on("error", (error) => {
-			signal?.removeEventListener("abort", kill);
-			resolve({ output: `${output}${error.message}\n`, exitCode: 127 });
-		});
-		child.on("close", (code) => {
-			signal?.removeEventListener("abort", kill);
-			resolve({ output: keepTail(output, SHELL_OUTPUT_LIMIT), exitCode: code });
-		});
-	});
 }
 
 /** How `!!` output goes to the model: ahead of the prompt, saying what ran and how it ended. */

@@ -11,10 +11,10 @@ export type ScreenCommands = CommandRegistry<SessionPort>;
 export const KEY_HELP: ReadonlyArray<[string, string]> = [
 	["Enter", "send; while a run is active, queue as a steering message"],
 	["Shift+Enter, Alt+Enter, Ctrl+J", "new line (or end the line with \\)"],
-	["Up / Down", "previous / next prompt (a resumed session's included); in a list, move"],
+	["Up / Down", "previous / next prompt (this project's earlier sessions and a resumed one included); in a list, move"],
 	["Tab", "complete the command, @file or path under the cursor"],
 	["Esc", "interrupt the run; queued messages return to the editor; close a list; stop a !command"],
-	["Ctrl+C", "clear the editor; twice within 2 s: exit"],
+	["Ctrl+C", "interrupt the run (on an empty editor), else clear the editor; twice within 2 s: exit"],
 	["Ctrl+D", "exit (on an empty editor)"],
 	["Ctrl+T", "show or hide thinking in full, for the whole transcript (printed again)"],
 	["Shift+Tab", "next approval mode: auto → ask → read-only (also /approval)"],

@@ -2,9 +2,13 @@
 // While loom has it, the terminal is in raw mode with bracketed paste on; the other program expects it as a
 // shell leaves it. The editor runs with a synchronous spawn: while it runs, nothing in loom reads the keyboard.
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { readCheckedText } from "../core/checked-read.js";
+
+/** The most of the edited prompt taken back, as for a prompt from stdin or @file. */
+const MAX_EDITED_BYTES = 10 * 1024 * 1024;
 
 // Bracketed paste: the terminal marks pasted text, so a pasted newline never sends the prompt.
 export const PASTE_ON = "\u001b[?2004h";
@@ -38,7 +42,8 @@ export type EditOutcome = { text: string } | { error: string };
 
 /**
  * Opens `text` in the user's editor (a command line, run by /bin/sh with the file as its last argument) and
- * returns what was saved. The file is private to the user and removed after.
+ * returns what was saved, read back as any file on the user's behalf (a regular file, bounded: the editor may
+ * have put anything in its place). The file is private to the user and removed after.
  */
 export function editInEditor(text: string, terminal: TerminalStreams, env: NodeJS.ProcessEnv = process.env): EditOutcome {
 	const editor = editorCommand(env);
@@ -56,7 +61,11 @@ export function editInEditor(text: string, terminal: TerminalStreams, env: NodeJ
 		}
 		if (result.error) return { error: `Could not start the editor (${editor}): ${result.error.message}` };
 		if (result.status !== 0) return { error: `The editor (${editor}) exited with ${result.status ?? result.signal}; the prompt is unchanged.` };
-		return { text: readFileSync(file, "utf8") };
+		try {
+			return { text: readCheckedText(file, { maxBytes: MAX_EDITED_BYTES, label: "The edited prompt" }) };
+		} catch (error) {
+			return { error: `${(error as Error).message} The prompt is unchanged.` };
+		}
 	} finally {
 		rmSync(dir, { recursive: true, force: true });
 	}

@@ -38,7 +38,10 @@ export function transcriptRows(item: TranscriptItem, width: number, showThinking
 	const columns = Math.max(1, width);
 	switch (item.kind) {
 		case "user":
-			return userRows(stripControls(item.text), columns);
+			return [
+				...userRows(stripControls(item.text), columns),
+				...(item.attached ?? []).flatMap((file) => wrapRows(chalk.dim(`  attached ${stripControls(file)}`), columns)),
+			];
 		case "assistant": {
 			const rendered = renderMarkdown(stripControls(item.text).replace(/\s+$/, ""), columns);
 			return rendered === "" ? [] : wrapRows(rendered, columns);

@@ -36,7 +36,14 @@ export type { NoticeLevel };
 
 /** Finished things, printed once into the terminal's scrollback (see transcript-text.ts), in order. */
 export type TranscriptItem =
-	| { kind: "user"; id: string; text: string }
+	| {
+			kind: "user";
+			id: string;
+			/** The prompt as typed. */
+			text: string;
+			/** The files its @-mentions attached, "path (size)". */
+			attached?: string[];
+	  }
 	| {
 			kind: "assistant";
 			id: string;

@@ -99,6 +99,9 @@ describe("pruning checkpoints", () => {
 		await project.prompt("new", () => writeTree(project.cwd, { "a.txt": "2\n" }));
 		const later = new Date(Date.now() + 10 * 24 * 60 * 60 * 1000);
 		// Ten days on, "old" is older than a week; "new" is made younger by hand.
+		const sessionFile = join(project.home, "session-1.jsonl");
+		writeFileSync(sessionFile, "{}\n");
+		endedSession(project.home, "session-1", sessionFile);
 		const log = join(projectDir(project.home), "sessions", "session-1.jsonl");
 		const text = readFileSync(log, "utf8").split("\n");
 		const newRun = JSON.parse(text.find((line) => line.includes('"prompt":"new"'))!).run;
@@ -110,6 +113,54 @@ describe("pruning checkpoints", () => {
 		expect((await refs(project.home)).length).toBe(2);
 		await (await project.restoreTo("new")).apply();
 		expect(readFileSync(join(project.cwd, "a.txt"), "utf8")).toBe("1\n");
+	});
+
+	it("leaves old runs alone while the session's process still runs, since it may be appending to the log", async () => {
+		const project = makeProject({ "a.txt": "0\n" });
+		await project.prompt("old", () => writeTree(project.cwd, { "a.txt": "1\n" }));
+		const log = join(projectDir(project.home), "sessions", "session-1.jsonl");
+		const before = readFileSync(log, "utf8");
+		const report = await pruneCheckpoints({ home: project.home, olderThanDays: 7, now: new Date(Date.now() + 10 * 24 * 60 * 60 * 1000) });
+		expect(report).toMatchObject({ sessions: 0, runs: 0 });
+		expect(readFileSync(log, "utf8")).toBe(before);
+		expect([...(await project.checkpointer.checkpointed(["old"]))]).toEqual(["old"]);
+	});
+
+	it("leaves old runs alone while a process that resumed the session runs, though another process started the log", async () => {
+		const project = makeProject({ "a.txt": "0\n" });
+		await project.prompt("old", () => writeTree(project.cwd, { "a.txt": "1\n" }));
+		const sessionFile = join(project.home, "session-1.jsonl");
+		writeFileSync(sessionFile, "{}\n");
+		endedSession(project.home, "session-1", sessionFile);
+		// This process resumes the session: its checkpoints go on in the same log.
+		const resumed = new Checkpointer({ home: project.home, cwd: project.cwd, session: () => ({ id: "session-1", file: sessionFile }), notify: () => {} });
+		resumed.beginRun();
+		resumed.bindPrompt("resumed");
+		await resumed.beforeChange([]);
+		resumed.endRun();
+		await resumed.settled();
+		const report = await pruneCheckpoints({ home: project.home, olderThanDays: 7, now: new Date(Date.now() + 10 * 24 * 60 * 60 * 1000) });
+		expect(report).toMatchObject({ sessions: 0, runs: 0 });
+		expect([...(await resumed.checkpointed(["old", "resumed"]))]).toEqual(["old", "resumed"]);
+	});
+
+	it("rewrites a log through a temporary file of its own, never one another prune may be writing", async () => {
+		const project = makeProject({ "a.txt": "0\n" });
+		await project.prompt("old", () => writeTree(project.cwd, { "a.txt": "1\n" }));
+		await project.prompt("new", () => writeTree(project.cwd, { "a.txt": "2\n" }));
+		const sessionFile = join(project.home, "session-1.jsonl");
+		writeFileSync(sessionFile, "{}\n");
+		endedSession(project.home, "session-1", sessionFile);
+		const sessions = join(projectDir(project.home), "sessions");
+		const log = join(sessions, "session-1.jsonl");
+		const later = new Date(Date.now() + 10 * 24 * 60 * 60 * 1000);
+		const newRun = JSON.parse(readFileSync(log, "utf8").split("\n").find((line) => line.includes('"prompt":"new"'))!).run;
+		writeFileSync(log, `${readFileSync(log, "utf8")}${JSON.stringify({ run: newRun, at: later.toISOString() })}\n`);
+		writeFileSync(`${log}.tmp`, "another prune's log, half written\n");
+		const report = await pruneCheckpoints({ home: project.home, olderThanDays: 7, now: later });
+		expect(report).toMatchObject({ runs: 1 });
+		expect(readFileSync(`${log}.tmp`, "utf8")).toBe("another prune's log, half written\n");
+		expect(readdirSync(sessions).sort()).toEqual(["session-1.jsonl", "session-1.jsonl.tmp"]);
 	});
 
 	it("removes an index left behind by a process that crashed a day ago", async () => {

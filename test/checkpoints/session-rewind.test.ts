@@ -1,6 +1,6 @@
 // /rewind, /tree and /fork on a real session: the scripted model changes files with write, edit and bash, the
 // checkpoints installed on the session record the work tree, and the commands put files and conversation back.
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { installCheckpoints } from "../../src/checkpoints/install-checkpoints.js";
@@ -12,6 +12,7 @@ import { ScriptedUi } from "../support/scripted-ui.js";
 import { scriptedSessionOptions } from "../support/scripted-session.js";
 import { workspace } from "../support/temp-dir.js";
 import { useScriptedServer } from "../support/use-scripted-server.js";
+import { waitFor } from "../support/wait-for.js";
 import { writeTree } from "../support/project-tree.js";
 import { treeState } from "./checkpoint-fixtures.js";
 
@@ -234,5 +235,19 @@ describe("/tree and /fork on a real session", () => {
 			"user: fourth",
 		]);
 		project.session.dispose();
+	});
+});
+
+describe("disposing the session", () => {
+	it("takes the checkpoint link off and drops this session's index in the shadow repository", async () => {
+		const project = openProject({ "a.txt": "one\n" });
+		server.enqueue({ toolCalls: [{ id: "w", name: "write", arguments: { path: "b.txt", content: "two\n" } }] }, { text: "done" });
+		await project.session.runPrompt("write b");
+		const indexes = join(project.home, "checkpoints", readdirSync(join(project.home, "checkpoints"))[0]!, "indexes");
+		expect(readdirSync(indexes)).toHaveLength(1);
+		expect(project.session.hooks.before.snapshot().map((link) => link.name)).toContain("checkpoint");
+		project.session.dispose();
+		expect(project.session.hooks.before.snapshot().map((link) => link.name)).not.toContain("checkpoint");
+		await waitFor(() => readdirSync(indexes), (left) => left.length === 0, { what: "the session's index to be dropped" });
 	});
 });

@@ -133,6 +133,29 @@ describe("files read on the user's behalf", () => {
 		expect(system.length).toBeLessThan(64 * 1024 + 8 * 1024);
 	});
 
+	it("takes a trust.json that is a FIFO for no decisions instead of blocking on it", async () => {
+		const ws = workspace();
+		fifo(join(ws.home, "trust.json"));
+		server.enqueue({ text: "ok" });
+		const result = await timed(["-p", ...serverFlags(server.openaiBaseUrl), "hi"], ws);
+		expect(result.ms).toBeLessThan(QUICK_MS);
+		expect(result.code).toBe(0);
+		expect(result.stdout).toBe("ok\n");
+	});
+
+	it("refuses a session whose lock file is a FIFO, naming it, instead of blocking on it", async () => {
+		const ws = workspace();
+		server.enqueue({ text: "first" });
+		expect((await timed(["-p", ...serverFlags(server.openaiBaseUrl), "hi"], ws)).code).toBe(0);
+		const [file] = sessionFiles(ws.home);
+		fifo(`${file}.lock`);
+		const result = await timed(["-p", ...serverFlags(server.openaiBaseUrl), "--session", file!, "again"], ws);
+		expect(result.ms).toBeLessThan(QUICK_MS);
+		expect(result.code).toBe(1);
+		expect(result.stderr).toContain(`${file}.lock is not a regular file (it is a FIFO`);
+		expect(server.requests).toHaveLength(1);
+	});
+
 	it("skips a context file that is a FIFO instead of blocking on it", async () => {
 		const ws = workspace();
 		mkdirSync(join(ws.cwd, "sub"));

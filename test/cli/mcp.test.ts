@@ -5,7 +5,7 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { setProjectTrust } from "../../src/core/session/project-trust.js";
-import { isProcessAlive } from "../../src/tools/process-groups.js";
+import { isAlive } from "../../src/core/process/index.js";
 import { everythingStdio, everythingWithPid, filesystemStdio, pidIn, processesGone } from "../support/mcp-servers.js";
 import { tempDir, workspace } from "../support/temp-dir.js";
 import { ROOT, jsonLines, runLoom, serverFlags, startLoom, useScriptedServer } from "./loom-process.js";
@@ -151,7 +151,7 @@ describe("no MCP server process outlives loom", () => {
 			const loom = startLoom(["-p", "--mode", "json", ...serverFlags(server.openaiBaseUrl), "wait"], ws);
 			await loom.waitForStdout('"type":"tool_execution_update"', 20_000);
 			const pids = [pidIn(join(dir, "pid")), pidIn(join(dir, "helper.pid"))];
-			expect(pids.every((id) => id > 0 && isProcessAlive(id))).toBe(true);
+			expect(pids.every((id) => id > 0 && isAlive(id))).toBe(true);
 			loom.child.kill(signal);
 			expect((await loom.done).code).toBe(code);
 			expect(await processesGone(pids)).toBe(true);

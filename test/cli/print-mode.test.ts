@@ -117,6 +117,18 @@ describe("loom -p (text mode)", () => {
 		expect(result.stdout).toBe(`${answer}\n`);
 	});
 
+	it("runs the bash tool's commands in the user's environment: NODE_ENV as the user set it, or unset", async () => {
+		const command = "echo node-env-${NODE_ENV:-unset}";
+		const toolText = (request: number) => server.requests[request]!.body.messages.find((m: any) => m.role === "tool").content;
+		for (const [env, expected] of [[{}, "node-env-unset"], [{ NODE_ENV: "staging" }, "node-env-staging"]] as const) {
+			server.reset();
+			server.enqueue({ toolCalls: [{ id: "b", name: "bash", arguments: { command } }] }, { text: "done" });
+			const result = await runLoom(["-p", ...serverFlags(server.openaiBaseUrl), "run it"], { ...workspace(), env });
+			expect(result.code).toBe(0);
+			expect(toolText(1)).toContain(expected);
+		}
+	});
+
 	it("edits a file through a scripted edit call", async () => {
 		const ws = workspace();
 		writeFileSync(join(ws.cwd, "greeting.txt"), "hello world\nsecond line\n");

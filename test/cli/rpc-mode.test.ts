@@ -401,6 +401,44 @@ describe("loom --mode rpc", () => {
 		expect(roles).toEqual(["user", "assistant", "toolResult"]);
 	});
 
+	it("when the reader goes away mid-run, even one holding the run back, stops the run quietly and exits 141 with the session file complete", async () => {
+		server.enqueue({ text: "word ", endless: true });
+		const rpc = startRpc();
+		const { loom, client } = rpc;
+		const opened = await client.waitForEvent("session_open");
+		await client.request({ type: "prompt", message: "talk forever" });
+		await client.waitForLine((line) => line.type === "message_update", "the answer streaming");
+		// Unread lines fill the pipe, so loom is waiting for the reader when it goes.
+		loom.child.stdout!.pause();
+		await new Promise((resolve) => setTimeout(resolve, 500));
+		loom.child.stdout!.destroy();
+		const result = await loom.done;
+		expect(result.code).toBe(141);
+		expect(result.stderr).toBe("");
+		expect(sessionMessages(opened.file).at(-1)).toMatchObject({ role: "assistant", stopReason: "aborted" });
+	});
+
+	it("sends a running tool's progress as Pi's RPC does: tool_execution_update with the call's args and its whole partialResult so far", async () => {
+		const command = "for i in 1 2 3; do echo progress-$i; sleep 0.4; done";
+		server.enqueue({ toolCalls: [{ id: "call_loud", name: "bash", arguments: { command } }] }, { text: "Done." });
+		const rpc = startRpc();
+		const { client } = rpc;
+		await client.waitForEvent("session_open");
+		await client.request({ type: "prompt", message: "count" });
+		await client.waitForLine((line) => line.type === "run_end", "the run's end");
+		const updates = client.lines.filter((line) => line.type === "tool_execution_update");
+		const progress = updates.map((line) => line.partialResult.content.map((block: any) => block.text).join(""));
+		expect(updates.length).toBeGreaterThan(1);
+		for (const line of updates) {
+			expect(line).toMatchObject({ toolCallId: "call_loud", toolName: "bash", args: { command } });
+			expect(line).not.toHaveProperty("delta");
+		}
+		// Each update holds everything so far, not only what is new.
+		expect(progress.at(-1)).toContain("progress-1\nprogress-2");
+		for (let i = 1; i < progress.length; i++) expect(progress[i]!.startsWith(progress[i - 1]!.trimEnd())).toBe(true);
+		await finish(rpc);
+	});
+
 	it("refuses prompt arguments: prompts come on stdin", async () => {
 		const ws = workspace();
 		const result = await runLoom(["--mode", "rpc", "hello"], ws);

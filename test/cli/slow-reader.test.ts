@@ -1,11 +1,12 @@
 // End to end: every line loom writes reaches the reader before loom exits, however slowly the reader reads.
-import { execFile } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { execFile, spawn } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { cleanEnv, LOOM_BIN, serverFlags, useScriptedServer } from "./loom-process.js";
 import { workspace } from "../support/temp-dir.js";
 import { jsonLines } from "./loom-process.js";
+import { waitFor } from "../support/wait-for.js";
 
 const server = useScriptedServer();
 
@@ -20,6 +21,26 @@ function runIntoSlowReader(args: string[], ws: { cwd: string; home: string }): P
 			resolve({ code: Number(read("code.txt").trim()), out: read("out.txt"), stderr: read("err.txt") });
 		});
 	});
+}
+
+/** A process's resident memory in bytes (Linux). */
+function residentBytes(pid: number): number {
+	return Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))![1]) * 1024;
+}
+
+/** Resolves once a process's memory has stopped growing: less than 2 MB more over 1.5 s. Returns the highest seen. */
+async function memoryPlateau(pid: number, timeoutMs: number): Promise<number> {
+	const samples: number[] = [];
+	await waitFor(
+		async () => {
+			await new Promise((resolve) => setTimeout(resolve, 250));
+			samples.push(residentBytes(pid));
+			return samples;
+		},
+		(seen) => seen.length > 6 && seen.at(-1)! - seen.at(-7)! < 2 * 1024 * 1024,
+		{ timeoutMs, intervalMs: 0, what: "loom's memory to stop growing" },
+	);
+	return Math.max(...samples);
 }
 
 describe("a slow reader of stdout", () => {
@@ -47,4 +68,48 @@ describe("a slow reader of stdout", () => {
 		expect(result.code).toBe(0);
 		expect(result.out).toBe(`${text}\n`);
 	}, 60_000);
+
+	it.skipIf(!existsSync("/proc/self/status"))(
+		"rpc mode: a reader that stops reading holds the run back instead of loom's memory filling with lines, then gets every line in order",
+		async () => {
+			const ws = workspace();
+			mkdirSync(join(ws.home, "user-home"), { recursive: true });
+			// Over two hundred thousand small deltas: their lines are several times the answer's size.
+			const text = "a long answer in many small deltas. ".repeat(150_000);
+			server.enqueue({ text: "warmed up" }, { text, chunkSize: 24 });
+			const child = spawn(process.execPath, [LOOM_BIN, "--mode", "rpc", ...serverFlags(server.openaiBaseUrl)], {
+				cwd: ws.cwd,
+				env: cleanEnv(ws.home),
+				stdio: ["pipe", "pipe", "pipe"],
+			});
+			let stderr = "";
+			child.stderr.setEncoding("utf8").on("data", (chunk) => (stderr += chunk));
+			const exited = new Promise<number | null>((resolve) => child.on("close", resolve));
+			let out = "";
+			child.stdout.setEncoding("utf8").on("data", (chunk) => (out += chunk));
+			const runEnds = () => out.split('{"type":"run_end","status":"done"}\n').length - 1;
+			// A first prompt loads what any prompt needs, so the memory measured next is the answer's.
+			child.stdin.write(`${JSON.stringify({ type: "prompt", message: "warm up" })}\n`);
+			await waitFor(runEnds, (count) => count === 1, { what: "the first run's end", show: () => out });
+			child.stdout.pause();
+			const before = residentBytes(child.pid!);
+			child.stdin.write(`${JSON.stringify({ type: "prompt", id: "p", message: "talk at length" })}\n`);
+			// Nothing is read from stdout until loom's memory stops growing.
+			const peak = await memoryPlateau(child.pid!, 60_000);
+			child.stdout.resume();
+			await waitFor(runEnds, (count) => count === 2, { timeoutMs: 60_000, what: "the second run's end" });
+			child.stdin.end();
+			expect(await exited).toBe(0);
+			expect(stderr).toBe("");
+			const lines = jsonLines(out);
+			const second = lines.slice(lines.findIndex((line) => line.type === "run_end") + 1);
+			expect(second.findIndex((line) => line.type === "response" && line.id === "p")).toBeLessThan(second.findIndex((line) => line.type === "run_start"));
+			expect(second.slice(-2).map((line) => line.type)).toEqual(["agent_end", "run_end"]);
+			const deltas = second.filter((line) => line.type === "message_update" && line.assistantMessageEvent.type === "text_delta");
+			expect(deltas.map((line) => line.assistantMessageEvent.delta).join("")).toBe(text);
+			// Held in memory, the lines would cost more than their own size; waiting for the reader, a small part of it.
+			expect(peak - before).toBeLessThan(out.length / 2);
+		},
+		120_000,
+	);
 });

@@ -103,7 +103,8 @@ describe("Agent state is reduced before listeners run (seed 000 §12)", () => {
 });
 
 describe("abort", () => {
-	it("aborts the provider's signal and keeps the partial message with stopReason aborted", async () => {
+	/** A provider that sends the start of an answer, and ends it as aborted only when its signal aborts. */
+	function partialAnswer(): { streamFn: StreamFn; signal(): AbortSignal | undefined } {
 		let providerSignal: AbortSignal | undefined;
 		const streamFn: StreamFn = (_model, _context, options) => {
 			providerSignal = options?.signal;
@@ -117,17 +118,33 @@ describe("abort", () => {
 			});
 			return stream;
 		};
-		const agent = new Agent({ initialState: { model: mockModel }, streamFn });
+		return { streamFn, signal: () => providerSignal };
+	}
+
+	it("aborts the provider's signal and keeps the partial message with stopReason aborted", async () => {
+		const provider = partialAnswer();
+		const agent = new Agent({ initialState: { model: mockModel }, streamFn: provider.streamFn });
 		agent.subscribe((event) => {
 			if (event.type === "message_update") agent.abort();
 		});
 		await agent.prompt("write an essay");
-		expect(providerSignal?.aborted).toBe(true);
+		expect(provider.signal()?.aborted).toBe(true);
 		expect(agent.state.messages.at(-1)).toMatchObject({
 			role: "assistant",
 			stopReason: "aborted",
 			content: [text("Partial ans")],
 		});
+	});
+
+	it("ends the provider's request when the message stops being read before its end (a listener threw)", async () => {
+		const provider = partialAnswer();
+		const agent = new Agent({ initialState: { model: mockModel }, streamFn: provider.streamFn });
+		agent.subscribe((event) => {
+			if (event.type === "message_update") throw new Error("listener failed");
+		});
+		await agent.prompt("write an essay");
+		expect(agent.state.messages.at(-1)).toMatchObject({ role: "assistant", stopReason: "error" });
+		expect(provider.signal()?.aborted).toBe(true);
 	});
 
 	it("settles within a second when a provider ignores the signal", async () => {

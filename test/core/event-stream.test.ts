@@ -57,4 +57,43 @@ describe("EventStream", () => {
 		expect(stream.drained).toBe(true);
 		expect(await stream.result()).toBe(7);
 	});
+
+	it("tells a producer to wait while a consumer that takes events is `limit` or more behind, until it takes them", async () => {
+		const stream = numbers();
+		stream.push(1);
+		stream.push(2);
+		// Nobody takes events yet (a caller may only await result()): never a reason to wait.
+		expect(stream.behind(2)).toBeUndefined();
+		expect(stream.takeQueued()).toEqual([1, 2]);
+		stream.push(3);
+		expect(stream.behind(2)).toBeUndefined();
+		stream.push(4);
+		const behind = stream.behind(2);
+		let caughtUp = false;
+		void behind?.then(() => (caughtUp = true));
+		await Promise.resolve();
+		expect(caughtUp).toBe(false);
+		expect(stream.takeQueued()).toEqual([3, 4]);
+		await behind;
+		expect(stream.behind(2)).toBeUndefined();
+	});
+
+	it("lets a paced producer go on when an iterating consumer takes an event, or when the stream ends", async () => {
+		const stream = numbers();
+		const iterator = stream[Symbol.asyncIterator]();
+		stream.push(1);
+		stream.push(2);
+		await iterator.next();
+		stream.push(3);
+		const behind = stream.behind(2);
+		expect(behind).toBeDefined();
+		await iterator.next();
+		await behind;
+
+		stream.push(4);
+		const ending = stream.behind(2);
+		expect(ending).toBeDefined();
+		stream.end(9);
+		await ending;
+	});
 });

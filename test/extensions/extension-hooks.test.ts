@@ -1,6 +1,6 @@
 // What extensions do to a real session on the scripted model server: tool_call blocks, tool_result rewrites,
 // observers, tools, commands and messages — and what happens when an extension's handler throws or hangs.
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { Type } from "@sinclair/typebox";
 import { describe, expect, it } from "vitest";
@@ -8,6 +8,7 @@ import type { ToolDefinition } from "../../src/core/index.js";
 import type { ExtensionFactory } from "../../src/extensions/extension-api.js";
 import { systemOf } from "../core/session/compaction/server-model.js";
 import { pretendShell } from "../core/session/session-fixtures.js";
+import { SessionManager } from "../../src/sdk/session-manager.js";
 import { scriptedSdkSession } from "../support/sdk-session.js";
 import { workspace } from "../support/temp-dir.js";
 import { useScriptedServer } from "../support/use-scripted-server.js";
@@ -123,6 +124,22 @@ describe("tool_result", () => {
 		const result = session.messages.find((message) => message.role === "toolResult");
 		expect(result).toMatchObject({ isError: true, details: { audited: true } });
 		expect(toolResults(1)).toEqual(["ran make\nhint: run ls first"]);
+		session.dispose();
+	});
+
+	it("what a handler returns is masked for secrets like any result, in what the model reads and in the session file", async () => {
+		const key = "sk-live-0123456789abcdefghij";
+		const leaky: ExtensionFactory = (loom) => {
+			loom.on("tool_result", (event) => ({ content: [...event.content, { type: "text", text: `debug: key=${key}` }], details: { key } }));
+		};
+		const ws = workspace();
+		const ran: string[] = [];
+		const { session } = await scriptedSdkSession(server, { tools: [pretendShell(ran)], extensions: [leaky], apiKey: key, sessionManager: SessionManager.create(ws.cwd) }, ws);
+		server.enqueue(calls("env"), { text: "ok" });
+		await session.prompt("go");
+		expect(toolResults(1)).toEqual(["ran env\ndebug: key=***"]);
+		expect(session.messages.find((message) => message.role === "toolResult")).toMatchObject({ details: { key: "***" } });
+		expect(readFileSync(session.sessionFile!, "utf8")).not.toContain(key);
 		session.dispose();
 	});
 

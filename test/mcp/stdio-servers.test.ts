@@ -3,10 +3,10 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { isProcessAlive } from "../../src/tools/process-groups.js";
+import { isAlive } from "../../src/core/process/index.js";
 import { mcpCommand } from "../../src/mcp/mcp-command.js";
 import { MAX_RESTARTS } from "../../src/mcp/server-connection.js";
-import { trackedServerGroups } from "../../src/mcp/server-processes.js";
+import { serverProcessGroups } from "../../src/mcp/stdio-transport.js";
 import {
 	everythingRecorded,
 	everythingStdio,
@@ -230,7 +230,7 @@ describe("the processes of stdio servers", () => {
 		const mcp = startServers({ everything: everythingWithPid(join(dir, "pid"), join(dir, "helper.pid")) });
 		await mcp.ready();
 		const [server, helper] = [await waitForPid(join(dir, "pid")), await waitForPid(join(dir, "helper.pid"))];
-		expect(isProcessAlive(helper)).toBe(true);
+		expect(isAlive(helper)).toBe(true);
 		process.kill(server, "SIGKILL");
 		expect(await processesGone([helper])).toBe(true);
 	});
@@ -240,11 +240,11 @@ describe("the processes of stdio servers", () => {
 		const mcp = startServers({ everything: everythingWithPid(join(dir, "pid"), join(dir, "helper.pid")) });
 		await mcp.ready();
 		const [server, helper] = [await waitForPid(join(dir, "pid")), await waitForPid(join(dir, "helper.pid"))];
-		expect(trackedServerGroups()).toContain(server);
+		expect(serverProcessGroups.tracked()).toContain(server);
 		await mcp.servers.close();
-		expect(isProcessAlive(server)).toBe(false);
+		expect(isAlive(server)).toBe(false);
 		expect(await processesGone([helper])).toBe(true);
-		expect(trackedServerGroups()).not.toContain(server);
+		expect(serverProcessGroups.tracked()).not.toContain(server);
 		expect(mcp.notices).toEqual([]);
 	});
 });

@@ -216,6 +216,26 @@ describe("guards, always on, even in auto", () => {
 		}
 	});
 
+	it("recursive-delete: code a shell runs with -c, whatever its options and whichever the shell", async () => {
+		for (const line of [
+			"bash --norc -c 'rm -rf ~'",
+			"sh -o errexit -c 'rm -rf /'",
+			"bash -c -e 'rm -rf ~'",
+			"bash --rcfile ./rc -c 'rm -rf ~'",
+			"zsh --emulate sh -c 'rm -rf ~'",
+			"bash $OPTS -c 'rm -rf ~'",
+			"fish -c 'rm -rf ~'",
+			"fish --command='rm -rf ~'",
+			"csh -c 'rm -rf ~'",
+			"tcsh -fc 'rm -rf /'",
+		]) {
+			expect(await blockedBy(bash(line)), line).toBe("recursive-delete");
+		}
+		for (const line of ["fish -c 'ls'", "bash --unheard-of -c 'ls'"]) {
+			expect(await kind(bash(line, { ...ask, allow: ["bash(*)"] })), line).toBe("ask");
+		}
+	});
+
 	it("recursive-delete: a target loom cannot know before it runs is refused, asking for the path written out", async () => {
 		for (const line of ["rm -rf $DIR", 'rm -rf "$(pwd)"', "rm -rf ${x:-/}", "rm -rf ~/$NAME", "rm -rf /$x", "x=~ rm -rf $x", "for d in a b; do rm -rf $d; done"]) {
 			expect(await blockedBy(bash(line)), line).toBe("recursive-delete");

@@ -58,6 +58,39 @@ describe("commands of a line", () => {
 		]);
 	});
 
+	it("reads the code a shell's -c runs whatever options come before or after the -c, as bash does", async () => {
+		const inner = async (line: string) => (await texts(line)).slice(1);
+		expect(await inner("bash --norc --noprofile -c 'rm -rf build'")).toEqual(["rm -rf build"]);
+		expect(await inner("sh -o errexit -c 'rm -rf build'")).toEqual(["rm -rf build"]);
+		expect(await inner("bash -co errexit 'rm -rf build'")).toEqual(["rm -rf build"]);
+		expect(await inner("bash -c -e 'rm -rf build' name arg")).toEqual(["rm -rf build"]);
+		expect(await inner("bash --rcfile ./rc -c -- 'rm -rf build'")).toEqual(["rm -rf build"]);
+		// After `--`, -c is a script's name.
+		expect(await inner("bash -- -c 'rm -rf build'")).toEqual([]);
+		for (const line of ["bash --norc -c 'ls'", "sh -o errexit -c 'ls'", "bash -c -e ls", "bash +o posix -lc ls"]) {
+			expect((await parseShell(line, HOME)).complete, line).toBe(true);
+		}
+	});
+
+	it("reads as code every word that may be it when a shell's options are not understood, and no rule can vouch for the line", async () => {
+		const inner = async (line: string) => (await texts(line)).slice(1);
+		expect(await inner("zsh --emulate sh -c 'rm -rf build' name")).toEqual(["rm -rf build", "name"]);
+		expect(await inner("bash $OPTS -c 'rm -rf build'")).toEqual(["rm -rf build"]);
+		for (const line of ["zsh --emulate sh -c ls", "bash $OPTS -c ls", "bash --unheard-of -c ls"]) {
+			expect((await parseShell(line, HOME)).complete, line).toBe(false);
+		}
+	});
+
+	it("reads the code fish, csh and tcsh run with bash's grammar, and never counts such a line as complete", async () => {
+		const inner = async (line: string) => (await texts(line)).slice(1);
+		expect(await inner("fish -c 'rm -rf build'")).toEqual(["rm -rf build"]);
+		expect(await inner("fish --no-config --command='rm -rf build'")).toEqual(["rm -rf build"]);
+		expect(await inner("fish -C 'rm -rf a' -c 'rm -rf b'")).toEqual(["rm -rf a", "rm -rf b"]);
+		expect(await inner("csh -c 'rm -rf build'")).toEqual(["rm -rf build"]);
+		expect(await inner("/bin/tcsh -fc 'rm -rf build'")).toEqual(["rm -rf build"]);
+		for (const line of ["fish -c ls", "csh -c ls", "tcsh -c ls"]) expect((await parseShell(line, HOME)).complete, line).toBe(false);
+	});
+
 	it("marks a line that does not parse as incomplete, and a dynamic sh -c too", async () => {
 		expect((await parseShell("echo 'open", HOME)).complete).toBe(false);
 		expect((await parseShell("bash -c \"$CODE\"", HOME)).complete).toBe(false);

@@ -294,6 +294,45 @@ describe("the session from code", () => {
 	});
 });
 
+describe("the user's own shell commands (runUserCommand)", () => {
+	it("run as bash runs the model's: live and bounded output, the key masked, background jobs ended with the session", async () => {
+		const ws = workspace();
+		const { session } = await scriptedSdkSession(server, { apiKey: "sk-user-command-key" }, ws);
+		const updates: string[] = [];
+		const masked = await session.runUserCommand("echo key=sk-user-command-key; sleep 60 & echo $! > bg.pid", { onUpdate: (output) => updates.push(output) });
+		expect(masked).toEqual({ output: "key=***", exitCode: 0 });
+		expect(updates.join("")).not.toContain("sk-user-command-key");
+		const long = await session.runUserCommand("seq 1 3000", { onUpdate: (output) => updates.push(output) });
+		// The end of a long output, saying where all of it is.
+		expect(long.output).toMatch(/^1001\n[\s\S]*\n3000\n\n\[Output cut: showing the last 2000 lines .* Full output: \S+\]$/);
+		// Live: the latest lines only.
+		expect(updates.length).toBeGreaterThan(0);
+		expect(updates.every((output) => output.split("\n").length <= 50)).toBe(true);
+		expect(await session.runUserCommand("exit 3")).toEqual({ output: "", exitCode: 3 });
+
+		const background = Number(readFileSync(join(ws.cwd, "bg.pid"), "utf8"));
+		expect(alive(background)).toBe(true);
+		session.dispose();
+		expect(await waitFor(() => !alive(background), Boolean, { what: "the background job to end" })).toBe(true);
+	});
+
+	it("stop when aborted, with everything they started", async () => {
+		const ws = workspace();
+		const { session } = await scriptedSdkSession(server, {}, ws);
+		const abort = new AbortController();
+		const run = session.runUserCommand("echo $$ > shell.pid; sleep 60 & sleep 60", { signal: abort.signal });
+		const shell = await waitFor(() => (existsSync(join(ws.cwd, "shell.pid")) ? Number(readFileSync(join(ws.cwd, "shell.pid"), "utf8")) : 0));
+		abort.abort();
+		expect(await run).toMatchObject({ exitCode: null });
+		expect(await waitFor(() => !alive(shell) && !groupAlive(shell), Boolean, { what: "the command's group to end" })).toBe(true);
+		session.dispose();
+	});
+});
+
+function groupAlive(pgid: number): boolean {
+	return alive(-pgid);
+}
+
 function alive(pid: number): boolean {
 	try {
 		process.kill(pid, 0);

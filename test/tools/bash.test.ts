@@ -3,7 +3,8 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { type BashToolDetails, BashToolError, createBashTool, killAllBashProcesses } from "../../src/tools/index.js";
-import { isProcessGroupAlive, trackedProcessGroups } from "../../src/tools/process-groups.js";
+import { isGroupAlive } from "../../src/core/process/index.js";
+import { commandProcessGroups } from "../../src/tools/process-groups.js";
 import { tempDir } from "../support/temp-dir.js";
 import { waitFor } from "../support/wait-for.js";
 
@@ -217,10 +218,10 @@ child.unref();`,
 		expect(textOf(result)).toBe("main done");
 		const background = await readPid(path.join(dir, "bg.pid"));
 		expect(isAlive(background)).toBe(true);
-		expect(trackedProcessGroups().some((pgid) => isProcessGroupAlive(pgid))).toBe(true);
+		expect(commandProcessGroups.tracked().some((pgid) => isGroupAlive(pgid))).toBe(true);
 		killAllBashProcesses();
 		expect(await waitFor(() => !isAlive(background))).toBe(true);
-		expect(trackedProcessGroups()).toEqual([]);
+		expect(commandProcessGroups.tracked()).toEqual([]);
 	});
 
 	it("does not start a command when already aborted", async () => {

@@ -1,9 +1,11 @@
 import { spawn, spawnSync } from "node:child_process";
+import { existsSync } from "node:fs";
 import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { createBashTool, removeStaleOutputFolders } from "../../src/tools/index.js";
+import { outputFolder, removeOutputFolder } from "../../src/tools/output-folder.js";
 import { tempDir } from "../support/temp-dir.js";
 
 function textOf(result: { content: { type: string; text?: string }[] }): string {
@@ -62,6 +64,17 @@ describe("bash output files", () => {
 		expect(path.dirname(folder)).toBe(await fs.realpath(os.tmpdir()).catch(() => os.tmpdir()));
 		expect(path.basename(folder)).toMatch(new RegExp(`^loom-output-${process.pid}-`));
 		expect((await fs.stat(folder)).mode & 0o777).toBe(0o700);
+	});
+});
+
+describe("the output folder", () => {
+	it("is removed at exit by one exit listener, however often it is made again", () => {
+		const before = process.listeners("exit").length;
+		for (let i = 0; i < 3; i++) {
+			expect(existsSync(outputFolder())).toBe(true);
+			removeOutputFolder();
+		}
+		expect(process.listeners("exit").length - before).toBeLessThanOrEqual(1);
 	});
 });
 

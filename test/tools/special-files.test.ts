@@ -1,9 +1,10 @@
 // Devices, FIFOs and sockets are not files to rewrite: renaming over one (as root, /dev/null) would replace it,
 // and reading a FIFO with no writer blocks forever. The tools refuse them promptly and leave them as they are.
 import { execFileSync } from "node:child_process";
+import { rmSync, writeFileSync } from "node:fs";
 import fs from "node:fs/promises";
 import path from "node:path";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { createEditTool, createReadTool, createWriteTool } from "../../src/tools/index.js";
 import { tempDir } from "../support/temp-dir.js";
 
@@ -46,5 +47,56 @@ describe("tools on files that are not regular files", () => {
 	it("read refuses a FIFO without blocking", async () => {
 		const { dir } = await fifo();
 		await expect(soon(createReadTool(dir).execute("1", { path: "pipe" }))).rejects.toThrow(/not a regular file/);
+	});
+});
+
+/** Replaces `file` right after a tool has looked at it (fs.stat): what the tool reads next must be checked again. */
+function changeAfterCheck(file: string, change: () => void): void {
+	const stat = fs.stat;
+	const spy = vi.spyOn(fs, "stat").mockImplementation(async (...args: Parameters<typeof fs.stat>) => {
+		const result = await stat(...args);
+		if (args[0] === file) {
+			spy.mockRestore();
+			change();
+		}
+		return result;
+	});
+}
+
+function toFifo(file: string): void {
+	rmSync(file);
+	execFileSync("mkfifo", [file]);
+}
+
+const PNG = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+
+describe("files changed between the tool's check and its read", () => {
+	afterEach(() => {
+		vi.restoreAllMocks();
+	});
+
+	it("read refuses an image replaced by a FIFO without blocking", async () => {
+		const dir = tempDir();
+		const file = path.join(dir, "shot.png");
+		writeFileSync(file, Buffer.concat([PNG, Buffer.alloc(100)]));
+		changeAfterCheck(file, () => toFifo(file));
+		await expect(soon(createReadTool(dir).execute("1", { path: "shot.png" }))).rejects.toThrow(/not a regular file/);
+	});
+
+	it("read refuses an image that grew past the limit, reading no more than the limit", async () => {
+		const dir = tempDir();
+		const file = path.join(dir, "shot.png");
+		writeFileSync(file, Buffer.concat([PNG, Buffer.alloc(100)]));
+		changeAfterCheck(file, () => writeFileSync(file, Buffer.concat([PNG, Buffer.alloc(6 * 1024 * 1024)])));
+		await expect(soon(createReadTool(dir).execute("1", { path: "shot.png" }))).rejects.toThrow(/over the 5\.0 MB limit for images/);
+	});
+
+	it("write's preview does not block on a file replaced by a FIFO, and says what it is", async () => {
+		const dir = tempDir();
+		const file = path.join(dir, "notes.txt");
+		writeFileSync(file, "old\n");
+		changeAfterCheck(file, () => toFifo(file));
+		const lines = await soon(Promise.resolve(createWriteTool(dir).previewChange!({ path: "notes.txt", content: "new\n" })));
+		expect(lines?.map((line) => line.text).join("\n")).toMatch(/notes\.txt is not a regular file \(it is a FIFO/);
 	});
 });

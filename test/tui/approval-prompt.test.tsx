@@ -48,7 +48,7 @@ function dialogScreen() {
 	const ui = new DialogQueue(() => {}, true);
 	const element = () => {
 		const dialog = ui.current();
-		return dialog ? <DialogHost dialog={dialog} width={70} maxRows={20} active /> : <></>;
+		return dialog ? <DialogHost dialog={dialog} width={80} maxRows={20} active /> : <></>;
 	};
 	const app = render(element());
 	unmounts.push(app.unmount);
@@ -72,7 +72,7 @@ describe("the approval prompt", () => {
 		const answer = askAbout(screen, bash, { command: "npm test && git status" });
 		const frame = await screen.until((f) => f.includes("Allow bash to run this command?"));
 		expect(frame).toContain("npm test && git status");
-		expect(frame).toContain("› Allow once");
+		expect(frame).toContain("› [1] Allow once");
 		// The picker lines descriptions up in a column: two spaces or more after the label.
 		expect(frame).toMatch(/Allow for this session {2,}bash\(npm test \*\), bash\(git status \*\)/);
 		expect(frame).toContain("Deny, and say why (optional)");

@@ -38,12 +38,12 @@ describe.skipIf(!hasTmux())("approval in a terminal (tmux)", () => {
 		await terminal.typeLine("tidy up");
 		let text = await terminal.waitForScreen((t) => t.includes("Allow bash to run this command?") && t.includes("waiting for approval"), "the approval question");
 		expect(text).toMatch(/\? bash rm -rf build waiting for approval/);
-		expect(text).toContain("› Allow once");
+		expect(text).toContain("› [1] Allow once");
 		expect(text).toContain("Deny, and say why (optional)");
 
 		terminal.sendKeys("Down");
 		terminal.sendKeys("Down");
-		await terminal.waitForScreen((t) => t.includes("› Deny, and say why"), "deny selected");
+		await terminal.waitForScreen((t) => t.includes("› [3] Deny, and say why"), "deny selected");
 		terminal.sendKeys("Enter");
 		await terminal.waitForScreen((t) => t.includes("Why not? The model reads this"), "the reason field");
 		terminal.sendKeys("-l", "the build is still needed");

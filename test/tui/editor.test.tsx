@@ -115,6 +115,30 @@ describe("Editor", () => {
 		app.unmount();
 	});
 
+	it("Ctrl+C during a run interrupts it as Esc does when the editor is empty; a second within two seconds exits", async () => {
+		const onExit = vi.fn();
+		const onInterrupt = vi.fn(() => ["queued steer"]);
+		const { press, frame, app } = setup({ onExit, onInterrupt, running: true });
+		await press("\u0003");
+		expect(onInterrupt).toHaveBeenCalledTimes(1);
+		await expect.poll(frame).toContain("› queued steer");
+		expect(frame()).toContain("Press Ctrl+C again to exit");
+		expect(onExit).not.toHaveBeenCalled();
+		await press("\u0003");
+		expect(onExit).toHaveBeenCalledTimes(1);
+		expect(onInterrupt).toHaveBeenCalledTimes(1);
+		app.unmount();
+	});
+
+	it("Ctrl+C during a run with text in the editor clears the text and leaves the run alone", async () => {
+		const onInterrupt = vi.fn(() => []);
+		const { press, frame, app } = setup({ onInterrupt, running: true });
+		await press("a thought", "\u0003");
+		await expect.poll(frame).not.toContain("a thought");
+		expect(onInterrupt).not.toHaveBeenCalled();
+		app.unmount();
+	});
+
 	it("reads control keys typed ahead in one chunk as keys, not text (two Ctrl+C on a busy machine exit)", async () => {
 		const onExit = vi.fn();
 		const { press, frame, sent, app } = setup({ onExit });

@@ -2,6 +2,7 @@
 // test opens, and every call is recorded. A test double only; the real one is the AgentSession.
 import type { AgentMessage } from "../../src/core/agent-types.js";
 import type { ThinkingLevel } from "../../src/core/llm-types.js";
+import { type PromptOptions, userMessage } from "../../src/core/messages.js";
 import { CommandRegistry } from "../../src/core/session/command-registry.js";
 import type { ModelListing } from "../../src/core/llm/model-registry.js";
 import { type CommandSession, registerSessionCommands } from "../../src/core/session/session-commands.js";
@@ -9,6 +10,8 @@ import type { SessionEvent } from "../../src/core/session/session-events.js";
 import type { ApprovalMode } from "../../src/core/session/approval-mode.js";
 import { type SessionUi, nonInteractiveUi } from "../../src/core/session/session-ui.js";
 import type { NamedToolPresentation } from "../../src/core/tool-definition.js";
+import type { UserCommandOptions, UserCommandResult } from "../../src/core/session/user-command.js";
+import { createUserCommandRunner } from "../../src/tools/index.js";
 import type { SessionPort, SessionSummary } from "../../src/tui/session-port.js";
 import { builtinTools } from "../support/builtin-tools.js";
 import { type UsageTotals, zeroUsage } from "../../src/core/session/usage-totals.js";
@@ -90,8 +93,12 @@ export class FakeSession implements SessionPort {
 		for (const listener of [...this.listeners]) await listener(event);
 	}
 
-	async prompt(text: string): Promise<void> {
+	/** What each prompt was sent with besides its text (images, the text as typed). */
+	readonly promptOptions: PromptOptions[] = [];
+
+	async prompt(text: string, options: PromptOptions = {}): Promise<void> {
 		this.calls.prompts.push(text);
+		this.promptOptions.push(options);
 		if (this.promptError) throw this.promptError;
 		if (this.running) throw new Error("A run is already active.");
 		this.running = true;
@@ -99,8 +106,9 @@ export class FakeSession implements SessionPort {
 		try {
 			await this.emit({ type: "run_start" });
 			await this.emit({ type: "agent_start" });
-			await this.emit({ type: "message_start", message: { role: "user", content: text, timestamp: 0 } });
-			await this.emit({ type: "message_end", message: { role: "user", content: text, timestamp: 0 } });
+			const message = userMessage(text, options.images, options.typed);
+			await this.emit({ type: "message_start", message });
+			await this.emit({ type: "message_end", message });
 			for (const step of this.script(text)) {
 				if (this.aborted) break;
 				if (typeof step === "function") await step();
@@ -114,11 +122,14 @@ export class FakeSession implements SessionPort {
 		await this.emit({ type: "run_end", status: this.aborted ? "aborted" : "done" });
 	}
 
-	async steer(text: string): Promise<void> {
+	async steer(text: string, options: Pick<PromptOptions, "typed"> = {}): Promise<void> {
 		this.calls.steers.push(text);
+		this.steerOptions.push(options);
 		this.queue = { ...this.queue, steering: [...this.queue.steering, text] };
 		await this.emit({ type: "queue_changed", ...this.queue });
 	}
+
+	readonly steerOptions: Pick<PromptOptions, "typed">[] = [];
 
 	/** Delivers the queued steering messages the way the agent does: as user messages. */
 	async deliverSteering(): Promise<void> {
@@ -131,6 +142,11 @@ export class FakeSession implements SessionPort {
 	abort(): void {
 		this.calls.aborts++;
 		this.aborted = true;
+	}
+
+	/** Runs `!command`s as the real session does, in `cwd`. */
+	runUserCommand(command: string, options?: UserCommandOptions): Promise<UserCommandResult> {
+		return createUserCommandRunner(this.cwd)(command, options);
 	}
 
 	clearQueue(): { steering: string[]; followUp: string[] } {

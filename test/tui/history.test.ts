@@ -47,7 +47,7 @@ describe("historyItems", () => {
 
 	it("shows only the last messages of a long session and says how many it left out", () => {
 		const messages: AgentMessage[] = Array.from({ length: 100 }, (_, i) => ({ role: "user" as const, content: `prompt ${i}`, timestamp: 0 }));
-		const items = historyItems(messages, builtinTools, 10);
+		const items = historyItems(messages, builtinTools, undefined, 10);
 		expect(items[0]).toEqual({ kind: "notice", level: "info", text: "90 earlier messages not shown" });
 		expect(items.slice(1).map((item) => (item.kind === "user" ? item.text : ""))).toEqual(Array.from({ length: 10 }, (_, i) => `prompt ${90 + i}`));
 	});

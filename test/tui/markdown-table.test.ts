@@ -46,6 +46,35 @@ describe("markdown tables", () => {
 		for (const row of narrow) expect(row).toMatch(/^[│├┌└].*[│┤┐┘]$/);
 	});
 
+	it("never overflow the width nor cut a wide character, however many columns: a tighter grid, else one record per row", () => {
+		const names = Array.from("東京都区部大阪府市町村県道北海九州");
+		const cells = names.map((name, i) => `${name}${names[(i + 1) % names.length]}`);
+		const wide = [`| ${names.join(" | ")} |`, `|${names.map(() => "---").join("|")}|`, `| ${cells.join(" | ")} |`].join("\n");
+		const manyWords = [
+			"| a | b | c | d | e | f | g | h | i | j | k | l |",
+			"|---|---|---|---|---|---|---|---|---|---|---|---|",
+			"| one | two | three | four | five | six | seven | eight | nine | ten | elf | zwölf |",
+		].join("\n");
+		for (const table of [wide, manyWords, TABLE]) {
+			for (const width of [30, 40, 60]) {
+				const rows = strip(renderMarkdown(table, width)).split("\n");
+				for (const row of rows) expect(stringWidth(row), `${width}: ${row}`).toBeLessThanOrEqual(width);
+				// Every character of every cell is still there: none was cut in two.
+				const shown = rows.join("");
+				const cellText = table.split("\n").filter((_, line) => line !== 1).join("");
+				for (const char of Array.from(cellText.replace(/[|\s`]/g, ""))) expect(shown, `${width}: ${char}`).toContain(char);
+			}
+		}
+		// 60 columns: twelve short columns stay a grid, their words whole, without the padding inside the cells.
+		const grid = strip(renderMarkdown(manyWords, 60)).split("\n");
+		expect(grid[3]).toBe("│one│two│three│four│five│six│seven│eight│nine│ten│elf│zwölf│");
+		// Seventeen columns of wide characters do not fit as a grid at 60: each row becomes a record, a cell a line.
+		const records = strip(renderMarkdown(wide, 60)).split("\n");
+		expect(records).toContain("東: 東京");
+		expect(records).toContain("州: 州東");
+		expect(records[0]).toMatch(/^─+$/);
+	});
+
 	it("keep the columns' alignment (right-aligned numbers)", () => {
 		const rows = strip(renderMarkdown("| name | n |\n|---|--:|\n| a | 1 |\n| bbb | 22 |", 80)).split("\n");
 		expect(rows[3]).toBe("│ a    │  1 │");

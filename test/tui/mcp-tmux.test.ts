@@ -4,7 +4,7 @@
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { isProcessAlive } from "../../src/tools/process-groups.js";
+import { isAlive } from "../../src/core/process/index.js";
 import { ensureBuilt, serverFlags } from "../cli/loom-process.js";
 import { EVERYTHING_ENTRY, everythingWithPid, pidIn, processesGone } from "../support/mcp-servers.js";
 import { type ScriptedModelServer, startScriptedModelServer } from "../support/scripted-model-server.mjs";
@@ -58,7 +58,7 @@ describe.skipIf(!hasTmux())("MCP servers in the screen (tmux)", () => {
 		expect(listed).toContain("broken · failed: command not found: no-such-mcp-server-command");
 
 		const pids = [pidIn(join(dir, "pid")), pidIn(join(dir, "helper.pid"))];
-		expect(pids.every((id) => id > 0 && isProcessAlive(id))).toBe(true);
+		expect(pids.every((id) => id > 0 && isAlive(id))).toBe(true);
 		terminal.sendKeys("C-c");
 		await terminal.waitForScreen((text) => text.includes("Press Ctrl+C again to exit"), "the exit hint");
 		terminal.sendKeys("C-c");

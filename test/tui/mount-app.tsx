@@ -17,6 +17,8 @@ export interface MountOptions {
 	initialPrompt?: string;
 	/** False: no keyboard (as without a terminal). Default true. */
 	inputActive?: boolean;
+	/** The file prompts are kept in across sessions; default none. */
+	historyFile?: string;
 }
 
 /** Mounts App; unmounted after each test. `frame()` is what the terminal shows: the printed transcript, then the live frame. */
@@ -26,7 +28,7 @@ export function mount(session: FakeSession, options: MountOptions = {}) {
 	const stdin = new TestStdin();
 	const exits: number[] = [];
 	const instance = render(
-		<App session={session} inputActive={options.inputActive ?? true} initialPrompt={options.initialPrompt} onExit={(code) => exits.push(code)} home="/home/u" print={screen.print} />,
+		<App session={session} inputActive={options.inputActive ?? true} initialPrompt={options.initialPrompt} onExit={(code) => exits.push(code)} home="/home/u" historyFile={options.historyFile} print={screen.print} />,
 		{
 			stdout: stdout as unknown as NodeJS.WriteStream,
 			stdin: stdin as unknown as NodeJS.ReadStream,

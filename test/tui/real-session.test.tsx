@@ -74,7 +74,7 @@ describe("the screen on a real AgentSession", () => {
 		const frame = await screen.until((f) => f.includes("All done.") && f.includes("ready"));
 
 		expect(frame).toContain("› tidy the notes");
-		expect(frame).toMatch(/✓ read notes\.txt [\d.]+s\n\s+read 3 lines \(1-3 of 3\)/);
+		expect(frame).toMatch(/✓ read notes\.txt [\d.]+s\n\s+read 3 lines\n/);
 		expect(frame).toMatch(/✗ bash echo from-bash; exit 3 [\d.]+s/);
 		expect(frame).toContain("from-bash");
 		expect(frame).toMatch(/exit 3/);
@@ -83,6 +83,32 @@ describe("the screen on a real AgentSession", () => {
 		expect(frame.indexOf("Looking first.")).toBeLessThan(frame.indexOf("read notes.txt"));
 		expect(readFileSync(join(cwd, "notes.txt"), "utf8")).toBe("alpha\nBETA\ngamma\n");
 		expect(readFileSync(join(cwd, "out.txt"), "utf8")).toBe("hello");
+	});
+
+	it("says each fact of a command's row once: how it ended in its status line, where its whole output went there too", async () => {
+		const cwd = tempDir();
+		server.enqueue({
+			toolCalls: [
+				{ id: "call_fail", name: "bash", arguments: { command: "echo from-bash; exit 3" } },
+				{ id: "call_long", name: "bash", arguments: { command: "seq 1 5000" } },
+			],
+		});
+		server.enqueue({ text: "Both ran." });
+		const screen = mount(makeSession(cwd));
+		await screen.until((f) => f.includes("ready"));
+		await screen.type("run them", "\r");
+		const frame = await screen.until((f) => f.includes("Both ran.") && f.includes("ready"));
+		const failed = frame.slice(frame.indexOf("✗ bash echo"), frame.indexOf("bash seq"));
+		expect(failed).toMatch(/from-bash\n\s+exit 3\n/);
+		expect(failed).not.toContain("Command failed");
+		const long = frame.slice(frame.indexOf("✓ bash seq"), frame.indexOf("Both ran."));
+		expect(long).toMatch(/\s+5000\n\s+exit 0 · full output: \S+\.log\n/);
+		expect(long.match(/loom-bash-/g)).toHaveLength(1);
+		expect(long).not.toContain("Output cut");
+		// The model still reads both facts in the results.
+		const results = server.requests[1]!.body.messages.filter((message: any) => message.role === "tool").map((message: any) => JSON.stringify(message.content));
+		expect(results[0]).toContain("Command failed with exit code 3.");
+		expect(results[1]).toContain("Output cut");
 	});
 
 	it("/new then /resume brings the earlier conversation back on screen, tool rows included", async () => {
@@ -102,7 +128,7 @@ describe("the screen on a real AgentSession", () => {
 		await screen.type("\r");
 		const frame = await screen.until((f) => f.includes("Resumed session with 4 messages"));
 		const resumed = frame.slice(frame.indexOf("Resumed session with 4 messages"));
-		expect(resumed).toMatch(/› count the lines\n\n✓ read data\.txt\n\s+read 2 lines \(1-2 of 2\)\n\nTwo lines\./);
+		expect(resumed).toMatch(/› count the lines\n\n✓ read data\.txt\n\s+read 2 lines\n\nTwo lines\./);
 		expect(session.messageCount).toBe(4);
 	});
 
@@ -127,6 +153,26 @@ describe("the screen on a real AgentSession", () => {
 		await screen.type("again", "\r");
 		await screen.until((f) => f.includes("Second answer.") && f.includes("ready"));
 		expect(server.requests.map((request) => request.body.model)).toEqual(["small", "big"]);
+	});
+
+	it("after /compact the footer's context percentage is the compacted context's, before any new answer", async () => {
+		const home = tempDir();
+		writeFileSync(join(home, "models.json"), JSON.stringify({ providers: { local: { baseUrl: server.openaiBaseUrl, apiKey: "k", models: [{ id: "small", contextWindow: 10_000 }] } } }));
+		const session = new AgentSession(scriptedSessionOptions(server, tempDir(), home, { selection: { provider: "local", modelId: "small" } }));
+		cleanups.push(() => session.dispose());
+		server.enqueue({ text: "First answer.", usage: { input: 3000, output: 100 } }, { text: "Second answer.", usage: { input: 6000, output: 100 } }, { text: "## Goal\nA short summary." });
+		const screen = mount(session);
+		await screen.until((f) => f.includes("ready"));
+		await screen.type("first", "\r");
+		await screen.until((f) => f.includes("First answer.") && f.includes("ready"));
+		await screen.type("second", "\r");
+		await screen.until((f) => f.includes("Second answer.") && f.includes("ctx 61%"));
+		await screen.type("/compact", "\r");
+		const frame = await screen.until((f) => f.includes("Compacted the conversation") && f.includes("ready"));
+		const expected = Math.round((session.contextUsage.tokens / 10_000) * 100);
+		expect(expected).toBeLessThan(61);
+		expect(frame).toContain(`ctx ${expected}%`);
+		expect(frame).not.toContain("ctx 61%");
 	});
 
 	it("Esc stops a slow stream; the run ends as interrupted and the screen is ready again", async () => {

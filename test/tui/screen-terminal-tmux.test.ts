@@ -1,12 +1,13 @@
 // The screen in a real terminal (tmux), for what only a terminal shows: the keys as tmux sends them, what the
 // scrollback keeps after leaving, a tool row while its command runs silently.
-import { mkdirSync } from "node:fs";
+import { existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { ensureBuilt, serverFlags } from "../cli/loom-process.js";
+import { ensureBuilt, serverFlags, sessionFiles, sessionMessages } from "../cli/loom-process.js";
 import { type ScriptedModelServer, startScriptedModelServer } from "../support/scripted-model-server.mjs";
 import { tempDir } from "../support/temp-dir.js";
-import { TmuxTerminal, hasTmux, loomCommand } from "../support/tmux-terminal.js";
+import { TmuxTerminal, count, hasTmux, loomCommand } from "../support/tmux-terminal.js";
+import { waitFor } from "../support/wait-for.js";
 
 /** A terminal of its own for each test (a tmux server just killed may still hold a reused socket). */
 let terminal: TmuxTerminal;
@@ -42,11 +43,12 @@ describe.skipIf(!hasTmux())("the screen in a terminal (tmux)", () => {
 		server?.close();
 	});
 
-	/** Starts loom in a fresh project and waits for the editor. */
-	async function open(args: string[] = [], size = { columns: 100, rows: 30 }) {
+	/** Starts loom in a fresh project (or again in `again`'s) and waits for the editor. */
+	async function open(args: string[] = [], size = { columns: 100, rows: 30 }, again?: { cwd: string; home: string }) {
+		terminal?.kill();
 		terminal = new TmuxTerminal(`loom-screen-terminal-${run}`);
 		const dir = join(root, String(run++));
-		const ws = { cwd: join(dir, "project"), home: join(dir, "loom-home") };
+		const ws = again ?? { cwd: join(dir, "project"), home: join(dir, "loom-home") };
 		mkdirSync(ws.cwd, { recursive: true });
 		mkdirSync(join(ws.home, "user-home"), { recursive: true });
 		terminal.start(loomCommand(ws.home, [...serverFlags(server.openaiBaseUrl), ...args]), { cwd: ws.cwd, ...size });
@@ -116,6 +118,65 @@ describe.skipIf(!hasTmux())("the screen in a terminal (tmux)", () => {
 		// In order: the prompt, the answer so far, then the interrupted line.
 		expect(scrollback.indexOf("› tell me slowly")).toBeLessThan(scrollback.indexOf(paragraph(1)));
 		expect(scrollback.lastIndexOf(streaming)).toBeLessThan(scrollback.indexOf("Interrupted"));
+	}, 60_000);
+
+	it("one Ctrl+C on an empty editor stops the run as Esc does: the command ends, the file is complete, loom stays", async () => {
+		const started = join(root, "ctrl-c-started");
+		server.enqueue({ toolCalls: [{ id: "call_long", name: "bash", arguments: { command: `touch ${started}; sleep 30` } }] });
+		const ws = await open();
+		await terminal.typeLine("run the long one");
+		await terminal.waitForScreen((screen) => /bash touch .* [\d.]+s/.test(screen), "the command running");
+		await waitFor(() => existsSync(started), Boolean, { what: "the command to start" });
+		terminal.sendKeys("C-c");
+		const stopped = await terminal.waitForScreen((screen) => screen.includes("ready"), "the run to stop");
+		expect(stopped).toMatch(/✗ bash touch .*\n(.*\n)*\s+interrupted/);
+		expect(stopped).not.toContain("[loom exited");
+		const [file] = sessionFiles(ws.home);
+		expect(sessionMessages(file!).map((message) => message.role)).toEqual(["user", "assistant", "toolResult"]);
+		expect(sessionMessages(file!)[2]).toMatchObject({ toolCallId: "call_long", isError: true });
+		// The model was not asked again: the run ended with the stopped command.
+		expect(server.requests).toHaveLength(1);
+		// The screen goes on: the next prompt is a run of its own.
+		server.enqueue({ text: "Back again." });
+		await terminal.typeLine("and now?");
+		await terminal.waitForScreen((screen) => screen.includes("Back again."), "the next answer");
+		terminal.sendKeys("C-d");
+		await terminal.waitForScreen((screen) => screen.includes("[loom exited with 0]"), "loom to exit");
+	}, 60_000);
+
+	it("Up in a new loom recalls the prompts typed in this project before, newest first", async () => {
+		server.setDefaultTurn({ text: "Noted." });
+		const ws = await open();
+		for (const [index, prompt] of ["remember the milk", "and the bread"].entries()) {
+			await terminal.typeLine(prompt);
+			await terminal.waitForScreen((screen) => count(screen, "Noted.") === index + 1 && screen.includes("ready"), "the answer");
+		}
+		terminal.sendKeys("C-d");
+		await terminal.waitForScreen((screen) => screen.includes("[loom exited with 0]"), "loom to exit");
+
+		await open([], undefined, ws);
+		terminal.sendKeys("Up");
+		await terminal.waitForScreen((screen) => editorText(screen) === "› and the bread", "the latest prompt recalled");
+		terminal.sendKeys("Up");
+		await terminal.waitForScreen((screen) => editorText(screen) === "› remember the milk", "the one before");
+	}, 60_000);
+
+	it("draws markdown tables within 60 columns: grids that fit, a table too wide as records, no line wrapped by the terminal", async () => {
+		const names = Array.from("東京都区部大阪府市町村県道北海九州");
+		const wide = [`| ${names.join(" | ")} |`, `|${names.map(() => "---").join("|")}|`, `| ${names.map((name, i) => name + names[(i + 1) % names.length]).join(" | ")} |`];
+		const words = ["| Option | Meaning | Default |", "|:--|:--|--:|", "| `--model` | The model to use for every request in this session, as provider/id or a bare id | claude-sonnet |"];
+		server.enqueue({ text: ["Two tables:", "", ...words, "", ...wide, "", "End of tables."].join("\n") });
+		await open([], { columns: 60, rows: 50 });
+		await terminal.typeLine("tables");
+		const screen = await terminal.waitForScreen((text) => text.includes("End of tables."), "the answer");
+		const rows = screen.split("\n");
+		// A row the terminal wrapped would end in the middle of the grid, its rest on the next line.
+		for (const row of rows.filter((line) => /^[┌├└]/.test(line))) expect(row.trimEnd(), row).toMatch(/[┐┤┘]$/);
+		for (const row of rows.filter((line) => line.startsWith("│"))) expect(row.trimEnd(), row).toMatch(/│$/);
+		for (const row of rows.filter((line) => /[┬┼┴]/.test(line))) expect(row, row).toMatch(/^[┌├└]/);
+		expect(screen).toMatch(/│ --model │ The model to use for every +│ claude-sonnet │/);
+		expect(rows).toContain("東: 東京");
+		expect(rows).toContain("州: 州東");
 	}, 60_000);
 
 	it("shows a silent command's row as running, not preparing, while it runs", async () => {

@@ -66,9 +66,35 @@ describe("!command on the screen", () => {
 		await screen.type("summarise", ENTER);
 		await screen.until((f) => f.includes("ready") && session.calls.prompts.length === 1);
 		expect(session.calls.prompts[0]).toBe("The user ran `cat notes.txt` (exit code 0); its output:\n```\nalpha\nbeta\n```\n\nsummarise");
+		// Shown and remembered as typed: the output is already in the transcript, as the command's own row.
+		expect(session.promptOptions[0]).toEqual({ typed: "summarise" });
+		expect(await screen.until((f) => f.includes("› summarise"))).not.toContain("› The user ran");
 		await screen.type("again", ENTER);
 		await screen.until(() => session.calls.prompts.length === 2);
 		expect(session.calls.prompts[1]).toBe("again");
+	});
+
+	it("returns when the shell is done, though a background job it started still holds the output", async () => {
+		const session = inProject();
+		const screen = mount(session);
+		await screen.until((f) => f.includes("Ask loom"));
+		const typedAt = Date.now();
+		await screen.type("!sleep 100 & echo hi", ENTER);
+		const frame = await screen.until((f) => /^\s+hi$/m.test(f) && !f.includes("esc stops it"));
+		expect(frame).toContain("! sleep 100 & echo hi");
+		expect(Date.now() - typedAt).toBeLessThan(4000);
+	});
+
+	it("says why a command could not start, and takes the next one", async () => {
+		const session = inProject();
+		session.cwd = join(session.cwd, "gone");
+		const screen = mount(session);
+		await screen.until((f) => f.includes("Ask loom"));
+		await screen.type("!ls", ENTER);
+		await screen.until((f) => f.includes("Could not run ls: Working directory") && f.includes("does not exist"));
+		session.cwd = join(session.cwd, "..");
+		await screen.type("!echo again", ENTER);
+		await screen.until((f) => /^\s+again$/m.test(f));
 	});
 
 	it("shows the command while it runs, and Esc stops it", async () => {

@@ -70,10 +70,17 @@ describe("ToolRow", () => {
 		expect(truncated.text).toContain("exit 0 · full output: /tmp/out.log");
 	});
 
-	it("read: path with line range, then how many lines were read", () => {
-		const { text } = frameOf(run({ name: "read", argsPreview: "src/a.ts:1-120", status: "done", resultText: "...", details: { startLine: 1, endLine: 120, totalLines: 300 }, endedAt: 10_400 }));
-		expect(text).toMatch(/^✓ read src\/a\.ts:1-120 0\.4s/);
-		expect(text).toContain("read 120 lines (1-120 of 300)");
+	it("read: path with the range asked for, then how many lines were read, each fact once", () => {
+		const asked = frameOf(run({ name: "read", argsPreview: "src/a.ts:1-120", args: { path: "src/a.ts", offset: 1, limit: 120 }, status: "done", resultText: "...", details: { startLine: 1, endLine: 120, totalLines: 300 }, endedAt: 10_400 }));
+		expect(asked.text).toMatch(/^✓ read src\/a\.ts:1-120 0\.4s\n\s+read 120 lines of 300$/);
+		// The whole file: its length once.
+		const whole = frameOf(run({ name: "read", argsPreview: "a.ts", args: { path: "a.ts" }, status: "done", resultText: "...", details: { startLine: 1, endLine: 3, totalLines: 3 }, endedAt: 10_400 }));
+		expect(whole.text).toMatch(/\n\s+read 3 lines$/);
+		// Fewer lines than asked for, or a file cut short by the limits: which lines came back.
+		const cut = frameOf(run({ name: "read", argsPreview: "big.ts", args: { path: "big.ts" }, status: "done", resultText: "...", details: { startLine: 1, endLine: 2000, totalLines: 5000 }, endedAt: 10_400 }));
+		expect(cut.text).toMatch(/\n\s+read 2000 lines \(1-2000 of 5000\)$/);
+		const short = frameOf(run({ name: "read", argsPreview: "a.ts:2-10", args: { path: "a.ts", offset: 2, limit: 9 }, status: "done", resultText: "...", details: { startLine: 2, endLine: 3, totalLines: 3 }, endedAt: 10_400 }));
+		expect(short.text).toMatch(/\n\s+read 2 lines \(2-3 of 3\)$/);
 	});
 
 	it("read without details counts the lines of the result", () => {

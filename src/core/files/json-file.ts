@@ -2,9 +2,10 @@
 // checked and bounded, a missing file meaning none, and a broken one is an error naming the file; each loader
 // words its own message. Small state files (trust.json, remembered warnings) are best effort when read and are
 // replaced whole when written, so a reader never sees half of one.
-import { mkdirSync, renameSync, writeFileSync } from "node:fs";
+import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import { CheckedReadError, readCheckedText, withoutBom } from "../checked-read.js";
+import { replaceFileSync } from "./replace-file.js";
 
 /**
  * A configuration file's text (without a byte-order mark), at most `maxBytes`; undefined when there is no such
@@ -44,12 +45,10 @@ export interface JsonStateWriteOptions {
 }
 
 /**
- * Replaces a state file whole with `value` as one line of JSON (or indented), creating its folder: written to
- * a temporary file beside it, then renamed over it. Throws when that fails; the old file is then untouched.
+ * Replaces a state file whole with `value` as one line of JSON (or indented), creating its folder (see
+ * replaceFileSync). Throws when that fails; the old file is then untouched.
  */
 export function writeJsonState(path: string, value: unknown, options: JsonStateWriteOptions = {}): void {
 	mkdirSync(dirname(path), { recursive: true });
-	const temporary = `${path}.${process.pid}.tmp`;
-	writeFileSync(temporary, `${JSON.stringify(value, null, options.indent)}\n`, options.mode === undefined ? {} : { mode: options.mode });
-	renameSync(temporary, path);
+	replaceFileSync(path, `${JSON.stringify(value, null, options.indent)}\n`, options.mode === undefined ? {} : { mode: options.mode });
 }

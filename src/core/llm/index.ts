@@ -7,6 +7,7 @@ export { streamOpenAICompletions } from "./openai-completions.js";
 export { runProviderStream } from "./provider-run.js";
 export { calculateCost, emptyUsage } from "./usage.js";
 export { isContextOverflow } from "./context-overflow.js";
+export { redactSecrets } from "../text/secret-mask.js";
 export {
 	transformMessages,
 	normalizeAnthropicToolCallId,

@@ -15,6 +15,9 @@ import { uniqueToolCallId } from "./transform-messages.js";
 import { emptyUsage, finalizeUsage } from "./usage.js";
 
 const COUNTS = ["input", "output", "cacheRead", "cacheWrite"] as const;
+
+/** Events the consumer may leave untaken before reading the response waits for it (a few network reads' worth). */
+const MAX_UNTAKEN_EVENTS = 2048;
 type UsageCounts = Partial<Pick<Usage, (typeof COUNTS)[number] | "reasoning">>;
 
 /** A preview of streamed tool-call arguments: complete JSON, else the longest valid prefix, else `{}`. */
@@ -89,6 +92,15 @@ export class PartialAssistantMessage {
 
 	get isFinished(): boolean {
 		return this.finished;
+	}
+
+	/**
+	 * A promise while the stream's consumer has many events still to take (its own reader is slow), resolving once
+	 * it takes them; undefined while it keeps up. Reading the response waits on it, so the events waiting in memory
+	 * stay bounded and the server waits instead.
+	 */
+	consumerBehind(): Promise<void> | undefined {
+		return this.stream.behind(MAX_UNTAKEN_EVENTS);
 	}
 
 	start(): void {

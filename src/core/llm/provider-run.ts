@@ -6,7 +6,7 @@ import type { AssistantMessageEventStream, Model, StopReason, StreamOptions } fr
 import { providerApiKey } from "./api-keys.js";
 import { PartialAssistantMessage } from "./partial-message.js";
 import { checkBaseUrl, describeProviderError, ProviderStreamError } from "./provider-error.js";
-import { redactSecrets } from "./redact.js";
+import { redactSecrets } from "../text/secret-mask.js";
 import { DEFAULT_RETRY, type RetrySettings, retryDelayMs, sleepUnlessAborted } from "./retry.js";
 
 export const DEFAULT_IDLE_TIMEOUT_MS = 5 * 60_000;
@@ -28,9 +28,10 @@ export interface AttemptContext {
 	/**
 	 * Call when the response arrives and after each chunk read: resets the idle timer when the message moved
 	 * forward since the last call (the first call always counts). Keep-alives and empty deltas do not move it,
-	 * so a server sending only those still meets the idle timeout.
+	 * so a server sending only those still meets the idle timeout. Returns a promise while the stream's consumer
+	 * is far behind: await it before reading on (it resolves on abort too); the idle timer waits meanwhile.
 	 */
-	touch(): void;
+	touch(): Promise<void> | undefined;
 }
 
 /** Sends one request and reads its stream into `partial`; throws on any failure. */
@@ -142,13 +143,23 @@ async function runAttempt(
 	// remains of the idle period when it fires (a timer reset per event cost more than the parsing).
 	let lastActivity = performance.now();
 	let seenProgress = -1;
+	/** Reading waits for the consumer: the server is not idle, it waits for us. */
+	let waitingForConsumer = false;
 	const touch = () => {
-		if (partial.progress === seenProgress) return;
-		seenProgress = partial.progress;
-		lastActivity = performance.now();
+		if (partial.progress !== seenProgress) {
+			seenProgress = partial.progress;
+			lastActivity = performance.now();
+		}
+		const behind = partial.consumerBehind();
+		if (!behind) return undefined;
+		waitingForConsumer = true;
+		return untilAborted(behind, controller.signal).then(() => {
+			waitingForConsumer = false;
+			lastActivity = performance.now();
+		});
 	};
 	const check = () => {
-		const silentFor = performance.now() - lastActivity;
+		const silentFor = waitingForConsumer ? 0 : performance.now() - lastActivity;
 		if (silentFor >= idleMs) {
 			idle = true;
 			controller.abort();
@@ -170,6 +181,19 @@ async function runAttempt(
 		clearTimeout(timer);
 		userSignal?.removeEventListener("abort", onUserAbort);
 	}
+}
+
+/** Resolves with `work`, or as soon as the signal aborts. */
+function untilAborted(work: Promise<void>, signal: AbortSignal): Promise<void> {
+	if (signal.aborted) return Promise.resolve();
+	return new Promise((resolve) => {
+		const done = () => {
+			signal.removeEventListener("abort", done);
+			resolve();
+		};
+		signal.addEventListener("abort", done, { once: true });
+		void work.then(done);
+	});
 }
 
 function notifyRetry(options: ProviderStreamOptions, info: Parameters<NonNullable<StreamOptions["onRetry"]>>[0]): void {

@@ -1,5 +1,6 @@
 // Reads a streaming HTTP response body as Server-Sent Events, reporting each chunk once its events were
-// handled (the idle timeout then looks at whether they moved the message forward).
+// handled (the idle timeout then looks at whether they moved the message forward, and a consumer far behind
+// holds the next read back).
 import {
 	isNonStreamContentType,
 	looksLikeNonStreamBody,
@@ -18,12 +19,13 @@ import { type SseEventHandler, SseParser } from "./sse-parser.js";
 const YIELD_EVERY_MS = 8;
 
 /**
- * Resolves when the body has ended and every complete event was handled. Rejects with the read error
+ * Resolves when the body has ended and every complete event was handled. `onChunk` may return a promise: the next
+ * read waits for it. Rejects with the read error
  * (a cut connection, an abort) or with whatever `onEvent` throws; the body is cancelled then, so the
  * connection is released at once. A body that is not an event stream (JSON, HTML) rejects with what the
  * server said in it.
  */
-export async function readSseBody(response: Response, onChunk: () => void, onEvent: SseEventHandler): Promise<void> {
+export async function readSseBody(response: Response, onChunk: () => unknown, onEvent: SseEventHandler): Promise<void> {
 	if (!response.body) throw new ProviderStreamError("The provider answered without a response body.");
 	const contentType = response.headers.get("content-type") ?? "";
 	if (isNonStreamContentType(contentType)) throw nonStreamError(await readBodyStart(response), contentType);
@@ -44,8 +46,12 @@ export async function readSseBody(response: Response, onChunk: () => void, onEve
 			}
 			parser.push(value);
 			if (parser.eventCount > 0) start = undefined;
-			onChunk();
-			if (performance.now() - yielded >= YIELD_EVERY_MS) {
+			// The consumer is far behind: read on once it has caught up (the server waits meanwhile).
+			const behind = onChunk();
+			if (behind instanceof Promise) {
+				await behind;
+				yielded = performance.now();
+			} else if (performance.now() - yielded >= YIELD_EVERY_MS) {
 				await new Promise((resolve) => setImmediate(resolve));
 				yielded = performance.now();
 			}

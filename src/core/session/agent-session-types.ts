@@ -9,6 +9,7 @@ import type { RunOutcomeStatus, SessionEvent } from "./session-events.js";
 import type { SessionStore } from "./session-store.js";
 import type { ToolSettings } from "./session-tools.js";
 import type { PromptParts } from "./system-prompt.js";
+import type { UserCommandRunner } from "./user-command.js";
 
 export interface AgentSessionOptions {
 	cwd: string;
@@ -58,6 +59,8 @@ export interface AgentSessionOptions {
 	buildContext?: (entries: readonly SessionEntry[]) => AgentMessage[];
 	/** Problems met assembling the session (a context file cut to its limit), reported with the load warnings. */
 	warnings?: readonly string[];
+	/** Runs the user's own shell commands (runUserCommand); without it the session runs none. */
+	userCommands?: UserCommandRunner;
 }
 
 export type SessionListener = (event: SessionEvent) => void | Promise<void>;

@@ -3,11 +3,11 @@
 import { Agent } from "../agent.js";
 import type { AgentMessage } from "../agent-types.js";
 import { OrderedDelivery, callInOrder } from "../event-delivery.js";
-import type { AssistantMessage, ImageContent, Message, Model, RetryInfo, ThinkingLevel } from "../llm-types.js";
+import type { AssistantMessage, Message, Model, RetryInfo, ThinkingLevel } from "../llm-types.js";
 import type { ModelListing } from "../llm/model-registry.js";
 import { preloadModelSdk, streamModel } from "../llm/stream-model.js";
 import type { ToolDefinition } from "../tool-definition.js";
-import { userMessage } from "../messages.js";
+import { type PromptOptions, userMessage } from "../messages.js";
 import type { AgentSessionOptions, RunOutcome, SessionListener } from "./agent-session-types.js";
 import { MessageQueue, type QueueKind } from "./message-queue.js";
 import { ModelChoice, type ModelSelection } from "./model-choice.js";
@@ -36,6 +36,7 @@ import type { PromptParts } from "./system-prompt.js";
 import { nonInteractiveUi, type SessionUi, UiSlot } from "./session-ui.js";
 import { SettingsRecord } from "./settings-record.js";
 import { addUsage, sumEntryUsage, type UsageTotals } from "./usage-totals.js";
+import type { UserCommandOptions, UserCommandResult } from "./user-command.js";
 
 export type { AgentSessionOptions, RunOutcome, SessionListener } from "./agent-session-types.js";
 
@@ -45,7 +46,7 @@ export class AgentSession {
 	readonly agent: Agent;
 	readonly cwd: string;
 	/**
-	 * Ordered links run before and after every tool call (policy, then extensions, then MCP-aware checks),
+	 * Ordered links run before and after every tool call (policy, then extensions, then final links),
 	 * composed into the agent's beforeToolCall / afterToolCall. Assigning `agent.beforeToolCall` or
 	 * `agent.afterToolCall` directly replaces the composed hook, and with it every link of that chain.
 	 */
@@ -179,6 +180,17 @@ export class AgentSession {
 		this.secretMask = mask;
 	}
 
+	/**
+	 * Runs a shell command the user typed (the screen's `!command`) in the session's directory, as the bash tool
+	 * runs the model's: in a process group this session ends when disposed, output bounded and masked. Rejects
+	 * when it cannot start (or when the session was assembled without a runner).
+	 */
+	runUserCommand(command: string, options: UserCommandOptions = {}): Promise<UserCommandResult> {
+		const run = this.options.userCommands;
+		if (!run) return Promise.reject(new Error("This session cannot run shell commands."));
+		return run(command, options);
+	}
+
 	/** How the session restores files when it rewinds; undefined until something records checkpoints. */
 	get fileCheckpoints(): FileCheckpoints | undefined {
 		return this.checkpoints;
@@ -302,7 +314,7 @@ export class AgentSession {
 	 * provider failures during the run end as an error assistant message and in the outcome.
 	 * A run that starts is framed by run_start and run_end, whatever happens between the agent's runs.
 	 */
-	async runPrompt(text: string, options: { images?: ImageContent[] } = {}): Promise<RunOutcome> {
+	async runPrompt(text: string, options: PromptOptions = {}): Promise<RunOutcome> {
 		if (this.run) throw new Error(ALREADY_RUNNING);
 		const run = new RunState(this.options.maxTurns, (event) => this.emit(event));
 		this.run = run;
@@ -315,7 +327,7 @@ export class AgentSession {
 			if (!this.choice.ensure()) throw new Error(this.choice.error);
 			// Stopped while it waited: nothing is sent.
 			if (run.abortRequested) return run.outcome();
-			return await this.runToEnd(run, userMessage(text, options.images));
+			return await this.runToEnd(run, userMessage(text, options.images, options.typed));
 		} finally {
 			if (this.run === run) this.run = undefined;
 		}
@@ -350,18 +362,18 @@ export class AgentSession {
 	}
 
 	/** runPrompt() for callers that need no outcome (the screen). */
-	async prompt(text: string, options: { images?: ImageContent[] } = {}): Promise<void> {
+	async prompt(text: string, options: PromptOptions = {}): Promise<void> {
 		await this.runPrompt(text, options);
 	}
 
 	/** While running: delivered after the current tool batch. While idle (the run just ended): starts a run. */
-	steer(text: string): void {
-		this.enqueue("steering", text);
+	steer(text: string, options: Pick<PromptOptions, "typed"> = {}): void {
+		this.enqueue("steering", text, options.typed);
 	}
 
 	/** While running: delivered when the agent would otherwise stop. While idle: starts a run. */
-	followUp(text: string): void {
-		this.enqueue("followUp", text);
+	followUp(text: string, options: Pick<PromptOptions, "typed"> = {}): void {
+		this.enqueue("followUp", text, options.typed);
 	}
 
 	/** Takes every queued message back (e.g. into the editor after Esc). */
@@ -611,12 +623,12 @@ export class AgentSession {
 		if (this.isStreaming) throw new Error(`Cannot ${what} while a run is active: wait for it to end or interrupt it first.`);
 	}
 
-	private enqueue(kind: QueueKind, text: string): void {
+	private enqueue(kind: QueueKind, text: string, typed?: string): void {
 		if (!this.isStreaming) {
-			this.prompt(text).catch((error: Error) => this.emit({ type: "session_error", message: error.message }));
+			this.prompt(text, { typed }).catch((error: Error) => this.emit({ type: "session_error", message: error.message }));
 			return;
 		}
-		const message = userMessage(text);
+		const message = userMessage(text, undefined, typed);
 		this.queued.add(kind, message, text);
 		if (kind === "steering") this.agent.steer(message);
 		else this.agent.followUp(message);

@@ -1,12 +1,16 @@
 // The session's tool-call hooks: an ordered chain of links for before a call and one for after, composed into
-// the Agent's single beforeToolCall / afterToolCall slot. Approval policy, extensions and MCP-aware checks each
-// add a link; none of them needs to know the others.
+// the Agent's single beforeToolCall / afterToolCall slot. The approval policy, extensions, checkpoints and the
+// secret mask each add a link; none of them needs to know the others.
 import { errorMessageOf } from "../abort.js";
 import type { AfterToolCallResult, AgentLoopConfig } from "../agent-types.js";
 import { applyAfterToolCall } from "../tool-execution.js";
 
-/** Where a link runs: every policy link before every extension link, every extension link before every mcp link. */
-export type HookStage = "policy" | "extension" | "mcp";
+/**
+ * Where a link runs: every policy link before every extension link, every extension link before every final link.
+ * `final` is for what must see the call as everything else left it: the secret mask after a call, the checkpoint
+ * taken just before one.
+ */
+export type HookStage = "policy" | "extension" | "final";
 export type BeforeLink = NonNullable<AgentLoopConfig["beforeToolCall"]>;
 export type AfterLink = NonNullable<AgentLoopConfig["afterToolCall"]>;
 
@@ -16,7 +20,7 @@ export interface LinkOptions {
 	name: string;
 }
 
-const STAGE_ORDER: readonly HookStage[] = ["policy", "extension", "mcp"];
+const STAGE_ORDER: readonly HookStage[] = ["policy", "extension", "final"];
 
 interface Entry<L> {
 	link: L;

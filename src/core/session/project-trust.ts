@@ -14,6 +14,7 @@ function trustFile(home: string): string {
 	return join(home, FILE);
 }
 
+/** The decisions remembered; none when the file is missing, unreadable, too large, not a regular file or not JSON. */
 function load(home: string): TrustFile {
 	const parsed = readJsonState(trustFile(home), MAX_BYTES);
 	return parsed && typeof parsed === "object" && !Array.isArray(parsed) ? (parsed as TrustFile) : {};

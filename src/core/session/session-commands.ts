@@ -1,6 +1,6 @@
 // The session's own slash commands: model, thinking level, session files, compaction. Registered in the
 // session's command registry, so every interface that runs commands (the screen, later RPC) offers them.
-import { formatCost, formatLocalMinute, formatTokens } from "../format.js";
+import { formatCost, formatLocalMinute, formatRelativeTime, formatTokens } from "../format.js";
 import { THINKING_LEVELS, type ThinkingLevel } from "../llm-types.js";
 import type { ModelListing } from "../llm/model-registry.js";
 import { BRANCH_COMMANDS } from "./branch-commands.js";
@@ -99,11 +99,11 @@ async function pickModel(ctx: Context): Promise<void> {
 	if (chosen !== undefined && chosen !== current) await ctx.session.setModel(chosen);
 }
 
-/** One row of a session picker: the first prompt, then when and how long. */
-export function sessionChoice(info: SessionSummary): { label: string; description: string } {
+/** One row of a session picker: the first prompt, then how long ago it was last used and its length. */
+export function sessionChoice(info: SessionSummary, now = new Date()): { label: string; description: string } {
 	return {
 		label: info.firstPrompt === "" ? "(no prompt yet)" : info.firstPrompt.slice(0, 200),
-		description: `${formatLocalMinute(info.modified)} · ${info.messageCount} messages`,
+		description: `${formatRelativeTime(info.modified, now)} · ${info.messageCount} messages`,
 	};
 }
 

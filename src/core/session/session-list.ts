@@ -119,7 +119,7 @@ function firstPromptIn(text: string): string {
 				return "";
 			}
 		}
-		if (entry?.message?.role === "user") return preview(entry.message.content);
+		if (entry?.message?.role === "user") return preview(typeof entry.message.typed === "string" ? entry.message.typed : entry.message.content);
 	}
 	return "";
 }

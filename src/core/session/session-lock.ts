@@ -1,8 +1,10 @@
 // One writer per session file: a lock file next to it (`<file>.lock`) names the loom process that holds it.
 // A pid lock rather than an mtime lock (proper-lockfile): a crashed holder is recognised at once by its pid, not
 // after a staleness delay, and no timer has to keep refreshing the lock while a long synchronous step runs.
-import { closeSync, openSync, readFileSync, unlinkSync, writeSync } from "node:fs";
+import { closeSync, openSync, unlinkSync, writeSync } from "node:fs";
 import { hostname } from "node:os";
+import { CheckedReadError, readCheckedText } from "../checked-read.js";
+import { isAlive, onProcessExit } from "../process/index.js";
 
 export interface LockHolder {
 	pid: number;
@@ -33,7 +35,6 @@ function lockPathFor(file: string): string {
 
 /** Locks held by this process, by lock path, with how many stores hold each (a /resume of the open session). */
 const held = new Map<string, number>();
-let exitHookInstalled = false;
 
 /** Released with close(); also removed when the process exits, however it exits short of a kill -9. */
 export interface SessionLock {
@@ -48,7 +49,7 @@ export function acquireSessionLock(file: string): SessionLock {
 	else {
 		createLock(path, file);
 		held.set(path, 1);
-		installExitHook();
+		onProcessExit(releaseAllLocks);
 	}
 	let released = false;
 	return {
@@ -73,13 +74,13 @@ function createLock(path: string, file: string): void {
 			fd = openSync(path, "wx", 0o644);
 		} catch (error) {
 			if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
-			const text = readQuietly(path);
+			const text = readLock(path);
 			const holder = parseHolder(text);
 			if (attempt > 0 || (holder && isRunning(holder))) {
 				throw new SessionInUseError(file, holder ?? { pid: 0, host: "unknown" });
 			}
 			// Removed only if it still holds what was judged stale: a takeover in between is not undone.
-			if (readQuietly(path) === text) removeQuietly(path);
+			if (readLock(path) === text) removeQuietly(path);
 			continue;
 		}
 		try {
@@ -105,28 +106,40 @@ function parseHolder(text: string | undefined): LockHolder | undefined {
 function isRunning(holder: LockHolder): boolean {
 	if (holder.host !== hostname()) return true;
 	// Not among this process's own locks (those never get here), so left by an earlier process with this pid.
-	if (holder.pid === process.pid) return false;
-	try {
-		process.kill(holder.pid, 0);
-	} catch (error) {
-		// EPERM: it runs, as another user.
-		if ((error as NodeJS.ErrnoException).code === "ESRCH") return false;
-	}
+	if (holder.pid === process.pid || !isAlive(holder.pid)) return false;
 	const start = processStart(holder.pid);
 	return holder.start === undefined || start === undefined || start === holder.start;
 }
 
 /** Field 22 of /proc/<pid>/stat (start time in clock ticks since boot); undefined where there is no /proc. */
 function processStart(pid: number): string | undefined {
-	const stat = readQuietly(`/proc/${pid}/stat`);
+	const stat = readQuietly(`/proc/${pid}/stat`, 4096);
 	// The command name (field 2) may hold spaces and parentheses: count fields after its closing parenthesis.
 	const fields = stat?.slice(stat.lastIndexOf(")") + 2).split(" ");
 	return fields?.[19];
 }
 
-function readQuietly(path: string): string | undefined {
+/** A lock holds one small JSON object: anything bigger was not written by loom. */
+const MAX_LOCK_BYTES = 4096;
+
+/**
+ * The lock's text: undefined when it is gone, "" when it is too big to be a lock (both count as stale). Something
+ * other than a regular file in its place (a FIFO would block the read) is not loom's to remove: reported.
+ */
+function readLock(path: string): string | undefined {
 	try {
-		return readFileSync(path, "utf8");
+		return readCheckedText(path, { maxBytes: MAX_LOCK_BYTES });
+	} catch (error) {
+		if (error instanceof CheckedReadError && (error.code === "ENOTREG" || error.code === "EISDIR")) {
+			throw new Error(`${error.message} Remove it to open the session.`);
+		}
+		return error instanceof CheckedReadError && error.code === "ETOOBIG" ? "" : undefined;
+	}
+}
+
+function readQuietly(path: string, maxBytes: number): string | undefined {
+	try {
+		return readCheckedText(path, { maxBytes });
 	} catch {
 		return undefined;
 	}
@@ -140,11 +153,7 @@ function removeQuietly(path: string): void {
 	}
 }
 
-function installExitHook(): void {
-	if (exitHookInstalled) return;
-	exitHookInstalled = true;
-	process.on("exit", () => {
-		for (const path of held.keys()) removeQuietly(path);
-		held.clear();
-	});
+function releaseAllLocks(): void {
+	for (const path of held.keys()) removeQuietly(path);
+	held.clear();
 }

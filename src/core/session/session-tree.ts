@@ -138,8 +138,10 @@ export function sessionTree(all: readonly SessionEntry[], leafId: string | null)
 	return { rows, branched: [...children.values()].some((kids) => kids.length > 1), branches: ends + (apart ? 1 : 0), at: here };
 }
 
-/** The first line of a prompt's text (without images). */
+/** A prompt's text as the user typed it (without images; not what it stood for, see UserMessage.typed). */
 export function promptText(message: AgentMessage): string {
+	const typed = (message as { typed?: unknown }).typed;
+	if (typeof typed === "string") return typed.trim();
 	const content = (message as { content?: unknown }).content;
 	const text =
 		typeof content === "string"

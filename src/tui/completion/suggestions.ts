@@ -6,6 +6,7 @@ import { homedir } from "node:os";
 import { resolve } from "node:path";
 import { stripToOneLine } from "../../core/text/sanitize-terminal.js";
 import { fuzzyFilter } from "../fuzzy-match.js";
+import { mentionWord, pathWordAt, shellWord } from "../shell-words.js";
 import type { FileMatcher } from "./file-matcher.js";
 
 export interface Suggestion {
@@ -66,14 +67,18 @@ export function commandSuggestions(text: string, cursor: number, commands: reado
 	return { kind: "command", items, from: 0, to: end, typed: `/${typed} ` };
 }
 
+/** `path` written after "@" as completion inserts it: a folder left open to go on in, a file followed by a blank. */
+function mentionInsert(path: string): string {
+	return path.endsWith("/") ? mentionWord(path, true) : `${mentionWord(path)} `;
+}
+
 /** "@src/ed" before the cursor: the project's files matching "src/ed", best first. */
 export function fileSuggestions(text: string, cursor: number, files: FileMatcher): SuggestionList | undefined {
-	const { start, end } = tokenAround(text, cursor);
-	if (text[start] !== "@") return undefined;
-	const query = text.slice(start + 1, cursor);
-	const found = files.matches(query);
-	const items = found.paths.map((path) => ({ label: path, insert: path.endsWith("/") ? `@${path}` : `@${path} ` }));
-	return { kind: "file", items, from: start, to: end, pending: found.pending, typed: text.slice(start, end) };
+	const word = pathWordAt(text, cursor);
+	if (word.lead !== "@") return undefined;
+	const found = files.matches(word.typed);
+	const items = found.paths.map((path) => ({ label: path, insert: mentionInsert(path) }));
+	return { kind: "file", items, from: word.start, to: word.end, pending: found.pending, typed: text.slice(word.start, word.end) };
 }
 
 function commonPrefix(names: readonly string[]): string {
@@ -88,9 +93,7 @@ function commonPrefix(names: readonly string[]): string {
  * completes. Relative paths are taken from `cwd`; "~/" is the home directory. Undefined when nothing fits.
  */
 export async function pathSuggestions(text: string, cursor: number, cwd: string, home = homedir()): Promise<SuggestionList | undefined> {
-	const { start, end } = tokenAround(text, cursor);
-	const lead = text[start] === "@" ? "@" : "";
-	const typed = text.slice(start + lead.length, cursor);
+	const { start, end, lead, typed } = pathWordAt(text, cursor);
 	const slash = typed.lastIndexOf("/");
 	const dirPart = slash === -1 ? "" : typed.slice(0, slash + 1);
 	const namePart = typed.slice(slash + 1);
@@ -107,12 +110,14 @@ export async function pathSuggestions(text: string, cursor: number, cwd: string,
 		.map((entry) => (entry.isDirectory() ? `${entry.name}/` : entry.name))
 		.sort();
 	if (names.length === 0) return undefined;
-	const item = (name: string): Suggestion => ({ label: dirPart + name, insert: `${lead}${dirPart}${name}${name.endsWith("/") ? "" : " "}` });
+	// Written back as a shell would: escaped, or quoted after "@"; only a file's word is closed with a blank.
+	const written = (path: string, done: boolean) => (lead === "@" ? (done ? mentionInsert(path) : mentionWord(path, true)) : `${shellWord(path)}${done && !path.endsWith("/") ? " " : ""}`);
+	const item = (name: string): Suggestion => ({ label: dirPart + name, insert: written(dirPart + name, true) });
 	const list = (items: Suggestion[]): SuggestionList => ({ kind: "path", items, from: start, to: end, typed: text.slice(start, end) });
 	if (names.length === 1) return list([item(names[0])]);
 	// Several: first the part they all share (as a shell does), then the list to choose from.
 	const common = commonPrefix(names);
-	if (common.length > namePart.length) return list([{ label: dirPart + common, insert: `${lead}${dirPart}${common}` }]);
+	if (common.length > namePart.length) return list([{ label: dirPart + common, insert: written(dirPart + common, false) }]);
 	return list(names.slice(0, 200).map(item));
 }
 

@@ -1,5 +1,7 @@
 import { Box, useStdout } from "ink";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import type { ImageContent } from "../../core/llm-types.js";
+import { type AttachedPrompt, attachMentions } from "../attach-mentions.js";
 import { useClock } from "../hooks/use-clock.js";
 import { useCompletions } from "../hooks/use-completions.js";
 import { useDialogs } from "../hooks/use-dialogs.js";
@@ -10,8 +12,11 @@ import { useSessionView } from "../hooks/use-session-view.js";
 import { useWhenIdle } from "../hooks/use-when-idle.js";
 import { CLEAR_TERMINAL, useTranscriptPrinter } from "../hooks/use-transcript-printer.js";
 import { useTerminalSize } from "../hooks/use-terminal-size.js";
+import { HISTORY_PROMPTS } from "../history.js";
 import { dialogMaxRows, liveBudget } from "../live-layout.js";
 import { warmUpMarkdown } from "../markdown.js";
+import { hasMarker } from "../paste-marker.js";
+import { loadPromptHistory, savePrompt } from "../prompt-history-file.js";
 import type { SessionPort } from "../session-port.js";
 import { errorText, hiddenCommandNotices, parseSlashCommand, runSlashCommand, screenCommands } from "../slash-commands.js";
 import { type NoticeLevel, type ScreenView, initialView, isBusy } from "../view-model.js";
@@ -37,6 +42,8 @@ export interface AppProps {
 	/** Called once, when the screen is done, with the process exit code. */
 	onExit(code: number): void;
 	home?: string;
+	/** The file the prompts typed are kept in across sessions (the loom home's prompt history); none: not kept. */
+	historyFile?: string;
 	/**
 	 * Where finished transcript text goes. Default: Ink's write, above the live area, into the terminal's
 	 * scrollback. (Tests record it instead: Ink's debug mode redraws whole frames and would drop it.)
@@ -57,7 +64,7 @@ function viewFromSession(session: SessionPort): ScreenView {
 	return { ...view, usage: { ...session.usageTotals }, contextTokens: session.contextUsage?.tokens };
 }
 
-export function App({ session, initialPrompt, inputActive, onExit, home, print }: AppProps) {
+export function App({ session, initialPrompt, inputActive, onExit, home, historyFile, print }: AppProps) {
 	const refreshClock = useRef(() => {});
 	const { view, latest, dispatch, flush } = useSessionView(
 		session,
@@ -66,6 +73,8 @@ export function App({ session, initialPrompt, inputActive, onExit, home, print }
 		() => refreshClock.current(),
 	);
 	const commands = useMemo(() => screenCommands(session), [session]);
+	const history = useMemo(() => view.sessionPrompts.map((text) => ({ text })), [view.sessionPrompts]);
+	const [savedHistory] = useState(() => (historyFile ? loadPromptHistory(historyFile, session.cwd, HISTORY_PROMPTS) : []));
 	const completions = useCompletions(commands, session.cwd);
 	const { columns, rows } = useTerminalSize();
 	const { write } = useStdout();
@@ -75,7 +84,7 @@ export function App({ session, initialPrompt, inputActive, onExit, home, print }
 	const [editorHeight, setEditorHeight] = useState(3);
 	const [dialogHeight, setDialogHeight] = useState(0);
 	const shell = useShellCommands(
-		session.cwd,
+		session,
 		useCallback((item) => dispatch({ type: "ui_item", item }), [dispatch]),
 		useCallback((text: string) => (session.maskSecrets ? session.maskSecrets(text) : text), [session]),
 	);
@@ -103,12 +112,16 @@ export function App({ session, initialPrompt, inputActive, onExit, home, print }
 		[session, flush, latest, dispatch],
 	);
 
-	/** Runs one prompt to its end; resolves with the text to give back when the run never started. */
+	/**
+	 * Runs one prompt to its end; resolves with the text to give back when the run never started. `typed` is what
+	 * the user wrote, shown and recalled where `text` stands for more.
+	 */
 	const runPrompt = useCallback(
-		async (text: string): Promise<string | undefined> => {
+		async (text: string, typed: string, images: ImageContent[]): Promise<string | undefined> => {
 			const { runs: runsBefore, transcript: before } = latest();
 			try {
-				await session.prompt(shell.withContext(text));
+				const sent = shell.withContext(text);
+				await session.prompt(sent, { ...(sent === typed ? {} : { typed }), ...(images.length > 0 ? { images } : {}) });
 				shell.contextSent();
 				return undefined;
 			} catch (error) {
@@ -118,15 +131,58 @@ export function App({ session, initialPrompt, inputActive, onExit, home, print }
 				// prompt that cannot start says why, so every Enter gets an answer.
 				const said = latest().transcript.slice(before.length).some((item) => item.kind === "notice" && item.text === message);
 				if (!said) notify("error", message);
-				return latest().runs === runsBefore ? text : undefined;
+				return latest().runs === runsBefore ? typed : undefined;
 			}
 		},
 		[session, notify, latest, shell],
 	);
 
+	/**
+	 * A prompt as typed text is sent, with the files its @-mentions name: a run when idle, a steering message into
+	 * the run going on. A file that cannot go along is said, and nothing is sent.
+	 */
+	const send = useCallback(
+		async (text: string, typed: string): Promise<string | undefined> => {
+			let prompt: AttachedPrompt;
+			try {
+				const model = session.model;
+				const target = { acceptsImages: model?.input?.includes("image") ?? true, model: model ? `${model.provider}/${model.id}` : "the model" };
+				prompt = attachMentions(text, typed, session.cwd, target);
+			} catch (error) {
+				notify("error", errorText(error));
+				return typed;
+			}
+			if (!isBusy(latest())) return runPrompt(prompt.text, typed, prompt.images);
+			if (prompt.images.length > 0) {
+				notify("error", "An image goes with a new prompt, not into a run going on: send it once the run ends (Esc interrupts).");
+				return typed;
+			}
+			try {
+				await session.steer(prompt.text, prompt.text === typed ? {} : { typed });
+				return undefined;
+			} catch (error) {
+				notify("error", errorText(error));
+				return typed;
+			}
+		},
+		[session, notify, runPrompt, latest],
+	);
+
 	const onSubmit = useCallback(
-		async (text: string): Promise<string | undefined> => {
+		async (text: string, typed = text): Promise<string | undefined> => {
 			const command = parseSlashCommand(text);
+			const definition = command && commands.get(command.name);
+			// A prompt template's or skill's command is sent as its prompt, and shown as the command line typed.
+			if (command && definition?.expand) {
+				let expanded: string;
+				try {
+					expanded = await definition.expand(command.args);
+				} catch (error) {
+					notify("error", errorText(error));
+					return undefined;
+				}
+				return send(expanded, typed);
+			}
 			if (command) {
 				// A command may hand text back to the editor (a rewound prompt, to edit and send again).
 				let editorText: string | undefined;
@@ -135,16 +191,18 @@ export function App({ session, initialPrompt, inputActive, onExit, home, print }
 				return editorText;
 			}
 			if (await shell.run(text)) return undefined;
-			if (!isBusy(latest())) return runPrompt(text);
-			try {
-				await session.steer(text);
-				return undefined;
-			} catch (error) {
-				notify("error", errorText(error));
-				return text;
-			}
+			return send(text, typed);
 		},
-		[session, commands, notify, exit, runPrompt, latest, dialogs.ui, shell],
+		[session, commands, notify, exit, send, latest, dialogs.ui, shell],
+	);
+
+	/** What the editor sends is also kept for later sessions: as typed, or what a paste's marker stands for. */
+	const onEditorSubmit = useCallback(
+		(text: string, typed: string) => {
+			if (historyFile) savePrompt(historyFile, session.cwd, hasMarker(typed) ? text : typed);
+			return onSubmit(text, typed);
+		},
+		[historyFile, session, onSubmit],
 	);
 
 	const onInterrupt = useCallback((): string[] => {
@@ -227,7 +285,7 @@ export function App({ session, initialPrompt, inputActive, onExit, home, print }
 					width={columns}
 					maxRows={editorMaxRows}
 					inputActive={inputActive && !dialog}
-					onSubmit={onSubmit}
+					onSubmit={onEditorSubmit}
 					onInterrupt={onInterrupt}
 					onExit={onExitKey}
 					onToggleThinking={onToggleThinking}
@@ -235,7 +293,8 @@ export function App({ session, initialPrompt, inputActive, onExit, home, print }
 					onHeightChange={setEditorHeight}
 					completions={completions}
 					onExternalEdit={handoff.editExternally}
-					history={view.sessionPrompts}
+					savedHistory={savedHistory}
+					history={history}
 				/>
 			</Box>
 			<Footer view={view} contextWindow={session.model?.contextWindow} now={now} width={columns} home={home} />

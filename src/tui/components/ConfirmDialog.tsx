@@ -21,6 +21,8 @@ export interface ConfirmDialogProps {
 	onHeightChange?(rows: number): void;
 }
 
+const CONFIRM_HINTS = ["y yes · n no · ←→ move · enter choose · esc no", "y/n · ←→ enter · esc no", "y/n · esc no"];
+
 /** Yes or no: y / n answer at once; arrows move between the two and Enter takes the highlighted one (No at first); Esc is no. */
 export function ConfirmDialog({ dialog, width, maxRows, active, onHeightChange }: ConfirmDialogProps) {
 	const [yes, yesRef, setYes] = useRefState(() => false);
@@ -45,7 +47,7 @@ export function ConfirmDialog({ dialog, width, maxRows, active, onHeightChange }
 	}, [layout.height, onHeightChange]);
 
 	return (
-		<DialogFrame title={dialog.title} hint="y yes · n no · ←→ move · enter choose · esc no" chrome={layout.chrome} width={width}>
+		<DialogFrame title={dialog.title} hint={CONFIRM_HINTS} chrome={layout.chrome} width={width}>
 			{lines.slice(0, layout.shown).map((line, index) => (
 				// biome-ignore lint/suspicious/noArrayIndexKey: rows are positions
 				<Text key={index} wrap="truncate-end">

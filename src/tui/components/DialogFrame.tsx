@@ -2,12 +2,16 @@ import { Box, Text } from "ink";
 import type { ReactNode } from "react";
 import { stripToOneLine } from "../../core/text/sanitize-terminal.js";
 import type { DialogChrome } from "../dialogs/dialog-layout.js";
+import { firstThatFits } from "../fit-row.js";
 
 export interface DialogFrameProps {
 	/** The question, on one row (cut to the width; control characters removed). */
 	title: string;
-	/** The keys this dialog takes, dimmed under the frame, e.g. "enter choose · esc cancel". */
-	hint: string;
+	/**
+	 * The keys this dialog takes, dimmed under the frame, e.g. "enter choose · esc cancel"; or its forms from the
+	 * longest to the shortest, of which the first that fits the width is shown.
+	 */
+	hint: string | readonly string[];
 	/** Which optional rows (margin, hint) there is room for; from dialog-layout. */
 	chrome: DialogChrome;
 	width: number;
@@ -26,7 +30,7 @@ export function DialogFrame({ title, hint, chrome, width, children }: DialogFram
 			</Box>
 			{chrome.hint ? (
 				<Text wrap="truncate-end" dimColor>
-					{hint}
+					{typeof hint === "string" ? hint : firstThatFits(hint, width)}
 				</Text>
 			) : null}
 		</Box>

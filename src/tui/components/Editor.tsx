@@ -7,23 +7,51 @@ import { layoutEditor } from "../editor-layout.js";
 import { type EditorCommand, editorCommands } from "../editor-keys.js";
 import * as edit from "../editor-state.js";
 import { useSuggestions } from "../hooks/use-suggestions.js";
-import { type Paste, expandPastes, isLargePaste, markerAt, newMarker } from "../paste-marker.js";
+import { type EditKind, keepMarkersWhole } from "../marker-edits.js";
+import { type Paste, type TypedPrompt, expandPastes, isLargePaste, lostPastes, newMarker } from "../paste-marker.js";
 import { SuggestionRows, suggestionHeight } from "./SuggestionRows.js";
+
+/** What each key does to the text, for keeping paste markers whole (keys not listed change nothing or everything). */
+const EDIT_KINDS: Partial<Record<EditorCommand["type"], EditKind>> = {
+	left: "move",
+	right: "move",
+	up: "move",
+	down: "move",
+	home: "move",
+	end: "move",
+	wordLeft: "move",
+	wordRight: "move",
+	backspace: "delete",
+	deleteForward: "delete",
+	deleteToStart: "delete",
+	deleteToEnd: "delete",
+	deleteWord: "delete",
+	deleteWordPart: "delete",
+	ctrlD: "delete",
+	insert: "change",
+	newline: "change",
+	tab: "change",
+	submit: "change",
+	pasteEnd: "change",
+};
 
 /** Two Ctrl+C within this window exit. */
 export const CTRL_C_EXIT_WINDOW_MS = 2000;
 
 export interface EditorProps {
-	/** A run is active: Enter queues a steering message and Esc interrupts. */
+	/** A run is active: Enter queues a steering message; Esc, or Ctrl+C on an empty editor, interrupts. */
 	running: boolean;
 	width: number;
 	/** Text rows shown at most; a taller text scrolls with the cursor. */
 	maxRows: number;
 	/** Ink's input needs a TTY in raw mode; without one the editor only renders. */
 	inputActive: boolean;
-	/** Handles a sent text; resolves with text to put back when it could not be sent. */
-	onSubmit(text: string): Promise<string | undefined> | string | undefined;
-	/** Esc while running: interrupts and returns the queued texts to put back into the editor. */
+	/**
+	 * Handles a sent text (pastes written out) and the text as typed (with their markers); resolves with text to put
+	 * back when it could not be sent.
+	 */
+	onSubmit(text: string, typed: string): Promise<string | undefined> | string | undefined;
+	/** Esc (or Ctrl+C on an empty editor) while running: interrupts and returns the queued texts to put back into the editor. */
 	onInterrupt(): string[];
 	onExit(): void;
 	onToggleThinking(): void;
@@ -31,8 +59,10 @@ export interface EditorProps {
 	onCycleApproval?(): void;
 	/** Called when the editor's height in rows changes, so the screen can size the live area. */
 	onHeightChange?(rows: number): void;
-	/** Prompts of the session opened last (-c, -r, /resume): Up recalls them after those typed before. */
-	history?: readonly string[];
+	/** Prompts typed in earlier sessions (oldest first), read once when the editor mounts: the oldest Up recalls. */
+	savedHistory?: readonly string[];
+	/** The prompts of the session opened last: Up recalls them first, before those typed before. */
+	history?: readonly TypedPrompt[];
 	/** What to offer while typing ("/" commands, "@" files) and on Tab (paths). None: no popup. */
 	completions?: CompletionSource;
 	/** Ctrl+G: edits the text in the user's own editor; resolves with the new text, or undefined to keep it. */
@@ -74,16 +104,23 @@ function EditorView({
 	onHeightChange,
 	completions,
 	onExternalEdit,
+	savedHistory,
 	history,
 }: EditorProps) {
-	const stateRef = useRef(edit.emptyEditor());
-	const [state, setState] = useState(stateRef.current);
+	const [initial] = useState(() => edit.emptyEditor([...(savedHistory ?? [])]));
+	const stateRef = useRef(initial);
+	const [state, setState] = useState(initial);
 	const [hint, setHint] = useState<string | undefined>();
 	const pasting = useRef(false);
 	/** Text of the bracketed paste under way: inserted whole (or as a marker) when it ends. */
 	const pasted = useRef("");
 	/** Large pastes standing in the text as markers. */
 	const pastes = useRef<Paste[]>([]);
+	/** The pastes of prompts in the history, by their text as typed; and the draft's while history is browsed. */
+	const historyPastes = useRef(new Map<string, readonly Paste[]>());
+	const draftPastes = useRef<Paste[]>([]);
+	/** Markers already warned about as changed: Enter again sends without their pastes. */
+	const warnedLost = useRef<string[]>([]);
 	const suggestions = useSuggestions(completions);
 	const lastCtrlC = useRef(0);
 	const hintTimer = useRef<NodeJS.Timeout | undefined>(undefined);
@@ -101,7 +138,9 @@ function EditorView({
 	useEffect(() => () => clearTimeout(hintTimer.current), []);
 	// In the commit that shows the opened session: a key pressed right after it already finds its prompts.
 	useLayoutEffect(() => {
-		if (history && history.length > 0) commit(edit.withHistory(stateRef.current, history));
+		if (!history || history.length === 0) return;
+		for (const prompt of history) if (prompt.pastes && prompt.pastes.length > 0) historyPastes.current.set(prompt.text, prompt.pastes);
+		commit(edit.withHistory(stateRef.current, history.map((prompt) => prompt.text)));
 	}, [history, commit]);
 
 	const submit = useCallback(
@@ -112,17 +151,30 @@ function EditorView({
 			}
 			const typed = current.text;
 			if (typed.trim() === "") return current;
-			const text = expandPastes(typed, pastes.current);
+			// A paste whose marker was changed is no longer in the text: say so once before sending without it.
+			const lost = lostPastes(typed, pastes.current).filter((paste) => !warnedLost.current.includes(paste.marker));
+			if (lost.length > 0) {
+				warnedLost.current.push(...lost.map((paste) => paste.marker));
+				showHint(`The text pasted as ${lost.map((paste) => paste.marker).join(", ")} is no longer in the prompt (its marker was changed): Enter again sends without it.`);
+				return current;
+			}
+			const sent = pastes.current.filter((paste) => typed.includes(paste.marker));
+			const text = expandPastes(typed, sent);
 			pastes.current = [];
-			Promise.resolve(onSubmit(text)).then(
+			warnedLost.current = [];
+			if (sent.length > 0) historyPastes.current.set(typed, sent);
+			Promise.resolve(onSubmit(text, typed)).then(
 				(restore) => {
-					if (restore && stateRef.current.text === "") commit(edit.setText(stateRef.current, restore));
+					if (!restore || stateRef.current.text !== "") return;
+					// Text given back (a prompt that could not start, a rewound one) brings the pastes of its markers.
+					pastes.current = [...(historyPastes.current.get(restore) ?? [])];
+					commit(edit.setText(stateRef.current, restore));
 				},
 				() => {},
 			);
-			return edit.submitted(current, text);
+			return edit.submitted(current, typed);
 		},
-		[onSubmit, commit],
+		[onSubmit, commit, showHint],
 	);
 
 	/** Inserts typed or pasted text; a large one goes in as a marker. */
@@ -134,12 +186,21 @@ function EditorView({
 		return edit.insert(current, marker);
 	}, []);
 
-	/** Removes the marker next to the cursor (and its paste), if there is one. */
-	const deleteMarker = useCallback((current: edit.EditorState, side: "before" | "after"): edit.EditorState | undefined => {
-		const found = markerAt(current.text, current.cursor, pastes.current, side);
-		if (!found) return undefined;
-		pastes.current = pastes.current.filter((paste) => paste.marker !== current.text.slice(found.start, found.end));
-		return { ...current, text: current.text.slice(0, found.start) + current.text.slice(found.end), cursor: found.start };
+	/**
+	 * The state a key leaves, its paste markers whole (see marker-edits.ts). Moving through the history swaps the
+	 * pastes: a recalled prompt brings its own, and the draft's come back with the draft.
+	 */
+	const keepPastes = useCallback((before: edit.EditorState, after: edit.EditorState, command: EditorCommand): edit.EditorState => {
+		if (after.historyIndex !== before.historyIndex) {
+			if (before.historyIndex === -1) draftPastes.current = pastes.current;
+			pastes.current = after.historyIndex === -1 ? draftPastes.current : [...(historyPastes.current.get(after.text) ?? [])];
+			return after;
+		}
+		const kind = EDIT_KINDS[command.type];
+		const next = kind ? keepMarkersWhole(before, after, pastes.current, kind) : after;
+		// A marker deleted whole takes its paste along.
+		if (kind === "delete") pastes.current = pastes.current.filter((paste) => next.text.includes(paste.marker));
+		return next;
 	}, []);
 
 	/** Tab with no popup open: completes the path under the cursor, or lists the choices. */
@@ -152,7 +213,7 @@ function EditorView({
 				if (!list || now.text !== where.text || now.cursor !== where.cursor) return;
 				if (list.items.length === 1) {
 					const done = applySuggestion(now.text, list, list.items[0]);
-					const next = { ...now, text: done.text, cursor: done.cursor };
+					const next = keepMarkersWhole(now, { ...now, text: done.text, cursor: done.cursor }, pastes.current, "change");
 					stateRef.current = next;
 					setState(next);
 				} else suggestions.show(list, where);
@@ -175,6 +236,16 @@ function EditorView({
 			});
 		},
 		[onExternalEdit],
+	);
+
+	/** Stops the run; the messages queued for it come back into the editor, ahead of the text there. */
+	const interrupt = useCallback(
+		(current: edit.EditorState): edit.EditorState => {
+			const restored = onInterrupt().filter((text) => text.trim() !== "");
+			if (restored.length === 0) return current;
+			return edit.setText(current, [...restored, current.text].filter((text) => text !== "").join("\n"));
+		},
+		[onInterrupt],
 	);
 
 	const apply = useCallback(
@@ -217,9 +288,9 @@ function EditorView({
 				case "submit":
 					return submit(current);
 				case "backspace":
-					return deleteMarker(current, "before") ?? edit.backspace(current);
+					return edit.backspace(current);
 				case "deleteForward":
-					return deleteMarker(current, "after") ?? edit.deleteForward(current);
+					return edit.deleteForward(current);
 				case "left":
 					return edit.moveLeft(current);
 				case "right":
@@ -250,12 +321,8 @@ function EditorView({
 				case "cycleApproval":
 					onCycleApproval?.();
 					return current;
-				case "escape": {
-					if (!running) return current;
-					const restored = onInterrupt().filter((text) => text.trim() !== "");
-					if (restored.length === 0) return current;
-					return edit.setText(current, [...restored, current.text].filter((text) => text !== "").join("\n"));
-				}
+				case "escape":
+					return running ? interrupt(current) : current;
 				case "ctrlC": {
 					const now = Date.now();
 					if (now - lastCtrlC.current <= CTRL_C_EXIT_WINDOW_MS) {
@@ -264,6 +331,9 @@ function EditorView({
 					}
 					lastCtrlC.current = now;
 					showHint("Press Ctrl+C again to exit");
+					// During a run, an empty editor's Ctrl+C interrupts it as Esc does; otherwise it clears the text.
+					if (running && current.text === "") return interrupt(current);
+					pastes.current = [];
 					return edit.setText(current, "");
 				}
 				case "ctrlD":
@@ -284,16 +354,16 @@ function EditorView({
 				}
 			}
 		},
-		[running, submit, onInterrupt, onExit, onToggleThinking, onCycleApproval, showHint, suggestions, insertText, deleteMarker, completePath, editExternally],
+		[running, submit, interrupt, onExit, onToggleThinking, onCycleApproval, showHint, suggestions, insertText, completePath, editExternally],
 	);
 
 	const handleInput = useCallback(
 		(input: string, key: Parameters<Parameters<typeof useInput>[0]>[1]) => {
 			let next = stateRef.current;
-			for (const command of editorCommands(input, key, pasting.current)) next = apply(next, command);
+			for (const command of editorCommands(input, key, pasting.current)) next = keepPastes(next, apply(next, command), command);
 			if (next !== stateRef.current) commit(next);
 		},
-		[apply, commit],
+		[apply, commit, keepPastes],
 	);
 	useInput(handleInput, { isActive: inputActive });
 

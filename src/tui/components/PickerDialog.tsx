@@ -1,13 +1,14 @@
 import { Box, Text } from "ink";
 import { useCallback, useEffect, useMemo } from "react";
-import stringWidth from "string-width";
 import { stripToOneLine } from "../../core/text/sanitize-terminal.js";
 import type { DialogKey } from "../dialogs/dialog-keys.js";
+import { CHOICE_GAP, fitChoiceRow } from "../dialogs/choice-row.js";
 import { pickerLayout } from "../dialogs/dialog-layout.js";
 import type { SelectDialog } from "../dialogs/dialog-queue.js";
-import { initialPicker, matchingChoices, pickerStep } from "../dialogs/picker-state.js";
+import { choiceKeys, initialPicker, matchingChoices, pickerStep } from "../dialogs/picker-state.js";
 import { useDialogKeys } from "../hooks/use-dialog-keys.js";
 import { useRefState } from "../hooks/use-ref-state.js";
+import { columns } from "../fit-row.js";
 import { DialogFrame } from "./DialogFrame.js";
 import { StyledLines } from "./StyledLines.js";
 
@@ -25,6 +26,9 @@ export interface PickerDialogProps {
 
 /** Labels longer than this push their description further instead of widening the column. */
 const LABEL_COLUMN_MAX = 40;
+/** "› " before the highlighted choice (blanks before the others); "[y] " for a choice's key. */
+const MARKER_WIDTH = 2;
+const KEY_WIDTH = 4;
 
 /** `fn` remembering its last answer: the matches are asked for on every render and key, the query changes less often. */
 function lastOf<R>(fn: (query: string) => R): (query: string) => R {
@@ -45,6 +49,8 @@ export function PickerDialog({ dialog, width, maxRows, active, onHeightChange }:
 		return initialPicker(options.initialIndex, choices.length, rows);
 	});
 	const matchesFor = useMemo(() => lastOf((query: string) => matchingChoices(choices, query)), [choices]);
+	// A list that does not filter answers to one key per choice (the choices then keep their order).
+	const keys = useMemo(() => (filter ? undefined : choiceKeys(choices.map((choice) => stripToOneLine(choice.label)))), [filter, choices]);
 	const matches = matchesFor(state.query);
 	const layout = pickerLayout({ maxRows, bodyLines: body.length, choices: matches.length, filter });
 
@@ -53,12 +59,12 @@ export function PickerDialog({ dialog, width, maxRows, active, onHeightChange }:
 			const current = stateRef.current;
 			const found = matchesFor(current.query);
 			const rows = pickerLayout({ maxRows, bodyLines: body.length, choices: found.length, filter }).choiceRows;
-			const outcome = pickerStep(current, key, found.length, rows, filter);
+			const outcome = pickerStep(current, key, found.length, rows, filter, keys);
 			if (outcome.type === "choose") dialog.finish(found[outcome.index]?.choice.value);
 			else if (outcome.type === "dismiss") dialog.finish(undefined);
 			else if (outcome.state !== current) setState(outcome.state);
 		},
-		[stateRef, matchesFor, maxRows, body.length, filter, dialog, setState],
+		[stateRef, matchesFor, maxRows, body.length, filter, keys, dialog, setState],
 	);
 	useDialogKeys(onKey, active);
 	useEffect(() => {
@@ -67,11 +73,17 @@ export function PickerDialog({ dialog, width, maxRows, active, onHeightChange }:
 
 	const shown = matches.slice(state.top, state.top + layout.choiceRows);
 	// Descriptions line up in a column after the longest label shown (within reason).
-	const labelWidth = Math.min(LABEL_COLUMN_MAX, Math.max(0, ...shown.map(({ choice }) => stringWidth(stripToOneLine(choice.label)))));
+	const column = Math.min(LABEL_COLUMN_MAX, Math.max(0, ...shown.map(({ choice }) => columns(stripToOneLine(choice.label)))));
+	// Inside the border: the marker, the key, then label and description.
+	const room = Math.max(1, width - 2 - MARKER_WIDTH - (keys ? KEY_WIDTH : 0));
 	const position = matches.length > layout.choiceRows ? `${state.selected + 1}/${matches.length} · ` : "";
-	const hint = `${position}↑↓ move · enter choose · esc cancel${filter ? " · type to filter" : ""}`;
+	const hints = keys
+		? [`${position}${keys.join("/")} or ↑↓ enter · esc cancel`, `${position}${keys.join("/")} · ↑↓ enter · esc`, `${position}${keys.join("/")} · esc`]
+		: filter
+			? [`${position}↑↓ move · enter choose · esc cancel · type to filter`, `${position}↑↓ enter · esc · type to filter`, `${position}↑↓ enter · esc`]
+			: [`${position}↑↓ move · enter choose · esc cancel`, `${position}↑↓ enter · esc`];
 	return (
-		<DialogFrame title={options.title} hint={hint} chrome={layout.chrome} width={width}>
+		<DialogFrame title={options.title} hint={hints} chrome={layout.chrome} width={width}>
 			<StyledLines lines={body.slice(0, layout.bodyRows)} truncate />
 			{layout.bodyCutRow ? <Text dimColor>… {layout.bodyHidden} more lines</Text> : null}
 			{filter ? (
@@ -84,13 +96,15 @@ export function PickerDialog({ dialog, width, maxRows, active, onHeightChange }:
 			<Box flexDirection="column">
 				{shown.map(({ choice, index }, row) => {
 					const selected = state.top + row === state.selected;
+					const text = fitChoiceRow(stripToOneLine(choice.label), choice.description ? stripToOneLine(choice.description) : "", column, room);
 					return (
 						<Text key={index} wrap="truncate-end">
 							<Text color="cyan">{selected ? "› " : "  "}</Text>
+							{keys ? <Text color="cyan" dimColor={!selected}>{`[${keys[index]}] `}</Text> : null}
 							<Text color={selected ? "cyan" : undefined} bold={selected}>
-								{stripToOneLine(choice.label) || " "}
+								{text.label || " "}
 							</Text>
-							{choice.description ? <Text dimColor>{`${" ".repeat(Math.max(0, labelWidth - stringWidth(stripToOneLine(choice.label))))}  ${stripToOneLine(choice.description)}`}</Text> : null}
+							{text.description ? <Text dimColor>{" ".repeat(CHOICE_GAP) + text.description}</Text> : null}
 						</Text>
 					);
 				})}

@@ -1,5 +1,7 @@
-// Maps Ink key presses onto what a dialog does with them. Pure: (input, key, pasting) => action.
+// Maps Ink key presses onto what a dialog does with them. Pure: (input, key, pasting) => actions.
 // Pasted text (between the paste markers) is text, its line breaks become spaces: dialogs take one line.
+// Text typed ahead arrives in one chunk with its Enter (over SSH, or typed fast): that is the text, then Enter,
+// as in the prompt editor.
 import type { Key } from "ink";
 import { PASTE_END, PASTE_START } from "../editor-keys.js";
 
@@ -14,7 +16,16 @@ function oneLine(text: string): string {
 	return text.replace(/\r\n?|\n|\t/g, " ");
 }
 
-export function dialogKey(input: string, key: Key, pasting: boolean): DialogKey {
+/** The actions of one chunk of input: usually one; text typed ahead and its trailing Enter are two. */
+export function dialogKeys(input: string, key: Key, pasting: boolean): DialogKey[] {
+	if (!pasting && !key.return && input.length > 1 && (input.match(/\r\n?|\n/g)?.length ?? 0) === 1 && /(?:\r\n?|\n)$/.test(input)) {
+		const text = input.replace(/(?:\r\n?|\n)$/, "");
+		return [...dialogKeys(text, { ...key, return: false }, false), { type: "enter" }];
+	}
+	return [dialogKey(input, key, pasting)];
+}
+
+function dialogKey(input: string, key: Key, pasting: boolean): DialogKey {
 	if (input === PASTE_START && !key.ctrl) return { type: "pasteStart" };
 	if (input === PASTE_END && !key.ctrl) return { type: "pasteEnd" };
 	if (pasting) return input === "" && !key.return ? { type: "none" } : { type: "text", text: key.return ? " " : oneLine(input) };

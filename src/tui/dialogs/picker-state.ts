@@ -25,6 +25,20 @@ export function matchingChoices<T>(choices: readonly UiChoice<T>[], query: strin
 	return fuzzyFilter(indexed, query, ({ choice }) => (choice.description ? `${choice.label} ${choice.description}` : choice.label));
 }
 
+/** Choices a short list numbers when their first letters do not tell them apart. */
+const MAX_NUMBERED = 9;
+
+/**
+ * A key for each choice of a list that does not filter, so that a question is answered with one key: each
+ * label's first letter or digit (lower case) when no two labels share one, else the choices' numbers 1-9;
+ * undefined for a longer list whose letters clash.
+ */
+export function choiceKeys(labels: readonly string[]): string[] | undefined {
+	const firsts = labels.map((label) => (/^[\p{L}\p{N}]/u.test(label) ? Array.from(label)[0]!.toLowerCase() : ""));
+	if (firsts.every((first) => first !== "") && new Set(firsts).size === firsts.length) return firsts;
+	return labels.length <= MAX_NUMBERED ? labels.map((_, index) => String(index + 1)) : undefined;
+}
+
 /** The first row to show so that `selected` is among `rows` rows starting there, moving as little as possible. */
 export function scrollTop(selected: number, top: number, rows: number): number {
 	if (rows <= 0) return selected;
@@ -43,9 +57,10 @@ function filtered(query: string): PickerOutcome {
 
 /**
  * One key in a picker showing `count` matching choices in `rows` rows. Up/Down wrap around; PageUp/PageDown
- * move a page; Home/End go to the ends. With `filter`, typed text narrows the choices and Backspace widens them.
+ * move a page; Home/End go to the ends. With `filter`, typed text narrows the choices and Backspace widens them;
+ * without, a choice's key (`keys`, from choiceKeys) chooses it at once. Text typed ahead in one chunk is no key.
  */
-export function pickerStep(state: PickerState, key: DialogKey, count: number, rows: number, filter: boolean): PickerOutcome {
+export function pickerStep(state: PickerState, key: DialogKey, count: number, rows: number, filter: boolean, keys?: readonly string[]): PickerOutcome {
 	const last = Math.max(0, count - 1);
 	const page = Math.max(1, rows);
 	switch (key.type) {
@@ -65,8 +80,11 @@ export function pickerStep(state: PickerState, key: DialogKey, count: number, ro
 			return count > 0 ? { type: "choose", index: state.selected } : { type: "state", state };
 		case "dismiss":
 			return { type: "dismiss" };
-		case "text":
-			return filter ? filtered(state.query + key.text) : { type: "state", state };
+		case "text": {
+			if (filter) return filtered(state.query + key.text);
+			const index = keys?.indexOf(key.text.toLowerCase()) ?? -1;
+			return index !== -1 && index < count ? { type: "choose", index } : { type: "state", state };
+		}
 		case "backspace":
 			return filter && state.query !== "" ? filtered(Array.from(state.query).slice(0, -1).join("")) : { type: "state", state };
 		case "clear":

@@ -1,6 +1,6 @@
 import { type Key, useInput, useStdin } from "ink";
 import { useCallback, useRef } from "react";
-import { type DialogKey, dialogKey } from "../dialogs/dialog-keys.js";
+import { type DialogKey, dialogKeys } from "../dialogs/dialog-keys.js";
 
 /**
  * A dialog's keys, as DialogKey actions (paste markers handled here). Listens only while `active` and only
@@ -11,9 +11,10 @@ export function useDialogKeys(onKey: (key: DialogKey) => void, active: boolean):
 	const pasting = useRef(false);
 	const handle = useCallback(
 		(input: string, key: Key) => {
-			const action = dialogKey(input, key, pasting.current);
-			if (action.type === "pasteStart" || action.type === "pasteEnd") pasting.current = action.type === "pasteStart";
-			else if (action.type !== "none") onKey(action);
+			for (const action of dialogKeys(input, key, pasting.current)) {
+				if (action.type === "pasteStart" || action.type === "pasteEnd") pasting.current = action.type === "pasteStart";
+				else if (action.type !== "none") onKey(action);
+			}
 		},
 		[onKey],
 	);

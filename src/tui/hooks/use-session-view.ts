@@ -67,11 +67,16 @@ export function useSessionView(
 	useEffect(() => {
 		const unsubscribe = session.subscribe((event) => {
 			dispatch(event);
+			// A compacted conversation is smaller at once: the footer shows the session's estimate of it, not the
+			// last answer's (pre-compaction) figure, until the next answer reports its own.
+			if (event.type === "compaction_end" && !event.aborted && !event.error) {
+				dispatch({ type: "ui_usage_baseline", usage: { ...session.usageTotals }, contextTokens: session.contextUsage?.tokens });
+			}
 			// A resumed session already has totals; the session knows them, the event stream does not.
 			if (event.type === "session_open") {
 				dispatch({ type: "ui_usage_baseline", usage: { ...session.usageTotals }, contextTokens: session.contextUsage?.tokens });
 				if (event.messageCount > 0 && session.messages) {
-					dispatch({ type: "ui_history", items: historyItems(session.messages, session.tools), prompts: promptHistory(session.messages) });
+					dispatch({ type: "ui_history", items: historyItems(session.messages, session.tools, event.cwd), prompts: promptHistory(session.messages) });
 				}
 			}
 		});

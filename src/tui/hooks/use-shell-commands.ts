@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import type { SessionPort } from "../session-port.js";
 import type { NewTranscriptItem } from "../view-model.js";
-import { type ShellRequest, type ShellResult, parseShellCommand, runShellCommand, withShellContext } from "../shell-command.js";
+import { type ShellRequest, type ShellResult, parseShellCommand, withShellContext } from "../shell-command.js";
 
 export interface ShellCommands {
 	/** The command running now, if any. */
@@ -19,7 +20,7 @@ export interface ShellCommands {
  * `!command` and `!!command` from the editor: each run's output goes into the transcript through `show`, secrets
  * masked by `mask` first, so what is shown is what `!!` gives the model.
  */
-export function useShellCommands(cwd: string, show: (item: NewTranscriptItem) => void, mask: (text: string) => string): ShellCommands {
+export function useShellCommands(session: SessionPort, show: (item: NewTranscriptItem) => void, mask: (text: string) => string): ShellCommands {
 	const [running, setRunning] = useState<ShellCommands["running"]>();
 	const controller = useRef<AbortController | undefined>(undefined);
 	const pending = useRef<(ShellRequest & ShellResult)[]>([]);
@@ -37,17 +38,19 @@ export function useShellCommands(cwd: string, show: (item: NewTranscriptItem) =>
 			controller.current = abort;
 			setRunning({ command: request.command, startedAt: Date.now() });
 			try {
-				const ran = await runShellCommand(request.command, cwd, abort.signal);
+				const ran = await session.runUserCommand(request.command, { signal: abort.signal });
 				const result = { ...ran, output: mask(ran.output) };
 				if (request.forContext) pending.current.push({ ...request, ...result });
 				show({ kind: "shell", command: request.command, output: result.output, exitCode: result.exitCode, forContext: request.forContext });
+			} catch (error) {
+				show({ kind: "notice", level: "error", text: `Could not run ${request.command}: ${(error as Error).message}` });
 			} finally {
 				controller.current = undefined;
 				setRunning(undefined);
 			}
 			return true;
 		},
-		[cwd, show, mask],
+		[session, show, mask],
 	);
 
 	const withContext = useCallback((prompt: string) => withShellContext(prompt, pending.current), []);

@@ -46,15 +46,15 @@ const recordingBefore = (order: string[], name: string, result?: ReturnType<Befo
 };
 
 describe("hook chain order", () => {
-	it("runs policy links, then extension links, then mcp links, each stage in the order its links were added", async () => {
+	it("runs policy links, then extension links, then final links, each stage in the order its links were added", async () => {
 		const hooks = new ToolHooks();
 		const order: string[] = [];
-		hooks.before.add(recordingBefore(order, "mcp"), { stage: "mcp", name: "mcp" });
+		hooks.before.add(recordingBefore(order, "final"), { stage: "final", name: "final" });
 		hooks.before.add(recordingBefore(order, "ext-1"), { stage: "extension", name: "ext-1" });
 		hooks.before.add(recordingBefore(order, "policy"), { stage: "policy", name: "policy" });
 		hooks.before.add(recordingBefore(order, "ext-2"), { stage: "extension", name: "ext-2" });
 		await runOneCall(hooks);
-		expect(order).toEqual(["policy", "ext-1", "ext-2", "mcp"]);
+		expect(order).toEqual(["policy", "ext-1", "ext-2", "final"]);
 	});
 
 	it("removes exactly the link whose remove function is called, once", async () => {
@@ -72,7 +72,7 @@ describe("hook chain order", () => {
 
 	it("rejects an unknown stage with the stages it knows", () => {
 		const hooks = new ToolHooks();
-		expect(() => hooks.before.add(() => undefined, { stage: "late" as never, name: "x" })).toThrow('Unknown hook stage "late": use policy, extension, mcp.');
+		expect(() => hooks.before.add(() => undefined, { stage: "late" as never, name: "x" })).toThrow('Unknown hook stage "late": use policy, extension, final.');
 	});
 });
 
@@ -95,7 +95,7 @@ describe("before-chain", () => {
 			stage: "extension",
 			name: "deny",
 		});
-		hooks.before.add(recordingBefore(order, "later", { block: true, reason: "later reason" }), { stage: "mcp", name: "later" });
+		hooks.before.add(recordingBefore(order, "later", { block: true, reason: "later reason" }), { stage: "final", name: "later" });
 		const { log, results, stoppedAfterBatch } = await runOneCall(hooks);
 		expect(order).toEqual(["allow", "deny"]);
 		expect(log).toEqual([]);
@@ -133,8 +133,8 @@ describe("after-chain", () => {
 		hooks.after.add(() => ({ content: [text("redacted")] }), { stage: "policy", name: "redact" });
 		hooks.after.add(observe, { stage: "extension", name: "see-redacted" });
 		hooks.after.add(() => ({ details: { audited: true }, isError: true }), { stage: "extension", name: "audit" });
-		hooks.after.add(observe, { stage: "mcp", name: "see-audited" });
-		hooks.after.add(() => ({ isError: false }), { stage: "mcp", name: "forgive" });
+		hooks.after.add(observe, { stage: "final", name: "see-audited" });
+		hooks.after.add(() => ({ isError: false }), { stage: "final", name: "forgive" });
 		const { results } = await runOneCall(hooks);
 		expect(seen).toEqual([
 			{ text: "echoed 1", details: { value: "1" }, isError: false },
@@ -164,7 +164,7 @@ describe("after-chain", () => {
 			},
 			{ stage: "extension", name: "audit" },
 		);
-		hooks.after.add(() => void order.push("later"), { stage: "mcp", name: "later" });
+		hooks.after.add(() => void order.push("later"), { stage: "final", name: "later" });
 		const { log, results, stoppedAfterBatch } = await runOneCall(hooks);
 		expect(log).toEqual(["execute:1"]);
 		expect(order).toEqual([]);

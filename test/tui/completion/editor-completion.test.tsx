@@ -81,8 +81,9 @@ describe("@ file completion", () => {
 		await screen.type(TAB);
 		frame = await screen.until((f) => f.includes("› explain @src/tui/editor-state.ts"));
 		await screen.type("please", ENTER);
-		await screen.until((f) => f.includes("echo: explain @src/tui/editor-state.ts please"));
-		expect(session.calls.prompts).toEqual(["explain @src/tui/editor-state.ts please"]);
+		// The file goes along (see file-mentions.test.tsx), the prompt as typed after it.
+		await screen.until((f) => f.includes("› explain @src/tui/editor-state.ts please") && f.includes("attached src/tui/editor-state.ts"));
+		expect(session.calls.prompts).toEqual([`<file name="${join(session.cwd, "src/tui/editor-state.ts")}">\n\n</file>\n\nexplain @src/tui/editor-state.ts please`]);
 	});
 });
 
@@ -98,5 +99,27 @@ describe("Tab on a path", () => {
 		await screen.type(DOWN, ENTER);
 		frame = await screen.until((f) => f.includes("› open src/editor-state.ts"));
 		expect(frame).not.toContain("src/editor-keys.ts");
+	});
+
+	it("writes a path with blanks as a shell would, and a second Tab goes on inside the folder", async () => {
+		const { screen } = await ready(["dir with space/file name.txt"]);
+		await screen.type("cat dir", TAB);
+		await screen.until((f) => f.includes("› cat dir\\ with\\ space/"));
+		await screen.type(TAB);
+		await screen.until((f) => f.includes("› cat dir\\ with\\ space/file\\ name.txt"));
+	});
+});
+
+describe("@ file completion of a path with blanks", () => {
+	it("puts the chosen file in quoted, and Tab after @ goes on inside a quoted folder", async () => {
+		const { screen } = await ready(["dir with space/file name.txt", "dir with space/other.txt"]);
+		await screen.type("look at @filena");
+		await screen.until((f) => f.includes("› dir with space/file name.txt"));
+		await screen.type(TAB);
+		await screen.until((f) => f.includes('› look at @"dir with space/file name.txt"'));
+		await screen.type("\u0015", "@dir", ESC, TAB);
+		await screen.until((f) => f.includes('› @"dir with space/'));
+		await screen.type("oth", ESC, TAB);
+		await screen.until((f) => f.includes('› @"dir with space/other.txt"'));
 	});
 });

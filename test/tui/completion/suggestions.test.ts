@@ -2,6 +2,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { applySuggestion, commandSuggestions, pathSuggestions } from "../../../src/tui/completion/suggestions.js";
+import { mentions, mentionWord, shellWord } from "../../../src/tui/shell-words.js";
 import { tempDir } from "../../support/temp-dir.js";
 
 const commands = [
@@ -72,5 +73,40 @@ describe("path completion (Tab)", () => {
 		expect((await pathSuggestions("@REA", 4, root))?.items).toEqual([{ label: "README.md", insert: "@README.md " }]);
 		expect((await pathSuggestions("~/sr", 4, "/nowhere", root))?.items).toEqual([{ label: "~/src/", insert: "~/src/" }]);
 		expect(await pathSuggestions("nothing-like-this", 17, root)).toBeUndefined();
+	});
+
+	it("writes a path holding blanks as a shell would: escaped, or quoted after @; and completes on inside it", async () => {
+		const root = tempDir("loom-paths-");
+		mkdirSync(join(root, "dir with space"));
+		writeFileSync(join(root, "dir with space", "file name.txt"), "");
+		writeFileSync(join(root, "dir with space", "it's $1.txt"), "");
+
+		expect((await pathSuggestions("cat dir", 7, root))?.items).toEqual([{ label: "dir with space/", insert: "dir\\ with\\ space/" }]);
+		const inside = "cat dir\\ with\\ space/fi";
+		expect((await pathSuggestions(inside, inside.length, root))?.items).toEqual([
+			{ label: "dir with space/file name.txt", insert: "dir\\ with\\ space/file\\ name.txt " },
+		]);
+		const odd = "cat dir\\ with\\ space/it";
+		expect((await pathSuggestions(odd, odd.length, root))?.items[0]?.insert).toBe("dir\\ with\\ space/it\\'s\\ \\$1.txt ");
+
+		expect((await pathSuggestions("@dir", 4, root))?.items).toEqual([{ label: "dir with space/", insert: '@"dir with space/' }]);
+		const quoted = '@"dir with space/fi';
+		expect((await pathSuggestions(quoted, quoted.length, root))?.items).toEqual([{ label: "dir with space/file name.txt", insert: '@"dir with space/file name.txt" ' }]);
+	});
+});
+
+describe("@ mentions and shell words", () => {
+	it("read a mention plain, escaped or quoted; only at the start or after a blank", () => {
+		const text = 'look at @src/a.ts and @"dir with space/file name.txt", @dir\\ two/b.md, me@example.com @"a \\"q\\".txt"';
+		expect(mentions(text).map((mention) => mention.path)).toEqual(["src/a.ts", "dir with space/file name.txt", "dir two/b.md,", 'a "q".txt']);
+		expect(mentions("@").length).toBe(0);
+	});
+
+	it("write a path back so that it reads the same", () => {
+		for (const path of ["plain/path.ts", "dir with space/file name.txt", "it's $HOME (1).txt", 'quote " and \\ back']) {
+			expect(mentions(mentionWord(path))[0]?.path).toBe(path);
+			expect(mentions(`@${shellWord(path)}`)[0]?.path).toBe(path);
+		}
+		expect(shellWord("~/my dir")).toBe("~/my\\ dir");
 	});
 });

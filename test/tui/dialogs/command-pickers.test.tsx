@@ -80,4 +80,22 @@ describe("/resume without an argument", () => {
 		await screen.until((f) => f.includes("Resumed session with 7 messages"));
 		expect(session.calls.resumed).toEqual(["/s/two.jsonl"]);
 	});
+
+	it("shows when each session was last used, relative while recent, kept in view at 60 columns however long its prompt", async () => {
+		const session = new FakeSession();
+		const long = "please refactor the authentication module so that it uses the new token store everywhere";
+		session.sessions = [
+			{ file: "/s/one.jsonl", id: "one", modified: new Date(Date.now() - 2 * 3600_000 - 60_000), firstPrompt: long, messageCount: 12 },
+			{ file: "/s/two.jsonl", id: "two", modified: new Date(2025, 10, 3, 9, 0), firstPrompt: "write the docs", messageCount: 3 },
+		];
+		const screen = mount(session, { columns: 60, rows: 20 });
+		await screen.until((f) => f.includes("Ask loom"));
+		await screen.type("/resume", ENTER);
+		const frame = await screen.until((f) => f.includes("Resume which session?"));
+		const rows = frame.split("\n");
+		expect(rows.find((row) => row.includes("please refactor"))).toMatch(/please refactor the auth\S*… +2h ago · 12 messages│$/);
+		expect(rows.find((row) => row.includes("write the docs"))).toMatch(/write the docs +2025-11-03 · 3 messages *│$/);
+		// The keys' hint under the list is whole, not cut.
+		expect(rows.find((row) => row.includes("esc"))).not.toContain("…");
+	});
 });

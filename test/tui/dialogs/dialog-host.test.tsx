@@ -52,10 +52,10 @@ describe("picker dialog", () => {
 		const screen = host();
 		const answer = screen.ui.select({ title: "Pick a fruit" }, fruits);
 		let frame = await screen.until((f) => f.includes("Pick a fruit"));
-		expect(frame).toContain("› apple");
+		expect(frame).toContain("› [a] apple");
 		await screen.press(DOWN, DOWN);
-		frame = await screen.until((f) => f.includes("› cherry"));
-		expect(frame).not.toContain("› apple");
+		frame = await screen.until((f) => f.includes("› [c] cherry"));
+		expect(frame).not.toContain("› [a] apple");
 		await screen.press(UP, ENTER);
 		expect(await answer).toBe("BANANA");
 		await screen.until((f) => !f.includes("Pick a fruit"));
@@ -64,7 +64,7 @@ describe("picker dialog", () => {
 	it("answers nothing on Esc", async () => {
 		const screen = host();
 		const answer = screen.ui.select({ title: "Pick" }, fruits);
-		await screen.until((f) => f.includes("› apple"));
+		await screen.until((f) => f.includes("› [a] apple"));
 		await screen.press(ESC);
 		expect(await answer).toBeUndefined();
 	});
@@ -72,13 +72,13 @@ describe("picker dialog", () => {
 	it("starts on initialIndex and wraps around from the top with Up", async () => {
 		const screen = host();
 		const answer = screen.ui.select({ title: "Pick", initialIndex: 0 }, fruits);
-		await screen.until((f) => f.includes("› apple"));
+		await screen.until((f) => f.includes("› [a] apple"));
 		await screen.press(UP);
-		await screen.until((f) => f.includes("› elderberry"));
+		await screen.until((f) => f.includes("› [e] elderberry"));
 		await screen.press(ENTER);
 		expect(await answer).toBe("ELDERBERRY");
 		const second = screen.ui.select({ title: "Again", initialIndex: 3 }, fruits);
-		await screen.until((f) => f.includes("› damson"));
+		await screen.until((f) => f.includes("› [d] damson"));
 		await screen.press(ENTER);
 		expect(await second).toBe("DAMSON");
 	});
@@ -127,12 +127,68 @@ describe("picker dialog", () => {
 		expect(await again).toBe("DAMSON");
 	});
 
-	it("does not filter unless asked: letters do nothing", async () => {
+	it("takes a filter typed ahead with its Enter in one chunk as the filter, then the choice", async () => {
+		const screen = host();
+		const answer = screen.ui.select({ title: "Pick", filter: true }, fruits);
+		await screen.until((f) => f.includes("type to narrow"));
+		await screen.press("dmsn\r");
+		expect(await answer).toBe("DAMSON");
+	});
+
+	it("keeps lines that arrive in one chunk without an Enter at their end as the filter (a paste without brackets)", async () => {
+		const screen = host();
+		const answer = screen.ui.select({ title: "Pick", filter: true }, fruits);
+		await screen.until((f) => f.includes("type to narrow"));
+		await screen.press("cher\rry\r");
+		await screen.until((f) => f.includes("filter: cher ry"));
+		await screen.press(ENTER);
+		expect(await answer).toBe("CHERRY");
+	});
+
+	it("does not filter unless asked: a letter that is no choice's key does nothing", async () => {
 		const screen = host();
 		const answer = screen.ui.select({ title: "Pick" }, fruits);
-		await screen.until((f) => f.includes("› apple"));
-		await screen.press("c", DOWN, ENTER);
+		await screen.until((f) => f.includes("› [a] apple"));
+		await screen.press("x", DOWN, ENTER);
 		expect(await answer).toBe("BANANA");
+	});
+
+	it("answers a yes/no question with one key, shown beside each choice and in the hint", async () => {
+		const screen = host();
+		const answer = screen.ui.select({ title: "Trust this project folder?" }, [
+			{ label: "Yes, trust this folder and run its code", value: true },
+			{ label: "No, do not run it", value: false },
+		]);
+		const frame = await screen.until((f) => f.includes("Trust this project folder?"));
+		expect(frame).toContain("› [y] Yes, trust this folder and run its code");
+		expect(frame).toContain("  [n] No, do not run it");
+		expect(frame).toContain("y/n or ↑↓ enter");
+		await screen.press("n");
+		expect(await answer).toBe(false);
+	});
+
+	it("numbers the choices when two begin with the same letter, and takes the number", async () => {
+		const screen = host();
+		const answer = screen.ui.select({ title: "Allow bash to run this command?" }, [
+			{ label: "Allow once", value: "once" },
+			{ label: "Allow for this session", value: "session" },
+			{ label: "Deny, and say why (optional)", value: "deny" },
+		]);
+		const frame = await screen.until((f) => f.includes("Allow bash"));
+		expect(frame).toContain("[2] Allow for this session");
+		await screen.press("2");
+		expect(await answer).toBe("session");
+	});
+
+	it("keeps letters for the filter in a picker that filters: no keys are shown", async () => {
+		const screen = host();
+		const answer = screen.ui.select({ title: "Pick", filter: true }, fruits);
+		const frame = await screen.until((f) => f.includes("› apple"));
+		expect(frame).not.toContain("[a]");
+		await screen.press("c");
+		await screen.until((f) => f.includes("filter: c"));
+		await screen.press(ENTER);
+		expect(await answer).toBe("CHERRY");
 	});
 
 	it("shows a body above the choices, and cuts a long one so the dialog fits its rows", async () => {
@@ -151,6 +207,38 @@ describe("picker dialog", () => {
 		expect(screen.heights.at(-1)).toBeLessThanOrEqual(16);
 		await screen.press(DOWN, ENTER);
 		expect(await answer).toBe("deny");
+	});
+
+	it("cuts a long label rather than its description, which stays whole while the label keeps half the row", async () => {
+		const screen = host({ width: 50 });
+		void screen.ui.select({ title: "Pick", filter: true }, [
+			{ label: "a label far too long to share its row with anything else at all", value: 1, description: "3d ago · 9 messages" },
+			{ label: "short", value: 2, description: "2025-11-03 · 4 messages" },
+			{ label: "no description, long enough to be cut at the end of the row", value: 3 },
+		]);
+		const rows = (await screen.until((f) => f.includes("Pick"))).split("\n");
+		expect(rows.find((row) => row.includes("a label far"))).toMatch(/a label far too long.*… +3d ago · 9 messages│$/);
+		expect(rows.find((row) => row.includes("short"))).toMatch(/short +2025-11-03 · 4 messages│$/);
+		expect(rows.find((row) => row.includes("no description"))).toMatch(/no description, long enough to be cut at .*…│$/);
+		// Half the row at least is the label's: a description too long for the rest is cut instead.
+		const narrow = host({ width: 30 });
+		void narrow.ui.select({ title: "Pick", filter: true }, [{ label: "a label of some length", value: 1, description: "a description longer than the row" }]);
+		expect((await narrow.until((f) => f.includes("Pick"))).split("\n").find((row) => row.includes("a label"))).toMatch(/› a label of \S*… {2}a desc\S*…│$/);
+	});
+
+	it("shortens the keys' hint to fit a narrow dialog instead of cutting it", async () => {
+		const screen = host({ width: 36 });
+		void screen.ui.select({ title: "Pick a number", filter: true }, many(50));
+		const frame = await screen.until((f) => f.includes("Pick a number"));
+		const hint = frame.split("\n").at(-1)!;
+		expect(hint).toContain("1/50");
+		expect(hint).toContain("esc");
+		expect(hint).not.toContain("…");
+		const confirm = host({ width: 30 });
+		void confirm.ui.confirm("Sure?");
+		const confirmHint = (await confirm.until((f) => f.includes("Sure?"))).split("\n").at(-1)!;
+		expect(confirmHint).toMatch(/y\/n/);
+		expect(confirmHint).not.toContain("…");
 	});
 
 	it("draws labels, descriptions and the title without their escape sequences", async () => {
@@ -226,6 +314,14 @@ describe("input dialog", () => {
 		await screen.until((f) => f.includes("Paste here"));
 		await screen.press("\u001b[200~", "one\rtwo", "\u001b[201~", ENTER);
 		expect(await pasted).toBe("one two");
+	});
+
+	it("takes text typed ahead with its Enter in one chunk as typed, then accepts it", async () => {
+		const screen = host();
+		const answer = screen.ui.input("Why not?");
+		await screen.until((f) => f.includes("Why not?"));
+		await screen.press("luna\r");
+		expect(await answer).toBe("luna");
 	});
 });
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { DialogKey } from "../../../src/tui/dialogs/dialog-keys.js";
 import { MAX_CHOICE_ROWS, pickerLayout, textBlockLayout } from "../../../src/tui/dialogs/dialog-layout.js";
-import { type PickerState, initialPicker, matchingChoices, pickerStep } from "../../../src/tui/dialogs/picker-state.js";
+import { type PickerState, choiceKeys, initialPicker, matchingChoices, pickerStep } from "../../../src/tui/dialogs/picker-state.js";
 
 function run(state: PickerState, keys: DialogKey[], count: number, rows = 5, filter = false): PickerState {
 	for (const key of keys) {
@@ -51,6 +51,26 @@ describe("picker state", () => {
 		expect(run(moved, [{ type: "text", text: "so" }], 9, 5, false)).toBe(moved);
 		expect(run(moved, [{ type: "text", text: "son" }, { type: "backspace" }], 9, 5, true)).toMatchObject({ query: "so" });
 		expect(run(moved, [{ type: "text", text: "son" }, { type: "clear" }], 9, 5, true)).toMatchObject({ query: "" });
+	});
+
+	it("gives each choice of a short list a key: its first letter when no two share one, else its number", () => {
+		expect(choiceKeys(["Yes, trust this folder", "No, do not run it"])).toEqual(["y", "n"]);
+		expect(choiceKeys(["Restore files and conversation", "Conversation only", "Files only"])).toEqual(["r", "c", "f"]);
+		expect(choiceKeys(["Allow once", "Allow for this session", "Deny"])).toEqual(["1", "2", "3"]);
+		expect(choiceKeys(["/tmp", "other"])).toEqual(["1", "2"]);
+		expect(choiceKeys(Array.from({ length: 9 }, (_, i) => `same ${i}`))).toHaveLength(9);
+		// More than nine that share letters: no key fits each, the arrows alone choose.
+		expect(choiceKeys(Array.from({ length: 10 }, (_, i) => `same ${i}`))).toBeUndefined();
+	});
+
+	it("chooses at once on a choice's key, whichever is highlighted; without a filter other letters do nothing", () => {
+		const keys = ["r", "c", "f"];
+		const start = initialPicker(undefined, 3, 5);
+		expect(pickerStep(start, { type: "text", text: "c" }, 3, 5, false, keys)).toEqual({ type: "choose", index: 1 });
+		expect(pickerStep(start, { type: "text", text: "F" }, 3, 5, false, keys)).toEqual({ type: "choose", index: 2 });
+		expect(pickerStep(start, { type: "text", text: "x" }, 3, 5, false, keys)).toEqual({ type: "state", state: start });
+		// Text typed ahead in one chunk is not a key press.
+		expect(pickerStep(start, { type: "text", text: "cf" }, 3, 5, false, keys)).toEqual({ type: "state", state: start });
 	});
 
 	it("matches the query fuzzily against label and description, best first, keeping each choice's index", () => {

@@ -2,7 +2,7 @@
 import type { AgentMessage } from "../../agent-types.js";
 import { errorMessage } from "../../error-text.js";
 import type { AssistantMessage, Context, Model, StreamFn, StreamOptions } from "../../llm-types.js";
-import { redactSecrets } from "../../llm/redact.js";
+import { redactSecrets } from "../../text/secret-mask.js";
 import { textFromContent, userMessage } from "../../messages.js";
 import { CompactionError, compactionAborted } from "./compaction-error.js";
 import { SUMMARY_SYSTEM_PROMPT, buildSummaryPrompt } from "./summary-prompt.js";

@@ -1,0 +1,65 @@
+// Lines of JSON on stdout (JSON mode, RPC mode), written in the order given, at the pace the reader reads them.
+import type { Writable } from "node:stream";
+import { jsonLine } from "./json-events.js";
+
+/**
+ * Writes lines to a stream that may be a pipe to a slow reader. Every line is handed to the stream at once and in
+ * call order; write() returns a promise while the stream holds more than it wants (a full pipe), so a producer
+ * that awaits it (the session's event listener, hence the run) waits for the reader, and what is held in memory
+ * stays bounded. Once the stream fails or closes (the reader went away, EPIPE), the remaining lines are dropped,
+ * quietly: nothing throws, and nobody waits for a reader who is gone.
+ */
+export class LineWriter {
+	private ended = false;
+	private waiting: Promise<void> | undefined;
+	private release = () => {};
+	/** The stream's first error (EPIPE when the reader went away). */
+	private failure: NodeJS.ErrnoException | undefined;
+	private readonly endListeners: ((error: NodeJS.ErrnoException | undefined) => void)[] = [];
+
+	constructor(private readonly stream: NodeJS.WritableStream) {
+		stream.on("error", (error: NodeJS.ErrnoException) => this.end(error));
+		stream.once("close", () => this.end(undefined));
+	}
+
+	/** Whether lines still reach the stream: false once it failed or closed. */
+	get open(): boolean {
+		return !this.ended;
+	}
+
+	/**
+	 * Writes `value` (an object, as one JSON line; a string, as the line itself). Undefined when the stream takes
+	 * more at once; otherwise a promise that resolves once it has drained or closed. Never rejects.
+	 */
+	write(value: object | string): Promise<void> | undefined {
+		if (this.ended) return undefined;
+		const line = `${typeof value === "string" ? value : jsonLine(value)}\n`;
+		if (this.stream.write(line)) return undefined;
+		// Refused, not full: the stream failed (its error event is on its way), and no drain will come.
+		if ((this.stream as Partial<Writable>).errored) return undefined;
+		this.waiting ??= new Promise<void>((resolve) => {
+			this.release = resolve;
+			this.stream.once("drain", () => this.drained());
+		});
+		return this.waiting;
+	}
+
+	/** Calls `listener` once, when the stream fails (with its error) or closes; at once when it already has. */
+	onEnd(listener: (error: NodeJS.ErrnoException | undefined) => void): void {
+		if (this.ended) listener(this.failure);
+		else this.endListeners.push(listener);
+	}
+
+	private drained(): void {
+		this.waiting = undefined;
+		this.release();
+	}
+
+	private end(error: NodeJS.ErrnoException | undefined): void {
+		if (this.ended) return;
+		this.ended = true;
+		this.failure = error;
+		this.drained();
+		for (const listener of this.endListeners.splice(0)) listener(error);
+	}
+}

@@ -1,0 +1,116 @@
+// A signal from outside (kill, a closed terminal) while the screen is up, in a real terminal (tmux): loom leaves
+// the terminal as a shell expects it, and a second signal leaves at once even when the first cannot finish.
+import { execFileSync } from "node:child_process";
+import { chmodSync, mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { ensureBuilt, serverFlags } from "../cli/loom-process.js";
+import { type ScriptedModelServer, startScriptedModelServer } from "../support/scripted-model-server.mjs";
+import { tempDir } from "../support/temp-dir.js";
+import { TmuxTerminal, count, hasTmux, loomCommand } from "../support/tmux-terminal.js";
+import { waitFor } from "../support/wait-for.js";
+
+let terminal: TmuxTerminal;
+
+describe.skipIf(!hasTmux())("signals while the screen is up (tmux)", () => {
+	let server: ScriptedModelServer;
+	let root: string;
+	let run = 0;
+
+	beforeAll(async () => {
+		await ensureBuilt();
+		server = await startScriptedModelServer();
+		root = tempDir("loom-signal-exit-");
+	}, 120_000);
+
+	afterEach(() => {
+		terminal?.kill();
+		server.reset();
+	});
+
+	afterAll(() => {
+		server?.close();
+	});
+
+	/**
+	 * Starts loom in a fresh project; once it ends, `cat -v` reads the terminal, showing escape sequences as text.
+	 * `git` replaces git on the PATH (a script). Resolves with loom's process id.
+	 */
+	async function open(git?: string): Promise<number> {
+		terminal = new TmuxTerminal(`loom-signal-exit-${run}`);
+		const dir = join(root, String(run++));
+		const cwd = join(dir, "project");
+		const home = join(dir, "loom-home");
+		mkdirSync(cwd, { recursive: true });
+		mkdirSync(join(home, "user-home"), { recursive: true });
+		const env: Record<string, string> = {};
+		if (git) {
+			const bin = join(dir, "bin");
+			mkdirSync(bin);
+			writeFileSync(join(bin, "git"), git);
+			chmodSync(join(bin, "git"), 0o755);
+			env.PATH = `${bin}:${process.env.PATH ?? "/usr/bin:/bin"}`;
+		}
+		terminal.start(`${loomCommand(home, serverFlags(server.openaiBaseUrl), env)}; cat -v`, { cwd, columns: 100, rows: 30 });
+		await terminal.waitForScreen((text) => text.includes("Ask loom"), "the editor");
+		// The pane runs sh; loom is its child (env execs node).
+		const shell = terminal.tmux("display-message", "-p", "-t", terminal.session, "#{pane_pid}").trim();
+		return Number(await waitFor(() => childOf(shell), Boolean, { what: "loom's process" }));
+	}
+
+	/** Pastes `text` as a terminal does: wrapped in ESC[200~ … ESC[201~ only if the program asked for bracketed paste. */
+	function paste(text: string): void {
+		terminal.tmux("set-buffer", "-b", "signal-test", text);
+		terminal.tmux("paste-buffer", "-p", "-b", "signal-test", "-t", terminal.session);
+	}
+
+	/**
+	 * Pastes a line once loom has ended, and reads it back as the terminal echoed it and cat -v wrote it: twice only
+	 * in line mode (raw mode echoes nothing), escape sequences shown as text.
+	 */
+	async function pastedLines(): Promise<string> {
+		paste("pasted-after-loom\r");
+		const text = await terminal.waitForScreen((t) => count(t, "pasted-after-loom") === 2, "the pasted text, as cat -v shows it");
+		return text.split("\n").filter((line) => line.includes("pasted-after-loom")).join("\n");
+	}
+
+	/** Whether the terminal shows its cursor. */
+	function cursorShown(): boolean {
+		return terminal.tmux("display-message", "-p", "-t", terminal.session, "#{cursor_flag}").trim() === "1";
+	}
+
+	it.each([
+		["SIGTERM", 143],
+		["SIGHUP", 129],
+	] as const)("%s ends loom (exit %i) with bracketed paste off, line mode and the cursor back, so a paste into the shell after is plain text", async (signal, code) => {
+		const loom = await open();
+		process.kill(loom, signal);
+		await terminal.waitForScreen((text) => text.includes(`[loom exited with ${code}]`), "loom's exit");
+		expect(await pastedLines()).not.toContain("^[[200~");
+		expect(cursorShown()).toBe(true);
+	});
+
+	it("SIGTERM during a run waits for the run to end; a second one leaves at once when it cannot, the terminal restored all the same", async () => {
+		// git never answers: the run's end is never recorded (its checkpoint), so the run never ends.
+		const loom = await open("#!/bin/sh\nexec sleep 600\n");
+		server.enqueue({ text: "An answer." });
+		await terminal.typeLine("hello");
+		await terminal.waitForScreen((t) => t.includes("An answer.") && t.includes("Finishing"), "the answer, the run not ended");
+		process.kill(loom, "SIGTERM");
+		await new Promise((resolve) => setTimeout(resolve, 1000));
+		expect(terminal.screen()).not.toContain("[loom exited");
+		process.kill(loom, "SIGTERM");
+		await terminal.waitForScreen((text) => text.includes("[loom exited with 143]"), "loom's exit after the second signal", 5_000);
+		expect(await pastedLines()).not.toContain("^[[200~");
+		expect(cursorShown()).toBe(true);
+	});
+});
+
+/** The first child process of `pid`, or "" while it has none. */
+function childOf(pid: string): string {
+	try {
+		return execFileSync("pgrep", ["-P", pid], { encoding: "utf8" }).trim().split("\n")[0] ?? "";
+	} catch {
+		return "";
+	}
+}
