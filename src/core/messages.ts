@@ -55,11 +55,14 @@ export interface ContentTextOptions {
 	separator?: string;
 	/** What an image block reads as; without it images are left out. */
 	image?: (image: ImageContent) => string;
+	/** Leave out blocks that read as nothing (an empty text block), rather than joining them too. */
+	dropEmpty?: boolean;
 }
 
 /**
  * The text of a message's (or tool result's) content: a string is the text itself; a list gives its text blocks
- * (and images, when `options.image` says how they read) joined by the separator, empty blocks included. Anything
+ * (and images, when `options.image` says how they read) joined by the separator, empty blocks included unless
+ * `options.dropEmpty` says otherwise. Anything
  * else, and any block that is not well formed, gives nothing, so content read from a file or a server is safe.
  */
 export function textFromContent(content: unknown, options: ContentTextOptions = {}): string {
@@ -72,7 +75,7 @@ export function textFromContent(content: unknown, options: ContentTextOptions = 
 		if (type === "text" && typeof text === "string") parts.push(text);
 		else if (type === "image" && options.image) parts.push(options.image(block as ImageContent));
 	}
-	return parts.join(options.separator ?? "\n");
+	return (options.dropEmpty ? parts.filter((part) => part !== "") : parts).join(options.separator ?? "\n");
 }
 
 /** The answer an assistant message gives: its text blocks, joined as they were streamed. */

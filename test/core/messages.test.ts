@@ -25,6 +25,12 @@ describe("textFromContent", () => {
 		expect(textFromContent(content, { image: (block) => `[image ${block.mimeType}]` })).toBe("look\n[image image/png]\nthere");
 	});
 
+	it("leaves out blocks that read as nothing when told to (an image-only prompt's empty text)", () => {
+		const content = [{ type: "text", text: "" }, image, { type: "text", text: "b" }];
+		expect(textFromContent(content, { image: () => "[image]", dropEmpty: true })).toBe("[image]\nb");
+		expect(textFromContent(content, { image: () => "[image]" })).toBe("\n[image]\nb");
+	});
+
 	it("reads nothing from content that is not a string or a list, nor from malformed blocks", () => {
 		expect(textFromContent(undefined)).toBe("");
 		expect(textFromContent({ type: "text", text: "x" })).toBe("");
