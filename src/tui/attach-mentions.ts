@@ -3,7 +3,7 @@
 // the message itself, so a resumed session shows it too.
 import { resolve } from "node:path";
 import { type Attachment, AttachmentError, attachmentBlock, readAttachment } from "../core/files/attach-file.js";
-import { formatSize } from "../core/format-size.js";
+import { formatSize } from "../core/format.js";
 import { expandHome } from "../core/home-path.js";
 import type { ImageContent } from "../core/llm-types.js";
 import { textFromContent } from "../core/messages.js";
