@@ -39,6 +39,3 @@ export function raceAbort<T>(work: Promise<T>, signal: AbortSignal | undefined, 
 		else signal.addEventListener("abort", onAbort, { once: true });
 	});
 }
-
-/** Kept for importers not yet moved to the owner, core/error-text.ts. */
-export { errorMessage as errorMessageOf } from "./error-text.js";
