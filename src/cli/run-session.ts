@@ -1,4 +1,5 @@
 // A run with a session: settings, input, session, then print mode, RPC mode, the screen or the ACP server.
+import { removeStaleOutputFolders } from "../core/files/output-folder.js";
 import { answerText } from "../core/messages.js";
 import type { AgentSession } from "../core/session/agent-session.js";
 import type { ProjectTrustGate } from "../core/session/project-trust-gate.js";
@@ -78,7 +79,7 @@ export async function runSession(options: CliOptions, home: string, io: RunIo, v
 	const warnings = interactive || rpc ? session.loadWarnings : warningsToReport(home, session.loadWarnings);
 	for (const warning of warnings) io.stderr.write(`loom: warning: ${stripControls(warning, { keepTabs: true })}\n`);
 
-	const { killAllBashProcesses, removeStaleOutputFolders } = await import("../tools/index.js");
+	const { killAllBashProcesses } = await import("../tools/index.js");
 	// Output folders of loom processes that died without exiting go while this one works.
 	const staleFoldersRemoved = removeStaleOutputFolders();
 	try {
@@ -257,7 +258,7 @@ function reportUntrusted(trust: ProjectTrustGate, io: RunIo): void {
 
 /** Serves ACP until the editor closes the connection (exit 0) or a signal stops loom (every run aborted first). */
 async function runAcp(options: CliOptions, settings: Settings, home: string, io: RunIo, version: string): Promise<number> {
-	const [{ serveAcp }, { createSession }, { stderrUi }, { killAllBashProcesses, removeStaleOutputFolders }] = await Promise.all([
+	const [{ serveAcp }, { createSession }, { stderrUi }, { killAllBashProcesses }] = await Promise.all([
 		import("../acp/index.js"),
 		import("./create-session.js"),
 		import("../sdk/stderr-ui.js"),

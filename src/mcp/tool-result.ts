@@ -9,7 +9,7 @@ import type { ImageContent, TextContent } from "../core/llm-types.js";
 import { textFromContent } from "../core/messages.js";
 import { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, truncateHead } from "../core/text/truncate.js";
 import { toolNameCharacters } from "../core/tool-name-pattern.js";
-import { outputFolder } from "../tools/output-folder.js";
+import { outputFolder } from "../core/files/output-folder.js";
 
 /** The parts of a tools/call result loom reads; everything is checked, since it comes from a server. */
 export interface McpCallResult {

@@ -17,7 +17,6 @@ export { withFileMutationQueue } from "./file-mutation-queue.js";
 export { createFindTool, type FindToolInput } from "./find.js";
 export { createGrepTool, type GrepToolInput, MAX_GREP_FILE_BYTES } from "./grep.js";
 export { createLsTool, type LsToolInput } from "./ls.js";
-export { removeStaleOutputFolders } from "./output-folder.js";
 export { killAllBashProcesses, sessionProcessGroups } from "./process-groups.js";
 export { createReadTool, type ReadToolInput } from "./read.js";
 export { createWriteTool, type WriteToolInput } from "./write.js";

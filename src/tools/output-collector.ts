@@ -6,7 +6,7 @@ import path from "node:path";
 import { stripVTControlCharacters } from "node:util";
 import { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, type TruncationResult, truncateTail } from "../core/text/truncate.js";
 import { CappedOutputFile, type KeptParts } from "./output-file.js";
-import { outputFolder } from "./output-folder.js";
+import { outputFolder } from "../core/files/output-folder.js";
 
 /**
  * Most bytes of one command's output kept in its file: far more than anyone reads through (the model is shown
