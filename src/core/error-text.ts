@@ -1,8 +1,8 @@
 // The words of whatever was thrown: an Error's message, or the value itself as text.
 
-/** The message of an Error, or anything else thrown as text. */
+/** The message of an Error (its name when the message is empty), or anything else thrown as text. */
 export function errorMessage(error: unknown): string {
-	return error instanceof Error ? error.message : String(error);
+	return error instanceof Error ? error.message || error.name : String(error);
 }
 
 /** An error's message with its cause's, when the message does not already hold it ("fetch failed: connect ECONNREFUSED 127.0.0.1:1"). */

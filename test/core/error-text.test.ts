@@ -9,6 +9,10 @@ describe("errorMessage", () => {
 		expect(errorMessage(42)).toBe("42");
 		expect(errorMessage(undefined)).toBe("undefined");
 	});
+
+	it("names an Error thrown without a message, so a report is never blank", () => {
+		expect(errorMessage(new RangeError())).toBe("RangeError");
+	});
 });
 
 describe("errorMessageWithCause", () => {
