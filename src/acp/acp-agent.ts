@@ -1,6 +1,5 @@
 // loom as an ACP agent: the protocol's requests on one connection, each session a loom AgentSession opened
 // through the caller's `openSession` (the same assembly as the command line's).
-import { existsSync, statSync } from "node:fs";
 import { isAbsolute } from "node:path";
 import {
 	type AgentApp,
@@ -12,6 +11,7 @@ import {
 	RequestError,
 	type SessionInfo as AcpSessionInfo,
 } from "@agentclientprotocol/sdk";
+import { isDirectory } from "../core/files/paths.js";
 import { type AgentSession, listAllSessions, listSessions, type SessionInfo } from "../core/session/index.js";
 import type { TextFileAccess } from "../tools/index.js";
 import { AcpSession } from "./acp-session.js";
@@ -143,7 +143,7 @@ export function createAcpAgent(options: AcpAgentOptions): LoomAcpAgent {
 
 function checkCwd(cwd: string): void {
 	if (!isAbsolute(cwd)) throw RequestError.invalidParams(undefined, `cwd must be an absolute path, got ${JSON.stringify(cwd)}.`);
-	if (!existsSync(cwd) || !statSync(cwd).isDirectory()) throw RequestError.invalidParams(undefined, `cwd ${cwd} is not a directory.`);
+	if (!isDirectory(cwd)) throw RequestError.invalidParams(undefined, `cwd ${cwd} is not a directory.`);
 }
 
 /** The file of a saved session, by its exact id (anything else, a path included, is not found). */

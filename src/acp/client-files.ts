@@ -3,7 +3,7 @@
 import { closeSync } from "node:fs";
 import type { AgentContext, ClientCapabilities } from "@agentclientprotocol/sdk";
 import { openRegularFile } from "../core/checked-read.js";
-import { formatSize } from "../core/format-size.js";
+import { formatSize } from "../core/format.js";
 import type { TextFileAccess } from "../tools/index.js";
 
 /** Larger files are read and edited on disk: the editor's answer must stay well within a protocol message. */

@@ -2,10 +2,8 @@
 // switches it, by the session's /approval command, so the policy that owns the mode stays the only one.
 import type { SessionModeState } from "@agentclientprotocol/sdk";
 import { RequestError } from "@agentclientprotocol/sdk";
-import { APPROVAL_MODES, type AgentSession, type ApprovalMode } from "../core/session/index.js";
-import { MODE_MEANINGS } from "../policy/approval-command.js";
-
-const MODE_NAMES: Readonly<Record<ApprovalMode, string>> = { auto: "Auto", ask: "Ask", "read-only": "Read-only" };
+import { APPROVAL_MODE_TEXT, APPROVAL_MODES } from "../core/session/approval-mode.js";
+import type { AgentSession } from "../core/session/index.js";
 
 /** The modes to offer; undefined for a session without an approval policy. */
 export function sessionModes(session: AgentSession): SessionModeState | undefined {
@@ -13,7 +11,7 @@ export function sessionModes(session: AgentSession): SessionModeState | undefine
 	if (current === undefined) return undefined;
 	return {
 		currentModeId: current,
-		availableModes: APPROVAL_MODES.map((id) => ({ id, name: MODE_NAMES[id], description: MODE_MEANINGS[id] })),
+		availableModes: APPROVAL_MODES.map((id) => ({ id, name: APPROVAL_MODE_TEXT[id].name, description: APPROVAL_MODE_TEXT[id].meaning })),
 	};
 }
 

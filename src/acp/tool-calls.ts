@@ -31,7 +31,7 @@ export interface FileBefore {
 /** The shell tool: its calls are commands, which editors show as such. */
 const SHELL_TOOLS: ReadonlySet<string> = new Set(["bash"]);
 
-export function toolKind({ tool, toolName, args }: Omit<CallStart, "toolCallId">): ToolKind {
+function toolKind({ tool, toolName, args }: Omit<CallStart, "toolCallId">): ToolKind {
 	if (SHELL_TOOLS.has(toolName)) return "execute";
 	const effects = toolFileEffects(tool, args);
 	if (effects.changes.length > 0) return "edit";
@@ -40,7 +40,7 @@ export function toolKind({ tool, toolName, args }: Omit<CallStart, "toolCallId">
 }
 
 /** "Read src/app.ts:1-20", "Edit src/app.ts"; a command is its own title. */
-export function toolTitle(call: Omit<CallStart, "toolCallId">): string {
+function toolTitle(call: Omit<CallStart, "toolCallId">): string {
 	const summary = toolSummary(call.tool, call.args);
 	if (toolKind(call) === "execute") return oneLine(summary) || call.toolName;
 	const label = call.tool?.label ?? call.toolName;
@@ -84,7 +84,7 @@ export function wholeFileTarget(call: Omit<CallStart, "toolCallId">, cwd: string
  * The change a call asks for, before it runs: a write's old and new text (the old one when it was read), an
  * edit's replacements as the model wrote them.
  */
-export function proposedDiffs(call: Omit<CallStart, "toolCallId">, cwd: string): ToolCallContent[] {
+function proposedDiffs(call: Omit<CallStart, "toolCallId">, cwd: string): ToolCallContent[] {
 	const path = changedFile(call, cwd);
 	if (path === undefined) return [];
 	const args = preparedArgs(call);

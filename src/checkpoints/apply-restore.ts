@@ -4,7 +4,7 @@
 import fs from "node:fs/promises";
 import { dirname, join } from "node:path";
 import type { FileAction, RestoreReport } from "../core/session/file-checkpoints.js";
-import { atomicWriteFile } from "../tools/atomic-write.js";
+import { atomicWriteFile } from "../core/files/atomic-write.js";
 
 /** What one file becomes. */
 export type FileContent =

@@ -3,7 +3,7 @@
 import { closeSync, lstatSync } from "node:fs";
 import { openRegularFile, readAt, type RegularFile } from "../core/checked-read.js";
 import { join } from "node:path";
-import { SNIFF_BYTES, looksBinary } from "../tools/file-kind.js";
+import { SNIFF_BYTES, looksBinary } from "../core/files/file-kind.js";
 
 export interface SnapshotLimits {
 	/** Files larger than this are not recorded (listed as skipped). */

@@ -5,7 +5,7 @@
 import { randomBytes } from "node:crypto";
 import { statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { formatSize } from "../core/format-size.js";
+import { formatSize } from "../core/format.js";
 import { onProcessExit } from "../core/process/index.js";
 import type { FileCheckpoints, FilesRestore } from "../core/session/file-checkpoints.js";
 import { DEFAULT_LIMITS, type SkippedFile, type SnapshotLimits } from "./changed-files.js";

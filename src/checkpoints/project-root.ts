@@ -1,9 +1,9 @@
 // Which directory a project's checkpoints record: the top of the git repository the working directory is in
 // (so every .gitignore of the repository applies as git applies it), or the working directory itself.
 import { createHash } from "node:crypto";
-import { realpathSync } from "node:fs";
 import { homedir } from "node:os";
 import { isAbsolute, join, parse, resolve } from "node:path";
+import { realpathOrSelf } from "../core/files/paths.js";
 import { runGit } from "./git.js";
 
 export interface ProjectRoot {
@@ -52,10 +52,7 @@ function sameDir(a: string, b: string): boolean {
 	return isAbsolute(b) && realPath(a) === realPath(b);
 }
 
+/** The real path, or the absolute path where there is none (it does not exist). */
 function realPath(path: string): string {
-	try {
-		return realpathSync(path);
-	} catch {
-		return resolve(path);
-	}
+	return realpathOrSelf(resolve(path));
 }

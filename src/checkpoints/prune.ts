@@ -1,11 +1,12 @@
 // Removing checkpoints nobody can use any more: those of sessions whose file is gone (there is no other way to
 // delete a session than deleting its file), those of --no-session runs whose process has ended, and, when asked,
 // those older than some days. A project left without checkpoints loses its folder.
-import { existsSync, lstatSync, readdirSync, rmSync, statSync } from "node:fs";
+import { existsSync, lstatSync, rmSync, statSync } from "node:fs";
 import { hostname } from "node:os";
 import { join } from "node:path";
 import { isAlive } from "../core/process/index.js";
-import { replaceFileSync } from "../core/replace-file.js";
+import { directoryNames } from "../core/files/paths.js";
+import { replaceFileSync } from "../core/files/replace-file.js";
 import { type RunRecord, type SessionLog, logPath, readLog } from "./checkpoint-log.js";
 import { checkpointsRoot } from "./project-root.js";
 import { ShadowRepo } from "./shadow-repo.js";
@@ -50,7 +51,7 @@ async function pruneProject(dir: string, options: PruneOptions, report: PruneRep
 	const cutoff = options.olderThanDays === undefined ? undefined : new Date(now.getTime() - options.olderThanDays * 24 * 60 * 60 * 1000).toISOString();
 	const forgotten: string[] = [];
 	let kept = 0;
-	for (const name of listFiles(join(dir, "sessions"))) {
+	for (const name of directoryNames(join(dir, "sessions"))) {
 		if (!name.endsWith(".jsonl")) continue;
 		const id = name.slice(0, -".jsonl".length);
 		const log = readLog(logPath(dir, id));
@@ -128,7 +129,7 @@ function rewriteLog(dir: string, id: string, log: SessionLog, removed: ReadonlyS
 
 function removeStaleIndexes(dir: string, now: Date): void {
 	const indexes = join(dir, "indexes");
-	for (const name of listFiles(indexes)) {
+	for (const name of directoryNames(indexes)) {
 		try {
 			if (now.getTime() - statSync(join(indexes, name)).mtimeMs > STALE_INDEX_MS) rmSync(join(indexes, name), { force: true });
 		} catch {
@@ -138,7 +139,7 @@ function removeStaleIndexes(dir: string, now: Date): void {
 }
 
 function listDirs(root: string): string[] {
-	return listFiles(root)
+	return directoryNames(root)
 		.map((name) => join(root, name))
 		.filter((path) => {
 			try {
@@ -147,14 +148,6 @@ function listDirs(root: string): string[] {
 				return false;
 			}
 		});
-}
-
-function listFiles(dir: string): string[] {
-	try {
-		return readdirSync(dir);
-	} catch {
-		return [];
-	}
 }
 
 /** The disk space a folder takes, as du counts it: the blocks of its files and folders (their bytes where unknown). */
@@ -167,5 +160,5 @@ function folderSize(path: string): number {
 	}
 	const own = stat.blocks === undefined ? stat.size : stat.blocks * 512;
 	if (!stat.isDirectory()) return own;
-	return listFiles(path).reduce((total, name) => total + folderSize(join(path, name)), own);
+	return directoryNames(path).reduce((total, name) => total + folderSize(join(path, name)), own);
 }

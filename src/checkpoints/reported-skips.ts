@@ -1,9 +1,7 @@
 // Which files a project's checkpoints have named as left out (over the size limit), kept in the project's
 // checkpoint folder, so each is named once per project rather than in every session and every print run.
-import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { readCheckedText } from "../core/checked-read.js";
-import { replaceFileSync } from "../core/replace-file.js";
+import { readJsonState, writeJsonState } from "../core/files/json-file.js";
 import type { SkippedFile } from "./changed-files.js";
 
 const FILE = "left-out.json";
@@ -21,18 +19,13 @@ export function unreportedSkips(projectDir: string, skipped: readonly SkippedFil
 }
 
 function load(projectDir: string): Set<string> {
-	try {
-		const parsed = JSON.parse(readCheckedText(join(projectDir, FILE), { maxBytes: MAX_BYTES })) as unknown;
-		return new Set(Array.isArray(parsed) ? parsed.filter((path): path is string => typeof path === "string") : []);
-	} catch {
-		return new Set();
-	}
+	const parsed = readJsonState(join(projectDir, FILE), MAX_BYTES);
+	return new Set(Array.isArray(parsed) ? parsed.filter((path): path is string => typeof path === "string") : []);
 }
 
 function save(projectDir: string, paths: string[]): void {
 	try {
-		mkdirSync(projectDir, { recursive: true });
-		replaceFileSync(join(projectDir, FILE), `${JSON.stringify(paths)}\n`);
+		writeJsonState(join(projectDir, FILE), paths);
 	} catch {
 		// Not remembered: the files are named again next time, which is no harm.
 	}

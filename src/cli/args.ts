@@ -2,7 +2,7 @@
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
 import { THINKING_LEVELS, type ThinkingLevel } from "../core/llm-types.js";
 import { BUILTIN_PROVIDERS } from "../core/llm/models-catalog.js";
-import { APPROVAL_MODES, type ApprovalMode } from "../core/session/approval-mode.js";
+import { APPROVAL_MODE_TEXT, APPROVAL_MODES, type ApprovalMode } from "../core/session/approval-mode.js";
 import { UsageError } from "./usage-error.js";
 
 export interface CliOptions {
@@ -104,7 +104,7 @@ function buildProgram(version: string, output: ParseOutput, commands: { acp(): v
 		.option("--trust", "run this project's own code (.loom/extensions, .mcp.json servers) without asking")
 		.option("--mcp-config <file>", "MCP servers from this file (or JSON text) too, besides .mcp.json and $LOOM_HOME/mcp.json; repeatable", collect, [])
 		.option("--max-turns <n>", "stop after n model turns", parsePositiveInt)
-		.addOption(new Option("--approval <mode>", "auto (default): run everything guards allow; ask: changes wait for you; read-only").choices(APPROVAL_MODES))
+		.addOption(new Option("--approval <mode>", approvalHelp()).choices(APPROVAL_MODES))
 		.option("--allow <rule>", 'allow calls without asking, e.g. "bash(npm test)", "edit(src/**)" (repeatable)', collect, [])
 		.option("--deny <rule>", 'never allow such calls, e.g. "bash(git push*)", "write(.env)" (repeatable)', collect, [])
 		.option("--export <path|id>", "write a session's conversation as an HTML page (to the file given after it, or loom-session-<id>.html) and exit")
@@ -158,6 +158,11 @@ function buildProgram(version: string, output: ParseOutput, commands: { acp(): v
  * Commander's "error: unknown option '--x'\n(Did you mean --y?)\n" in the words of loom's other usage errors
  * (main.ts): "loom: <reason>" on one line; the pointer to --help follows.
  */
+/** "auto (default): run everything guards allow; ask: changes wait for you; read-only: only reading". */
+function approvalHelp(): string {
+	return APPROVAL_MODES.map((mode) => `${mode}${mode === "auto" ? " (default)" : ""}: ${APPROVAL_MODE_TEXT[mode].brief}`).join("; ");
+}
+
 function usageLine(text: string): string {
 	const [reason = "", ...more] = text.trim().replace(/^error: /, "").split("\n");
 	const hints = more.map((line) => line.replace(/^\(Did you mean/, "(did you mean"));
@@ -264,7 +269,7 @@ function exportTarget(session: string, args: readonly string[]): { session: stri
 }
 
 /** Checkpoints older than this go with a bare --prune-checkpoints. */
-export const DEFAULT_PRUNE_DAYS = 30;
+const DEFAULT_PRUNE_DAYS = 30;
 
 function parseDays(value: string): number {
 	const n = Number(value);
@@ -283,7 +288,7 @@ function nonEmpty(value: string, flag: string): string {
  * or without the "#" an exported page shows before it). A session id has no colon, so after an id prefix
  * anything else is a mistyped entry; after a path it may be part of the path.
  */
-export function parseForkTarget(value: string): ForkTarget {
+function parseForkTarget(value: string): ForkTarget {
 	const at = nonEmpty(value, "--fork").lastIndexOf(":");
 	if (at <= 0) return { session: value };
 	const session = value.slice(0, at);

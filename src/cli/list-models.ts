@@ -3,13 +3,16 @@
 // key is goes to stderr. The model flags count as for a run: --api-key is the key of the provider in use, and the
 // model in use (an id at --base-url) is listed though no catalog names it.
 import { formatTokens } from "../core/format.js";
-import { loadModelRegistry, missingApiKeyMessage, type ModelListing, type ModelRegistry } from "../core/llm/index.js";
-import { loadSettings, ModelChoice, type Settings } from "../core/session/index.js";
+import { missingApiKeyMessage } from "../core/llm/api-keys.js";
+import { loadModelRegistry, type ModelListing, type ModelRegistry } from "../core/llm/model-registry.js";
+import { ModelChoice } from "../core/session/model-choice.js";
+import { loadSettings, type Settings } from "../core/session/settings.js";
 import { stripToOneLine } from "../core/text/sanitize-terminal.js";
-import { checkModelOption, chooseModel } from "../sdk/model-option.js";
+import { EXIT } from "../modes/exit-codes.js";
+import { chooseModel, namedModelChoice } from "../sdk/model-option.js";
 import { SessionOptionError } from "../sdk/session-option-error.js";
 import type { CliOptions } from "./args.js";
-import { EXIT, optionUsageError } from "./usage-error.js";
+import { optionUsageError } from "./usage-error.js";
 
 export interface ListModelsIo {
 	home: string;
@@ -37,7 +40,7 @@ export function printModelList(options: ListModelsOptions, io: ListModelsIo): nu
 		return EXIT.failure;
 	}
 	try {
-		checkModelOption(options, settings, registry);
+		namedModelChoice(options, settings, registry);
 	} catch (error) {
 		if (error instanceof SessionOptionError) throw optionUsageError(error);
 		throw error;

@@ -2,8 +2,9 @@
 // on the path that needs it, so `loom --version` and `loom --help` start fast.
 import { createRequire } from "node:module";
 import { stripControls } from "../core/text/sanitize-terminal.js";
+import { EXIT } from "../modes/exit-codes.js";
 import { parseArgs } from "./args.js";
-import { EXIT, UsageError } from "./usage-error.js";
+import { UsageError } from "./usage-error.js";
 
 const { version } = createRequire(import.meta.url)("../../package.json") as { version: string };
 

@@ -1,12 +1,10 @@
 // Commands that do one job on loom's files and exit, without a model: --prune-checkpoints and --export.
-import { pruneCheckpoints } from "../checkpoints/prune.js";
-import { formatSize } from "../core/format-size.js";
-import { resolveSessionArgument } from "../core/session/index.js";
+// Each loads only what it uses.
+import { formatSize } from "../core/format.js";
+import { resolveSessionArgument } from "../core/session/session-resolve.js";
 import { stripControls } from "../core/text/sanitize-terminal.js";
-import { exportSessionFile } from "../export/export-session.js";
-import { createCodingTools } from "../tools/index.js";
+import { EXIT } from "../modes/exit-codes.js";
 import type { CliOptions } from "./args.js";
-import { EXIT } from "./usage-error.js";
 
 export interface OfflineIo {
 	stdout: NodeJS.WritableStream;
@@ -16,6 +14,7 @@ export interface OfflineIo {
 /** Runs --prune-checkpoints or --export; returns the exit code. Errors are thrown for run() to report. */
 export async function runOfflineCommand(options: CliOptions, home: string, io: OfflineIo): Promise<number> {
 	if (options.pruneCheckpoints) {
+		const { pruneCheckpoints } = await import("../checkpoints/prune.js");
 		const report = await pruneCheckpoints({ home, olderThanDays: options.pruneCheckpoints.days });
 		const plural = (count: number, word: string) => `${count} ${word}${count === 1 ? "" : "s"}`;
 		io.stdout.write(
@@ -25,6 +24,7 @@ export async function runOfflineCommand(options: CliOptions, home: string, io: O
 	}
 	const target = options.exportSession!;
 	const file = resolveSessionArgument(target.session, home, io.cwd);
+	const [{ exportSessionFile }, { createCodingTools }] = await Promise.all([import("../export/export-session.js"), import("../tools/index.js")]);
 	// The built-in tools' presentation (diffs, argument summaries); nothing runs.
 	const written = await exportSessionFile(file, target.file, { cwd: io.cwd, tools: createCodingTools(io.cwd) });
 	io.stdout.write(`${stripControls(written)}\n`);

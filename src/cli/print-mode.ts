@@ -1,11 +1,11 @@
 // Print mode: run one prompt without the screen. Text mode prints the final answer; JSON mode streams every event.
-import type { AssistantMessage } from "../core/index.js";
 import type { AgentSession, RunOutcome, SessionEvent } from "../core/session/index.js";
+import { answerText } from "../core/messages.js";
 import { stripControls } from "../core/text/sanitize-terminal.js";
-import { eventToJsonLine, type SessionLine } from "./json-events.js";
-import { LineWriter } from "./line-writer.js";
+import { eventToJsonLine, type SessionLine } from "../modes/json-events.js";
+import { LineWriter } from "../modes/line-writer.js";
+import { ToolUpdateDeltas } from "../modes/tool-update-deltas.js";
 import type { PromptInput } from "./prompt-input.js";
-import { ToolUpdateDeltas } from "./tool-update-deltas.js";
 import { StatusLine } from "./status-line.js";
 
 export interface PrintIo {
@@ -70,11 +70,4 @@ function writeOut(stream: NodeJS.WritableStream, text: string): Promise<void> {
 	return new Promise((resolve, reject) => {
 		stream.write(text, (error) => (error ? reject(new StdoutError(error as NodeJS.ErrnoException)) : resolve()));
 	});
-}
-
-export function answerText(message: AssistantMessage): string {
-	return message.content
-		.filter((part) => part.type === "text")
-		.map((part) => part.text)
-		.join("");
 }

@@ -1,6 +1,6 @@
 // Builds the prompt from its three sources: @file arguments, prompt words, and piped stdin.
 import { type Attachment, AttachmentError, attachmentBlock, readAttachment } from "../core/files/attach-file.js";
-import type { ImageContent } from "../core/index.js";
+import type { ImageContent } from "../core/llm-types.js";
 import { UsageError } from "./usage-error.js";
 
 export const MAX_STDIN_BYTES = 10 * 1024 * 1024;
@@ -18,7 +18,7 @@ export interface StdinWaitNotice {
 	notify: (text: string) => void;
 }
 
-export const STDIN_WAIT_NOTICE =
+const STDIN_WAIT_NOTICE =
 	"loom: waiting for stdin (it is not a terminal, so its text joins the prompt); if there is nothing to pipe, run loom with </dev/null.";
 
 /** Reads all of a piped stdin; more than `limit` bytes is a usage error (nothing is silently cut). */

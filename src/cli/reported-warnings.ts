@@ -2,10 +2,9 @@
 // context file cut short) is written once, then again only when the file changes, so a script's stderr is not
 // filled with the same lines on every run. The screen says them at each start; so does RPC mode on stderr.
 // Kept in <loom home>/reported-warnings.json: { "<warning>": { "mtimeMs": …, "size": … } }.
-import { mkdirSync, statSync } from "node:fs";
+import { statSync } from "node:fs";
 import { isAbsolute, join } from "node:path";
-import { readCheckedText } from "../core/checked-read.js";
-import { replaceFileSync } from "../core/replace-file.js";
+import { readJsonState, writeJsonState } from "../core/files/json-file.js";
 
 const FILE = "reported-warnings.json";
 const MAX_BYTES = 1024 * 1024;
@@ -68,12 +67,8 @@ function fileState(path: string | undefined): FileState | undefined {
 }
 
 function load(home: string): Memory {
-	try {
-		const parsed = JSON.parse(readCheckedText(join(home, FILE), { maxBytes: MAX_BYTES })) as unknown;
-		return parsed && typeof parsed === "object" && !Array.isArray(parsed) ? (parsed as Memory) : {};
-	} catch {
-		return {};
-	}
+	const parsed = readJsonState(join(home, FILE), MAX_BYTES);
+	return parsed && typeof parsed === "object" && !Array.isArray(parsed) ? (parsed as Memory) : {};
 }
 
 /** This run's warnings last (the latest kept when the memory is full), written atomically. */
@@ -81,8 +76,7 @@ function save(home: string, memory: Memory, seen: Memory): void {
 	const kept = Object.entries(memory).filter(([warning]) => seen[warning] === undefined);
 	const entries = [...kept, ...Object.entries(seen)].slice(-MAX_ENTRIES);
 	try {
-		mkdirSync(home, { recursive: true });
-		replaceFileSync(join(home, FILE), `${JSON.stringify(Object.fromEntries(entries), null, "\t")}\n`, { mode: 0o600 });
+		writeJsonState(join(home, FILE), Object.fromEntries(entries), { mode: 0o600, indent: "\t" });
 	} catch {
 		// Not remembered: the warning is written again next time, which is no harm.
 	}

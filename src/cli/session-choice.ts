@@ -1,18 +1,13 @@
 // Which session file to open: -c (newest here), --session (path or id prefix), -r (pick from a list).
-import {
-	describeHolder,
-	listSessions,
-	newestSessionFile,
-	resolveSessionArgument,
-	type SessionInUseError,
-	type SessionInfo,
-	sessionIdFromFileName,
-} from "../core/session/index.js";
-import { sessionChoice } from "../core/session/session-commands.js";
-import type { CliOptions } from "./args.js";
-import { showControls, stripToOneLine } from "../core/text/sanitize-terminal.js";
-import { InterruptedError, UsageError } from "./usage-error.js";
 import { formatLocalMinute } from "../core/format.js";
+import { sessionChoice } from "../core/session/session-commands.js";
+import { listSessions, newestSessionFile, type SessionInfo } from "../core/session/session-list.js";
+import { describeHolder, type SessionInUseError } from "../core/session/session-lock.js";
+import { sessionIdFromFileName } from "../core/session/session-paths.js";
+import { resolveSessionArgument } from "../core/session/session-resolve.js";
+import { showControls, stripToOneLine } from "../core/text/sanitize-terminal.js";
+import type { CliOptions } from "./args.js";
+import { InterruptedError, UsageError } from "./usage-error.js";
 
 export interface ChoiceIo {
 	stdin: NodeJS.ReadStream;

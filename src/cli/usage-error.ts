@@ -16,9 +16,6 @@ export class InterruptedError extends Error {
 	}
 }
 
-/** 128 + the signal's number, as a shell reports it; 141 (SIGPIPE) for a program whose reader closed the pipe. */
-export const EXIT = { ok: 0, failure: 1, usage: 2, hangup: 129, interrupted: 130, brokenPipe: 141, terminated: 143 } as const;
-
 /** The flag each option of createAgentSession comes from. */
 const FLAGS: Readonly<Record<string, string>> = { tools: "--tools", model: "--model", provider: "--provider", extensions: "--extension" };
 

@@ -39,8 +39,3 @@ export function raceAbort<T>(work: Promise<T>, signal: AbortSignal | undefined, 
 		else signal.addEventListener("abort", onAbort, { once: true });
 	});
 }
-
-export function errorMessageOf(error: unknown): string {
-	if (error instanceof Error) return error.message;
-	return String(error);
-}

@@ -1,6 +1,7 @@
 // The agent loop: call the model, run the tools it asks for, feed the results back, until it stops.
-import { errorMessageOf, raceAbort } from "./abort.js";
+import { raceAbort } from "./abort.js";
 import type { AgentContext, AgentEvent, AgentLoopConfig, AgentMessage } from "./agent-types.js";
+import { errorMessage } from "./error-text.js";
 import { EventStream } from "./event-stream.js";
 import type { AssistantMessage, AssistantMessageEvent, AssistantMessageEventStream, Context, StreamFn, ToolResultMessage } from "./llm-types.js";
 import { errorAssistantMessage } from "./messages.js";
@@ -23,7 +24,7 @@ function streamRun(
 	void run((event) => stream.push(event)).then(
 		(messages) => stream.end(messages),
 		(error: unknown) => {
-			const message = errorAssistantMessage(config.model, errorMessageOf(error));
+			const message = errorAssistantMessage(config.model, errorMessage(error));
 			for (const event of failureEvents(message, true)) stream.push(event);
 			stream.push({ type: "agent_end", messages: [message] });
 			stream.end([message]);
@@ -99,7 +100,7 @@ async function guarded<T>(name: string, callback: () => T | Promise<T>): Promise
 	try {
 		return await callback();
 	} catch (error) {
-		throw new CallbackFailure(`${name} failed: ${errorMessageOf(error)}`);
+		throw new CallbackFailure(`${name} failed: ${errorMessage(error)}`);
 	}
 }
 
@@ -315,5 +316,5 @@ function failedMessage(
 	error: unknown,
 ): AssistantMessage {
 	const aborted = signal?.aborted === true;
-	return errorAssistantMessage(config.model, aborted ? "Request aborted" : errorMessageOf(error), { aborted, partial });
+	return errorAssistantMessage(config.model, aborted ? "Request aborted" : errorMessage(error), { aborted, partial });
 }

@@ -1,7 +1,7 @@
 // The stateful Agent: owns the conversation, runs the loop, reduces its own state before notifying listeners.
 import { setMaxListeners } from "node:events";
-import { errorMessageOf } from "./abort.js";
 import { assertCanContinue, runAgentLoop, runAgentLoopContinue } from "./agent-loop.js";
+import { errorMessage } from "./error-text.js";
 import { placeholderModel } from "./llm/models-catalog.js";
 import { errorAssistantMessage, userMessage } from "./messages.js";
 import { OrderedDelivery, callInOrder } from "./event-delivery.js";
@@ -288,7 +288,7 @@ export class Agent {
 	}
 
 	private async recordRunFailure(error: unknown, signal: AbortSignal, sawAgentEnd: boolean): Promise<void> {
-		const message = errorAssistantMessage(this._state.model, errorMessageOf(error), { aborted: signal.aborted });
+		const message = errorAssistantMessage(this._state.model, errorMessage(error), { aborted: signal.aborted });
 		const events: AgentEvent[] = [
 			{ type: "message_start", message },
 			{ type: "message_end", message },

@@ -2,7 +2,7 @@
 // A FIFO would block the open or the read forever, a device (/dev/zero) never ends, a sparse file can claim
 // gigabytes: each of these ends at once with an error that names the file.
 import { closeSync, constants, fstatSync, openSync, readSync, type Stats } from "node:fs";
-import { formatSize } from "./format-size.js";
+import { formatSize } from "./format.js";
 
 /** Why a file was not read: no such file, a directory, not a regular file, over the limit, or another errno. */
 export type CheckedReadCode = "ENOENT" | "EISDIR" | "ENOTREG" | "ETOOBIG" | (string & {});

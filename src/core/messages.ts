@@ -1,5 +1,5 @@
-// The messages loom itself builds: a user prompt (and a file inlined in one), and an assistant message that is
-// empty or reports a failure.
+// The messages loom itself builds (a user prompt and a file inlined in one, an assistant message that is empty
+// or reports a failure), and the text read back out of a message's content.
 import type { AssistantMessage, ImageContent, Model, UserMessage } from "./llm-types.js";
 import { emptyUsage } from "./llm/usage.js";
 
@@ -47,4 +47,38 @@ export function errorAssistantMessage(
 ): AssistantMessage {
 	const base = options.partial ?? emptyAssistantMessage(model);
 	return { ...base, stopReason: options.aborted ? "aborted" : "error", errorMessage };
+}
+
+/** How `textFromContent` joins a content list's blocks and whether images show. */
+export interface ContentTextOptions {
+	/** Put between the blocks' texts; a newline unless given. */
+	separator?: string;
+	/** What an image block reads as; without it images are left out. */
+	image?: (image: ImageContent) => string;
+	/** Leave out blocks that read as nothing (an empty text block), rather than joining them too. */
+	dropEmpty?: boolean;
+}
+
+/**
+ * The text of a message's (or tool result's) content: a string is the text itself; a list gives its text blocks
+ * (and images, when `options.image` says how they read) joined by the separator, empty blocks included unless
+ * `options.dropEmpty` says otherwise. Anything
+ * else, and any block that is not well formed, gives nothing, so content read from a file or a server is safe.
+ */
+export function textFromContent(content: unknown, options: ContentTextOptions = {}): string {
+	if (typeof content === "string") return content;
+	if (!Array.isArray(content)) return "";
+	const parts: string[] = [];
+	for (const block of content as unknown[]) {
+		if (typeof block !== "object" || block === null) continue;
+		const { type, text } = block as { type?: unknown; text?: unknown };
+		if (type === "text" && typeof text === "string") parts.push(text);
+		else if (type === "image" && options.image) parts.push(options.image(block as ImageContent));
+	}
+	return (options.dropEmpty ? parts.filter((part) => part !== "") : parts).join(options.separator ?? "\n");
+}
+
+/** The answer an assistant message gives: its text blocks, joined as they were streamed. */
+export function answerText(message: AssistantMessage): string {
+	return textFromContent(message.content, { separator: "" });
 }

@@ -1,8 +1,9 @@
 // Executing one assistant message's tool calls: prepare each call, execute it, finalize it, emit.
 // Parallel mode: preflight in source order, execution concurrent, tool_execution_end in completion order,
 // toolResult messages in source order.
-import { ABORT_GRACE_MS, AbortedError, errorMessageOf, raceAbort } from "./abort.js";
+import { ABORT_GRACE_MS, AbortedError, raceAbort } from "./abort.js";
 import type { AfterToolCallResult, AgentContext, AgentEvent, AgentLoopConfig, AgentTool, AgentToolResult } from "./agent-types.js";
+import { errorMessage } from "./error-text.js";
 import type { AssistantMessage, ToolCall, ToolResultMessage } from "./llm-types.js";
 import { validateToolArguments } from "./validate-tool-arguments.js";
 
@@ -164,7 +165,7 @@ async function prepareToolCall(
 		if (signal?.aborted) return immediate("Tool call aborted before execution");
 		return { kind: "prepared", tool, args };
 	} catch (error) {
-		return immediate(errorMessageOf(error));
+		return immediate(errorMessage(error));
 	}
 }
 
@@ -211,7 +212,7 @@ async function executePreparedToolCall(
 	} catch (error) {
 		if (error instanceof AbortedError) return { result: createErrorToolResult("Tool call aborted"), isError: true };
 		// A tool may attach details to its error (exit code, output file) for the UI; the model sees the message.
-		const result: AgentToolResult<unknown> = createErrorToolResult(errorMessageOf(error));
+		const result: AgentToolResult<unknown> = createErrorToolResult(errorMessage(error));
 		const details = (error as { details?: unknown } | undefined)?.details;
 		if (details !== undefined) result.details = details;
 		return { result, isError: true };
@@ -239,7 +240,7 @@ async function finalizeExecutedToolCall(
 			);
 			if (after) ({ result, isError } = applyAfterToolCall({ result, isError }, after));
 		} catch (error) {
-			result = createErrorToolResult(errorMessageOf(error));
+			result = createErrorToolResult(errorMessage(error));
 			isError = true;
 		}
 	}

@@ -8,7 +8,7 @@ import type { SessionEntry, SessionHeader } from "../core/session/session-entrie
 import { loadSessionFile } from "../core/session/session-reader.js";
 import { sessionTree } from "../core/session/session-tree.js";
 import type { NamedToolPresentation } from "../core/tool-definition.js";
-import { atomicWriteFile } from "../tools/atomic-write.js";
+import { atomicWriteFile } from "../core/files/atomic-write.js";
 
 export interface ExportSource {
 	header: SessionHeader;

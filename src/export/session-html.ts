@@ -5,6 +5,7 @@
 import type { AgentMessage } from "../core/agent-types.js";
 import { formatCost, formatTokens } from "../core/format.js";
 import type { AssistantMessage, ImageContent, ToolCall, ToolResultMessage } from "../core/llm-types.js";
+import { textFromContent } from "../core/messages.js";
 import type { SessionEntry, SessionHeader } from "../core/session/session-entries.js";
 import { promptText } from "../core/session/session-tree.js";
 import { sumUsage } from "../core/session/usage-totals.js";
@@ -137,7 +138,7 @@ function assistantBlock(
 function toolBlock(call: ToolCall, result: ToolResultMessage | undefined, tools: readonly NamedToolPresentation[] | undefined): string {
 	const tool = findTool(tools, call.name);
 	const summary = toolSummary(tool, call.arguments);
-	const resultText = result ? textOf(result.content) : undefined;
+	const resultText = result ? textFromContent(result.content) : undefined;
 	const status = !result ? "no result" : result.isError ? "error" : "done";
 	const parts = [
 		`<div class="tool-head"><span class="tool-name">${escapeHtml(call.name)}</span> <code>${escapeHtml(summary)}</code> <span class="status">${escapeHtml(status)}</span></div>`,
@@ -181,10 +182,6 @@ const IMAGE_TYPES = new Set(["image/png", "image/jpeg", "image/gif", "image/webp
 function imageBlock(image: ImageContent): string {
 	if (!IMAGE_TYPES.has(image.mimeType) || !/^[A-Za-z0-9+/=\s]*$/.test(image.data)) return `<p class="image">[image: ${escapeHtml(image.mimeType)}]</p>`;
 	return `<img class="attached" alt="attached image" src="data:${image.mimeType};base64,${image.data.replace(/\s/g, "")}">`;
-}
-
-function textOf(content: ToolResultMessage["content"]): string {
-	return content.flatMap((part) => (part.type === "text" ? [part.text] : [])).join("\n");
 }
 
 function boundedOutput(text: string): string {

@@ -1,10 +1,11 @@
 // Which files are extensions: every module directly in an extensions folder, and every subfolder's index module;
 // a path given on the command line is a module, or a folder with an index module.
-import { readdirSync, statSync } from "node:fs";
+import { statSync } from "node:fs";
 import { extname, join } from "node:path";
+import { directoryNames } from "../core/files/paths.js";
 
 /** Modules loom loads as extensions (TypeScript and JavaScript, ES modules or CommonJS). */
-export const EXTENSION_SUFFIXES = [".ts", ".mts", ".cts", ".js", ".mjs", ".cjs"] as const;
+const EXTENSION_SUFFIXES = [".ts", ".mts", ".cts", ".js", ".mjs", ".cjs"] as const;
 
 const INDEX_NAMES = EXTENSION_SUFFIXES.map((suffix) => `index${suffix}`);
 
@@ -22,26 +23,22 @@ function kind(path: string): "file" | "dir" | undefined {
 }
 
 /** A folder's index module, if it has one. */
-export function indexModule(dir: string): string | undefined {
+function indexModule(dir: string): string | undefined {
 	return INDEX_NAMES.map((name) => join(dir, name)).find((path) => kind(path) === "file");
 }
 
 /** The extensions of a folder, sorted by name (hidden entries skipped); none when the folder does not exist. */
 export function extensionFiles(folder: string): string[] {
-	let names: string[];
-	try {
-		names = readdirSync(folder).sort();
-	} catch {
-		return [];
-	}
-	return names.flatMap((name) => {
-		if (name.startsWith(".")) return [];
-		const path = join(folder, name);
-		const found = kind(path);
-		if (found === "file") return isModuleName(name) ? [path] : [];
-		if (found === "dir") return indexModule(path) ?? [];
-		return [];
-	});
+	return directoryNames(folder)
+		.sort()
+		.flatMap((name) => {
+			if (name.startsWith(".")) return [];
+			const path = join(folder, name);
+			const found = kind(path);
+			if (found === "file") return isModuleName(name) ? [path] : [];
+			if (found === "dir") return indexModule(path) ?? [];
+			return [];
+		});
 }
 
 /** The module a given path names: the file itself, or a folder's index module. Throws a message naming the path. */

@@ -1,12 +1,13 @@
 // Runs extensions against one session: each extension's API puts its handlers on the session's seams (a link in
 // the before- or after-chain, an observer of the event stream, a tool, a command) and remembers how to take each
 // back, so a failed load leaves nothing behind and disposing the session removes everything.
-import { errorMessageOf } from "../core/abort.js";
+import { errorMessage } from "../core/error-text.js";
 import type { AgentSession } from "../core/session/agent-session.js";
-import type { CommandScope, NoticeLevel } from "../core/session/command-registry.js";
+import type { CommandScope } from "../core/session/command-registry.js";
 import type { AfterLink, BeforeLink } from "../core/session/hook-chain.js";
 import type { SessionEvent } from "../core/session/session-events.js";
 import type { ToolDefinition } from "../core/tool-definition.js";
+import { isValidToolName, TOOL_NAME_RULE } from "../core/tool-name-pattern.js";
 import type {
 	ExtensionAPI,
 	ExtensionCommand,
@@ -33,7 +34,7 @@ interface ObserverEntry {
 }
 
 /** Gives up on an extension whose factory has not finished after this long; what it registers later is refused. */
-export const EXTENSION_LOAD_TIMEOUT_MS = 10_000;
+const EXTENSION_LOAD_TIMEOUT_MS = 10_000;
 
 export class ExtensionHost {
 	private readonly observers = new Map<string, ObserverEntry[]>();
@@ -167,7 +168,7 @@ export class ExtensionHost {
 		this.reported.add(entry);
 		this.session.ui.notify(
 			"error",
-			`Extension ${entry.extension}: its ${type} handler failed: ${errorMessageOf(error)} (reported once; loom goes on).`,
+			`Extension ${entry.extension}: its ${type} handler failed: ${errorMessage(error)} (reported once; loom goes on).`,
 		);
 	}
 
@@ -194,8 +195,8 @@ export class ExtensionHost {
 /** The parts the loop and the prompt need, checked where the extension registers the tool (so its path is named). */
 function checkTool(tool: ToolDefinition<any>, extension: string): ToolDefinition<any> {
 	const problem =
-		typeof tool?.name !== "string" || !/^[A-Za-z0-9_-]{1,64}$/.test(tool.name)
-			? "a name of letters, digits, _ or - (at most 64)"
+		typeof tool?.name !== "string" || !isValidToolName(tool.name)
+			? `a name of ${TOOL_NAME_RULE}`
 			: typeof tool.execute !== "function"
 				? "an execute function"
 				: typeof tool.parameters !== "object" || tool.parameters === null

@@ -3,10 +3,11 @@
 // imported on the first extension only, so a loom without extensions never loads it.
 import type { Jiti } from "jiti";
 import { readCheckedText } from "../core/checked-read.js";
+import { errorMessage } from "../core/error-text.js";
 import type { ExtensionFactory } from "./extension-api.js";
 
 /** An extension's own file larger than this is refused before it is read (its imports are its own business). */
-export const MAX_EXTENSION_BYTES = 16 * 1024 * 1024;
+const MAX_EXTENSION_BYTES = 16 * 1024 * 1024;
 
 export interface ExtensionImporter {
 	/** The module's default export, checked to be a function; throws a one-line message otherwise. */
@@ -51,6 +52,5 @@ export function extensionImporter(modules: () => Promise<Record<string, unknown>
 
 /** jiti's messages span lines (the parser's name, then the position); a report is one line. */
 function oneLine(error: unknown): string {
-	const message = error instanceof Error ? error.message : String(error);
-	return message.replace(/\s+/g, " ").trim() || "it failed to load.";
+	return errorMessage(error).replace(/\s+/g, " ").trim() || "it failed to load.";
 }

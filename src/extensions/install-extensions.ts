@@ -3,7 +3,7 @@
 // fails to load is reported with its path and the others load all the same; one the caller named by path or
 // factory must load, or the session is not made (a guard asked for by name never silently goes missing).
 import { join, relative, resolve } from "node:path";
-import { errorMessageOf } from "../core/abort.js";
+import { errorMessage } from "../core/error-text.js";
 import type { AgentSession } from "../core/session/agent-session.js";
 import type { CommandScope } from "../core/session/command-registry.js";
 import type { ProjectTrustGate } from "../core/session/project-trust-gate.js";
@@ -39,7 +39,7 @@ export interface ExtensionsReport {
 }
 
 /** The project's own extensions folder. */
-export const PROJECT_EXTENSIONS = join(".loom", "extensions");
+const PROJECT_EXTENSIONS = join(".loom", "extensions");
 
 /** Extensions the caller named (-e paths, createAgentSession's `extensions`) that did not load, each with why. */
 export class NamedExtensionsError extends Error {
@@ -70,7 +70,7 @@ export async function installExtensions(session: AgentSession, options: InstallE
 				await host.load(source.label, factory, source.scope);
 				report.loaded.push(source.label);
 			} catch (error) {
-				failed({ source: source.label, error: errorMessageOf(error) });
+				failed({ source: source.label, error: errorMessage(error) });
 			}
 		}
 	};

@@ -14,14 +14,6 @@ export class RequestFailure extends Error {
 	}
 }
 
-/** An error's message with its cause's ("fetch failed: connect ECONNREFUSED 127.0.0.1:1"). */
-export function errorText(error: unknown): string {
-	if (!(error instanceof Error)) return String(error);
-	const cause = (error as { cause?: unknown }).cause;
-	const causeText = cause instanceof Error ? cause.message : undefined;
-	return causeText && !error.message.includes(causeText) ? `${error.message}: ${causeText}` : error.message;
-}
-
 export function formatMs(ms: number): string {
 	return ms % 1000 === 0 ? `${ms / 1000} s` : `${ms} ms`;
 }

@@ -2,13 +2,13 @@
 // each adding servers), then the project's `.mcp.json`, then `<loom home>/mcp.json`. A project's servers start
 // only in a trusted directory; until then they replace none of the user's.
 import { join, resolve } from "node:path";
-import { CheckedReadError, readCheckedText } from "../core/checked-read.js";
+import { readConfigText } from "../core/files/json-file.js";
 import { McpConfigError, type McpServerEntry, parseMcpConfig } from "./mcp-config.js";
 
 /** More than this is not a configuration file. */
 const MAX_CONFIG_BYTES = 1024 * 1024;
 export const PROJECT_CONFIG_FILE = ".mcp.json";
-export const USER_CONFIG_FILE = "mcp.json";
+const USER_CONFIG_FILE = "mcp.json";
 
 export interface McpConfigOptions {
 	cwd: string;
@@ -79,9 +79,8 @@ export function loadMcpConfig(options: McpConfigOptions): McpConfig {
  */
 export function readConfigFile(path: string): string | undefined {
 	try {
-		return readCheckedText(path, { maxBytes: MAX_CONFIG_BYTES });
+		return readConfigText(path, MAX_CONFIG_BYTES);
 	} catch (error) {
-		if (error instanceof CheckedReadError && error.code === "ENOENT") return undefined;
 		throw new McpConfigError((error as Error).message);
 	}
 }

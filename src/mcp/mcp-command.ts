@@ -45,7 +45,7 @@ function names(servers: McpServers): string {
 }
 
 /** Every server on a line (state, transport, where it is configured), its tools' names under it. */
-export function describeServers(servers: McpServers): string {
+function describeServers(servers: McpServers): string {
 	if (servers.connections.length === 0) {
 		return "No MCP servers are configured. Add them to .mcp.json in the project or to mcp.json in loom's home (or pass --mcp-config <file>).";
 	}

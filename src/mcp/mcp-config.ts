@@ -3,12 +3,12 @@
 // plus loom's optional `timeout` (ms a call may go without an answer or progress) and `startupTimeout` (ms).
 // Keys loom does not know are ignored, so a file written for another client still loads.
 import { isAbsolute, resolve } from "node:path";
-import { withoutBom } from "../core/checked-read.js";
+import { parseJson } from "../core/files/json-file.js";
 import { expandHome } from "../core/home-path.js";
 import { expandVariables, MissingVariablesError } from "./expand-env.js";
 
 export const DEFAULT_CALL_TIMEOUT_MS = 60_000;
-export const DEFAULT_STARTUP_TIMEOUT_MS = 30_000;
+const DEFAULT_STARTUP_TIMEOUT_MS = 30_000;
 
 export interface StdioServerSpec {
 	transport: "stdio";
@@ -65,7 +65,7 @@ export interface ParseContext {
 export function parseMcpConfig(text: string, context: ParseContext): McpServerEntry[] {
 	let value: unknown;
 	try {
-		value = JSON.parse(withoutBom(text));
+		value = parseJson(text);
 	} catch (error) {
 		throw new McpConfigError(`${context.source}: invalid JSON: ${(error as Error).message}.`);
 	}

@@ -2,6 +2,7 @@
 // tool's arguments, `readOnly` from the tool's readOnlyHint, progress shown while a call runs, and the result
 // converted to content the model reads.
 import type { AgentToolResult } from "../core/agent-types.js";
+import { textFromContent } from "../core/messages.js";
 import type { ToolDefinition } from "../core/tool-definition.js";
 import { checkableSchema } from "./json-schema-to-typebox.js";
 import type { ListedTool } from "./open-client.js";
@@ -29,7 +30,7 @@ export function mcpToolDefinition(connection: ServerConnection, tool: ListedTool
 			});
 			const converted = await convertToolResult(result, server, tool.name);
 			if (converted.isError) {
-				const text = converted.content.flatMap((part) => (part.type === "text" ? [part.text] : [])).join("\n");
+				const text = textFromContent(converted.content);
 				throw new Error(text || `MCP server ${server} reported an error without a message.`);
 			}
 			return { content: converted.content, details: converted.details };

@@ -8,7 +8,8 @@ import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { ErrorCode, McpError, type Tool } from "@modelcontextprotocol/sdk/types.js";
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
 import type { jsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/types.js";
-import { errorText, type FailureKind, formatMs, RequestFailure } from "./call-errors.js";
+import { errorMessageWithCause } from "../core/error-text.js";
+import { type FailureKind, formatMs, RequestFailure } from "./call-errors.js";
 import type { McpServerSpec } from "./mcp-config.js";
 import { ProcessGroupTransport } from "./stdio-transport.js";
 import type { McpCallResult } from "./tool-result.js";
@@ -86,7 +87,7 @@ export async function openClient(spec: McpServerSpec, version: string, events: C
 					onprogress: options.onProgress,
 				})) as McpCallResult;
 			} catch (error) {
-				throw new RequestFailure(failureKind(error), errorText(error));
+				throw new RequestFailure(failureKind(error), errorMessageWithCause(error));
 			}
 		},
 		exitReport: () => (transport instanceof ProcessGroupTransport ? exitReport(transport) : undefined),
@@ -124,7 +125,7 @@ function startError(error: unknown, spec: McpServerSpec, transport: Transport): 
 	}
 	if (report && error instanceof McpError && error.code === ErrorCode.ConnectionClosed) return new Error(report);
 	const status = (error as { code?: unknown })?.code;
-	const message = typeof status === "number" && status >= 100 && status < 600 ? `${errorText(error)} (HTTP ${status})` : errorText(error);
+	const message = typeof status === "number" && status >= 100 && status < 600 ? `${errorMessageWithCause(error)} (HTTP ${status})` : errorMessageWithCause(error);
 	return new Error(report ? `${message}; ${report}` : message);
 }
 

@@ -3,10 +3,10 @@
 // server and anything it started) when the server is closed, when it dies, and when loom exits; its stderr is
 // kept (the last few KB), never drawn, so a failure can say why. Loaded only once a server is configured.
 import { type ChildProcess, spawn } from "node:child_process";
-import { statSync } from "node:fs";
 import { ReadBuffer, serializeMessage } from "@modelcontextprotocol/sdk/shared/stdio.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import { isDirectory } from "../core/files/paths.js";
 import { ProcessGroupSet } from "../core/process/index.js";
 import type { StdioServerSpec } from "./mcp-config.js";
 
@@ -141,14 +141,6 @@ function spawnError(error: NodeJS.ErrnoException, spec: StdioServerSpec): Error 
 	if (error.code === "ENOENT") return new Error(`command not found: ${spec.command} (looked up in PATH, from ${spec.cwd})`);
 	if (error.code === "EACCES") return new Error(`${spec.command} is not executable`);
 	return new Error(`${spec.command} could not be started: ${error.message}`);
-}
-
-function isDirectory(path: string): boolean {
-	try {
-		return statSync(path).isDirectory();
-	} catch {
-		return false;
-	}
 }
 
 /** Resolves after `ms`, without keeping the process alive for it. */

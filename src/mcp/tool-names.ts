@@ -1,20 +1,14 @@
 // Names of MCP tools as the model and the user see them: `mcp__<server>__<tool>`, in the characters and length
-// every provider accepts (letters, digits, `_` and `-`; at most 64), so `--tools`, approval rules and the
+// every provider accepts (core/tool-name-pattern.ts), so `--tools`, approval rules and the
 // model all name a server's tools the same way Claude Code does.
 import { createHash } from "node:crypto";
+import { MAX_TOOL_NAME_LENGTH, toolNameCharacters } from "../core/tool-name-pattern.js";
 
 const MCP_TOOL_PREFIX = "mcp__";
-/** The longest tool name every provider accepts. */
-const MAX_NAME_LENGTH = 64;
-
-/** A server's or a tool's name in the provider-safe characters: anything else becomes `_`. */
-export function safeNamePart(text: string): string {
-	return text.replace(/[^A-Za-z0-9_-]/g, "_");
-}
 
 /** What every tool name of `server` starts with. */
 export function serverToolPrefix(server: string): string {
-	return `${MCP_TOOL_PREFIX}${safeNamePart(server)}__`;
+	return `${MCP_TOOL_PREFIX}${toolNameCharacters(server)}__`;
 }
 
 /**
@@ -22,16 +16,16 @@ export function serverToolPrefix(server: string): string {
  * so two long names stay apart; `taken` names get a numbered suffix the same way.
  */
 export function mcpToolName(server: string, tool: string, taken: ReadonlySet<string> = new Set()): string {
-	const full = `${serverToolPrefix(server)}${safeNamePart(tool)}`;
+	const full = `${serverToolPrefix(server)}${toolNameCharacters(tool)}`;
 	let name = fit(full, "");
 	for (let n = 2; taken.has(name); n++) name = fit(full, `_${n}`);
 	return name;
 }
 
 function fit(name: string, suffix: string): string {
-	if (name.length + suffix.length <= MAX_NAME_LENGTH) return `${name}${suffix}`;
+	if (name.length + suffix.length <= MAX_TOOL_NAME_LENGTH) return `${name}${suffix}`;
 	const hash = createHash("sha256").update(name).digest("hex").slice(0, 8);
-	return `${name.slice(0, MAX_NAME_LENGTH - hash.length - 1 - suffix.length)}_${hash}${suffix}`;
+	return `${name.slice(0, MAX_TOOL_NAME_LENGTH - hash.length - 1 - suffix.length)}_${hash}${suffix}`;
 }
 
 /** Whether `pattern` may name tools of `server` (their names are not known until it has started). */

@@ -4,10 +4,12 @@
 import { randomBytes } from "node:crypto";
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { formatSize } from "../core/format.js";
 import type { ImageContent, TextContent } from "../core/llm-types.js";
-import { outputFolder } from "../tools/output-folder.js";
-import { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, formatSize, truncateHead } from "../tools/truncate.js";
-import { safeNamePart } from "./tool-names.js";
+import { textFromContent } from "../core/messages.js";
+import { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, truncateHead } from "../core/text/truncate.js";
+import { toolNameCharacters } from "../core/tool-name-pattern.js";
+import { outputFolder } from "../core/files/output-folder.js";
 
 /** The parts of a tools/call result loom reads; everything is checked, since it comes from a server. */
 export interface McpCallResult {
@@ -81,14 +83,13 @@ function resourceContent(resource: Record<string, unknown>): (TextContent | Imag
  * is then written to a file in loom's output folder, whose path the cut text ends with.
  */
 async function fitText(parts: (TextContent | ImageContent)[], details: McpToolDetails): Promise<(TextContent | ImageContent)[]> {
-	const texts = parts.filter((part): part is TextContent => part.type === "text").map((part) => part.text);
-	const whole = texts.join("\n");
+	const whole = textFromContent(parts);
 	const cut = truncateHead(whole, { maxLines: DEFAULT_MAX_LINES, maxBytes: DEFAULT_MAX_BYTES });
 	if (!cut.truncated) return parts;
 	details.truncated = true;
 	let where: string;
 	try {
-		const file = join(outputFolder(), `mcp-${safeNamePart(details.server)}-${safeNamePart(details.tool)}-${randomBytes(4).toString("hex")}.txt`);
+		const file = join(outputFolder(), `mcp-${toolNameCharacters(details.server)}-${toolNameCharacters(details.tool)}-${randomBytes(4).toString("hex")}.txt`);
 		await writeFile(file, whole, { mode: 0o600 });
 		details.fullOutputPath = file;
 		where = `Full output: ${file}`;

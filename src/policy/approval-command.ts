@@ -1,14 +1,8 @@
 // /approval: shows the approval mode and what shapes it, or switches the mode (the screen's Shift+Tab runs it too).
 import type { CommandDefinition } from "../core/session/command-registry.js";
-import { APPROVAL_MODES, type ApprovalMode } from "../core/session/approval-mode.js";
+import { APPROVAL_MODE_TEXT, APPROVAL_MODES, type ApprovalMode } from "../core/session/approval-mode.js";
 import type { PolicyState } from "./decide.js";
 import { allowedModes, type ApprovalFloor } from "./policy-config.js";
-
-export const MODE_MEANINGS: Readonly<Record<ApprovalMode, string>> = {
-	auto: "everything runs, except what a guard or a deny rule blocks",
-	ask: "reading runs freely; each command and file change waits for your answer",
-	"read-only": "only tools that change nothing run",
-};
 
 export interface ApprovalControl {
 	readonly state: PolicyState;
@@ -47,7 +41,7 @@ export function approvalCommand(control: ApprovalControl): CommandDefinition<unk
 				ctx.notify("error", (error as Error).message);
 				return;
 			}
-			ctx.notify("info", `Approval mode: ${mode} (${MODE_MEANINGS[mode]}).`);
+			ctx.notify("info", `Approval mode: ${mode} (${APPROVAL_MODE_TEXT[mode].meaning}).`);
 		},
 	};
 }
@@ -63,7 +57,7 @@ function statusText({ state, ignored, floor }: ApprovalControl): string {
 	const modes = allowedModes(floor);
 	const switching = modes.length === 1 ? `${floor?.file} allows nothing looser.` : `Switch with /approval <${modes.join("|")}>.`;
 	const lines = [
-		`Approval mode: ${state.mode} (${MODE_MEANINGS[state.mode]}). ${switching}`,
+		`Approval mode: ${state.mode} (${APPROVAL_MODE_TEXT[state.mode].meaning}). ${switching}`,
 		`Allow rules: ${list(state.allow)}`,
 		`Allowed for this session: ${list(state.grants)}`,
 		`Deny rules: ${list(state.deny)}`,

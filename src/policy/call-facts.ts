@@ -1,6 +1,6 @@
 // What the policy knows about one tool call before deciding: gathered here (the shell line parsed, paths
 // resolved on disk), then judged by the pure decide(). The only part of the decision that touches the disk.
-import { existsSync, readlinkSync, realpathSync } from "node:fs";
+import { readlinkSync, realpathSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import { expandHome } from "../core/home-path.js";
 import { type ToolDefinition, toolFileEffects } from "../core/tool-definition.js";
@@ -65,7 +65,7 @@ export async function gatherFacts(tool: ToolDefinition | undefined, toolName: st
 	return facts;
 }
 
-export function fileFact(given: string, ctx: Pick<PolicyContext, "cwd" | "home">): FileFact {
+function fileFact(given: string, ctx: Pick<PolicyContext, "cwd" | "home">): FileFact {
 	const absolute = resolve(ctx.cwd, expandHome(given, ctx.home));
 	return { given, absolute, real: realPath(absolute) };
 }
@@ -85,14 +85,6 @@ export function realPath(path: string, depth = 0): string {
 	}
 	const parent = dirname(path);
 	return parent === path ? path : join(realPath(parent, depth), basename(path));
-}
-
-/** The top folder of the git repository holding `cwd` (a `.git` folder or file), if any. */
-export function findRepoRoot(cwd: string): string | undefined {
-	for (let dir = resolve(cwd); ; dir = dirname(dir)) {
-		if (existsSync(join(dir, ".git"))) return dir;
-		if (dirname(dir) === dir) return undefined;
-	}
 }
 
 function attempt<T>(fn: () => T): T | undefined {

@@ -30,7 +30,7 @@ const outsideWorkingTree: Guard = (call, ctx) => {
 	return undefined;
 };
 
-export const GUARDS = {
+const GUARDS = {
 	"recursive-delete": onShell(recursiveDelete),
 	mkfs: onShell(makeFilesystem),
 	"raw-disk-write": onShell(rawDiskWrite),

@@ -2,6 +2,8 @@
 // the mode says so), a link in its after-chain masking secrets in results, the same mask as the session's
 // maskSecrets (for text that joins a prompt from elsewhere), and the /approval command.
 import { homedir } from "node:os";
+import { resolve } from "node:path";
+import { repositoryTop } from "../core/files/paths.js";
 import type { BeforeLink } from "../core/session/hook-chain.js";
 import type { AgentSession } from "../core/session/agent-session.js";
 import type { ApprovalOutcome } from "../core/session/session-events.js";
@@ -10,7 +12,7 @@ import { loadProjectSettings, projectSettingsPath, type Settings } from "../core
 import { findTool, type ToolDefinition } from "../core/tool-definition.js";
 import { approvalCommand, type ApprovalControl } from "./approval-command.js";
 import { askApproval } from "./approval-question.js";
-import { findRepoRoot, gatherFacts, type PolicyContext, realPath } from "./call-facts.js";
+import { gatherFacts, type PolicyContext, realPath } from "./call-facts.js";
 import { decide, type PolicyState } from "./decide.js";
 import { floorRefusal, policyConfig, type PolicySources } from "./policy-config.js";
 import { exactRules, parseRule } from "./rules.js";
@@ -45,7 +47,7 @@ export function installApprovalPolicy(session: AgentSession, options: ApprovalPo
 	});
 	// Said when loom starts, like other problems met assembling the session.
 	for (const note of config.ignored) session.addLoadWarning(note);
-	const repoRoot = findRepoRoot(cwd);
+	const repoRoot = repositoryTop(resolve(cwd));
 	const workTree = repoRoot ?? cwd;
 	const ctx: PolicyContext = { cwd, home, repoRoot, workTree, realWorkTree: realPath(workTree) };
 	const state: PolicyState = { mode: config.mode, allow: config.allow, deny: config.deny, grants: [], disabledGuards: config.disabledGuards };

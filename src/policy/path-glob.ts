@@ -1,7 +1,11 @@
 // File patterns of approval rules: `src/**`, `*.md`, `.env`, `/tmp/**`, `~/.ssh/**`.
 // A pattern with no slash names files anywhere (`.env` is every .env); one with a slash (`./.env` too) is
 // anchored at the working directory; one starting with `/` or `~` is absolute. A trailing slash means everything under it.
+// Not picomatch (the search tools' globs): here every character but `* ? { } \` stands for itself (picomatch
+// reads `(a|b)` as a choice even without extglobs), `**` crosses folders inside a name too (`a**b`), `dir/`
+// covers what is under dir but not dir itself, and compiling is synchronous, in the approval path.
 import { basename, isAbsolute, relative, sep } from "node:path";
+import { escapeRegex } from "../core/text/escape-regex.js";
 
 export interface PathPattern {
 	anchor: "name" | "cwd" | "absolute";
@@ -53,10 +57,6 @@ function globSource(glob: string): string {
 		} else out += escapeRegex(char);
 	}
 	return out;
-}
-
-function escapeRegex(text: string): string {
-	return text.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
 }
 
 /** A path written so that the pattern compiler reads it literally. */

@@ -3,12 +3,13 @@
 // its line, for a file tool each file it reads or changes. A redirection `> file` in a shell line is a write
 // of that file, so `write(…)` rules judge it.
 import { relative } from "node:path";
+import { escapeRegex } from "../core/text/escape-regex.js";
 import { toolNamePattern } from "../core/tool-name-pattern.js";
 import type { CallFacts, FileFact, PolicyContext } from "./call-facts.js";
 import { compilePathPattern, escapeGlob, matchesPath, type PathPattern } from "./path-glob.js";
 
 /** The tool name a redirection's write is judged as. */
-export const REDIRECT_TOOL = "write";
+const REDIRECT_TOOL = "write";
 
 export interface Rule {
 	/** As written. */
@@ -70,12 +71,8 @@ function commandPattern(pattern: string): RegExp {
 	return new RegExp(`^${source}${tail ? "(?: .*)?" : ""}$`, "s");
 }
 
-function escapeRegex(text: string): string {
-	return text.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
-}
-
 /** What a call does, each part a rule must cover; a call that names no command and no file is one subject. */
-export function subjectsOf(call: CallFacts): Subject[] {
+function subjectsOf(call: CallFacts): Subject[] {
 	const subjects: Subject[] = [
 		...(call.shell?.commands ?? []).map((command): Subject => ({ kind: "command", tool: call.tool, text: command.text })),
 		...call.shellWrites.map((file): Subject => ({ kind: "file", tool: REDIRECT_TOOL, file })),

@@ -1,11 +1,10 @@
 // Where skills and prompt templates live, in the order they are loaded: the user's before the project's (a
 // cloned repository cannot take over a command or skill the user relies on), loom's own folders before those
 // read for compatibility with Claude Code. The first of two with the same name wins; the later one is reported.
-import { readdirSync, statSync } from "node:fs";
 import { basename, join, sep } from "node:path";
 import { readCheckedText } from "../core/checked-read.js";
+import { directoryNames, realpathOrSelf } from "../core/files/paths.js";
 import type { CommandScope } from "../core/session/command-registry.js";
-import { safeRealpath } from "../core/session/context-files.js";
 
 export interface ResourceLocations {
 	cwd: string;
@@ -16,7 +15,7 @@ export interface ResourceLocations {
 }
 
 /** A SKILL.md or prompt template larger than this is refused: instructions, not data. */
-export const MAX_RESOURCE_BYTES = 256 * 1024;
+const MAX_RESOURCE_BYTES = 256 * 1024;
 
 interface Folders {
 	user: string[];
@@ -56,7 +55,7 @@ export function resourceScope(path: string, locations: ResourceLocations): Comma
 function distinct(dirs: string[]): string[] {
 	const seen = new Set<string>();
 	return dirs.filter((dir) => {
-		const real = safeRealpath(dir);
+		const real = realpathOrSelf(dir);
 		if (seen.has(real)) return false;
 		seen.add(real);
 		return true;
@@ -65,20 +64,7 @@ function distinct(dirs: string[]): string[] {
 
 /** Names in a folder, sorted; none when it does not exist or cannot be read (no such folder is no error). */
 export function folderEntries(dir: string): string[] {
-	try {
-		return readdirSync(dir).sort();
-	} catch {
-		return [];
-	}
-}
-
-/** Whether `path` is a folder (a link to one counts: skills are often linked in from elsewhere). */
-export function isFolder(path: string): boolean {
-	try {
-		return statSync(path).isDirectory();
-	} catch {
-		return false;
-	}
+	return directoryNames(dir).sort();
 }
 
 /** A resource file's text, checked and bounded; its errors name the file by its name (the caller gives the path). */

@@ -4,9 +4,10 @@
 // that breaks a rule is reported with its path and skipped.
 import { existsSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
+import { isDirectory } from "../core/files/paths.js";
 import type { PromptSkill } from "../core/session/system-prompt.js";
 import { FrontMatterError, parseFrontMatter, stringField } from "./front-matter.js";
-import { folderEntries, isFolder, readResource, skippedProblem } from "./resource-dirs.js";
+import { folderEntries, readResource, skippedProblem } from "./resource-dirs.js";
 
 export type Skill = PromptSkill;
 
@@ -29,7 +30,7 @@ export async function loadSkills(dirs: readonly string[]): Promise<LoadedSkills>
 	for (const dir of dirs) {
 		for (const entry of folderEntries(dir)) {
 			const path = join(dir, entry, SKILL_FILE);
-			if (!isFolder(join(dir, entry)) || !existsSync(path)) continue;
+			if (!isDirectory(join(dir, entry)) || !existsSync(path)) continue;
 			try {
 				const skill = await readSkill(path);
 				const first = skills.find((known) => known.name === skill.name);
@@ -44,7 +45,7 @@ export async function loadSkills(dirs: readonly string[]): Promise<LoadedSkills>
 }
 
 /** One SKILL.md, checked; throws with what is wrong (without the path). */
-export async function readSkill(path: string): Promise<Skill> {
+async function readSkill(path: string): Promise<Skill> {
 	const { data } = await parseFrontMatter(readResource(path));
 	const name = stringField(data, "name");
 	const description = stringField(data, "description");

@@ -3,6 +3,7 @@
 // RPC mode where Pi has the command.
 import type { ImageContent } from "../core/llm-types.js";
 import { THINKING_LEVELS } from "../core/llm-types.js";
+import { busyRefusal } from "../core/session/command-registry.js";
 import {
 	type AgentSession,
 	type CompactionEntry,
@@ -49,8 +50,10 @@ type Handler = (command: RpcCommand, ctx: RpcContext) => unknown;
 /** Returned by handlers whose command is answered by nothing when it succeeds (answers to requests). */
 export const NO_RESPONSE = Symbol("no response");
 
-const BUSY =
-	'A run is going on: send steer or follow_up to add to it (or prompt with "streamingBehavior": "steer" or "followUp"), or abort it first.';
+const BUSY = busyRefusal(
+	"start another prompt",
+	'Send steer or follow_up to add to it (or prompt with "streamingBehavior": "steer" or "followUp"), or abort it first.',
+);
 
 export const COMMANDS: Readonly<Record<string, Handler>> = {
 	async prompt(command, ctx) {
@@ -110,7 +113,7 @@ export const COMMANDS: Readonly<Record<string, Handler>> = {
 	},
 
 	async compact(command, ctx) {
-		if (ctx.busy()) throw new CommandError("Cannot compact during a run: wait for run_end, or abort the run first.");
+		if (ctx.busy()) throw new CommandError(busyRefusal("compact", "Wait for run_end, or abort the run first."));
 		let end: Extract<SessionEvent, { type: "compaction_end" }> | undefined;
 		const stop = ctx.session.subscribe((event) => {
 			if (event.type === "compaction_end" && event.reason === "manual") end = event;

@@ -6,9 +6,9 @@
 // settle (the session file complete) and ends loom.
 import type { AgentSession, SessionEvent } from "../core/session/index.js";
 import { stripControls } from "../core/text/sanitize-terminal.js";
-import { eventToJsonLine } from "../cli/json-events.js";
-import { LineWriter } from "../cli/line-writer.js";
-import { EXIT } from "../cli/usage-error.js";
+import { EXIT } from "../modes/exit-codes.js";
+import { eventToJsonLine } from "../modes/json-events.js";
+import { LineWriter } from "../modes/line-writer.js";
 import { readLines } from "./line-reader.js";
 import { COMMANDS, NO_RESPONSE, type RpcContext } from "./rpc-commands.js";
 import { CommandError, failure, parseCommandLine, type RpcCommand, type RpcResponse, success } from "./rpc-protocol.js";

@@ -1,9 +1,9 @@
 // RPC mode's wire format: what a command line holds, the response lines, and reading a command's fields with
 // errors that name the field. Commands and answers arrive on stdin, one JSON object a line; responses, events
 // and questions leave on stdout the same way.
+import { detectImageMimeType, MAX_IMAGE_BYTES } from "../core/files/file-kind.js";
 import type { ImageContent } from "../core/llm-types.js";
-import { formatSize } from "../core/format-size.js";
-import { detectImageMimeType, MAX_IMAGE_BYTES } from "../tools/file-kind.js";
+import { formatSize } from "../core/format.js";
 
 /** One command line, parsed: its type, the id to echo, and every other field for its handler to read. */
 export interface RpcCommand {

@@ -1,8 +1,8 @@
 // What get_state, get_session_stats and the model commands answer: the session's state as plain data.
 import type { AgentMessage } from "../core/agent-types.js";
 import type { AssistantMessage, Model } from "../core/llm-types.js";
+import { answerText } from "../core/messages.js";
 import type { AgentSession } from "../core/session/index.js";
-import { answerText } from "../cli/print-mode.js";
 
 /** A model as the client sees it: without `headers`, which may carry credentials from models.json. */
 export type PublicModel = Omit<Model, "headers">;

@@ -8,7 +8,7 @@ import type { ApprovalChoice, ApprovalSubject, InputOptions, SelectOptions, Sess
 import { CommandError, type RpcCommand, choiceField, optionalString } from "./rpc-protocol.js";
 
 /** approval_response's decisions, and the approval question's choice each one picks. */
-export const APPROVAL_DECISIONS = { allow_once: "once", allow_session: "session", deny: "deny" } as const satisfies Record<string, ApprovalChoice>;
+const APPROVAL_DECISIONS = { allow_once: "once", allow_session: "session", deny: "deny" } as const satisfies Record<string, ApprovalChoice>;
 type Decision = keyof typeof APPROVAL_DECISIONS;
 const DECISIONS = Object.keys(APPROVAL_DECISIONS) as Decision[];
 

@@ -26,7 +26,7 @@ import { installCheckpoints } from "../checkpoints/install-checkpoints.js";
 import { installExport } from "../export/export-session.js";
 import { installMcp } from "../mcp/index.js";
 import { BUILTIN_TOOLS, createBuiltinTools, createUserCommandRunner, sessionProcessGroups, type TextFileAccess } from "../tools/index.js";
-import { checkModelOption, type ModelOptions, modelChoice } from "./model-option.js";
+import { type ModelOptions, modelChoice, namedModelChoice } from "./model-option.js";
 import { SessionManager } from "./session-manager.js";
 import { SessionOptionError } from "./session-option-error.js";
 import { stderrUi } from "./stderr-ui.js";
@@ -111,13 +111,13 @@ export async function assembleAgentSession(options: CreateAgentSessionOptions, k
 	const home = options.loomHome ? resolve(expandHome(options.loomHome)) : loomHome();
 	const settings = options.settings ?? loadSettings(home);
 	const registry = loadModelRegistry(home, process.env, keyOption);
-	checkModelOption(options, settings, registry);
+	const named = namedModelChoice(options, settings, registry);
 	const manager = options.sessionManager ?? SessionManager.create();
 	const cwd = resolve(options.cwd ?? manager.cwd ?? process.cwd());
 	const store = await manager.openStore(home, cwd);
 	const previous = buildSessionContext(store.entries);
 	const contextFiles = options.contextFiles === false ? [] : loadContextFiles(cwd, home);
-	const { selection, models } = modelChoice(options, settings, registry, previous.model);
+	const { selection, models } = named ?? modelChoice(options, settings, registry, previous.model);
 	const secrets = secretMask(process.env, configuredKeys(registry, options.apiKey));
 	// The background jobs of this session's commands end with it, not with another session of the same process.
 	const processGroups = sessionProcessGroups();

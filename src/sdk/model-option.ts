@@ -63,12 +63,12 @@ function checkNamed(registry: ModelRegistry, selection: ModelSelection, provider
 }
 
 /**
- * A provider or model the options name that nobody knows (not a missing key, which a session opens with and
- * explains): a SessionOptionError naming the option, so the caller hears it before anything opens.
+ * The choice of the model the options name, made before anything opens: named, it does not depend on a session's
+ * history. Undefined when they name none. A provider or model nobody knows (not a missing key, which a session
+ * opens with and explains) throws a SessionOptionError naming the option.
  */
-export function checkModelOption(options: ModelOptions, settings: Settings, registry: ModelRegistry): void {
-	// Named in the options, the model does not depend on the session's history.
-	if (options.provider !== undefined || options.model !== undefined) modelChoice(options, settings, registry);
+export function namedModelChoice(options: ModelOptions, settings: Settings, registry: ModelRegistry): ReturnType<typeof modelChoice> | undefined {
+	return options.provider || options.model ? modelChoice(options, settings, registry) : undefined;
 }
 
 /**

@@ -1,23 +1,16 @@
 // The bash tool: one shell command, live output, the tail returned, failures thrown with their reason.
 import fs from "node:fs";
 import { type Static, Type } from "@sinclair/typebox";
-import {
-	type AgentToolResult,
-	compactArgs,
-	errorLines,
-	oneLine,
-	rawBoolean,
-	rawNumber,
-	rawString,
-	type StyledLine,
-	type ToolDefinition,
-	type ToolPresentation,
-	tailLines,
-} from "../core/index.js";
+import type { AgentToolResult } from "../core/agent-types.js";
+import { isDirectory } from "../core/files/paths.js";
+import { formatSize } from "../core/format.js";
+import { rawBoolean, rawNumber, rawString } from "../core/raw-value.js";
+import { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, truncateTail } from "../core/text/truncate.js";
+import { compactArgs, errorLines, type StyledLine, type ToolDefinition, type ToolPresentation } from "../core/tool-definition.js";
+import { oneLine, tailLines } from "../core/tool-lines.js";
 import { type CollectedOutput, MAX_OUTPUT_FILE_BYTES, OutputCollector } from "./output-collector.js";
 import type { ProcessGroupSet } from "../core/process/index.js";
 import { type RunCommandOutcome, runCommand } from "./run-command.js";
-import { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, formatSize, truncateTail } from "./truncate.js";
 
 /** What a progress update carries: the latest output, not the whole tail the model will get. */
 const LIVE_TAIL = { maxLines: 50, maxBytes: 4096 };
@@ -167,11 +160,7 @@ function failureReason(outcome: RunCommandOutcome, timeoutSeconds: number | unde
 }
 
 function checkCwd(cwd: string): void {
-	let isDirectory = false;
-	try {
-		isDirectory = fs.statSync(cwd).isDirectory();
-	} catch {}
-	if (!isDirectory) throw new Error(`Working directory ${cwd} does not exist or is not a directory; the command was not run.`);
+	if (!isDirectory(cwd)) throw new Error(`Working directory ${cwd} does not exist or is not a directory; the command was not run.`);
 }
 
 /** One command run the bash tool's way: its output as the model reads it, how it ended, and why it failed. */

@@ -24,7 +24,7 @@ export interface EditOutcome {
 }
 
 /** CRLF when most line endings are CRLF; the file's own style is what new text gets. */
-export function detectLineEnding(text: string): "\r\n" | "\n" {
+function detectLineEnding(text: string): "\r\n" | "\n" {
 	let lf = 0;
 	let crlf = 0;
 	for (let at = text.indexOf("\n"); at !== -1; at = text.indexOf("\n", at + 1)) {

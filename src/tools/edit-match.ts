@@ -5,7 +5,7 @@
 
 export type MatchLevel = "exact" | "line-endings" | "tolerant";
 
-export const MATCH_LEVELS: readonly MatchLevel[] = ["exact", "line-endings", "tolerant"];
+const MATCH_LEVELS: readonly MatchLevel[] = ["exact", "line-endings", "tolerant"];
 
 /**
  * A piece of the view: either original text copied unchanged (`copy`), or one original character (or CRLF)
@@ -150,7 +150,7 @@ export function normalizeForLevel(text: string, level: MatchLevel): string {
 }
 
 /** Every start index of needle in haystack, overlapping ones included. */
-export function findAll(haystack: string, needle: string): number[] {
+function findAll(haystack: string, needle: string): number[] {
 	const found: number[] = [];
 	for (let at = haystack.indexOf(needle); at !== -1; at = haystack.indexOf(needle, at + 1)) found.push(at);
 	return found;

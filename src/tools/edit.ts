@@ -1,12 +1,15 @@
 // The edit tool: exact (or tolerant) replacements of unique text, atomic, inside the file-mutation queue.
 import fs from "node:fs/promises";
 import { type Static, Type } from "@sinclair/typebox";
-import { capLines, rawString, type StyledLine, type ToolDefinition, type ToolPresentation, tailLines } from "../core/index.js";
+import { specialFileKind } from "../core/checked-read.js";
+import { atomicWriteFile } from "../core/files/atomic-write.js";
+import { looksBinary } from "../core/files/file-kind.js";
+import { FileChangedError, type FileSnapshot, readSnapshot } from "../core/files/file-snapshot.js";
+import { rawString } from "../core/raw-value.js";
+import type { StyledLine, ToolDefinition, ToolPresentation } from "../core/tool-definition.js";
+import { capLines, tailLines } from "../core/tool-lines.js";
 import { type AppliedEdit, applyEdits, type EditSpec } from "./edit-apply.js";
-import { atomicWriteFile } from "./atomic-write.js";
-import { FileChangedError, type FileSnapshot, readSnapshot } from "./file-snapshot.js";
 import { describeChange } from "./edit-diff.js";
-import { looksBinary, specialFileKind } from "./file-kind.js";
 import { pathEffect, READ_BEFORE_CHANGE, summarizePath } from "./file-tool-presentation.js";
 import { withFileMutationQueue } from "./file-mutation-queue.js";
 import { resolveToCwd } from "./resolve-path.js";

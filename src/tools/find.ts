@@ -1,8 +1,9 @@
 // The find tool: paths under a folder matching a glob, .gitignore respected.
 import { type Static, Type } from "@sinclair/typebox";
-import { compactArgs, rawBoolean, rawNumber, rawString, type ToolDefinition, type ToolPresentation } from "../core/index.js";
+import { rawBoolean, rawNumber, rawString } from "../core/raw-value.js";
+import { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES } from "../core/text/truncate.js";
+import { compactArgs, type ToolDefinition, type ToolPresentation } from "../core/tool-definition.js";
 import { boundedOutput, compileGlob, count, SEARCH_RULE, searchScope, walkScope } from "./search-scope.js";
-import { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES } from "./truncate.js";
 
 export const DEFAULT_FIND_LIMIT = 1000;
 

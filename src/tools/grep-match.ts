@@ -1,5 +1,6 @@
 // grep's matching, pure: which lines of a text match, and the lines a file contributes to the output
 // (matches as "path:line:text", context as "path-line-text", "--" between groups that are not adjacent).
+import { escapeRegex } from "../core/text/escape-regex.js";
 
 export interface LineMatcher {
 	/** Whether one line (without its line ending) matches. */
@@ -30,10 +31,6 @@ export function lineMatcher(pattern: string, options: { literal?: boolean; ignor
 		throw new Error(`Invalid regular expression ${pattern}: ${(error as Error).message.replace(/^Invalid regular expression: /, "")}. Pass literal: true to search for the text as written.`);
 	}
 	return { test: (line) => regex.test(line), mayMatch: (text) => !literal || regex.test(text) };
-}
-
-function escapeRegex(text: string): string {
-	return text.replace(/[\\^$.*+?()[\]{}|/]/g, "\\$&");
 }
 
 export interface FileMatches {

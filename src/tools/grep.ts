@@ -3,11 +3,13 @@
 import { closeSync } from "node:fs";
 import { type Static, Type } from "@sinclair/typebox";
 import { openRegularFile, readAt } from "../core/checked-read.js";
-import { compactArgs, rawBoolean, rawNumber, rawString, type ToolDefinition, type ToolPresentation } from "../core/index.js";
-import { looksBinary } from "./file-kind.js";
+import { looksBinary } from "../core/files/file-kind.js";
+import { formatSize } from "../core/format.js";
+import { rawBoolean, rawNumber, rawString } from "../core/raw-value.js";
+import { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES } from "../core/text/truncate.js";
+import { compactArgs, type ToolDefinition, type ToolPresentation } from "../core/tool-definition.js";
 import { type LineMatcher, lineMatcher, MAX_LINE_CHARS, matchLines } from "./grep-match.js";
 import { boundedOutput, compileGlob, count, SEARCH_RULE, type SearchScope, searchScope, walkScope } from "./search-scope.js";
-import { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, formatSize } from "./truncate.js";
 
 export const DEFAULT_GREP_LIMIT = 100;
 /** Larger files are not searched (named in the result instead): grep reads each file whole. */

@@ -1,5 +1,5 @@
 // Public entry of the built-in coding tools.
-import type { ToolDefinition } from "../core/index.js";
+import type { ToolDefinition } from "../core/tool-definition.js";
 import { createBashTool } from "./bash.js";
 import { createEditTool } from "./edit.js";
 import { createFindTool } from "./find.js";
@@ -10,27 +10,16 @@ import type { TextFileAccess } from "./text-files.js";
 import type { ProcessGroupSet } from "../core/process/index.js";
 import { createWriteTool } from "./write.js";
 
-export { atomicWriteFile } from "./atomic-write.js";
-export { type BashToolDetails, BashToolError, type BashToolInput, type BashToolOptions, bashSchema, createBashTool } from "./bash.js";
+export { type BashToolDetails, BashToolError, type BashToolInput, createBashTool } from "./bash.js";
 export { createUserCommandRunner } from "./user-command.js";
-export { createEditTool, type EditToolDetails, type EditToolInput, editSchema, prepareEditArguments } from "./edit.js";
+export { createEditTool, type EditToolInput, prepareEditArguments } from "./edit.js";
 export { withFileMutationQueue } from "./file-mutation-queue.js";
-export { createFindTool, DEFAULT_FIND_LIMIT, type FindToolDetails, type FindToolInput, findSchema } from "./find.js";
-export { createGrepTool, DEFAULT_GREP_LIMIT, type GrepToolDetails, type GrepToolInput, grepSchema, MAX_GREP_FILE_BYTES } from "./grep.js";
-export { createLsTool, DEFAULT_LS_LIMIT, type LsToolDetails, type LsToolInput, lsSchema } from "./ls.js";
-export { removeStaleOutputFolders } from "./output-folder.js";
+export { createFindTool, type FindToolInput } from "./find.js";
+export { createGrepTool, type GrepToolInput, MAX_GREP_FILE_BYTES } from "./grep.js";
+export { createLsTool, type LsToolInput } from "./ls.js";
 export { killAllBashProcesses, sessionProcessGroups } from "./process-groups.js";
-export { createReadTool, type ReadToolDetails, type ReadToolInput, readSchema } from "./read.js";
-export {
-	DEFAULT_MAX_BYTES,
-	DEFAULT_MAX_LINES,
-	formatSize,
-	type TruncationLimits,
-	type TruncationResult,
-	truncateHead,
-	truncateTail,
-} from "./truncate.js";
-export { createWriteTool, type WriteToolDetails, type WriteToolInput, writeSchema } from "./write.js";
+export { createReadTool, type ReadToolInput } from "./read.js";
+export { createWriteTool, type WriteToolInput } from "./write.js";
 export type { TextFileAccess } from "./text-files.js";
 
 /** What a session gives the tools it makes, besides their directory; each takes what concerns it. */

@@ -3,9 +3,11 @@
 import { lstatSync } from "node:fs";
 import { type Static, Type } from "@sinclair/typebox";
 import type { EntryKind } from "../core/files/walk-tree.js";
-import { rawBoolean, rawNumber, rawString, type ToolDefinition, type ToolPresentation } from "../core/index.js";
+import { formatSize } from "../core/format.js";
+import { rawBoolean, rawNumber, rawString } from "../core/raw-value.js";
+import { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES } from "../core/text/truncate.js";
+import type { ToolDefinition, ToolPresentation } from "../core/tool-definition.js";
 import { boundedOutput, count, SEARCH_RULE, searchScope, walkScope } from "./search-scope.js";
-import { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, formatSize } from "./truncate.js";
 
 export const DEFAULT_LS_LIMIT = 500;
 

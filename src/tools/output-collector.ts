@@ -4,9 +4,9 @@ import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { stripVTControlCharacters } from "node:util";
+import { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, type TruncationResult, truncateTail } from "../core/text/truncate.js";
 import { CappedOutputFile, type KeptParts } from "./output-file.js";
-import { outputFolder } from "./output-folder.js";
-import { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, type TruncationResult, truncateTail } from "./truncate.js";
+import { outputFolder } from "../core/files/output-folder.js";
 
 /**
  * Most bytes of one command's output kept in its file: far more than anyone reads through (the model is shown
@@ -34,7 +34,7 @@ export interface CollectedOutput {
 }
 
 /** Terminal noise out: colour codes, carriage-return progress redraws, other control characters. */
-export function sanitizeOutput(text: string): string {
+function sanitizeOutput(text: string): string {
 	return stripVTControlCharacters(text)
 		.replace(/\r\n/g, "\n")
 		.split("\n")

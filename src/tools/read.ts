@@ -2,14 +2,17 @@
 import { closeSync } from "node:fs";
 import fs from "node:fs/promises";
 import { type Static, Type } from "@sinclair/typebox";
-import { CheckedReadError, openRegularFile, readAt, readCheckedFile } from "../core/checked-read.js";
-import { type AgentToolResult, compactArgs, rawNumber, rawString, type ToolDefinition, type ToolPresentation, type ToolRowState } from "../core/index.js";
-import { detectImageMimeType, type ImageMimeType, looksBinary, MAX_IMAGE_BYTES, SNIFF_BYTES, specialFileKind } from "./file-kind.js";
+import type { AgentToolResult } from "../core/agent-types.js";
+import { CheckedReadError, openRegularFile, readAt, readCheckedFile, specialFileKind } from "../core/checked-read.js";
+import { detectImageMimeType, type ImageMimeType, looksBinary, MAX_IMAGE_BYTES, SNIFF_BYTES } from "../core/files/file-kind.js";
+import { formatSize } from "../core/format.js";
+import { rawNumber, rawString } from "../core/raw-value.js";
+import { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, truncateHead } from "../core/text/truncate.js";
+import { compactArgs, type ToolDefinition, type ToolPresentation, type ToolRowState } from "../core/tool-definition.js";
 import { pathArgument, pathEffect } from "./file-tool-presentation.js";
 import { type LineWindow, readLineWindow, textLineWindow } from "./line-window.js";
 import { acceptFilePathAlias, resolveToCwd } from "./resolve-path.js";
 import type { TextFileAccess } from "./text-files.js";
-import { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, formatSize, truncateHead } from "./truncate.js";
 
 export const readSchema = Type.Object({
 	path: Type.String({ description: "Path to the file to read (relative to the working directory, or absolute)" }),
@@ -32,8 +35,6 @@ export interface ReadToolDetails {
 	truncated: boolean;
 	nextOffset?: number;
 }
-
-export { MAX_IMAGE_BYTES } from "./file-kind.js";
 
 const description = `Read a file. Text files come back as their lines; images (PNG, JPEG, GIF, WebP) come back as images you can see.
 Output is cut at ${DEFAULT_MAX_LINES} lines or ${DEFAULT_MAX_BYTES / 1024} KB, whichever comes first; the text then says which lines were shown and the offset to continue from.
@@ -75,7 +76,7 @@ function readSummary(row: ToolRowState): string {
 		if (asked?.start === startLine && asked.end === endLine) return `${lines} of ${totalLines}`;
 		return `${lines} (${startLine}-${endLine} of ${totalLines})`;
 	}
-	const count = (row.resultText ?? "").replace(/\n+$/, "").split("\n").filter((line, i, all) => line !== "" || all.length > 1).length;
+	const count = (row.resultText ?? "").replace(/\n+$/, "").split("\n").filter((line, _index, all) => line !== "" || all.length > 1).length;
 	return `read ${count} line${count === 1 ? "" : "s"}`;
 }
 

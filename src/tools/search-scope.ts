@@ -4,8 +4,9 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import { AbortedError } from "../core/abort.js";
 import { type TreeEntry, walkTree, type WalkOptions } from "../core/files/walk-tree.js";
+import { formatSize } from "../core/format.js";
+import { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, truncateHead } from "../core/text/truncate.js";
 import { resolveToCwd } from "./resolve-path.js";
-import { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, formatSize, truncateHead } from "./truncate.js";
 
 /** Said once in the system prompt whichever of the search tools are enabled. */
 export const SEARCH_RULE = "Search and list files with grep, find and ls rather than bash: they skip what .gitignore excludes and keep their output short.";

@@ -2,17 +2,18 @@
 import fs from "node:fs/promises";
 import { dirname } from "node:path";
 import { type Static, Type } from "@sinclair/typebox";
-import { CheckedReadError, readCheckedFile } from "../core/checked-read.js";
-import { rawNumber, type StyledLine, type ToolDefinition, type ToolPresentation, tailLines } from "../core/index.js";
-import { atomicWriteFile } from "./atomic-write.js";
+import { CheckedReadError, readCheckedFile, specialFileKind } from "../core/checked-read.js";
+import { atomicWriteFile } from "../core/files/atomic-write.js";
+import { formatSize } from "../core/format.js";
+import { rawNumber } from "../core/raw-value.js";
+import type { StyledLine, ToolDefinition, ToolPresentation } from "../core/tool-definition.js";
+import { tailLines } from "../core/tool-lines.js";
 import { diffLines } from "./edit.js";
 import { describeChange } from "./edit-diff.js";
-import { specialFileKind } from "./file-kind.js";
 import { withFileMutationQueue } from "./file-mutation-queue.js";
 import { pathEffect, READ_BEFORE_CHANGE, summarizePath } from "./file-tool-presentation.js";
 import { acceptFilePathAlias, resolveToCwd } from "./resolve-path.js";
 import type { TextFileAccess } from "./text-files.js";
-import { formatSize } from "./truncate.js";
 
 export const writeSchema = Type.Object({
 	path: Type.String({ description: "Path to the file to write (relative to the working directory, or absolute)" }),

@@ -3,9 +3,10 @@
 // the message itself, so a resumed session shows it too.
 import { resolve } from "node:path";
 import { type Attachment, AttachmentError, attachmentBlock, readAttachment } from "../core/files/attach-file.js";
-import { formatSize } from "../core/format-size.js";
+import { formatSize } from "../core/format.js";
 import { expandHome } from "../core/home-path.js";
 import type { ImageContent } from "../core/llm-types.js";
+import { textFromContent } from "../core/messages.js";
 import { type Mention, mentions } from "./shell-words.js";
 
 export interface AttachedPrompt {
@@ -68,7 +69,7 @@ export function attachedFiles(message: unknown, cwd: string | undefined): string
 	const { typed, content } = (message ?? {}) as { typed?: unknown; content?: unknown };
 	if (typeof typed !== "string" || cwd === undefined) return [];
 	const blocks = Array.isArray(content) ? content : [content];
-	const text = blocks.map((block) => (typeof block === "string" ? block : block?.type === "text" ? String(block.text ?? "") : "")).join("\n");
+	const text = textFromContent(content);
 	const images = blocks.filter((block) => block?.type === "image" && typeof block.data === "string") as ImageContent[];
 	const shown: string[] = [];
 	const seen = new Set<string>();

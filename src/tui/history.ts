@@ -1,9 +1,10 @@
 // Transcript items for a conversation loaded from a session file (resume, continue): prompts, answers,
 // thinking, and each assistant message's tool calls as a finished batch with their results.
 import type { AgentMessage } from "../core/agent-types.js";
+import { textFromContent } from "../core/messages.js";
 import { findTool, type NamedToolPresentation, toolSummary } from "../core/tool-definition.js";
 import { isCompactionSummary } from "../core/session/compaction/summary-message.js";
-import { promptItem, textFromContent, thinkingFromContent, typedText, userText } from "./message-text.js";
+import { promptItem, thinkingFromContent, typedText, userText } from "./message-text.js";
 import { hasMarker } from "./paste-marker.js";
 import type { NewTranscriptItem as NewItem, ToolRunView } from "./view-model.js";
 

@@ -1,26 +1,13 @@
-// Text projections of messages and tool results: only text blocks, joined by newlines.
+// Text projections of messages as the screen shows them: a prompt as typed, a user message with its images named,
+// thinking. Plain text of any content is core/messages' textFromContent.
+import { textFromContent } from "../core/messages.js";
 import { attachedFiles } from "./attach-mentions.js";
 
 type ContentBlock = { type: string; text?: unknown; thinking?: unknown; redacted?: unknown };
 
-export function textFromContent(content: unknown): string {
-	if (typeof content === "string") return content;
-	if (!Array.isArray(content)) return "";
-	const parts: string[] = [];
-	for (const block of content as ContentBlock[]) {
-		if (block && block.type === "text" && typeof block.text === "string") parts.push(block.text);
-	}
-	return parts.join("\n");
-}
-
 /** Text of a user message, with a placeholder for each image so nothing silently disappears. */
 export function userText(content: unknown): string {
-	if (typeof content === "string") return content;
-	if (!Array.isArray(content)) return "";
-	return (content as ContentBlock[])
-		.map((block) => (block?.type === "text" && typeof block.text === "string" ? block.text : block?.type === "image" ? "[image]" : ""))
-		.filter((part) => part !== "")
-		.join("\n");
+	return textFromContent(content, { image: () => "[image]", dropEmpty: true });
 }
 
 /** A prompt as the user typed it (a paste's marker, a command line) where the message keeps it, else its text. */

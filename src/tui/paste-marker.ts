@@ -47,11 +47,6 @@ export function expandPastes(text: string, pastes: readonly Paste[]): string {
 	return out;
 }
 
-/** The pastes whose markers are still in `text`. */
-export function livePastes(text: string, pastes: readonly Paste[]): Paste[] {
-	return pastes.filter((paste) => text.includes(paste.marker));
-}
-
 interface Span {
 	start: number;
 	end: number;

@@ -1,7 +1,8 @@
 // Assistant message timeline: message_start/update/end of role "assistant".
 // Deltas grow the live text; finished paragraphs move to the transcript; message_end is authoritative.
 import type { AssistantMessage, AssistantMessageEvent } from "../core/llm-types.js";
-import { textFromContent, thinkingFromContent } from "./message-text.js";
+import { textFromContent } from "../core/messages.js";
+import { thinkingFromContent } from "./message-text.js";
 import { splitFinished } from "./paragraph-split.js";
 import type { ActiveAssistant, NewTranscriptItem as NewItem, ScreenView, TranscriptItem } from "./view-model.js";
 

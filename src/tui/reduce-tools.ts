@@ -5,8 +5,8 @@
 // The batch moves into the transcript as one item at turn_end.
 import type { AgentToolResult } from "../core/agent-types.js";
 import type { AssistantMessage } from "../core/llm-types.js";
+import { textFromContent } from "../core/messages.js";
 import { findTool, type NamedToolPresentation, toolSummary } from "../core/tool-definition.js";
-import { textFromContent } from "./message-text.js";
 import { appendItems } from "./reduce-assistant.js";
 import type { ScreenView, ToolRunView } from "./view-model.js";
 

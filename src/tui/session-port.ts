@@ -8,7 +8,6 @@ import type { SessionEvent } from "../core/session/session-events.js";
 import type { ApprovalMode } from "../core/session/approval-mode.js";
 import type { SessionUi } from "../core/session/session-ui.js";
 import type { NamedToolPresentation } from "../core/tool-definition.js";
-import type { UsageTotals } from "../core/session/usage-totals.js";
 import type { UserCommandOptions, UserCommandResult } from "../core/session/user-command.js";
 
 export type { SessionSummary } from "../core/session/session-commands.js";

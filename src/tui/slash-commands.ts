@@ -1,5 +1,6 @@
 // Slash commands typed into the editor. Parsing is pure; the commands themselves are registry entries: the
 // session's (new, model, …) with the screen's own (help, quit) on top. Errors become one readable line.
+import { errorMessage } from "../core/error-text.js";
 import { type CommandContext, CommandRegistry, hiddenCommandNotice, type SlashCommand } from "../core/session/command-registry.js";
 import type { SessionPort } from "./session-port.js";
 
@@ -31,11 +32,6 @@ export const KEY_HELP: ReadonlyArray<[string, string]> = [
 	["Ctrl+W", "delete back to the previous blank"],
 	["Ctrl+U / Ctrl+K", "delete to the start / end of the line"],
 ];
-
-export function errorText(error: unknown): string {
-	if (error instanceof Error) return error.message || error.name;
-	return typeof error === "string" ? error : "Unknown error";
-}
 
 function table(rows: ReadonlyArray<[string, string]>): string {
 	const width = Math.max(...rows.map(([left]) => left.length));
@@ -71,6 +67,6 @@ export async function runSlashCommand(command: SlashCommand, commands: ScreenCom
 	try {
 		await definition.handler(command.args, ctx);
 	} catch (error) {
-		ctx.notify("error", errorText(error));
+		ctx.notify("error", errorMessage(error));
 	}
 }

@@ -1,13 +1,13 @@
 // mcp__<server>__<tool> in the characters and length every provider accepts; --tools patterns over them.
 import { describe, expect, it } from "vitest";
-import { matchesToolPattern } from "../../src/core/tool-name-pattern.js";
-import { mcpToolName, patternMayNameServer, safeNamePart } from "../../src/mcp/tool-names.js";
+import { matchesToolPattern, toolNameCharacters } from "../../src/core/tool-name-pattern.js";
+import { mcpToolName, patternMayNameServer } from "../../src/mcp/tool-names.js";
 
 describe("mcpToolName", () => {
 	it("joins server and tool as Claude Code does, other characters becoming _", () => {
 		expect(mcpToolName("github", "create_issue")).toBe("mcp__github__create_issue");
 		expect(mcpToolName("my server.io", "get-sum")).toBe("mcp__my_server_io__get-sum");
-		expect(safeNamePart("é/ü:1")).toBe("____1");
+		expect(toolNameCharacters("é/ü:1")).toBe("____1");
 	});
 
 	it("keeps a long name within 64 characters, two long names apart", () => {

@@ -2,8 +2,8 @@
 // the whole of it kept in a file.
 import { readFileSync, statSync } from "node:fs";
 import { describe, expect, it } from "vitest";
+import { DEFAULT_MAX_BYTES } from "../../src/core/text/truncate.js";
 import { convertToolResult } from "../../src/mcp/tool-result.js";
-import { DEFAULT_MAX_BYTES } from "../../src/tools/truncate.js";
 
 const PNG = "iVBORw0KGgo=";
 

@@ -4,8 +4,8 @@ import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { createBashTool, removeStaleOutputFolders } from "../../src/tools/index.js";
-import { outputFolder, removeOutputFolder } from "../../src/tools/output-folder.js";
+import { outputFolder, removeOutputFolder, removeStaleOutputFolders } from "../../src/core/files/output-folder.js";
+import { createBashTool } from "../../src/tools/index.js";
 import { tempDir } from "../support/temp-dir.js";
 
 function textOf(result: { content: { type: string; text?: string }[] }): string {

@@ -2,7 +2,7 @@
 // a text file inlined as a block the model reads, an image attached as image content.
 import { resolve } from "node:path";
 import { CheckedReadError, readCheckedFile } from "../checked-read.js";
-import { formatSize } from "../format-size.js";
+import { formatSize } from "../format.js";
 import { expandHome } from "../home-path.js";
 import type { ImageContent } from "../llm-types.js";
 import { inlinedFile } from "../messages.js";

@@ -1,5 +1,4 @@
 // Tells images and other binary files from text by their first bytes, never by extension.
-export { specialFileKind } from "../checked-read.js";
 
 export type ImageMimeType = "image/png" | "image/jpeg" | "image/gif" | "image/webp";
 

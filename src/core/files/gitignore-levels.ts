@@ -1,10 +1,10 @@
 // .gitignore rules as git applies them: each file's patterns are relative to its own directory, a deeper file
 // overrides a shallower one, and .git/info/exclude comes before them all. A directory one level excludes hides
 // nothing from the levels that re-include it; the walker leaves such a level out below that directory.
-import { existsSync } from "node:fs";
 import { dirname, join, relative, sep } from "node:path";
 import type { Ignore } from "ignore";
 import { readCheckedText } from "../checked-read.js";
+import { repositoryTop } from "./paths.js";
 
 /** A .gitignore larger than this is not a list of patterns anybody wrote; it is skipped. */
 const MAX_IGNORE_FILE_BYTES = 1024 * 1024;
@@ -43,7 +43,7 @@ export function readIgnoreFile(create: IgnoreFactory, file: string): Ignore | un
 }
 
 /** "a/b" as the walker writes paths (forward slashes whatever the platform). */
-export function toSlashes(path: string): string {
+function toSlashes(path: string): string {
 	return sep === "/" ? path : path.split(sep).join("/");
 }
 
@@ -75,13 +75,6 @@ function prefixFrom(folder: string, root: string): string {
 	return path === "" ? "" : `${path}/`;
 }
 
-/** The nearest folder at or above `dir` holding .git (a folder, or a file in a worktree or submodule). */
-function repositoryTop(dir: string): string | undefined {
-	for (let current = dir; ; current = dirname(current)) {
-		if (existsSync(join(current, ".git"))) return current;
-		if (dirname(current) === current) return undefined;
-	}
-}
 
 /**
  * Whether the levels exclude a walk-relative path (`directory`: tested as "path/", as git matches "build/").

@@ -18,7 +18,7 @@ import { type FinishReason, type ProviderAttempt, type ProviderStreamOptions, ru
 import { readSseBody } from "./sse-body.js";
 
 /** An error status from the API, or an error chunk in its stream, in the shape describeProviderError reads. */
-export class GoogleApiError extends Error {
+class GoogleApiError extends Error {
 	constructor(
 		readonly status: number,
 		/** `type` is the API's status name (RESOURCE_EXHAUSTED, UNAVAILABLE...). */

@@ -25,7 +25,7 @@ export const GOOGLE_THINKING: Readonly<Record<ThinkingLevel, ThinkingConfig | un
  * Gemini 3 refuses a function call in the history without the thought signature it came with. Calls it did not
  * make (another provider's, or older Gemini's) carry this value instead, which Google documents for that case.
  */
-export const SKIP_THOUGHT_SIGNATURE = "skip_thought_signature_validator";
+const SKIP_THOUGHT_SIGNATURE = "skip_thought_signature_validator";
 
 export function buildGoogleParams(model: Model, context: Context, options: ProviderStreamOptions = {}): GoogleRequestBody {
 	// Call ids go along (Gemini takes them, though it names none itself), restricted to the characters every API takes.

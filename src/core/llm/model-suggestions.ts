@@ -4,7 +4,7 @@ import { editDistance } from "../text/edit-distance.js";
 import type { Model } from "../llm-types.js";
 
 /** How many suggestions an unknown-model message offers. */
-export const SUGGESTION_COUNT = 3;
+const SUGGESTION_COUNT = 3;
 
 /**
  * The `provider/id` names of the models most like `typed` (compared with both the id and provider/id, case

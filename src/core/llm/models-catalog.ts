@@ -72,66 +72,80 @@ export function placeholderModel(names: Partial<Pick<Model, "id" | "name" | "pro
 	};
 }
 
-function claude(id: string, name: string, input: number, output: number, contextWindow: number, maxTokens: number): Model {
-	return {
-		id,
-		name,
-		api: "anthropic-messages",
-		provider: "anthropic",
-		baseUrl: BUILTIN_PROVIDERS.anthropic!.baseUrl,
-		reasoning: true,
-		input: ["text", "image"],
-		// Cache reads cost a tenth of input; 5-minute cache writes a quarter more than input.
-		cost: { input, output, cacheRead: input / 10, cacheWrite: input * 1.25 },
-		contextWindow,
-		maxTokens,
-	};
+/**
+ * What a provider's listed models share: the wire API, the window and output limits they have unless a model
+ * says otherwise, and how cache reads and writes are priced from the input price.
+ */
+interface ModelFamily {
+	provider: string;
+	api: Api;
+	contextWindow: number;
+	maxTokens: number;
+	cachePrices(input: number): Pick<ModelCost, "cacheRead" | "cacheWrite">;
 }
+
+const CLAUDE: ModelFamily = {
+	provider: "anthropic",
+	api: "anthropic-messages",
+	contextWindow: 1_000_000,
+	maxTokens: 128_000,
+	// Cache reads cost a tenth of input; 5-minute cache writes a quarter more than input.
+	cachePrices: (input) => ({ cacheRead: input / 10, cacheWrite: input * 1.25 }),
+};
 
 /** OpenAI's reasoning models, served through the Responses API so their reasoning carries across turns. */
-function gpt(id: string, name: string, input: number, output: number): Model {
-	return {
-		id,
-		name,
-		api: "openai-responses",
-		provider: "openai",
-		baseUrl: BUILTIN_PROVIDERS.openai!.baseUrl,
-		reasoning: true,
-		input: ["text", "image"],
-		cost: { input, output, cacheRead: input / 10, cacheWrite: 0 },
-		contextWindow: 1_000_000,
-		maxTokens: 128_000,
-	};
-}
+const GPT: ModelFamily = {
+	provider: "openai",
+	api: "openai-responses",
+	contextWindow: 1_000_000,
+	maxTokens: 128_000,
+	cachePrices: (input) => ({ cacheRead: input / 10, cacheWrite: 0 }),
+};
 
-function gemini(id: string, name: string, input: number, output: number): Model {
+const GEMINI: ModelFamily = {
+	provider: "google",
+	api: "google-generative-ai",
+	contextWindow: 1_048_576,
+	maxTokens: 65_536,
+	// Cached input (implicit caching) costs a tenth of input; prices are those of prompts up to 200k tokens.
+	cachePrices: (input) => ({ cacheRead: input / 10, cacheWrite: 0 }),
+};
+
+/** A listed model: reasoning, text and images, priced per million tokens of input and output. */
+function model(
+	family: ModelFamily,
+	id: string,
+	name: string,
+	input: number,
+	output: number,
+	limits: Partial<Pick<Model, "contextWindow" | "maxTokens">> = {},
+): Model {
 	return {
 		id,
 		name,
-		api: "google-generative-ai",
-		provider: "google",
-		baseUrl: BUILTIN_PROVIDERS.google!.baseUrl,
+		api: family.api,
+		provider: family.provider,
+		baseUrl: BUILTIN_PROVIDERS[family.provider]!.baseUrl,
 		reasoning: true,
 		input: ["text", "image"],
-		// Cached input (implicit caching) costs a tenth of input; prices are those of prompts up to 200k tokens.
-		cost: { input, output, cacheRead: input / 10, cacheWrite: 0 },
-		contextWindow: 1_048_576,
-		maxTokens: 65_536,
+		cost: { input, output, ...family.cachePrices(input) },
+		contextWindow: limits.contextWindow ?? family.contextWindow,
+		maxTokens: limits.maxTokens ?? family.maxTokens,
 	};
 }
 
 export const BUILTIN_MODELS: readonly Model[] = Object.freeze([
-	claude("claude-sonnet-5-5", "Claude Sonnet 5.5", 2, 10, 1_000_000, 128_000),
-	claude("claude-opus-5-5", "Claude Opus 5.5", 4, 20, 1_000_000, 128_000),
-	claude("claude-fable-5-1", "Claude Fable 5.1", 10, 50, 1_000_000, 128_000),
-	claude("claude-sonnet-5", "Claude Sonnet 5", 2, 10, 1_000_000, 128_000),
-	claude("claude-opus-5", "Claude Opus 5", 5, 25, 1_000_000, 128_000),
-	claude("claude-haiku-4-5", "Claude Haiku 4.5", 1, 5, 200_000, 64_000),
-	gpt("gpt-5.6-sol", "GPT-5.6 Sol", 5, 30),
-	gpt("gpt-5.6-terra", "GPT-5.6 Terra", 2.5, 15),
-	gpt("gpt-5.6-luna", "GPT-5.6 Luna", 1, 6),
-	gemini("gemini-3.1-pro", "Gemini 3.1 Pro", 2, 12),
-	gemini("gemini-3.5-flash", "Gemini 3.5 Flash", 1.5, 9),
-	gemini("gemini-3-flash", "Gemini 3 Flash", 0.5, 3),
-	gemini("gemini-3.1-flash-lite", "Gemini 3.1 Flash-Lite", 0.25, 1.5),
+	model(CLAUDE, "claude-sonnet-5-5", "Claude Sonnet 5.5", 2, 10),
+	model(CLAUDE, "claude-opus-5-5", "Claude Opus 5.5", 4, 20),
+	model(CLAUDE, "claude-fable-5-1", "Claude Fable 5.1", 10, 50),
+	model(CLAUDE, "claude-sonnet-5", "Claude Sonnet 5", 2, 10),
+	model(CLAUDE, "claude-opus-5", "Claude Opus 5", 5, 25),
+	model(CLAUDE, "claude-haiku-4-5", "Claude Haiku 4.5", 1, 5, { contextWindow: 200_000, maxTokens: 64_000 }),
+	model(GPT, "gpt-5.6-sol", "GPT-5.6 Sol", 5, 30),
+	model(GPT, "gpt-5.6-terra", "GPT-5.6 Terra", 2.5, 15),
+	model(GPT, "gpt-5.6-luna", "GPT-5.6 Luna", 1, 6),
+	model(GEMINI, "gemini-3.1-pro", "Gemini 3.1 Pro", 2, 12),
+	model(GEMINI, "gemini-3.5-flash", "Gemini 3.5 Flash", 1.5, 9),
+	model(GEMINI, "gemini-3-flash", "Gemini 3 Flash", 0.5, 3),
+	model(GEMINI, "gemini-3.1-flash-lite", "Gemini 3.1 Flash-Lite", 0.25, 1.5),
 ]);

@@ -2,7 +2,7 @@
 // its path and the exact field at fault, never silently ignored.
 import { type Static, Type } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
-import { CheckedReadError, readCheckedText, withoutBom } from "../checked-read.js";
+import { parseJson, readConfigText } from "../files/json-file.js";
 import { apiProvider, knownApis } from "./api-registry.js";
 import { BUILTIN_PROVIDERS } from "./models-catalog.js";
 
@@ -48,21 +48,15 @@ export type ModelsJson = Static<typeof ModelsJsonSchema>;
 
 /** Reads the file; a missing file means no user models. Throws an Error naming the file and the problem. */
 export function readModelsJson(path: string): ModelsJson {
-	let text: string;
-	try {
-		text = readCheckedText(path, { maxBytes: MAX_MODELS_JSON_BYTES });
-	} catch (error) {
-		if (error instanceof CheckedReadError && error.code === "ENOENT") return { providers: {} };
-		throw new Error(error instanceof CheckedReadError ? error.message : `Cannot read ${path}: ${(error as Error).message}`);
-	}
-	return parseModelsJson(text, path);
+	const text = readConfigText(path, MAX_MODELS_JSON_BYTES);
+	return text === undefined ? { providers: {} } : parseModelsJson(text, path);
 }
 
 /** `text` may start with a UTF-8 byte-order mark (some editors write one); it is ignored. */
 export function parseModelsJson(text: string, path: string): ModelsJson {
 	let value: unknown;
 	try {
-		value = JSON.parse(withoutBom(text));
+		value = parseJson(text);
 	} catch (error) {
 		throw new Error(`Invalid JSON in ${path}: ${(error as Error).message}`);
 	}

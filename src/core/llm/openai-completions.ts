@@ -3,6 +3,7 @@
 // `reasoning_content` or `reasoning`, tool-call deltas in any order (assembled by index).
 import { randomUUID } from "node:crypto";
 import type { AssistantMessageEventStream, Context, Model, ToolCall } from "../llm-types.js";
+import { textFromContent } from "../messages.js";
 import { isRecord, MalformedEventError, malformed, optionalText, record, text, tokenCount } from "./event-shape.js";
 import { buildOpenAIParams } from "./openai-request.js";
 import type { PartialAssistantMessage } from "./partial-message.js";
@@ -168,9 +169,5 @@ class OpenAIChunkReader {
 /** Content is text; some servers send a list of parts instead, whose text parts are read. */
 function contentText(value: unknown, path: string): string | undefined {
 	if (!Array.isArray(value)) return optionalText(value, path);
-	let joined = "";
-	for (const part of value) {
-		if (isRecord(part) && part.type === "text" && typeof part.text === "string") joined += part.text;
-	}
-	return joined;
+	return textFromContent(value, { separator: "" });
 }

@@ -40,7 +40,7 @@ export function parseToolArguments(json: string): Record<string, any> {
  * Reads a tool call's arguments once they are complete: a JSON object, or the reason they are not one
  * (with the preview that partial parsing recovers, for display only).
  */
-export function parseCompleteToolArguments(json: string): Pick<ToolCall, "arguments" | "argumentsError"> {
+function parseCompleteToolArguments(json: string): Pick<ToolCall, "arguments" | "argumentsError"> {
 	if (json.trim() === "") return { arguments: {} };
 	let value: unknown;
 	try {

@@ -1,5 +1,6 @@
 // Drives one provider request to an event stream: attempts, retries with backoff, the idle timeout and abort.
 // Providers only say how to send one attempt; everything that can go wrong ends here as an `error` event.
+import { errorMessage } from "../error-text.js";
 import { createAssistantMessageEventStream } from "../event-stream.js";
 import type { AssistantMessageEventStream, Model, StopReason, StreamOptions } from "../llm-types.js";
 import { providerApiKey } from "./api-keys.js";
@@ -54,8 +55,7 @@ export function runProviderStream(run: ProviderRun): AssistantMessageEventStream
 	const stream = createAssistantMessageEventStream();
 	const partial = new PartialAssistantMessage(run.model, stream);
 	drive(run, partial).catch((error: unknown) => {
-		const text = error instanceof Error ? error.message : String(error);
-		partial.fail("error", redactSecrets(`Internal error while streaming: ${text}`, run.apiKey));
+		partial.fail("error", redactSecrets(`Internal error while streaming: ${errorMessage(error)}`, run.apiKey));
 	});
 	return stream;
 }

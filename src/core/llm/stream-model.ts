@@ -1,4 +1,5 @@
 // The one StreamFn the rest of loom uses: dispatches on model.api through the provider table. Never throws, never rejects.
+import { errorMessage } from "../error-text.js";
 import { createAssistantMessageEventStream } from "../event-stream.js";
 import type { AssistantMessageEventStream, Context, Model } from "../llm-types.js";
 import { errorAssistantMessage } from "../messages.js";
@@ -13,7 +14,7 @@ export function streamModel(model: Model, context: Context, options?: ProviderSt
 		return failedStream(model, `Unsupported API "${model.api}" for model ${model.provider}/${model.id} (expected ${expected}).`);
 	} catch (error) {
 		// Request building is synchronous inside the providers' prepare step, so this is a last resort.
-		return failedStream(model, `Could not start the request: ${error instanceof Error ? error.message : String(error)}`);
+		return failedStream(model, `Could not start the request: ${errorMessage(error)}`);
 	}
 }
 

@@ -13,7 +13,6 @@ import type {
 	Model,
 	TextContent,
 	ToolCall,
-	ToolResultMessage,
 	UserMessage,
 } from "../llm-types.js";
 

@@ -1,4 +1,20 @@
-// The approval modes, from the loosest to the strictest. Their own module: the command line reads them at
+// The approval modes, from the loosest to the strictest, and how each is named and explained wherever it is shown
+// (the /approval command, --help, an ACP client's list of modes). Their own module: the command line reads them at
 // startup, before anything heavy (settings' schema library) is loaded.
 export const APPROVAL_MODES = ["auto", "ask", "read-only"] as const;
 export type ApprovalMode = (typeof APPROVAL_MODES)[number];
+
+export interface ApprovalModeText {
+	/** As a title: "Read-only". */
+	name: string;
+	/** What the mode lets run, in a sentence's middle: "only tools that change nothing run". */
+	meaning: string;
+	/** The same in a few words, for --help. */
+	brief: string;
+}
+
+export const APPROVAL_MODE_TEXT: Readonly<Record<ApprovalMode, ApprovalModeText>> = {
+	auto: { name: "Auto", meaning: "everything runs, except what a guard or a deny rule blocks", brief: "run everything guards allow" },
+	ask: { name: "Ask", meaning: "reading runs freely; each command and file change waits for your answer", brief: "changes wait for you" },
+	"read-only": { name: "Read-only", meaning: "only tools that change nothing run", brief: "only reading" },
+};

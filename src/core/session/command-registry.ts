@@ -77,10 +77,15 @@ export function parseSlashCommand(text: string): SlashCommand | undefined {
 	return { name: match[1]!, args: (match[2] ?? "").trim() };
 }
 
+/** The one wording of a refusal while a run is going on: "Cannot <what> while a run is active. <how to go on>" */
+export function busyRefusal(what: string, howToGoOn: string): string {
+	return `Cannot ${what} while a run is active. ${howToGoOn}`;
+}
+
 /** True (and says why) when a run is going on; for commands that replace the conversation. */
 export function refusedWhileBusy(ctx: CommandContext<unknown>, what: string): boolean {
 	if (!ctx.busy) return false;
-	ctx.notify("error", `Cannot ${what} while a run is active. Press Esc to interrupt it first.`);
+	ctx.notify("error", busyRefusal(what, "Press Esc to interrupt it first."));
 	return true;
 }
 

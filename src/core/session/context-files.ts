@@ -1,13 +1,14 @@
 // Project instructions for the model: AGENTS.md or CLAUDE.md from loom's home and every directory down to the cwd.
-import { closeSync, realpathSync, statSync } from "node:fs";
+import { closeSync, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { openRegularFile, readAt, withoutBom } from "../checked-read.js";
-import { formatSize } from "../format-size.js";
+import { realpathOrSelf } from "../files/paths.js";
+import { formatSize } from "../format.js";
 
 export const CONTEXT_FILE_NAMES = ["AGENTS.md", "CLAUDE.md"] as const;
 
 /** Each context file gives the model at most this much; instructions longer than that are a mistake. */
-export const MAX_CONTEXT_FILE_BYTES = 64 * 1024;
+const MAX_CONTEXT_FILE_BYTES = 64 * 1024;
 
 export interface ContextFile {
 	path: string;
@@ -26,7 +27,7 @@ export function loadContextFiles(cwd: string, home: string): ContextFile[] {
 	for (const dir of [home, ...ancestorsFromRoot(resolve(cwd))]) {
 		const found = firstContextFile(dir);
 		if (!found) continue;
-		const real = safeRealpath(found);
+		const real = realpathOrSelf(found);
 		if (seen.has(real)) continue;
 		seen.add(real);
 		try {
@@ -82,13 +83,4 @@ function firstContextFile(dir: string): string | undefined {
 		}
 	}
 	return undefined;
-}
-
-/** The path with links resolved, or as given when it cannot be (it does not exist). */
-export function safeRealpath(path: string): string {
-	try {
-		return realpathSync(path);
-	} catch {
-		return path;
-	}
 }

@@ -1,8 +1,8 @@
 // The session's tool-call hooks: an ordered chain of links for before a call and one for after, composed into
 // the Agent's single beforeToolCall / afterToolCall slot. The approval policy, extensions, checkpoints and the
 // secret mask each add a link; none of them needs to know the others.
-import { errorMessageOf } from "../abort.js";
 import type { AfterToolCallResult, AgentLoopConfig } from "../agent-types.js";
+import { errorMessage } from "../error-text.js";
 import { applyAfterToolCall } from "../tool-execution.js";
 
 /**
@@ -54,7 +54,7 @@ export class HookChain<L> {
 }
 
 function failure(entry: Entry<unknown>, error: unknown): string {
-	return `The ${entry.stage} hook "${entry.name}" failed: ${errorMessageOf(error)}`;
+	return `The ${entry.stage} hook "${entry.name}" failed: ${errorMessage(error)}`;
 }
 
 /**

@@ -1,7 +1,7 @@
 // A project's own code (its .loom/extensions, its .mcp.json servers) runs only in a directory the user trusts.
 // While a session is assembled, whatever needs trust waits at this gate; the user is asked once, when someone
 // can answer, the answer is remembered for the directory, and on a yes what waited starts.
-import { errorMessageOf } from "../abort.js";
+import { errorMessage } from "../error-text.js";
 import { showControls } from "../text/sanitize-terminal.js";
 import type { StyledLine } from "../tool-definition.js";
 import { projectTrust, setProjectTrust } from "./project-trust.js";
@@ -77,7 +77,7 @@ export class ProjectTrustGate {
 		try {
 			setProjectTrust(this.home, this.cwd, answer);
 		} catch (error) {
-			ui.notify("warning", `The answer holds for this session only: it could not be saved (${errorMessageOf(error)}).`);
+			ui.notify("warning", `The answer holds for this session only: it could not be saved (${errorMessage(error)}).`);
 		}
 		this.current = answer ? "trusted" : "refused";
 		const waiting = this.waiting;

@@ -1,9 +1,8 @@
 // Which project directories the user trusts to run their own code in loom: a project's extensions
 // (.loom/extensions/) and MCP servers (.mcp.json) start only in a trusted directory. The answer is remembered
 // per directory in `<loom home>/trust.json`; a trusted directory's subdirectories are trusted too.
-import { mkdirSync, renameSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
-import { readCheckedText } from "../checked-read.js";
+import { readJsonState, writeJsonState } from "../files/json-file.js";
 
 /** `{ "<absolute directory>": true | false }`: false remembers a "no", so the user is not asked again. */
 type TrustFile = Record<string, boolean>;
@@ -17,12 +16,8 @@ function trustFile(home: string): string {
 
 /** The decisions remembered; none when the file is missing, unreadable, too large, not a regular file or not JSON. */
 function load(home: string): TrustFile {
-	try {
-		const parsed = JSON.parse(readCheckedText(trustFile(home), { maxBytes: MAX_BYTES })) as unknown;
-		return parsed && typeof parsed === "object" && !Array.isArray(parsed) ? (parsed as TrustFile) : {};
-	} catch {
-		return {};
-	}
+	const parsed = readJsonState(trustFile(home), MAX_BYTES);
+	return parsed && typeof parsed === "object" && !Array.isArray(parsed) ? (parsed as TrustFile) : {};
 }
 
 /** The decision for `cwd`: the nearest of it and its parents that has one; undefined when never asked. */
@@ -43,9 +38,5 @@ export function isProjectTrusted(home: string, cwd: string): boolean {
 export function setProjectTrust(home: string, cwd: string, trusted: boolean): void {
 	const entries = load(home);
 	entries[resolve(cwd)] = trusted;
-	mkdirSync(home, { recursive: true });
-	const target = trustFile(home);
-	const temporary = `${target}.${process.pid}.tmp`;
-	writeFileSync(temporary, `${JSON.stringify(entries, null, "\t")}\n`, { mode: 0o600 });
-	renameSync(temporary, target);
+	writeJsonState(trustFile(home), entries, { mode: 0o600, indent: "\t" });
 }

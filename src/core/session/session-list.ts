@@ -1,8 +1,10 @@
 // Lists sessions fast: each file's head (header, first prompt) and tail (message count) only, never the whole file.
-import { closeSync, fstatSync, openSync, readdirSync, statSync } from "node:fs";
+import { closeSync, fstatSync, openSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { Allow, parse as parsePartialJson } from "partial-json";
 import { readAt } from "../checked-read.js";
+import { directoryNames } from "../files/paths.js";
+import { textFromContent } from "../messages.js";
 import { type SessionHeader, parseHeader } from "./session-entries.js";
 import { sessionDirFor, sessionsRoot } from "./session-paths.js";
 
@@ -34,7 +36,7 @@ export function listSessions(home: string, cwd: string): SessionInfo[] {
 /** Sessions of every directory, newest activity first. */
 export function listAllSessions(home: string): SessionInfo[] {
 	const root = sessionsRoot(home);
-	return sortNewestFirst(readDirNames(root).flatMap((name) => listDir(join(root, name))));
+	return sortNewestFirst(directoryNames(root).flatMap((name) => listDir(join(root, name))));
 }
 
 /** Reads one file's head and tail; undefined when it is not a loom session. */
@@ -72,20 +74,12 @@ export function readSessionInfo(file: string): SessionInfo | undefined {
 
 function listDir(dir: string): SessionInfo[] {
 	const infos: SessionInfo[] = [];
-	for (const name of readDirNames(dir)) {
+	for (const name of directoryNames(dir)) {
 		if (!name.endsWith(".jsonl")) continue;
 		const info = readSessionInfo(join(dir, name));
 		if (info) infos.push(info);
 	}
 	return infos;
-}
-
-function readDirNames(dir: string): string[] {
-	try {
-		return readdirSync(dir);
-	} catch {
-		return [];
-	}
 }
 
 function sortNewestFirst(infos: SessionInfo[]): SessionInfo[] {
@@ -95,7 +89,7 @@ function sortNewestFirst(infos: SessionInfo[]): SessionInfo[] {
 /** The newest session file of `cwd` by last write, found with stat calls only (for --continue). */
 export function newestSessionFile(home: string, cwd: string): string | undefined {
 	const dir = sessionDirFor(home, cwd);
-	const candidates = readDirNames(dir)
+	const candidates = directoryNames(dir)
 		.filter((name) => name.endsWith(".jsonl"))
 		.map((name) => {
 			const file = join(dir, name);
@@ -131,13 +125,8 @@ function firstPromptIn(text: string): string {
 }
 
 function preview(content: unknown): string {
-	const text =
-		typeof content === "string"
-			? content
-			: Array.isArray(content)
-				? content.map((part: any) => (part?.type === "text" ? part.text : part?.type === "image" ? "[image]" : "")).join(" ")
-				: "";
-	const flat = String(text ?? "").replace(/\s+/g, " ").trim();
+	const text = textFromContent(content, { separator: " ", image: () => "[image]" });
+	const flat = text.replace(/\s+/g, " ").trim();
 	return flat.length > PREVIEW_CHARS ? `${flat.slice(0, PREVIEW_CHARS - 1)}…` : flat;
 }
 

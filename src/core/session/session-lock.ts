@@ -29,7 +29,7 @@ export function describeHolder(holder: LockHolder): string {
 	return `pid ${holder.pid}${holder.host === hostname() ? "" : ` on ${holder.host}`}`;
 }
 
-export function lockPathFor(file: string): string {
+function lockPathFor(file: string): string {
 	return `${file}.lock`;
 }
 

@@ -1,13 +1,13 @@
 // Loads a session file by streaming it line by line, so a 100 MB file never sits in memory as one string.
 import { closeSync, createReadStream } from "node:fs";
 import { CheckedReadError, openRegularFile, readAt } from "../checked-read.js";
-import { formatSize } from "../format-size.js";
+import { formatSize } from "../format.js";
 import { ENTRY_TYPES, type SessionEntry, SessionFileError, type SessionHeader, parseHeader } from "./session-entries.js";
 
 /** A header line is a few hundred bytes; a file whose first line does not end within this is not a session. */
 const HEADER_BYTES = 16 * 1024;
 /** Far above a long session (100 MB loads in about a second); a bigger file would exhaust memory as entries. */
-export const MAX_SESSION_BYTES = 512 * 1024 * 1024;
+const MAX_SESSION_BYTES = 512 * 1024 * 1024;
 /** One entry (a message with a few large images) stays far below this; a longer line is skipped unread. */
 const MAX_LINE_CHARS = 128 * 1024 * 1024;
 /** Stands for a line over MAX_LINE_CHARS, which is dropped as it streams instead of gathered. */

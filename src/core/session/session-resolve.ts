@@ -1,6 +1,7 @@
 // Finds the session file a user means: a path, or a prefix of a session id (--session).
-import { existsSync, readdirSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { isAbsolute, join, resolve, sep } from "node:path";
+import { directoryNames } from "../files/paths.js";
 import { SessionFileError } from "./session-entries.js";
 import { cwdFolderName, sessionIdFromFileName, sessionsRoot } from "./session-paths.js";
 
@@ -18,9 +19,9 @@ export function resolveSessionArgument(arg: string, home: string, cwd: string): 
 	}
 	const root = sessionsRoot(home);
 	const own = cwdFolderName(cwd);
-	const folders = [own, ...listNames(root).filter((name) => name !== own)];
+	const folders = [own, ...directoryNames(root).filter((name) => name !== own)];
 	for (const folder of folders) {
-		const matches = listNames(join(root, folder)).filter((name) => sessionIdFromFileName(name)?.startsWith(trimmed));
+		const matches = directoryNames(join(root, folder)).filter((name) => sessionIdFromFileName(name)?.startsWith(trimmed));
 		if (matches.length === 1) return join(root, folder, matches[0]!);
 		if (matches.length > 1) {
 			const ids = matches.map((name) => `  ${sessionIdFromFileName(name)}`).join("\n");
@@ -32,10 +33,3 @@ export function resolveSessionArgument(arg: string, home: string, cwd: string): 
 	);
 }
 
-function listNames(dir: string): string[] {
-	try {
-		return readdirSync(dir);
-	} catch {
-		return [];
-	}
-}

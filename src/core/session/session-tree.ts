@@ -1,6 +1,7 @@
 // The branches of a session's conversation, as /tree and /rewind show them: its prompts as rows of a tree (a row
 // is indented only where the conversation branched), and which entry the conversation is at.
 import type { AgentMessage } from "../agent-types.js";
+import { textFromContent } from "../messages.js";
 import type { MessageEntry, SessionEntry } from "./session-entries.js";
 
 /** A prompt of the conversation, as pickers list it. */
@@ -142,14 +143,7 @@ export function sessionTree(all: readonly SessionEntry[], leafId: string | null)
 export function promptText(message: AgentMessage): string {
 	const typed = (message as { typed?: unknown }).typed;
 	if (typeof typed === "string") return typed.trim();
-	const content = (message as { content?: unknown }).content;
-	const text =
-		typeof content === "string"
-			? content
-			: Array.isArray(content)
-				? content.map((part) => (part && typeof part === "object" && part.type === "text" ? String(part.text ?? "") : "")).join(" ")
-				: "";
-	return text.trim();
+	return textFromContent((message as { content?: unknown }).content, { separator: " " }).trim();
 }
 
 function isPrompt(entry: SessionEntry): entry is MessageEntry {

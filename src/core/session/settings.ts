@@ -5,7 +5,8 @@ import { type Static, Type } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
 import { THINKING_LEVELS } from "../llm-types.js";
 import { APPROVAL_MODES } from "./approval-mode.js";
-import { CheckedReadError, readCheckedText, withoutBom } from "../checked-read.js";
+import { withoutBom } from "../checked-read.js";
+import { parseJson, readConfigText } from "../files/json-file.js";
 
 /** Far above any real settings file; a bigger one is a mistake (or not a settings file at all). */
 export const MAX_CONFIG_BYTES = 1024 * 1024;
@@ -35,7 +36,7 @@ export const SettingsSchema = Type.Object(
 				idleTimeoutMs: Type.Optional(Type.Integer({ minimum: 1000 })),
 			}),
 		),
-		/** auto (default): everything runs but what a guard or deny rule blocks; ask: changes wait for the user; read-only. */
+		/** The approval mode (default auto); what each allows: APPROVAL_MODE_TEXT. */
 		approval: Type.Optional(Type.Union(APPROVAL_MODES.map((mode) => Type.Literal(mode)))),
 		/** Approval rules such as "bash(npm test)", "edit(src/**)", "mcp__github__*"; deny beats allow. */
 		allow: Type.Optional(RuleListSchema),
@@ -98,23 +99,21 @@ export function loadProjectSettings(cwd: string): Settings {
 }
 
 function loadSettingsFile(file: string): Settings {
-	let text: string;
+	let text: string | undefined;
 	try {
-		text = readCheckedText(file, { maxBytes: MAX_CONFIG_BYTES });
+		text = readConfigText(file, MAX_CONFIG_BYTES);
 	} catch (error) {
-		if (error instanceof CheckedReadError && error.code === "ENOENT") return {};
-		throw new SettingsError(error instanceof CheckedReadError ? error.message : `Cannot read ${file}: ${(error as Error).message}`);
+		throw new SettingsError((error as Error).message);
 	}
-	return parseSettings(text, file);
+	return text === undefined ? {} : parseSettings(text, file);
 }
 
 /** `text` may start with a UTF-8 byte-order mark (some editors write one); it is ignored. */
 export function parseSettings(text: string, file: string): Settings {
-	text = withoutBom(text);
-	if (text.trim() === "") return {};
+	if (withoutBom(text).trim() === "") return {};
 	let value: unknown;
 	try {
-		value = JSON.parse(text);
+		value = parseJson(text);
 	} catch (error) {
 		throw new SettingsError(`Invalid JSON in ${file}: ${(error as Error).message}. Fix the file or delete it to use defaults.`);
 	}

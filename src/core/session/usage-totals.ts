@@ -37,20 +37,6 @@ export function sumUsage(messages: readonly AgentMessage[]): UsageTotals {
 	return messages.reduce(addUsage, zeroUsage());
 }
 
-/** Tokens the last successful response reported for its whole context (prompt + cache + output). */
-export function lastContextTokens(messages: readonly AgentMessage[]): number | undefined {
-	for (let i = messages.length - 1; i >= 0; i--) {
-		const message = messages[i]!;
-		if (message.role !== "assistant") continue;
-		const assistant = message as AssistantMessage;
-		if (assistant.stopReason === "error" || assistant.stopReason === "aborted") continue;
-		const usage = assistant.usage;
-		const total = usage.totalTokens || usage.input + usage.output + usage.cacheRead + usage.cacheWrite;
-		if (total > 0) return total;
-	}
-	return undefined;
-}
-
 /** Totals over every message entry of a session file, the compacted-away ones included. */
 export function sumEntryUsage(entries: readonly { type: string; message?: AgentMessage }[]): UsageTotals {
 	let totals = zeroUsage();

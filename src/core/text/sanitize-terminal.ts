@@ -12,7 +12,7 @@ export interface StripOptions {
 }
 
 /** Columns between tab stops when tabs are expanded (CommonMark's tab stop, so markdown reads the same). */
-export const TAB_STOP = 4;
+const TAB_STOP = 4;
 
 const HAS_CONTROL_OR_TAB = /[\x00-\x09\x0b-\x1f\x7f-\x9f]/;
 const HAS_CONTROL_KEEP_TAB = /[\x00-\x08\x0b-\x1f\x7f-\x9f]/;

@@ -1,5 +1,6 @@
 import { Box, useStdout } from "ink";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { errorMessage } from "../../core/error-text.js";
 import type { ImageContent } from "../../core/llm-types.js";
 import { type AttachedPrompt, attachMentions } from "../attach-mentions.js";
 import { useClock } from "../hooks/use-clock.js";
@@ -18,7 +19,7 @@ import { warmUpMarkdown } from "../markdown.js";
 import { hasMarker } from "../paste-marker.js";
 import { loadPromptHistory, savePrompt } from "../prompt-history-file.js";
 import type { SessionPort } from "../session-port.js";
-import { errorText, hiddenCommandNotices, parseSlashCommand, runSlashCommand, screenCommands } from "../slash-commands.js";
+import { hiddenCommandNotices, parseSlashCommand, runSlashCommand, screenCommands } from "../slash-commands.js";
 import { type NoticeLevel, type ScreenView, initialView, isBusy } from "../view-model.js";
 import { DialogHost } from "./DialogHost.js";
 import { Editor } from "./Editor.js";
@@ -126,7 +127,7 @@ export function App({ session, initialPrompt, inputActive, onExit, home, history
 				return undefined;
 			} catch (error) {
 				if (latest().runs !== runsBefore) shell.contextSent();
-				const message = errorText(error);
+				const message = errorMessage(error);
 				// The session may have just said the same (session_error) for this prompt: once is enough. Each
 				// prompt that cannot start says why, so every Enter gets an answer.
 				const said = latest().transcript.slice(before.length).some((item) => item.kind === "notice" && item.text === message);
@@ -149,7 +150,7 @@ export function App({ session, initialPrompt, inputActive, onExit, home, history
 				const target = { acceptsImages: model?.input?.includes("image") ?? true, model: model ? `${model.provider}/${model.id}` : "the model" };
 				prompt = attachMentions(text, typed, session.cwd, target);
 			} catch (error) {
-				notify("error", errorText(error));
+				notify("error", errorMessage(error));
 				return typed;
 			}
 			if (!isBusy(latest())) return runPrompt(prompt.text, typed, prompt.images);
@@ -161,7 +162,7 @@ export function App({ session, initialPrompt, inputActive, onExit, home, history
 				await session.steer(prompt.text, prompt.text === typed ? {} : { typed });
 				return undefined;
 			} catch (error) {
-				notify("error", errorText(error));
+				notify("error", errorMessage(error));
 				return typed;
 			}
 		},
@@ -178,7 +179,7 @@ export function App({ session, initialPrompt, inputActive, onExit, home, history
 				try {
 					expanded = await definition.expand(command.args);
 				} catch (error) {
-					notify("error", errorText(error));
+					notify("error", errorMessage(error));
 					return undefined;
 				}
 				return send(expanded, typed);
@@ -211,9 +212,9 @@ export function App({ session, initialPrompt, inputActive, onExit, home, history
 		try {
 			queued = session.clearQueue();
 		} catch (error) {
-			notify("error", errorText(error));
+			notify("error", errorMessage(error));
 		}
-		void Promise.resolve(session.abort()).catch((error: unknown) => notify("error", errorText(error)));
+		void Promise.resolve(session.abort()).catch((error: unknown) => notify("error", errorMessage(error)));
 		return [...queued.steering, ...queued.followUp];
 	}, [session, notify]);
 

@@ -6,7 +6,7 @@ import { planToolRows } from "../live-layout.js";
 import { renderMarkdown } from "../markdown.js";
 import { openFenceLine } from "../paragraph-split.js";
 import type { ActiveAssistant, ToolRunView } from "../view-model.js";
-import { formatSize } from "../../core/format-size.js";
+import { formatSize } from "../../core/format.js";
 import { lastRows } from "../wrap.js";
 import { spinnerFrame } from "../tool-row-text.js";
 import { ToolRow } from "./ToolRow.js";

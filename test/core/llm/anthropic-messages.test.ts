@@ -1,6 +1,6 @@
 import { Type } from "@sinclair/typebox";
 import { describe, expect, it } from "vitest";
-import type { AssistantMessage, Context, ToolCall, ToolResultMessage } from "../../../src/core/index.js";
+import type { AssistantMessage, Context, ToolResultMessage } from "../../../src/core/index.js";
 import { streamModel } from "../../../src/core/llm/index.js";
 import { collect, context, serverModel, TEST_KEY, types, user } from "./helpers.js";
 import { useScriptedServer } from "../../support/use-scripted-server.js";

@@ -28,7 +28,7 @@ export function resolveCompactionSettings(partial?: Partial<CompactionSettings>)
  * The reserve actually applied. The default reserve (16k) is larger than a small local model's whole window
  * (say 8k): taken literally, every request would compact. So the reserve is capped at half the window.
  */
-export function effectiveReserveTokens(contextWindow: number, settings: Pick<CompactionSettings, "reserveTokens">): number {
+function effectiveReserveTokens(contextWindow: number, settings: Pick<CompactionSettings, "reserveTokens">): number {
 	return Math.max(0, Math.min(settings.reserveTokens, Math.floor(contextWindow / 2)));
 }
 

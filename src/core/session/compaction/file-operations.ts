@@ -14,7 +14,7 @@ export type FileEffectTool = Pick<ToolDefinition, "name" | "fileEffects" | "prep
 const READ_HEADING = "## Files read";
 const MODIFIED_HEADING = "## Files modified";
 
-export function emptyFileOperations(): FileOperations {
+function emptyFileOperations(): FileOperations {
 	return { read: new Set(), modified: new Set() };
 }
 

@@ -1,8 +1,9 @@
 // Asks the model for the summary: one plain request, no tools, no side effects.
 import type { AgentMessage } from "../../agent-types.js";
+import { errorMessage } from "../../error-text.js";
 import type { AssistantMessage, Context, Model, StreamFn, StreamOptions } from "../../llm-types.js";
 import { redactSecrets } from "../../text/secret-mask.js";
-import { userMessage } from "../../messages.js";
+import { textFromContent, userMessage } from "../../messages.js";
 import { CompactionError, compactionAborted } from "./compaction-error.js";
 import { SUMMARY_SYSTEM_PROMPT, buildSummaryPrompt } from "./summary-prompt.js";
 import { CHARS_PER_TOKEN } from "./token-estimate.js";
@@ -26,7 +27,7 @@ export interface GenerateSummaryOptions {
 const PROMPT_OVERHEAD_TOKENS = 1000;
 const DEFAULT_SUMMARY_MAX_TOKENS = 8192;
 
-export function summaryMaxTokens(model: Pick<Model, "maxTokens" | "contextWindow">, requested?: number): number {
+function summaryMaxTokens(model: Pick<Model, "maxTokens" | "contextWindow">, requested?: number): number {
 	let tokens = requested ?? Math.min(model.maxTokens > 0 ? model.maxTokens : DEFAULT_SUMMARY_MAX_TOKENS, DEFAULT_SUMMARY_MAX_TOKENS);
 	if (model.contextWindow > 0) tokens = Math.min(tokens, Math.max(256, Math.floor(model.contextWindow / 4)));
 	return tokens;
@@ -59,16 +60,12 @@ export async function generateSummary(model: Model, messages: readonly AgentMess
 	} catch (error) {
 		// A StreamFn should never throw, but a broken one must not escape as anything but a compaction error.
 		if (signal?.aborted) throw compactionAborted();
-		throw failed(error instanceof Error ? error.message : String(error), options.apiKey);
+		throw failed(errorMessage(error), options.apiKey);
 	}
 	if (answer.stopReason === "aborted" || signal?.aborted) throw compactionAborted();
 	if (answer.stopReason === "error") throw failed(answer.errorMessage ?? "the provider returned an error", options.apiKey);
 
-	const summary = answer.content
-		.filter((part) => part.type === "text")
-		.map((part) => part.text)
-		.join("")
-		.trim();
+	const summary = textFromContent(answer.content, { separator: "" }).trim();
 	if (summary === "") {
 		const why = answer.stopReason === "length" ? " (it ran out of output tokens before writing any)" : "";
 		throw new CompactionError("summary_failed", `Compaction failed: the model returned an empty summary${why}.`);

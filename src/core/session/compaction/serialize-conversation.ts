@@ -2,6 +2,7 @@
 // (a summariser given real turns tends to continue them instead of summarising them).
 import type { AgentMessage } from "../../agent-types.js";
 import type { AssistantMessage, ImageContent, TextContent, ToolResultMessage } from "../../llm-types.js";
+import { textFromContent } from "../../messages.js";
 
 export interface SerializeOptions {
 	/** Each tool result keeps at most this many characters (default 2,000). */
@@ -15,7 +16,7 @@ export interface SerializeOptions {
 }
 
 /** Keeps the head and the tail of a long text, saying how much was left out. */
-export function truncateMiddle(text: string, maxChars: number): string {
+function truncateMiddle(text: string, maxChars: number): string {
 	if (text.length <= maxChars) return text;
 	const head = Math.ceil(maxChars * 0.6);
 	const tail = maxChars - head;
@@ -28,8 +29,7 @@ function truncateHead(text: string, maxChars: number): string {
 }
 
 function partsText(content: string | readonly (TextContent | ImageContent)[]): string {
-	if (typeof content === "string") return content;
-	return content.map((part) => (part.type === "text" ? part.text : `[image ${part.mimeType}]`)).join("\n");
+	return textFromContent(content, { image: (image) => `[image ${image.mimeType}]` });
 }
 
 function serializeMessage(message: AgentMessage, options: Required<Omit<SerializeOptions, "maxChars">>): string {

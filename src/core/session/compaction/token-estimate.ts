@@ -43,7 +43,7 @@ export function estimateTokens(message: AgentMessage): number {
 }
 
 /** Tokens a provider reported for the whole request and answer of this message. */
-export function usageTokens(usage: Usage): number {
+function usageTokens(usage: Usage): number {
 	return usage.input + usage.output + usage.cacheRead + usage.cacheWrite;
 }
 

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import type { AgentMessage, Message } from "../../../../src/core/index.js";
+import type { AgentMessage } from "../../../../src/core/index.js";
 import { streamModel } from "../../../../src/core/llm/index.js";
 import {
 	type CompactionError,

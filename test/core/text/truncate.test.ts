@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { formatSize, lastBytesOf, splitLines, truncateHead, truncateTail } from "../../src/tools/truncate.js";
+import { formatSize } from "../../../src/core/format.js";
+import { lastBytesOf, splitLines, truncateHead, truncateTail } from "../../../src/core/text/truncate.js";
 
 const numbered = (count: number) => Array.from({ length: count }, (_, i) => `line ${i + 1}`).join("\n");
 

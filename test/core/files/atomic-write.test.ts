@@ -1,9 +1,9 @@
 import fs from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { atomicWriteFile } from "../../src/tools/atomic-write.js";
-import { tempDir } from "../support/temp-dir.js";
-import { FileChangedError, readSnapshot } from "../../src/tools/file-snapshot.js";
+import { atomicWriteFile } from "../../../src/core/files/atomic-write.js";
+import { FileChangedError, readSnapshot } from "../../../src/core/files/file-snapshot.js";
+import { tempDir } from "../../support/temp-dir.js";
 
 describe("atomicWriteFile", () => {
 	it("creates parent directories and leaves no temporary file behind", async () => {

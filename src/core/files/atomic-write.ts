@@ -5,7 +5,7 @@ import { randomBytes } from "node:crypto";
 import { appendFileSync, renameSync, type Stats } from "node:fs";
 import fs from "node:fs/promises";
 import path from "node:path";
-import { specialFileKind } from "./file-kind.js";
+import { specialFileKind } from "../checked-read.js";
 import { assertUnchanged, bytesFrom, bytesFromSync, type FileSnapshot } from "./file-snapshot.js";
 
 export interface AtomicWriteOptions {

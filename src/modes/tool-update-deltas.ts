@@ -3,6 +3,7 @@
 // call's previous update: drop `drop` characters from its start (omitted when none: the text only grew), then
 // append `delta`. Appending the deltas gives the output as it came, each piece once; the whole result comes in
 // tool_execution_end.
+import { textFromContent } from "../core/messages.js";
 import type { SessionEvent } from "../core/session/index.js";
 
 type ToolUpdate = Extract<SessionEvent, { type: "tool_execution_update" }>;
@@ -23,8 +24,7 @@ export interface ToolUpdateLine {
 
 function progressText(update: ToolUpdate): string {
 	const content = update.partialResult?.content;
-	if (!Array.isArray(content)) return "";
-	return content.map((block) => (block?.type === "text" && typeof block.text === "string" ? block.text : "")).join("");
+	return Array.isArray(content) ? textFromContent(content, { separator: "" }) : "";
 }
 
 /**

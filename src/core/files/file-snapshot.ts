@@ -1,7 +1,7 @@
 // A file as it was read, so that a later write can tell whether anyone changed it in between.
 import { fstatSync, statSync } from "node:fs";
 import fs from "node:fs/promises";
-import { readAt } from "../core/checked-read.js";
+import { readAt } from "../checked-read.js";
 
 /** The file another program changed between a read and the write that was to replace it. */
 export class FileChangedError extends Error {

@@ -4,7 +4,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { isAlive, onProcessExit } from "../core/process/index.js";
+import { isAlive, onProcessExit } from "../process/index.js";
 
 const PREFIX = "loom-output-";
 /** loom-output-<pid>-<random>: the pid tells a later process whether the owner is gone. */

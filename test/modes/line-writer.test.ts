@@ -1,6 +1,6 @@
 import { Writable } from "node:stream";
 import { describe, expect, it } from "vitest";
-import { LineWriter } from "../../src/cli/line-writer.js";
+import { LineWriter } from "../../src/modes/line-writer.js";
 
 /** A stream whose reader takes what was written only when the test says so. */
 function slowStream(highWaterMark = 32) {

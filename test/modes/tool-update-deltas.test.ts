@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ToolUpdateDeltas, overlapStart } from "../../src/cli/tool-update-deltas.js";
+import { ToolUpdateDeltas, overlapStart } from "../../src/modes/tool-update-deltas.js";
 
 function update(text: string, toolCallId = "c1") {
 	return { type: "tool_execution_update" as const, toolCallId, toolName: "bash", args: { command: "x" }, partialResult: { content: [{ type: "text" as const, text }], details: { totalBytes: text.length } } };

@@ -1,0 +1,18 @@
+// What a run of loom reads and writes, and how it reports a failure: shared by the commands that need no session
+// and the session's modes.
+import { stripControls } from "../core/text/sanitize-terminal.js";
+import { EXIT } from "../modes/exit-codes.js";
+
+export interface RunIo {
+	stdin: NodeJS.ReadStream;
+	stdout: NodeJS.WriteStream;
+	stderr: NodeJS.WriteStream;
+	env: NodeJS.ProcessEnv;
+	cwd: string;
+}
+
+/** Reports on stderr; the message may carry a server's or a file's text, so its escape sequences are stripped. */
+export function fail(io: RunIo, message: string): number {
+	io.stderr.write(`loom: ${stripControls(message, { keepTabs: true })}\n`);
+	return EXIT.failure;
+}

@@ -1,0 +1,316 @@
+// A run with a session: settings, input, session, then print mode, RPC mode, the screen or the ACP server.
+import { removeStaleOutputFolders } from "../core/files/output-folder.js";
+import { answerText } from "../core/messages.js";
+import type { AgentSession } from "../core/session/agent-session.js";
+import type { ProjectTrustGate } from "../core/session/project-trust-gate.js";
+import { SessionFileError } from "../core/session/session-entries.js";
+import { SessionInUseError } from "../core/session/session-lock.js";
+import { loadSettings, type Settings, SettingsError } from "../core/session/settings.js";
+import { stripControls, stripToOneLine } from "../core/text/sanitize-terminal.js";
+import { EXIT } from "../modes/exit-codes.js";
+import type { CliOptions } from "./args.js";
+import { runPrintMode, StdoutError } from "./print-mode.js";
+import { printPrompt } from "./prompt-command.js";
+import { warningsToReport } from "./reported-warnings.js";
+import { buildPromptInput, MAX_STDIN_BYTES, type PromptInput, readStdin, withWords } from "./prompt-input.js";
+import { fail, type RunIo } from "./run-io.js";
+import { askToFork, chooseSessionFile, sessionInUseMessage } from "./session-choice.js";
+import { mentionWord } from "../tui/shell-words.js";
+import { InterruptedError, UsageError } from "./usage-error.js";
+
+/** How long a silent, open stdin is waited for before loom says what it is waiting for. */
+const STDIN_WAIT_MS = 3000;
+
+/** Returns the exit code. Usage errors are thrown as UsageError (exit 2) for main to report. */
+export async function runSession(options: CliOptions, home: string, io: RunIo, version: string): Promise<number> {
+	let settings: Settings;
+	try {
+		settings = loadSettings(home);
+	} catch (error) {
+		if (error instanceof SettingsError) return fail(io, error.message);
+		throw error;
+	}
+	// The editor sends the prompts: stdin is the protocol, not a prompt.
+	if (options.command === "acp") return runAcp(options, settings, home, io, version);
+	// RPC mode reads commands from stdin, not a prompt.
+	const rpc = options.mode === "rpc";
+	const interactive = !options.print && options.mode === undefined && io.stdin.isTTY === true && io.stdout.isTTY === true;
+	const stdinText =
+		io.stdin.isTTY || rpc
+			? ""
+			: await readStdin(io.stdin, MAX_STDIN_BYTES, { afterMs: STDIN_WAIT_MS, notify: (text) => io.stderr.write(`${text}\n`) });
+	const input = buildPromptInput(options.files, options.prompt, stdinText, io.cwd);
+	const canAsk = io.stdin.isTTY === true && io.stderr.isTTY === true;
+	// Without a terminal, -r prints the list and stops (exit 2), prompt or not; otherwise a missing prompt is caught first.
+	if (!interactive && !rpc && input.text === "" && input.images.length === 0 && !(options.resume && !canAsk)) {
+		throw new UsageError('No prompt: give one as arguments (loom -p "...") or pipe it on stdin.');
+	}
+
+	// The screen loads while the session is assembled.
+	if (interactive) void import("../tui/index.js").then((tui) => tui.preloadScreen());
+	let session: AgentSession;
+	try {
+		const sessionFile = await chooseSessionFile(options, home, io.cwd, { ...io, canAsk });
+		// Loaded here, not at the top: this is where the SDKs come in, and --help/--version never get this far.
+		const [{ createSession }, { stderrUi }] = await Promise.all([import("./create-session.js"), import("../sdk/stderr-ui.js")]);
+		const setup = { options, settings, home, cwd: io.cwd, sessionFile, fork: options.fork !== undefined, ui: stderrUi(io.stderr) };
+		let created: Awaited<ReturnType<typeof createSession>>;
+		try {
+			created = await createSession(setup);
+		} catch (error) {
+			// Another loom writes this session: the screen offers a fork; print mode says how to fork.
+			if (!(error instanceof SessionInUseError)) throw error;
+			if (!(interactive && (await askToFork(error, { ...io, canAsk })))) return fail(io, sessionInUseMessage(error));
+			created = await createSession({ ...setup, fork: true });
+		}
+		session = created.session;
+		// The screen and RPC's client are asked whether to trust the project; print mode cannot, so it says what it left out.
+		if (!interactive && !rpc) reportUntrusted(created.projectTrust, io);
+	} catch (error) {
+		if (error instanceof SessionFileError) throw new UsageError(error.message);
+		if (error instanceof UsageError) throw error;
+		if (error instanceof InterruptedError) {
+			io.stderr.write("loom: interrupted\n");
+			return EXIT.interrupted;
+		}
+		return fail(io, (error as Error).message);
+	}
+	// Print mode says a warning about a file once per change of the file; the screen and RPC at each start.
+	const warnings = interactive || rpc ? session.loadWarnings : warningsToReport(home, session.loadWarnings);
+	for (const warning of warnings) io.stderr.write(`loom: warning: ${stripControls(warning, { keepTabs: true })}\n`);
+
+	const { killAllBashProcesses } = await import("../tools/index.js");
+	// Output folders of loom processes that died without exiting go while this one works.
+	const staleFoldersRemoved = removeStaleOutputFolders();
+	try {
+		// The screen attaches the @files itself, and shows the prompt as typed with what went along.
+		if (interactive) return await runScreen(session, [options.prompt.trim(), ...options.files.map((file) => mentionWord(file))].filter((part) => part !== "").join(" "), io, home);
+		if (rpc) return await runRpc(session, io);
+		// A prompt template or skill named by the words is expanded as the screen would; other commands are refused.
+		const prompt = withWords(input, await printPrompt(session.commands, input.parts.words));
+		return await runPrint(session, prompt, options, io);
+	} finally {
+		session.dispose();
+		killAllBashProcesses();
+		await staleFoldersRemoved;
+	}
+}
+
+async function runScreen(session: AgentSession, initialPrompt: string, io: RunIo, loomHome: string): Promise<number> {
+	// From a run's run_start until its run_end has been delivered (the session file and checkpoint complete).
+	let runEnded: Promise<void> | undefined;
+	let endRun = () => {};
+	const stopWatching = session.subscribe(
+		(event) => {
+			if (event.type === "run_start") runEnded = new Promise((resolve) => (endRun = resolve));
+			else if (event.type === "run_end") {
+				runEnded = undefined;
+				endRun();
+			}
+		},
+		{ open: false },
+	);
+	// The screen reads Ctrl+C as a key; a signal comes from outside (kill, a closed terminal): stop the run, let it
+	// end, then leave as on quit. A second signal leaves at once; the screen restores the terminal as the process exits.
+	let signalled: number | undefined;
+	let stopScreen = (_code: number) => {};
+	const stop = new Promise<number>((resolve) => (stopScreen = resolve));
+	const stopSignals = onTermination((code) => {
+		if (signalled !== undefined) {
+			session.dispose();
+			process.exit(code);
+		}
+		signalled = code;
+		void session
+			.abort()
+			.then(async () => {
+				while (runEnded) await runEnded;
+			})
+			.finally(() => stopScreen(code));
+	});
+	try {
+		const { runInteractive } = await import("../tui/index.js");
+		const code = await runInteractive(session, { initialPrompt: initialPrompt || undefined, stdin: io.stdin, stdout: io.stdout, stderr: io.stderr, loomHome, stop });
+		return signalled ?? code;
+	} finally {
+		stopSignals();
+		stopWatching();
+	}
+}
+
+async function runRpc(session: AgentSession, io: RunIo): Promise<number> {
+	const { runRpcMode } = await import("../rpc/rpc-mode.js");
+	// A signal ends loom once the run is aborted and settled; a second one leaves at once.
+	let stopping = false;
+	let stopSignals = () => {};
+	const stop = new Promise<number>((resolve) => {
+		stopSignals = onTermination((code) => {
+			if (stopping) {
+				session.dispose();
+				process.exit(code);
+			}
+			stopping = true;
+			resolve(code);
+		});
+	});
+	try {
+		return await runRpcMode(session, { ...io, stop });
+	} finally {
+		stopSignals();
+	}
+}
+
+async function runPrint(session: AgentSession, input: PromptInput, options: CliOptions, io: RunIo): Promise<number> {
+	let interrupted: number | undefined;
+	// Ctrl+C aborts the run; the session file already holds every finished message, and the aborted one is
+	// appended as the run settles. A second Ctrl+C leaves at once.
+	const stopSignals = onTermination((code) => {
+		if (interrupted !== undefined) {
+			// Leaving mid-run: the session records what is known (a running tool's call gets its result) first.
+			session.dispose();
+			process.exit(code);
+		}
+		interrupted = code;
+		void session.abort();
+	});
+	// The reader went away (`loom --mode json | head -1`): stop the run as for a signal, quietly.
+	let readerGone = false;
+	// Any other write failure (a full disk): the output is being lost, so stop the run and fail.
+	let outputError: Error | undefined;
+	const onStdoutError = (error: NodeJS.ErrnoException) => {
+		if (error.code === "EPIPE") {
+			if (readerGone) return;
+			readerGone = true;
+			interrupted ??= EXIT.brokenPipe;
+		} else {
+			if (outputError) return;
+			outputError = new StdoutError(error);
+		}
+		void session.abort();
+	};
+	io.stdout.on("error", onStdoutError);
+	const stop = () => {
+		stopSignals();
+		io.stdout.off("error", onStdoutError);
+		// Late writes after a failed one must not surface as an unhandled error.
+		io.stdout.on("error", () => {});
+	};
+	// Subscribed before print mode's own listener, in the same tick, so neither misses session_open.
+	const unanswered = new Set<string>();
+	let denied = 0;
+	session.subscribe((event) => {
+		if (event.type !== "tool_approval_resolved" || event.outcome !== "unanswered") return;
+		denied++;
+		for (const rule of event.rules ?? []) unanswered.add(rule);
+	});
+	try {
+		const outcome = await runPrintMode(session, input, options.mode === "json" ? "json" : "text", io);
+		if (denied > 0) io.stderr.write(`${deniedNote(denied, [...unanswered])}\n`);
+		if (outputError) return fail(io, outputError.message);
+		if (interrupted !== undefined) {
+			if (!readerGone) io.stderr.write("loom: interrupted\n");
+			return interrupted;
+		}
+		if (outcome.status !== "done") return fail(io, outcome.errorMessage ?? outcome.status);
+		// Exit 0 all the same (the answer is what the model wrote), but a script's reader must know it is incomplete.
+		if (outcome.message?.stopReason === "length") {
+			io.stderr.write("loom: the answer was cut off at the model's output limit (max tokens).\n");
+		}
+		if (options.maxTurns !== undefined && outcome.message?.stopReason === "toolUse") {
+			io.stderr.write(`loom: stopped after ${options.maxTurns} model turn${options.maxTurns === 1 ? "" : "s"} (--max-turns).\n`);
+		}
+		// An empty stdout is otherwise indistinguishable from a lost answer.
+		if (options.mode !== "json" && outcome.message?.stopReason === "stop" && answerText(outcome.message).trim() === "") {
+			io.stderr.write("loom: the model returned no text.\n");
+		}
+		return EXIT.ok;
+	} catch (error) {
+		if (error instanceof StdoutError && error.code === "EPIPE") return EXIT.brokenPipe;
+		// The run could not start (no usable model or key: the message says what to set), or stdout failed.
+		return fail(io, (error as Error).message);
+	} finally {
+		stop();
+	}
+}
+
+/** Rules shown at most in the note; the model was told each call's own. */
+const MAX_RULES_SHOWN = 6;
+
+/** Print mode cannot ask: how many calls that needed approval were refused, and how to allow them next time. */
+function deniedNote(count: number, rules: string[]): string {
+	const [calls, they, them] = count === 1 ? ["1 tool call was", "it", "it"] : [`${count} tool calls were`, "they", "them"];
+	const shown = rules.slice(0, MAX_RULES_SHOWN).map((rule) => `--allow '${stripToOneLine(rule)}'`);
+	if (rules.length > shown.length) shown.push("…");
+	const allow = shown.length > 0 ? `allow ${them} with ${shown.join(" ")}, or ` : "";
+	return `loom: ${calls} denied: in approval mode "ask" ${they} needed approval, and nobody can answer in print mode. To run ${them}, ${allow}use --approval auto.`;
+}
+
+/** Print mode on stderr: the project's own code that did not run, why, and how to run it. */
+function reportUntrusted(trust: ProjectTrustGate, io: RunIo): void {
+	const skipped = trust.pending;
+	if (skipped.length === 0) return;
+	const why =
+		trust.status === "refused"
+			? "you chose not to trust this folder; pass --trust to run it this time"
+			: 'this folder is not trusted yet: pass --trust (or set "trustProjects": true in settings.json), or run loom here without -p to be asked';
+	io.stderr.write(`loom: skipped the project's own code (${stripControls(skipped.join(", "))}): ${why}.\n`);
+}
+
+/** Serves ACP until the editor closes the connection (exit 0) or a signal stops loom (every run aborted first). */
+async function runAcp(options: CliOptions, settings: Settings, home: string, io: RunIo, version: string): Promise<number> {
+	const [{ serveAcp }, { createSession }, { stderrUi }, { killAllBashProcesses }] = await Promise.all([
+		import("../acp/index.js"),
+		import("./create-session.js"),
+		import("../sdk/stderr-ui.js"),
+		import("../tools/index.js"),
+	]);
+	const server = serveAcp({
+		input: io.stdin,
+		output: io.stdout,
+		stderr: io.stderr,
+		home,
+		version,
+		persist: options.persist,
+		openSession: async ({ cwd, sessionFile, files, mcpConfig }) => {
+			// The editor's MCP servers start like those of --mcp-config.
+			const sessionOptions = mcpConfig === undefined ? options : { ...options, mcpConfig: [...options.mcpConfig, mcpConfig] };
+			try {
+				// Notices on stderr until the ACP session installs its own ui.
+				return (await createSession({ options: sessionOptions, settings, home, cwd, sessionFile, files, ui: stderrUi(io.stderr) })).session;
+			} catch (error) {
+				// Another loom holds the session: say how to go on, as print mode does.
+				throw error instanceof SessionInUseError ? new Error(sessionInUseMessage(error)) : error;
+			}
+		},
+	});
+	// stdout carries the protocol: what code in this process prints (an extension's console.log) goes to stderr.
+	console.log = console.info = console.debug = (...args: unknown[]) => console.error(...args);
+	// Output folders of loom processes that died without exiting go while this one serves.
+	const staleFoldersRemoved = removeStaleOutputFolders();
+	let code: number = EXIT.ok;
+	const stop = onTermination((exitCode) => {
+		code = exitCode;
+		void server.close();
+	});
+	try {
+		await server.done;
+	} finally {
+		stop();
+		killAllBashProcesses();
+		await staleFoldersRemoved;
+	}
+	return code;
+}
+
+/** SIGINT → 130, SIGTERM → 143, SIGHUP → 129; returns the function that removes the handlers. */
+function onTermination(handler: (exitCode: number) => void): () => void {
+	const handlers: [NodeJS.Signals, () => void][] = [
+		["SIGINT", () => handler(EXIT.interrupted)],
+		["SIGTERM", () => handler(EXIT.terminated)],
+		["SIGHUP", () => handler(EXIT.hangup)],
+	];
+	for (const [signal, fn] of handlers) process.on(signal, fn);
+	return () => {
+		for (const [signal, fn] of handlers) process.off(signal, fn);
+	};
+}

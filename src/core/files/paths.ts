@@ -1,0 +1,42 @@
+// Small questions about the filesystem that many places ask, each answered one way: a folder's names, whether a
+// path is a folder, where a path really is, and which git repository holds a folder. None of them throws.
+import { existsSync, readdirSync, realpathSync, statSync } from "node:fs";
+import { dirname, join } from "node:path";
+
+/** The names in a folder, in the order the system lists them; none when it does not exist or cannot be read. */
+export function directoryNames(dir: string): string[] {
+	try {
+		return readdirSync(dir);
+	} catch {
+		return [];
+	}
+}
+
+/** Whether `path` is a folder, a link to one included; false when it does not exist or cannot be looked at. */
+export function isDirectory(path: string): boolean {
+	try {
+		return statSync(path).isDirectory();
+	} catch {
+		return false;
+	}
+}
+
+/** The path with links resolved, or as given when it cannot be (it does not exist). */
+export function realpathOrSelf(path: string): string {
+	try {
+		return realpathSync(path);
+	} catch {
+		return path;
+	}
+}
+
+/**
+ * The nearest folder at or above `dir` holding .git (a folder, or a file in a worktree or submodule), if any.
+ * `dir` is walked up as given: pass an absolute path.
+ */
+export function repositoryTop(dir: string): string | undefined {
+	for (let current = dir; ; current = dirname(current)) {
+		if (existsSync(join(current, ".git"))) return current;
+		if (dirname(current) === current) return undefined;
+	}
+}
