@@ -54,6 +54,8 @@ describe("runInteractive", () => {
 		let exited = false;
 		const done = runInteractive(session, { ...io.options, initialPrompt: "long task" }).finally(() => (exited = true));
 		await waitFor(() => session.calls.prompts.length, (n) => n === 1);
+		// Once the screen shows the run: a Ctrl+C before that has no run to interrupt.
+		await waitFor(io.output, (out) => out.includes("Working"));
 		await typeKeys(io.stdin, "\u0003");
 		await waitFor(() => session.calls.aborts, (n) => n === 1);
 		expect(exited).toBe(false);

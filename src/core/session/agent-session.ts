@@ -9,7 +9,7 @@ import type { PromptOptions } from "../messages.js";
 import type { ToolDefinition } from "../tool-definition.js";
 import type { AgentSessionOptions, RunOutcome, SessionListener } from "./agent-session-types.js";
 import { announceExecution } from "./announce-execution.js";
-import { CommandRegistry, hiddenCommandNotice } from "./command-registry.js";
+import { CommandRegistry, busyRefusal, hiddenCommandNotice } from "./command-registry.js";
 import { ToolHooks } from "./hook-chain.js";
 import { ModelChoice, type ModelSelection } from "./model-choice.js";
 import { type CommandSession, registerSessionCommands } from "./session-commands.js";
@@ -252,7 +252,7 @@ export class AgentSession extends SessionPlugs {
 	 */
 	async compact(instructions?: string): Promise<void> {
 		await this.start();
-		if (this.isStreaming) throw new Error("Cannot compact during a run: wait for it to end or interrupt it first.");
+		if (this.isStreaming) throw new Error(busyRefusal("compact", "Wait for it to end or interrupt it first."));
 		if (!this.choice.ensure()) throw new Error(this.choice.error);
 		this.agent.setModel(this.choice.model);
 		await this.compaction.compactNow(instructions);

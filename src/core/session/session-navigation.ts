@@ -3,6 +3,7 @@
 // each arrival rebuilds the agent's conversation and is announced with session_open.
 import type { Agent } from "../agent.js";
 import type { AgentSessionOptions } from "./agent-session-types.js";
+import { busyRefusal } from "./command-registry.js";
 import type { FileCheckpoints } from "./file-checkpoints.js";
 import type { ModelChoice } from "./model-choice.js";
 import type { SessionEvent, SessionOpenReason } from "./session-events.js";
@@ -95,14 +96,7 @@ export class SessionNavigation {
 	async announce(reason: SessionOpenReason): Promise<void> {
 		const { agent, choice } = this.host;
 		// A fork is written as it opens, copy and all, so quitting before its next message keeps it.
-		let saveError: string | undefined;
-		if (reason === "fork") {
-			try {
-				this.store.save();
-			} catch (error) {
-				saveError = `Could not write the session file ${this.store.file}: ${(error as Error).message}`;
-			}
-		}
+		const saveError = reason === "fork" ? this.host.record.save() : undefined;
 		const { id, file, saved, header } = this.store;
 		await this.host.emit({
 			type: "session_open",
@@ -145,6 +139,6 @@ export class SessionNavigation {
 	}
 
 	private refuseWhileBusy(what: string): void {
-		if (this.host.busy()) throw new Error(`Cannot ${what} while a run is active: wait for it to end or interrupt it first.`);
+		if (this.host.busy()) throw new Error(busyRefusal(what, "Wait for it to end or interrupt it first."));
 	}
 }

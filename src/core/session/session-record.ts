@@ -2,6 +2,7 @@
 // (repaired where the file was damaged), the usage totals, the model and thinking level last recorded.
 // Writing never throws: a failure comes back as the problem to report.
 import type { AgentMessage } from "../agent-types.js";
+import { errorMessage } from "../error-text.js";
 import type { ThinkingLevel } from "../llm-types.js";
 import { missingResult, unansweredToolCalls } from "./conversation-repair.js";
 import { type SessionContext, buildSessionContext } from "./session-context.js";
@@ -66,6 +67,11 @@ export class SessionRecord {
 		return this.attempt(() => this.current.append({ type: "message", message }));
 	}
 
+	/** Writes a file held in memory so far (a fork's copy) now. */
+	save(): string | undefined {
+		return this.attempt(() => this.current.save());
+	}
+
 	/** Appends model and thinking changes (held until a new session's first message). */
 	writeSettings(current: { provider: string; modelId: string; usable: boolean; thinking: ThinkingLevel }): string | undefined {
 		return this.attempt(() => this.settings.write(this.current, current));
@@ -89,7 +95,7 @@ export class SessionRecord {
 			write();
 			return undefined;
 		} catch (error) {
-			return `Could not write the session file ${this.current.file}: ${(error as Error).message}`;
+			return `Could not write the session file ${this.current.file}: ${errorMessage(error)}`;
 		}
 	}
 }

@@ -3,6 +3,7 @@
 // follow-up queue, and abort. It owns the run in progress and what the agent's events mean for it.
 import type { Agent } from "../agent.js";
 import type { AgentMessage } from "../agent-types.js";
+import { errorMessage } from "../error-text.js";
 import type { AssistantMessage, RetryInfo } from "../llm-types.js";
 import { type PromptOptions, userMessage } from "../messages.js";
 import type { RunOutcome } from "./agent-session-types.js";
@@ -74,7 +75,7 @@ export class SessionRunner {
 	/** While running: queued for the agent. While idle (the run just ended): starts a run. */
 	enqueue(kind: QueueKind, text: string, typed: string | undefined, idle: boolean): void {
 		if (idle) {
-			this.runPrompt(text, { typed }).catch((error: Error) => this.host.emit({ type: "session_error", message: error.message }));
+			this.runPrompt(text, { typed }).catch((error: unknown) => this.host.emit({ type: "session_error", message: errorMessage(error) }));
 			return;
 		}
 		const message = userMessage(text, undefined, typed);
