@@ -99,7 +99,7 @@ describe("compact()", () => {
 		server.enqueue({ text: "slow answer", chunkSize: 1, chunkDelayMs: 20 });
 		const running = session.runPrompt("hi");
 		await server.waitForRequests(1);
-		await expect(session.compact()).rejects.toThrow(/during a run/);
+		await expect(session.compact()).rejects.toThrow(/Cannot compact while a run is active/);
 		await running;
 		session.dispose();
 	});
