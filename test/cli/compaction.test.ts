@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SUMMARY_SYSTEM_PROMPT } from "../../src/core/session/index.js";
 import { type ScriptedModelServer, startScriptedModelServer } from "../support/scripted-model-server.mjs";
 import { workspace } from "../support/temp-dir.js";
-import { ensureBuilt, jsonLines, runLoom, sessionFiles } from "./loom-process.js";
+import { ensureBuilt, jsonLines, runLoom, sessionFiles } from "../support/loom-process.js";
 
 let server: ScriptedModelServer;
 beforeAll(async () => {

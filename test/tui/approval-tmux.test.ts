@@ -4,7 +4,7 @@
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ensureBuilt, serverFlags } from "../cli/loom-process.js";
+import { ensureBuilt, serverFlags } from "../support/loom-process.js";
 import { type ScriptedModelServer, startScriptedModelServer } from "../support/scripted-model-server.mjs";
 import { workspace } from "../support/temp-dir.js";
 import { TmuxTerminal, hasTmux, loomCommand } from "../support/tmux-terminal.js";

@@ -7,7 +7,7 @@ import { type ScriptedModelServer, startScriptedModelServer } from "../support/s
 import { workspace } from "../support/temp-dir.js";
 import { TmuxTerminal, count, hasTmux, loomCommand } from "../support/tmux-terminal.js";
 import { sleep } from "../support/wait-for.js";
-import { ensureBuilt, serverFlags } from "../cli/loom-process.js";
+import { ensureBuilt, serverFlags } from "../support/loom-process.js";
 
 const terminal = new TmuxTerminal("loom-e2e");
 

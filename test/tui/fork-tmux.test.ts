@@ -7,7 +7,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { type ScriptedModelServer, startScriptedModelServer } from "../support/scripted-model-server.mjs";
 import { type Workspace, workspace } from "../support/temp-dir.js";
 import { TmuxTerminal, count, hasTmux, loomCommand } from "../support/tmux-terminal.js";
-import { ensureBuilt, runLoom, serverFlags, sessionFiles, sessionLines } from "../cli/loom-process.js";
+import { ensureBuilt, runLoom, serverFlags, sessionFiles, sessionLines } from "../support/loom-process.js";
 
 const terminal = new TmuxTerminal("loom-fork");
 

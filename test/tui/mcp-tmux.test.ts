@@ -5,7 +5,7 @@ import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { isAlive } from "../../src/core/process/index.js";
-import { ensureBuilt, serverFlags } from "../cli/loom-process.js";
+import { ensureBuilt, serverFlags } from "../support/loom-process.js";
 import { EVERYTHING_ENTRY, everythingWithPid, pidIn, processesGone } from "../support/mcp-servers.js";
 import { type ScriptedModelServer, startScriptedModelServer } from "../support/scripted-model-server.mjs";
 import { tempDir, workspace } from "../support/temp-dir.js";

@@ -8,7 +8,7 @@ import { type ScriptedModelServer, startScriptedModelServer } from "../support/s
 import { writeTree } from "../support/project-tree.js";
 import { workspace } from "../support/temp-dir.js";
 import { TmuxTerminal, hasTmux, loomCommand } from "../support/tmux-terminal.js";
-import { ensureBuilt, serverFlags } from "../cli/loom-process.js";
+import { ensureBuilt, serverFlags } from "../support/loom-process.js";
 
 const terminal = new TmuxTerminal("loom-resources");
 

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ScriptedModelServer, startScriptedModelServer } from "../support/scripted-model-server.mjs";
 import { workspace } from "../support/temp-dir.js";
 import { TmuxTerminal, hasTmux, loomCommand } from "../support/tmux-terminal.js";
-import { ensureBuilt, serverFlags } from "../cli/loom-process.js";
+import { ensureBuilt, serverFlags } from "../support/loom-process.js";
 
 const terminal = new TmuxTerminal("loom-rewind");
 

@@ -3,7 +3,7 @@
 import { existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { ensureBuilt, serverFlags, sessionFiles, sessionMessages } from "../cli/loom-process.js";
+import { ensureBuilt, serverFlags, sessionFiles, sessionMessages } from "../support/loom-process.js";
 import { type ScriptedModelServer, startScriptedModelServer } from "../support/scripted-model-server.mjs";
 import { tempDir } from "../support/temp-dir.js";
 import { TmuxTerminal, count, hasTmux, loomCommand } from "../support/tmux-terminal.js";

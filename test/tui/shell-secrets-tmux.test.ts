@@ -3,7 +3,7 @@
 import { mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ensureBuilt, serverFlags, sessionFiles } from "../cli/loom-process.js";
+import { ensureBuilt, serverFlags, sessionFiles } from "../support/loom-process.js";
 import { type ScriptedModelServer, startScriptedModelServer } from "../support/scripted-model-server.mjs";
 import { workspace } from "../support/temp-dir.js";
 import { TmuxTerminal, hasTmux, loomCommand } from "../support/tmux-terminal.js";
