@@ -49,7 +49,7 @@ describe("an extension's command whose name is taken", () => {
 
 		expect(extensions).toEqual({ loaded: [guard], failed: [] });
 		expect(session.commands.get("review")).toMatchObject({ description: "guard status", source: "extension", origin: guard });
-		expect(ui.notices).toEqual([`warning: /review from ${template} is hidden by the command of that name from the extension ${guard}; rename it to use it.`]);
+		expect(ui.noticeLines()).toEqual([`warning: /review from ${template} is hidden by the command of that name from the extension ${guard}; rename it to use it.`]);
 		server.enqueue({ toolCalls: [{ id: "t", name: "bash", arguments: { command: "touch GUARDED" } }] }, { text: "done" });
 		await session.prompt("touch it");
 		expect(toolResult(1)).toBe("guard says no");
@@ -68,7 +68,7 @@ describe("an extension's command whose name is taken", () => {
 		expect(session.tools.map((tool) => tool.name)).toContain("ext_tool");
 		expect(session.commands.get("model")?.source).toBe("builtin");
 		expect(session.commands.get("help")).toMatchObject({ source: "extension", description: "extension help" });
-		expect(ui.notices).toEqual([
+		expect(ui.noticeLines()).toEqual([
 			`warning: /model from ${extension} is hidden by the built-in command of that name; rename it to use it.`,
 			`warning: /help from ${help} is hidden by the command of that name from the extension ${extension}; rename it to use it.`,
 		]);
@@ -91,7 +91,7 @@ describe("an extension's command whose name is taken", () => {
 		expect(extensions.loaded).toEqual([projectExtension]);
 		expect(session.commands.get("deploy")).toMatchObject({ source: "prompt", origin: userTemplate });
 		expect(session.commands.get("lint")).toMatchObject({ source: "extension", scope: "project" });
-		expect(ui.notices).toEqual([
+		expect(ui.noticeLines()).toEqual([
 			`warning: /deploy from ${projectExtension} is hidden by the command of that name from the prompt template ${userTemplate}; rename it to use it.`,
 			`warning: /lint from ${projectTemplate} is hidden by the command of that name from the extension ${projectExtension}; rename it to use it.`,
 		]);

@@ -5,7 +5,7 @@ import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { ExtensionFactory } from "../../src/extensions/extension-api.js";
 import { SessionOptionError } from "../../src/sdk/session-option-error.js";
-import { recordingUi } from "../support/recording-ui.js";
+import { ScriptedUi } from "../support/scripted-ui.js";
 import { scriptedSdkSession } from "../support/sdk-session.js";
 import { workspace } from "../support/temp-dir.js";
 import { useScriptedServer } from "../support/use-scripted-server.js";
@@ -60,7 +60,7 @@ describe("extension files", () => {
 			join(ws.cwd, "bundle"),
 		]);
 		expect(commandNames(session)).toEqual(["typed", "esm-module", "common", "plain-js", "folder", "given-file", "given-folder"]);
-		expect(ui.notices).toEqual([]);
+		expect(ui.noticeLines()).toEqual([]);
 		session.dispose();
 	});
 
@@ -111,8 +111,8 @@ export default function (loom: ExtensionAPI) {
 		expect(noDefaultError).toBe("it has no default export function: write `export default function (loom: ExtensionAPI) { … }`.");
 		expect(throwsError).toBe("missing config");
 		expect(topLevelError).toContain("boom at import");
-		expect(ui.notices).toHaveLength(4);
-		expect(ui.notices[0]).toMatch(new RegExp(`^error: Extension ${syntax} was not loaded: `));
+		expect(ui.noticeLines()).toHaveLength(4);
+		expect(ui.noticeLines()[0]).toMatch(new RegExp(`^error: Extension ${syntax} was not loaded: `));
 		expect(commandNames(session)).toEqual(["good"]);
 		// The run goes on without them.
 		await session.prompt("hi");
@@ -130,7 +130,7 @@ export default function (loom: ExtensionAPI) {
 			loom.registerCommand("half-done", { description: "x", handler: () => {} });
 			throw new Error("missing config");
 		};
-		const ui = recordingUi();
+		const ui = new ScriptedUi({ interactive: false });
 		const made = scriptedSdkSession(server, { extensions: ["guard.ts", "nowhere.ts", halfDone], ui }, ws);
 		await expect(made).rejects.toThrow(SessionOptionError);
 		await expect(made).rejects.toMatchObject({
@@ -139,7 +139,7 @@ export default function (loom: ExtensionAPI) {
 		});
 		expect(registeredBeforeThrowing?.commands.get("half-done")).toBeUndefined();
 		expect(registeredBeforeThrowing?.commands.get("guard")).toBeUndefined();
-		expect(ui.notices).toEqual([]);
+		expect(ui.noticeLines()).toEqual([]);
 		expect(server.requests).toHaveLength(0);
 	});
 });

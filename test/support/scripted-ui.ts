@@ -40,6 +40,16 @@ export class ScriptedUi implements SessionUi {
 		this.dismissWhenOut = dismissWhenOut;
 	}
 
+	/** The titles of the questions asked, in order. */
+	titles(): string[] {
+		return this.asked.map((question) => question.title);
+	}
+
+	/** The notices as "level: text", in order. */
+	noticeLines(): string[] {
+		return this.notices.map(({ level, text }) => `${level}: ${text}`);
+	}
+
 	choose(...answers: SelectAnswer[]): this {
 		this.selects.push(...answers);
 		return this;
