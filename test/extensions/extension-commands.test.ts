@@ -1,20 +1,15 @@
 // Commands of the same name from extensions, prompt templates and skills: the one of the higher rank runs
 // (built-ins, the user's extensions, the user's templates and skills, the project's extensions, the project's
 // templates and skills), the other is hidden with a notice, and nothing is unloaded for it.
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { scriptedSdkSession } from "../support/sdk-session.js";
+import { writeFileAt } from "../support/project-tree.js";
 import { workspace } from "../support/temp-dir.js";
 import { useScriptedServer } from "../support/use-scripted-server.js";
 
 const server = useScriptedServer();
-
-function write(path: string, text: string): string {
-	mkdirSync(dirname(path), { recursive: true });
-	writeFileSync(path, text);
-	return path;
-}
 
 /** The trial's guard: blocks `touch GUARDED` and offers /review. */
 const GUARD = `export default function (loom) {
@@ -42,8 +37,8 @@ const toolResult = (request: number) => server.requests[request]?.body.messages.
 describe("an extension's command whose name is taken", () => {
 	it("a user's extension keeps its command over a cloned project's template of that name, and its guard stays on", async () => {
 		const ws = workspace();
-		const guard = write(join(ws.home, "extensions", "guardext.ts"), GUARD);
-		const template = write(join(ws.cwd, ".loom", "prompts", "review.md"), "Review the code.\n");
+		const guard = writeFileAt(join(ws.home, "extensions", "guardext.ts"), GUARD);
+		const template = writeFileAt(join(ws.cwd, ".loom", "prompts", "review.md"), "Review the code.\n");
 
 		const { session, extensions, ui } = await scriptedSdkSession(server, {}, ws);
 
@@ -59,8 +54,8 @@ describe("an extension's command whose name is taken", () => {
 
 	it("loses to a built-in and to nothing else it outranks: the extension's tool and hooks load all the same", async () => {
 		const ws = workspace();
-		const extension = write(join(ws.cwd, "ext.ts"), toolAndCommands("model", "help"));
-		const help = write(join(ws.cwd, ".loom", "prompts", "help.md"), "Help me.\n");
+		const extension = writeFileAt(join(ws.cwd, "ext.ts"), toolAndCommands("model", "help"));
+		const help = writeFileAt(join(ws.cwd, ".loom", "prompts", "help.md"), "Help me.\n");
 
 		const { session, extensions, ui } = await scriptedSdkSession(server, { extensions: ["ext.ts"] }, ws);
 
@@ -82,9 +77,9 @@ describe("an extension's command whose name is taken", () => {
 
 	it("of a project's extension loses to the user's template, and wins over the project's template", async () => {
 		const ws = workspace();
-		const userTemplate = write(join(ws.home, "prompts", "deploy.md"), "Deploy it.\n");
-		const projectTemplate = write(join(ws.cwd, ".loom", "prompts", "lint.md"), "Lint it.\n");
-		const projectExtension = write(join(ws.cwd, ".loom", "extensions", "team.ts"), toolAndCommands("deploy", "lint"));
+		const userTemplate = writeFileAt(join(ws.home, "prompts", "deploy.md"), "Deploy it.\n");
+		const projectTemplate = writeFileAt(join(ws.cwd, ".loom", "prompts", "lint.md"), "Lint it.\n");
+		const projectExtension = writeFileAt(join(ws.cwd, ".loom", "extensions", "team.ts"), toolAndCommands("deploy", "lint"));
 
 		const { session, extensions, ui } = await scriptedSdkSession(server, { trustProject: true }, ws);
 
