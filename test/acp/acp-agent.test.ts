@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { SessionUpdate } from "@agentclientprotocol/sdk";
 import { describe, expect, it } from "vitest";
-import { ROOT, runLoom, serverFlags, sessionFiles, sessionMessages, useScriptedServer } from "../cli/loom-process.js";
+import { ROOT, runLoom, serverFlags, sessionFiles, sessionMessages, useScriptedServer } from "../support/loom-process.js";
 import { everythingWithPid, pidIn, processesGone } from "../support/mcp-servers.js";
 import { tempDir, type Workspace, workspace } from "../support/temp-dir.js";
 import { type AcpClientOptions, type AcpTestClient, answerText, initialize, startAcpClient } from "./acp-client.js";

@@ -11,7 +11,7 @@ import {
 	type SessionNotification,
 	type SessionUpdate,
 } from "@agentclientprotocol/sdk";
-import { type LoomRun, serverFlags, startLoom } from "../cli/loom-process.js";
+import { type LoomRun, serverFlags, startLoom } from "../support/loom-process.js";
 import type { Workspace } from "../support/temp-dir.js";
 import { waitFor } from "../support/wait-for.js";
 

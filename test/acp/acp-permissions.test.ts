@@ -5,7 +5,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { RequestPermissionResponse } from "@agentclientprotocol/sdk";
 import { describe, expect, it } from "vitest";
-import { serverFlags, useScriptedServer } from "../cli/loom-process.js";
+import { serverFlags, useScriptedServer } from "../support/loom-process.js";
 import { workspace } from "../support/temp-dir.js";
 import { type AcpClientOptions, type AcpTestClient, initialize, startAcpClient } from "./acp-client.js";
 

@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { workspace } from "../support/temp-dir.js";
-import { runLoom, serverFlags, useScriptedServer } from "./loom-process.js";
+import { runLoom, serverFlags, useScriptedServer } from "../support/loom-process.js";
 
 const server = useScriptedServer();
 

@@ -3,7 +3,7 @@ import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { runLoom, serverFlags, startLoom, useScriptedServer } from "./loom-process.js";
+import { runLoom, serverFlags, startLoom, useScriptedServer } from "../support/loom-process.js";
 import { workspace } from "../support/temp-dir.js";
 import { waitFor } from "../support/wait-for.js";
 

@@ -4,7 +4,7 @@ import { execFileSync } from "node:child_process";
 import { mkdirSync, symlinkSync, truncateSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { serverFlags, sessionFiles, startLoom, useScriptedServer } from "./loom-process.js";
+import { serverFlags, sessionFiles, startLoom, useScriptedServer } from "../support/loom-process.js";
 import { workspace } from "../support/temp-dir.js";
 
 const server = useScriptedServer();

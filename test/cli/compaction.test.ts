@@ -1,18 +1,12 @@
 // End to end: settings.json's `compaction` reaches the session, and JSON mode shows the compaction events.
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { SUMMARY_SYSTEM_PROMPT } from "../../src/core/session/index.js";
-import { type ScriptedModelServer, startScriptedModelServer } from "../support/scripted-model-server.mjs";
 import { workspace } from "../support/temp-dir.js";
-import { ensureBuilt, jsonLines, runLoom, sessionFiles } from "./loom-process.js";
+import { jsonLines, runLoom, sessionFiles, useScriptedServer } from "../support/loom-process.js";
 
-let server: ScriptedModelServer;
-beforeAll(async () => {
-	await ensureBuilt();
-	server = await startScriptedModelServer();
-}, 120_000);
-afterAll(() => server.close());
+const server = useScriptedServer();
 
 describe("loom --mode json with a small context window", () => {
 	function setUp(compaction: Record<string, unknown>) {
@@ -22,7 +16,6 @@ describe("loom --mode json with a small context window", () => {
 		writeFileSync(join(ws.home, "models.json"), JSON.stringify({ providers }));
 		writeFileSync(join(ws.home, "settings.json"), JSON.stringify({ compaction }));
 		writeFileSync(join(ws.cwd, "notes.txt"), `${"n".repeat(79)}\n`.repeat(60));
-		server.reset();
 		server.setResponder((body) => {
 			const system = body.messages?.find((message: any) => message.role === "system" || message.role === "developer");
 			return system?.content === SUMMARY_SYSTEM_PROMPT ? { text: "## Goal\nCLI SUMMARY" } : undefined;

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { workspace, type Workspace } from "../support/temp-dir.js";
-import { LOOM_BIN, runLoom, sessionFiles, useScriptedServer } from "./loom-process.js";
+import { LOOM_BIN, runLoom, sessionFiles, useScriptedServer } from "../support/loom-process.js";
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 

@@ -4,9 +4,9 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { runLoom, serverFlags, sessionFiles, startLoom, useScriptedServer } from "./loom-process.js";
+import { runLoom, serverFlags, sessionFiles, startLoom, useScriptedServer } from "../support/loom-process.js";
 import { workspace } from "../support/temp-dir.js";
-import { sessionMessages as messagesOf } from "./loom-process.js";
+import { sessionMessages as messagesOf } from "../support/loom-process.js";
 
 const server = useScriptedServer();
 

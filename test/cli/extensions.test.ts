@@ -6,7 +6,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { setProjectTrust } from "../../src/core/session/index.js";
 import { workspace, type Workspace } from "../support/temp-dir.js";
 import { TmuxTerminal, hasTmux, loomCommand } from "../support/tmux-terminal.js";
-import { runLoom, serverFlags, useScriptedServer } from "./loom-process.js";
+import { runLoom, serverFlags, useScriptedServer } from "../support/loom-process.js";
 
 const server = useScriptedServer();
 

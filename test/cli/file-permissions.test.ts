@@ -5,7 +5,7 @@ import { chmodSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { workspace } from "../support/temp-dir.js";
-import { LOOM_BIN, runLoom, serverFlags, useScriptedServer } from "./loom-process.js";
+import { LOOM_BIN, runLoom, serverFlags, useScriptedServer } from "../support/loom-process.js";
 
 const server = useScriptedServer();
 

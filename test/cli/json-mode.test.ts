@@ -3,7 +3,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { workspace } from "../support/temp-dir.js";
-import { jsonLines, runLoom, serverFlags, sessionFiles, startLoom, useScriptedServer } from "./loom-process.js";
+import { jsonLines, runLoom, serverFlags, sessionFiles, startLoom, useScriptedServer } from "../support/loom-process.js";
 
 const server = useScriptedServer();
 

@@ -8,7 +8,7 @@ import { setProjectTrust } from "../../src/core/session/project-trust.js";
 import { isAlive } from "../../src/core/process/index.js";
 import { everythingStdio, everythingWithPid, filesystemStdio, pidIn, processesGone } from "../support/mcp-servers.js";
 import { tempDir, workspace } from "../support/temp-dir.js";
-import { ROOT, jsonLines, runLoom, serverFlags, startLoom, useScriptedServer } from "./loom-process.js";
+import { ROOT, jsonLines, runLoom, serverFlags, startLoom, useScriptedServer } from "../support/loom-process.js";
 
 const server = useScriptedServer();
 

@@ -3,7 +3,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { workspace, type Workspace } from "../support/temp-dir.js";
-import { runLoom, useScriptedServer } from "./loom-process.js";
+import { runLoom, useScriptedServer } from "../support/loom-process.js";
 
 const server = useScriptedServer();
 

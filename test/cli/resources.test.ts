@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { messagesOf, systemOf } from "../core/session/compaction/server-model.js";
 import { writeTree } from "../support/project-tree.js";
 import { workspace } from "../support/temp-dir.js";
-import { jsonLines, runLoom, serverFlags, sessionFiles, useScriptedServer } from "./loom-process.js";
+import { jsonLines, runLoom, serverFlags, sessionFiles, useScriptedServer } from "../support/loom-process.js";
 
 const server = useScriptedServer();
 

@@ -18,7 +18,7 @@ import {
 	sessionMessages,
 	startLoom,
 	useScriptedServer,
-} from "./loom-process.js";
+} from "../support/loom-process.js";
 
 const server = useScriptedServer();
 

@@ -3,9 +3,9 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { hostname } from "node:os";
 import { describe, expect, it } from "vitest";
-import { holdSession, runLoom, serverFlags, sessionFiles, useScriptedServer } from "./loom-process.js";
+import { holdSession, runLoom, serverFlags, sessionFiles, useScriptedServer } from "../support/loom-process.js";
 import { workspace } from "../support/temp-dir.js";
-import { sessionLines as fileLines, sessionMessages } from "./loom-process.js";
+import { sessionLines as fileLines, sessionMessages } from "../support/loom-process.js";
 
 const server = useScriptedServer();
 

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { workspace, type Workspace } from "../support/temp-dir.js";
 import { sleep } from "../support/wait-for.js";
-import { cleanEnv, LOOM_BIN, runLoom, serverFlags, useScriptedServer } from "./loom-process.js";
+import { cleanEnv, LOOM_BIN, runLoom, serverFlags, useScriptedServer } from "../support/loom-process.js";
 
 const hasScript = (() => {
 	try {

@@ -4,8 +4,8 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { workspace } from "../support/temp-dir.js";
 import { sleep, waitFor } from "../support/wait-for.js";
-import { runLoom, serverFlags, sessionFiles, startLoom, useScriptedServer } from "./loom-process.js";
-import { sessionLines as fileLines, sessionMessages as messagesOf } from "./loom-process.js";
+import { runLoom, serverFlags, sessionFiles, startLoom, useScriptedServer } from "../support/loom-process.js";
+import { sessionLines as fileLines, sessionMessages as messagesOf } from "../support/loom-process.js";
 
 const server = useScriptedServer();
 

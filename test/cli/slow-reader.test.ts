@@ -3,9 +3,9 @@ import { execFile, spawn } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { cleanEnv, LOOM_BIN, serverFlags, useScriptedServer } from "./loom-process.js";
+import { cleanEnv, LOOM_BIN, serverFlags, useScriptedServer } from "../support/loom-process.js";
 import { workspace } from "../support/temp-dir.js";
-import { jsonLines } from "./loom-process.js";
+import { jsonLines } from "../support/loom-process.js";
 import { waitFor } from "../support/wait-for.js";
 
 const server = useScriptedServer();

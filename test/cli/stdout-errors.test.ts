@@ -2,7 +2,7 @@
 import { closeSync, existsSync, openSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { workspace } from "../support/temp-dir.js";
-import { runLoom, serverFlags, sessionFiles, useScriptedServer } from "./loom-process.js";
+import { runLoom, serverFlags, sessionFiles, useScriptedServer } from "../support/loom-process.js";
 
 const server = useScriptedServer();
 

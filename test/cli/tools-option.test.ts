@@ -3,7 +3,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { runLoom, serverFlags, sessionFiles, useScriptedServer } from "./loom-process.js";
+import { runLoom, serverFlags, sessionFiles, useScriptedServer } from "../support/loom-process.js";
 import { workspace } from "../support/temp-dir.js";
 
 const server = useScriptedServer();

@@ -7,7 +7,7 @@ import { SessionStore } from "../../src/core/session/index.js";
 import { assistant, user } from "../core/session/session-fixtures.js";
 import { writeTree } from "../support/project-tree.js";
 import { workspace } from "../support/temp-dir.js";
-import { runLoom, serverFlags, sessionFiles, sessionLines, useScriptedServer } from "./loom-process.js";
+import { runLoom, serverFlags, sessionFiles, sessionLines, useScriptedServer } from "../support/loom-process.js";
 
 const server = useScriptedServer();
 

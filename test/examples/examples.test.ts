@@ -6,7 +6,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
-import { ROOT, runLoom, serverFlags, useScriptedServer } from "../cli/loom-process.js";
+import { ROOT, runLoom, serverFlags, useScriptedServer } from "../support/loom-process.js";
 import { workspace, type Workspace } from "../support/temp-dir.js";
 import { TmuxTerminal, hasTmux, loomCommand } from "../support/tmux-terminal.js";
 

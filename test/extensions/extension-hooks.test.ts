@@ -176,7 +176,7 @@ describe("observers", () => {
 		expect((await session.runPrompt("go")).status).toBe("done");
 		await waitFor(() => seen.includes("run_end:done"), Boolean, { what: "run_end to be observed" });
 		expect(seen).toEqual(["end:call_1", "run_end:done"]);
-		expect(ui.notices.filter((notice) => notice.includes("observer bug"))).toEqual([
+		expect(ui.noticeLines().filter((notice) => notice.includes("observer bug"))).toEqual([
 			"error: Extension watcher: its message_update handler failed: observer bug (reported once; loom goes on).",
 		]);
 		session.dispose();
@@ -263,7 +263,7 @@ export default function (loom) { loom.registerTool(tool("gamma")); loom.register
 		expect(session.tools.map((definition) => definition.name)).toEqual(["read", "beta"]);
 		const problem = `A tool named read exists already; ${clashFile} must give its tool another name.`;
 		expect(extensions).toEqual({ loaded: ["first"], failed: [{ source: clashFile, error: problem }] });
-		expect(ui.notices).toEqual([`error: Extension ${clashFile} was not loaded: ${problem}`]);
+		expect(ui.noticeLines()).toEqual([`error: Extension ${clashFile} was not loaded: ${problem}`]);
 		session.dispose();
 		// Named, it must load: the session is not made without it.
 		await expect(scriptedSdkSession(server, { extensions: [first, clash] })).rejects.toThrow(
@@ -279,7 +279,7 @@ export default function (loom) { loom.registerTool(tool("gamma")); loom.register
 			if (event.type === "run_end") runs.push(event.status);
 		});
 		api!.notify("watching", "warning");
-		expect(ui.notices).toEqual(["warning: watching"]);
+		expect(ui.noticeLines()).toEqual(["warning: watching"]);
 		api!.sendMessage("from the extension");
 		await waitFor(() => runs.length === 1, Boolean, { what: "the message's run" });
 		expect(session.messages[0]).toMatchObject({ role: "user", content: "from the extension" });

@@ -1,22 +1,16 @@
 // Extension files on disk: TypeScript and JavaScript (ES modules and CommonJS) from loom home's extensions folder
 // and from given paths, loaded without a build step; broken files reported with their path while the rest load.
-import { mkdirSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { ExtensionFactory } from "../../src/extensions/extension-api.js";
 import { SessionOptionError } from "../../src/sdk/session-option-error.js";
-import { recordingUi } from "../support/recording-ui.js";
+import { ScriptedUi } from "../support/scripted-ui.js";
 import { scriptedSdkSession } from "../support/sdk-session.js";
+import { writeFileAt } from "../support/project-tree.js";
 import { workspace } from "../support/temp-dir.js";
 import { useScriptedServer } from "../support/use-scripted-server.js";
 
 const server = useScriptedServer();
-
-function write(path: string, text: string): string {
-	mkdirSync(dirname(path), { recursive: true });
-	writeFileSync(path, text);
-	return path;
-}
 
 /** An extension registering the command `name`, in the syntax of `kind`. */
 function commandExtension(name: string, kind: "ts" | "esm" | "cjs"): string {
@@ -36,16 +30,16 @@ describe("extension files", () => {
 	it("loads TypeScript, ES module and CommonJS files and folders with an index from loom home, by name, then the given paths", async () => {
 		const ws = workspace();
 		const folder = join(ws.home, "extensions");
-		write(join(folder, "b-esm.mjs"), commandExtension("esm-module", "esm"));
-		write(join(folder, "a-typed.ts"), commandExtension("typed", "ts"));
-		write(join(folder, "c-common.cjs"), commandExtension("common", "cjs"));
-		write(join(folder, "d-plain.js"), commandExtension("plain-js", "esm"));
-		write(join(folder, "e-folder", "index.ts"), commandExtension("folder", "ts"));
-		write(join(folder, "notes.txt"), "not an extension");
-		write(join(folder, "types.d.ts"), "export type X = number;\n");
-		write(join(folder, ".hidden.ts"), "throw new Error('never loaded');\n");
-		write(join(ws.cwd, "tools", "local.ts"), commandExtension("given-file", "ts"));
-		write(join(ws.cwd, "bundle", "index.js"), commandExtension("given-folder", "esm"));
+		writeFileAt(join(folder, "b-esm.mjs"), commandExtension("esm-module", "esm"));
+		writeFileAt(join(folder, "a-typed.ts"), commandExtension("typed", "ts"));
+		writeFileAt(join(folder, "c-common.cjs"), commandExtension("common", "cjs"));
+		writeFileAt(join(folder, "d-plain.js"), commandExtension("plain-js", "esm"));
+		writeFileAt(join(folder, "e-folder", "index.ts"), commandExtension("folder", "ts"));
+		writeFileAt(join(folder, "notes.txt"), "not an extension");
+		writeFileAt(join(folder, "types.d.ts"), "export type X = number;\n");
+		writeFileAt(join(folder, ".hidden.ts"), "throw new Error('never loaded');\n");
+		writeFileAt(join(ws.cwd, "tools", "local.ts"), commandExtension("given-file", "ts"));
+		writeFileAt(join(ws.cwd, "bundle", "index.js"), commandExtension("given-folder", "esm"));
 
 		const { session, extensions, ui } = await scriptedSdkSession(server, { extensions: ["tools/local.ts", join(ws.cwd, "bundle")] }, ws);
 
@@ -60,13 +54,13 @@ describe("extension files", () => {
 			join(ws.cwd, "bundle"),
 		]);
 		expect(commandNames(session)).toEqual(["typed", "esm-module", "common", "plain-js", "folder", "given-file", "given-folder"]);
-		expect(ui.notices).toEqual([]);
+		expect(ui.noticeLines()).toEqual([]);
 		session.dispose();
 	});
 
 	it("gives an extension loom's own modules by name: its types, TypeBox, and values from the package", async () => {
 		const ws = workspace();
-		write(
+		writeFileAt(
 			join(ws.home, "extensions", "tool.ts"),
 			`import { Type, type ExtensionAPI } from "loom";
 import { Type as TypeBox } from "@sinclair/typebox";
@@ -93,14 +87,14 @@ export default function (loom: ExtensionAPI) {
 	it("reports a broken file of a folder with its path and why, removes what it registered, and loads the others", async () => {
 		const ws = workspace();
 		const folder = join(ws.home, "extensions");
-		const syntax = write(join(folder, "1-syntax.ts"), "export default function (loom {\n");
-		const noDefault = write(join(folder, "2-no-default.ts"), "export const helper = 1;\n");
-		const throws = write(
+		const syntax = writeFileAt(join(folder, "1-syntax.ts"), "export default function (loom {\n");
+		const noDefault = writeFileAt(join(folder, "2-no-default.ts"), "export const helper = 1;\n");
+		const throws = writeFileAt(
 			join(folder, "3-throws.js"),
 			'export default function (loom) {\n\tloom.registerCommand("half-done", { description: "x", handler: () => {} });\n\tthrow new Error("missing config");\n}\n',
 		);
-		const topLevel = write(join(folder, "4-top-level.mjs"), 'throw new Error("boom at import");\nexport default () => {};\n');
-		write(join(folder, "5-good.ts"), commandExtension("good", "ts"));
+		const topLevel = writeFileAt(join(folder, "4-top-level.mjs"), 'throw new Error("boom at import");\nexport default () => {};\n');
+		writeFileAt(join(folder, "5-good.ts"), commandExtension("good", "ts"));
 
 		const { session, extensions, ui } = await scriptedSdkSession(server, {}, ws);
 
@@ -111,8 +105,8 @@ export default function (loom: ExtensionAPI) {
 		expect(noDefaultError).toBe("it has no default export function: write `export default function (loom: ExtensionAPI) { … }`.");
 		expect(throwsError).toBe("missing config");
 		expect(topLevelError).toContain("boom at import");
-		expect(ui.notices).toHaveLength(4);
-		expect(ui.notices[0]).toMatch(new RegExp(`^error: Extension ${syntax} was not loaded: `));
+		expect(ui.noticeLines()).toHaveLength(4);
+		expect(ui.noticeLines()[0]).toMatch(new RegExp(`^error: Extension ${syntax} was not loaded: `));
 		expect(commandNames(session)).toEqual(["good"]);
 		// The run goes on without them.
 		await session.prompt("hi");
@@ -122,7 +116,7 @@ export default function (loom: ExtensionAPI) {
 
 	it("rejects the session, naming each and why, when an extension named by path or factory does not load; nothing of it stays", async () => {
 		const ws = workspace();
-		write(join(ws.cwd, "guard.ts"), commandExtension("guard", "ts"));
+		writeFileAt(join(ws.cwd, "guard.ts"), commandExtension("guard", "ts"));
 		const missing = join(ws.cwd, "nowhere.ts");
 		let registeredBeforeThrowing: { commands: { get(name: string): unknown } } | undefined;
 		const halfDone = function halfDone(loom: Parameters<ExtensionFactory>[0]) {
@@ -130,7 +124,7 @@ export default function (loom: ExtensionAPI) {
 			loom.registerCommand("half-done", { description: "x", handler: () => {} });
 			throw new Error("missing config");
 		};
-		const ui = recordingUi();
+		const ui = new ScriptedUi({ interactive: false });
 		const made = scriptedSdkSession(server, { extensions: ["guard.ts", "nowhere.ts", halfDone], ui }, ws);
 		await expect(made).rejects.toThrow(SessionOptionError);
 		await expect(made).rejects.toMatchObject({
@@ -139,7 +133,7 @@ export default function (loom: ExtensionAPI) {
 		});
 		expect(registeredBeforeThrowing?.commands.get("half-done")).toBeUndefined();
 		expect(registeredBeforeThrowing?.commands.get("guard")).toBeUndefined();
-		expect(ui.notices).toEqual([]);
+		expect(ui.noticeLines()).toEqual([]);
 		expect(server.requests).toHaveLength(0);
 	});
 });

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { createAgentSession, type CreateAgentSessionOptions } from "../../src/sdk/create-agent-session.js";
 import { SessionManager } from "../../src/sdk/session-manager.js";
-import { recordingUi } from "../support/recording-ui.js";
+import { ScriptedUi } from "../support/scripted-ui.js";
 import { workspace, type Workspace } from "../support/temp-dir.js";
 import { waitFor } from "../support/wait-for.js";
 
@@ -36,64 +36,64 @@ const TITLE = "Trust this project folder?";
 describe("a project's own extensions", () => {
 	it("wait while nobody can be asked, and say what waits", async () => {
 		const ws = projectWithExtension();
-		const ui = recordingUi();
+		const ui = new ScriptedUi({ interactive: false });
 		const { session, projectTrust } = await open(ws, { ui });
 		expect(hasTeamCommand(session)).toBe(false);
 		expect(projectTrust.status).toBe("undecided");
 		expect(projectTrust.pending).toEqual([join(".loom", "extensions", "team.ts")]);
-		expect(ui.asked).toEqual([]);
+		expect(ui.titles()).toEqual([]);
 		session.dispose();
 	});
 
 	it("load at once with trustProject or settings' trustProjects, without asking or remembering", async () => {
 		const ws = projectWithExtension();
-		const flagged = await open(ws, { ui: recordingUi([]), trustProject: true });
+		const flagged = await open(ws, { ui: new ScriptedUi(), trustProject: true });
 		expect(hasTeamCommand(flagged.session)).toBe(true);
 		flagged.session.dispose();
 
 		writeFileSync(join(ws.home, "settings.json"), JSON.stringify({ trustProjects: true }));
-		const ui = recordingUi([]);
+		const ui = new ScriptedUi();
 		const set = await open(ws, { ui });
 		expect(hasTeamCommand(set.session)).toBe(true);
-		expect(ui.asked).toEqual([]);
+		expect(ui.titles()).toEqual([]);
 		set.session.dispose();
 		expect(() => readFileSync(join(ws.home, "trust.json"))).toThrow();
 	});
 
 	it("are asked about once the ui can ask; a yes loads them and is remembered for the folder", async () => {
 		const ws = projectWithExtension();
-		const ui = recordingUi([true]);
+		const ui = new ScriptedUi().choose("Yes");
 		const { session, projectTrust } = await open(ws, { ui });
 		await waitFor(() => hasTeamCommand(session), Boolean, { what: "the project's extension to load" });
-		expect(ui.asked).toEqual([TITLE]);
+		expect(ui.titles()).toEqual([TITLE]);
 		expect(projectTrust.status).toBe("trusted");
 		expect(JSON.parse(readFileSync(join(ws.home, "trust.json"), "utf8"))).toEqual({ [ws.cwd]: true });
 		session.dispose();
 
-		const again = recordingUi([]);
+		const again = new ScriptedUi();
 		const next = await open(ws, { ui: again });
 		expect(hasTeamCommand(next.session)).toBe(true);
-		expect(again.asked).toEqual([]);
+		expect(again.titles()).toEqual([]);
 		next.session.dispose();
 	});
 
 	it("a no is remembered: nothing loads and nobody asks again; a dismissed question comes back next time", async () => {
 		const ws = projectWithExtension();
-		const dismissed = recordingUi([undefined]);
+		const dismissed = new ScriptedUi().choose(undefined);
 		const first = await open(ws, { ui: dismissed });
 		await waitFor(() => dismissed.asked.length === 1, Boolean, { what: "the question" });
 		expect(first.projectTrust.status).toBe("undecided");
 		first.session.dispose();
 
-		const refusing = recordingUi([false]);
+		const refusing = new ScriptedUi().choose("No");
 		const second = await open(ws, { ui: refusing });
 		await waitFor(() => second.projectTrust.status === "refused", Boolean, { what: "the answer" });
 		expect(hasTeamCommand(second.session)).toBe(false);
 		second.session.dispose();
 
-		const later = recordingUi([true]);
+		const later = new ScriptedUi().choose("Yes");
 		const third = await open(ws, { ui: later });
-		expect(later.asked).toEqual([]);
+		expect(later.titles()).toEqual([]);
 		expect(third.projectTrust.pending).toEqual([join(".loom", "extensions", "team.ts")]);
 		expect(hasTeamCommand(third.session)).toBe(false);
 		third.session.dispose();
@@ -101,11 +101,11 @@ describe("a project's own extensions", () => {
 
 	it("wait for an interface that installs a ui able to ask, then load on its yes", async () => {
 		const ws = projectWithExtension();
-		const { session } = await open(ws, { ui: recordingUi() });
-		const screen = recordingUi([true]);
+		const { session } = await open(ws, { ui: new ScriptedUi({ interactive: false }) });
+		const screen = new ScriptedUi().choose("Yes");
 		session.setUi(screen);
 		await waitFor(() => hasTeamCommand(session), Boolean, { what: "the project's extension to load" });
-		expect(screen.asked).toEqual([TITLE]);
+		expect(screen.titles()).toEqual([TITLE]);
 		session.dispose();
 	});
 });

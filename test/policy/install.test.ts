@@ -6,18 +6,11 @@ import { Type } from "@sinclair/typebox";
 import { describe, expect, it } from "vitest";
 import type { ToolDefinition, ToolResultMessage } from "../../src/core/index.js";
 import { loadModelRegistry } from "../../src/core/llm/index.js";
-import {
-	AgentSession,
-	type SelectOptions,
-	type SessionEvent,
-	type SessionUi,
-	SessionStore,
-	type Settings,
-	type UiChoice,
-} from "../../src/core/session/index.js";
+import { AgentSession, type SessionEvent, type SessionUi, SessionStore, type Settings } from "../../src/core/session/index.js";
 import { type ApprovalPolicy, installApprovalPolicy, secretMask } from "../../src/policy/index.js";
 import { createEditTool, createWriteTool } from "../../src/tools/index.js";
 import { assistant, call, scriptedStream, text, type Turn } from "../core/support/scripted-stream.js";
+import { ScriptedUi } from "../support/scripted-ui.js";
 import { tempDir } from "../support/temp-dir.js";
 
 /** A shell tool that runs nothing: it says what it would have run, so these tests start no process. */
@@ -33,25 +26,10 @@ function fakeShell(output: (command: string) => string = (command) => `ran: ${co
 	};
 }
 
-interface Asked {
-	options: SelectOptions;
-	choices: readonly UiChoice<unknown>[];
-}
-
-/** Answers each question with the next value given ("once", "session", "deny", or undefined for Esc). */
-function scriptedUi(answers: (string | undefined)[], reasons: (string | undefined)[] = []): SessionUi & { asked: Asked[] } {
-	const asked: Asked[] = [];
-	return {
-		interactive: true,
-		asked,
-		notify() {},
-		async select<T>(options: SelectOptions, choices: readonly UiChoice<T>[]) {
-			asked.push({ options, choices });
-			return answers.shift() as T | undefined;
-		},
-		confirm: async () => false,
-		input: async () => reasons.shift(),
-	};
+/** Answers each question with the next value given ("once", "session", "deny", or undefined for Esc), then with Esc. */
+function scriptedUi(answers: (string | undefined)[], reasons: (string | undefined)[] = []): ScriptedUi {
+	const values = answers.map((answer) => (answer === undefined ? undefined : () => answer));
+	return new ScriptedUi({ dismissWhenOut: true }).choose(...values).type(...reasons);
 }
 
 interface Setup {

@@ -13,7 +13,7 @@ import { hiddenCommandNotices, screenCommands } from "../../src/tui/slash-comman
 import type { SessionPort } from "../../src/tui/session-port.js";
 import { messagesOf, systemOf } from "../core/session/compaction/server-model.js";
 import { projectTree } from "../support/project-tree.js";
-import { recordingUi } from "../support/recording-ui.js";
+import { ScriptedUi } from "../support/scripted-ui.js";
 import { scriptedSessionOptions } from "../support/scripted-session.js";
 import { useScriptedServer } from "../support/use-scripted-server.js";
 
@@ -32,7 +32,7 @@ async function setUp(tools = createBuiltinTools("/").defaults) {
 	const cwd = join(root, "project");
 	const home = join(root, "home");
 	const session = new AgentSession(scriptedSessionOptions(server, cwd, home, { tools }));
-	const ui = recordingUi();
+	const ui = new ScriptedUi({ interactive: false });
 	session.setUi(ui);
 	const installed = await installResources(session, { cwd, home, userHome: join(root, "user") });
 	const events: SessionEvent[] = [];
@@ -60,7 +60,7 @@ describe("installResources", () => {
 		expect(session.loadWarnings).toEqual([
 			`${join(root, "home/skills/broken/SKILL.md")}: its front matter has no "description" (what the skill does and when to use it); the skill is skipped.`,
 		]);
-		expect(ui.notices).toEqual([`warning: /new from ${join(root, "home/prompts/new.md")} is hidden by the built-in command of that name; rename it to use it.`]);
+		expect(ui.noticeLines()).toEqual([`warning: /new from ${join(root, "home/prompts/new.md")} is hidden by the built-in command of that name; rename it to use it.`]);
 		expect(session.commands.get("new")?.source).toBe("builtin");
 		session.dispose();
 	});

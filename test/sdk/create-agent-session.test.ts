@@ -11,7 +11,7 @@ import { SessionManager } from "../../src/sdk/session-manager.js";
 import { SessionOptionError } from "../../src/sdk/session-option-error.js";
 import { systemOf } from "../core/session/compaction/server-model.js";
 import { everythingStdio, everythingWithPid, pidIn, processesGone, waitForPid } from "../support/mcp-servers.js";
-import { recordingUi } from "../support/recording-ui.js";
+import { ScriptedUi } from "../support/scripted-ui.js";
 import { scriptedSdkOptions, scriptedSdkSession } from "../support/sdk-session.js";
 import { workspace } from "../support/temp-dir.js";
 import { useScriptedServer } from "../support/use-scripted-server.js";
@@ -362,7 +362,7 @@ describe("createAgentSession's MCP servers", () => {
 		writeFileSync(join(ws.cwd, ".loom", "extensions", "noop.js"), "export default function () {}\n");
 		const pidFile = join(ws.cwd, "server.pid");
 		writeFileSync(join(ws.cwd, ".mcp.json"), JSON.stringify({ mcpServers: { local: everythingWithPid(pidFile), other: everythingStdio() } }));
-		const ui = recordingUi([true]);
+		const ui = new ScriptedUi().choose("Yes");
 		const listed: string[] = [];
 		const select = ui.select.bind(ui);
 		ui.select = (options, choices) => {
@@ -371,7 +371,7 @@ describe("createAgentSession's MCP servers", () => {
 		};
 		const { session } = await scriptedSdkSession(server, { ui, tools: ["read", "mcp__local__echo"] }, ws);
 		await waitForPid(pidFile);
-		expect(ui.asked).toEqual(["Trust this project folder?"]);
+		expect(ui.titles()).toEqual(["Trust this project folder?"]);
 		// `other` is named by no chosen tool, so it is not asked about.
 		expect(listed.slice(1, -1)).toEqual([".mcp.json server local: sh", join(".loom", "extensions", "noop.js")]);
 		await session.prompt("hi");
@@ -382,10 +382,10 @@ describe("createAgentSession's MCP servers", () => {
 
 describe("createAgentSession's ui", () => {
 	it("tells the given ui, and asks nothing of a ui that cannot answer", async () => {
-		const ui = recordingUi();
+		const ui = new ScriptedUi({ interactive: false });
 		const { session } = await scriptedSdkSession(server, { ui, extensions: [(loom) => loom.notify("ready", "info")] });
 		expect(session.ui).toBe(ui);
-		expect(ui.notices).toEqual(["info: ready"]);
+		expect(ui.noticeLines()).toEqual(["info: ready"]);
 		session.dispose();
 	});
 });

@@ -6,7 +6,7 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { beforeAll, describe, expect, it } from "vitest";
-import { ROOT, useScriptedServer } from "../cli/loom-process.js";
+import { ROOT, useScriptedServer } from "../support/loom-process.js";
 import { tempDir } from "../support/temp-dir.js";
 
 const server = useScriptedServer();

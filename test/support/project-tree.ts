@@ -10,13 +10,17 @@ export function projectTree(files: Record<string, string | Buffer>): string {
 	return root;
 }
 
+/** Writes a file, making the folders it needs; returns its path. */
+export function writeFileAt(path: string, content: string | Buffer): string {
+	mkdirSync(dirname(path), { recursive: true });
+	writeFileSync(path, content);
+	return path;
+}
+
 /** Makes files (and the folders they need) under `root`; a path ending in "/" makes a folder. */
 export function writeTree(root: string, files: Record<string, string | Buffer>): void {
 	for (const [path, content] of Object.entries(files)) {
 		if (path.endsWith("/")) mkdirSync(join(root, path), { recursive: true });
-		else {
-			mkdirSync(dirname(join(root, path)), { recursive: true });
-			writeFileSync(join(root, path), content);
-		}
+		else writeFileAt(join(root, path), content);
 	}
 }

@@ -1,7 +1,7 @@
 // createAgentSession in a fresh workspace on the scripted model server's OpenAI endpoint.
 import { createAgentSession, type CreateAgentSessionOptions } from "../../src/sdk/create-agent-session.js";
 import { SessionManager } from "../../src/sdk/session-manager.js";
-import { type RecordingUi, recordingUi } from "./recording-ui.js";
+import { ScriptedUi } from "./scripted-ui.js";
 import type { ScriptedModelServer } from "./scripted-model-server.mjs";
 import { workspace, type Workspace } from "./temp-dir.js";
 
@@ -15,14 +15,14 @@ export function scriptedSdkOptions(server: ScriptedModelServer, ws: Workspace, o
 		baseUrl: server.openaiBaseUrl,
 		apiKey: "test-key",
 		sessionManager: SessionManager.inMemory(),
-		ui: recordingUi(),
+		ui: new ScriptedUi({ interactive: false }),
 		...overrides,
 	};
 }
 
 /** A session on the server in a new workspace; `ws` and the ui's notices come with it. */
 export async function scriptedSdkSession(server: ScriptedModelServer, overrides: CreateAgentSessionOptions = {}, ws: Workspace = workspace()) {
-	const ui = (overrides.ui as RecordingUi | undefined) ?? recordingUi();
+	const ui = (overrides.ui as ScriptedUi | undefined) ?? new ScriptedUi({ interactive: false });
 	const created = await createAgentSession(scriptedSdkOptions(server, ws, { ...overrides, ui }));
 	return { ...created, ws, ui };
 }

@@ -3,7 +3,7 @@
 import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { delimiter, join } from "node:path";
-import { LOOM_BIN } from "../cli/loom-process.js";
+import { LOOM_BIN } from "./loom-process.js";
 import { waitFor } from "./wait-for.js";
 
 /**

@@ -2,7 +2,7 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { createReadTool } from "../../src/tools/index.js";
-import { tempDir } from "../support/temp-dir.js";
+import { projectTree } from "../support/project-tree.js";
 
 const PNG_1x1 = Buffer.from(
 	"iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==",
@@ -10,11 +10,7 @@ const PNG_1x1 = Buffer.from(
 );
 
 async function setup(files: Record<string, string | Buffer>) {
-	const dir = tempDir();
-	for (const [name, content] of Object.entries(files)) {
-		await fs.mkdir(path.dirname(path.join(dir, name)), { recursive: true });
-		await fs.writeFile(path.join(dir, name), content);
-	}
+	const dir = projectTree(files);
 	return { dir, tool: createReadTool(dir) };
 }
 

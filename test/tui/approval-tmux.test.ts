@@ -3,31 +3,20 @@
 // project's own mode.
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ensureBuilt, serverFlags } from "../cli/loom-process.js";
-import { type ScriptedModelServer, startScriptedModelServer } from "../support/scripted-model-server.mjs";
-import { workspace } from "../support/temp-dir.js";
-import { TmuxTerminal, hasTmux, loomCommand } from "../support/tmux-terminal.js";
-
-const terminal = new TmuxTerminal("loom-approval");
+import { beforeAll, describe, expect, it } from "vitest";
+import { useLoomInTmux } from "../support/loom-in-tmux.js";
+import { type TmuxTerminal, hasTmux } from "../support/tmux-terminal.js";
 
 describe.skipIf(!hasTmux())("approval in a terminal (tmux)", () => {
-	let server: ScriptedModelServer;
+	const { server, workspace, open } = useLoomInTmux("loom-approval");
+	let terminal: TmuxTerminal;
 	let cwd: string;
 
-	beforeAll(async () => {
-		await ensureBuilt();
-		server = await startScriptedModelServer();
+	beforeAll(() => {
 		const ws = workspace();
 		cwd = ws.cwd;
-		mkdirSync(join(ws.home, "user-home"));
 		mkdirSync(join(cwd, "build"));
-		terminal.start(loomCommand(ws.home, ["--approval", "ask", ...serverFlags(server.openaiBaseUrl)]), { cwd, columns: 100, rows: 30 });
-	}, 120_000);
-
-	afterAll(() => {
-		terminal.kill();
-		server?.close();
+		({ terminal } = open({ workspace: ws, args: ["--approval", "ask"] }));
 	});
 
 	it("asks before running a command; the reason for denying it reaches the model", async () => {
@@ -64,26 +53,17 @@ describe.skipIf(!hasTmux())("approval in a terminal (tmux)", () => {
 	}, 120_000);
 });
 
-const floorTerminal = new TmuxTerminal("loom-approval-floor");
-
 describe.skipIf(!hasTmux())("a project's read-only mode in a terminal (tmux)", () => {
-	let server: ScriptedModelServer;
+	const { workspace, open } = useLoomInTmux("loom-approval-floor");
+	let floorTerminal: TmuxTerminal;
 	let settingsFile: string;
 
-	beforeAll(async () => {
-		await ensureBuilt();
-		server = await startScriptedModelServer();
+	beforeAll(() => {
 		const ws = workspace();
-		mkdirSync(join(ws.home, "user-home"));
 		mkdirSync(join(ws.cwd, ".loom"));
 		settingsFile = join(ws.cwd, ".loom", "settings.json");
 		writeFileSync(settingsFile, JSON.stringify({ approval: "read-only" }));
-		floorTerminal.start(loomCommand(ws.home, ["--approval", "auto", ...serverFlags(server.openaiBaseUrl)]), { cwd: ws.cwd, columns: 200, rows: 30 });
-	}, 120_000);
-
-	afterAll(() => {
-		floorTerminal.kill();
-		server?.close();
+		({ terminal: floorTerminal } = open({ workspace: ws, args: ["--approval", "auto"], columns: 200 }));
 	});
 
 	it("holds for the whole session: Shift+Tab and /approval auto leave it read-only, saying which file keeps it", async () => {

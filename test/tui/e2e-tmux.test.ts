@@ -1,32 +1,21 @@
 // End to end in a real pseudo-terminal: the built `loom` inside tmux, against the scripted model server.
 // Types like a user (tmux send-keys) and reads the screen like one (tmux capture-pane).
-import { mkdirSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type ScriptedModelServer, startScriptedModelServer } from "../support/scripted-model-server.mjs";
-import { workspace } from "../support/temp-dir.js";
-import { TmuxTerminal, count, hasTmux, loomCommand } from "../support/tmux-terminal.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import { useLoomInTmux } from "../support/loom-in-tmux.js";
+import { type TmuxTerminal, count, hasTmux } from "../support/tmux-terminal.js";
 import { sleep } from "../support/wait-for.js";
-import { ensureBuilt, serverFlags } from "../cli/loom-process.js";
-
-const terminal = new TmuxTerminal("loom-e2e");
 
 describe.skipIf(!hasTmux())("loom in a terminal (tmux)", () => {
-	let server: ScriptedModelServer;
+	const { server, workspace, open } = useLoomInTmux("loom-e2e");
+	let terminal: TmuxTerminal;
 
-	beforeAll(async () => {
-		await ensureBuilt();
-		server = await startScriptedModelServer();
-		const { cwd, home } = workspace();
-		mkdirSync(join(home, "user-home"));
-		writeFileSync(join(cwd, "README.md"), "# demo\n");
+	beforeAll(() => {
+		const ws = workspace();
+		writeFileSync(join(ws.cwd, "README.md"), "# demo\n");
 		// The shell prints loom's exit code when it ends; the pane stays to read it.
-		terminal.start(loomCommand(home, serverFlags(server.openaiBaseUrl)), { cwd, columns: 100, rows: 30 });
-	}, 120_000);
-
-	afterAll(() => {
-		terminal.kill();
-		server?.close();
+		({ terminal } = open({ workspace: ws }));
 	});
 
 	it("streams an answer with tool rows, stops a slow stream on Esc, and exits on Ctrl+D", async () => {

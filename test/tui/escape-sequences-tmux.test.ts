@@ -1,13 +1,12 @@
 // The terminal belongs to the user: text from the model, a tool, a file or a server never drives the terminal.
 // The built `loom` runs in tmux; an OSC 2 sequence that got through would change the pane's title, an OSC 52
 // one would fill a tmux paste buffer (set-clipboard on), so both are read after each case.
-import { mkdirSync, readdirSync, writeFileSync } from "node:fs";
+import { readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ensureBuilt, serverFlags } from "../cli/loom-process.js";
-import { type ScriptedModelServer, type ScriptedTurn, startScriptedModelServer } from "../support/scripted-model-server.mjs";
-import { tempDir } from "../support/temp-dir.js";
-import { TmuxTerminal, hasTmux, loomCommand } from "../support/tmux-terminal.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import { type LoomsInTmux, type OpenOptions, useLoomInTmux } from "../support/loom-in-tmux.js";
+import type { ScriptedTurn } from "../support/scripted-model-server.mjs";
+import { type TmuxTerminal, hasTmux } from "../support/tmux-terminal.js";
 
 const CLEAN_TITLE = "title-set-by-the-test";
 const ESC = "\u001b";
@@ -19,10 +18,9 @@ const shown = (title: string) => `\\x1b]2;${title}\\x07`;
 /** OSC 52: put "PWNED" on the clipboard. */
 const OSC52 = `${ESC}]52;c;UFdORUQ=${BEL}`;
 
-/** A terminal with tmux's clipboard on, so an OSC 52 that reaches it becomes a paste buffer. */
-function startTerminal(name: string, command: string, cwd: string): TmuxTerminal {
-	const terminal = new TmuxTerminal(name);
-	terminal.start(command, { cwd, columns: 120, rows: 40 });
+/** loom in a terminal with tmux's clipboard on, so an OSC 52 that reaches it becomes a paste buffer. */
+function startTerminal(loom: LoomsInTmux, options: OpenOptions = {}): TmuxTerminal {
+	const { terminal } = loom.open({ ...options, columns: 120, rows: 40 });
 	terminal.tmux("set-option", "-s", "set-clipboard", "on");
 	terminal.setTitle(CLEAN_TITLE);
 	return terminal;
@@ -33,10 +31,9 @@ function pasteBuffers(terminal: TmuxTerminal): string {
 }
 
 describe.skipIf(!hasTmux())("escape sequences from outside never reach the terminal (tmux)", () => {
-	let server: ScriptedModelServer;
-	let root: string;
+	const loom = useLoomInTmux("loom-escapes");
+	const server = loom.server;
 	let cwd: string;
-	let home: string;
 	let terminal: TmuxTerminal;
 	let step = 0;
 
@@ -56,22 +53,12 @@ describe.skipIf(!hasTmux())("escape sequences from outside never reach the termi
 	}
 
 	beforeAll(async () => {
-		await ensureBuilt();
-		server = await startScriptedModelServer();
-		root = tempDir("loom-escapes-");
-		cwd = join(root, "project");
-		home = join(root, "loom-home");
-		mkdirSync(cwd);
-		mkdirSync(join(home, "user-home"), { recursive: true });
+		const ws = loom.workspace();
+		cwd = ws.cwd;
 		writeFileSync(join(cwd, "notes.txt"), "alpha\n");
-		terminal = startTerminal("loom-escapes", loomCommand(home, serverFlags(server.openaiBaseUrl)), cwd);
+		terminal = startTerminal(loom, { workspace: ws });
 		await terminal.waitForScreen((text) => text.includes("Ask loom") && text.includes("ready"), "the editor");
 	}, 120_000);
-
-	afterAll(() => {
-		terminal?.kill();
-		server?.close();
-	});
 
 	it("shows a bash command's escape sequence as text, and strips the one its output prints", async () => {
 		// The sequence sits in a comment, so the command runs harmlessly; printf then prints a real one.
@@ -159,46 +146,28 @@ describe.skipIf(!hasTmux())("escape sequences from outside never reach the termi
 });
 
 describe.skipIf(!hasTmux())("print mode keeps escape sequences off the terminal (tmux)", () => {
-	let server: ScriptedModelServer;
-	let root: string;
-
-	beforeAll(async () => {
-		await ensureBuilt();
-		server = await startScriptedModelServer();
-		root = tempDir("loom-escapes-print-");
-	}, 120_000);
-
-	afterAll(() => {
-		server?.close();
-	});
+	const loom = useLoomInTmux("loom-escapes-print");
+	const server = loom.server;
 
 	/** Runs `loom -p go` in a terminal of its own against `turns`; resolves with all the pane showed. */
-	async function printRun(name: string, turns: ScriptedTurn[]): Promise<{ text: string }> {
-		const cwd = join(root, name);
-		const home = join(root, `${name}-home`);
-		mkdirSync(cwd);
-		mkdirSync(join(home, "user-home"), { recursive: true });
+	async function printRun(turns: ScriptedTurn[]): Promise<{ text: string }> {
 		server.enqueue(...turns);
-		const terminal = startTerminal(`loom-escapes-${name}`, loomCommand(home, ["-p", ...serverFlags(server.openaiBaseUrl), "go"]), cwd);
-		try {
-			await terminal.waitForScreen((screen) => screen.includes("[loom exited with"), "loom exiting", 30_000);
-			expect(terminal.title()).toBe(CLEAN_TITLE);
-			expect(pasteBuffers(terminal)).toBe("");
-			// The whole pane: tmux's "Pane is dead" line may have scrolled the first one off the screen.
-			return { text: terminal.history() };
-		} finally {
-			terminal.kill();
-		}
+		const terminal = startTerminal(loom, { args: ["-p", "go"] });
+		await terminal.waitForScreen((screen) => screen.includes("[loom exited with"), "loom exiting", 30_000);
+		expect(terminal.title()).toBe(CLEAN_TITLE);
+		expect(pasteBuffers(terminal)).toBe("");
+		// The whole pane: tmux's "Pane is dead" line may have scrolled the first one off the screen.
+		return { text: terminal.history() };
 	}
 
 	it("strips the escape sequences of a server's error body on stderr", async () => {
-		const { text } = await printRun("server-error", [{ status: 400, errorMessage: `quota ${osc2("PWNED-stderr")}${OSC52}exceeded` }]);
+		const { text } = await printRun([{ status: 400, errorMessage: `quota ${osc2("PWNED-stderr")}${OSC52}exceeded` }]);
 		expect(text).toContain("quota exceeded");
 		expect(text).toContain("[loom exited with 1]");
 	});
 
 	it("strips the escape sequences of the answer when stdout is a terminal, and shows a tool's name as text on the status line", async () => {
-		const { text } = await printRun("answer", [
+		const { text } = await printRun([
 			{ toolCalls: [{ id: "c1", name: `tool${osc2("PWNED-status")}`, arguments: {} }] },
 			{ text: `The answer ${osc2("PWNED-stdout")}${OSC52}is 42.` },
 		]);

@@ -1,36 +1,28 @@
 // Forks in the real screen (tmux): a new session says its file comes with the first message, /fork and --fork name
 // the new session's id and file and the session it came from, and a fork is on disk at once, so quitting keeps it
 // and `loom -r` offers it.
-import { existsSync, mkdirSync } from "node:fs";
-import { join } from "node:path";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { type ScriptedModelServer, startScriptedModelServer } from "../support/scripted-model-server.mjs";
-import { type Workspace, workspace } from "../support/temp-dir.js";
-import { TmuxTerminal, count, hasTmux, loomCommand } from "../support/tmux-terminal.js";
-import { ensureBuilt, runLoom, serverFlags, sessionFiles, sessionLines } from "../cli/loom-process.js";
-
-const terminal = new TmuxTerminal("loom-fork");
+import { existsSync } from "node:fs";
+import { beforeEach, describe, expect, it } from "vitest";
+import { useLoomInTmux } from "../support/loom-in-tmux.js";
+import { runLoom, serverFlags, sessionFiles, sessionLines } from "../support/loom-process.js";
+import type { Workspace } from "../support/temp-dir.js";
+import { type TmuxTerminal, count, hasTmux } from "../support/tmux-terminal.js";
 
 /** The screen's text with line breaks and runs of spaces as one space: a long path may start a line of its own. */
 const flat = (text: string) => text.replace(/\s+/g, " ");
 
 describe.skipIf(!hasTmux())("forking in the screen (tmux)", () => {
-	let server: ScriptedModelServer;
+	const { server, workspace, open } = useLoomInTmux("loom-fork");
 	let ws: Workspace;
-
-	beforeAll(async () => {
-		await ensureBuilt();
-		server = await startScriptedModelServer();
-	}, 120_000);
+	let terminal: TmuxTerminal;
 
 	beforeEach(() => {
 		ws = workspace();
-		mkdirSync(join(ws.home, "user-home"));
 	});
-	afterEach(() => terminal.kill());
-	afterAll(() => server?.close());
 
-	const start = (...args: string[]) => terminal.start(loomCommand(ws.home, [...serverFlags(server.openaiBaseUrl), ...args]), { cwd: ws.cwd, columns: 200, rows: 40 });
+	const start = (...args: string[]) => {
+		({ terminal } = open({ workspace: ws, args, columns: 200, rows: 40 }));
+	};
 	const quit = async () => {
 		terminal.sendKeys("C-d");
 		await terminal.waitForScreen((text) => text.includes("[loom exited with 0]"), "loom exiting");
@@ -62,7 +54,6 @@ describe.skipIf(!hasTmux())("forking in the screen (tmux)", () => {
 		expect(sessionLines(fork).filter((line) => line.type === "message")).toHaveLength(2);
 
 		// `loom -r` offers both; the fork, written last, comes first.
-		terminal.kill();
 		start("-r");
 		const picker = await terminal.waitForScreen((text) => text.includes("Resume which session?"), "the session picker");
 		expect(count(picker, "make a")).toBe(2);

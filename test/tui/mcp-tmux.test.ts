@@ -1,40 +1,27 @@
 // MCP servers in the interactive screen (tmux): a project's servers start on a yes to the trust question, the
 // first prompt gets their tools, /mcp lists the servers with their state and tools, and leaving with Ctrl+C
 // leaves no server process behind; a server slow to start does not hold up the editor.
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { isAlive } from "../../src/core/process/index.js";
-import { ensureBuilt, serverFlags } from "../cli/loom-process.js";
+import { useLoomInTmux } from "../support/loom-in-tmux.js";
 import { EVERYTHING_ENTRY, everythingWithPid, pidIn, processesGone } from "../support/mcp-servers.js";
-import { type ScriptedModelServer, startScriptedModelServer } from "../support/scripted-model-server.mjs";
-import { tempDir, workspace } from "../support/temp-dir.js";
-import { TmuxTerminal, hasTmux, loomCommand } from "../support/tmux-terminal.js";
-
-const terminal = new TmuxTerminal("loom-mcp");
+import { tempDir } from "../support/temp-dir.js";
+import { hasTmux } from "../support/tmux-terminal.js";
 
 describe.skipIf(!hasTmux())("MCP servers in the screen (tmux)", () => {
-	let server: ScriptedModelServer;
-
-	beforeAll(async () => {
-		await ensureBuilt();
-		server = await startScriptedModelServer();
-	}, 120_000);
-
-	afterAll(() => {
-		terminal.kill();
-		server?.close();
-	});
+	const { server, workspace, open } = useLoomInTmux("loom-mcp");
 
 	it("the trust question names the servers; on a yes a failed server is told, the first prompt sees the tools, /mcp lists them, Ctrl+C leaves nothing running", async () => {
 		const dir = tempDir();
-		const { cwd, home } = workspace();
-		mkdirSync(join(home, "user-home"));
+		const ws = workspace();
+		const { cwd } = ws;
 		writeFileSync(
 			join(cwd, ".mcp.json"),
 			JSON.stringify({ mcpServers: { everything: everythingWithPid(join(dir, "pid"), join(dir, "helper.pid")), broken: { command: "no-such-mcp-server-command" } } }),
 		);
-		terminal.start(loomCommand(home, serverFlags(server.openaiBaseUrl)), { cwd, columns: 120, rows: 40 });
+		const { terminal } = open({ workspace: ws, columns: 120, rows: 40 });
 		const question = await terminal.waitForScreen((text) => text.includes("Trust this project folder?"), "the trust question");
 		expect(question).toContain(".mcp.json server everything: sh");
 		expect(question).toContain(".mcp.json server broken: no-such-mcp-server-command");
@@ -67,15 +54,12 @@ describe.skipIf(!hasTmux())("MCP servers in the screen (tmux)", () => {
 	}, 60_000);
 
 	it("a server still starting does not hold up the editor; a prompt sent meanwhile says it waits, then gets the server's tools", async () => {
-		const { cwd, home } = workspace();
-		mkdirSync(join(home, "user-home"));
+		const ws = workspace();
 		const go = join(tempDir(), "go");
 		const started = join(tempDir(), "started");
 		const slow = `while [ ! -e '${go}' ]; do sleep 0.05; done; touch '${started}'; exec '${process.execPath}' '${EVERYTHING_ENTRY}' stdio`;
-		writeFileSync(join(home, "mcp.json"), JSON.stringify({ mcpServers: { slow: { command: "sh", args: ["-c", slow] } } }));
-		terminal.kill();
-		server.reset();
-		terminal.start(loomCommand(home, serverFlags(server.openaiBaseUrl)), { cwd, columns: 120, rows: 40 });
+		writeFileSync(join(ws.home, "mcp.json"), JSON.stringify({ mcpServers: { slow: { command: "sh", args: ["-c", slow] } } }));
+		const { terminal } = open({ workspace: ws, columns: 120, rows: 40 });
 		await terminal.waitForScreen((text) => text.includes("Ask loom") && text.includes("ready"), "the editor");
 		terminal.sendKeys("-l", "typed while it starts");
 		await terminal.waitForScreen((text) => text.includes("typed while it starts"), "the typed text in the editor");

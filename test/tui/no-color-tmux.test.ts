@@ -1,10 +1,8 @@
 // NO_COLOR (https://no-color.org) in a real terminal: the screen adds no colour, and keeps the styles that carry
 // meaning without it (the editor's inverse cursor, bold text). FORCE_COLOR wins over it, as chalk reads it.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type ScriptedModelServer, startScriptedModelServer } from "../support/scripted-model-server.mjs";
-import { workspace } from "../support/temp-dir.js";
-import { TmuxTerminal, hasTmux, loomCommand } from "../support/tmux-terminal.js";
-import { ensureBuilt, serverFlags } from "../cli/loom-process.js";
+import { describe, expect, it } from "vitest";
+import { useLoomInTmux } from "../support/loom-in-tmux.js";
+import { hasTmux } from "../support/tmux-terminal.js";
 
 /** The SGR parameters on a styled screen capture that set a colour (foreground, background, 256 or true colour). */
 function colourCodes(screen: string): string[] {
@@ -21,15 +19,11 @@ function colourCodes(screen: string): string[] {
 }
 
 describe.skipIf(!hasTmux())("colour in the screen (tmux)", () => {
-	let server: ScriptedModelServer;
-	const terminals: TmuxTerminal[] = [];
+	const { server, open } = useLoomInTmux("loom-colour");
 
 	/** Starts the screen with `env`, runs one prompt whose answer has bold text after a bash call, and returns the styled screen. */
-	async function answeredScreen(name: string, env: Record<string, string>): Promise<string> {
-		const { cwd, home } = workspace();
-		const terminal = new TmuxTerminal(name);
-		terminals.push(terminal);
-		terminal.start(loomCommand(home, serverFlags(server.openaiBaseUrl), env), { cwd, columns: 100, rows: 30 });
+	async function answeredScreen(env: Record<string, string>): Promise<string> {
+		const { terminal } = open({ env });
 		await terminal.waitForScreen((text) => text.includes("ready"), "the editor");
 		server.enqueue({ toolCalls: [{ id: "c1", name: "bash", arguments: { command: "echo listed" } }] }, { text: "It is **done** now." });
 		await terminal.typeLine("go");
@@ -37,30 +31,20 @@ describe.skipIf(!hasTmux())("colour in the screen (tmux)", () => {
 		return terminal.screen(true);
 	}
 
-	beforeAll(async () => {
-		await ensureBuilt();
-		server = await startScriptedModelServer();
-	}, 120_000);
-
-	afterAll(() => {
-		for (const terminal of terminals) terminal.kill();
-		server?.close();
-	});
-
 	it("is there by default", async () => {
-		const screen = await answeredScreen("loom-colour", {});
+		const screen = await answeredScreen({});
 		expect(colourCodes(screen)).not.toEqual([]);
 	});
 
 	it("is left out with NO_COLOR set, while bold text and the inverse cursor stay", async () => {
-		const screen = await answeredScreen("loom-no-colour", { NO_COLOR: "1" });
+		const screen = await answeredScreen({ NO_COLOR: "1" });
 		expect(colourCodes(screen)).toEqual([]);
 		expect(screen).toMatch(/\u001b\[[0-9;]*\b1[;m][^]*done/);
 		expect(screen).toMatch(/\u001b\[[0-9;]*\b7m/);
 	});
 
 	it("comes back when FORCE_COLOR is set as well", async () => {
-		const screen = await answeredScreen("loom-force-colour", { NO_COLOR: "1", FORCE_COLOR: "1" });
+		const screen = await answeredScreen({ NO_COLOR: "1", FORCE_COLOR: "1" });
 		expect(colourCodes(screen)).not.toEqual([]);
 	});
 });

@@ -2,16 +2,10 @@
 // its own, loads them on a yes, and remembers the answer for the folder.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { ensureBuilt, serverFlags } from "../cli/loom-process.js";
-import { type ScriptedModelServer, startScriptedModelServer } from "../support/scripted-model-server.mjs";
-import { workspace } from "../support/temp-dir.js";
+import { describe, expect, it } from "vitest";
+import { useLoomInTmux } from "../support/loom-in-tmux.js";
 import { waitFor } from "../support/wait-for.js";
-import { TmuxTerminal, hasTmux, loomCommand } from "../support/tmux-terminal.js";
-
-const terminal = new TmuxTerminal("loom-trust");
-/** For a second start of loom while the first terminal's server may still be going away. */
-const again = new TmuxTerminal("loom-trust-again");
+import { hasTmux } from "../support/tmux-terminal.js";
 
 const GUARD = `export default function (loom) {
 	loom.on("tool_call", (event) => {
@@ -22,33 +16,19 @@ const GUARD = `export default function (loom) {
 `;
 
 describe.skipIf(!hasTmux())("the project trust question in the screen (tmux)", () => {
-	let server: ScriptedModelServer;
+	const { server, workspace, open } = useLoomInTmux("loom-trust");
 
-	beforeAll(async () => {
-		await ensureBuilt();
-		server = await startScriptedModelServer();
-	}, 120_000);
-
-	afterEach(() => {
-		terminal.kill();
-		again.kill();
-		server.reset();
-	});
-
-	afterAll(() => server?.close());
-
+	/** A project with an extension of its own. */
 	function project() {
 		const ws = workspace();
-		mkdirSync(join(ws.home, "user-home"));
 		mkdirSync(join(ws.cwd, ".loom", "extensions"), { recursive: true });
 		writeFileSync(join(ws.cwd, ".loom", "extensions", "guard.js"), GUARD);
-		const open = (on = terminal) => on.start(loomCommand(ws.home, serverFlags(server.openaiBaseUrl)), { cwd: ws.cwd, columns: 100, rows: 30 });
-		return { ...ws, open };
+		return ws;
 	}
 
 	it("asks once; a yes loads the project's extension and is remembered, so the next start does not ask", async () => {
 		const ws = project();
-		ws.open();
+		const { terminal } = open({ workspace: ws });
 		const question = await terminal.waitForScreen((text) => text.includes("Trust this project folder?"), "the trust question");
 		expect(question).toContain(".loom/extensions/guard.js");
 		expect(question).toContain("Yes, trust this folder and run its code");
@@ -63,14 +43,15 @@ describe.skipIf(!hasTmux())("the project trust question in the screen (tmux)", (
 		expect(existsSync(join(ws.cwd, "data"))).toBe(true);
 		expect(server.requests[1]!.body.messages.find((message: any) => message.role === "tool").content).toBe("blocked by the project's guard");
 
-		ws.open(again);
+		// A second start, in a terminal of its own, while the first terminal's server may still be going away.
+		const { terminal: again } = open({ workspace: ws });
 		await again.waitForScreen((text) => text.includes("Ask loom") && text.includes("ready"), "the editor");
 		expect(again.screen()).not.toContain("Trust this project folder?");
 	});
 
 	it("a no is remembered and nothing of the project runs", async () => {
 		const ws = project();
-		ws.open();
+		const { terminal } = open({ workspace: ws });
 		const question = await terminal.waitForScreen((text) => text.includes("Trust this project folder?"), "the trust question");
 		// One key answers, and the keys are shown.
 		expect(question).toContain("[n] No, do not run it");

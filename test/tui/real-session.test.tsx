@@ -3,24 +3,19 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { render } from "ink";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { AgentSession, type AgentSessionOptions } from "../../src/core/session/index.js";
 import { createCodingTools } from "../../src/tools/index.js";
 import { App } from "../../src/tui/components/App.js";
-import { type ScriptedModelServer, startScriptedModelServer } from "../support/scripted-model-server.mjs";
 import { tempDir } from "../support/temp-dir.js";
 import { scriptedSessionOptions } from "../support/scripted-session.js";
+import { useScriptedServer } from "../support/use-scripted-server.js";
 import { plain, screenOf, typeKeys, waitForFrame } from "./render-helpers.js";
 import { TestStdin, TestStdout } from "./terminal-streams.js";
 
-let server: ScriptedModelServer;
+const server = useScriptedServer();
 const cleanups: Array<() => void> = [];
 
-beforeAll(async () => {
-	server = await startScriptedModelServer();
-});
-afterAll(() => server.close());
-beforeEach(() => server.reset());
 afterEach(() => {
 	for (const cleanup of cleanups.splice(0)) cleanup();
 });

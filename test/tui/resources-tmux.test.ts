@@ -2,23 +2,18 @@
 // descriptions, /<template> and /skill:<name> send their text to the model, and a template the screen's own
 // /help hides is reported.
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { messagesOf } from "../core/session/compaction/server-model.js";
-import { type ScriptedModelServer, startScriptedModelServer } from "../support/scripted-model-server.mjs";
+import { useLoomInTmux } from "../support/loom-in-tmux.js";
 import { writeTree } from "../support/project-tree.js";
-import { workspace } from "../support/temp-dir.js";
-import { TmuxTerminal, hasTmux, loomCommand } from "../support/tmux-terminal.js";
-import { ensureBuilt, serverFlags } from "../cli/loom-process.js";
-
-const terminal = new TmuxTerminal("loom-resources");
+import { type TmuxTerminal, hasTmux } from "../support/tmux-terminal.js";
 
 describe.skipIf(!hasTmux())("skills and prompt templates in the screen (tmux)", () => {
-	let server: ScriptedModelServer;
+	const { server, workspace, open } = useLoomInTmux("loom-resources");
+	let terminal: TmuxTerminal;
 	let skillFile: string;
 
-	beforeAll(async () => {
-		await ensureBuilt();
-		server = await startScriptedModelServer();
+	beforeAll(() => {
 		const { cwd, home } = workspace();
 		skillFile = join(home, "skills/release-notes/SKILL.md");
 		writeTree(home, { "skills/release-notes/SKILL.md": "---\nname: release-notes\ndescription: Write release notes from the git log.\n---\nList user-visible changes only.\n" });
@@ -26,12 +21,7 @@ describe.skipIf(!hasTmux())("skills and prompt templates in the screen (tmux)", 
 			".loom/prompts/fix.md": "---\ndescription: Fix a numbered issue\nargument-hint: <issue>\n---\nFix issue #$1 and add a test.\n",
 			".claude/commands/help.md": "Hidden by the screen's /help.\n",
 		});
-		terminal.start(loomCommand(home, serverFlags(server.openaiBaseUrl)), { cwd, columns: 120, rows: 40 });
-	}, 120_000);
-
-	afterAll(() => {
-		terminal.kill();
-		server?.close();
+		({ terminal } = open({ workspace: { cwd, home }, columns: 120, rows: 40 }));
 	});
 
 	it("lists them in /help, sends a template and a skill, and says which template /help hides", async () => {

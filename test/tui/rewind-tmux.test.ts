@@ -1,32 +1,21 @@
 // /rewind and /tree in the real screen (tmux): the pickers come up, Enter chooses, the files go back, the prompt
 // returns to the editor, and /tree switches back to the branch the rewind left.
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type ScriptedModelServer, startScriptedModelServer } from "../support/scripted-model-server.mjs";
-import { workspace } from "../support/temp-dir.js";
-import { TmuxTerminal, hasTmux, loomCommand } from "../support/tmux-terminal.js";
-import { ensureBuilt, serverFlags } from "../cli/loom-process.js";
-
-const terminal = new TmuxTerminal("loom-rewind");
+import { beforeAll, describe, expect, it } from "vitest";
+import { useLoomInTmux } from "../support/loom-in-tmux.js";
+import { type TmuxTerminal, hasTmux } from "../support/tmux-terminal.js";
 
 describe.skipIf(!hasTmux())("rewinding in the screen (tmux)", () => {
-	let server: ScriptedModelServer;
+	const { server, workspace, open } = useLoomInTmux("loom-rewind");
+	let terminal: TmuxTerminal;
 	let cwd: string;
 
-	beforeAll(async () => {
-		await ensureBuilt();
-		server = await startScriptedModelServer();
+	beforeAll(() => {
 		const ws = workspace();
 		cwd = ws.cwd;
-		mkdirSync(join(ws.home, "user-home"));
 		writeFileSync(join(cwd, "app.txt"), "version 1\n");
-		terminal.start(loomCommand(ws.home, serverFlags(server.openaiBaseUrl)), { cwd, columns: 100, rows: 34 });
-	}, 120_000);
-
-	afterAll(() => {
-		terminal.kill();
-		server?.close();
+		({ terminal } = open({ workspace: ws, rows: 34 }));
 	});
 
 	it("/rewind puts the files back and the prompt in the editor; /tree switches back to the branch it left", async () => {

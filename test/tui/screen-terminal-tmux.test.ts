@@ -1,16 +1,13 @@
 // The screen in a real terminal (tmux), for what only a terminal shows: the keys as tmux sends them, what the
 // scrollback keeps after leaving, a tool row while its command runs silently.
-import { existsSync, mkdirSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { ensureBuilt, serverFlags, sessionFiles, sessionMessages } from "../cli/loom-process.js";
-import { type ScriptedModelServer, startScriptedModelServer } from "../support/scripted-model-server.mjs";
-import { tempDir } from "../support/temp-dir.js";
-import { TmuxTerminal, count, hasTmux, loomCommand } from "../support/tmux-terminal.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import { useLoomInTmux } from "../support/loom-in-tmux.js";
+import { sessionFiles, sessionMessages } from "../support/loom-process.js";
+import { type Workspace, tempDir } from "../support/temp-dir.js";
+import { type TmuxTerminal, count, hasTmux } from "../support/tmux-terminal.js";
 import { waitFor } from "../support/wait-for.js";
-
-/** A terminal of its own for each test (a tmux server just killed may still hold a reused socket). */
-let terminal: TmuxTerminal;
 
 /** The editor's rows (between its borders), without the borders and the padding. */
 function editorText(screen: string): string {
@@ -24,36 +21,21 @@ function editorText(screen: string): string {
 }
 
 describe.skipIf(!hasTmux())("the screen in a terminal (tmux)", () => {
-	let server: ScriptedModelServer;
+	const loom = useLoomInTmux("loom-screen-terminal");
+	const server = loom.server;
+	let terminal: TmuxTerminal;
 	let root: string;
-	let run = 0;
 
-	beforeAll(async () => {
-		await ensureBuilt();
-		server = await startScriptedModelServer();
+	beforeAll(() => {
 		root = tempDir("loom-screen-terminal-");
-	}, 120_000);
-
-	afterEach(() => {
-		terminal?.kill();
-		server.reset();
-	});
-
-	afterAll(() => {
-		server?.close();
 	});
 
 	/** Starts loom in a fresh project (or again in `again`'s) and waits for the editor. */
-	async function open(args: string[] = [], size = { columns: 100, rows: 30 }, again?: { cwd: string; home: string }) {
-		terminal?.kill();
-		terminal = new TmuxTerminal(`loom-screen-terminal-${run}`);
-		const dir = join(root, String(run++));
-		const ws = again ?? { cwd: join(dir, "project"), home: join(dir, "loom-home") };
-		mkdirSync(ws.cwd, { recursive: true });
-		mkdirSync(join(ws.home, "user-home"), { recursive: true });
-		terminal.start(loomCommand(ws.home, [...serverFlags(server.openaiBaseUrl), ...args]), { cwd: ws.cwd, ...size });
+	async function open(args: string[] = [], size = { columns: 100, rows: 30 }, again?: Workspace): Promise<Workspace> {
+		const opened = loom.open({ args, ...size, workspace: again });
+		terminal = opened.terminal;
 		await terminal.waitForScreen((text) => text.includes("Ask loom"), "the editor");
-		return ws;
+		return opened;
 	}
 
 	/**

@@ -1,42 +1,23 @@
 // End to end in a real terminal (tmux): what the screen does to keep a session file whole. Leaving with two
 // Ctrl+C during a tool records the tool's result; opening a session another loom is writing offers a fork.
-import { existsSync, mkdirSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { ensureBuilt, holdSession, runLoom, serverFlags, sessionFiles, sessionMessages as messagesOf } from "../cli/loom-process.js";
-import { type ScriptedModelServer, startScriptedModelServer } from "../support/scripted-model-server.mjs";
-import { tempDir } from "../support/temp-dir.js";
-import { TmuxTerminal, hasTmux, loomCommand } from "../support/tmux-terminal.js";
-
-const terminal = new TmuxTerminal("loom-guard", { joinWrapped: true });
+import { describe, expect, it } from "vitest";
+import { useLoomInTmux } from "../support/loom-in-tmux.js";
+import { holdSession, runLoom, serverFlags, sessionFiles, sessionMessages as messagesOf } from "../support/loom-process.js";
+import { type TmuxTerminal, hasTmux } from "../support/tmux-terminal.js";
 
 describe.skipIf(!hasTmux())("the screen keeps the session file whole (tmux)", () => {
-	let server: ScriptedModelServer;
-	let root: string;
-	let run = 0;
-
-	beforeAll(async () => {
-		await ensureBuilt();
-		server = await startScriptedModelServer();
-		root = tempDir("loom-guard-");
-	}, 120_000);
-
-	afterEach(() => {
-		terminal.kill();
-		server.reset();
-	});
-
-	afterAll(() => {
-		server?.close();
-	});
+	const loom = useLoomInTmux("loom-guard");
+	const server = loom.server;
+	let terminal: TmuxTerminal;
 
 	/** A fresh project and LOOM_HOME; `open` starts loom in tmux there with extra arguments. */
 	function workspace() {
-		const dir = join(root, String(run++));
-		const ws = { cwd: join(dir, "project"), home: join(dir, "loom-home") };
-		mkdirSync(ws.cwd, { recursive: true });
-		mkdirSync(join(ws.home, "user-home"), { recursive: true });
-		const open = (args: string[]) => terminal.start(loomCommand(ws.home, [...serverFlags(server.openaiBaseUrl), ...args]), { cwd: ws.cwd, columns: 100, rows: 30 });
+		const ws = loom.workspace();
+		const open = (args: string[]) => {
+			({ terminal } = loom.open({ workspace: ws, args, joinWrapped: true }));
+		};
 		return { ...ws, open };
 	}
 

@@ -1,32 +1,20 @@
 // End to end in a real terminal: what `!!command` adds to the next prompt is masked like tool output, so a
 // secret-looking environment value it prints reaches neither the model nor the session file.
-import { mkdirSync, readFileSync } from "node:fs";
-import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ensureBuilt, serverFlags, sessionFiles } from "../cli/loom-process.js";
-import { type ScriptedModelServer, startScriptedModelServer } from "../support/scripted-model-server.mjs";
-import { workspace } from "../support/temp-dir.js";
-import { TmuxTerminal, hasTmux, loomCommand } from "../support/tmux-terminal.js";
+import { readFileSync } from "node:fs";
+import { beforeAll, describe, expect, it } from "vitest";
+import { useLoomInTmux } from "../support/loom-in-tmux.js";
+import { sessionFiles } from "../support/loom-process.js";
+import { type TmuxTerminal, hasTmux } from "../support/tmux-terminal.js";
 
 const SECRET = "supersecretvalue123";
-const terminal = new TmuxTerminal("loom-shell-secrets");
 
 describe.skipIf(!hasTmux())("!!command and secrets in a terminal (tmux)", () => {
-	let server: ScriptedModelServer;
+	const { server, open } = useLoomInTmux("loom-shell-secrets");
+	let terminal: TmuxTerminal;
 	let home: string;
 
-	beforeAll(async () => {
-		await ensureBuilt();
-		server = await startScriptedModelServer();
-		const ws = workspace();
-		home = ws.home;
-		mkdirSync(join(home, "user-home"));
-		terminal.start(loomCommand(home, serverFlags(server.openaiBaseUrl), { MY_API_TOKEN: SECRET, SHELL: "/bin/sh" }), { cwd: ws.cwd, columns: 100, rows: 30 });
-	}, 120_000);
-
-	afterAll(() => {
-		terminal.kill();
-		server?.close();
+	beforeAll(() => {
+		({ terminal, home } = open({ env: { MY_API_TOKEN: SECRET, SHELL: "/bin/sh" } }));
 	});
 
 	it("masks a secret in !! output on the screen, in what the model gets and in the session file", async () => {

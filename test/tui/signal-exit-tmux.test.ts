@@ -1,57 +1,32 @@
 // A signal from outside (kill, a closed terminal) while the screen is up, in a real terminal (tmux): loom leaves
 // the terminal as a shell expects it, and a second signal leaves at once even when the first cannot finish.
 import { execFileSync } from "node:child_process";
-import { chmodSync, mkdirSync, writeFileSync } from "node:fs";
+import { chmodSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { ensureBuilt, serverFlags } from "../cli/loom-process.js";
-import { type ScriptedModelServer, startScriptedModelServer } from "../support/scripted-model-server.mjs";
+import { describe, expect, it } from "vitest";
+import { useLoomInTmux } from "../support/loom-in-tmux.js";
 import { tempDir } from "../support/temp-dir.js";
-import { TmuxTerminal, count, hasTmux, loomCommand } from "../support/tmux-terminal.js";
+import { type TmuxTerminal, count, hasTmux } from "../support/tmux-terminal.js";
 import { waitFor } from "../support/wait-for.js";
 
-let terminal: TmuxTerminal;
-
 describe.skipIf(!hasTmux())("signals while the screen is up (tmux)", () => {
-	let server: ScriptedModelServer;
-	let root: string;
-	let run = 0;
-
-	beforeAll(async () => {
-		await ensureBuilt();
-		server = await startScriptedModelServer();
-		root = tempDir("loom-signal-exit-");
-	}, 120_000);
-
-	afterEach(() => {
-		terminal?.kill();
-		server.reset();
-	});
-
-	afterAll(() => {
-		server?.close();
-	});
+	const loom = useLoomInTmux("loom-signal-exit");
+	const server = loom.server;
+	let terminal: TmuxTerminal;
 
 	/**
 	 * Starts loom in a fresh project; once it ends, `cat -v` reads the terminal, showing escape sequences as text.
 	 * `git` replaces git on the PATH (a script). Resolves with loom's process id.
 	 */
 	async function open(git?: string): Promise<number> {
-		terminal = new TmuxTerminal(`loom-signal-exit-${run}`);
-		const dir = join(root, String(run++));
-		const cwd = join(dir, "project");
-		const home = join(dir, "loom-home");
-		mkdirSync(cwd, { recursive: true });
-		mkdirSync(join(home, "user-home"), { recursive: true });
 		const env: Record<string, string> = {};
 		if (git) {
-			const bin = join(dir, "bin");
-			mkdirSync(bin);
+			const bin = tempDir("loom-signal-exit-bin-");
 			writeFileSync(join(bin, "git"), git);
 			chmodSync(join(bin, "git"), 0o755);
 			env.PATH = `${bin}:${process.env.PATH ?? "/usr/bin:/bin"}`;
 		}
-		terminal.start(`${loomCommand(home, serverFlags(server.openaiBaseUrl), env)}; cat -v`, { cwd, columns: 100, rows: 30 });
+		({ terminal } = loom.open({ env, command: (loomCommand) => `${loomCommand}; cat -v` }));
 		await terminal.waitForScreen((text) => text.includes("Ask loom"), "the editor");
 		// The pane runs sh; loom is its child (env execs node).
 		const shell = terminal.tmux("display-message", "-p", "-t", terminal.session, "#{pane_pid}").trim();

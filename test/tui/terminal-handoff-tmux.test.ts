@@ -4,8 +4,7 @@ import { chmodSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { isAlive } from "../../src/core/process/index.js";
-import { ensureBuilt, serverFlags } from "../cli/loom-process.js";
-import { type ScriptedModelServer, startScriptedModelServer } from "../support/scripted-model-server.mjs";
+import { serverFlags, useScriptedServer } from "../support/loom-process.js";
 import { workspace } from "../support/temp-dir.js";
 import { TmuxTerminal, hasTmux, loomCommand, shellQuote } from "../support/tmux-terminal.js";
 import { waitFor } from "../support/wait-for.js";
@@ -41,14 +40,12 @@ function pidIn(file: string): Promise<number> {
 }
 
 describe.skipIf(!hasTmux())("lending the terminal (tmux)", () => {
-	let server: ScriptedModelServer;
+	const server = useScriptedServer();
 	let cwd: string;
 	/** A background job a `!command` left running. */
 	let background = 0;
 
 	beforeAll(async () => {
-		await ensureBuilt();
-		server = await startScriptedModelServer();
 		const ws = workspace();
 		cwd = ws.cwd;
 		const home = ws.home;
@@ -64,10 +61,7 @@ describe.skipIf(!hasTmux())("lending the terminal (tmux)", () => {
 		await terminal.waitForScreen((text) => text.includes("Ask loom") && text.includes("ready"), "the editor and the footer");
 	}, 120_000);
 
-	afterAll(() => {
-		terminal.kill();
-		server?.close();
-	});
+	afterAll(() => terminal.kill());
 
 	it("Ctrl+G hands the text to $EDITOR in line mode and takes the saved text back", async () => {
 		terminal.sendKeys("-l", "hello there");

@@ -2,7 +2,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { isProjectTrusted, nonInteractiveUi, ProjectTrustGate, projectTrust, setProjectTrust } from "../../../src/core/session/index.js";
-import { recordingUi } from "../../support/recording-ui.js";
+import { ScriptedUi } from "../../support/scripted-ui.js";
 import { tempDir } from "../../support/temp-dir.js";
 
 describe("project trust", () => {
@@ -56,10 +56,10 @@ describe("ProjectTrustGate", () => {
 		await gate.whenTrusted([".loom/extensions/a.ts"], () => void started.push("extensions"));
 		await gate.whenTrusted([".mcp.json: db"], () => void started.push("servers"));
 		expect(gate.pending).toEqual([".loom/extensions/a.ts", ".mcp.json: db"]);
-		const ui = recordingUi([true]);
+		const ui = new ScriptedUi().choose("Yes");
 		const [first, second] = await Promise.all([gate.ask(ui), gate.ask(ui)]);
 		expect([first, second]).toEqual([true, true]);
-		expect(ui.asked).toEqual(["Trust this project folder?"]);
+		expect(ui.titles()).toEqual(["Trust this project folder?"]);
 		expect(started).toEqual(["extensions", "servers"]);
 		expect(gate.pending).toEqual([]);
 		await gate.whenTrusted(["later"], () => void started.push("later"));
@@ -73,7 +73,7 @@ describe("ProjectTrustGate", () => {
 		const gate = new ProjectTrustGate(home, "/work/app");
 		let started = false;
 		await gate.whenTrusted([".loom/extensions/a.ts"], () => void (started = true));
-		expect(await gate.ask(recordingUi([true]))).toBe(false);
+		expect(await gate.ask(new ScriptedUi().choose("Yes"))).toBe(false);
 		expect(started).toBe(false);
 		expect(gate.status).toBe("refused");
 		expect(gate.pending).toEqual([".loom/extensions/a.ts"]);

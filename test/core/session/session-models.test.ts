@@ -14,6 +14,7 @@ import {
 	SessionStore,
 	type UiChoice,
 } from "../../../src/core/session/index.js";
+import { ScriptedUi } from "../../support/scripted-ui.js";
 import { tempDir } from "../../support/temp-dir.js";
 import { useScriptedServer } from "../../support/use-scripted-server.js";
 import { scriptedSessionOptions } from "./session-fixtures.js";
@@ -48,21 +49,10 @@ function makeSession(overrides: Partial<AgentSessionOptions> = {}, home = homeWi
 	return { session, events, home };
 }
 
-/** A SessionUi that answers every picker with `answer(choices)` and records what it was shown. */
+/** A SessionUi that answers its one picker with `answer(choices)`; `shown` is what the pickers showed. */
 function pickingUi(answer: (choices: readonly UiChoice<unknown>[]) => unknown, interactive = true) {
-	const shown: { title: string; initialIndex?: number; filter?: boolean; choices: readonly UiChoice<unknown>[] }[] = [];
-	const notices: string[] = [];
-	const ui: SessionUi = {
-		interactive,
-		notify: (_level, text) => notices.push(text),
-		async select(options, choices) {
-			shown.push({ ...options, choices });
-			return answer(choices) as any;
-		},
-		confirm: async () => false,
-		input: async () => undefined,
-	};
-	return { ui, shown, notices };
+	const ui = new ScriptedUi({ interactive }).choose(answer);
+	return { ui, shown: () => ui.asked.map(({ options, choices }) => ({ ...options, choices })) };
 }
 
 async function runCommand(session: AgentSession, line: string, ui?: SessionUi): Promise<string[]> {
@@ -79,7 +69,7 @@ describe("choosing the session's model", () => {
 		const { ui, shown } = pickingUi((choices) => choices.find((choice) => choice.label === "gem/flash")!.value);
 		await runCommand(session, "/model", ui);
 
-		const picker = shown[0]!;
+		const picker = shown()[0]!;
 		expect(picker.filter).toBe(true);
 		expect(picker.title).toBe("Model (now local/small)");
 		expect(picker.choices[picker.initialIndex!]!.label).toBe("local/small");
@@ -95,7 +85,7 @@ describe("choosing the session's model", () => {
 		const { ui, shown } = pickingUi(() => undefined);
 		await runCommand(session, "/model", ui);
 
-		const picker = shown[0]!;
+		const picker = shown()[0]!;
 		expect(picker.choices[picker.initialIndex!]!.label).toBe("openai/scripted");
 		expect(picker.choices).toContainEqual(expect.objectContaining({ label: "openai/scripted", description: expect.not.stringContaining("no key") }));
 		expect(picker.choices).toContainEqual({ label: "openai/gpt-5.6-terra", value: "openai/gpt-5.6-terra", description: "GPT-5.6 Terra · 1.0M context" });

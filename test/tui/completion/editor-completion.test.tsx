@@ -1,7 +1,7 @@
-import { mkdirSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { tempDir } from "../../support/temp-dir.js";
+import { projectTree } from "../../support/project-tree.js";
 import { FakeSession } from "../fake-session.js";
 import { mount } from "../mount-app.js";
 
@@ -11,11 +11,7 @@ const TAB = "\t";
 const DOWN = "\u001b[B";
 
 function sessionIn(files: string[]): FakeSession {
-	const root = tempDir("loom-complete-");
-	for (const file of files) {
-		mkdirSync(join(root, file, ".."), { recursive: true });
-		writeFileSync(join(root, file), "");
-	}
+	const root = projectTree(Object.fromEntries(files.map((file) => [file, ""])));
 	writeFileSync(join(root, ".gitignore"), "dist/\n");
 	const session = new FakeSession();
 	session.cwd = root;

@@ -4,16 +4,8 @@ import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { FileIndex } from "../../../src/tui/completion/file-index.js";
 import { FileMatcher, SLICE } from "../../../src/tui/completion/file-matcher.js";
+import { projectTree } from "../../support/project-tree.js";
 import { tempDir } from "../../support/temp-dir.js";
-
-function tree(files: Record<string, string>): string {
-	const root = tempDir("loom-files-");
-	for (const [path, content] of Object.entries(files)) {
-		mkdirSync(join(root, path, ".."), { recursive: true });
-		writeFileSync(join(root, path), content);
-	}
-	return root;
-}
 
 async function indexed(root: string): Promise<string[]> {
 	const index = new FileIndex(root);
@@ -23,7 +15,7 @@ async function indexed(root: string): Promise<string[]> {
 
 describe("the project's file index", () => {
 	it("lists files and directories, each folder's entries after it, skipping what .gitignore files say and .git itself", async () => {
-		const root = tree({
+		const root = projectTree({
 			".gitignore": "node_modules/\n*.log\n/build\n!keep.log\n",
 			"src/main.ts": "",
 			"src/debug.log": "",
@@ -40,13 +32,13 @@ describe("the project's file index", () => {
 	});
 
 	it("lists a symbolic link to a directory without walking into it (a link to a parent would loop)", async () => {
-		const root = tree({ "a/file.txt": "" });
+		const root = projectTree({ "a/file.txt": "" });
 		symlinkSync(root, join(root, "a", "loop"));
 		expect(await indexed(root)).toEqual(["a/", "a/file.txt", "a/loop"]);
 	});
 
 	it("walks again, in the background, when asked after its list has aged; the old list serves meanwhile", async () => {
-		const root = tree({ "one.txt": "" });
+		const root = projectTree({ "one.txt": "" });
 		let now = 0;
 		const index = new FileIndex(root, { now: () => now, refreshMs: 1000 });
 		await index.ready();
@@ -62,7 +54,7 @@ describe("the project's file index", () => {
 	});
 
 	it("offers the shallowest entries first before anything is typed", async () => {
-		const root = tree({ "a/b/c/deep.txt": "", "z.txt": "" });
+		const root = projectTree({ "a/b/c/deep.txt": "", "z.txt": "" });
 		const index = new FileIndex(root);
 		await index.ready();
 		const matcher = new FileMatcher(index);
@@ -73,7 +65,7 @@ describe("the project's file index", () => {
 	});
 
 	it("stops at its limit of files", async () => {
-		const root = tree(Object.fromEntries(Array.from({ length: 30 }, (_, i) => [`f${i}.txt`, ""])));
+		const root = projectTree(Object.fromEntries(Array.from({ length: 30 }, (_, i) => [`f${i}.txt`, ""])));
 		const index = new FileIndex(root, { maxFiles: 10 });
 		await index.ready();
 		expect(index.snapshot().paths).toHaveLength(10);

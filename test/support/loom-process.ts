@@ -4,9 +4,9 @@ import { mkdirSync, readFileSync, readdirSync, rmdirSync, statSync } from "node:
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import type { ScriptedModelServer } from "../support/scripted-model-server.mjs";
-import { useScriptedServer as useServer } from "../support/use-scripted-server.js";
-import { sleep, waitFor } from "../support/wait-for.js";
+import type { ScriptedModelServer } from "./scripted-model-server.mjs";
+import { useScriptedServer as useServer } from "./use-scripted-server.js";
+import { sleep, waitFor } from "./wait-for.js";
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 export const LOOM_BIN = join(ROOT, "bin", "loom");
