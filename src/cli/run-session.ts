@@ -6,6 +6,7 @@ import type { ProjectTrustGate } from "../core/session/project-trust-gate.js";
 import { SessionFileError } from "../core/session/session-entries.js";
 import { SessionInUseError } from "../core/session/session-lock.js";
 import { loadSettings, type Settings, SettingsError } from "../core/session/settings.js";
+import { stderrNotice } from "../core/session/notice-text.js";
 import { stripControls, stripToOneLine } from "../core/text/sanitize-terminal.js";
 import { EXIT } from "../modes/exit-codes.js";
 import type { CliOptions } from "./args.js";
@@ -77,7 +78,7 @@ export async function runSession(options: CliOptions, home: string, io: RunIo, v
 	}
 	// Print mode says a warning about a file once per change of the file; the screen and RPC at each start.
 	const warnings = interactive || rpc ? session.loadWarnings : warningsToReport(home, session.loadWarnings);
-	for (const warning of warnings) io.stderr.write(`loom: warning: ${stripControls(warning, { keepTabs: true })}\n`);
+	for (const warning of warnings) io.stderr.write(stderrNotice("warning", warning));
 
 	const { killAllBashProcesses } = await import("../tools/index.js");
 	// Output folders of loom processes that died without exiting go while this one works.
