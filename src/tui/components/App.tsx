@@ -3,6 +3,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { errorMessage } from "../../core/error-text.js";
 import type { ImageContent } from "../../core/llm-types.js";
 import { type AttachedPrompt, attachMentions } from "../attach-mentions.js";
+import { footerHeight } from "../footer-text.js";
 import { useClock } from "../hooks/use-clock.js";
 import { useCompletions } from "../hooks/use-completions.js";
 import { useDialogs } from "../hooks/use-dialogs.js";
@@ -23,7 +24,7 @@ import { hiddenCommandNotices, resolveCommand, runSlashCommand, screenCommands }
 import { type NoticeLevel, type ScreenView, initialView, isBusy } from "../view-model.js";
 import { DialogHost } from "./DialogHost.js";
 import { Editor } from "./Editor.js";
-import { Footer, footerHeight } from "./Footer.js";
+import { Footer } from "./Footer.js";
 import { LiveArea } from "./LiveArea.js";
 import { QueuedMessages, queuedHeight } from "./QueuedMessages.js";
 import { ShellRow } from "./ShellRow.js";
