@@ -13,6 +13,7 @@ import {
 } from "@agentclientprotocol/sdk";
 import { isDirectory } from "../core/files/paths.js";
 import { type AgentSession, listAllSessions, listSessions, type SessionInfo } from "../core/session/index.js";
+import { plainNotice } from "../core/session/notice-text.js";
 import type { TextFileAccess } from "../tools/index.js";
 import { AcpSession } from "./acp-session.js";
 import { clientFiles } from "./client-files.js";
@@ -75,7 +76,7 @@ export function createAcpAgent(options: AcpAgentOptions): LoomAcpAgent {
 			throw new RequestError(-32603, (error as Error).message);
 		}
 		sessionId = session.sessionId;
-		for (const warning of session.loadWarnings) options.log(`loom: warning: ${warning}`);
+		for (const warning of session.loadWarnings) options.log(`loom: ${plainNotice("warning", warning)}`);
 		const opened = new AcpSession(session, client, { notices: capabilities.session?.notices != null, log: options.log });
 		sessions.set(opened.id, opened);
 		// Questions and the command list wait for the response that tells the client about the session.

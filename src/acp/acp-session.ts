@@ -3,6 +3,7 @@
 import { type AgentContext, type ContentBlock, type PromptResponse, RequestError, type SessionUpdate, type StopReason } from "@agentclientprotocol/sdk";
 import { readCheckedText } from "../core/checked-read.js";
 import type { AgentSession, NoticeLevel, RunOutcome } from "../core/session/index.js";
+import { plainNotice } from "../core/session/notice-text.js";
 import { AcpUi } from "./acp-ui.js";
 import { availableCommands, promptCommand } from "./commands.js";
 import { promptInput } from "./prompt-content.js";
@@ -97,7 +98,7 @@ export class AcpSession {
 	private async runCommand({ definition, args }: NonNullable<ReturnType<typeof promptCommand>>): Promise<RunOutcome> {
 		let told = false;
 		const notify = (level: NoticeLevel, text: string) => {
-			const line = `${told ? "\n\n" : ""}${level === "info" ? "" : `${level}: `}${text}`;
+			const line = `${told ? "\n\n" : ""}${plainNotice(level, text)}`;
 			told = true;
 			void this.send([{ sessionUpdate: "agent_message_chunk", content: { type: "text", text: line } }]);
 		};

@@ -5,6 +5,7 @@
 import type { AgentContext, PermissionOption, PermissionOptionKind, SessionUpdate, ToolCallUpdate } from "@agentclientprotocol/sdk";
 import type { NoticeLevel } from "../core/session/command-registry.js";
 import type { ApprovalChoice, InputOptions, SelectOptions, SessionUi, UiChoice } from "../core/session/index.js";
+import { plainNotice } from "../core/session/notice-text.js";
 
 export interface AcpUiOptions {
 	client: AgentContext;
@@ -37,7 +38,7 @@ export class AcpUi implements SessionUi {
 
 	notify(level: NoticeLevel, text: string): void {
 		if (this.options.notices) void this.options.send([{ sessionUpdate: "notice", severity: level, title: text }]);
-		else this.options.log(`loom: ${level === "info" ? "" : `${level}: `}${text}`);
+		else this.options.log(`loom: ${plainNotice(level, text)}`);
 	}
 
 	async select<T>(options: SelectOptions, choices: readonly UiChoice<T>[]): Promise<T | undefined> {

@@ -2,7 +2,7 @@
 // prompt is "/name args". Those that replace or move the conversation are left out: the editor opens, loads and
 // shows the thread itself, and a command must not swap the conversation under it (nor its session id).
 import type { AvailableCommand } from "@agentclientprotocol/sdk";
-import { type AgentSession, type CommandDefinition, type CommandSession, parseSlashCommand } from "../core/session/index.js";
+import { type AgentSession, type CommandDefinition, type CommandSession, resolveCommand } from "../core/session/index.js";
 
 const EDITOR_OWNS: ReadonlySet<string> = new Set(["new", "resume", "fork", "tree", "rewind"]);
 
@@ -15,8 +15,7 @@ export function availableCommands(session: AgentSession): AvailableCommand[] {
 
 /** The command a prompt's text runs, when it is "/name …" naming one offered to the editor. */
 export function promptCommand(session: AgentSession, text: string): { definition: CommandDefinition<CommandSession>; args: string } | undefined {
-	const typed = parseSlashCommand(text);
-	if (!typed || EDITOR_OWNS.has(typed.name)) return undefined;
-	const definition = session.commands.get(typed.name);
-	return definition ? { definition, args: typed.args } : undefined;
+	const typed = resolveCommand(text, session.commands);
+	if (!typed?.definition || EDITOR_OWNS.has(typed.name)) return undefined;
+	return { definition: typed.definition, args: typed.args };
 }

@@ -6,6 +6,7 @@ import { formatTokens } from "../core/format.js";
 import { missingApiKeyMessage } from "../core/llm/api-keys.js";
 import { loadModelRegistry, type ModelListing, type ModelRegistry } from "../core/llm/model-registry.js";
 import { ModelChoice } from "../core/session/model-choice.js";
+import { stderrLine } from "../core/session/notice-text.js";
 import { loadSettings, type Settings } from "../core/session/settings.js";
 import { stripToOneLine } from "../core/text/sanitize-terminal.js";
 import { EXIT } from "../modes/exit-codes.js";
@@ -36,7 +37,7 @@ export function printModelList(options: ListModelsOptions, io: ListModelsIo): nu
 		registry = loadModelRegistry(io.home, io.env);
 		settings = loadSettings(io.home);
 	} catch (error) {
-		io.stderr.write(`loom: ${stripToOneLine((error as Error).message)}\n`);
+		io.stderr.write(stderrLine(stripToOneLine((error as Error).message)));
 		return EXIT.failure;
 	}
 	try {
@@ -52,7 +53,7 @@ export function printModelList(options: ListModelsOptions, io: ListModelsIo): nu
 	if (shown.length === 0) {
 		const closest = registry.suggestModels(query);
 		const hint = closest.length > 0 ? ` Closest known: ${closest.join(", ")}.` : "";
-		io.stderr.write(`loom: no known model matches "${stripToOneLine(search)}".${hint} loom --list-models lists them all.\n`);
+		io.stderr.write(stderrLine(`no known model matches "${stripToOneLine(search)}".${hint} loom --list-models lists them all.`));
 		return EXIT.failure;
 	}
 	// Names and ids may come from models.json: one line each, no escape sequences.
@@ -64,7 +65,7 @@ export function printModelList(options: ListModelsOptions, io: ListModelsIo): nu
 	]);
 	io.stdout.write(table([[...HEADER], ...rows]));
 	const keyless = [...new Set(shown.filter((listing) => !listing.hasKey).map((listing) => listing.model.provider))];
-	for (const provider of keyless) io.stderr.write(`loom: ${stripToOneLine(missingApiKeyMessage(provider, { modelsJsonPath: registry.modelsJsonPath }))}\n`);
+	for (const provider of keyless) io.stderr.write(stderrLine(stripToOneLine(missingApiKeyMessage(provider, { modelsJsonPath: registry.modelsJsonPath }))));
 	return EXIT.ok;
 }
 

@@ -1,7 +1,7 @@
 // Entry of the `loom` command. Kept small: parsing needs only commander; everything heavier is imported
 // on the path that needs it, so `loom --version` and `loom --help` start fast.
 import { createRequire } from "node:module";
-import { stripControls } from "../core/text/sanitize-terminal.js";
+import { stderrLine } from "../core/session/notice-text.js";
 import { EXIT } from "../modes/exit-codes.js";
 import { parseArgs } from "./args.js";
 import { UsageError } from "./usage-error.js";
@@ -16,10 +16,10 @@ async function main(argv: string[]): Promise<number> {
 		return await run(parsed.options, undefined, version);
 	} catch (error) {
 		if (error instanceof UsageError) {
-			process.stderr.write(`loom: ${stripControls(error.message, { keepTabs: true })}\n(run loom --help for usage)\n`);
+			process.stderr.write(`${stderrLine(error.message)}(run loom --help for usage)\n`);
 			return EXIT.usage;
 		}
-		process.stderr.write(`loom: unexpected error: ${stripControls((error as Error)?.stack ?? String(error), { keepTabs: true })}\n`);
+		process.stderr.write(stderrLine(`unexpected error: ${(error as Error)?.stack ?? String(error)}`));
 		return EXIT.failure;
 	}
 }

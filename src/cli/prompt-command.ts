@@ -1,7 +1,7 @@
 // Print mode's prompt when its words name a command ("/fix 42 parser"): a prompt template or a skill is expanded
 // as the screen expands it. Any other command has no answer to print, and an unknown name is most likely a typo
 // costing a model call, so both are usage errors. Paths ("/etc/hosts …") stay prompts, and so does piped stdin.
-import { type CommandLookup, parseSlashCommand } from "../core/session/command-registry.js";
+import { type CommandLookup, resolveCommand } from "../core/session/command-registry.js";
 import { UsageError } from "./usage-error.js";
 
 /** Templates and skills named at most in the error about an unknown command. */
@@ -9,9 +9,9 @@ const MAX_NAMED = 12;
 
 /** The words to send: `words` themselves, or the text of the template or skill they name. */
 export async function printPrompt(commands: CommandLookup<unknown>, words: string): Promise<string> {
-	const call = parseSlashCommand(words);
+	const call = resolveCommand(words, commands);
 	if (!call) return words;
-	const command = commands.get(call.name);
+	const command = call.definition;
 	if (command?.expand) return command.expand(call.args);
 	if (command) {
 		throw new UsageError(

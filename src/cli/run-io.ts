@@ -1,6 +1,6 @@
 // What a run of loom reads and writes, and how it reports a failure: shared by the commands that need no session
 // and the session's modes.
-import { stripControls } from "../core/text/sanitize-terminal.js";
+import { stderrLine } from "../core/session/notice-text.js";
 import { EXIT } from "../modes/exit-codes.js";
 
 export interface RunIo {
@@ -13,6 +13,6 @@ export interface RunIo {
 
 /** Reports on stderr; the message may carry a server's or a file's text, so its escape sequences are stripped. */
 export function fail(io: RunIo, message: string): number {
-	io.stderr.write(`loom: ${stripControls(message, { keepTabs: true })}\n`);
+	io.stderr.write(stderrLine(message));
 	return EXIT.failure;
 }

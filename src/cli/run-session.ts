@@ -6,6 +6,7 @@ import type { ProjectTrustGate } from "../core/session/project-trust-gate.js";
 import { SessionFileError } from "../core/session/session-entries.js";
 import { SessionInUseError } from "../core/session/session-lock.js";
 import { loadSettings, type Settings, SettingsError } from "../core/session/settings.js";
+import { stderrLine, stderrNotice } from "../core/session/notice-text.js";
 import { stripControls, stripToOneLine } from "../core/text/sanitize-terminal.js";
 import { EXIT } from "../modes/exit-codes.js";
 import type { CliOptions } from "./args.js";
@@ -70,14 +71,14 @@ export async function runSession(options: CliOptions, home: string, io: RunIo, v
 		if (error instanceof SessionFileError) throw new UsageError(error.message);
 		if (error instanceof UsageError) throw error;
 		if (error instanceof InterruptedError) {
-			io.stderr.write("loom: interrupted\n");
+			io.stderr.write(stderrLine("interrupted"));
 			return EXIT.interrupted;
 		}
 		return fail(io, (error as Error).message);
 	}
 	// Print mode says a warning about a file once per change of the file; the screen and RPC at each start.
 	const warnings = interactive || rpc ? session.loadWarnings : warningsToReport(home, session.loadWarnings);
-	for (const warning of warnings) io.stderr.write(`loom: warning: ${stripControls(warning, { keepTabs: true })}\n`);
+	for (const warning of warnings) io.stderr.write(stderrNotice("warning", warning));
 
 	const { killAllBashProcesses } = await import("../tools/index.js");
 	// Output folders of loom processes that died without exiting go while this one works.
@@ -208,20 +209,20 @@ async function runPrint(session: AgentSession, input: PromptInput, options: CliO
 		if (denied > 0) io.stderr.write(`${deniedNote(denied, [...unanswered])}\n`);
 		if (outputError) return fail(io, outputError.message);
 		if (interrupted !== undefined) {
-			if (!readerGone) io.stderr.write("loom: interrupted\n");
+			if (!readerGone) io.stderr.write(stderrLine("interrupted"));
 			return interrupted;
 		}
 		if (outcome.status !== "done") return fail(io, outcome.errorMessage ?? outcome.status);
 		// Exit 0 all the same (the answer is what the model wrote), but a script's reader must know it is incomplete.
 		if (outcome.message?.stopReason === "length") {
-			io.stderr.write("loom: the answer was cut off at the model's output limit (max tokens).\n");
+			io.stderr.write(stderrLine("the answer was cut off at the model's output limit (max tokens)."));
 		}
 		if (options.maxTurns !== undefined && outcome.message?.stopReason === "toolUse") {
-			io.stderr.write(`loom: stopped after ${options.maxTurns} model turn${options.maxTurns === 1 ? "" : "s"} (--max-turns).\n`);
+			io.stderr.write(stderrLine(`stopped after ${options.maxTurns} model turn${options.maxTurns === 1 ? "" : "s"} (--max-turns).`));
 		}
 		// An empty stdout is otherwise indistinguishable from a lost answer.
 		if (options.mode !== "json" && outcome.message?.stopReason === "stop" && answerText(outcome.message).trim() === "") {
-			io.stderr.write("loom: the model returned no text.\n");
+			io.stderr.write(stderrLine("the model returned no text."));
 		}
 		return EXIT.ok;
 	} catch (error) {

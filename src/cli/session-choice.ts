@@ -5,6 +5,7 @@ import { listSessions, newestSessionFile, type SessionInfo } from "../core/sessi
 import { describeHolder, type SessionInUseError } from "../core/session/session-lock.js";
 import { sessionIdFromFileName } from "../core/session/session-paths.js";
 import { resolveSessionArgument } from "../core/session/session-resolve.js";
+import type { SelectOptions, UiChoice } from "../core/session/session-ui.js";
 import { showControls, stripToOneLine } from "../core/text/sanitize-terminal.js";
 import type { CliOptions } from "./args.js";
 import { InterruptedError, UsageError } from "./usage-error.js";
@@ -47,14 +48,20 @@ export function sessionInUseMessage(error: SessionInUseError): string {
 export async function askToFork(error: SessionInUseError, io: ChoiceIo): Promise<boolean> {
 	if (!io.canAsk) return false;
 	const id = sessionIdFromFileName(error.file) ?? error.file;
-	const { pickInTerminal } = await import("../tui/index.js");
 	const body = [{ text: `Session ${showControls(id)} is open in another loom process (${describeHolder(error.holder)}).`, style: "plain" as const }];
-	const answer = await pickInTerminal({ title: "Continue from it in a new session (a fork)?", body }, [
+	const answer = await askInTerminal({ title: "Continue from it in a new session (a fork)?", body }, [
 		{ label: "Yes, a new session that starts from its conversation", value: true },
 		{ label: "No, leave it to the other loom", value: false },
 	], io);
+	return answer?.value === true;
+}
+
+/** One question on the terminal before the screen is up: the answer, or undefined when dismissed; Ctrl+C interrupts. */
+async function askInTerminal<T>(select: SelectOptions, choices: readonly UiChoice<T>[], io: ChoiceIo): Promise<{ value: T } | undefined> {
+	const { pickInTerminal } = await import("../tui/index.js");
+	const answer = await pickInTerminal(select, choices, io);
 	if (answer === "interrupted") throw new InterruptedError();
-	return answer !== "dismissed" && answer.value;
+	return answer === "dismissed" ? undefined : answer;
 }
 
 export function formatSessionList(sessions: readonly SessionInfo[], width = 100): string {
@@ -81,11 +88,9 @@ async function pickSession(sessions: SessionInfo[], cwd: string, io: ChoiceIo): 
 		io.stdout.write(`${formatSessionList(sessions, io.stdout.columns || 100)}\n`);
 		throw new UsageError("--resume needs a terminal to choose from the list above; pass --session <id> instead.");
 	}
-	const { pickInTerminal } = await import("../tui/index.js");
 	const choices = sessions.map((info) => ({ ...sessionChoice(info), value: info.file }));
 	const title = `Resume which session? ${sessions.length} in ${showControls(cwd)}, newest first`;
-	const answer = await pickInTerminal({ title, filter: true }, choices, io);
-	if (answer === "interrupted") throw new InterruptedError();
-	if (answer === "dismissed") throw new UsageError("No session chosen.");
+	const answer = await askInTerminal({ title, filter: true }, choices, io);
+	if (!answer) throw new UsageError("No session chosen.");
 	return answer.value;
 }

@@ -6,14 +6,15 @@ import { THINKING_LEVELS } from "../core/llm-types.js";
 import { busyRefusal } from "../core/session/command-registry.js";
 import {
 	type AgentSession,
+	type CommandSession,
 	type CompactionEntry,
 	describeRewind,
 	type NoticeLevel,
-	parseSlashCommand,
 	type PromptPoint,
+	type ResolvedCommand,
+	resolveCommand,
 	type RewindResult,
 	type SessionEvent,
-	type SlashCommand,
 } from "../core/session/index.js";
 import {
 	CommandError,
@@ -60,11 +61,12 @@ export const COMMANDS: Readonly<Record<string, Handler>> = {
 		const text = stringField(command, "message");
 		const images = imagesField(command);
 		const behaviour = command.fields.streamingBehavior === undefined ? undefined : choiceField(command, "streamingBehavior", ["steer", "followUp"]);
-		const call = commandCall(ctx.session, text);
-		if (call) {
+		// A prompt that names a registered command ("/compact focus on tests") runs it, as typed in the screen.
+		const call = resolveCommand(text, ctx.session.commands);
+		if (call?.definition) {
 			// Judged before this prompt counts as starting: the command sees the run going on, not itself.
 			const busy = ctx.busy();
-			await ctx.startRun(() => runCommand(ctx, call.name, call.args, busy, (level, notice) => ctx.ui.notify(level, notice)));
+			await ctx.startRun(() => runCommand(ctx, call, busy, (level, notice) => ctx.ui.notify(level, notice)));
 			return undefined;
 		}
 		if (ctx.busy()) {
@@ -166,7 +168,8 @@ export const COMMANDS: Readonly<Record<string, Handler>> = {
 	async run_command(command, ctx) {
 		const name = stringField(command, "name").replace(/^\//, "");
 		const notices: { level: NoticeLevel; text: string }[] = [];
-		await runCommand(ctx, name, optionalString(command, "args")?.trim() ?? "", ctx.busy(), (level, text) => notices.push({ level, text }));
+		const args = optionalString(command, "args")?.trim() ?? "";
+		await runCommand(ctx, { name, args, definition: ctx.session.commands.get(name) }, ctx.busy(), (level, text) => notices.push({ level, text }));
 		const errors = notices.filter((notice) => notice.level === "error");
 		if (errors.length > 0) throw new CommandError(errors.map((notice) => notice.text).join("\n"));
 		return { notices };
@@ -213,12 +216,10 @@ function listCommands(_command: RpcCommand, ctx: RpcContext) {
 
 async function runCommand(
 	ctx: RpcContext,
-	name: string,
-	args: string,
+	{ name, args, definition }: ResolvedCommand<CommandSession>,
 	busy: boolean,
 	notify: (level: NoticeLevel, text: string) => void,
 ): Promise<void> {
-	const definition = ctx.session.commands.get(name);
 	if (!definition) throw new CommandError(`Unknown command /${name}: list_commands lists the commands there are.`);
 	await definition.handler(args, { session: ctx.session, notify, busy, ui: ctx.ui, setEditorText: (text) => ctx.ui.setEditorText(text) });
 }
@@ -232,10 +233,4 @@ function promptOf(ctx: RpcContext, entryId: string): PromptPoint {
 
 function filesReport({ restore, report }: NonNullable<RewindResult["files"]>) {
 	return { ...report, notRestored: restore.notRestored, ...(restore.note ? { note: restore.note } : {}) };
-}
-
-/** A prompt that names a registered command ("/compact focus on tests") runs it, as typed in the screen. */
-function commandCall(session: AgentSession, text: string): SlashCommand | undefined {
-	const call = parseSlashCommand(text);
-	return call && session.commands.get(call.name) ? call : undefined;
 }

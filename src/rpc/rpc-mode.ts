@@ -5,7 +5,7 @@
 // line is answered with an error response and loom keeps serving; the end of stdin aborts the run, waits for it to
 // settle (the session file complete) and ends loom.
 import type { AgentSession, SessionEvent } from "../core/session/index.js";
-import { stripControls } from "../core/text/sanitize-terminal.js";
+import { stderrLine } from "../core/session/notice-text.js";
 import { EXIT } from "../modes/exit-codes.js";
 import { eventToJsonLine } from "../modes/json-events.js";
 import { LineWriter } from "../modes/line-writer.js";
@@ -212,7 +212,7 @@ class RpcServer {
 	private errorMessage(error: unknown): string {
 		if (error instanceof CommandError) return error.message;
 		if (error instanceof TypeError || error instanceof RangeError || error instanceof ReferenceError || !(error instanceof Error)) {
-			this.stderr.write(`loom: rpc: unexpected error: ${stripControls((error as Error)?.stack ?? String(error), { keepTabs: true })}\n`);
+			this.stderr.write(stderrLine(`rpc: unexpected error: ${(error as Error)?.stack ?? String(error)}`));
 			return `loom failed unexpectedly: ${(error as Error)?.message ?? String(error)} (details on stderr)`;
 		}
 		return error.message;

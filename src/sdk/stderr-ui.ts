@@ -2,11 +2,8 @@
 // without the escape sequences an extension or a server may have put in them; questions get no answer.
 import type { NoticeLevel } from "../core/session/index.js";
 import { nonInteractiveUi, type SessionUi } from "../core/session/index.js";
-import { stripControls } from "../core/text/sanitize-terminal.js";
+import { stderrNotice } from "../core/session/notice-text.js";
 
 export function stderrUi(stream: NodeJS.WritableStream = process.stderr): SessionUi {
-	return nonInteractiveUi((level: NoticeLevel, text: string) => {
-		const prefix = level === "info" ? "loom: " : `loom: ${level}: `;
-		stream.write(`${prefix}${stripControls(text, { keepTabs: true })}\n`);
-	});
+	return nonInteractiveUi((level: NoticeLevel, text: string) => stream.write(stderrNotice(level, text)));
 }

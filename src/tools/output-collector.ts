@@ -3,7 +3,7 @@
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
-import { stripVTControlCharacters } from "node:util";
+import { stripCommandOutput } from "../core/text/sanitize-terminal.js";
 import { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, type TruncationResult, truncateTail } from "../core/text/truncate.js";
 import { CappedOutputFile, type KeptParts } from "./output-file.js";
 import { outputFolder } from "../core/files/output-folder.js";
@@ -31,19 +31,6 @@ export interface CollectedOutput {
 	fullOutputPath?: string;
 	/** Set when the file could not hold all of it: the bytes it kept from the start and from the end. */
 	fileKept?: KeptParts;
-}
-
-/** Terminal noise out: colour codes, carriage-return progress redraws, other control characters. */
-function sanitizeOutput(text: string): string {
-	return stripVTControlCharacters(text)
-		.replace(/\r\n/g, "\n")
-		.split("\n")
-		.map((line) => {
-			const redraw = line.lastIndexOf("\r");
-			return redraw === -1 ? line : line.slice(redraw + 1);
-		})
-		.join("\n")
-		.replace(/[\u0000-\u0008\u000B-\u001F\u007F]/g, "");
 }
 
 export class OutputCollector {
@@ -97,7 +84,7 @@ export class OutputCollector {
 
 	/** The tail so far, cut to the limits (for live updates and the final result). */
 	tail(): TruncationResult {
-		let text = sanitizeOutput(Buffer.concat(this.chunks).toString("utf8"));
+		let text = stripCommandOutput(Buffer.concat(this.chunks).toString("utf8"));
 		if (this.dropped) {
 			// The oldest kept chunk may start mid-line; that fragment must not pass for a whole line.
 			const firstBreak = text.indexOf("\n");

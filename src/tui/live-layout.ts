@@ -36,6 +36,44 @@ export function planToolRows(runs: ToolRunView[], budget: number, tools: readonl
 	return { rows, hidden, height };
 }
 
+/** Thinking rows shown beside streaming text; alone, it may take up to THINKING_ROWS. */
+const THINKING_ROWS = 3;
+
+/** How the live area's rows are shared. */
+export interface LiveAreaPlan {
+	/** The blank row above the area. */
+	margin: number;
+	/** 1 for the row of a tool call still being written. */
+	pendingRows: 0 | 1;
+	tools: ToolPlan;
+	thinkingRows: number;
+	textRows: number;
+}
+
+/**
+ * The live area's rows within `budget`: the top margin first, then the call being written, the tool rows, the
+ * thinking (one row when text streams too) and the streaming text takes what is left.
+ */
+export function planLiveArea(options: {
+	budget: number;
+	pending: boolean;
+	hasThinking: boolean;
+	hasText: boolean;
+	runs: ToolRunView[];
+	tools?: readonly NamedToolPresentation[];
+}): LiveAreaPlan {
+	const margin = 1;
+	let room = options.budget - margin;
+	const pendingRows = options.pending && room > 0 ? 1 : 0;
+	room -= pendingRows;
+	const tools = planToolRows(options.runs, room, options.tools);
+	room -= tools.height;
+	const thinkingRows = options.hasThinking ? Math.max(0, Math.min(options.hasText ? 1 : THINKING_ROWS, room)) : 0;
+	room -= thinkingRows;
+	const textRows = options.hasText ? Math.max(0, room) : 0;
+	return { margin, pendingRows, tools, thinkingRows, textRows };
+}
+
 export interface ScreenRows {
 	/** Terminal height. */
 	rows: number;

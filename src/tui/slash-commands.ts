@@ -1,10 +1,10 @@
 // Slash commands typed into the editor. Parsing is pure; the commands themselves are registry entries: the
 // session's (new, model, …) with the screen's own (help, quit) on top. Errors become one readable line.
 import { errorMessage } from "../core/error-text.js";
-import { type CommandContext, CommandRegistry, hiddenCommandNotice, type SlashCommand } from "../core/session/command-registry.js";
+import { type CommandContext, CommandRegistry, hiddenCommandNotice, type ResolvedCommand } from "../core/session/command-registry.js";
 import type { SessionPort } from "./session-port.js";
 
-export { parseSlashCommand, type SlashCommand } from "../core/session/command-registry.js";
+export { resolveCommand } from "../core/session/command-registry.js";
 
 export type SlashContext = CommandContext<SessionPort>;
 export type ScreenCommands = CommandRegistry<SessionPort>;
@@ -58,14 +58,13 @@ export function hiddenCommandNotices(commands: ScreenCommands): string[] {
 }
 
 /** Runs a command; an unknown one, or its failure, is reported as an error notice. */
-export async function runSlashCommand(command: SlashCommand, commands: ScreenCommands, ctx: SlashContext): Promise<void> {
-	const definition = commands.get(command.name);
+export async function runSlashCommand({ name, args, definition }: ResolvedCommand<SessionPort>, ctx: SlashContext): Promise<void> {
 	if (!definition) {
-		ctx.notify("error", `Unknown command /${command.name}. /help lists the commands.`);
+		ctx.notify("error", `Unknown command /${name}. /help lists the commands.`);
 		return;
 	}
 	try {
-		await definition.handler(command.args, ctx);
+		await definition.handler(args, ctx);
 	} catch (error) {
 		ctx.notify("error", errorMessage(error));
 	}

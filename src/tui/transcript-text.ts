@@ -3,6 +3,7 @@
 // a long answer than everything else on the screen together. Pure: an item and a width give the exact text.
 import chalk from "chalk";
 import type { NamedToolPresentation } from "../core/tool-definition.js";
+import { NOTICE_MARK } from "../core/session/notice-text.js";
 import { stripControls } from "../core/text/sanitize-terminal.js";
 import { renderMarkdown } from "./markdown.js";
 import { styledLineText, toolRowHeader, toolRowLines } from "./tool-row-text.js";
@@ -78,15 +79,10 @@ function thinkingLine(text: string, redacted: boolean, expanded: boolean): strin
 	return `✻ ${trimmed}`;
 }
 
+const NOTICE_STYLE: Readonly<Record<NoticeLevel, (text: string) => string>> = { error: chalk.red, warning: chalk.yellow, info: chalk.dim };
+
 function noticeLine(level: NoticeLevel, text: string): string {
-	switch (level) {
-		case "error":
-			return chalk.red(`✗ ${text}`);
-		case "warning":
-			return chalk.yellow(`! ${text}`);
-		default:
-			return chalk.dim(`· ${text}`);
-	}
+	return NOTICE_STYLE[level](`${NOTICE_MARK[level]} ${text}`);
 }
 
 /** "$ command", then the output's last lines (Ctrl+O shows all), and the exit status when it failed. */

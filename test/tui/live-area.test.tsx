@@ -1,6 +1,7 @@
 import { render } from "ink-testing-library";
 import { describe, expect, it } from "vitest";
-import { LiveArea, streamingRows } from "../../src/tui/components/LiveArea.js";
+import { LiveArea } from "../../src/tui/components/LiveArea.js";
+import { streamingRows } from "../../src/tui/live-rows.js";
 import { liveBudget, planToolRows } from "../../src/tui/live-layout.js";
 import type { ActiveAssistant, ToolRunView } from "../../src/tui/view-model.js";
 import { builtinTools } from "../support/builtin-tools.js";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { streamingRows } from "../../src/tui/components/LiveArea.js";
+import { streamingRows } from "../../src/tui/live-rows.js";
 import { renderMarkdown } from "../../src/tui/markdown.js";
 import { reduceView } from "../../src/tui/reducer.js";
 import { initialView } from "../../src/tui/view-model.js";

@@ -77,6 +77,21 @@ export function parseSlashCommand(text: string): SlashCommand | undefined {
 	return { name: match[1]!, args: (match[2] ?? "").trim() };
 }
 
+/** A typed line that is a command: its name and arguments, and the command that runs for it. */
+export interface ResolvedCommand<S> extends SlashCommand {
+	/** The registry's command of that name that runs; undefined for an unknown name. */
+	definition: CommandDefinition<S> | undefined;
+}
+
+/**
+ * What a typed line asks for, the one way every mode reads it: undefined for a prompt (not "/name …"), else the
+ * call with the command the registry runs for it. An unknown name is each caller's to report, in its own words.
+ */
+export function resolveCommand<S>(text: string, registry: CommandLookup<S>): ResolvedCommand<S> | undefined {
+	const call = parseSlashCommand(text);
+	return call && { ...call, definition: registry.get(call.name) };
+}
+
 /** The one wording of a refusal while a run is going on: "Cannot <what> while a run is active. <how to go on>" */
 export function busyRefusal(what: string, howToGoOn: string): string {
 	return `Cannot ${what} while a run is active. ${howToGoOn}`;

@@ -20,6 +20,8 @@ export {
 	type CommandDefinition,
 	type NoticeLevel,
 	parseSlashCommand,
+	type ResolvedCommand,
+	resolveCommand,
 	type SlashCommand,
 } from "./command-registry.js";
 export { type CommandSession } from "./session-commands.js";

@@ -1,6 +1,7 @@
 // Text from outside (the model, a tool, a file, a server) made safe to draw: it may contain escape sequences
 // that retitle the terminal, write the clipboard (OSC 52), move the cursor or hide text. Two ways:
-//   stripControls: prose, markdown and output — sequences and control characters removed, the text kept.
+//   stripControls: prose, markdown and output — sequences and control characters removed, the text kept
+//                  (stripCommandOutput: a command's output, keeping only the last redraw of a line).
 //   showControls:  what a row says will run (a command, a path, a tool name) — every control character
 //                  written out (`\x1b`), so the row hides nothing and obeys nothing.
 // Callers add their own styling after this, never before. The common case (no control character) is one
@@ -145,6 +146,19 @@ export function stripControls(text: string, options: StripOptions = {}): string 
 		copied = i;
 	}
 	return out + text.slice(copied);
+}
+
+/**
+ * A command's captured output: on each line a carriage-return redraw (a progress bar) keeps only what was drawn
+ * last, then everything stripControls removes goes; tabs stay, for the reader lays them out.
+ */
+export function stripCommandOutput(text: string): string {
+	const lastDrawn = text
+		.replace(/\r\n/g, "\n")
+		.split("\n")
+		.map((line) => line.slice(line.lastIndexOf("\r") + 1))
+		.join("\n");
+	return stripControls(lastDrawn, { keepTabs: true });
 }
 
 /** Prose for a single row (a status, a server's message): stripped, each run of whitespace one space. */

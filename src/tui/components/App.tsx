@@ -3,6 +3,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { errorMessage } from "../../core/error-text.js";
 import type { ImageContent } from "../../core/llm-types.js";
 import { type AttachedPrompt, attachMentions } from "../attach-mentions.js";
+import { footerHeight } from "../footer-text.js";
 import { useClock } from "../hooks/use-clock.js";
 import { useCompletions } from "../hooks/use-completions.js";
 import { useDialogs } from "../hooks/use-dialogs.js";
@@ -19,11 +20,11 @@ import { warmUpMarkdown } from "../markdown.js";
 import { hasMarker } from "../paste-marker.js";
 import { loadPromptHistory, savePrompt } from "../prompt-history-file.js";
 import type { SessionPort } from "../session-port.js";
-import { hiddenCommandNotices, parseSlashCommand, runSlashCommand, screenCommands } from "../slash-commands.js";
+import { hiddenCommandNotices, resolveCommand, runSlashCommand, screenCommands } from "../slash-commands.js";
 import { type NoticeLevel, type ScreenView, initialView, isBusy } from "../view-model.js";
 import { DialogHost } from "./DialogHost.js";
 import { Editor } from "./Editor.js";
-import { Footer, footerHeight } from "./Footer.js";
+import { Footer } from "./Footer.js";
 import { LiveArea } from "./LiveArea.js";
 import { QueuedMessages, queuedHeight } from "./QueuedMessages.js";
 import { ShellRow } from "./ShellRow.js";
@@ -171,13 +172,12 @@ export function App({ session, initialPrompt, inputActive, onExit, home, history
 
 	const onSubmit = useCallback(
 		async (text: string, typed = text): Promise<string | undefined> => {
-			const command = parseSlashCommand(text);
-			const definition = command && commands.get(command.name);
+			const command = resolveCommand(text, commands);
 			// A prompt template's or skill's command is sent as its prompt, and shown as the command line typed.
-			if (command && definition?.expand) {
+			if (command?.definition?.expand) {
 				let expanded: string;
 				try {
-					expanded = await definition.expand(command.args);
+					expanded = await command.definition.expand(command.args);
 				} catch (error) {
 					notify("error", errorMessage(error));
 					return undefined;
@@ -188,7 +188,7 @@ export function App({ session, initialPrompt, inputActive, onExit, home, history
 				// A command may hand text back to the editor (a rewound prompt, to edit and send again).
 				let editorText: string | undefined;
 				const setEditorText = (next: string) => (editorText = next);
-				await runSlashCommand(command, commands, { session, notify, exit: () => exit(0), busy: isBusy(latest()), ui: dialogs.ui, setEditorText });
+				await runSlashCommand(command, { session, notify, exit: () => exit(0), busy: isBusy(latest()), ui: dialogs.ui, setEditorText });
 				return editorText;
 			}
 			if (await shell.run(text)) return undefined;
@@ -224,7 +224,7 @@ export function App({ session, initialPrompt, inputActive, onExit, home, history
 	const onCycleApproval = useCallback(() => {
 		if (!latest().session.approvalMode || !commands.get("approval")) return;
 		const quiet = (level: NoticeLevel, text: string) => (level === "info" ? undefined : notify(level, text));
-		void runSlashCommand({ name: "approval", args: "next" }, commands, { session, notify: quiet, busy: isBusy(latest()), ui: dialogs.ui });
+		void runSlashCommand(resolveCommand("/approval next", commands)!, { session, notify: quiet, busy: isBusy(latest()), ui: dialogs.ui });
 	}, [session, commands, notify, latest, dialogs.ui]);
 	const onExitKey = useCallback(() => exit(0), [exit]);
 	const redraw = useCallback(() => printer.reprint(CLEAR_TERMINAL), [printer]);

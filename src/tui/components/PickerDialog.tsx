@@ -2,13 +2,12 @@ import { Box, Text } from "ink";
 import { useCallback, useEffect, useMemo } from "react";
 import { stripToOneLine } from "../../core/text/sanitize-terminal.js";
 import type { DialogKey } from "../dialogs/dialog-keys.js";
-import { CHOICE_GAP, fitChoiceRow } from "../dialogs/choice-row.js";
 import { pickerLayout } from "../dialogs/dialog-layout.js";
 import type { SelectDialog } from "../dialogs/dialog-queue.js";
+import { pickerHints, pickerRows } from "../dialogs/picker-rows.js";
 import { choiceKeys, initialPicker, matchingChoices, pickerStep } from "../dialogs/picker-state.js";
 import { useDialogKeys } from "../hooks/use-dialog-keys.js";
 import { useRefState } from "../hooks/use-ref-state.js";
-import { columns } from "../fit-row.js";
 import { DialogFrame } from "./DialogFrame.js";
 import { StyledLines } from "./StyledLines.js";
 
@@ -23,12 +22,6 @@ export interface PickerDialogProps {
 	/** Called with the rows the dialog takes, so the screen can size the live area above it. */
 	onHeightChange?(rows: number): void;
 }
-
-/** Labels longer than this push their description further instead of widening the column. */
-const LABEL_COLUMN_MAX = 40;
-/** "› " before the highlighted choice (blanks before the others); "[y] " for a choice's key. */
-const MARKER_WIDTH = 2;
-const KEY_WIDTH = 4;
 
 /** `fn` remembering its last answer: the matches are asked for on every render and key, the query changes less often. */
 function lastOf<R>(fn: (query: string) => R): (query: string) => R {
@@ -71,17 +64,8 @@ export function PickerDialog({ dialog, width, maxRows, active, onHeightChange }:
 		onHeightChange?.(layout.height);
 	}, [layout.height, onHeightChange]);
 
-	const shown = matches.slice(state.top, state.top + layout.choiceRows);
-	// Descriptions line up in a column after the longest label shown (within reason).
-	const column = Math.min(LABEL_COLUMN_MAX, Math.max(0, ...shown.map(({ choice }) => columns(stripToOneLine(choice.label)))));
-	// Inside the border: the marker, the key, then label and description.
-	const room = Math.max(1, width - 2 - MARKER_WIDTH - (keys ? KEY_WIDTH : 0));
-	const position = matches.length > layout.choiceRows ? `${state.selected + 1}/${matches.length} · ` : "";
-	const hints = keys
-		? [`${position}${keys.join("/")} or ↑↓ enter · esc cancel`, `${position}${keys.join("/")} · ↑↓ enter · esc`, `${position}${keys.join("/")} · esc`]
-		: filter
-			? [`${position}↑↓ move · enter choose · esc cancel · type to filter`, `${position}↑↓ enter · esc · type to filter`, `${position}↑↓ enter · esc`]
-			: [`${position}↑↓ move · enter choose · esc cancel`, `${position}↑↓ enter · esc`];
+	const rows = pickerRows({ matches, top: state.top, selected: state.selected, choiceRows: layout.choiceRows, keys, width });
+	const hints = pickerHints({ keys, filter, selected: state.selected, matches: matches.length, choiceRows: layout.choiceRows });
 	return (
 		<DialogFrame title={options.title} hint={hints} chrome={layout.chrome} width={width}>
 			<StyledLines lines={body.slice(0, layout.bodyRows)} truncate />
@@ -92,22 +76,18 @@ export function PickerDialog({ dialog, width, maxRows, active, onHeightChange }:
 					{state.query === "" ? <Text dimColor>type to narrow the list</Text> : stripToOneLine(state.query)}
 				</Text>
 			) : null}
-			{shown.length === 0 ? <Text dimColor>no match</Text> : null}
+			{rows.length === 0 ? <Text dimColor>no match</Text> : null}
 			<Box flexDirection="column">
-				{shown.map(({ choice, index }, row) => {
-					const selected = state.top + row === state.selected;
-					const text = fitChoiceRow(stripToOneLine(choice.label), choice.description ? stripToOneLine(choice.description) : "", column, room);
-					return (
-						<Text key={index} wrap="truncate-end">
-							<Text color="cyan">{selected ? "› " : "  "}</Text>
-							{keys ? <Text color="cyan" dimColor={!selected}>{`[${keys[index]}] `}</Text> : null}
-							<Text color={selected ? "cyan" : undefined} bold={selected}>
-								{text.label || " "}
-							</Text>
-							{text.description ? <Text dimColor>{" ".repeat(CHOICE_GAP) + text.description}</Text> : null}
+				{rows.map(({ index, selected, key, label, description }) => (
+					<Text key={index} wrap="truncate-end">
+						<Text color="cyan">{selected ? "› " : "  "}</Text>
+						{keys ? <Text color="cyan" dimColor={!selected}>{`[${key}] `}</Text> : null}
+						<Text color={selected ? "cyan" : undefined} bold={selected}>
+							{label || " "}
 						</Text>
-					);
-				})}
+						{description ? <Text dimColor>{description}</Text> : null}
+					</Text>
+				))}
 			</Box>
 		</DialogFrame>
 	);

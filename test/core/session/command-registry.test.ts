@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { type CommandDefinition, CommandRegistry, hiddenCommandNotice, parseSlashCommand } from "../../../src/core/session/command-registry.js";
+import { type CommandDefinition, CommandRegistry, hiddenCommandNotice, parseSlashCommand, resolveCommand } from "../../../src/core/session/command-registry.js";
 import { type CommandSession, SESSION_COMMANDS } from "../../../src/core/session/session-commands.js";
 
 type Session = { name: string };
@@ -191,5 +191,21 @@ describe("parseSlashCommand", () => {
 		expect(parseSlashCommand("explain /fix")).toBeUndefined();
 		expect(parseSlashCommand("/Fix it")).toBeUndefined();
 		expect(parseSlashCommand("/")).toBeUndefined();
+	});
+});
+
+describe("resolveCommand", () => {
+	const registry = new CommandRegistry<Session>();
+	const fix: CommandDefinition<Session> = { name: "fix", description: "fix it", handler: () => {} };
+	registry.register(fix);
+
+	it("finds the registered command a line names, with its arguments", () => {
+		expect(resolveCommand(" /fix 42 parser ", registry)).toEqual({ name: "fix", args: "42 parser", definition: fix });
+	});
+
+	it("leaves an unknown name to the caller, and text that is no command as a prompt", () => {
+		expect(resolveCommand("/fixx it", registry)).toEqual({ name: "fixx", args: "it", definition: undefined });
+		expect(resolveCommand("/etc/hosts", registry)).toBeUndefined();
+		expect(resolveCommand("please /fix", registry)).toBeUndefined();
 	});
 });

@@ -1,6 +1,6 @@
 import stringWidth from "string-width";
 import { describe, expect, it } from "vitest";
-import { showControls, stripControls, stripToOneLine, unfinishedSequenceStart } from "../../../src/core/text/sanitize-terminal.js";
+import { showControls, stripCommandOutput, stripControls, stripToOneLine, unfinishedSequenceStart } from "../../../src/core/text/sanitize-terminal.js";
 
 const ESC = "\u001b";
 const BEL = "\u0007";
@@ -113,5 +113,15 @@ describe("showControls", () => {
 	it("leaves UTF-8 text, emoji and wide characters as they are", () => {
 		const text = "café 漢字 👨‍👩‍👧 🇫🇷 e\u0301";
 		expect(showControls(`${text}${ESC}`)).toBe(`${text}\\x1b`);
+	});
+});
+
+describe("stripCommandOutput", () => {
+	it("keeps only the last redraw of a progress line, and the tabs", () => {
+		expect(stripCommandOutput("get 10%\rget 50%\rget 100%\r\ndone\tok\n")).toBe("get 100%\ndone\tok\n");
+	});
+
+	it("removes colours, titles and other control characters", () => {
+		expect(stripCommandOutput(`${ESC}[31mred${ESC}[0m ${ESC}]0;title${BEL}be\u0007ll\u0000`)).toBe("red bell");
 	});
 });

@@ -1,0 +1,46 @@
+import { describe, expect, it } from "vitest";
+import { pickerHints, pickerRows } from "../../../src/tui/dialogs/picker-rows.js";
+
+function matches(...choices: Array<[string, string?]>) {
+	return choices.map(([label, description], index) => ({ choice: { label, value: index, ...(description ? { description } : {}) }, index }));
+}
+
+describe("pickerRows", () => {
+	it("lines the descriptions up after the longest label in view, and marks the highlighted row", () => {
+		const rows = pickerRows({ matches: matches(["short", "a"], ["a longer label", "b"], ["mid"]), top: 0, selected: 1, choiceRows: 3, width: 40 });
+		expect(rows).toEqual([
+			{ index: 0, selected: false, label: "short         ", description: "  a" },
+			{ index: 1, selected: true, label: "a longer label", description: "  b" },
+			{ index: 2, selected: false, label: "mid", description: "" },
+		]);
+	});
+
+	it("shows only the rows in view, with each choice's key, on one line without escapes", () => {
+		const rows = pickerRows({ matches: matches(["yes"], ["no\u001b[31m\nway"], ["maybe"]), top: 1, selected: 2, choiceRows: 2, keys: ["y", "n", "m"], width: 40 });
+		expect(rows).toEqual([
+			{ index: 1, selected: false, key: "n", label: "no way", description: "" },
+			{ index: 2, selected: true, key: "m", label: "maybe", description: "" },
+		]);
+	});
+
+	it("fits a row inside the border, the marker and the key", () => {
+		const [row] = pickerRows({ matches: matches(["a label far too long for the room", "with its description"]), top: 0, selected: 0, choiceRows: 1, keys: ["a"], width: 30 });
+		expect([...row!.label].length + [...row!.description].length).toBeLessThanOrEqual(30 - 2 - 2 - 4);
+	});
+});
+
+describe("pickerHints", () => {
+	it("offers the keys, the filter or the arrows, longest form first", () => {
+		expect(pickerHints({ keys: ["y", "n"], filter: false, selected: 0, matches: 2, choiceRows: 2 })[0]).toBe("y/n or ↑↓ enter · esc cancel");
+		expect(pickerHints({ filter: true, selected: 0, matches: 2, choiceRows: 2 })).toEqual([
+			"↑↓ move · enter choose · esc cancel · type to filter",
+			"↑↓ enter · esc · type to filter",
+			"↑↓ enter · esc",
+		]);
+		expect(pickerHints({ filter: false, selected: 0, matches: 2, choiceRows: 2 })).toEqual(["↑↓ move · enter choose · esc cancel", "↑↓ enter · esc"]);
+	});
+
+	it("says where the highlight is when the list scrolls", () => {
+		expect(pickerHints({ filter: true, selected: 4, matches: 40, choiceRows: 10 })[2]).toBe("5/40 · ↑↓ enter · esc");
+	});
+});
