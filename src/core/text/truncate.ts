@@ -1,7 +1,6 @@
 // Output limits shared by read (keeps the head) and bash (keeps the tail). Cuts fall between lines,
 // except when a single line is itself over the byte limit.
 
-
 export const DEFAULT_MAX_LINES = 2000;
 export const DEFAULT_MAX_BYTES = 50 * 1024;
 
