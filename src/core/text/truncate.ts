@@ -117,4 +117,3 @@ export function lastBytesOf(text: string, maxBytes: number): string {
 	while (start < buffer.length && (buffer[start]! & 0xc0) === 0x80) start++;
 	return buffer.subarray(start).toString("utf8");
 }
-
