@@ -75,7 +75,6 @@ function prefixFrom(folder: string, root: string): string {
 	return path === "" ? "" : `${path}/`;
 }
 
-
 /**
  * Whether the levels exclude a walk-relative path (`directory`: tested as "path/", as git matches "build/").
  * Deeper levels decide over shallower ones; a level with no rule for the path leaves the verdict as it was.

@@ -169,7 +169,6 @@ class GeminiChunkReader {
 	}
 }
 
-
 /** The API's error, from an HTTP error response: its JSON ({ error: { code, message, status } }) or text. */
 async function httpError(response: Response): Promise<GoogleApiError> {
 	const text = await readBodyStart(response);

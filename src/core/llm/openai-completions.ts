@@ -165,7 +165,6 @@ class OpenAIChunkReader {
 	}
 }
 
-
 /** Content is text; some servers send a list of parts instead, whose text parts are read. */
 function contentText(value: unknown, path: string): string | undefined {
 	if (!Array.isArray(value)) return optionalText(value, path);

@@ -63,7 +63,6 @@ export interface CommandSession {
 
 type Context = CommandContext<CommandSession>;
 
-
 function modelName(session: CommandSession): string {
 	return session.model ? `${session.model.provider}/${session.model.id}` : "none";
 }

@@ -169,4 +169,3 @@ function countMessagesSlowly(fd: number, size: number): number {
 	}
 	return count;
 }
-

@@ -32,4 +32,3 @@ export function resolveSessionArgument(arg: string, home: string, cwd: string): 
 		`No session with an id starting with "${trimmed}" under ${root}. Run \`loom -r\` to list this directory's sessions.`,
 	);
 }
-

@@ -20,7 +20,6 @@ export interface NewSessionOptions {
  * A store writes its file only while it holds the file's lock (see session-lock.ts): an opened session from
  * open() on, a new one from its first write; close() releases it.
  */
-
 export class SessionStore {
 	/** Every entry of the file, in file order: every branch of the conversation. */
 	private readonly all: SessionEntry[];

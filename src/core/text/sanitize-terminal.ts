@@ -153,6 +153,8 @@ export function stripControls(text: string, options: StripOptions = {}): string 
  * last, then everything stripControls removes goes; tabs stay, for the reader lays them out.
  */
 export function stripCommandOutput(text: string): string {
+	// Live output is stripped on every update, and most of it redraws nothing.
+	if (!text.includes("\r")) return stripControls(text, { keepTabs: true });
 	const lastDrawn = text
 		.replace(/\r\n/g, "\n")
 		.split("\n")

@@ -1,7 +1,6 @@
 // Output limits shared by read (keeps the head) and bash (keeps the tail). Cuts fall between lines,
 // except when a single line is itself over the byte limit.
 
-
 export const DEFAULT_MAX_LINES = 2000;
 export const DEFAULT_MAX_BYTES = 50 * 1024;
 
@@ -118,4 +117,3 @@ export function lastBytesOf(text: string, maxBytes: number): string {
 	while (start < buffer.length && (buffer[start]! & 0xc0) === 0x80) start++;
 	return buffer.subarray(start).toString("utf8");
 }
-
