@@ -45,6 +45,9 @@ export interface EditorProps {
 	onExternalEdit?(text: string): Promise<string | undefined>;
 }
 
+/** The keys an open popup takes; for any other key it is not looked up. */
+const POPUP_KEYS: ReadonlySet<EditorCommand["type"]> = new Set(["up", "down", "escape", "tab", "submit"]);
+
 /** One row of the text; a control character in it (typed or pasted) is shown written out, never obeyed. */
 function Row({ text, cursor, prefix }: { text: string; cursor?: number; prefix: string }) {
 	if (cursor === undefined) {
@@ -227,7 +230,7 @@ function EditorView({
 	const apply = useCallback(
 		(current: edit.EditorState, command: EditorCommand): edit.EditorState => {
 			// An open popup takes the keys that move in it, choose from it and close it.
-			const popup = suggestions.popupFor(current);
+			const popup = POPUP_KEYS.has(command.type) ? suggestions.popupFor(current) : undefined;
 			if (popup && popup.list.items.length > 0) {
 				const item = popup.list.items[popup.selected];
 				switch (command.type) {
