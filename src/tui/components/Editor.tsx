@@ -192,13 +192,11 @@ function EditorView({
 				if (!list || now.text !== where.text || now.cursor !== where.cursor) return;
 				if (list.items.length === 1) {
 					const done = applySuggestion(now.text, list, list.items[0]);
-					const next = keepMarkersWhole(now, { ...now, text: done.text, cursor: done.cursor }, pastes.current, "change");
-					stateRef.current = next;
-					setState(next);
+					commit(keepMarkersWhole(now, { ...now, text: done.text, cursor: done.cursor }, pastes.current, "change"));
 				} else suggestions.show(list, where);
 			});
 		},
-		[completions, suggestions],
+		[completions, suggestions, commit],
 	);
 
 	/** Ctrl+G: the text (pastes written out) goes to the user's editor and comes back. */
@@ -209,12 +207,10 @@ function EditorView({
 			void onExternalEdit(before).then((text) => {
 				if (text === undefined) return;
 				pastes.current = [];
-				const next = edit.setText(stateRef.current, text.replace(/\n$/, ""));
-				stateRef.current = next;
-				setState(next);
+				commit(edit.setText(stateRef.current, text.replace(/\n$/, "")));
 			});
 		},
-		[onExternalEdit],
+		[onExternalEdit, commit],
 	);
 
 	/** Stops the run; the messages queued for it come back into the editor, ahead of the text there. */
