@@ -154,15 +154,15 @@ function buildProgram(version: string, output: ParseOutput, commands: { acp(): v
 	return program;
 }
 
-/**
- * Commander's "error: unknown option '--x'\n(Did you mean --y?)\n" in the words of loom's other usage errors
- * (main.ts): "loom: <reason>" on one line; the pointer to --help follows.
- */
 /** "auto (default): run everything guards allow; ask: changes wait for you; read-only: only reading". */
 function approvalHelp(): string {
 	return APPROVAL_MODES.map((mode) => `${mode}${mode === "auto" ? " (default)" : ""}: ${APPROVAL_MODE_TEXT[mode].brief}`).join("; ");
 }
 
+/**
+ * Commander's "error: unknown option '--x'\n(Did you mean --y?)\n" in the words of loom's other usage errors
+ * (main.ts): "loom: <reason>" on one line; the pointer to --help follows.
+ */
 function usageLine(text: string): string {
 	const [reason = "", ...more] = text.trim().replace(/^error: /, "").split("\n");
 	const hints = more.map((line) => line.replace(/^\(Did you mean/, "(did you mean"));

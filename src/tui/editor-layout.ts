@@ -1,7 +1,8 @@
 // Lays the editor's text out in terminal rows of a given width, with the cursor's place, and picks the
 // window of rows to show when the text is taller than the editor may be (a large paste).
-import stringWidth from "string-width";
 import { showControls } from "../core/text/sanitize-terminal.js";
+import { columns as textColumns } from "./fit-row.js";
+import { charWidth } from "./wrap.js";
 
 export interface EditorRow {
 	text: string;
@@ -32,7 +33,7 @@ function segments(line: string, width: number): Array<[number, number]> {
 	for (const char of line) {
 		// A tab is drawn as one space; another control character written out (see Editor's Row): "\x1b" is four columns.
 		const shown = char === "\t" ? " " : showControls(char);
-		const w = shown === char ? Math.max(0, stringWidth(char)) : stringWidth(shown);
+		const w = shown === char ? charWidth(char) : textColumns(shown);
 		if (used + w > width && offset > start) {
 			out.push([start, offset]);
 			start = offset;

@@ -3,9 +3,10 @@
 // prompts. Bounded: at most MAX_SAVED_PROMPTS lines (the oldest go when the file is next read), prompts of at
 // most MAX_SAVED_PROMPT_CHARS, and only the file's end is ever read. Private to the user (0600): a prompt may
 // hold a secret. A history that cannot be read or written is no reason to stop: failures are left silent.
-import { appendFileSync, closeSync, mkdirSync, renameSync, writeFileSync } from "node:fs";
+import { appendFileSync, closeSync, mkdirSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { openRegularFile, readAt } from "../core/checked-read.js";
+import { replaceFileSync } from "../core/files/replace-file.js";
 import { stripControls } from "../core/text/sanitize-terminal.js";
 
 /** Lines the file keeps, all projects together. */
@@ -82,9 +83,7 @@ function parse(text: string): SavedPrompt | undefined {
 }
 
 function rewrite(file: string, entries: readonly SavedPrompt[]): void {
-	const temporary = `${file}.${process.pid}.tmp`;
 	try {
-		writeFileSync(temporary, entries.map(line).join(""), { mode: 0o600 });
-		renameSync(temporary, file);
+		replaceFileSync(file, entries.map(line).join(""), { mode: 0o600 });
 	} catch {}
 }

@@ -30,7 +30,9 @@ export function createCompletions(commands: () => readonly CommandInfo[], cwd: s
 		return files;
 	};
 	return {
-		suggest: (text, cursor) => commandSuggestions(text, cursor, commands()) ?? (text.includes("@") ? fileSuggestions(text, cursor, matcher()) : undefined),
+		// The command list is built only for a text that may name a command.
+		suggest: (text, cursor) =>
+			(text.startsWith("/") ? commandSuggestions(text, cursor, commands()) : undefined) ?? (text.includes("@") ? fileSuggestions(text, cursor, matcher()) : undefined),
 		complete: (text, cursor) => pathSuggestions(text, cursor, cwd),
 		subscribe(listener) {
 			listeners.add(listener);

@@ -45,6 +45,9 @@ export interface EditorProps {
 	onExternalEdit?(text: string): Promise<string | undefined>;
 }
 
+/** The keys an open popup takes; for any other key it is not looked up. */
+const POPUP_KEYS: ReadonlySet<EditorCommand["type"]> = new Set(["up", "down", "escape", "tab", "submit"]);
+
 /** One row of the text; a control character in it (typed or pasted) is shown written out, never obeyed. */
 function Row({ text, cursor, prefix }: { text: string; cursor?: number; prefix: string }) {
 	if (cursor === undefined) {
@@ -189,13 +192,11 @@ function EditorView({
 				if (!list || now.text !== where.text || now.cursor !== where.cursor) return;
 				if (list.items.length === 1) {
 					const done = applySuggestion(now.text, list, list.items[0]);
-					const next = keepMarkersWhole(now, { ...now, text: done.text, cursor: done.cursor }, pastes.current, "change");
-					stateRef.current = next;
-					setState(next);
+					commit(keepMarkersWhole(now, { ...now, text: done.text, cursor: done.cursor }, pastes.current, "change"));
 				} else suggestions.show(list, where);
 			});
 		},
-		[completions, suggestions],
+		[completions, suggestions, commit],
 	);
 
 	/** Ctrl+G: the text (pastes written out) goes to the user's editor and comes back. */
@@ -206,12 +207,10 @@ function EditorView({
 			void onExternalEdit(before).then((text) => {
 				if (text === undefined) return;
 				pastes.current = [];
-				const next = edit.setText(stateRef.current, text.replace(/\n$/, ""));
-				stateRef.current = next;
-				setState(next);
+				commit(edit.setText(stateRef.current, text.replace(/\n$/, "")));
 			});
 		},
-		[onExternalEdit],
+		[onExternalEdit, commit],
 	);
 
 	/** Stops the run; the messages queued for it come back into the editor, ahead of the text there. */
@@ -227,7 +226,7 @@ function EditorView({
 	const apply = useCallback(
 		(current: edit.EditorState, command: EditorCommand): edit.EditorState => {
 			// An open popup takes the keys that move in it, choose from it and close it.
-			const popup = suggestions.popupFor(current);
+			const popup = POPUP_KEYS.has(command.type) ? suggestions.popupFor(current) : undefined;
 			if (popup && popup.list.items.length > 0) {
 				const item = popup.list.items[popup.selected];
 				switch (command.type) {

@@ -1,5 +1,5 @@
 // The part of a one-line text field that fits `width` columns around the cursor. Pure.
-import stringWidth from "string-width";
+import { charWidth } from "../wrap.js";
 
 export interface FieldWindow {
 	before: string;
@@ -14,10 +14,10 @@ export function fieldWindow(text: string, cursor: number, width: number): FieldW
 	index = Math.min(index, chars.length);
 	const at = chars[index] ?? " ";
 	// Take characters before the cursor while they fit (the cursor's cell included), then after it.
-	let used = stringWidth(at);
+	let used = charWidth(at);
 	let start = index;
-	while (start > 0 && used + stringWidth(chars[start - 1]) <= width) used += stringWidth(chars[--start]);
+	while (start > 0 && used + charWidth(chars[start - 1]) <= width) used += charWidth(chars[--start]);
 	let end = index + 1;
-	while (end < chars.length && used + stringWidth(chars[end]) <= width) used += stringWidth(chars[end++]);
+	while (end < chars.length && used + charWidth(chars[end]) <= width) used += charWidth(chars[end++]);
 	return { before: chars.slice(start, index).join(""), at, after: chars.slice(index + 1, Math.max(index + 1, end)).join("") };
 }

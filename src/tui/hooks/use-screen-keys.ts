@@ -1,4 +1,5 @@
-import { useInput, useStdin } from "ink";
+import { type Key, useInput, useStdin } from "ink";
+import { useCallback, useRef } from "react";
 
 export interface ScreenKeys {
 	/** Ctrl+O: show the latest tool output, summary, thinking or shell output in full. */
@@ -17,14 +18,16 @@ export interface ScreenKeys {
  */
 export function useScreenKeys(keys: ScreenKeys, active: boolean): void {
 	const { isRawModeSupported } = useStdin();
-	useInput(
-		(input, key) => {
-			if (key.escape) keys.onEscape?.();
-			if (!key.ctrl) return;
-			if (input === "o") keys.onExpand();
-			else if (input === "l") keys.onRedraw();
-			else if (input === "z") keys.onSuspend?.();
-		},
-		{ isActive: active && isRawModeSupported === true },
-	);
+	// The latest handlers, read at each key: a stable listener is not taken off and put back on every render.
+	const latest = useRef(keys);
+	latest.current = keys;
+	const onKey = useCallback((input: string, key: Key) => {
+		const handlers = latest.current;
+		if (key.escape) handlers.onEscape?.();
+		if (!key.ctrl) return;
+		if (input === "o") handlers.onExpand();
+		else if (input === "l") handlers.onRedraw();
+		else if (input === "z") handlers.onSuspend?.();
+	}, []);
+	useInput(onKey, { isActive: active && isRawModeSupported === true });
 }

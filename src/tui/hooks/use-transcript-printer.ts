@@ -41,10 +41,20 @@ export function useTranscriptPrinter(
 	const [, highlighterLoaded] = useReducer((count: number) => count + 1, 0);
 	const printedThinking = useRef(showThinking);
 
+	const printer = useMemo(
+		() => ({
+			reprint(prefix: string) {
+				const { width: columns, showThinking: expanded, print: write, tools: presentations } = latest.current;
+				write(prefix + transcriptText(printed.current, columns, expanded, presentations));
+			},
+		}),
+		[],
+	);
+
 	useLayoutEffect(() => {
 		if (showThinking !== printedThinking.current) {
 			printedThinking.current = showThinking;
-			print(CLEAR_TERMINAL + transcriptText(printed.current, width, showThinking, tools));
+			printer.reprint(CLEAR_TERMINAL);
 		}
 		const count = printed.current.length;
 		if (items.length <= count) return;
@@ -60,13 +70,5 @@ export function useTranscriptPrinter(
 		print(transcriptText(fresh, width, showThinking, tools));
 	});
 
-	return useMemo(
-		() => ({
-			reprint(prefix: string) {
-				const { width: columns, showThinking: expanded, print: write, tools: presentations } = latest.current;
-				write(prefix + transcriptText(printed.current, columns, expanded, presentations));
-			},
-		}),
-		[],
-	);
+	return printer;
 }

@@ -1,5 +1,5 @@
 import { useInput, useStdin } from "ink";
-import { useEffect, useRef } from "react";
+import { useCallback, useEffect, useRef } from "react";
 
 export interface IdleOptions {
 	/** The screen is busy (a run): wait for it to end. */
@@ -21,12 +21,10 @@ export function useWhenIdle(task: () => void, { busy, quietMs, inputActive }: Id
 	const done = useRef(false);
 	const latest = useRef(task);
 	latest.current = task;
-	useInput(
-		() => {
-			lastKey.current = Date.now();
-		},
-		{ isActive: inputActive && isRawModeSupported === true && !done.current },
-	);
+	const onKey = useCallback(() => {
+		lastKey.current = Date.now();
+	}, []);
+	useInput(onKey, { isActive: inputActive && isRawModeSupported === true && !done.current });
 	useEffect(() => {
 		if (busy || done.current) return;
 		let timer: NodeJS.Timeout;
