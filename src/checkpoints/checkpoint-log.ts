@@ -2,7 +2,7 @@
 // (sessions/<session id>.jsonl). Its first line names the session's file, so pruning can tell when the session
 // is gone; every later line adds to one run's record (fields merge in order, pre-images accumulate), or names
 // another process that went on writing it (a resumed session), so pruning leaves it alone while that one runs.
-import { appendFileSync, closeSync, mkdirSync, openSync, readSync, statSync } from "node:fs";
+import { appendFileSync, closeSync, existsSync, mkdirSync, openSync, readSync } from "node:fs";
 import { hostname } from "node:os";
 import { dirname, join } from "node:path";
 import { readCheckedText } from "../core/checked-read.js";
@@ -125,7 +125,7 @@ export class LogWriter {
 		let text = `${JSON.stringify(update)}\n`;
 		const writer: LogWriterProcess = { pid: process.pid, host: hostname() };
 		// Checked at every append: a log removed meanwhile starts again with its header.
-		if (!exists(this.file)) {
+		if (!existsSync(this.file)) {
 			mkdirSync(dirname(this.file), { recursive: true });
 			const header: LogHeader = { ...this.header, ...writer, created: new Date().toISOString() };
 			text = `${JSON.stringify(header)}\n${text}`;
@@ -150,15 +150,6 @@ function startedBy(file: string, writer: LogWriterProcess): boolean {
 		return false;
 	} finally {
 		if (fd !== undefined) closeSync(fd);
-	}
-}
-
-function exists(file: string): boolean {
-	try {
-		statSync(file);
-		return true;
-	} catch {
-		return false;
 	}
 }
 

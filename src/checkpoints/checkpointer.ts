@@ -265,7 +265,8 @@ export class Checkpointer implements FileCheckpoints {
 		const root = await findProjectRoot(this.options.cwd);
 		const dir = join(checkpointsRoot(this.options.home), projectKey(root.workTree));
 		const files = (reason: string): Setup => ({ dir, workTree: root.workTree, reason });
-		if (!(await gitAvailable())) return files("git is not installed");
+		// Inside a repository git has just answered findProjectRoot: no need to ask whether it runs.
+		if (!root.userGitDir && !(await gitAvailable())) return files("git is not installed");
 		const why = notAProject(root.workTree);
 		if (why) return files(why);
 		try {

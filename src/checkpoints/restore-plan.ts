@@ -32,6 +32,8 @@ export async function planTreeRestore(repo: ShadowRepo, runs: readonly RunRecord
 	for (const [index, run] of runs.entries()) {
 		if (!run.after) continue;
 		const next = runs.slice(index + 1).find((later) => later.before)?.before ?? current.tree;
+		// The same tree: nobody changed anything in between, and no git process is needed to say so.
+		if (next === run.after) continue;
 		for (const change of await repo.diff(run.after, next)) userChanged.add(change.path);
 	}
 	const unrecorded = new Map<string, SkippedFile>();

@@ -32,8 +32,7 @@ export async function writeSessionHtml(file: string, source: ExportSource): Prom
 
 /**
  * Exports the conversation of a session file (its current branch; the page says how many others it holds), read
- * without locking it: it may be open in
- * another loom. `target` defaults to loom-session-<id>.html in `cwd`.
+ * without locking it: it may be open in another loom. `target` defaults to loom-session-<id>.html in `cwd`.
  */
 export async function exportSessionFile(sessionFile: string, target: string | undefined, options: { cwd: string; tools?: readonly NamedToolPresentation[] }): Promise<string> {
 	const loaded = await loadSessionFile(sessionFile);

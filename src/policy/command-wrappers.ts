@@ -1,5 +1,5 @@
 // Commands that run another command (sudo rm …, env X=1 rm …, timeout 5 rm …): guards look at the command run.
-import type { ShellWord } from "./shell-line.js";
+import { commandName, type ShellWord } from "./shell-line.js";
 
 interface Wrapper {
 	/** Options followed by a separate value (`-u root`). */
@@ -33,8 +33,8 @@ const WRAPPERS: Readonly<Record<string, Wrapper>> = {
 export function effectiveWords(words: readonly ShellWord[]): readonly ShellWord[] {
 	let rest = words;
 	for (let depth = 0; depth < 8; depth++) {
-		const name = rest[0]?.literal;
-		const wrapper = name === undefined ? undefined : WRAPPERS[name.slice(name.lastIndexOf("/") + 1)];
+		const name = commandName(rest);
+		const wrapper = name !== undefined && Object.hasOwn(WRAPPERS, name) ? WRAPPERS[name] : undefined;
 		if (!wrapper) return rest;
 		const after = afterWrapper(rest, wrapper);
 		if (after === undefined) return [];

@@ -21,11 +21,19 @@ interface Run {
 	name: string | undefined;
 }
 
+/** Each line's runs, worked out once for all the guards that read it. */
+const lineRuns = new WeakMap<ShellLine, Run[]>();
+
 function runs(line: ShellLine): Run[] {
-	return line.commands.map((command) => {
-		const words = effectiveWords(command.words);
-		return { command, words, name: commandName(words) };
-	});
+	let found = lineRuns.get(line);
+	if (!found) {
+		found = line.commands.map((command) => {
+			const words = effectiveWords(command.words);
+			return { command, words, name: commandName(words) };
+		});
+		lineRuns.set(line, found);
+	}
+	return found;
 }
 
 function value(word: ShellWord): string {

@@ -73,6 +73,21 @@ describe("a restore of many files", () => {
 		expect(catFiles.length).toBeGreaterThan(0);
 		expect(catFiles.length).toBeLessThanOrEqual(2);
 	});
+
+	it("compares a run's end with the next run's start only where they differ", async () => {
+		const project = makeProject({ "a.txt": "a\n" });
+		for (const id of ["p1", "p2", "p3", "p4"]) await project.prompt(id, () => writeFileSync(join(project.cwd, "a.txt"), `${id}\n`));
+
+		const log = logGit();
+		const restore = await project.restoreTo("p1");
+		expect(restore.changes).toEqual([{ path: "a.txt", action: "restore" }]);
+		expect(restore.userChanged).toEqual([]);
+		const diffs = readFileSync(log, "utf8")
+			.split("\n")
+			.filter((line) => line.includes("diff-tree"));
+		// From now to p1's start; nothing was changed between the runs.
+		expect(diffs).toHaveLength(1);
+	});
 });
 
 describe("blob batches", () => {

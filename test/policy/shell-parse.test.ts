@@ -137,4 +137,10 @@ describe("wrappers", () => {
 		expect(await words("xargs -I{} rm {}")).toEqual(["rm", "{}"]);
 		expect(await words("command -v rm")).toEqual([]);
 	});
+
+	it("takes a command named like an object's own property for the command it is", async () => {
+		const words = async (line: string) => effectiveWords((await parseShell(line, HOME)).commands[0].words).map((word) => word.literal);
+		expect(await words("constructor -x rm")).toEqual(["constructor", "-x", "rm"]);
+		expect(await words("toString --help")).toEqual(["toString", "--help"]);
+	});
 });
