@@ -20,6 +20,7 @@ import { clientFiles } from "./client-files.js";
 import { mcpConfigText } from "./mcp-config.js";
 import { sessionModes, setSessionMode } from "./modes.js";
 import { replayUpdates } from "./replay.js";
+import { errorMessage } from "../core/error-text.js";
 
 export interface OpenSessionRequest {
 	/** Absolute; the directory exists. */
@@ -73,7 +74,7 @@ export function createAcpAgent(options: AcpAgentOptions): LoomAcpAgent {
 		try {
 			session = await options.openSession({ ...request, files, mcpConfig: mcpConfigText(mcpServers) });
 		} catch (error) {
-			throw new RequestError(-32603, (error as Error).message);
+			throw new RequestError(-32603, errorMessage(error));
 		}
 		sessionId = session.sessionId;
 		for (const warning of session.loadWarnings) options.log(`loom: ${plainNotice("warning", warning)}`);

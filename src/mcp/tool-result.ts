@@ -10,6 +10,7 @@ import { textFromContent } from "../core/messages.js";
 import { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, truncateHead } from "../core/text/truncate.js";
 import { toolNameCharacters } from "../core/tool-name-pattern.js";
 import { outputFolder } from "../core/files/output-folder.js";
+import { errorMessage } from "../core/error-text.js";
 
 /** The parts of a tools/call result loom reads; everything is checked, since it comes from a server. */
 export interface McpCallResult {
@@ -94,7 +95,7 @@ async function fitText(parts: (TextContent | ImageContent)[], details: McpToolDe
 		details.fullOutputPath = file;
 		where = `Full output: ${file}`;
 	} catch (error) {
-		where = `The full output could not be saved (${(error as Error).message})`;
+		where = `The full output could not be saved (${errorMessage(error)})`;
 	}
 	const shown = cut.firstLineExceedsLimit
 		? `nothing (its first line alone is over ${formatSize(cut.maxBytes)})`
