@@ -7,6 +7,7 @@ import { parseJson } from "../core/files/json-file.js";
 import { expandHome } from "../core/home-path.js";
 import { expandVariables, MissingVariablesError } from "./expand-env.js";
 import { errorMessage } from "../core/error-text.js";
+import { isRecord } from "../core/llm/event-shape.js";
 
 export const DEFAULT_CALL_TIMEOUT_MS = 60_000;
 const DEFAULT_STARTUP_TIMEOUT_MS = 30_000;
@@ -195,10 +196,6 @@ function isHttpUrl(text: string): boolean {
 	} catch {
 		return false;
 	}
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-	return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 /** A short, one-line rendering of a wrong value for a message. */

@@ -11,6 +11,7 @@ import { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, truncateHead } from "../core/text
 import { toolNameCharacters } from "../core/tool-name-pattern.js";
 import { outputFolder } from "../core/files/output-folder.js";
 import { errorMessage } from "../core/error-text.js";
+import { isRecord } from "../core/llm/event-shape.js";
 
 /** The parts of a tools/call result loom reads; everything is checked, since it comes from a server. */
 export interface McpCallResult {
@@ -115,8 +116,4 @@ function mimeNote(mimeType: unknown): string {
 
 function sizeNote(base64: unknown): string {
 	return typeof base64 === "string" ? `, ${formatSize(Buffer.byteLength(base64, "base64"))}` : "";
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-	return typeof value === "object" && value !== null && !Array.isArray(value);
 }
