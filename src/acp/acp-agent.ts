@@ -1,6 +1,6 @@
 // loom as an ACP agent: the protocol's requests on one connection, each session a loom AgentSession opened
 // through the caller's `openSession` (the same assembly as the command line's).
-import { isAbsolute } from "node:path";
+import { isAbsolute, join } from "node:path";
 import {
 	type AgentApp,
 	agent,
@@ -11,8 +11,16 @@ import {
 	RequestError,
 	type SessionInfo as AcpSessionInfo,
 } from "@agentclientprotocol/sdk";
-import { isDirectory } from "../core/files/paths.js";
-import { type AgentSession, listAllSessions, listSessions, type SessionInfo } from "../core/session/index.js";
+import { directoryNames, isDirectory } from "../core/files/paths.js";
+import {
+	type AgentSession,
+	listAllSessions,
+	listSessions,
+	readSessionInfo,
+	type SessionInfo,
+	sessionIdFromFileName,
+	sessionsRoot,
+} from "../core/session/index.js";
 import { plainNotice } from "../core/session/notice-text.js";
 import type { TextFileAccess } from "../tools/index.js";
 import { AcpSession } from "./acp-session.js";
@@ -20,6 +28,7 @@ import { clientFiles } from "./client-files.js";
 import { mcpConfigText } from "./mcp-config.js";
 import { sessionModes, setSessionMode } from "./modes.js";
 import { replayUpdates } from "./replay.js";
+import { errorMessage } from "../core/error-text.js";
 
 export interface OpenSessionRequest {
 	/** Absolute; the directory exists. */
@@ -73,7 +82,7 @@ export function createAcpAgent(options: AcpAgentOptions): LoomAcpAgent {
 		try {
 			session = await options.openSession({ ...request, files, mcpConfig: mcpConfigText(mcpServers) });
 		} catch (error) {
-			throw new RequestError(-32603, (error as Error).message);
+			throw new RequestError(-32603, errorMessage(error));
 		}
 		sessionId = session.sessionId;
 		for (const warning of session.loadWarnings) options.log(`loom: ${plainNotice("warning", warning)}`);
@@ -149,9 +158,16 @@ function checkCwd(cwd: string): void {
 
 /** The file of a saved session, by its exact id (anything else, a path included, is not found). */
 function sessionFile(home: string, sessionId: string): string {
-	const found = listAllSessions(home).find((info) => info.id === sessionId);
-	if (!found) throw RequestError.sessionNotFound(sessionId);
-	return found.file;
+	const root = sessionsRoot(home);
+	// Found by file name, then confirmed by the file's own header: no other session file is read.
+	for (const folder of directoryNames(root)) {
+		for (const name of directoryNames(join(root, folder))) {
+			if (sessionIdFromFileName(name) !== sessionId) continue;
+			const file = join(root, folder, name);
+			if (readSessionInfo(file)?.id === sessionId) return file;
+		}
+	}
+	throw RequestError.sessionNotFound(sessionId);
 }
 
 function listedSession(info: SessionInfo): AcpSessionInfo {

@@ -9,6 +9,7 @@ import { availableCommands, promptCommand } from "./commands.js";
 import { promptInput } from "./prompt-content.js";
 import { SessionUpdates } from "./session-updates.js";
 import type { FileBefore } from "./tool-calls.js";
+import { errorMessage } from "../core/error-text.js";
 
 /** A file's text before a write is shown as the old side of its diff up to this size. */
 const MAX_BEFORE_BYTES = 1024 * 1024;
@@ -81,7 +82,7 @@ export class AcpSession {
 		} catch (error) {
 			if (this.cancelled) return { stopReason: "cancelled" };
 			// The run could not start (no usable model or key): the message says what to set.
-			throw new RequestError(-32603, (error as Error).message);
+			throw new RequestError(-32603, errorMessage(error));
 		} finally {
 			if (this.running === run) this.running = undefined;
 		}

@@ -6,6 +6,7 @@ import type { AgentContext, PermissionOption, PermissionOptionKind, SessionUpdat
 import type { NoticeLevel } from "../core/session/command-registry.js";
 import type { ApprovalChoice, InputOptions, SelectOptions, SessionUi, UiChoice } from "../core/session/index.js";
 import { plainNotice } from "../core/session/notice-text.js";
+import { errorMessage } from "../core/error-text.js";
 
 export interface AcpUiOptions {
 	client: AgentContext;
@@ -102,7 +103,7 @@ export class AcpUi implements SessionUi {
 			const index = Number(outcome.optionId);
 			return Number.isInteger(index) && index >= 0 && index < options.length ? index : undefined;
 		} catch (error) {
-			if (!signal?.aborted) this.options.log(`loom: the editor did not answer a permission request: ${(error as Error).message}`);
+			if (!signal?.aborted) this.options.log(`loom: the editor did not answer a permission request: ${errorMessage(error)}`);
 			return undefined;
 		}
 	}

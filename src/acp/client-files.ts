@@ -5,6 +5,7 @@ import type { AgentContext, ClientCapabilities } from "@agentclientprotocol/sdk"
 import { openRegularFile } from "../core/checked-read.js";
 import { formatSize } from "../core/format.js";
 import type { TextFileAccess } from "../tools/index.js";
+import { errorMessage } from "../core/error-text.js";
 
 /** Larger files are read and edited on disk: the editor's answer must stay well within a protocol message. */
 export const MAX_EDITOR_TEXT_BYTES = 4 * 1024 * 1024;
@@ -22,7 +23,7 @@ export function clientFiles(client: AgentContext, capabilities: ClientCapabiliti
 			try {
 				({ content } = await client.request("fs/read_text_file", { sessionId: sessionId(), path }, options(signal)));
 			} catch (error) {
-				throw new Error(`The editor could not read ${path}: ${(error as Error).message}`);
+				throw new Error(`The editor could not read ${path}: ${errorMessage(error)}`);
 			}
 			if (Buffer.byteLength(content) > MAX_EDITOR_TEXT_BYTES) {
 				throw new Error(`The editor's text of ${path} is over the ${formatSize(MAX_EDITOR_TEXT_BYTES)} loom takes from the editor; save it and read it again.`);
@@ -33,7 +34,7 @@ export function clientFiles(client: AgentContext, capabilities: ClientCapabiliti
 			try {
 				await client.request("fs/write_text_file", { sessionId: sessionId(), path, content: text }, options(signal));
 			} catch (error) {
-				throw new Error(`The editor could not write ${path}: ${(error as Error).message}`);
+				throw new Error(`The editor could not write ${path}: ${errorMessage(error)}`);
 			}
 		},
 	};

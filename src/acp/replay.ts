@@ -3,7 +3,7 @@
 import type { SessionUpdate } from "@agentclientprotocol/sdk";
 import { type AgentMessage, findTool, type ToolDefinition } from "../core/index.js";
 import { finishedCall } from "./session-updates.js";
-import { type CallStart, toolCallStart } from "./tool-calls.js";
+import { type CallStart, contentBlock, toolCallStart } from "./tool-calls.js";
 
 export function replayUpdates(messages: readonly AgentMessage[], tools: readonly ToolDefinition[], cwd: string): SessionUpdate[] {
 	const updates: SessionUpdate[] = [];
@@ -15,7 +15,7 @@ export function replayUpdates(messages: readonly AgentMessage[], tools: readonly
 				for (const block of blocks) {
 					updates.push({
 						sessionUpdate: "user_message_chunk",
-						content: block.type === "text" ? { type: "text", text: block.text } : { type: "image", data: block.data, mimeType: block.mimeType },
+						content: contentBlock(block),
 					});
 				}
 				break;

@@ -4,7 +4,7 @@
 import { isAbsolute, resolve } from "node:path";
 import type { ContentBlock, ToolCall, ToolCallContent, ToolCallLocation, ToolKind } from "@agentclientprotocol/sdk";
 import { parsePatch } from "diff";
-import { type AgentToolResult, oneLine, rawField, rawNumber, rawString, type ToolDefinition, toolFileEffects, toolSummary } from "../core/index.js";
+import { type AgentToolResult, type ImageContent, oneLine, rawField, rawNumber, rawString, type TextContent, type ToolDefinition, toolFileEffects, toolSummary } from "../core/index.js";
 
 /** What is known of a call when it starts; `before`: the text of the file a write replaces, read just before. */
 export interface CallStart {
@@ -124,15 +124,12 @@ export function toolCallContent(call: CallEnd, cwd: string): ToolCallContent[] {
 
 /** A call's result blocks (or a live update's) as ACP content. */
 export function resultContent(blocks: AgentToolResult<unknown>["content"]): ToolCallContent[] {
-	return blocks.flatMap((block): ToolCallContent[] => {
-		const content: ContentBlock | undefined =
-			block.type === "text"
-				? { type: "text", text: block.text }
-				: block.type === "image"
-					? { type: "image", data: block.data, mimeType: block.mimeType }
-					: undefined;
-		return content ? [{ type: "content", content }] : [];
-	});
+	return blocks.map((block) => ({ type: "content", content: contentBlock(block) }));
+}
+
+/** A text or image block as ACP's, with only the fields ACP defines. */
+export function contentBlock(block: TextContent | ImageContent): ContentBlock {
+	return block.type === "text" ? { type: "text", text: block.text } : { type: "image", data: block.data, mimeType: block.mimeType };
 }
 
 /** The 1-based line of a file a finished edit changed first (the editor can follow it there). */

@@ -4,6 +4,7 @@
 import { join, resolve } from "node:path";
 import { readConfigText } from "../core/files/json-file.js";
 import { McpConfigError, type McpServerEntry, parseMcpConfig } from "./mcp-config.js";
+import { errorMessage } from "../core/error-text.js";
 
 /** More than this is not a configuration file. */
 const MAX_CONFIG_BYTES = 1024 * 1024;
@@ -81,6 +82,6 @@ export function readConfigFile(path: string): string | undefined {
 	try {
 		return readConfigText(path, MAX_CONFIG_BYTES);
 	} catch (error) {
-		throw new McpConfigError((error as Error).message);
+		throw new McpConfigError(errorMessage(error));
 	}
 }

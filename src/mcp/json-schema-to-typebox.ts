@@ -6,6 +6,7 @@
 // What TypeBox cannot check (tuples, draft-4 boolean bounds, a pattern JavaScript cannot compile, non-local
 // $refs) is accepted as is: the server checks its own arguments too.
 import { FormatRegistry, Kind, type TSchema } from "@sinclair/typebox";
+import { isRecord } from "../core/llm/event-shape.js";
 
 type Node = Record<string | symbol, unknown>;
 
@@ -166,8 +167,4 @@ function withKind(node: Node, kind: string): Node {
 function hidden(node: Node, key: string, value: unknown): Node {
 	Object.defineProperty(node, key, { value, enumerable: false, writable: true, configurable: true });
 	return node;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-	return typeof value === "object" && value !== null && !Array.isArray(value);
 }

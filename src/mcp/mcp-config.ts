@@ -6,6 +6,8 @@ import { isAbsolute, resolve } from "node:path";
 import { parseJson } from "../core/files/json-file.js";
 import { expandHome } from "../core/home-path.js";
 import { expandVariables, MissingVariablesError } from "./expand-env.js";
+import { errorMessage } from "../core/error-text.js";
+import { isRecord } from "../core/llm/event-shape.js";
 
 export const DEFAULT_CALL_TIMEOUT_MS = 60_000;
 const DEFAULT_STARTUP_TIMEOUT_MS = 30_000;
@@ -67,7 +69,7 @@ export function parseMcpConfig(text: string, context: ParseContext): McpServerEn
 	try {
 		value = parseJson(text);
 	} catch (error) {
-		throw new McpConfigError(`${context.source}: invalid JSON: ${(error as Error).message}.`);
+		throw new McpConfigError(`${context.source}: invalid JSON: ${errorMessage(error)}.`);
 	}
 	const fail = (field: string, problem: string, got?: unknown) =>
 		new McpConfigError(`${context.source}: ${field}: ${problem}${got === undefined ? "" : ` (got ${describe(got)})`}.`);
@@ -194,10 +196,6 @@ function isHttpUrl(text: string): boolean {
 	} catch {
 		return false;
 	}
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-	return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 /** A short, one-line rendering of a wrong value for a message. */

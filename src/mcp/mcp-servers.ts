@@ -5,8 +5,10 @@ import type { NoticeLevel } from "../core/session/command-registry.js";
 import type { ToolDefinition } from "../core/tool-definition.js";
 import type { ConfiguredServer } from "./config-sources.js";
 import { mcpToolDefinition } from "./mcp-tools.js";
+import type { ListedTool } from "./open-client.js";
 import { type ClientOpener, ServerConnection } from "./server-connection.js";
 import { mcpToolName, patternMayNameServer } from "./tool-names.js";
+import { errorMessage } from "../core/error-text.js";
 
 /** How long a prompt waits for servers without a word. */
 const QUIET_WAIT_MS = 2000;
@@ -35,6 +37,8 @@ export class McpServers {
 	readonly connections: readonly ServerConnection[];
 	/** Loom's name for each server's tool (by JSON [server, tool]), kept so a name never moves to another tool. */
 	private readonly names = new Map<string, string>();
+	/** Each listed tool's definition, made once: a sync after another server's start reuses it (its schema converted already). */
+	private readonly definitions = new WeakMap<ListedTool, ToolDefinition<any>>();
 	/** Where the servers' tools go, and those given so far. */
 	private readonly toolGroup: { set(tools: readonly ToolDefinition<any>[]): void };
 	private given: readonly ToolDefinition<any>[] = [];
@@ -115,13 +119,20 @@ export class McpServers {
 		const taken = new Set(this.options.tools.all.filter((tool) => !this.given.includes(tool)).map((tool) => tool.name));
 		const mine: ToolDefinition<any>[] = [];
 		for (const connection of this.connections) {
-			for (const tool of connection.tools) mine.push(mcpToolDefinition(connection, tool, this.nameOf(connection.name, tool.name, taken)));
+			for (const tool of connection.tools) {
+				let definition = this.definitions.get(tool);
+				if (!definition) {
+					definition = mcpToolDefinition(connection, tool, this.nameOf(connection.name, tool.name, taken));
+					this.definitions.set(tool, definition);
+				}
+				mine.push(definition);
+			}
 		}
 		try {
 			this.toolGroup.set(mine);
 			this.given = mine;
 		} catch (error) {
-			this.options.notify("error", `The MCP tools could not be added: ${(error as Error).message}`);
+			this.options.notify("error", `The MCP tools could not be added: ${errorMessage(error)}`);
 		}
 	}
 

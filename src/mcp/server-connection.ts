@@ -5,6 +5,7 @@ import { formatMs, RequestFailure } from "./call-errors.js";
 import type { CallOptions, ListedTool, OpenClient } from "./open-client.js";
 import type { McpServerEntry, McpServerSpec } from "./mcp-config.js";
 import type { McpCallResult } from "./tool-result.js";
+import { errorMessage } from "../core/error-text.js";
 
 export const MAX_RESTARTS = 3;
 
@@ -102,11 +103,11 @@ export class ServerConnection {
 				case "closed":
 					throw new Error(`MCP server ${this.name} stopped during the call${this.problem ? ` (${this.problem})` : ""}. It is started again on the next call.`);
 				case "server":
-					throw new Error(`MCP server ${this.name} refused the call: ${(error as Error).message}`);
+					throw new Error(`MCP server ${this.name} refused the call: ${errorMessage(error)}`);
 				default:
 					// The connection itself failed (a remote server gone): the next call connects again.
-					this.fail(`the connection failed: ${(error as Error).message}`, "died");
-					throw new Error(`MCP server ${this.name} could not be reached: ${(error as Error).message}. It is connected again on the next call.`);
+					this.fail(`the connection failed: ${errorMessage(error)}`, "died");
+					throw new Error(`MCP server ${this.name} could not be reached: ${errorMessage(error)}. It is connected again on the next call.`);
 			}
 		}
 	}
@@ -178,7 +179,7 @@ export class ServerConnection {
 			if (generation !== this.generation) return;
 			await client?.close();
 			this.client = undefined;
-			this.fail((error as Error).message, restarting ? "restart" : "start");
+			this.fail(errorMessage(error), restarting ? "restart" : "start");
 			return;
 		}
 		if (generation !== this.generation) return;

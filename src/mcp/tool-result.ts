@@ -10,6 +10,8 @@ import { textFromContent } from "../core/messages.js";
 import { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, truncateHead } from "../core/text/truncate.js";
 import { toolNameCharacters } from "../core/tool-name-pattern.js";
 import { outputFolder } from "../core/files/output-folder.js";
+import { errorMessage } from "../core/error-text.js";
+import { isRecord } from "../core/llm/event-shape.js";
 
 /** The parts of a tools/call result loom reads; everything is checked, since it comes from a server. */
 export interface McpCallResult {
@@ -94,7 +96,7 @@ async function fitText(parts: (TextContent | ImageContent)[], details: McpToolDe
 		details.fullOutputPath = file;
 		where = `Full output: ${file}`;
 	} catch (error) {
-		where = `The full output could not be saved (${(error as Error).message})`;
+		where = `The full output could not be saved (${errorMessage(error)})`;
 	}
 	const shown = cut.firstLineExceedsLimit
 		? `nothing (its first line alone is over ${formatSize(cut.maxBytes)})`
@@ -114,8 +116,4 @@ function mimeNote(mimeType: unknown): string {
 
 function sizeNote(base64: unknown): string {
 	return typeof base64 === "string" ? `, ${formatSize(Buffer.byteLength(base64, "base64"))}` : "";
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-	return typeof value === "object" && value !== null && !Array.isArray(value);
 }

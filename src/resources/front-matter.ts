@@ -1,6 +1,7 @@
 // YAML front matter at the top of a Markdown file ("---" lines around it), as SKILL.md files and prompt
 // templates carry it. Parsed with the `yaml` package (YAML 1.2, no code-running tags, alias expansion capped),
 // loaded only when a file has front matter.
+import { errorMessage } from "../core/error-text.js";
 
 export interface FrontMatter {
 	/** The front matter's fields; empty when the file has none. */
@@ -31,7 +32,7 @@ export async function parseFrontMatter(text: string): Promise<FrontMatter> {
 	try {
 		data = parse(source);
 	} catch (error) {
-		throw new FrontMatterError(`the front matter is not valid YAML: ${(error as Error).message.split("\n")[0]}`);
+		throw new FrontMatterError(`the front matter is not valid YAML: ${errorMessage(error).split("\n")[0]}`);
 	}
 	if (data === null || data === undefined) return { data: {}, body };
 	if (typeof data !== "object" || Array.isArray(data)) throw new FrontMatterError("the front matter is not a list of key: value fields");

@@ -5,6 +5,7 @@ import { basename, join, sep } from "node:path";
 import { readCheckedText } from "../core/checked-read.js";
 import { directoryNames, realpathOrSelf } from "../core/files/paths.js";
 import type { CommandScope } from "../core/session/command-registry.js";
+import { errorMessage } from "../core/error-text.js";
 
 export interface ResourceLocations {
 	cwd: string;
@@ -74,5 +75,5 @@ export function readResource(path: string): string {
 
 /** "<path>: <what is wrong>; the <kind> is skipped." */
 export function skippedProblem(path: string, error: unknown, kind: string): string {
-	return `${path}: ${(error as Error).message.replace(/\.$/, "")}; the ${kind} is skipped.`;
+	return `${path}: ${errorMessage(error).replace(/\.$/, "")}; the ${kind} is skipped.`;
 }

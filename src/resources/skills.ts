@@ -4,7 +4,6 @@
 // that breaks a rule is reported with its path and skipped.
 import { existsSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
-import { isDirectory } from "../core/files/paths.js";
 import type { PromptSkill } from "../core/session/system-prompt.js";
 import { FrontMatterError, parseFrontMatter, stringField } from "./front-matter.js";
 import { folderEntries, readResource, skippedProblem } from "./resource-dirs.js";
@@ -30,7 +29,7 @@ export async function loadSkills(dirs: readonly string[]): Promise<LoadedSkills>
 	for (const dir of dirs) {
 		for (const entry of folderEntries(dir)) {
 			const path = join(dir, entry, SKILL_FILE);
-			if (!isDirectory(join(dir, entry)) || !existsSync(path)) continue;
+			if (!existsSync(path)) continue;
 			try {
 				const skill = await readSkill(path);
 				const first = skills.find((known) => known.name === skill.name);

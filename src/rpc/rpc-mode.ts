@@ -14,6 +14,7 @@ import { COMMANDS, NO_RESPONSE, type RpcContext } from "./rpc-commands.js";
 import { CommandError, failure, parseCommandLine, type RpcCommand, type RpcResponse, success } from "./rpc-protocol.js";
 import type { ModeState } from "./rpc-state.js";
 import { RpcUi } from "./rpc-ui.js";
+import { errorMessage } from "../core/error-text.js";
 
 export interface RpcIo {
 	stdin: NodeJS.ReadableStream;
@@ -150,7 +151,7 @@ class RpcServer {
 			const data = await handler(command, this.context(reply));
 			if (data !== NO_RESPONSE) reply.succeed(data);
 		} catch (error) {
-			const message = this.errorMessage(error);
+			const message = this.messageFor(error);
 			if (!reply.done) reply.fail(message);
 			// Answered already (its run started): the failure is still the client's to know.
 			else this.ui.notify("error", message);
@@ -198,7 +199,7 @@ class RpcServer {
 				},
 				(error) => {
 					forget();
-					if (began) this.ui.notify("error", this.errorMessage(error));
+					if (began) this.ui.notify("error", this.messageFor(error));
 					else reject(error);
 				},
 			);
@@ -209,11 +210,11 @@ class RpcServer {
 	 * What the client is told. Commands and the session throw errors written for the user; anything else is a
 	 * defect, whose stack goes to stderr, never to stdout.
 	 */
-	private errorMessage(error: unknown): string {
+	private messageFor(error: unknown): string {
 		if (error instanceof CommandError) return error.message;
 		if (error instanceof TypeError || error instanceof RangeError || error instanceof ReferenceError || !(error instanceof Error)) {
 			this.stderr.write(stderrLine(`rpc: unexpected error: ${(error as Error)?.stack ?? String(error)}`));
-			return `loom failed unexpectedly: ${(error as Error)?.message ?? String(error)} (details on stderr)`;
+			return `loom failed unexpectedly: ${errorMessage(error)} (details on stderr)`;
 		}
 		return error.message;
 	}

@@ -4,6 +4,7 @@
 import { detectImageMimeType, MAX_IMAGE_BYTES } from "../core/files/file-kind.js";
 import type { ImageContent } from "../core/llm-types.js";
 import { formatSize } from "../core/format.js";
+import { errorMessage } from "../core/error-text.js";
 
 /** One command line, parsed: its type, the id to echo, and every other field for its handler to read. */
 export interface RpcCommand {
@@ -33,7 +34,7 @@ export function parseCommandLine(line: string): ParsedLine {
 	try {
 		value = JSON.parse(line);
 	} catch (error) {
-		return { ok: false, error: `Failed to parse command: ${(error as Error).message}. Send one JSON object a line.` };
+		return { ok: false, error: `Failed to parse command: ${errorMessage(error)}. Send one JSON object a line.` };
 	}
 	if (typeof value !== "object" || value === null || Array.isArray(value)) {
 		return { ok: false, error: 'Failed to parse command: a command is a JSON object such as {"type": "prompt", "message": "..."}.' };

@@ -1,6 +1,7 @@
 // grep's matching, pure: which lines of a text match, and the lines a file contributes to the output
 // (matches as "path:line:text", context as "path-line-text", "--" between groups that are not adjacent).
 import { escapeRegex } from "../core/text/escape-regex.js";
+import { errorMessage } from "../core/error-text.js";
 
 export interface LineMatcher {
 	/** Whether one line (without its line ending) matches. */
@@ -28,7 +29,7 @@ export function lineMatcher(pattern: string, options: { literal?: boolean; ignor
 	try {
 		regex = new RegExp(source, options.ignoreCase ? "i" : "");
 	} catch (error) {
-		throw new Error(`Invalid regular expression ${pattern}: ${(error as Error).message.replace(/^Invalid regular expression: /, "")}. Pass literal: true to search for the text as written.`);
+		throw new Error(`Invalid regular expression ${pattern}: ${errorMessage(error).replace(/^Invalid regular expression: /, "")}. Pass literal: true to search for the text as written.`);
 	}
 	return { test: (line) => regex.test(line), mayMatch: (text) => !literal || regex.test(text) };
 }

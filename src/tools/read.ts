@@ -40,7 +40,6 @@ const description = `Read a file. Text files come back as their lines; images (P
 Output is cut at ${DEFAULT_MAX_LINES} lines or ${DEFAULT_MAX_BYTES / 1024} KB, whichever comes first; the text then says which lines were shown and the offset to continue from.
 Use offset (1-indexed line) and limit to read part of a large file. Binary files other than images are refused.`;
 
-/** ":10-59" for offset 10 and limit 50, ":10-" for an offset alone, "" for neither. */
 /** The lines asked for (offset, limit), or undefined for the whole file. */
 function askedRange(args: unknown): { start: number; end?: number } | undefined {
 	const offset = rawNumber(args, "offset");
@@ -50,6 +49,7 @@ function askedRange(args: unknown): { start: number; end?: number } | undefined 
 	return limit === undefined ? { start } : { start, end: start + limit - 1 };
 }
 
+/** ":10-59" for offset 10 and limit 50, ":10-" for an offset alone, "" for neither. */
 function readRange(args: unknown): string {
 	const range = askedRange(args);
 	return range === undefined ? "" : `:${range.start}-${range.end ?? ""}`;
