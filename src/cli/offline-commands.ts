@@ -24,9 +24,9 @@ export async function runOfflineCommand(options: CliOptions, home: string, io: O
 	}
 	const target = options.exportSession!;
 	const file = resolveSessionArgument(target.session, home, io.cwd);
-	const [{ exportSessionFile }, { createCodingTools }] = await Promise.all([import("../export/export-session.js"), import("../tools/index.js")]);
+	const [{ exportSessionFile }, { createBuiltinTools }] = await Promise.all([import("../export/export-session.js"), import("../tools/index.js")]);
 	// The built-in tools' presentation (diffs, argument summaries); nothing runs.
-	const written = await exportSessionFile(file, target.file, { cwd: io.cwd, tools: createCodingTools(io.cwd) });
+	const written = await exportSessionFile(file, target.file, { cwd: io.cwd, tools: createBuiltinTools(io.cwd).known });
 	io.stdout.write(`${stripControls(written)}\n`);
 	return EXIT.ok;
 }

@@ -4,7 +4,7 @@ import { existsSync, readFileSync, readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { SessionStore } from "../../src/core/session/index.js";
-import { assistant, user } from "../core/session/session-fixtures.js";
+import { assistant, toolResult, user } from "../core/session/session-fixtures.js";
 import { writeTree } from "../support/project-tree.js";
 import { workspace } from "../support/temp-dir.js";
 import { runLoom, serverFlags, sessionFiles, sessionLines, useScriptedServer } from "../support/loom-process.js";
@@ -114,6 +114,19 @@ describe("--export", () => {
 
 		const plain = await runLoom(["--export", id], ws);
 		expect(plain.stdout).toBe(`${join(ws.cwd, `loom-session-${id.slice(0, 8)}.html`)}\n`);
+	});
+
+	it("shows every built-in tool's calls as the tool describes them, grep, find and ls included", async () => {
+		const ws = workspace();
+		const store = SessionStore.create({ home: ws.home, cwd: ws.cwd });
+		store.append({ type: "message", message: user("find the TODOs") });
+		const call = { ...assistant(""), content: [{ type: "toolCall" as const, id: "g1", name: "grep", arguments: { pattern: "TODO", path: "src" } }], stopReason: "toolUse" as const };
+		store.append({ type: "message", message: call });
+		store.append({ type: "message", message: { ...toolResult("src/a.ts:1: TODO"), toolCallId: "g1", toolName: "grep" } });
+		store.close();
+		expect((await runLoom(["--export", store.id, "page.html"], ws)).code).toBe(0);
+		const html = readFileSync(join(ws.cwd, "page.html"), "utf8");
+		expect(html).toContain("/TODO/ in src");
 	});
 
 	it("exports the current branch of a session that branched, and says how many others the file holds", async () => {
