@@ -38,6 +38,23 @@ const yogaWithoutFetch = {
 	},
 };
 
+/**
+ * Ink draws nothing live, only the last frame at exit, when the CI variable is set (the is-in-ci package). Ink runs
+ * only as loom's screen, for a person at a terminal, so that variable (set in a shell by a CI tool, or exported in a
+ * container image) must not blank the screen: Ink is told it never runs in CI.
+ */
+const inkNeverInCi = {
+	name: "ink-never-in-ci",
+	resolveId: {
+		filter: { id: /^is-in-ci$/ },
+		handler: () => "\0never-in-ci",
+	},
+	load: {
+		filter: { id: /^\0never-in-ci$/ },
+		handler: () => "export default false;",
+	},
+};
+
 export default defineConfig({
 	input: { loom: "src/cli/main.ts" },
 	platform: "node",
@@ -47,7 +64,7 @@ export default defineConfig({
 	// module, and jiti (the extension loader) loads only when an extension exists and finds its own files at run
 	// time: both stay in node_modules.
 	external: ["react-devtools-core", /^@vscode\/tree-sitter-wasm(\/|$)/, /^jiti(\/|$)/],
-	plugins: [productionBuilds, yogaWithoutFetch],
+	plugins: [productionBuilds, yogaWithoutFetch, inkNeverInCi],
 	output: {
 		dir: "dist/bundle",
 		format: "esm",

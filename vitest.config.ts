@@ -111,6 +111,9 @@ export default defineConfig({
 		// `await expect.poll(read).toX()` retries an assertion on something still to come (a frame Ink will draw):
 		// often and, on a busy machine, for long enough.
 		expect: { poll: { timeout: 5000, interval: 10 } },
+		// Tests draw the screen from the sources, with Ink as installed: it would draw nothing live with CI set. The
+		// bundle's Ink never sees CI (rolldown.config.mjs; a tmux test runs it with CI set).
+		env: { CI: "false" },
 		projects: [
 			{
 				extends: true,

@@ -171,4 +171,13 @@ describe.skipIf(!hasTmux())("the screen in a terminal (tmux)", () => {
 		terminal.sendKeys("Escape");
 		await terminal.waitForScreen((text) => text.includes("ready"), "the run to stop");
 	}, 60_000);
+
+	it("draws live with CI set in the environment: a person at a terminal runs the screen", async () => {
+		server.enqueue({ text: "Answered live." });
+		const opened = loom.open({ env: { CI: "true" }, columns: 100, rows: 30 });
+		terminal = opened.terminal;
+		await terminal.waitForScreen((text) => text.includes("Ask loom"), "the editor");
+		await terminal.typeLine("hello");
+		await terminal.waitForScreen((text) => text.includes("Answered live.") && text.includes("ready"), "the answer and the ready footer");
+	}, 60_000);
 });

@@ -1,4 +1,4 @@
-import { Box, Text, useInput } from "ink";
+import { Box, type Key, Text } from "ink";
 import { memo, useCallback, useEffect, useLayoutEffect, useRef, useState } from "react";
 import { showControls } from "../../core/text/sanitize-terminal.js";
 import type { CompletionSource } from "../completion/completions.js";
@@ -6,6 +6,7 @@ import { applySuggestion } from "../completion/suggestions.js";
 import { layoutEditor } from "../editor-layout.js";
 import { type EditorCommand, editorCommands } from "../editor-keys.js";
 import * as edit from "../editor-state.js";
+import { useKeys } from "../hooks/use-keys.js";
 import { useSuggestions } from "../hooks/use-suggestions.js";
 import { EDIT_KINDS, keepMarkersWhole } from "../marker-edits.js";
 import { type Paste, type TypedPrompt, expandPastes, isLargePaste, lostPastes, newMarker } from "../paste-marker.js";
@@ -333,14 +334,14 @@ function EditorView({
 	);
 
 	const handleInput = useCallback(
-		(input: string, key: Parameters<Parameters<typeof useInput>[0]>[1]) => {
+		(input: string, key: Key) => {
 			let next = stateRef.current;
 			for (const command of editorCommands(input, key, pasting.current)) next = keepPastes(next, apply(next, command), command);
 			if (next !== stateRef.current) commit(next);
 		},
 		[apply, commit, keepPastes],
 	);
-	useInput(handleInput, { isActive: inputActive });
+	useKeys(handleInput, inputActive);
 
 	const textWidth = Math.max(1, width - 4);
 	const layout = layoutEditor(state.text, state.cursor, textWidth, maxRows);

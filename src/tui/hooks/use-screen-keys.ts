@@ -1,5 +1,5 @@
-import { type Key, useInput, useStdin } from "ink";
-import { useCallback, useRef } from "react";
+import type { Key } from "ink";
+import { useKeys } from "./use-keys.js";
 
 export interface ScreenKeys {
 	/** Ctrl+O: show the latest tool output, summary, thinking or shell output in full. */
@@ -12,22 +12,13 @@ export interface ScreenKeys {
 	onEscape?(): void;
 }
 
-/**
- * The screen's own keys, whatever has the keyboard (the editor or a dialog): neither of those binds them.
- * Listens only where Ink can read keys (raw mode supported).
- */
+/** The screen's own keys, whatever has the keyboard (the editor or a dialog): neither of those binds them. */
 export function useScreenKeys(keys: ScreenKeys, active: boolean): void {
-	const { isRawModeSupported } = useStdin();
-	// The latest handlers, read at each key: a stable listener is not taken off and put back on every render.
-	const latest = useRef(keys);
-	latest.current = keys;
-	const onKey = useCallback((input: string, key: Key) => {
-		const handlers = latest.current;
-		if (key.escape) handlers.onEscape?.();
+	useKeys((input: string, key: Key) => {
+		if (key.escape) keys.onEscape?.();
 		if (!key.ctrl) return;
-		if (input === "o") handlers.onExpand();
-		else if (input === "l") handlers.onRedraw();
-		else if (input === "z") handlers.onSuspend?.();
-	}, []);
-	useInput(onKey, { isActive: active && isRawModeSupported === true });
+		if (input === "o") keys.onExpand();
+		else if (input === "l") keys.onRedraw();
+		else if (input === "z") keys.onSuspend?.();
+	}, active);
 }

@@ -1,5 +1,5 @@
-import { useInput, useStdin } from "ink";
-import { useCallback, useEffect, useRef } from "react";
+import { useEffect, useRef } from "react";
+import { useKeys } from "./use-keys.js";
 
 export interface IdleOptions {
 	/** The screen is busy (a run): wait for it to end. */
@@ -16,15 +16,13 @@ export interface IdleOptions {
  * the keys of someone typing nor the request of a prompt just sent.
  */
 export function useWhenIdle(task: () => void, { busy, quietMs, inputActive }: IdleOptions): void {
-	const { isRawModeSupported } = useStdin();
 	const lastKey = useRef(Date.now());
 	const done = useRef(false);
 	const latest = useRef(task);
 	latest.current = task;
-	const onKey = useCallback(() => {
+	useKeys(() => {
 		lastKey.current = Date.now();
-	}, []);
-	useInput(onKey, { isActive: inputActive && isRawModeSupported === true && !done.current });
+	}, inputActive && !done.current);
 	useEffect(() => {
 		if (busy || done.current) return;
 		let timer: NodeJS.Timeout;
