@@ -7,6 +7,7 @@ import type { NoticeLevel } from "../core/session/command-registry.js";
 import type { ApprovalChoice, InputOptions, SelectOptions, SessionUi, UiChoice } from "../core/session/index.js";
 import { plainNotice } from "../core/session/notice-text.js";
 import { errorMessage } from "../core/error-text.js";
+import { cancelledWith } from "./request-options.js";
 
 export interface AcpUiOptions {
 	client: AgentContext;
@@ -97,7 +98,7 @@ export class AcpUi implements SessionUi {
 			const { outcome } = await this.options.client.request(
 				"session/request_permission",
 				{ sessionId: this.options.sessionId(), toolCall, options },
-				signal ? { cancellationSignal: signal, stopWaitingOnCancel: true } : undefined,
+				cancelledWith(signal),
 			);
 			if (outcome.outcome !== "selected") return undefined;
 			const index = Number(outcome.optionId);

@@ -6,6 +6,7 @@ import { openRegularFile } from "../core/checked-read.js";
 import { formatSize } from "../core/format.js";
 import type { TextFileAccess } from "../tools/index.js";
 import { errorMessage } from "../core/error-text.js";
+import { cancelledWith } from "./request-options.js";
 
 /** Larger files are read and edited on disk: the editor's answer must stay well within a protocol message. */
 export const MAX_EDITOR_TEXT_BYTES = 4 * 1024 * 1024;
@@ -13,7 +14,6 @@ export const MAX_EDITOR_TEXT_BYTES = 4 * 1024 * 1024;
 /** The editor's file access when it offers both reading and writing; undefined otherwise (loom uses the disk). */
 export function clientFiles(client: AgentContext, capabilities: ClientCapabilities, sessionId: () => string): TextFileAccess | undefined {
 	if (capabilities.fs?.readTextFile !== true || capabilities.fs.writeTextFile !== true) return undefined;
-	const options = (signal: AbortSignal | undefined) => (signal ? { cancellationSignal: signal, stopWaitingOnCancel: true } : undefined);
 	return {
 		async readText(path, signal) {
 			// Only a regular file's text is asked for (what else is there is read, and refused, on disk), and not a
@@ -21,7 +21,7 @@ export function clientFiles(client: AgentContext, capabilities: ClientCapabiliti
 			if (!isEditorSized(path)) return undefined;
 			let content: string;
 			try {
-				({ content } = await client.request("fs/read_text_file", { sessionId: sessionId(), path }, options(signal)));
+				({ content } = await client.request("fs/read_text_file", { sessionId: sessionId(), path }, cancelledWith(signal)));
 			} catch (error) {
 				throw new Error(`The editor could not read ${path}: ${errorMessage(error)}`);
 			}
@@ -32,7 +32,7 @@ export function clientFiles(client: AgentContext, capabilities: ClientCapabiliti
 		},
 		async writeText(path, text, signal) {
 			try {
-				await client.request("fs/write_text_file", { sessionId: sessionId(), path, content: text }, options(signal));
+				await client.request("fs/write_text_file", { sessionId: sessionId(), path, content: text }, cancelledWith(signal));
 			} catch (error) {
 				throw new Error(`The editor could not write ${path}: ${errorMessage(error)}`);
 			}

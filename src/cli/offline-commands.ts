@@ -1,6 +1,6 @@
 // Commands that do one job on loom's files and exit, without a model: --prune-checkpoints and --export.
 // Each loads only what it uses.
-import { formatSize } from "../core/format.js";
+import { formatCount, formatSize } from "../core/format.js";
 import { resolveSessionArgument } from "../core/session/session-resolve.js";
 import { stripControls } from "../core/text/sanitize-terminal.js";
 import { EXIT } from "../modes/exit-codes.js";
@@ -16,9 +16,8 @@ export async function runOfflineCommand(options: CliOptions, home: string, io: O
 	if (options.pruneCheckpoints) {
 		const { pruneCheckpoints } = await import("../checkpoints/prune.js");
 		const report = await pruneCheckpoints({ home, olderThanDays: options.pruneCheckpoints.days });
-		const plural = (count: number, word: string) => `${count} ${word}${count === 1 ? "" : "s"}`;
 		io.stdout.write(
-			`Removed the checkpoints of ${plural(report.runs, "prompt")} (${plural(report.sessions, "whole session")}, ${plural(report.projects, "project folder")}); freed ${formatSize(report.freedBytes)}.\n`,
+			`Removed the checkpoints of ${formatCount(report.runs, "prompt")} (${formatCount(report.sessions, "whole session")}, ${formatCount(report.projects, "project folder")}); freed ${formatSize(report.freedBytes)}.\n`,
 		);
 		return EXIT.ok;
 	}

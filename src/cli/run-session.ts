@@ -1,5 +1,6 @@
 // A run with a session: settings, input, session, then print mode, RPC mode, the screen or the ACP server.
 import { removeStaleOutputFolders } from "../core/files/output-folder.js";
+import { formatCount } from "../core/format.js";
 import { answerText } from "../core/messages.js";
 import type { AgentSession } from "../core/session/agent-session.js";
 import type { ProjectTrustGate } from "../core/session/project-trust-gate.js";
@@ -218,7 +219,7 @@ async function runPrint(session: AgentSession, input: PromptInput, options: CliO
 			io.stderr.write(stderrLine("the answer was cut off at the model's output limit (max tokens)."));
 		}
 		if (options.maxTurns !== undefined && outcome.message?.stopReason === "toolUse") {
-			io.stderr.write(stderrLine(`stopped after ${options.maxTurns} model turn${options.maxTurns === 1 ? "" : "s"} (--max-turns).`));
+			io.stderr.write(stderrLine(`stopped after ${formatCount(options.maxTurns, "model turn")} (--max-turns).`));
 		}
 		// An empty stdout is otherwise indistinguishable from a lost answer.
 		if (options.mode !== "json" && outcome.message?.stopReason === "stop" && answerText(outcome.message).trim() === "") {

@@ -9,6 +9,11 @@ export function formatSize(bytes: number): string {
 	return `${(bytes / (1024 * 1024 * 1024)).toFixed(1)} GB`;
 }
 
+/** "1 file", "3 files"; "2 matches" with the plural given. */
+export function formatCount(n: number, noun: string, plural = `${noun}s`): string {
+	return `${n} ${n === 1 ? noun : plural}`;
+}
+
 export function formatTokens(count: number): string {
 	if (count < 1000) return String(Math.round(count));
 	if (count < 10_000) return `${(count / 1000).toFixed(1)}k`;

@@ -3,7 +3,7 @@
 // style inline, and a Content-Security-Policy that forbids every request: the page reads the same offline, and
 // nothing the model wrote can run in it.
 import type { AgentMessage } from "../core/agent-types.js";
-import { formatCost, formatTokens } from "../core/format.js";
+import { formatCost, formatCount, formatTokens } from "../core/format.js";
 import type { AssistantMessage, ImageContent, ToolCall, ToolResultMessage } from "../core/llm-types.js";
 import { textFromContent } from "../core/messages.js";
 import type { SessionEntry, SessionHeader } from "../core/session/session-entries.js";
@@ -164,7 +164,7 @@ function outputBlock(text: string, isError: boolean): string {
 	const bounded = boundedOutput(text);
 	const lines = bounded === "" ? 0 : bounded.split("\n").length;
 	const open = lines <= OPEN_OUTPUT_LINES ? " open" : "";
-	const label = `${isError ? "Error" : "Output"} · ${lines} line${lines === 1 ? "" : "s"}`;
+	const label = `${isError ? "Error" : "Output"} · ${formatCount(lines, "line")}`;
 	return `<details class="output"${open}><summary>${label}</summary><pre>${escapeHtml(bounded)}</pre></details>`;
 }
 

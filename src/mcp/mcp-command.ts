@@ -1,4 +1,5 @@
 // `/mcp`: the configured servers, their state and their tools; `/mcp restart <server>` starts one again.
+import { formatCount } from "../core/format.js";
 import type { CommandDefinition } from "../core/session/command-registry.js";
 import type { McpServers } from "./mcp-servers.js";
 import type { ServerConnection } from "./server-connection.js";
@@ -34,7 +35,7 @@ export function mcpCommand<S>(servers: McpServers): CommandDefinition<S> {
 			}
 			await connection.restart();
 			// A failure was reported as it happened.
-			if (connection.state === "ready") ctx.notify("info", `MCP server ${connection.name} is ready: ${count(connection.tools.length, "tool")}.`);
+			if (connection.state === "ready") ctx.notify("info", `MCP server ${connection.name} is ready: ${formatCount(connection.tools.length, "tool")}.`);
 		},
 	};
 }
@@ -64,7 +65,7 @@ function describeServers(servers: McpServers): string {
 			return enabled ? short : `${short} (off: --tools)`;
 		});
 		const more = tools.length > LISTED_TOOLS ? `, and ${tools.length - LISTED_TOOLS} more` : "";
-		lines.push(`    ${count(tools.length, "tool")} (${prefix}*): ${shown.join(", ")}${more}`);
+		lines.push(`    ${formatCount(tools.length, "tool")} (${prefix}*): ${shown.join(", ")}${more}`);
 	}
 	return lines.join("\n");
 }
@@ -76,7 +77,7 @@ function stateText(connection: ServerConnection): string {
 		case "starting":
 			return "starting";
 		case "failed":
-			return `failed: ${connection.problem}${connection.restarts > 0 ? ` (restarted ${count(connection.restarts, "time")})` : ""}`;
+			return `failed: ${connection.problem}${connection.restarts > 0 ? ` (restarted ${formatCount(connection.restarts, "time")})` : ""}`;
 		case "closed":
 			return "closed";
 		case "disabled":
@@ -86,8 +87,4 @@ function stateText(connection: ServerConnection): string {
 		case "unusable":
 			return `not started: ${connection.problem}`;
 	}
-}
-
-function count(n: number, noun: string): string {
-	return `${n} ${noun}${n === 1 ? "" : "s"}`;
 }

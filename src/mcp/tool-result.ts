@@ -4,7 +4,7 @@
 import { randomBytes } from "node:crypto";
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { formatSize } from "../core/format.js";
+import { formatCount, formatSize } from "../core/format.js";
 import type { ImageContent, TextContent } from "../core/llm-types.js";
 import { textFromContent } from "../core/messages.js";
 import { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, truncateHead } from "../core/text/truncate.js";
@@ -101,7 +101,7 @@ async function fitText(parts: (TextContent | ImageContent)[], details: McpToolDe
 	const shown = cut.firstLineExceedsLimit
 		? `nothing (its first line alone is over ${formatSize(cut.maxBytes)})`
 		: `the first ${cut.outputLines} lines (${formatSize(cut.outputBytes)})`;
-	const notice = `[Output cut: showing ${shown} of ${cut.totalLines} line${cut.totalLines === 1 ? "" : "s"} (${formatSize(cut.totalBytes)}). ${where}]`;
+	const notice = `[Output cut: showing ${shown} of ${formatCount(cut.totalLines, "line")} (${formatSize(cut.totalBytes)}). ${where}]`;
 	const images = parts.filter((part) => part.type === "image");
 	return [text(cut.content === "" ? notice : `${cut.content}\n\n${notice}`), ...images];
 }

@@ -106,7 +106,7 @@ class ExpressionReader {
 			return false;
 		}
 		const narrowing = NARROWING_TESTS.has(token) || /^-newer/.test(token);
-		this.at += narrowing ? 1 : (ARGUMENTS[token] ?? 0);
+		this.at += narrowing ? 1 : Object.hasOwn(ARGUMENTS, token) ? ARGUMENTS[token] : 0;
 		return narrowing || NARROWING_FLAGS.has(token);
 	}
 

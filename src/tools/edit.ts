@@ -5,6 +5,7 @@ import { specialFileKind } from "../core/checked-read.js";
 import { atomicWriteFile } from "../core/files/atomic-write.js";
 import { looksBinary } from "../core/files/file-kind.js";
 import { FileChangedError, type FileSnapshot, readSnapshot } from "../core/files/file-snapshot.js";
+import { formatCount } from "../core/format.js";
 import { rawString } from "../core/raw-value.js";
 import type { StyledLine, ToolDefinition, ToolPresentation } from "../core/tool-definition.js";
 import { capLines, tailLines } from "../core/tool-lines.js";
@@ -254,7 +255,7 @@ export function createEditTool(cwd: string, options: { files?: TextFileAccess } 
 				const count = change.applied.length;
 				const note = tolerantMatches > 0 ? ` (${tolerantMatches} matched after normalising quotes, dashes or whitespace)` : "";
 				return {
-					content: [{ type: "text" as const, text: `Edited ${params.path}: ${count} replacement${count === 1 ? "" : "s"}${note}.` }],
+					content: [{ type: "text" as const, text: `Edited ${params.path}: ${formatCount(count, "replacement")}${note}.` }],
 					details: { path: absolute, diff, firstChangedLine, replacements: count, tolerantMatches },
 				};
 			});

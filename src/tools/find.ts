@@ -1,9 +1,10 @@
 // The find tool: paths under a folder matching a glob, .gitignore respected.
 import { type Static, Type } from "@sinclair/typebox";
+import { formatCount } from "../core/format.js";
 import { rawBoolean, rawNumber, rawString } from "../core/raw-value.js";
 import { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES } from "../core/text/truncate.js";
 import { compactArgs, type ToolDefinition, type ToolPresentation } from "../core/tool-definition.js";
-import { boundedOutput, compileGlob, count, SEARCH_RULE, searchScope, walkScope } from "./search-scope.js";
+import { boundedOutput, compileGlob, SEARCH_RULE, searchScope, walkScope } from "./search-scope.js";
 
 export const DEFAULT_FIND_LIMIT = 1000;
 
@@ -40,7 +41,7 @@ const presentation: ToolPresentation = {
 		const found = rawNumber(row.details, "found");
 		if (row.status !== "done" || found === undefined) return undefined;
 		const more = rawBoolean(row.details, "limitReached") ? " (limit reached)" : "";
-		return [{ text: found === 0 ? "nothing found" : `${count(found, "path")}${more}`, style: "dim" }];
+		return [{ text: found === 0 ? "nothing found" : `${formatCount(found, "path")}${more}`, style: "dim" }];
 	},
 };
 

@@ -4,12 +4,12 @@ import { closeSync } from "node:fs";
 import { type Static, Type } from "@sinclair/typebox";
 import { openRegularFile, readAt } from "../core/checked-read.js";
 import { looksBinary } from "../core/files/file-kind.js";
-import { formatSize } from "../core/format.js";
+import { formatCount, formatSize } from "../core/format.js";
 import { rawBoolean, rawNumber, rawString } from "../core/raw-value.js";
 import { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES } from "../core/text/truncate.js";
 import { compactArgs, type ToolDefinition, type ToolPresentation } from "../core/tool-definition.js";
 import { type LineMatcher, lineMatcher, MAX_LINE_CHARS, matchLines } from "./grep-match.js";
-import { boundedOutput, compileGlob, count, SEARCH_RULE, type SearchScope, searchScope, walkScope } from "./search-scope.js";
+import { boundedOutput, compileGlob, SEARCH_RULE, type SearchScope, searchScope, walkScope } from "./search-scope.js";
 
 export const DEFAULT_GREP_LIMIT = 100;
 /** Larger files are not searched (named in the result instead): grep reads each file whole. */
@@ -71,7 +71,7 @@ const presentation: ToolPresentation = {
 		if (matches === undefined) return undefined;
 		if (matches === 0) return [{ text: "no matches", style: "dim" }];
 		const more = rawBoolean(row.details, "limitReached") ? " (limit reached)" : "";
-		return [{ text: `${count(matches, "match", "matches")} in ${count(rawNumber(row.details, "files") ?? 0, "file")}${more}`, style: "dim" }];
+		return [{ text: `${formatCount(matches, "match", "matches")} in ${formatCount(rawNumber(row.details, "files") ?? 0, "file")}${more}`, style: "dim" }];
 	},
 };
 
@@ -167,7 +167,7 @@ export function createGrepTool(cwd: string): ToolDefinition<typeof grepSchema, G
 			});
 			if (state.matches === 0) {
 				const where = `${scope.show("")}${params.glob ? ` (${params.glob})` : ""}`;
-				const text = [`No matches in ${where}: ${count(state.searched, "file")} searched.`, ...resultNotes(state, limit)].join("\n\n");
+				const text = [`No matches in ${where}: ${formatCount(state.searched, "file")} searched.`, ...resultNotes(state, limit)].join("\n\n");
 				return { content: [{ type: "text", text }], details: details(false) };
 			}
 			const output = boundedOutput(state.lines, resultNotes(state, limit), "Narrow the pattern, path or glob, or lower limit.");

@@ -3,11 +3,11 @@
 import { lstatSync } from "node:fs";
 import { type Static, Type } from "@sinclair/typebox";
 import type { EntryKind } from "../core/files/walk-tree.js";
-import { formatSize } from "../core/format.js";
+import { formatCount, formatSize } from "../core/format.js";
 import { rawBoolean, rawNumber, rawString } from "../core/raw-value.js";
 import { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES } from "../core/text/truncate.js";
 import type { ToolDefinition, ToolPresentation } from "../core/tool-definition.js";
-import { boundedOutput, count, SEARCH_RULE, searchScope, walkScope } from "./search-scope.js";
+import { boundedOutput, SEARCH_RULE, searchScope, walkScope } from "./search-scope.js";
 
 export const DEFAULT_LS_LIMIT = 500;
 
@@ -39,7 +39,7 @@ const presentation: ToolPresentation = {
 		const entries = rawNumber(row.details, "entries");
 		if (row.status !== "done" || entries === undefined) return undefined;
 		const more = rawBoolean(row.details, "limitReached") ? " (limit reached)" : "";
-		return [{ text: `${count(entries, "entry", "entries")}${more}`, style: "dim" }];
+		return [{ text: `${formatCount(entries, "entry", "entries")}${more}`, style: "dim" }];
 	},
 };
 

@@ -5,7 +5,7 @@ import { type Static, Type } from "@sinclair/typebox";
 import type { AgentToolResult } from "../core/agent-types.js";
 import { CheckedReadError, openRegularFile, readAt, readCheckedFile, specialFileKind } from "../core/checked-read.js";
 import { detectImageMimeType, type ImageMimeType, looksBinary, MAX_IMAGE_BYTES, SNIFF_BYTES } from "../core/files/file-kind.js";
-import { formatSize } from "../core/format.js";
+import { formatCount, formatSize } from "../core/format.js";
 import { rawNumber, rawString } from "../core/raw-value.js";
 import { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, truncateHead } from "../core/text/truncate.js";
 import { compactArgs, type ToolDefinition, type ToolPresentation, type ToolRowState } from "../core/tool-definition.js";
@@ -68,7 +68,7 @@ function readSummary(row: ToolRowState): string {
 	if (startLine !== undefined && endLine !== undefined) {
 		if (endLine < startLine) return "no lines read";
 		const count = endLine - startLine + 1;
-		const lines = `read ${count} line${count === 1 ? "" : "s"}`;
+		const lines = `read ${formatCount(count, "line")}`;
 		const totalLines = rawNumber(details, "totalLines");
 		if (totalLines === undefined) return `${lines} (${startLine}-${endLine})`;
 		if (startLine === 1 && endLine === totalLines) return lines;
@@ -77,7 +77,7 @@ function readSummary(row: ToolRowState): string {
 		return `${lines} (${startLine}-${endLine} of ${totalLines})`;
 	}
 	const count = (row.resultText ?? "").replace(/\n+$/, "").split("\n").filter((line, _index, all) => line !== "" || all.length > 1).length;
-	return `read ${count} line${count === 1 ? "" : "s"}`;
+	return `read ${formatCount(count, "line")}`;
 }
 
 /** The row shows the path and range asked for, then how many lines came back. */
@@ -178,7 +178,7 @@ async function readText(
 	}
 	if (offset > totalLines) {
 		throw new Error(
-			`Offset ${offset} is beyond the end of ${shownPath}, which has ${totalLines} line${totalLines === 1 ? "" : "s"}. Use an offset from 1 to ${totalLines}.`,
+			`Offset ${offset} is beyond the end of ${shownPath}, which has ${formatCount(totalLines, "line")}. Use an offset from 1 to ${totalLines}.`,
 		);
 	}
 

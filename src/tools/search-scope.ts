@@ -81,8 +81,3 @@ export function boundedOutput(lines: readonly string[], notes: readonly string[]
 	}
 	return { text: [cut.content, ...all].filter((part) => part !== "").join("\n\n"), truncated: cut.truncated };
 }
-
-/** "1 file", "3 files". */
-export function count(n: number, noun: string, plural = `${noun}s`): string {
-	return `${n} ${n === 1 ? noun : plural}`;
-}

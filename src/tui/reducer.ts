@@ -1,5 +1,6 @@
 // The screen's reducer: (view, event, now, tools) => view. Pure and synchronous: the time and the session's
 // tool presentations come in as arguments, side effects (prompting, rendering) live outside.
+import { formatCount } from "../core/format.js";
 import type { SessionEvent } from "../core/session/session-events.js";
 import { sessionFileText } from "../core/session/session-paths.js";
 import type { NamedToolPresentation } from "../core/tool-definition.js";
@@ -160,7 +161,7 @@ export function reduceView(view: ScreenView, event: ScreenEvent, now: number, to
 /** The notice a session_open leaves in the transcript, by why the session opened. */
 function openedText(event: Extract<SessionEvent, { type: "session_open" }>, where: string): string {
 	const messages = event.messageCount;
-	const count = `${messages} message${messages === 1 ? "" : "s"}`;
+	const count = formatCount(messages, "message");
 	switch (event.reason) {
 		case "rewind":
 			return `Rewound the conversation: ${count} now · ${where}`;

@@ -2,6 +2,7 @@
 // than through Ink's <Static>: Ink builds a cell-by-cell frame of everything static, which cost more CPU on
 // a long answer than everything else on the screen together. Pure: an item and a width give the exact text.
 import chalk from "chalk";
+import { formatCount } from "../core/format.js";
 import type { NamedToolPresentation } from "../core/tool-definition.js";
 import { NOTICE_MARK } from "../core/session/notice-text.js";
 import { stripControls } from "../core/text/sanitize-terminal.js";
@@ -74,7 +75,7 @@ function thinkingLine(text: string, redacted: boolean, expanded: boolean): strin
 	if (redacted && trimmed === "") return "✻ Thinking (redacted by the provider)";
 	if (!expanded) {
 		const lines = trimmed.split("\n").length;
-		return `✻ Thinking · ${lines} line${lines === 1 ? "" : "s"} (ctrl+t to show)`;
+		return `✻ Thinking · ${formatCount(lines, "line")} (ctrl+t to show)`;
 	}
 	return `✻ ${trimmed}`;
 }

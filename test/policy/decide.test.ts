@@ -262,6 +262,8 @@ describe("guards, always on, even in auto", () => {
 			"x=~; find $x -delete",
 			"find ~ -print0 | xargs -0 rm -rf",
 			`find ${cwd} -exec sudo rm -f {} \\;`,
+			// A word named like an Object property is no primary with arguments.
+			"find ~ -print constructor -delete",
 		]) {
 			expect(await blockedBy(bash(line)), line).toBe("recursive-delete");
 		}
