@@ -79,18 +79,23 @@ function tooBig(label: string, size: number, maxBytes: number): CheckedReadError
 	return new CheckedReadError(`${label} is ${formatSize(size)}, over the ${formatSize(maxBytes)} loom reads from it.`, "ETOOBIG", size);
 }
 
+/** The whole of a file opened by openRegularFile if it holds at most `maxBytes`, or CheckedReadError (ETOOBIG). */
+export function readOpenFile({ fd, stat }: RegularFile, maxBytes: number, label: string): Buffer {
+	if (stat.size > maxBytes) throw tooBig(label, stat.size, maxBytes);
+	// One byte more than allowed tells a file that grew past the limit since fstat.
+	const bytes = readAt(fd, 0, maxBytes + 1);
+	if (bytes.length > maxBytes) throw tooBig(label, Math.max(stat.size, bytes.length), maxBytes);
+	return bytes;
+}
+
 /** A whole regular file of at most `maxBytes`, or CheckedReadError. */
 export function readCheckedFile(path: string, options: CheckedReadOptions): Buffer {
 	const label = options.label ?? path;
-	const { fd, stat } = openRegularFile(path, label);
+	const file = openRegularFile(path, label);
 	try {
-		if (stat.size > options.maxBytes) throw tooBig(label, stat.size, options.maxBytes);
-		// One byte more than allowed tells a file that grew past the limit since fstat.
-		const bytes = readAt(fd, 0, options.maxBytes + 1);
-		if (bytes.length > options.maxBytes) throw tooBig(label, Math.max(stat.size, bytes.length), options.maxBytes);
-		return bytes;
+		return readOpenFile(file, options.maxBytes, label);
 	} finally {
-		closeSync(fd);
+		closeSync(file.fd);
 	}
 }
 

@@ -1,7 +1,10 @@
 // Reads a window of lines from a text file in one streaming pass, counting every line but keeping only the
 // window, so a huge file costs time, not memory.
-import fs from "node:fs";
+import { read as readCallback } from "node:fs";
+import { promisify } from "node:util";
 import { StringDecoder } from "node:string_decoder";
+
+const read = promisify(readCallback);
 
 export interface LineWindow {
 	/** Lines from the requested start, without line endings; the last one may be cut (see lastLineCut). */
@@ -14,13 +17,27 @@ export interface LineWindow {
 	lastLineCut: boolean;
 }
 
+/** Bytes read from the file at a time. */
+const CHUNK_BYTES = 64 * 1024;
+
 /**
- * Collects up to maxLines lines starting at startIndex (0-based), and stops collecting once more than
- * byteBudget bytes are kept: the caller's limit check needs only to see that the budget was exceeded.
+ * Collects up to maxLines lines starting at startIndex (0-based) from the first `size` bytes of an open file (the
+ * caller opens, checks and closes it), and stops collecting once more than byteBudget bytes are kept: the
+ * caller's limit check needs only to see that the budget was exceeded.
  */
-export function readLineWindow(filePath: string, startIndex: number, maxLines: number, byteBudget: number, signal?: AbortSignal): Promise<LineWindow> {
-	// Leaving the loop early (an abort) closes the stream.
-	return lineWindow(fs.createReadStream(filePath), startIndex, maxLines, byteBudget, signal);
+export function readLineWindow(fd: number, size: number, startIndex: number, maxLines: number, byteBudget: number, signal?: AbortSignal): Promise<LineWindow> {
+	return lineWindow(chunksOf(fd, size), startIndex, maxLines, byteBudget, signal);
+}
+
+/** The first `size` bytes of an open file, a chunk at a time; no read is left running when the caller stops early. */
+async function* chunksOf(fd: number, size: number): AsyncGenerator<Buffer> {
+	for (let position = 0; position < size; ) {
+		const buffer = Buffer.allocUnsafe(Math.min(CHUNK_BYTES, size - position));
+		const { bytesRead } = await read(fd, buffer, 0, buffer.length, position);
+		if (bytesRead === 0) return;
+		position += bytesRead;
+		yield buffer.subarray(0, bytesRead);
+	}
 }
 
 /** readLineWindow over a text already in memory (a file's content as an editor holds it). */

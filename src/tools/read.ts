@@ -1,9 +1,8 @@
 // The read tool: a window of a text file's lines, or an image as an image block.
 import { closeSync } from "node:fs";
-import fs from "node:fs/promises";
 import { type Static, Type } from "@sinclair/typebox";
 import type { AgentToolResult } from "../core/agent-types.js";
-import { CheckedReadError, openRegularFile, readAt, readCheckedFile, specialFileKind } from "../core/checked-read.js";
+import { CheckedReadError, openRegularFile, type RegularFile, readAt, readOpenFile } from "../core/checked-read.js";
 import { detectImageMimeType, type ImageMimeType, looksBinary, MAX_IMAGE_BYTES, SNIFF_BYTES } from "../core/files/file-kind.js";
 import { formatCount, formatSize } from "../core/format.js";
 import { rawNumber, rawString } from "../core/raw-value.js";
@@ -92,27 +91,20 @@ const presentation: ToolPresentation = {
 	fileEffects: pathEffect("reads"),
 };
 
-/** The first bytes of the file as it is now: checked again, since it may have been replaced after statForRead. */
-function readHead(filePath: string, shownPath: string): Buffer {
-	const { fd } = openRegularFile(filePath, shownPath);
+/**
+ * The file at `absolute`, opened once and checked on the open descriptor (a regular file): every later read uses
+ * that descriptor, so a file replaced after the check (by a FIFO that would block, a device that never ends) is
+ * never read. The caller closes it.
+ */
+function openForRead(absolute: string, shownPath: string): RegularFile {
 	try {
-		return readAt(fd, 0, SNIFF_BYTES);
-	} finally {
-		closeSync(fd);
-	}
-}
-
-async function statForRead(absolute: string, shownPath: string) {
-	try {
-		const stat = await fs.stat(absolute);
-		if (stat.isDirectory()) throw new Error(`${shownPath} is a directory. List it with bash (ls) and read a file inside it.`);
-		// A FIFO would block until something writes to it; a device may never end.
-		if (!stat.isFile()) throw new Error(`${shownPath} is not a regular file (it is ${specialFileKind(stat)}); it is not read. Use bash if you need it.`);
-		return stat;
+		return openRegularFile(absolute, shownPath);
 	} catch (error) {
 		const code = (error as NodeJS.ErrnoException).code;
 		if (code === "ENOENT") throw new Error(`File not found: ${shownPath} (resolved to ${absolute}).`);
 		if (code === "EACCES") throw new Error(`Permission denied reading ${shownPath}.`);
+		if (code === "EISDIR") throw new Error(`${shownPath} is a directory. List it with bash (ls) and read a file inside it.`);
+		if (code === "ENOTREG") throw new Error(`${(error as Error).message} Use bash if you need it.`);
 		throw error;
 	}
 }
@@ -123,14 +115,13 @@ function imageTooBig(shownPath: string, mimeType: ImageMimeType, size: number): 
 	);
 }
 
-/** At most MAX_IMAGE_BYTES, of a regular file, whatever the file became since it was looked at. */
-function readImage(absolute: string, shownPath: string, mimeType: ImageMimeType, size: number) {
-	if (size > MAX_IMAGE_BYTES) throw imageTooBig(shownPath, mimeType, size);
+/** At most MAX_IMAGE_BYTES of the open file, whatever its size said when it was opened. */
+function readImage(file: RegularFile, absolute: string, shownPath: string, mimeType: ImageMimeType) {
 	let data: Buffer;
 	try {
-		data = readCheckedFile(absolute, { maxBytes: MAX_IMAGE_BYTES, label: shownPath });
+		data = readOpenFile(file, MAX_IMAGE_BYTES, shownPath);
 	} catch (error) {
-		if (error instanceof CheckedReadError && error.code === "ETOOBIG") throw imageTooBig(shownPath, mimeType, error.size ?? size);
+		if (error instanceof CheckedReadError && error.code === "ETOOBIG") throw imageTooBig(shownPath, mimeType, error.size ?? file.stat.size);
 		throw error;
 	}
 	const result: AgentToolResult<ReadToolDetails> = {
@@ -143,7 +134,9 @@ function readImage(absolute: string, shownPath: string, mimeType: ImageMimeType,
 	return result;
 }
 
+/** The text from `files` if it holds the file, else the open file's bytes up to the size fstat gave. */
 async function readText(
+	file: RegularFile,
 	absolute: string,
 	shownPath: string,
 	offset: number,
@@ -156,7 +149,7 @@ async function readText(
 	const window: LineWindow =
 		held !== undefined
 			? await textLineWindow(held, offset - 1, maxLines, DEFAULT_MAX_BYTES)
-			: await readLineWindow(absolute, offset - 1, maxLines, DEFAULT_MAX_BYTES, signal);
+			: await readLineWindow(file.fd, file.stat.size, offset - 1, maxLines, DEFAULT_MAX_BYTES, signal);
 	const { totalLines } = window;
 	const details = (startLine: number, endLine: number, nextOffset?: number): ReadToolDetails => ({
 		path: absolute,
@@ -225,16 +218,20 @@ export function createReadTool(cwd: string, options: { files?: TextFileAccess } 
 				throw new Error(`limit must be a whole number from 1, got ${params.limit}.`);
 			}
 			const absolute = resolveToCwd(params.path, cwd);
-			const stat = await statForRead(absolute, params.path);
-			const head = readHead(absolute, params.path);
-			const mimeType = detectImageMimeType(head);
-			if (mimeType) return readImage(absolute, params.path, mimeType, stat.size);
-			if (looksBinary(head)) {
-				throw new Error(
-					`${params.path} is a binary file (${formatSize(stat.size)}), not text; it is not shown. Inspect it with bash (for example: file, xxd | head).`,
-				);
+			const file = openForRead(absolute, params.path);
+			try {
+				const head = readAt(file.fd, 0, SNIFF_BYTES);
+				const mimeType = detectImageMimeType(head);
+				if (mimeType) return readImage(file, absolute, params.path, mimeType);
+				if (looksBinary(head)) {
+					throw new Error(
+						`${params.path} is a binary file (${formatSize(file.stat.size)}), not text; it is not shown. Inspect it with bash (for example: file, xxd | head).`,
+					);
+				}
+				return await readText(file, absolute, params.path, offset, params.limit, options.files, signal);
+			} finally {
+				closeSync(file.fd);
 			}
-			return readText(absolute, params.path, offset, params.limit, options.files, signal);
 		},
 	};
 }

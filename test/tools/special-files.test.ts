@@ -1,11 +1,14 @@
 // Devices, FIFOs and sockets are not files to rewrite: renaming over one (as root, /dev/null) would replace it,
 // and reading a FIFO with no writer blocks forever. The tools refuse them promptly and leave them as they are.
 import { execFileSync } from "node:child_process";
-import { rmSync, writeFileSync } from "node:fs";
+import { closeSync, constants, openSync, rmSync, writeFileSync } from "node:fs";
 import fs from "node:fs/promises";
 import path from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { createEditTool, createReadTool, createWriteTool } from "../../src/tools/index.js";
+import { openRegularFile, readOpenFile } from "../../src/core/checked-read.js";
+import { MAX_IMAGE_BYTES } from "../../src/core/files/file-kind.js";
+import type { TextFileAccess } from "../../src/tools/text-files.js";
 import { tempDir } from "../support/temp-dir.js";
 
 async function fifo(): Promise<{ dir: string; file: string }> {
@@ -68,6 +71,13 @@ function toFifo(file: string): void {
 	execFileSync("mkfifo", [file]);
 }
 
+/** Opens and closes a FIFO for writing if a reader waits on it (ENXIO otherwise, which is fine). */
+function unblockReader(file: string): void {
+	try {
+		closeSync(openSync(file, constants.O_WRONLY | constants.O_NONBLOCK));
+	} catch {}
+}
+
 const PNG = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 
 describe("files changed between the tool's check and its read", () => {
@@ -75,20 +85,55 @@ describe("files changed between the tool's check and its read", () => {
 		vi.restoreAllMocks();
 	});
 
-	it("read refuses an image replaced by a FIFO without blocking", async () => {
+	// The read tool opens a file once and reads an image from that descriptor at once: no moment is left to swap
+	// it, so these hold the descriptor the way the tool does and change the file meanwhile.
+	it("an image replaced by a FIFO after it was opened is read as it was opened", () => {
 		const dir = tempDir();
 		const file = path.join(dir, "shot.png");
-		writeFileSync(file, Buffer.concat([PNG, Buffer.alloc(100)]));
-		changeAfterCheck(file, () => toFifo(file));
-		await expect(soon(createReadTool(dir).execute("1", { path: "shot.png" }))).rejects.toThrow(/not a regular file/);
+		const image = Buffer.concat([PNG, Buffer.alloc(100)]);
+		writeFileSync(file, image);
+		const opened = openRegularFile(file);
+		try {
+			toFifo(file);
+			expect(readOpenFile(opened, MAX_IMAGE_BYTES, "shot.png")).toEqual(image);
+		} finally {
+			closeSync(opened.fd);
+		}
 	});
 
-	it("read refuses an image that grew past the limit, reading no more than the limit", async () => {
+	it("an image that grew past the limit after it was opened is refused, reading no more than the limit", () => {
 		const dir = tempDir();
 		const file = path.join(dir, "shot.png");
 		writeFileSync(file, Buffer.concat([PNG, Buffer.alloc(100)]));
-		changeAfterCheck(file, () => writeFileSync(file, Buffer.concat([PNG, Buffer.alloc(6 * 1024 * 1024)])));
-		await expect(soon(createReadTool(dir).execute("1", { path: "shot.png" }))).rejects.toThrow(/over the 5\.0 MB limit for images/);
+		const opened = openRegularFile(file);
+		try {
+			writeFileSync(file, Buffer.concat([PNG, Buffer.alloc(6 * 1024 * 1024)]));
+			expect(() => readOpenFile(opened, MAX_IMAGE_BYTES, "shot.png")).toThrow(/shot\.png is 5\.0 MB, over the 5\.0 MB/);
+		} finally {
+			closeSync(opened.fd);
+		}
+	});
+
+	// The editor port is asked for the text after the file was checked and before it is read from disk: a
+	// deterministic moment to swap the file. The tool reads the file it checked, through the descriptor it holds.
+	it("read reads the text file it checked, not a FIFO put in its place before the read", async () => {
+		const dir = tempDir();
+		const file = path.join(dir, "notes.txt");
+		writeFileSync(file, "checked\n");
+		const files: TextFileAccess = {
+			async readText() {
+				toFifo(file);
+				return undefined;
+			},
+			async writeText() {},
+		};
+		try {
+			const result = await soon(createReadTool(dir, { files }).execute("1", { path: "notes.txt" }));
+			expect(result.content).toEqual([{ type: "text", text: "checked" }]);
+		} finally {
+			// Without the fix a reader is stuck opening the FIFO; a writer that comes and goes lets it end.
+			unblockReader(file);
+		}
 	});
 
 	it("write's preview does not block on a file replaced by a FIFO, and says what it is", async () => {
