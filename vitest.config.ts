@@ -92,6 +92,7 @@ export const PROCESS_TESTS = [
 	"test/tui/mcp-tmux.test.ts",
 	"test/tui/no-color-tmux.test.ts",
 	"test/tui/project-trust-tmux.test.ts",
+	"test/tui/prompt-history-concurrent.test.ts",
 	"test/tui/real-session.test.tsx",
 	"test/tui/resources-tmux.test.ts",
 	"test/tui/rewind-tmux.test.ts",

@@ -3,10 +3,13 @@
 // prompts. Bounded: at most MAX_SAVED_PROMPTS lines (the oldest go when the file is next read), prompts of at
 // most MAX_SAVED_PROMPT_CHARS, and only the file's end is ever read. Private to the user (0600): a prompt may
 // hold a secret. A history that cannot be read or written is no reason to stop: failures are left silent.
+// Several looms share the file: an append and a trim each hold a short lock (`<file>.lock`), so that a prompt
+// appended while another loom trims is not written into the file the trim is replacing, and lost.
 import { appendFileSync, closeSync, mkdirSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { openRegularFile, readAt } from "../core/checked-read.js";
 import { replaceFileSync } from "../core/files/replace-file.js";
+import { takeShortLock } from "../core/files/short-lock.js";
 import { stripControls } from "../core/text/sanitize-terminal.js";
 
 /** Lines the file keeps, all projects together. */
@@ -15,6 +18,11 @@ export const MAX_SAVED_PROMPTS = 1000;
 export const MAX_SAVED_PROMPT_CHARS = 10_000;
 /** The end of the file that is read: room for the lines kept, at their usual length. */
 const MAX_READ_BYTES = 4 * 1024 * 1024;
+/**
+ * How long an append waits for a trim in another loom (a trim takes milliseconds); past it the prompt is appended
+ * anyway, as a lost lock must not cost the prompt. A trim does not wait: the next loom to start trims.
+ */
+const APPEND_WAIT_MS = 2000;
 
 interface SavedPrompt {
 	cwd: string;
@@ -30,8 +38,17 @@ export function savePrompt(file: string, cwd: string, text: string): void {
 	if (text.trim() === "" || text.length > MAX_SAVED_PROMPT_CHARS) return;
 	try {
 		mkdirSync(dirname(file), { recursive: true });
+	} catch {
+		return;
+	}
+	const release = takeShortLock(lockPath(file), APPEND_WAIT_MS);
+	try {
+		// O_APPEND, one write: appends from several looms never overwrite each other.
 		appendFileSync(file, line({ cwd, text }), { mode: 0o600 });
-	} catch {}
+	} catch {
+	} finally {
+		release?.();
+	}
 }
 
 /**
@@ -41,8 +58,8 @@ export function savePrompt(file: string, cwd: string, text: string): void {
 export function loadPromptHistory(file: string, cwd: string, limit = MAX_SAVED_PROMPTS): string[] {
 	const tail = readTail(file);
 	if (!tail) return [];
-	const entries = tail.lines.map(parse).filter((entry) => entry !== undefined).slice(-MAX_SAVED_PROMPTS);
-	if (tail.cut || tail.lines.length > MAX_SAVED_PROMPTS) rewrite(file, entries);
+	if (overBound(tail)) trim(file);
+	const entries = keptEntries(tail);
 	const prompts: string[] = [];
 	for (const entry of entries) {
 		if (entry.cwd !== cwd) continue;
@@ -82,8 +99,27 @@ function parse(text: string): SavedPrompt | undefined {
 	return undefined;
 }
 
-function rewrite(file: string, entries: readonly SavedPrompt[]): void {
+function lockPath(file: string): string {
+	return `${file}.lock`;
+}
+
+function overBound(tail: { lines: string[]; cut: boolean }): boolean {
+	return tail.cut || tail.lines.length > MAX_SAVED_PROMPTS;
+}
+
+function keptEntries(tail: { lines: string[] }): SavedPrompt[] {
+	return tail.lines.map(parse).filter((entry) => entry !== undefined).slice(-MAX_SAVED_PROMPTS);
+}
+
+/** Replaces the file by its kept lines, read again under the lock: appends made meanwhile wait, then land in the new file. */
+function trim(file: string): void {
+	const release = takeShortLock(lockPath(file), 0);
+	if (!release) return;
 	try {
-		replaceFileSync(file, entries.map(line).join(""), { mode: 0o600 });
-	} catch {}
+		const tail = readTail(file);
+		if (tail && overBound(tail)) replaceFileSync(file, keptEntries(tail).map(line).join(""), { mode: 0o600 });
+	} catch {
+	} finally {
+		release();
+	}
 }

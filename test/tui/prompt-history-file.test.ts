@@ -1,9 +1,10 @@
 // The prompts typed in the screen, kept across sessions in one bounded file in the loom home, as a shell keeps
 // its history: each project recalls its own.
-import { appendFileSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { appendFileSync, existsSync, mkdirSync, readFileSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { MAX_SAVED_PROMPTS, MAX_SAVED_PROMPT_CHARS, loadPromptHistory, promptHistoryPath, savePrompt } from "../../src/tui/prompt-history-file.js";
+import { STALE_LOCK_MS } from "../../src/core/files/short-lock.js";
 import { tempDir } from "../support/temp-dir.js";
 
 const here = "/work/project";
@@ -77,6 +78,18 @@ describe("the prompt history file", () => {
 		savePrompt(file, here, "plain");
 		appendFileSync(file, `${JSON.stringify({ cwd: here, text: "red \u001b[31mtext\u001b[0m\nand a tab\there" })}\n`);
 		expect(loadPromptHistory(file, here)).toEqual(["plain", "red text\nand a tab\there"]);
+	});
+
+	it("is appended to and trimmed past a lock left by a loom that died holding it", () => {
+		const file = historyFile();
+		savePrompt(file, here, "before");
+		writeFileSync(`${file}.lock`, "12345 crashed\n");
+		const then = new Date(Date.now() - STALE_LOCK_MS - 1000);
+		utimesSync(`${file}.lock`, then, then);
+		for (let i = 1; i <= MAX_SAVED_PROMPTS + 5; i++) savePrompt(file, here, `prompt ${i}`);
+		expect(loadPromptHistory(file, here).at(-1)).toBe(`prompt ${MAX_SAVED_PROMPTS + 5}`);
+		expect(readFileSync(file, "utf8").trimEnd().split("\n")).toHaveLength(MAX_SAVED_PROMPTS);
+		expect(existsSync(`${file}.lock`)).toBe(false);
 	});
 
 	it("never throws: a missing file is an empty history, and a file that cannot be written is left alone", () => {
