@@ -1,0 +1,39 @@
+// Opening a session to continue it (loom -c, -r, --session, /resume) opens and reads its file once.
+import * as fs from "node:fs";
+import { describe, expect, it, vi } from "vitest";
+import { SessionStore } from "../../../src/core/session/index.js";
+import { tempDir } from "../../support/temp-dir.js";
+import { user } from "./session-fixtures.js";
+
+// The paths opened through node:fs, in order (the real openSync does the work).
+const opened: string[] = [];
+vi.mock("node:fs", async (importOriginal) => {
+	const real = await importOriginal<typeof import("node:fs")>();
+	const openSync = (path: fs.PathLike, ...rest: unknown[]) => {
+		opened.push(String(path));
+		return (real.openSync as (...args: unknown[]) => number)(path, ...rest);
+	};
+	return { ...real, default: { ...real, openSync }, openSync };
+});
+
+describe("SessionStore.open", () => {
+	it("opens the session file once, and still knows whether its last line was torn", async () => {
+		const store = SessionStore.create({ home: tempDir(), cwd: "/p" });
+		store.append({ type: "message", message: user("one") });
+		store.close();
+		const file = store.file!;
+		fs.appendFileSync(file, '{"type":"message","id":"torn"');
+
+		opened.length = 0;
+		const reopened = await SessionStore.open(file);
+		expect(opened.filter((path) => path === file)).toHaveLength(1);
+		expect(reopened.warnings.join("\n")).toMatch(/last line \(3\) is incomplete/);
+
+		// The torn line is left alone: the next entry starts on a line of its own.
+		reopened.append({ type: "message", message: user("two") });
+		reopened.close();
+		const lines = fs.readFileSync(file, "utf8").split("\n");
+		expect(lines[2]).toBe('{"type":"message","id":"torn"');
+		expect(JSON.parse(lines[3]!).message.content).toBe("two");
+	});
+});
