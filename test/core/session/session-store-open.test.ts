@@ -2,19 +2,11 @@
 import * as fs from "node:fs";
 import { describe, expect, it, vi } from "vitest";
 import { SessionStore } from "../../../src/core/session/index.js";
+import { opened } from "../../support/open-spy.js";
 import { tempDir } from "../../support/temp-dir.js";
 import { user } from "./session-fixtures.js";
 
-// The paths opened through node:fs, in order (the real openSync does the work).
-const opened: string[] = [];
-vi.mock("node:fs", async (importOriginal) => {
-	const real = await importOriginal<typeof import("node:fs")>();
-	const openSync = (path: fs.PathLike, ...rest: unknown[]) => {
-		opened.push(String(path));
-		return (real.openSync as (...args: unknown[]) => number)(path, ...rest);
-	};
-	return { ...real, default: { ...real, openSync }, openSync };
-});
+vi.mock("node:fs", async (importOriginal) => (await import("../../support/open-spy.js")).withOpenSpy(await importOriginal()));
 
 describe("SessionStore.open", () => {
 	it("opens the session file once, and still knows whether its last line was torn", async () => {
