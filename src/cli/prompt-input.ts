@@ -10,6 +10,8 @@ export interface PromptInput {
 	images: ImageContent[];
 	/** What `text` is joined from: the @files' blocks, the prompt's words (where a command is named), stdin. */
 	parts: { blocks: string[]; words: string; stdin: string };
+	/** The @files, as read (the screen sends these rather than reading them again). */
+	attached: Attachment[];
 }
 
 /** A note for when stdin is open but silent (a parent process that never closes it would otherwise hang loom unseen). */
@@ -55,14 +57,10 @@ async function readAll(stream: NodeJS.ReadableStream, limit: number, onData: () 
 
 /** Text files become `<file name="...">` blocks before the prompt; images are attached as image content. */
 export function buildPromptInput(files: readonly string[], words: string, stdinText: string, cwd: string): PromptInput {
-	const blocks: string[] = [];
-	const images: ImageContent[] = [];
-	for (const file of files) {
-		const attachment = attach(file, cwd);
-		if ("image" in attachment) images.push(attachment.image);
-		blocks.push(attachmentBlock(attachment));
-	}
-	return withWords({ text: "", images, parts: { blocks, words: words.trim(), stdin: stdinText.trimEnd() } }, words);
+	const attached = files.map((file) => attach(file, cwd));
+	const images = attached.flatMap((attachment) => ("image" in attachment ? [attachment.image] : []));
+	const blocks = attached.map(attachmentBlock);
+	return withWords({ text: "", images, parts: { blocks, words: words.trim(), stdin: stdinText.trimEnd() }, attached }, words);
 }
 
 /** The same input with other words in the prompt's place (a prompt template's text for the command naming it). */

@@ -17,6 +17,7 @@ import { warningsToReport } from "./reported-warnings.js";
 import { buildPromptInput, MAX_STDIN_BYTES, type PromptInput, readStdin, withWords } from "./prompt-input.js";
 import { fail, type RunIo } from "./run-io.js";
 import { askToFork, chooseSessionFile, sessionInUseMessage } from "./session-choice.js";
+import type { InteractiveOptions } from "../tui/index.js";
 import { mentionWord } from "../tui/shell-words.js";
 import { InterruptedError, UsageError } from "./usage-error.js";
 
@@ -85,8 +86,11 @@ export async function runSession(options: CliOptions, home: string, io: RunIo, v
 	// Output folders of loom processes that died without exiting go while this one works.
 	const staleFoldersRemoved = removeStaleOutputFolders();
 	try {
-		// The screen attaches the @files itself, and shows the prompt as typed with what went along.
-		if (interactive) return await runScreen(session, [options.prompt.trim(), ...options.files.map((file) => mentionWord(file))].filter((part) => part !== "").join(" "), io, home);
+		// The screen sends the @files read above with the prompt, shown as typed with what went along.
+		if (interactive) {
+			const initialPrompt = [options.prompt.trim(), ...options.files.map((file) => mentionWord(file))].filter((part) => part !== "").join(" ");
+			return await runScreen(session, { initialPrompt, initialAttachments: input.attached }, io, home);
+		}
 		if (rpc) return await runRpc(session, io);
 		// A prompt template or skill named by the words is expanded as the screen would; other commands are refused.
 		const prompt = withWords(input, await printPrompt(session.commands, input.parts.words));
@@ -98,7 +102,7 @@ export async function runSession(options: CliOptions, home: string, io: RunIo, v
 	}
 }
 
-async function runScreen(session: AgentSession, initialPrompt: string, io: RunIo, loomHome: string): Promise<number> {
+async function runScreen(session: AgentSession, first: Pick<InteractiveOptions, "initialPrompt" | "initialAttachments">, io: RunIo, loomHome: string): Promise<number> {
 	// From a run's run_start until its run_end has been delivered (the session file and checkpoint complete).
 	let runEnded: Promise<void> | undefined;
 	let endRun = () => {};
@@ -132,7 +136,7 @@ async function runScreen(session: AgentSession, initialPrompt: string, io: RunIo
 	});
 	try {
 		const { runInteractive } = await import("../tui/index.js");
-		const code = await runInteractive(session, { initialPrompt: initialPrompt || undefined, stdin: io.stdin, stdout: io.stdout, stderr: io.stderr, loomHome, stop });
+		const code = await runInteractive(session, { initialPrompt: first.initialPrompt || undefined, initialAttachments: first.initialAttachments, stdin: io.stdin, stdout: io.stdout, stderr: io.stderr, loomHome, stop });
 		return signalled ?? code;
 	} finally {
 		stopSignals();

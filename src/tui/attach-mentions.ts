@@ -1,10 +1,8 @@
 // `@path` typed in a prompt attaches the file, as `loom -p @path` does: its text inlined ahead of the prompt, an
 // image attached where the model takes images. The transcript then names what went along (path and size) from
 // the message itself, so a resumed session shows it too.
-import { resolve } from "node:path";
-import { type Attachment, AttachmentError, attachmentBlock, readAttachment } from "../core/files/attach-file.js";
+import { type Attachment, AttachmentError, attachmentBlock, attachmentPath, readAttachment } from "../core/files/attach-file.js";
 import { formatSize } from "../core/format.js";
-import { expandHome } from "../core/home-path.js";
 import type { ImageContent } from "../core/llm-types.js";
 import { textFromContent } from "../core/messages.js";
 import { type Mention, mentions } from "./shell-words.js";
@@ -29,12 +27,13 @@ const TRAILING_PUNCTUATION = /[.,;:!?)\]}'"]+$/;
 /**
  * `text` with the files that `typed`'s @-mentions name. A mention that names no file (no such path, a folder) is
  * plain text, left as it is; a file that cannot go along (too large, binary, not a regular file, an image the model
- * does not take) throws an Error saying why, and nothing is sent.
+ * does not take) throws an Error saying why, and nothing is sent. A file in `read` (read already, by its path) is
+ * taken from there instead of being read again.
  */
-export function attachMentions(text: string, typed: string, cwd: string, target: ImageTarget): AttachedPrompt {
+export function attachMentions(text: string, typed: string, cwd: string, target: ImageTarget, read: readonly Attachment[] = []): AttachedPrompt {
 	const attached: Attachment[] = [];
 	for (const mention of mentions(typed)) {
-		const attachment = attachmentOf(mention, cwd);
+		const attachment = attachmentOf(mention, cwd, read);
 		if (!attachment || attached.some((done) => done.path === attachment.path)) continue;
 		if ("image" in attachment && !target.acceptsImages) {
 			throw new Error(`@${mention.path} is an image, and ${target.model} takes text only: switch to a model that takes images (/model), or leave the image out.`);
@@ -49,9 +48,11 @@ export function attachMentions(text: string, typed: string, cwd: string, target:
 	};
 }
 
-function attachmentOf(mention: Mention, cwd: string): Attachment | undefined {
+function attachmentOf(mention: Mention, cwd: string, read: readonly Attachment[]): Attachment | undefined {
 	const bare = mention.path.replace(TRAILING_PUNCTUATION, "");
 	for (const path of bare !== mention.path && bare !== "" ? [mention.path, bare] : [mention.path]) {
+		const known = read.find((attachment) => attachment.path === attachmentPath(path, cwd));
+		if (known) return known;
 		try {
 			return readAttachment(path, cwd);
 		} catch (error) {
@@ -76,7 +77,7 @@ export function attachedFiles(message: unknown, cwd: string | undefined): string
 	let image = 0;
 	for (const mention of mentions(typed)) {
 		for (const path of [mention.path, mention.path.replace(TRAILING_PUNCTUATION, "")]) {
-			const absolute = resolve(cwd, expandHome(path));
+			const absolute = attachmentPath(path, cwd);
 			const open = `<file name="${absolute}">`;
 			const at = text.indexOf(open);
 			if (at === -1 || seen.has(absolute)) continue;

@@ -1,6 +1,7 @@
 // Entry of the interactive screen. The CLI calls runInteractive when stdin and stdout are terminals.
 import { createRequire } from "node:module";
 import { homedir } from "node:os";
+import type { Attachment } from "../core/files/attach-file.js";
 import { onProcessExit } from "../core/process/index.js";
 import type { SelectOptions, UiChoice } from "../core/session/session-ui.js";
 import { colorlessStream, colorRefused } from "./no-color.js";
@@ -13,6 +14,8 @@ export type { SessionPort, SessionSummary } from "./session-port.js";
 export interface InteractiveOptions {
 	/** Sent as soon as the screen is up (`loom "a first prompt"`). */
 	initialPrompt?: string;
+	/** Files the initial prompt mentions, read already (the @file arguments): sent as read, not read again. */
+	initialAttachments?: readonly Attachment[];
 	/** Streams, for tests; default the process's. */
 	stdin?: NodeJS.ReadStream;
 	stdout?: NodeJS.WriteStream;
@@ -101,7 +104,7 @@ export async function runInteractive(session: SessionPort, options: InteractiveO
 	if (pasteMode) stdout.write(PASTE_ON);
 	try {
 		const instance = mountScreen(
-			{ session, initialPrompt: options.initialPrompt, inputActive, onExit, home: homedir(), historyFile: options.loomHome && promptHistoryPath(options.loomHome) },
+			{ session, initialPrompt: options.initialPrompt, initialAttachments: options.initialAttachments, inputActive, onExit, home: homedir(), historyFile: options.loomHome && promptHistoryPath(options.loomHome) },
 			{ stdin, stdout, stderr, patchConsole: options.patchConsole ?? true },
 		);
 		unmount = () => instance.unmount();

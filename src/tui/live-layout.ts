@@ -1,6 +1,6 @@
 // Shares the rows of the live area between tool rows and streaming text, so the live area is never
 // taller than the terminal (taller output makes Ink clear the screen: flicker and lost scrollback).
-import type { NamedToolPresentation } from "../core/tool-definition.js";
+import type { NamedToolPresentation, StyledLine } from "../core/tool-definition.js";
 import { toolRowLines } from "./tool-row-text.js";
 import type { ToolRunView } from "./view-model.js";
 
@@ -9,7 +9,8 @@ export const LIVE_RESULT_LINES = 8;
 
 export interface ToolRowPlan {
 	run: ToolRunView;
-	resultLines: number;
+	/** The rows under its header, as the row shows them (drawn here once, to be counted and shown). */
+	lines: StyledLine[];
 }
 
 export interface ToolPlan {
@@ -27,12 +28,14 @@ export function planToolRows(runs: ToolRunView[], budget: number, tools: readonl
 	const shown = hidden > 0 ? runs.slice(0, Math.max(0, budget - 1)) : runs;
 	let remaining = budget - shown.length - (hidden > 0 ? 1 : 0);
 	const rows = shown.map((run) => {
-		const wanted = toolRowLines(run, LIVE_RESULT_LINES, tools).length;
-		const resultLines = Math.min(wanted, Math.max(0, remaining));
-		remaining -= resultLines;
-		return { run, resultLines };
+		const wanted = toolRowLines(run, LIVE_RESULT_LINES, tools);
+		const allowed = Math.min(wanted.length, Math.max(0, remaining));
+		// Cut short, the tool draws its lines for the rows it has (bash keeps its last lines, not its first).
+		const lines = allowed === wanted.length ? wanted : toolRowLines(run, allowed, tools);
+		remaining -= lines.length;
+		return { run, lines };
 	});
-	const height = rows.reduce((sum, row) => sum + 1 + row.resultLines, 0) + (hidden > 0 ? 1 : 0);
+	const height = rows.reduce((sum, row) => sum + 1 + row.lines.length, 0) + (hidden > 0 ? 1 : 0);
 	return { rows, hidden, height };
 }
 

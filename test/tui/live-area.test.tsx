@@ -1,5 +1,5 @@
 import { render } from "ink-testing-library";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { LiveArea } from "../../src/tui/components/LiveArea.js";
 import { streamingRows } from "../../src/tui/live-rows.js";
 import { liveBudget, planToolRows } from "../../src/tui/live-layout.js";
@@ -42,7 +42,7 @@ describe("streamingRows", () => {
 describe("planToolRows", () => {
 	it("gives every row its header, then result lines top-down while rows remain", () => {
 		const plan = planToolRows([bash("a"), bash("b"), bash("c")], 9, builtinTools);
-		expect(plan.rows.map((row) => row.resultLines)).toEqual([5, 1, 0]);
+		expect(plan.rows.map((row) => row.lines.length)).toEqual([5, 1, 0]);
 		expect(plan.height).toBe(9);
 	});
 
@@ -84,5 +84,13 @@ describe("LiveArea", () => {
 
 	it("renders nothing when idle", () => {
 		expect(frame({ active: undefined, runs: [], now: 0, width: 60, budget: 10 })).toEqual([]);
+	});
+
+	it("draws a tool row's lines once per render: the rows the plan counted are the rows shown", () => {
+		const resultLines = vi.fn(() => [{ text: "first", style: "plain" as const }, { text: "second", style: "plain" as const }]);
+		const run = { ...bash("a", { status: "done" }), name: "probe" };
+		const rows = frame({ active: undefined, runs: [run], now: 0, width: 60, budget: 10, tools: [{ name: "probe", resultLines }] });
+		expect(rows.map((row) => row.trim()).slice(-2)).toEqual(["first", "second"]);
+		expect(resultLines).toHaveBeenCalledTimes(1);
 	});
 });

@@ -1,6 +1,7 @@
 // Renders the whole screen (App) over a fake session in a sized in-memory terminal, for Ink tests.
 import { render } from "ink";
 import { afterEach } from "vitest";
+import type { Attachment } from "../../src/core/files/attach-file.js";
 import { App } from "../../src/tui/components/App.js";
 import type { FakeSession } from "./fake-session.js";
 import { plain, screenOf, typeKeys, waitForFrame } from "./render-helpers.js";
@@ -15,6 +16,7 @@ export interface MountOptions {
 	rows?: number;
 	columns?: number;
 	initialPrompt?: string;
+	initialAttachments?: readonly Attachment[];
 	/** False: no keyboard (as without a terminal). Default true. */
 	inputActive?: boolean;
 	/** The file prompts are kept in across sessions; default none. */
@@ -28,7 +30,7 @@ export function mount(session: FakeSession, options: MountOptions = {}) {
 	const stdin = new TestStdin();
 	const exits: number[] = [];
 	const instance = render(
-		<App session={session} inputActive={options.inputActive ?? true} initialPrompt={options.initialPrompt} onExit={(code) => exits.push(code)} home="/home/u" historyFile={options.historyFile} print={screen.print} />,
+		<App session={session} inputActive={options.inputActive ?? true} initialPrompt={options.initialPrompt} initialAttachments={options.initialAttachments} onExit={(code) => exits.push(code)} home="/home/u" historyFile={options.historyFile} print={screen.print} />,
 		{
 			stdout: stdout as unknown as NodeJS.WriteStream,
 			stdin: stdin as unknown as NodeJS.ReadStream,

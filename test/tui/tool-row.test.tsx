@@ -2,6 +2,7 @@ import chalk from "chalk";
 import { render } from "ink-testing-library";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ToolRow } from "../../src/tui/components/ToolRow.js";
+import { toolRowLines } from "../../src/tui/tool-row-text.js";
 import type { ToolRunView } from "../../src/tui/view-model.js";
 import { builtinTools } from "../support/builtin-tools.js";
 import { linesWith, plain } from "./render-helpers.js";
@@ -19,7 +20,7 @@ function run(overrides: Partial<ToolRunView>): ToolRunView {
 }
 
 function frameOf(view: ToolRunView, now = 12_500, max = 8, width?: number) {
-	const { lastFrame, unmount } = render(<ToolRow run={view} now={now} maxResultLines={max} live tools={builtinTools} width={width} />);
+	const { lastFrame, unmount } = render(<ToolRow run={view} now={now} lines={toolRowLines(view, max, builtinTools)} live width={width} />);
 	const frame = lastFrame() ?? "";
 	unmount();
 	return { raw: frame, text: plain(frame) };

@@ -25,9 +25,14 @@ export class AttachmentError extends Error {
 	}
 }
 
-/** Reads `file` (relative to `cwd`, `~` allowed) as `@file` names it, or throws AttachmentError saying why not. */
+/** The absolute path `@file` names: relative to `cwd`, `~` allowed. */
+export function attachmentPath(file: string, cwd: string): string {
+	return resolve(cwd, expandHome(file));
+}
+
+/** Reads `file` (see attachmentPath) as `@file` names it, or throws AttachmentError saying why not. */
 export function readAttachment(file: string, cwd: string): Attachment {
-	const path = resolve(cwd, expandHome(file));
+	const path = attachmentPath(file, cwd);
 	let bytes: Buffer;
 	try {
 		// Only regular files, and never more than the larger limit: a device or a FIFO could go on forever.

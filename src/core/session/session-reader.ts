@@ -19,19 +19,23 @@ export interface LoadedSession {
 	entries: SessionEntry[];
 	/** Lines that could not be used (a torn last line after a crash, a damaged line); each was skipped. */
 	warnings: string[];
+	/** Whether the file's last byte is a newline (or it is empty): false after a torn write. */
+	endsWithNewline: boolean;
 }
 
-/** Throws SessionFileError unless `file` can be loaded as a session; reads only its first bytes. */
-export function checkSessionFile(file: string): void {
-	closeSync(openSessionFile(file));
+/** A file that passed openSessionFile's checks, open for readSessionFile, which closes it; or close() it unread. */
+export interface CheckedSessionFile {
+	file: string;
+	fd: number;
+	close(): void;
 }
 
 /**
  * Checks the file before streaming it: a regular file (a FIFO or a device is refused without blocking), whose
  * first bytes are a loom header (judged from HEADER_BYTES at most), and no larger than MAX_SESSION_BYTES.
- * Returns the open file descriptor.
+ * Throws SessionFileError otherwise; reads only its first bytes.
  */
-function openSessionFile(file: string): number {
+export function openSessionFile(file: string): CheckedSessionFile {
 	let opened: ReturnType<typeof openRegularFile>;
 	try {
 		opened = openRegularFile(file);
@@ -55,7 +59,7 @@ function openSessionFile(file: string): number {
 				`${file} is ${formatSize(stat.size)}, over the ${formatSize(MAX_SESSION_BYTES)} loom opens. Start a new session (its earlier messages cannot be loaded).`,
 			);
 		}
-		return fd;
+		return { file, fd, close: () => closeSync(fd) };
 	} catch (error) {
 		closeSync(fd);
 		throw error;
@@ -68,7 +72,11 @@ function openSessionFile(file: string): number {
  * after reading only its first bytes. Never writes to the file.
  */
 export async function loadSessionFile(file: string): Promise<LoadedSession> {
-	const fd = openSessionFile(file);
+	return readSessionFile(openSessionFile(file));
+}
+
+/** loadSessionFile for a file openSessionFile opened; reads from its first byte and closes it. */
+export async function readSessionFile({ file, fd }: CheckedSessionFile): Promise<LoadedSession> {
 	// Bounded even if the file grows while it is read.
 	const stream = createReadStream(file, { fd, start: 0, end: MAX_SESSION_BYTES - 1, encoding: "utf8", highWaterMark: 1 << 20 });
 	let header: SessionHeader | undefined;
@@ -76,8 +84,9 @@ export async function loadSessionFile(file: string): Promise<LoadedSession> {
 	// Failures are only judged at the end: a bad line that turns out to be the last one is a torn write, not damage.
 	const badLines: { line: number; reason: string }[] = [];
 	let lineNumber = 0;
+	const ending = { newline: true };
 	try {
-		for await (const line of streamLines(stream)) {
+		for await (const line of streamLines(stream, ending)) {
 			lineNumber++;
 			if (header === undefined) {
 				header = parseHeader(line === OVERLONG ? "" : line, file);
@@ -107,7 +116,7 @@ export async function loadSessionFile(file: string): Promise<LoadedSession> {
 			? `${file}: the last line (${line}) is incomplete, probably cut off by a crash; it was skipped and the rest loaded.`
 			: `${file}: line ${line} ${reason}; it was skipped.`,
 	);
-	return { file, header, entries, warnings };
+	return { file, header, entries, warnings, endsWithNewline: ending.newline };
 }
 
 /** The entry on a line, or a reason why the line is unusable. */
@@ -128,10 +137,11 @@ function parseEntry(line: string): SessionEntry | string {
 
 /**
  * The lines of a text stream, without their "\n" (a final line without one included); a line over
- * MAX_LINE_CHARS comes as OVERLONG. Hand-rolled rather than node:readline, which costs about as much again as
- * JSON-parsing every line of a large session.
+ * MAX_LINE_CHARS comes as OVERLONG. Once the stream is read, `ending.newline` tells whether it ended with "\n"
+ * (or was empty). Hand-rolled rather than node:readline, which costs about as much again as JSON-parsing every
+ * line of a large session.
  */
-async function* streamLines(stream: AsyncIterable<string>): AsyncGenerator<string | typeof OVERLONG> {
+async function* streamLines(stream: AsyncIterable<string>, ending: { newline: boolean }): AsyncGenerator<string | typeof OVERLONG> {
 	let pending: string[] = [];
 	let pendingChars = 0;
 	let overlong = false;
@@ -159,6 +169,7 @@ async function* streamLines(stream: AsyncIterable<string>): AsyncGenerator<strin
 			}
 		}
 	}
+	ending.newline = !overlong && pending.length === 0;
 	if (overlong) yield OVERLONG;
 	else if (pending.length > 0) yield pending.join("");
 }

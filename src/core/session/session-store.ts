@@ -1,12 +1,12 @@
 // One session's entries in memory, appended to its JSON Lines file as they happen (or kept in memory only).
 import { randomBytes, randomUUID } from "node:crypto";
-import { closeSync, fstatSync, mkdirSync, openSync, readSync, writeSync } from "node:fs";
+import { closeSync, mkdirSync, openSync, writeSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { type BranchEntry, type EntryPayload, SESSION_FORMAT_VERSION, type SessionEntry, SessionFileError, type SessionHeader } from "./session-entries.js";
 import { sessionChain } from "./session-chain.js";
 import { acquireSessionLock, type SessionLock } from "./session-lock.js";
 import { sessionDirFor, sessionFileName } from "./session-paths.js";
-import { checkSessionFile, type LoadedSession, loadSessionFile } from "./session-reader.js";
+import { type LoadedSession, loadSessionFile, openSessionFile, readSessionFile } from "./session-reader.js";
 
 export interface NewSessionOptions {
 	home: string;
@@ -91,14 +91,17 @@ export class SessionStore {
 	 */
 	static async open(file: string): Promise<SessionStore> {
 		// Checked before locking: no lock file is ever put next to something that is not a session.
-		checkSessionFile(file);
-		const lock = acquireSessionLock(file);
+		const checked = openSessionFile(file);
+		let lock: SessionLock | undefined;
 		try {
-			const store = SessionStore.fromLoaded(await loadSessionFile(file));
+			lock = acquireSessionLock(file);
+			const store = SessionStore.fromLoaded(await readSessionFile(checked));
 			store.lock = lock;
 			return store;
 		} catch (error) {
-			lock.release();
+			// readSessionFile closes the file however it ends; unread, it is closed here.
+			if (lock) lock.release();
+			else checked.close();
 			throw error;
 		}
 	}
@@ -127,7 +130,7 @@ export class SessionStore {
 	static fromLoaded(loaded: LoadedSession): SessionStore {
 		const chain = sessionChain(loaded.entries);
 		const warnings = [...loaded.warnings, ...notesOf(loaded, chain.notes)];
-		return new SessionStore(loaded.header, loaded.file, loaded.entries, chain.entries, true, !endsWithNewline(loaded.file), warnings);
+		return new SessionStore(loaded.header, loaded.file, loaded.entries, chain.entries, true, !loaded.endsWithNewline, warnings);
 	}
 
 	get id(): string {
@@ -285,17 +288,4 @@ function countMessages(entries: readonly SessionEntry[]): number {
 
 function notesOf(loaded: LoadedSession, notes: string[]): string[] {
 	return notes.map((note) => `${loaded.file}: ${note}`);
-}
-
-function endsWithNewline(file: string): boolean {
-	const fd = openSync(file, "r");
-	try {
-		const size = fstatSync(fd).size;
-		if (size === 0) return true;
-		const last = Buffer.alloc(1);
-		readSync(fd, last, 0, 1, size - 1);
-		return last[0] === 0x0a;
-	} finally {
-		closeSync(fd);
-	}
 }

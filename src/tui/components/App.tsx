@@ -1,6 +1,7 @@
 import { Box, useStdout } from "ink";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { errorMessage } from "../../core/error-text.js";
+import type { Attachment } from "../../core/files/attach-file.js";
 import type { ImageContent } from "../../core/llm-types.js";
 import { type AttachedPrompt, attachMentions } from "../attach-mentions.js";
 import { footerHeight } from "../footer-text.js";
@@ -39,6 +40,8 @@ const RESIZE_SETTLE_MS = 200;
 export interface AppProps {
 	session: SessionPort;
 	initialPrompt?: string;
+	/** Files the initial prompt mentions, read already (the CLI's @file arguments): sent as read, not read again. */
+	initialAttachments?: readonly Attachment[];
 	/** False without a TTY: nothing can be typed, so the screen runs the initial prompt and exits. */
 	inputActive: boolean;
 	/** Called once, when the screen is done, with the process exit code. */
@@ -66,7 +69,7 @@ function viewFromSession(session: SessionPort): ScreenView {
 	return { ...view, usage: { ...session.usageTotals }, contextTokens: session.contextUsage?.tokens };
 }
 
-export function App({ session, initialPrompt, inputActive, onExit, home, historyFile, print }: AppProps) {
+export function App({ session, initialPrompt, initialAttachments, inputActive, onExit, home, historyFile, print }: AppProps) {
 	const refreshClock = useRef(() => {});
 	const { view, latest, dispatch, flush } = useSessionView(
 		session,
@@ -144,12 +147,12 @@ export function App({ session, initialPrompt, inputActive, onExit, home, history
 	 * the run going on. A file that cannot go along is said, and nothing is sent.
 	 */
 	const send = useCallback(
-		async (text: string, typed: string): Promise<string | undefined> => {
+		async (text: string, typed: string, read?: readonly Attachment[]): Promise<string | undefined> => {
 			let prompt: AttachedPrompt;
 			try {
 				const model = session.model;
 				const target = { acceptsImages: model?.input?.includes("image") ?? true, model: model ? `${model.provider}/${model.id}` : "the model" };
-				prompt = attachMentions(text, typed, session.cwd, target);
+				prompt = attachMentions(text, typed, session.cwd, target, read);
 			} catch (error) {
 				notify("error", errorMessage(error));
 				return typed;
@@ -171,7 +174,7 @@ export function App({ session, initialPrompt, inputActive, onExit, home, history
 	);
 
 	const onSubmit = useCallback(
-		async (text: string, typed = text): Promise<string | undefined> => {
+		async (text: string, typed = text, read?: readonly Attachment[]): Promise<string | undefined> => {
 			const command = resolveCommand(text, commands);
 			// A prompt template's or skill's command is sent as its prompt, and shown as the command line typed.
 			if (command?.definition?.expand) {
@@ -182,7 +185,7 @@ export function App({ session, initialPrompt, inputActive, onExit, home, history
 					notify("error", errorMessage(error));
 					return undefined;
 				}
-				return send(expanded, typed);
+				return send(expanded, typed, read);
 			}
 			if (command) {
 				// A command may hand text back to the editor (a rewound prompt, to edit and send again).
@@ -192,7 +195,7 @@ export function App({ session, initialPrompt, inputActive, onExit, home, history
 				return editorText;
 			}
 			if (await shell.run(text)) return undefined;
-			return send(text, typed);
+			return send(text, typed, read);
 		},
 		[session, commands, notify, exit, send, latest, dialogs.ui, shell],
 	);
@@ -251,14 +254,14 @@ export function App({ session, initialPrompt, inputActive, onExit, home, history
 		started.current = true;
 		for (const text of hiddenCommandNotices(commands)) notify("warning", text);
 		if (initialPrompt !== undefined && initialPrompt.trim() !== "") {
-			void onSubmit(initialPrompt).then((restored) => {
+			void onSubmit(initialPrompt, initialPrompt, initialAttachments).then((restored) => {
 				if (!inputActive) exit(restored === undefined ? 0 : 1);
 			});
 		} else if (!inputActive) {
 			notify("error", "The interactive screen needs a terminal for input.");
 			exit(2);
 		}
-	}, [initialPrompt, inputActive, onSubmit, exit, notify, commands]);
+	}, [initialPrompt, initialAttachments, inputActive, onSubmit, exit, notify, commands]);
 
 	// Exit after one render without the live parts, so the terminal is left with the transcript only.
 	useEffect(() => {

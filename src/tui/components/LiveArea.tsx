@@ -52,8 +52,8 @@ export function LiveArea({ active, runs, now, width, budget, tools = [] }: LiveA
 					<Text color="yellow">{spinnerFrame(now)}</Text> {pendingCallText(pending)}
 				</Text>
 			) : null}
-			{plan.tools.rows.map(({ run, resultLines }) => (
-				<ToolRow key={run.id} run={run} now={now} maxResultLines={resultLines} live tools={tools} width={width} />
+			{plan.tools.rows.map(({ run, lines }) => (
+				<ToolRow key={run.id} run={run} now={now} lines={lines} live width={width} />
 			))}
 			{plan.tools.hidden > 0 ? <Text dimColor>… {plan.tools.hidden} more tool calls</Text> : null}
 		</Box>
