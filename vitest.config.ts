@@ -38,6 +38,7 @@ export const PROCESS_TESTS = [
 	"test/cli/session-repair.test.ts",
 	"test/cli/sessions.test.ts",
 	"test/cli/slow-reader.test.ts",
+	"test/cli/startup-signals.test.ts",
 	"test/cli/stdout-errors.test.ts",
 	"test/cli/tools-option.test.ts",
 	"test/cli/undo.test.ts",
