@@ -91,6 +91,7 @@ export const PROCESS_TESTS = [
 	"test/tui/escape-sequences-tmux.test.ts",
 	"test/tui/fork-tmux.test.ts",
 	"test/tui/mcp-tmux.test.ts",
+	"test/tui/hangup-exit-tmux.test.ts",
 	"test/tui/no-color-tmux.test.ts",
 	"test/tui/project-trust-tmux.test.ts",
 	"test/tui/real-session.test.tsx",
