@@ -1,5 +1,6 @@
 // Entry of the `loom` command. Kept small: parsing needs only commander; everything heavier is imported
 // on the path that needs it, so `loom --version` and `loom --help` start fast.
+import "./signals-first.js";
 import { createRequire } from "node:module";
 import { stderrLine } from "../core/session/notice-text.js";
 import { EXIT } from "../modes/exit-codes.js";

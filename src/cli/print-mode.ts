@@ -11,7 +11,11 @@ import { StatusLine } from "./status-line.js";
 export interface PrintIo {
 	stdout: NodeJS.WriteStream;
 	stderr: NodeJS.WriteStream;
+	/** Whether the run was stopped (a signal) before its prompt could start: the prompt is then not sent. */
+	stopped?: () => boolean;
 }
+
+const NOT_STARTED: RunOutcome = { status: "aborted", errorMessage: "Aborted" };
 
 export async function runPrintMode(session: AgentSession, input: PromptInput, mode: "text" | "json", io: PrintIo): Promise<RunOutcome> {
 	return mode === "json" ? runJson(session, input, io) : runText(session, input, io);
@@ -32,6 +36,7 @@ async function runJson(session: AgentSession, input: PromptInput, io: PrintIo): 
 	// Awaited by the session: a slow reader slows the run down instead of piling its lines up in memory.
 	session.subscribe((event) => out.write(eventToJsonLine(event, toolUpdates)));
 	await session.start();
+	if (io.stopped?.()) return NOT_STARTED;
 	return session.runPrompt(input.text, { images: input.images });
 }
 
@@ -40,6 +45,7 @@ async function runText(session: AgentSession, input: PromptInput, io: PrintIo): 
 	// Errors reach stderr once, from the outcome (see run.ts); the status line only shows progress.
 	if (status) session.subscribe((event: SessionEvent) => status.update(event));
 	await session.start();
+	if (io.stopped?.()) return NOT_STARTED;
 	status?.start();
 	let outcome: RunOutcome;
 	try {

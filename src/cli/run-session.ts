@@ -13,6 +13,7 @@ import { EXIT } from "../modes/exit-codes.js";
 import type { CliOptions } from "./args.js";
 import { runPrintMode, StdoutError } from "./print-mode.js";
 import { printPrompt } from "./prompt-command.js";
+import { enterPhase } from "./termination.js";
 import { warningsToReport } from "./reported-warnings.js";
 import { buildPromptInput, MAX_STDIN_BYTES, type PromptInput, readStdin, withWords } from "./prompt-input.js";
 import { fail, type RunIo } from "./run-io.js";
@@ -121,18 +122,17 @@ async function runScreen(session: AgentSession, first: Pick<InteractiveOptions, 
 	let signalled: number | undefined;
 	let stopScreen = (_code: number) => {};
 	const stop = new Promise<number>((resolve) => (stopScreen = resolve));
-	const stopSignals = onTermination((code) => {
-		if (signalled !== undefined) {
-			session.dispose();
-			process.exit(code);
-		}
-		signalled = code;
-		void session
-			.abort()
-			.then(async () => {
-				while (runEnded) await runEnded;
-			})
-			.finally(() => stopScreen(code));
+	const stopSignals = enterPhase({
+		stop(code) {
+			signalled = code;
+			void session
+				.abort()
+				.then(async () => {
+					while (runEnded) await runEnded;
+				})
+				.finally(() => stopScreen(code));
+		},
+		leave: () => session.dispose(),
 	});
 	try {
 		const { runInteractive } = await import("../tui/index.js");
@@ -147,17 +147,9 @@ async function runScreen(session: AgentSession, first: Pick<InteractiveOptions, 
 async function runRpc(session: AgentSession, io: RunIo): Promise<number> {
 	const { runRpcMode } = await import("../rpc/rpc-mode.js");
 	// A signal ends loom once the run is aborted and settled; a second one leaves at once.
-	let stopping = false;
 	let stopSignals = () => {};
 	const stop = new Promise<number>((resolve) => {
-		stopSignals = onTermination((code) => {
-			if (stopping) {
-				session.dispose();
-				process.exit(code);
-			}
-			stopping = true;
-			resolve(code);
-		});
+		stopSignals = enterPhase({ stop: resolve, leave: () => session.dispose() });
 	});
 	try {
 		return await runRpcMode(session, { ...io, stop });
@@ -170,14 +162,13 @@ async function runPrint(session: AgentSession, input: PromptInput, options: CliO
 	let interrupted: number | undefined;
 	// Ctrl+C aborts the run; the session file already holds every finished message, and the aborted one is
 	// appended as the run settles. A second Ctrl+C leaves at once.
-	const stopSignals = onTermination((code) => {
-		if (interrupted !== undefined) {
-			// Leaving mid-run: the session records what is known (a running tool's call gets its result) first.
-			session.dispose();
-			process.exit(code);
-		}
-		interrupted = code;
-		void session.abort();
+	const stopSignals = enterPhase({
+		stop(code) {
+			interrupted = code;
+			void session.abort();
+		},
+		// Leaving mid-run: the session records what is known (a running tool's call gets its result) first.
+		leave: () => session.dispose(),
 	});
 	// The reader went away (`loom --mode json | head -1`): stop the run as for a signal, quietly.
 	let readerGone = false;
@@ -210,7 +201,9 @@ async function runPrint(session: AgentSession, input: PromptInput, options: CliO
 		for (const rule of event.rules ?? []) unanswered.add(rule);
 	});
 	try {
-		const outcome = await runPrintMode(session, input, options.mode === "json" ? "json" : "text", io);
+		// Stopped before the prompt starts (the session still opening): it is never sent.
+		const stopped = () => interrupted !== undefined || outputError !== undefined;
+		const outcome = await runPrintMode(session, input, options.mode === "json" ? "json" : "text", { ...io, stopped });
 		if (denied > 0) io.stderr.write(`${deniedNote(denied, [...unanswered])}\n`);
 		if (outputError) return fail(io, outputError.message);
 		if (interrupted !== undefined) {
@@ -294,9 +287,11 @@ async function runAcp(options: CliOptions, settings: Settings, home: string, io:
 	// Output folders of loom processes that died without exiting go while this one serves.
 	const staleFoldersRemoved = removeStaleOutputFolders();
 	let code: number = EXIT.ok;
-	const stop = onTermination((exitCode) => {
-		code = exitCode;
-		void server.close();
+	const stop = enterPhase({
+		stop(exitCode) {
+			code = exitCode;
+			void server.close();
+		},
 	});
 	try {
 		await server.done;
@@ -306,17 +301,4 @@ async function runAcp(options: CliOptions, settings: Settings, home: string, io:
 		await staleFoldersRemoved;
 	}
 	return code;
-}
-
-/** SIGINT → 130, SIGTERM → 143, SIGHUP → 129; returns the function that removes the handlers. */
-function onTermination(handler: (exitCode: number) => void): () => void {
-	const handlers: [NodeJS.Signals, () => void][] = [
-		["SIGINT", () => handler(EXIT.interrupted)],
-		["SIGTERM", () => handler(EXIT.terminated)],
-		["SIGHUP", () => handler(EXIT.hangup)],
-	];
-	for (const [signal, fn] of handlers) process.on(signal, fn);
-	return () => {
-		for (const [signal, fn] of handlers) process.off(signal, fn);
-	};
 }

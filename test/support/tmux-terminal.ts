@@ -108,9 +108,24 @@ export class TmuxTerminal {
 		return waitFor(() => this.screen(), check, { timeoutMs, intervalMs: 100, what: `the screen to show ${what}`, show: (text) => `It shows:\n${text}` });
 	}
 
+	/** The pid of what the pane's shell runs (its first child: loom, when `env` has exec'd node). */
+	async paneChild(): Promise<number> {
+		const shell = this.tmux("display-message", "-p", "-t", this.session, "#{pane_pid}").trim();
+		return Number(await waitFor(() => childOf(shell), Boolean, { what: "the pane's program" }));
+	}
+
 	kill(): void {
 		try {
 			this.tmux("kill-server");
 		} catch {}
+	}
+}
+
+/** The first child process of `pid`, or "" while it has none. */
+function childOf(pid: string): string {
+	try {
+		return execFileSync("pgrep", ["-P", pid], { encoding: "utf8" }).trim().split("\n")[0] ?? "";
+	} catch {
+		return "";
 	}
 }

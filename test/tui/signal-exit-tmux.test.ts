@@ -1,13 +1,11 @@
 // A signal from outside (kill, a closed terminal) while the screen is up, in a real terminal (tmux): loom leaves
 // the terminal as a shell expects it, and a second signal leaves at once even when the first cannot finish.
-import { execFileSync } from "node:child_process";
 import { chmodSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { useLoomInTmux } from "../support/loom-in-tmux.js";
 import { tempDir } from "../support/temp-dir.js";
 import { type TmuxTerminal, count, hasTmux } from "../support/tmux-terminal.js";
-import { waitFor } from "../support/wait-for.js";
 
 describe.skipIf(!hasTmux())("signals while the screen is up (tmux)", () => {
 	const loom = useLoomInTmux("loom-signal-exit");
@@ -28,9 +26,7 @@ describe.skipIf(!hasTmux())("signals while the screen is up (tmux)", () => {
 		}
 		({ terminal } = loom.open({ env, command: (loomCommand) => `${loomCommand}; cat -v` }));
 		await terminal.waitForScreen((text) => text.includes("Ask loom"), "the editor");
-		// The pane runs sh; loom is its child (env execs node).
-		const shell = terminal.tmux("display-message", "-p", "-t", terminal.session, "#{pane_pid}").trim();
-		return Number(await waitFor(() => childOf(shell), Boolean, { what: "loom's process" }));
+		return terminal.paneChild();
 	}
 
 	/** Pastes `text` as a terminal does: wrapped in ESC[200~ … ESC[201~ only if the program asked for bracketed paste. */
@@ -81,11 +77,3 @@ describe.skipIf(!hasTmux())("signals while the screen is up (tmux)", () => {
 	});
 });
 
-/** The first child process of `pid`, or "" while it has none. */
-function childOf(pid: string): string {
-	try {
-		return execFileSync("pgrep", ["-P", pid], { encoding: "utf8" }).trim().split("\n")[0] ?? "";
-	} catch {
-		return "";
-	}
-}

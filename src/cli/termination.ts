@@ -1,0 +1,83 @@
+// The one owner of the signals that end loom (SIGINT, SIGTERM, SIGHUP), installed first thing in main, before
+// anything that can take its time. While loom starts (no phase yet: stdin, the session's assembly, extensions,
+// the session's opening) a signal ends it at once; while a phase runs (print mode, RPC, the screen, ACP) the phase
+// is told and settles; a later signal ends loom at once. Once a signal has come, loom's exit code is the signal's,
+// whatever fails on the way out. A terminal that goes away fails every read and write (EIO) and sends SIGHUP, in
+// either order: the first failure counts as the hang-up.
+import { stderrLine } from "../core/session/notice-text.js";
+import { EXIT } from "../modes/exit-codes.js";
+import { detachGoneTerminal } from "./gone-terminal.js";
+
+type TerminationSignal = "SIGINT" | "SIGTERM" | "SIGHUP";
+
+/** 128 + the signal's number, as a shell reports it. */
+const SIGNAL_EXIT_CODES: Readonly<Record<TerminationSignal, number>> = {
+	SIGINT: EXIT.interrupted,
+	SIGTERM: EXIT.terminated,
+	SIGHUP: EXIT.hangup,
+};
+
+/** What runs while a phase holds the signals. */
+export interface TerminationPhase {
+	/** The first signal: stop what runs and let it settle; the phase then ends with `exitCode`. */
+	stop(exitCode: number): void;
+	/** A later signal, just before loom leaves at once: record what must be recorded (the session's running tool). */
+	leave?(): void;
+}
+
+let installed = false;
+/** The exit code of the last signal received. */
+let received: number | undefined;
+let phase: TerminationPhase | undefined;
+let hungUp = false;
+
+/** Installs the handlers (once); from here on no signal takes its default action or goes unheard. */
+export function installTermination(): void {
+	if (installed) return;
+	installed = true;
+	for (const signal of Object.keys(SIGNAL_EXIT_CODES) as TerminationSignal[]) process.on(signal, () => onSignal(signal));
+	for (const stream of stdio()) if (stream.isTTY) stream.on("error", terminalGone);
+	// Once a signal has come, its code is the exit code, whatever a phase returned or a failure after it set.
+	process.on("exit", () => {
+		if (received !== undefined) process.exitCode = received;
+		detachGoneTerminal();
+	});
+}
+
+/**
+ * Hands the first signal to `next` until the returned function is called. A signal that came before (only
+ * possible when entered from within another phase) is handed on at once.
+ */
+export function enterPhase(next: TerminationPhase): () => void {
+	phase = next;
+	if (received !== undefined) next.stop(received);
+	return () => {
+		if (phase === next) phase = undefined;
+	};
+}
+
+function onSignal(signal: TerminationSignal): void {
+	const first = received === undefined;
+	received = SIGNAL_EXIT_CODES[signal];
+	// The terminal went away: what loom still writes to it fails, and is no error of loom's.
+	if (signal === "SIGHUP" && !hungUp) ignoreStdioErrors();
+	if (first && phase) return phase.stop(received);
+	// Still starting: nothing else says why loom stops.
+	if (phase) phase.leave?.();
+	else if (first) process.stderr.write(stderrLine("interrupted"));
+	process.exit(received);
+}
+
+/** A terminal failed a read or write: it went away, which is a hang-up whether or not SIGHUP came yet. */
+function terminalGone(): void {
+	if (received === undefined) onSignal("SIGHUP");
+}
+
+function stdio(): (NodeJS.ReadStream | NodeJS.WriteStream)[] {
+	return [process.stdin, process.stdout, process.stderr];
+}
+
+function ignoreStdioErrors(): void {
+	hungUp = true;
+	for (const stream of stdio()) stream.on("error", () => {});
+}
