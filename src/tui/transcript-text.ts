@@ -7,6 +7,7 @@ import type { NamedToolPresentation } from "../core/tool-definition.js";
 import { NOTICE_MARK } from "../core/session/notice-text.js";
 import { stripControls } from "../core/text/sanitize-terminal.js";
 import { renderMarkdown } from "./markdown.js";
+import { noticeRows } from "./notice-rows.js";
 import { styledLineText, toolRowHeader, toolRowLines } from "./tool-row-text.js";
 import type { NoticeLevel, ToolRunView, TranscriptItem } from "./view-model.js";
 import { truncateRow, wrapRows } from "./wrap.js";
@@ -53,7 +54,7 @@ export function transcriptRows(item: TranscriptItem, width: number, showThinking
 		case "tools":
 			return item.runs.flatMap((run) => toolRows(run, columns, tools));
 		case "notice":
-			return wrapRows(noticeLine(item.level, stripControls(item.text)) + (item.detail ? chalk.dim(" · ctrl+o shows it") : ""), columns);
+			return noticeRows(`${NOTICE_MARK[item.level]} ${stripControls(item.text)}${item.detail ? " · ctrl+o shows it" : ""}`, columns).map((row) => NOTICE_STYLE[item.level](row));
 		case "shell":
 			return shellRows(item, columns);
 		case "expanded":
@@ -81,10 +82,6 @@ function thinkingLine(text: string, redacted: boolean, expanded: boolean): strin
 }
 
 const NOTICE_STYLE: Readonly<Record<NoticeLevel, (text: string) => string>> = { error: chalk.red, warning: chalk.yellow, info: chalk.dim };
-
-function noticeLine(level: NoticeLevel, text: string): string {
-	return NOTICE_STYLE[level](`${NOTICE_MARK[level]} ${text}`);
-}
 
 /** "$ command", then the output's last lines (Ctrl+O shows all), and the exit status when it failed. */
 function shellRows(item: Extract<TranscriptItem, { kind: "shell" }>, width: number): string[] {
