@@ -114,10 +114,11 @@ describe("the approval prompt", () => {
 		expect(await answer).toEqual({ kind: "deny", reason: "not from this branch" });
 	});
 
-	it("Esc dismisses the question (the policy then stops the run)", async () => {
+	it("Esc dismisses the question (the policy then stops the run), as its key hint says", async () => {
 		const screen = dialogScreen();
 		const answer = askAbout(screen, bash, { command: "make" });
-		await screen.until((f) => f.includes("make"));
+		const frame = await screen.until((f) => f.includes("make"));
+		expect(frame).toContain("1/2/3 or ↑↓ enter · esc deny and stop");
 		await screen.press(ESC);
 		expect(await answer).toEqual({ kind: "dismissed" });
 	});

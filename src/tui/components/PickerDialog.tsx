@@ -67,7 +67,8 @@ export function PickerDialog({ dialog, width, maxRows, active, onHeightChange }:
 	}, [layout.height, onHeightChange]);
 
 	const rows = pickerRows({ matches, top: state.top, selected: state.selected, choiceRows: layout.choiceRows, keys, width });
-	const hints = pickerHints({ keys, filter, selected: state.selected, matches: matches.length, choiceRows: layout.choiceRows });
+	const escape = options.approval ? "deny and stop" : undefined;
+	const hints = pickerHints({ keys, filter, selected: state.selected, matches: matches.length, choiceRows: layout.choiceRows, ...(escape ? { escape } : {}) });
 	return (
 		<DialogFrame title={options.title} hint={hints} chrome={layout.chrome} width={width}>
 			{body.slice(0, layout.bodyRows).map((row, index) => (
