@@ -18,29 +18,49 @@ export interface EditorLayout {
 
 const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
 
-/** Splits one logical line into row segments [start, end) of at most `width` columns. */
+/**
+ * Splits one logical line into row segments [start, end) of at most `width` columns. A row ends after its last
+ * blank when it has one (the blank stays on it, so every character keeps its place for the cursor), else
+ * mid-word, as the transcript wraps.
+ */
 function segments(line: string, width: number): Array<[number, number]> {
 	if (line === "") return [[0, 0]];
+	const out: Array<[number, number]> = [];
 	if (PRINTABLE_ASCII.test(line)) {
-		const out: Array<[number, number]> = [];
-		for (let start = 0; start < line.length; start += width) out.push([start, Math.min(line.length, start + width)]);
+		let start = 0;
+		while (line.length - start > width) {
+			const blank = line.lastIndexOf(" ", start + width - 1);
+			const end = blank > start ? blank + 1 : start + width;
+			out.push([start, end]);
+			start = end;
+		}
+		out.push([start, line.length]);
 		return out;
 	}
-	const out: Array<[number, number]> = [];
 	let start = 0;
 	let used = 0;
 	let offset = 0;
+	// Where a row may end after a blank, and the columns used up to there.
+	let blankEnd = -1;
+	let usedAtBlank = 0;
 	for (const char of line) {
 		// A tab is drawn as one space; another control character written out (see Editor's Row): "\x1b" is four columns.
 		const shown = char === "\t" ? " " : showControls(char);
 		const w = shown === char ? charWidth(char) : textColumns(shown);
-		if (used + w > width && offset > start) {
-			out.push([start, offset]);
-			start = offset;
-			used = 0;
+		// A loop: what follows the blank may still leave no room for a wide character.
+		while (used + w > width && offset > start) {
+			const end = blankEnd > start ? blankEnd : offset;
+			out.push([start, end]);
+			used = end === offset ? 0 : used - usedAtBlank;
+			start = end;
+			blankEnd = -1;
 		}
 		used += w;
 		offset += char.length;
+		if (char === " " || char === "\t") {
+			blankEnd = offset;
+			usedAtBlank = used;
+		}
 	}
 	out.push([start, offset]);
 	return out;

@@ -24,10 +24,13 @@ export function runState(view: Pick<ScreenView, "compacting" | "runStatus" | "tu
 	return { kind: "running", label: view.runStatus === "settling" ? "Finishing" : "Working", detail: turn + elapsed };
 }
 
-/** "⟳ Retrying in 4s (attempt 2/3): 529 overloaded", the reason on one line without escapes. */
+/**
+ * "⟳ Retry 2/3 in 4s: 529 overloaded": which retry of how many (as print mode's status line and the final
+ * "gave up after 3 retries" count them), the reason on one line without escapes.
+ */
 export function retryText(retry: RetryView, now: number): string {
 	const seconds = Math.max(0, Math.ceil((retry.until - now) / 1000));
-	return `⟳ Retrying in ${seconds}s (attempt ${retry.attempt}/${retry.maxRetries}): ${stripToOneLine(retry.reason)}`;
+	return `⟳ Retry ${retry.attempt}/${retry.maxRetries} in ${seconds}s: ${stripToOneLine(retry.reason)}`;
 }
 
 /** The second row: the info fitted to the width, then the context use (" · ctx 23%") in its own colour. */

@@ -1,11 +1,12 @@
 // The live area's text rows, pure: the tail of a streaming answer, the thinking so far, and the tool call the
 // model is still writing. Everything from the model is stripped of escape sequences (or, for a name, has its
 // controls written out) before it is styled.
+import stringWidth from "string-width";
 import { formatSize } from "../core/format.js";
 import { showControls, stripControls } from "../core/text/sanitize-terminal.js";
 import { renderMarkdown } from "./markdown.js";
 import { openFenceLine } from "./paragraph-split.js";
-import { lastRows } from "./wrap.js";
+import { lastRows, truncateRow } from "./wrap.js";
 
 /**
  * The tail of a streaming answer as terminal rows: only the last source lines are rendered (the finished
@@ -36,10 +37,19 @@ export function streamingRows(tail: string, width: number, maxRows: number): str
 	return lastRows(renderMarkdown(stripControls(source), width), width, maxRows).rows;
 }
 
-/** The last `maxRows` rows of the thinking so far, after "✻ ". */
+const THINKING_HEADER = "✻ Thinking…";
+
+/**
+ * The thinking so far after "✻ ", in at most `maxRows` rows. When it does not fit, a "✻ Thinking…" row and its
+ * last rows: the mark stays in view, so the rows never read as the answer.
+ */
 export function thinkingRows(thinking: string, width: number, maxRows: number): string[] {
 	if (maxRows <= 0 || thinking.trim() === "") return [];
-	return lastRows(`✻ ${stripControls(thinking.trim())}`, width, maxRows).rows;
+	const text = `✻ ${stripControls(thinking.trim())}`;
+	const whole = lastRows(text, width, maxRows);
+	if (whole.hidden === 0) return whole.rows;
+	const header = stringWidth(THINKING_HEADER) <= width ? THINKING_HEADER : truncateRow(THINKING_HEADER, width);
+	return [header, ...lastRows(text, width, maxRows - 1).rows];
 }
 
 /** "bash call being written (1.2 KB)": a tool call whose arguments are still streaming. */

@@ -29,6 +29,9 @@ function compactionNotice(event: Extract<SessionEvent, { type: "compaction_end" 
 	return { level: "info", text: `Compacted the conversation${before}.` };
 }
 
+/** What Ctrl+T says: thinking hidden, shown. */
+const THINKING_TOGGLE_NOTICES: readonly string[] = ["Thinking hidden, one line each (ctrl+t shows it).", "Thinking shown in full (ctrl+t hides it)."];
+
 /** `tools`: the session's tool presentations, for the rows' argument summaries (a tool not among them gets JSON). */
 export function reduceView(view: ScreenView, event: ScreenEvent, now: number, tools: readonly NamedToolPresentation[] = []): ScreenView {
 	if (view.leftRun && !event.type.startsWith("ui_")) return view;
@@ -133,10 +136,11 @@ export function reduceView(view: ScreenView, event: ScreenEvent, now: number, to
 		case "ui_notice":
 			return appendItems(view, [{ kind: "notice", level: event.level, text: event.text }]);
 		case "ui_toggle_thinking": {
-			// The transcript printer prints everything again with the new setting (see use-transcript-printer.ts).
+			// The transcript printer prints everything again with the new setting (see use-transcript-printer.ts),
+			// without an earlier toggle's line, which no longer holds.
 			const showThinking = !view.showThinking;
-			const text = showThinking ? "Thinking shown in full (ctrl+t hides it)." : "Thinking hidden, one line each (ctrl+t shows it).";
-			return appendItems({ ...view, showThinking }, [{ kind: "notice", level: "info", text }]);
+			const transcript = view.transcript.filter((item) => !(item.kind === "notice" && THINKING_TOGGLE_NOTICES.includes(item.text)));
+			return appendItems({ ...view, showThinking, transcript }, [{ kind: "notice", level: "info", text: THINKING_TOGGLE_NOTICES[showThinking ? 1 : 0] }]);
 		}
 		case "ui_leave_run":
 			if (!isBusy(view)) return view;

@@ -33,14 +33,15 @@ export const KEY_HELP: ReadonlyArray<[string, string]> = [
 	["Ctrl+U / Ctrl+K", "delete to the start / end of the line"],
 ];
 
-function table(rows: ReadonlyArray<[string, string]>): string {
-	const width = Math.max(...rows.map(([left]) => left.length));
+/** Rows "  left  right", the right cells in one column (the screen wraps a right cell under its column). */
+function table(rows: ReadonlyArray<[string, string]>, width: number): string {
 	return rows.map(([left, right]) => `  ${left.padEnd(width)}  ${right}`).join("\n");
 }
 
 function helpText(commands: ScreenCommands): string {
 	const rows = commands.list().map((command): [string, string] => [`/${command.name}${command.argsHint ? ` ${command.argsHint}` : ""}`, command.description]);
-	return `Commands:\n${table(rows)}\nKeys:\n${table(KEY_HELP)}`;
+	const width = Math.max(...[...rows, ...KEY_HELP].map(([left]) => left.length));
+	return `Commands:\n${table(rows, width)}\n\nKeys:\n${table(KEY_HELP, width)}`;
 }
 
 /** The screen's commands: the session's, with help and quit on top. Add a screen-only command with register(). */

@@ -7,6 +7,7 @@ import type { NamedToolPresentation } from "../core/tool-definition.js";
 import { NOTICE_MARK } from "../core/session/notice-text.js";
 import { stripControls } from "../core/text/sanitize-terminal.js";
 import { renderMarkdown } from "./markdown.js";
+import { noticeRows } from "./notice-rows.js";
 import { styledLineText, toolRowHeader, toolRowLines } from "./tool-row-text.js";
 import type { NoticeLevel, ToolRunView, TranscriptItem } from "./view-model.js";
 import { truncateRow, wrapRows } from "./wrap.js";
@@ -53,7 +54,7 @@ export function transcriptRows(item: TranscriptItem, width: number, showThinking
 		case "tools":
 			return item.runs.flatMap((run) => toolRows(run, columns, tools));
 		case "notice":
-			return wrapRows(noticeLine(item.level, stripControls(item.text)) + (item.detail ? chalk.dim(" · ctrl+o shows it") : ""), columns);
+			return noticeRows(`${NOTICE_MARK[item.level]} ${stripControls(item.text)}${item.detail ? " · ctrl+o shows it" : ""}`, columns).map((row) => NOTICE_STYLE[item.level](row));
 		case "shell":
 			return shellRows(item, columns);
 		case "expanded":
@@ -82,10 +83,6 @@ function thinkingLine(text: string, redacted: boolean, expanded: boolean): strin
 
 const NOTICE_STYLE: Readonly<Record<NoticeLevel, (text: string) => string>> = { error: chalk.red, warning: chalk.yellow, info: chalk.dim };
 
-function noticeLine(level: NoticeLevel, text: string): string {
-	return NOTICE_STYLE[level](`${NOTICE_MARK[level]} ${text}`);
-}
-
 /** "$ command", then the output's last lines (Ctrl+O shows all), and the exit status when it failed. */
 function shellRows(item: Extract<TranscriptItem, { kind: "shell" }>, width: number): string[] {
 	const header = `${chalk.magenta.bold("!")} ${chalk.bold(stripControls(item.command))}${item.forContext ? chalk.dim(" · added to your next prompt") : ""}`;
@@ -95,7 +92,8 @@ function shellRows(item: Extract<TranscriptItem, { kind: "shell" }>, width: numb
 	const inner = Math.max(1, width - RESULT_INDENT.length);
 	if (shown.length < lines.length) rows.push(RESULT_INDENT + chalk.dim(`… ${lines.length - shown.length} earlier lines (ctrl+o shows all)`));
 	if (item.output !== "") for (const row of wrapRows(shown.join("\n"), inner)) rows.push(RESULT_INDENT + row);
-	if (item.exitCode !== 0) rows.push(RESULT_INDENT + chalk.red(item.exitCode === null ? "stopped" : `exit code ${item.exitCode}`));
+	// Worded as the bash tool row words it.
+	if (item.exitCode !== 0) rows.push(RESULT_INDENT + chalk.red(item.exitCode === null ? "stopped" : `exit ${item.exitCode}`));
 	return rows;
 }
 

@@ -93,6 +93,7 @@ export interface ActiveAssistant {
 }
 
 export interface RetryView {
+	/** Which retry this is, from 1 (the request's attempt number minus one). */
 	attempt: number;
 	maxRetries: number;
 	reason: string;

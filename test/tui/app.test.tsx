@@ -127,11 +127,11 @@ describe("App", () => {
 		await screen.until((f) => f.includes("ready"));
 		await session.emit({ type: "session_error", message: "Cannot reach https://api.test (ECONNREFUSED). Check your network or base URL." });
 		await session.emit({ type: "retry_scheduled", attempt: 1, maxRetries: 3, delayMs: 30_000, reason: "503 unavailable" });
-		const frame = await screen.until((f) => f.includes("Retrying in"));
+		const frame = await screen.until((f) => f.includes("⟳ Retry 1/3"));
 		expect(frame).toContain("✗ Cannot reach https://api.test (ECONNREFUSED).");
-		expect(frame).toMatch(/⟳ Retrying in (30|29)s \(attempt 1\/3\): 503 unavailable/);
+		expect(frame).toMatch(/⟳ Retry 1\/3 in (30|29)s: 503 unavailable/);
 		await session.emit({ type: "retry_finished", attempt: 1, success: true });
-		await screen.until((f) => !f.includes("Retrying in"));
+		await screen.until((f) => !f.includes("⟳ Retry"));
 	});
 
 	it("keeps the live area below the terminal's height while a long answer streams", async () => {

@@ -92,6 +92,18 @@ describe("the approval prompt", () => {
 		expect(await answer).toEqual({ kind: "session", rules: ["write(./notes.md)"] });
 	});
 
+	it("shows a long command whole, wrapped inside the frame, never cut", async () => {
+		const screen = dialogScreen();
+		const command = "echo a harmless looking command with a long tail of options --flag-one --flag-two && rm -rf build/cache";
+		const answer = askAbout(screen, bash, { command });
+		const frame = await screen.until((f) => f.includes("Allow bash to run this command?"));
+		const body = frame.split("\n").filter((row) => row.startsWith("│") && !row.includes("Allow") && !row.includes("Deny"));
+		expect(body.map((row) => row.slice(1, -1).trimEnd()).join(" ").replace(/ {2,}/g, " ")).toContain(command);
+		expect(frame).not.toContain("…");
+		await screen.press(ESC);
+		expect(await answer).toEqual({ kind: "dismissed" });
+	});
+
 	it("denying asks for a reason the model will read", async () => {
 		const screen = dialogScreen();
 		const answer = askAbout(screen, bash, { command: "npm publish" });
@@ -102,10 +114,11 @@ describe("the approval prompt", () => {
 		expect(await answer).toEqual({ kind: "deny", reason: "not from this branch" });
 	});
 
-	it("Esc dismisses the question (the policy then stops the run)", async () => {
+	it("Esc dismisses the question (the policy then stops the run), as its key hint says", async () => {
 		const screen = dialogScreen();
 		const answer = askAbout(screen, bash, { command: "make" });
-		await screen.until((f) => f.includes("make"));
+		const frame = await screen.until((f) => f.includes("make"));
+		expect(frame).toContain("1/2/3 or ↑↓ enter · esc deny and stop");
 		await screen.press(ESC);
 		expect(await answer).toEqual({ kind: "dismissed" });
 	});

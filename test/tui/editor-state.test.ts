@@ -76,6 +76,16 @@ describe("layoutEditor", () => {
 		expect(atStart).toMatchObject({ hiddenAbove: 0, hiddenBelow: 95 });
 	});
 
+	it("breaks a row after a blank when there is one, as the transcript does, and mid-word only when there is none", () => {
+		const text = "fix the add function please";
+		const layout = layoutEditor(text, 11, 10, 10);
+		expect(layout.rows.map((row) => row.text)).toEqual(["fix the ", "add ", "function ", "please"]);
+		expect(layout.rows.map((row) => row.cursor)).toEqual([undefined, 3, undefined, undefined]);
+		expect(layoutEditor("abc averyverylongword", 0, 8, 10).rows.map((row) => row.text)).toEqual(["abc ", "averyver", "ylongwor", "d"]);
+		expect(layoutEditor("日本 語テキスト", 0, 6, 10).rows.map((row) => row.text)).toEqual(["日本 ", "語テキ", "スト"]);
+		expect(layoutEditor(" ab日本", 0, 3, 10).rows.map((row) => row.text)).toEqual([" ", "ab", "日", "本"]);
+	});
+
 	it("measures wide characters by their columns", () => {
 		expect(layoutEditor("日本語テキスト", 0, 6, 10).rows.map((row) => row.text)).toEqual(["日本語", "テキス", "ト"]);
 	});

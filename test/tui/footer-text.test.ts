@@ -23,8 +23,8 @@ describe("footer text", () => {
 	});
 
 	it("counts a retry down to zero, its reason on one line without escapes", () => {
-		expect(retryText(retry, 50_000)).toBe("⟳ Retrying in 4s (attempt 2/3): 529 overloaded");
-		expect(retryText(retry, 60_000)).toBe("⟳ Retrying in 0s (attempt 2/3): 529 overloaded");
+		expect(retryText(retry, 50_000)).toBe("⟳ Retry 2/3 in 4s: 529 overloaded");
+		expect(retryText(retry, 60_000)).toBe("⟳ Retry 2/3 in 0s: 529 overloaded");
 	});
 
 	it("colours the context use from 80% and 95%", () => {

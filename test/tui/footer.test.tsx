@@ -54,9 +54,9 @@ describe("Footer", () => {
 	it("while a retry waits: a countdown line", () => {
 		const waiting = view({ runStatus: "running", retry: { attempt: 2, maxRetries: 3, reason: "529 overloaded", until: 53_200 } });
 		const { text } = footer({ view: waiting });
-		expect(text.split("\n")[0]).toBe("⟳ Retrying in 4s (attempt 2/3): 529 overloaded");
+		expect(text.split("\n")[0]).toBe("⟳ Retry 2/3 in 4s: 529 overloaded");
 		expect(footerHeight(waiting)).toBe(3);
-		expect(footer({ view: waiting, now: 53_500 }).text).toContain("Retrying in 0s");
+		expect(footer({ view: waiting, now: 53_500 }).text).toContain("Retry 2/3 in 0s");
 	});
 
 	it("colours the context use when it gets high, and leaves it out when unknown", () => {

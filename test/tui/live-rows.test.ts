@@ -5,8 +5,15 @@ import { pendingCallText, thinkingRows } from "../../src/tui/live-rows.js";
 describe("live rows", () => {
 	it("shows the last rows of the thinking after its mark, without the model's escapes", () => {
 		const thinking = `  first thought\nsecond \u001b]0;title\u0007thought\nthird thought  `;
-		expect(thinkingRows(thinking, 40, 2).map(strip)).toEqual(["second thought", "third thought"]);
 		expect(thinkingRows(thinking, 40, 5).map(strip)).toEqual(["✻ first thought", "second thought", "third thought"]);
+		expect(thinkingRows(thinking, 40, 3).map(strip)).toEqual(["✻ first thought", "second thought", "third thought"]);
+	});
+
+	it("keeps the mark in view when the thinking is cut at the top, so its rows never read as the answer", () => {
+		const thinking = "first thought\nsecond thought\nthird thought";
+		expect(thinkingRows(thinking, 40, 2).map(strip)).toEqual(["✻ Thinking…", "third thought"]);
+		expect(thinkingRows(thinking, 40, 1).map(strip)).toEqual(["✻ Thinking…"]);
+		expect(thinkingRows(thinking, 6, 1).every((row) => strip(row).length <= 6)).toBe(true);
 	});
 
 	it("shows no thinking rows without room or without thinking", () => {

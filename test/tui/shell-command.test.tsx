@@ -46,12 +46,12 @@ describe("!command on the screen", () => {
 		expect(session.calls.prompts).toEqual(["next question"]);
 	});
 
-	it("shows a failing command's exit code, and its output without escape sequences", async () => {
+	it("shows a failing command's exit code as a bash tool row does, and its output without escape sequences", async () => {
 		const session = inProject();
 		const screen = mount(session);
 		await screen.until((f) => f.includes("Ask loom"));
 		await screen.type("!printf 'red \\033[31mtext\\033]0;title\\007\\n'; exit 3", ENTER);
-		const frame = await screen.until((f) => f.includes("exit code 3"));
+		const frame = await screen.until((f) => /\n  exit 3\n/.test(f));
 		expect(frame).toContain("red text");
 		expect(screen.printed()).not.toContain("\u001b]0;");
 	});

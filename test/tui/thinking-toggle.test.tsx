@@ -27,5 +27,13 @@ describe("Ctrl+T", () => {
 		frame = await screen.until((f) => f.includes("Thinking hidden"));
 		expect(frame.match(/✻ Thinking · 2 lines \(ctrl\+t to show\)/g)).toHaveLength(2);
 		expect(frame).not.toContain("Thinking about first");
+		// The reprint drops the previous toggle's line, which no longer holds: one line says how thinking shows.
+		expect(frame).not.toContain("Thinking shown in full");
+		expect(frame.match(/Thinking hidden, one line each/g)).toHaveLength(1);
+
+		await screen.type(CTRL_T);
+		frame = await screen.until((f) => f.includes("Thinking shown in full"));
+		expect(frame).not.toContain("Thinking hidden");
+		expect(frame.match(/Thinking shown in full/g)).toHaveLength(1);
 	});
 });

@@ -8,8 +8,9 @@ import { pickerHints, pickerRows } from "../dialogs/picker-rows.js";
 import { choiceKeys, initialPicker, matchingChoices, pickerStep } from "../dialogs/picker-state.js";
 import { useDialogKeys } from "../hooks/use-dialog-keys.js";
 import { useRefState } from "../hooks/use-ref-state.js";
+import { styledLineText } from "../tool-row-text.js";
+import { wrapRows } from "../wrap.js";
 import { DialogFrame } from "./DialogFrame.js";
-import { StyledLines } from "./StyledLines.js";
 
 export interface PickerDialogProps {
 	/** The question: title, optional body and filter, the choices; `dialog.finish` gets the answer. */
@@ -36,7 +37,8 @@ function lastOf<R>(fn: (query: string) => R): (query: string) => R {
 export function PickerDialog({ dialog, width, maxRows, active, onHeightChange }: PickerDialogProps) {
 	const { options, choices } = dialog;
 	const filter = options.filter === true;
-	const body = options.body ?? [];
+	// The body wrapped inside the frame's borders, never cut at the side: an approval shows a command whole.
+	const body = useMemo(() => (options.body ?? []).flatMap((line) => wrapRows(styledLineText(line), Math.max(1, width - 2))), [options.body, width]);
 	const [state, stateRef, setState] = useRefState(() => {
 		const rows = pickerLayout({ maxRows, bodyLines: body.length, choices: choices.length, filter }).choiceRows;
 		return initialPicker(options.initialIndex, choices.length, rows);
@@ -65,10 +67,16 @@ export function PickerDialog({ dialog, width, maxRows, active, onHeightChange }:
 	}, [layout.height, onHeightChange]);
 
 	const rows = pickerRows({ matches, top: state.top, selected: state.selected, choiceRows: layout.choiceRows, keys, width });
-	const hints = pickerHints({ keys, filter, selected: state.selected, matches: matches.length, choiceRows: layout.choiceRows });
+	const escape = options.approval ? "deny and stop" : undefined;
+	const hints = pickerHints({ keys, filter, selected: state.selected, matches: matches.length, choiceRows: layout.choiceRows, ...(escape ? { escape } : {}) });
 	return (
 		<DialogFrame title={options.title} hint={hints} chrome={layout.chrome} width={width}>
-			<StyledLines lines={body.slice(0, layout.bodyRows)} truncate />
+			{body.slice(0, layout.bodyRows).map((row, index) => (
+				// biome-ignore lint/suspicious/noArrayIndexKey: rows are positions
+				<Text key={index} wrap="truncate-end">
+					{row}
+				</Text>
+			))}
 			{layout.bodyCutRow ? <Text dimColor>… {layout.bodyHidden} more lines</Text> : null}
 			{filter ? (
 				<Text wrap="truncate-end">

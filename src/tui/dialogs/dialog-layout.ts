@@ -1,6 +1,7 @@
 // How many terminal rows each part of a dialog gets, so a dialog is never taller than `maxRows` (the rows the
 // screen can give it while keeping the whole live area shorter than the terminal). Each row of a dialog is
-// one terminal row: long rows are cut, never wrapped.
+// one terminal row: long rows are cut, never wrapped (a picker's body is wrapped to the width before it is laid
+// out, so an approval shows its command whole).
 
 /** Choices shown at once; more scroll. */
 export const MAX_CHOICE_ROWS = 10;

@@ -63,12 +63,12 @@ export function pickerRows({ matches, top, selected, choiceRows, keys, width }: 
 
 /**
  * The key hint, longest first (the frame takes the first that fits); with the position ("3/40 · ") when the
- * matches scroll.
+ * matches scroll. `escape`: what Esc does (default "cancel"; an approval's Esc denies the call and stops the run).
  */
-export function pickerHints(options: { keys?: readonly string[]; filter: boolean; selected: number; matches: number; choiceRows: number }): string[] {
-	const { keys, filter } = options;
+export function pickerHints(options: { keys?: readonly string[]; filter: boolean; selected: number; matches: number; choiceRows: number; escape?: string }): string[] {
+	const { keys, filter, escape = "cancel" } = options;
 	const position = options.matches > options.choiceRows ? `${options.selected + 1}/${options.matches} · ` : "";
-	if (keys) return [`${position}${keys.join("/")} or ↑↓ enter · esc cancel`, `${position}${keys.join("/")} · ↑↓ enter · esc`, `${position}${keys.join("/")} · esc`];
+	if (keys) return [`${position}${keys.join("/")} or ↑↓ enter · esc ${escape}`, `${position}${keys.join("/")} · ↑↓ enter · esc`, `${position}${keys.join("/")} · esc`];
 	if (filter) return [`${position}↑↓ move · enter choose · esc cancel · type to filter`, `${position}↑↓ enter · esc · type to filter`, `${position}↑↓ enter · esc`];
 	return [`${position}↑↓ move · enter choose · esc cancel`, `${position}↑↓ enter · esc`];
 }

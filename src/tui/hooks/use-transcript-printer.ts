@@ -25,7 +25,8 @@ function waitsForHighlighter(item: TranscriptItem): boolean {
  * answer with code waits, with everything after it, until the highlighter has loaded; `leaving` (the last
  * render) prints everything as it is. When `showThinking` changes, the terminal is cleared, its scrollback
  * included, and everything is printed again with thinking in full or collapsed (a terminal keeps only as
- * much of it as its scrollback holds).
+ * much of it as its scrollback holds), except items the transcript no longer holds. Otherwise items are
+ * only ever appended.
  */
 export function useTranscriptPrinter(
 	items: readonly TranscriptItem[],
@@ -54,6 +55,9 @@ export function useTranscriptPrinter(
 	useLayoutEffect(() => {
 		if (showThinking !== printedThinking.current) {
 			printedThinking.current = showThinking;
+			// What left the transcript (the previous toggle's line) is not printed again.
+			const kept = new Set(items.map((item) => item.id));
+			printed.current = printed.current.filter((item) => kept.has(item.id));
 			printer.reprint(CLEAR_TERMINAL);
 		}
 		const count = printed.current.length;
