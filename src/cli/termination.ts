@@ -4,6 +4,7 @@
 // is told and settles; a later signal ends loom at once. Once a signal has come, loom's exit code is the signal's,
 // whatever fails on the way out. A terminal that goes away fails every read and write (EIO) and sends SIGHUP, in
 // either order: the first failure counts as the hang-up.
+import { onProcessExit } from "../core/process/index.js";
 import { stderrLine } from "../core/session/notice-text.js";
 import { EXIT } from "../modes/exit-codes.js";
 import { detachGoneTerminal } from "./gone-terminal.js";
@@ -38,7 +39,7 @@ export function installTermination(): void {
 	for (const signal of Object.keys(SIGNAL_EXIT_CODES) as TerminationSignal[]) process.on(signal, () => onSignal(signal));
 	for (const stream of stdio()) if (stream.isTTY) stream.on("error", terminalGone);
 	// Once a signal has come, its code is the exit code, whatever a phase returned or a failure after it set.
-	process.on("exit", () => {
+	onProcessExit(() => {
 		if (received !== undefined) process.exitCode = received;
 		detachGoneTerminal();
 	});
