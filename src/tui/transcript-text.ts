@@ -54,12 +54,22 @@ export function transcriptRows(item: TranscriptItem, width: number, showThinking
 		case "tools":
 			return item.runs.flatMap((run) => toolRows(run, columns, tools));
 		case "notice":
-			return noticeRows(`${NOTICE_MARK[item.level]} ${stripControls(item.text)}${item.detail ? " · ctrl+o shows it" : ""}`, columns).map((row) => NOTICE_STYLE[item.level](row));
+			return noticeText(item, columns);
 		case "shell":
 			return shellRows(item, columns);
 		case "expanded":
 			return [...wrapRows(chalk.cyan.bold(`▾ ${stripControls(item.title)}`), columns), ...wrapRows(stripControls(item.text).replace(/\n+$/, ""), columns)];
 	}
+}
+
+/** "· the notice", its later rows hung under its text. */
+function noticeText(item: Extract<TranscriptItem, { kind: "notice" }>, columns: number): string[] {
+	const text = `${stripControls(item.text)}${item.detail ? " · ctrl+o shows it" : ""}`;
+	const mark = `${NOTICE_MARK[item.level]} `;
+	const style = NOTICE_STYLE[item.level];
+	if (columns <= mark.length) return noticeRows(mark + text, columns).map(style);
+	const hang = " ".repeat(mark.length);
+	return noticeRows(text, columns - mark.length).map((row, index) => style(index === 0 ? mark + row : row === "" ? "" : hang + row));
 }
 
 /** "› the prompt" in bold, continuation rows indented under the text. */

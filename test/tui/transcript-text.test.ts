@@ -37,24 +37,33 @@ describe("transcript text", () => {
 		expect(transcriptRows({ kind: "notice", id: "n1", level: "error", text: "boom" }, 60, false)[0]).toContain("\u001b[31m");
 	});
 
+	it("hangs a notice's rows under its text, wrapped or on lines of their own", () => {
+		const text = "Files: 1 restored (calc.py).\nConversation: back to before that prompt; the later messages stay";
+		expect(show({ kind: "notice", id: "n", level: "info", text }, false, 40).trim().split("\n")).toEqual([
+			"· Files: 1 restored (calc.py).",
+			"  Conversation: back to before that",
+			"  prompt; the later messages stay",
+		]);
+	});
+
 	it("wraps a notice's table rows under their right column, and keeps an indented line's indent", () => {
 		const text = "Keys:\n  Ctrl+O  show the latest tool output, summary, thinking or shell output in full\n\n  Esc     interrupt\n    an indented line that is long enough to wrap at forty columns";
 		expect(show({ kind: "notice", id: "n", level: "info", text }, false, 40).trim().split("\n")).toEqual([
 			"· Keys:",
-			"  Ctrl+O  show the latest tool output,",
-			"          summary, thinking or shell",
-			"          output in full",
+			"    Ctrl+O  show the latest tool output,",
+			"            summary, thinking or shell",
+			"            output in full",
 			"",
-			"  Esc     interrupt",
-			"    an indented line that is long enough",
-			"    to wrap at forty columns",
+			"    Esc     interrupt",
+			"      an indented line that is long",
+			"      enough to wrap at forty columns",
 		]);
 	});
 
 	it("puts a notice table row's right column under its left one when the left one leaves it no room", () => {
 		const text = "Keys:\n  Ctrl+Left / Ctrl+Right, Alt+B / Alt+F  move by a word, or by a part of a path";
 		const rows = show({ kind: "notice", id: "n", level: "info", text }, false, 40).trim().split("\n");
-		expect(rows).toEqual(["· Keys:", "  Ctrl+Left / Ctrl+Right, Alt+B / Alt+F", "      move by a word, or by a part of a", "      path"]);
+		expect(rows).toEqual(["· Keys:", "    Ctrl+Left / Ctrl+Right, Alt+B /", "    Alt+F", "        move by a word, or by a part of", "        a path"]);
 	});
 
 	it("shows a finished tool batch with each run's final state, in source order", () => {
