@@ -105,7 +105,7 @@ function stopNotice(message: AssistantMessage): NewItem[] {
 		case "aborted":
 			return [{ kind: "notice", level: "warning", text: "Interrupted." }];
 		case "length":
-			return [{ kind: "notice", level: "warning", text: "The answer was cut off at the output token limit." }];
+			return [{ kind: "notice", level: "warning", text: "The answer was cut off at the output token limit: say \"continue\" for the rest." }];
 		default:
 			return [];
 	}

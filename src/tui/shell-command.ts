@@ -33,7 +33,7 @@ function keepTail(text: string, limit: number): string {
 export function withShellContext(prompt: string, results: readonly (ShellRequest & ShellResult)[]): string {
 	if (results.length === 0) return prompt;
 	const blocks = results.map((result) => {
-		const status = result.exitCode === null ? "stopped" : `exit code ${result.exitCode}`;
+		const status = result.exitCode === null ? "interrupted" : `exit code ${result.exitCode}`;
 		return `The user ran \`${result.command}\` (${status}); its output:\n\`\`\`\n${keepTail(result.output, SHELL_CONTEXT_LIMIT).replace(/\n$/, "")}\n\`\`\``;
 	});
 	return `${blocks.join("\n\n")}\n\n${prompt}`;

@@ -103,7 +103,7 @@ function shellRows(item: Extract<TranscriptItem, { kind: "shell" }>, width: numb
 	if (shown.length < lines.length) rows.push(RESULT_INDENT + chalk.dim(`… ${lines.length - shown.length} earlier lines (ctrl+o shows all)`));
 	if (item.output !== "") for (const row of wrapRows(shown.join("\n"), inner)) rows.push(RESULT_INDENT + row);
 	// Worded as the bash tool row words it.
-	if (item.exitCode !== 0) rows.push(RESULT_INDENT + chalk.red(item.exitCode === null ? "stopped" : `exit ${item.exitCode}`));
+	if (item.exitCode !== 0) rows.push(RESULT_INDENT + chalk.red(item.exitCode === null ? "interrupted" : `exit ${item.exitCode}`));
 	return rows;
 }
 

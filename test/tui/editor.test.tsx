@@ -107,7 +107,7 @@ describe("Editor", () => {
 		const { press, frame, app } = setup({ onExit });
 		await press("some text", "\u0003");
 		// The hint and the cleared editor come in one render.
-		await expect.poll(frame).toContain("Press Ctrl+C again to exit");
+		await expect.poll(frame).toContain("Press Ctrl+C again to exit.");
 		expect(frame()).not.toContain("some text");
 		expect(onExit).not.toHaveBeenCalled();
 		await press("\u0003");
@@ -122,7 +122,7 @@ describe("Editor", () => {
 		await press("\u0003");
 		expect(onInterrupt).toHaveBeenCalledTimes(1);
 		await expect.poll(frame).toContain("› queued steer");
-		expect(frame()).toContain("Press Ctrl+C again to exit");
+		expect(frame()).toContain("Press Ctrl+C again to exit.");
 		expect(onExit).not.toHaveBeenCalled();
 		await press("\u0003");
 		expect(onExit).toHaveBeenCalledTimes(1);

@@ -47,7 +47,7 @@ describe.skipIf(!hasTmux())("MCP servers in the screen (tmux)", () => {
 		const pids = [pidIn(join(dir, "pid")), pidIn(join(dir, "helper.pid"))];
 		expect(pids.every((id) => id > 0 && isAlive(id))).toBe(true);
 		terminal.sendKeys("C-c");
-		await terminal.waitForScreen((text) => text.includes("Press Ctrl+C again to exit"), "the exit hint");
+		await terminal.waitForScreen((text) => text.includes("Press Ctrl+C again to exit."), "the exit hint");
 		terminal.sendKeys("C-c");
 		await terminal.waitForScreen((text) => text.includes("[loom exited with 0]"), "loom exiting");
 		expect(await processesGone(pids)).toBe(true);

@@ -198,7 +198,7 @@ describe("assistant messages", () => {
 		expect(ofKind(view, "notice").map((item) => [item.level, item.text])).toEqual([
 			["error", "429 rate limited"],
 			["warning", "Interrupted."],
-			["warning", "The answer was cut off at the output token limit."],
+			["warning", "The answer was cut off at the output token limit: say \"continue\" for the rest."],
 		]);
 		expect(ofKind(view, "assistant").map((item) => item.text)).toEqual(["partial", "long"]);
 	});

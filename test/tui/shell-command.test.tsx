@@ -104,7 +104,7 @@ describe("!command on the screen", () => {
 		await screen.type("!sleep 30; echo never", ENTER);
 		await screen.until((f) => f.includes("!sleep 30; echo never") && f.includes("esc stops it"));
 		await screen.type(ESC);
-		const frame = await screen.until((f) => f.includes("stopped") && !f.includes("esc stops it"));
+		const frame = await screen.until((f) => f.includes("interrupted") && !f.includes("esc stops it"));
 		expect(frame).not.toMatch(/^\s+never$/m);
 	});
 });

@@ -91,7 +91,7 @@ describe.skipIf(!hasTmux())("lending the terminal (tmux)", () => {
 		await terminal.waitForScreen((t) => t.includes("esc stops it"), "the long command running");
 		const long = await pidIn(join(cwd, "long.pid"));
 		terminal.sendKeys("Escape");
-		const text = await terminal.waitForScreen((t) => t.includes("stopped") && !t.includes("esc stops it"), "the stopped command");
+		const text = await terminal.waitForScreen((t) => t.includes("interrupted") && !t.includes("esc stops it"), "the stopped command");
 		expect(text).not.toMatch(/^\s+never$/m);
 		expect(await waitFor(() => !running(long), Boolean, { what: "the long command's shell to end" })).toBe(true);
 	});

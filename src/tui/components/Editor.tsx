@@ -306,7 +306,7 @@ function EditorView({
 						return current;
 					}
 					lastCtrlC.current = now;
-					showHint("Press Ctrl+C again to exit");
+					showHint("Press Ctrl+C again to exit.");
 					// During a run, an empty editor's Ctrl+C interrupts it as Esc does; otherwise it clears the text.
 					if (running && current.text === "") return interrupt(current);
 					pastes.current = [];
