@@ -44,11 +44,11 @@ afterEach(() => {
 });
 
 /** The screen's dialog host over its SessionUi, as App shows it. */
-function dialogScreen() {
+function dialogScreen(maxRows = 20) {
 	const ui = new DialogQueue(() => {}, true);
 	const element = () => {
 		const dialog = ui.current();
-		return dialog ? <DialogHost dialog={dialog} width={80} maxRows={20} active /> : <></>;
+		return dialog ? <DialogHost dialog={dialog} width={80} maxRows={maxRows} active /> : <></>;
 	};
 	const app = render(element());
 	unmounts.push(app.unmount);
@@ -90,6 +90,18 @@ describe("the approval prompt", () => {
 		expect(screen.raw()).toMatch(/\u001b\[32m\+new line/);
 		await screen.press(DOWN, ENTER);
 		expect(await answer).toEqual({ kind: "session", rules: ["write(./notes.md)"] });
+	});
+
+	it("with little room, shows the diff from its first change rather than the lines before it", async () => {
+		const screen = dialogScreen(11);
+		writeFileSync(join(cwd, "long.md"), `${Array.from({ length: 12 }, (_, index) => `line ${index + 1}`).join("\n")}\n`);
+		const content = `${Array.from({ length: 12 }, (_, index) => (index === 7 ? "line eight, changed" : `line ${index + 1}`)).join("\n")}\n`;
+		const answer = askAbout(screen, write, { path: "long.md", content });
+		const frame = await screen.until((f) => f.includes("Allow write to change long.md?"));
+		expect(frame).toContain("-line 8");
+		expect(frame).toMatch(/… \d+ more lines/);
+		await screen.press(ESC);
+		expect(await answer).toEqual({ kind: "dismissed" });
 	});
 
 	it("shows a long command whole, wrapped inside the frame, never cut", async () => {

@@ -2,7 +2,7 @@ import { Box, Text } from "ink";
 import { useCallback, useEffect, useMemo } from "react";
 import { stripToOneLine } from "../../core/text/sanitize-terminal.js";
 import type { DialogKey } from "../dialogs/dialog-keys.js";
-import { pickerLayout } from "../dialogs/dialog-layout.js";
+import { bodyStart, pickerLayout } from "../dialogs/dialog-layout.js";
 import type { SelectDialog } from "../dialogs/dialog-queue.js";
 import { pickerHints, pickerRows } from "../dialogs/picker-rows.js";
 import { choiceKeys, initialPicker, matchingChoices, pickerStep } from "../dialogs/picker-state.js";
@@ -38,7 +38,13 @@ export function PickerDialog({ dialog, width, maxRows, active, onHeightChange }:
 	const { options, choices } = dialog;
 	const filter = options.filter === true;
 	// The body wrapped inside the frame's borders, never cut at the side: an approval shows a command whole.
-	const body = useMemo(() => (options.body ?? []).flatMap((line) => wrapRows(styledLineText(line), Math.max(1, width - 2))), [options.body, width]);
+	const body = useMemo(
+		() =>
+			(options.body ?? []).flatMap((line) =>
+				wrapRows(styledLineText(line), Math.max(1, width - 2)).map((text) => ({ text, changed: line.style === "added" || line.style === "removed" })),
+			),
+		[options.body, width],
+	);
 	const [state, stateRef, setState] = useRefState(() => {
 		const rows = pickerLayout({ maxRows, bodyLines: body.length, choices: choices.length, filter }).choiceRows;
 		return initialPicker(options.initialIndex, choices.length, rows);
@@ -66,15 +72,19 @@ export function PickerDialog({ dialog, width, maxRows, active, onHeightChange }:
 		onHeightChange?.(layout.height);
 	}, [layout.height, onHeightChange]);
 
+	const start = bodyStart(
+		body.map((row) => row.changed),
+		layout.bodyRows,
+	);
 	const rows = pickerRows({ matches, top: state.top, selected: state.selected, choiceRows: layout.choiceRows, keys, width });
 	const escape = options.approval ? "deny and stop" : undefined;
 	const hints = pickerHints({ keys, filter, selected: state.selected, matches: matches.length, choiceRows: layout.choiceRows, ...(escape ? { escape } : {}) });
 	return (
 		<DialogFrame title={options.title} hint={hints} chrome={layout.chrome} width={width}>
-			{body.slice(0, layout.bodyRows).map((row, index) => (
+			{body.slice(start, start + layout.bodyRows).map((row, index) => (
 				// biome-ignore lint/suspicious/noArrayIndexKey: rows are positions
 				<Text key={index} wrap="truncate-end">
-					{row}
+					{row.text}
 				</Text>
 			))}
 			{layout.bodyCutRow ? <Text dimColor>… {layout.bodyHidden} more lines</Text> : null}

@@ -63,3 +63,13 @@ export function textBlockLayout(options: { maxRows: number; lines: number; fixed
 	const cutRow = hidden > 0 && room > 0 ? 1 : 0;
 	return { chrome, shown, hidden, cutRow, height: chrome.rows + options.fixed + shown + cutRow };
 }
+
+/**
+ * The first body row shown when only `shown` of its rows fit: the top, unless that would hide every change (a
+ * diff's added or removed rows); then one row before the first change, so the question shows what it is about.
+ */
+export function bodyStart(changed: readonly boolean[], shown: number): number {
+	const first = changed.indexOf(true);
+	if (shown >= changed.length || first < shown) return 0;
+	return Math.max(0, Math.min(first - 1, changed.length - shown));
+}
