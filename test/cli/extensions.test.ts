@@ -126,6 +126,27 @@ describe("extension folders", () => {
 		expect(result.stderr).toBe("loom: guard was on duty\n");
 	});
 
+	// Nothing but the stuck extension keeps the process alive: loom must not end quietly (exit 0, no answer).
+	it("gives up on an extension whose loading never finishes (at import or in its factory), says which, and answers", async () => {
+		const ws = workspace();
+		const folder = join(ws.home, "extensions");
+		mkdirSync(folder);
+		writeFileSync(join(folder, "1-stuck-import.mjs"), "await new Promise(() => {});\nexport default function () {}\n");
+		writeFileSync(join(folder, "2-stuck-factory.ts"), "export default async function () {\n\tawait new Promise(() => {});\n}\n");
+		writeFileSync(join(folder, "3-guard.ts"), GUARD);
+		rmRfTurns(ws);
+		const result = await runLoom(["-p", ...serverFlags(server.openaiBaseUrl), "clean up"], ws);
+		expect(result.code).toBe(0);
+		expect(result.stdout).toBe("All done.\n");
+		expect(toolResult()).toContain("blocked by the team guard");
+		expect(result.stderr.split("\n")).toEqual([
+			`loom: error: Extension ${join(folder, "1-stuck-import.mjs")} was not loaded: it did not finish loading within 10 s.`,
+			`loom: error: Extension ${join(folder, "2-stuck-factory.ts")} was not loaded: it did not finish loading within 10 s.`,
+			"loom: guard was on duty",
+			"",
+		]);
+	}, 40_000);
+
 	it("print mode skips an untrusted project's extensions and says so on stderr; --trust, the setting or a remembered yes load them", async () => {
 		const ws = workspace();
 		mkdirSync(join(ws.cwd, ".loom", "extensions"), { recursive: true });
