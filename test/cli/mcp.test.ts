@@ -117,6 +117,17 @@ describe("MCP servers in print mode", () => {
 		expect(standing.stderr).toMatch(new RegExp(`^loom: warning: ${join(ws.home, "mcp.json")}: invalid JSON: .+ Its MCP servers were left out\\.\\n$`));
 	});
 
+	it("a server whose tool list breaks the MCP schema is reported in one line naming the field, not a dump", async () => {
+		const ws = project({ sloppy: { command: process.execPath, args: [join(ROOT, "test/support/mcp/bad-tool-list.mjs")] } });
+		server.enqueue({ text: "done" });
+		const result = await runLoom(["-p", ...serverFlags(server.openaiBaseUrl), "hi"], ws);
+		expect(result.code).toBe(0);
+		expect(result.stdout).toBe("done\n");
+		expect(quiet(result.stderr)).toBe(
+			'loom: error: MCP server sloppy failed to start: its list of tools does not follow the MCP schema: tools[1].inputSchema.type: Invalid input: expected "object".\n',
+		);
+	});
+
 	it("a server that fails to start is told on stderr once; the run goes on without it", async () => {
 		const ws = project({ broken: { command: "no-such-mcp-server-command" }, everything: everythingStdio() });
 		server.enqueue({ toolCalls: [{ name: "mcp__everything__get-sum", arguments: { a: 1, b: 2 } }] }, { text: "done" });
