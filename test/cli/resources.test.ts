@@ -148,6 +148,21 @@ describe("a command in print mode's prompt", () => {
 		expect(jsonLines(json.stdout).at(-1)).toMatchObject({ type: "run_end", status: "done" });
 	});
 
+	// The yaml package warns about tags it does not know on stderr, which in the screen would tear the frame.
+	it("reads front matter with a YAML tag it does not know without the YAML library's warnings on stderr", async () => {
+		const ws = workspace();
+		writeTree(ws.cwd, {
+			".loom/prompts/fix.md": "---\n!!js/function description: fix an issue\n---\nFix issue $1.\n",
+			".loom/skills/review/SKILL.md": "---\nname: review\ndescription: !custom Review a change.\n---\nReview it.\n",
+		});
+		server.enqueue({ text: "fixed" });
+		const result = await runLoom(["-p", ...serverFlags(server.openaiBaseUrl), "/fix 42"], ws);
+		expect(result.stderr).toBe("");
+		expect(result.stdout).toBe("fixed\n");
+		expect(promptSent(0)).toBe("Fix issue 42.");
+		expect(systemOf(server.requests[0]!)).toContain("<description>Review a change.</description>");
+	});
+
 	it("expands a skill, with @files before it and piped stdin after it as for any prompt", async () => {
 		const ws = workspace();
 		writeTree(ws.cwd, { ".loom/skills/review/SKILL.md": skill("review", "Review a change."), "notes.txt": "the notes" });
