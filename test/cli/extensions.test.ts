@@ -6,7 +6,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { setProjectTrust } from "../../src/core/session/index.js";
 import { workspace, type Workspace } from "../support/temp-dir.js";
 import { TmuxTerminal, hasTmux, loomCommand } from "../support/tmux-terminal.js";
-import { runLoom, serverFlags, useScriptedServer } from "../support/loom-process.js";
+import { jsonLines, runLoom, serverFlags, startLoom, useScriptedServer } from "../support/loom-process.js";
 
 const server = useScriptedServer();
 
@@ -124,6 +124,31 @@ describe("extension folders", () => {
 		expect(existsSync(join(ws.cwd, "data"))).toBe(true);
 		expect(toolResult()).toContain("blocked by the team guard");
 		expect(result.stderr).toBe("loom: guard was on duty\n");
+	});
+
+	// stdout is the answer (text), the events (JSON) or the protocol (RPC): an extension's console output must not mix in.
+	it("sends what an extension prints with console.log, info or debug to stderr, in text, JSON and RPC mode", async () => {
+		const ws = workspace();
+		mkdirSync(join(ws.home, "extensions"));
+		writeFileSync(
+			join(ws.home, "extensions", "chatty.ts"),
+			'console.log("loaded");\nexport default function (loom) {\n\tconsole.info("factory");\n\tloom.on("run_end", () => console.debug("run over"));\n}\n',
+		);
+		server.enqueue({ text: "All done." }, { text: "All done." }, { text: "All done." });
+		const text = await runLoom(["-p", ...serverFlags(server.openaiBaseUrl), "hi"], ws);
+		expect(text.stdout).toBe("All done.\n");
+		expect(text.stderr).toBe("loaded\nfactory\nrun over\n");
+		const json = await runLoom(["--mode", "json", ...serverFlags(server.openaiBaseUrl), "hi"], ws);
+		expect(json.code).toBe(0);
+		expect(() => jsonLines(json.stdout)).not.toThrow();
+		expect(json.stderr).toBe("loaded\nfactory\nrun over\n");
+		const rpc = startLoom(["--mode", "rpc", ...serverFlags(server.openaiBaseUrl)], { ...ws, openStdin: true });
+		rpc.child.stdin!.write(`${JSON.stringify({ type: "prompt", message: "hi" })}\n`);
+		await rpc.waitForStdout('"type":"run_end"');
+		rpc.child.stdin!.end();
+		const served = await rpc.done;
+		expect(() => jsonLines(served.stdout)).not.toThrow();
+		expect(served.stderr).toContain("loaded\nfactory\n");
 	});
 
 	// Nothing but the stuck extension keeps the process alive: loom must not end quietly (exit 0, no answer).
