@@ -1,6 +1,7 @@
 // Extensions from the command line, end to end with the built loom: -e paths, loom home's folder, a project's
 // folder in print mode (which cannot ask, so needs --trust or the setting, and otherwise says what it skipped).
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { setProjectTrust } from "../../src/core/session/index.js";
@@ -149,6 +150,25 @@ describe("extension folders", () => {
 		const served = await rpc.done;
 		expect(() => jsonLines(served.stdout)).not.toThrow();
 		expect(served.stderr).toContain("loaded\nfactory\n");
+	});
+
+	// A guard linked from a dotfiles repository that is not checked out must not go missing without a word.
+	it("reports an extension that is a link leading nowhere or a FIFO, by path and why, and loads the others", async () => {
+		const ws = workspace();
+		const folder = join(ws.home, "extensions");
+		mkdirSync(folder);
+		symlinkSync(join(ws.home, "dotfiles", "guard.ts"), join(folder, "1-linked.ts"));
+		execFileSync("mkfifo", [join(folder, "2-pipe.ts")]);
+		writeFileSync(join(folder, "3-guard.ts"), GUARD);
+		rmRfTurns(ws);
+		const result = await runLoom(["-p", ...serverFlags(server.openaiBaseUrl), "clean up"], ws);
+		expect(result.code).toBe(0);
+		expect(toolResult()).toContain("blocked by the team guard");
+		const lines = result.stderr.split("\n");
+		expect(lines).toHaveLength(4);
+		expect(lines[0]).toMatch(new RegExp(`^loom: error: Extension ${escape(join(folder, "1-linked.ts"))} was not loaded: .*no such file`));
+		expect(lines[1]).toMatch(new RegExp(`^loom: error: Extension ${escape(join(folder, "2-pipe.ts"))} was not loaded: .*not a regular file`));
+		expect(lines.slice(2)).toEqual(["loom: guard was on duty", ""]);
 	});
 
 	// Nothing but the stuck extension keeps the process alive: loom must not end quietly (exit 0, no answer).
