@@ -2,7 +2,7 @@
 // context file cut short) is written once, then again only when the file changes, so a script's stderr is not
 // filled with the same lines on every run. The screen says them at each start; so does RPC mode on stderr.
 // Kept in <loom home>/reported-warnings.json: { "<warning>": { "mtimeMs": …, "size": … } }.
-import { statSync } from "node:fs";
+import { lstatSync, type Stats, statSync } from "node:fs";
 import { isAbsolute, join } from "node:path";
 import { readJsonState, writeJsonState } from "../core/files/json-file.js";
 
@@ -56,13 +56,26 @@ export function fileNamedBy(warning: string): string | undefined {
 	return found;
 }
 
+/**
+ * What tells a change of the file a warning is about: a regular file's size and time, or, for what cannot be read
+ * as one (a FIFO, a link that leads nowhere or loops), the entry's own. None for a folder or nothing.
+ */
 function fileState(path: string | undefined): FileState | undefined {
 	if (path === undefined) return undefined;
+	const stat = entryStat(path);
+	return stat && !stat.isDirectory() ? { mtimeMs: stat.mtimeMs, size: stat.size } : undefined;
+}
+
+/** What the path leads to, or the link itself when it leads nowhere. */
+function entryStat(path: string): Stats | undefined {
 	try {
-		const stat = statSync(path);
-		return stat.isFile() ? { mtimeMs: stat.mtimeMs, size: stat.size } : undefined;
+		return statSync(path);
 	} catch {
-		return undefined;
+		try {
+			return lstatSync(path);
+		} catch {
+			return undefined;
+		}
 	}
 }
 

@@ -21,6 +21,7 @@ import { askToFork, chooseSessionFile, sessionInUseMessage } from "./session-cho
 import type { InteractiveOptions } from "../tui/index.js";
 import { mentionWord } from "../tui/shell-words.js";
 import { InterruptedError, UsageError } from "./usage-error.js";
+import { consoleToStderr } from "./console-to-stderr.js";
 
 /** How long a silent, open stdin is waited for before loom says what it is waiting for. */
 const STDIN_WAIT_MS = 3000;
@@ -50,8 +51,9 @@ export async function runSession(options: CliOptions, home: string, io: RunIo, v
 		throw new UsageError('No prompt: give one as arguments (loom -p "...") or pipe it on stdin.');
 	}
 
-	// The screen loads while the session is assembled.
+	// The screen loads while the session is assembled; without it, stdout is loom's alone before extensions load.
 	if (interactive) void import("../tui/index.js").then((tui) => tui.preloadScreen());
+	else consoleToStderr();
 	let session: AgentSession;
 	try {
 		const sessionFile = await chooseSessionFile(options, home, io.cwd, { ...io, canAsk });
@@ -282,8 +284,7 @@ async function runAcp(options: CliOptions, settings: Settings, home: string, io:
 			}
 		},
 	});
-	// stdout carries the protocol: what code in this process prints (an extension's console.log) goes to stderr.
-	console.log = console.info = console.debug = (...args: unknown[]) => console.error(...args);
+	consoleToStderr();
 	// Output folders of loom processes that died without exiting go while this one serves.
 	const staleFoldersRemoved = removeStaleOutputFolders();
 	let code: number = EXIT.ok;

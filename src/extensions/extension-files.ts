@@ -2,7 +2,7 @@
 // a path given on the command line is a module, or a folder with an index module.
 import { statSync } from "node:fs";
 import { extname, join } from "node:path";
-import { directoryNames } from "../core/files/paths.js";
+import { directoryNames, entryExists } from "../core/files/paths.js";
 
 /** Modules loom loads as extensions (TypeScript and JavaScript, ES modules or CommonJS). */
 const EXTENSION_SUFFIXES = [".ts", ".mts", ".cts", ".js", ".mjs", ".cjs"] as const;
@@ -37,7 +37,8 @@ export function extensionFiles(folder: string): string[] {
 			const found = kind(path);
 			if (found === "file") return isModuleName(name) ? [path] : [];
 			if (found === "dir") return indexModule(path) ?? [];
-			return [];
+			// A module's name that cannot be read as a file (a link leading nowhere, a FIFO): loading it says why.
+			return isModuleName(name) && entryExists(path) ? [path] : [];
 		});
 }
 
@@ -50,5 +51,7 @@ export function extensionModule(path: string): string {
 		if (index) return index;
 		throw new Error(`${path} is a folder without an index module (${INDEX_NAMES.slice(0, 2).join(", ")}, …).`);
 	}
+	// Something is there that is not a file or folder: reading it says what.
+	if (entryExists(path)) return path;
 	throw new Error(`No extension at ${path}.`);
 }

@@ -19,6 +19,7 @@ import type {
 	ToolResultEvent,
 	ToolResultHandler,
 } from "./extension-api.js";
+import { EXTENSION_LOAD_TIMEOUT_MS, withLoadTimeout } from "./load-timeout.js";
 
 /** Where an extension's tools go: the assembly's tool set, which enables them on the session. */
 export interface ToolRegistrar {
@@ -32,9 +33,6 @@ interface ObserverEntry {
 	extension: string;
 	handler: Observer;
 }
-
-/** Gives up on an extension whose factory has not finished after this long; what it registers later is refused. */
-const EXTENSION_LOAD_TIMEOUT_MS = 10_000;
 
 export class ExtensionHost {
 	private readonly observers = new Map<string, ObserverEntry[]>();
@@ -65,7 +63,7 @@ export class ExtensionHost {
 			taken.push(remove);
 		});
 		try {
-			await withTimeout(Promise.resolve().then(() => factory(api)), this.loadTimeoutMs, name);
+			await withLoadTimeout(Promise.resolve().then(() => factory(api)), this.loadTimeoutMs);
 			this.removers.push(...taken);
 		} catch (error) {
 			open = false;
@@ -206,21 +204,4 @@ function checkTool(tool: ToolDefinition<any>, extension: string): ToolDefinition
 						: undefined;
 	if (problem) throw new Error(`Extension ${extension}: registerTool(${JSON.stringify(tool?.name ?? null)}) needs ${problem}.`);
 	return { ...tool, label: typeof tool.label === "string" && tool.label !== "" ? tool.label : tool.name };
-}
-
-function withTimeout<T>(work: Promise<T>, ms: number, name: string): Promise<T> {
-	return new Promise<T>((resolve, reject) => {
-		const timer = setTimeout(() => reject(new Error(`Extension ${name} did not finish loading within ${ms / 1000} s.`)), ms);
-		timer.unref?.();
-		work.then(
-			(value) => {
-				clearTimeout(timer);
-				resolve(value);
-			},
-			(error) => {
-				clearTimeout(timer);
-				reject(error);
-			},
-		);
-	});
 }

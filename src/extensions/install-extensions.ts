@@ -11,6 +11,7 @@ import type { ExtensionFactory } from "./extension-api.js";
 import { extensionFiles, extensionModule } from "./extension-files.js";
 import { ExtensionHost, type ToolRegistrar } from "./extension-host.js";
 import { extensionImporter } from "./import-extension.js";
+import { EXTENSION_LOAD_TIMEOUT_MS, withLoadTimeout } from "./load-timeout.js";
 
 export interface InstallExtensionsOptions {
 	cwd: string;
@@ -23,6 +24,7 @@ export interface InstallExtensionsOptions {
 	tools: ToolRegistrar;
 	/** Modules an extension imports by name whatever its folder holds (see extensionImporter). */
 	modules: () => Promise<Record<string, unknown>>;
+	/** How long an extension's import, and then its factory, may take (EXTENSION_LOAD_TIMEOUT_MS by default). */
 	loadTimeoutMs?: number;
 }
 
@@ -53,7 +55,8 @@ type Source = ({ path: string } | { factory: ExtensionFactory }) & { label: stri
 
 /** Throws a NamedExtensionsError when a named extension does not load (the caller disposes the session). */
 export async function installExtensions(session: AgentSession, options: InstallExtensionsOptions): Promise<ExtensionsReport> {
-	const host = new ExtensionHost(session, options.tools, options.loadTimeoutMs);
+	const loadTimeoutMs = options.loadTimeoutMs ?? EXTENSION_LOAD_TIMEOUT_MS;
+	const host = new ExtensionHost(session, options.tools, loadTimeoutMs);
 	session.onDispose(() => host.dispose());
 	const importer = extensionImporter(options.modules);
 	const report: ExtensionsReport = { loaded: [], failed: [] };
@@ -66,7 +69,7 @@ export async function installExtensions(session: AgentSession, options: InstallE
 	const load = async (sources: readonly Source[], failed = reportFailure): Promise<void> => {
 		for (const source of sources) {
 			try {
-				const factory = "factory" in source ? source.factory : await importer.importFactory(extensionModule(source.path));
+				const factory = "factory" in source ? source.factory : await withLoadTimeout(importer.importFactory(extensionModule(source.path)), loadTimeoutMs);
 				await host.load(source.label, factory, source.scope);
 				report.loaded.push(source.label);
 			} catch (error) {

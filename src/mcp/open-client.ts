@@ -11,6 +11,7 @@ import type { jsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/t
 import { errorMessageWithCause } from "../core/error-text.js";
 import { type FailureKind, formatMs, RequestFailure } from "./call-errors.js";
 import type { McpServerSpec } from "./mcp-config.js";
+import { schemaIssuesText } from "./schema-issues.js";
 import { ProcessGroupTransport } from "./stdio-transport.js";
 import type { McpCallResult } from "./tool-result.js";
 
@@ -72,7 +73,10 @@ export async function openClient(spec: McpServerSpec, version: string, events: C
 			const tools: ListedTool[] = [];
 			let cursor: string | undefined;
 			do {
-				const page = await client.listTools(cursor === undefined ? {} : { cursor }, { timeout: timeoutMs });
+				const page = await client.listTools(cursor === undefined ? {} : { cursor }, { timeout: timeoutMs }).catch((error: unknown) => {
+					const issues = schemaIssuesText(error);
+					throw issues === undefined ? error : new Error(`its list of tools does not follow the MCP schema: ${issues}.`);
+				});
 				tools.push(...page.tools);
 				cursor = page.nextCursor;
 			} while (cursor);

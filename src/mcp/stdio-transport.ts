@@ -16,6 +16,8 @@ const STDERR_TAIL_BYTES = 4096;
 const CLOSE_GRACE_MS = 1000;
 /** How long the pipes of a server that exited are read before its exit is reported. */
 const PIPE_DRAIN_MS = 500;
+/** A line on stdout longer than this is no message: the server is stopped. */
+const MAX_LINE_MB = 10;
 
 /** The groups of the servers running: whatever way loom leaves, they are killed as it exits. */
 export const serverProcessGroups = new ProcessGroupSet();
@@ -25,8 +27,10 @@ export class ProcessGroupTransport implements Transport {
 	onerror?: (error: Error) => void;
 	onmessage?: (message: JSONRPCMessage) => void;
 	private child: ChildProcess | undefined;
-	private readonly buffer = new ReadBuffer();
+	private readonly buffer = new ReadBuffer({ maxBufferSize: MAX_LINE_MB * 1024 * 1024 });
 	private stderr = "";
+	/** Why loom stopped the server, when it did so for what the server did. */
+	private stoppedBecause: string | undefined;
 	private exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
 	private exited: Promise<void> = Promise.resolve();
 
@@ -37,9 +41,10 @@ export class ProcessGroupTransport implements Transport {
 		return this.child?.pid;
 	}
 
-	/** "exited with code 1", "killed by SIGKILL"; undefined while it runs. */
+	/** "exited with code 1", "killed by SIGKILL", "was stopped: …"; undefined while it runs. */
 	get exitDescription(): string | undefined {
 		if (!this.exit) return undefined;
+		if (this.stoppedBecause !== undefined) return `was stopped: ${this.stoppedBecause}`;
 		return this.exit.signal ? `killed by ${this.exit.signal}` : `exited with code ${this.exit.code}`;
 	}
 
@@ -114,10 +119,13 @@ export class ProcessGroupTransport implements Transport {
 	}
 
 	private receive(chunk: Buffer): void {
+		// Stopped for what it wrote: the rest of its output is not read.
+		if (this.stoppedBecause !== undefined) return;
 		try {
 			this.buffer.append(chunk);
 		} catch (error) {
 			// A line longer than the buffer holds: nothing after it can be trusted.
+			this.stoppedBecause = `it wrote over ${MAX_LINE_MB} MB to stdout without a line break (an MCP server's stdout carries only JSON-RPC messages, one a line; logs go to stderr)`;
 			this.onerror?.(error as Error);
 			void this.close();
 			return;

@@ -6,6 +6,7 @@ import { relative } from "node:path";
 import { escapeRegex } from "../core/text/escape-regex.js";
 import { toolNamePattern } from "../core/tool-name-pattern.js";
 import type { CallFacts, FileFact, PolicyContext } from "./call-facts.js";
+import { claudeCodeRuleProblem, loomSpelling } from "./claude-code-rules.js";
 import { compilePathPattern, escapeGlob, matchesPath, type PathPattern } from "./path-glob.js";
 
 /** The tool name a redirection's write is judged as. */
@@ -43,6 +44,8 @@ const TOOL_NAME = /^[A-Za-z0-9_.:*-]+$/;
 export function parseRule(text: string, source: string, home: string): Rule {
 	const trimmed = text.trim();
 	const match = RULE.exec(trimmed);
+	const spelling = match ? loomSpelling(match[1], match[2]) : undefined;
+	if (spelling !== undefined) throw new RuleError(`Invalid rule "${text}" (${source}): ${claudeCodeRuleProblem(spelling)}`, source);
 	const problem = !match ? "" : !TOOL_NAME.test(match[1]) ? "the tool name" : match[2]?.trim() === "" ? "an empty pattern" : undefined;
 	if (!match || problem !== undefined) {
 		throw new RuleError(

@@ -30,7 +30,8 @@ export async function parseFrontMatter(text: string): Promise<FrontMatter> {
 	const { parse } = await import("yaml");
 	let data: unknown;
 	try {
-		data = parse(source);
+		// Warnings (an unknown tag, kept as plain text) would go to stderr, across the screen: not emitted.
+		data = parse(source, { logLevel: "error" });
 	} catch (error) {
 		throw new FrontMatterError(`the front matter is not valid YAML: ${errorMessage(error).split("\n")[0]}`);
 	}

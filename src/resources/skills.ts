@@ -2,8 +2,8 @@
 // body are its instructions. The system prompt lists each skill's name, description and file; the model reads
 // the file when a task calls for it. Front matter is checked as the Agent Skills specification says; a skill
 // that breaks a rule is reported with its path and skipped.
-import { existsSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
+import { entryExists } from "../core/files/paths.js";
 import type { PromptSkill } from "../core/session/system-prompt.js";
 import { FrontMatterError, parseFrontMatter, stringField } from "./front-matter.js";
 import { folderEntries, readResource, skippedProblem } from "./resource-dirs.js";
@@ -29,7 +29,8 @@ export async function loadSkills(dirs: readonly string[]): Promise<LoadedSkills>
 	for (const dir of dirs) {
 		for (const entry of folderEntries(dir)) {
 			const path = join(dir, entry, SKILL_FILE);
-			if (!existsSync(path)) continue;
+			// A SKILL.md that cannot be read (a link leading nowhere, a FIFO) is reported, not passed over.
+			if (!entryExists(path)) continue;
 			try {
 				const skill = await readSkill(path);
 				const first = skills.find((known) => known.name === skill.name);

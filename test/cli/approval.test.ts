@@ -71,4 +71,23 @@ describe("guards and deny rules in the default mode", () => {
 		expect(result.stderr).toContain('Invalid rule "bash(npm test" (--allow)');
 		expect(server.requests).toHaveLength(0);
 	});
+
+	// Claude Code's tool names are capitalized and its prefix form is `:*`: taken as they are, such a rule would name
+	// no tool of loom's, and a deny rule brought over from Claude Code would silently deny nothing.
+	it("refuses a rule in Claude Code's spelling, from a flag or settings, giving loom's spelling, before anything runs", async () => {
+		const ws = workspace();
+		const flag = await runLoom(["-p", "--deny", "Bash(git push:*)", ...serverFlags(server.openaiBaseUrl), "hi"], ws);
+		expect(flag.code).toBe(2);
+		expect(flag.stderr.split("\n")[0]).toBe(
+			'loom: Invalid rule "Bash(git push:*)" (--deny): it is written for Claude Code (loom\'s tools are bash, read, edit, write, grep, find and ls, and a command prefix ends with " *", not ":*"): write bash(git push *).',
+		);
+		const settings = join(ws.home, "settings.json");
+		writeFileSync(settings, JSON.stringify({ deny: ["Read(./.env)", "Glob"] }));
+		const fromSettings = await runLoom(["-p", ...serverFlags(server.openaiBaseUrl), "hi"], ws);
+		expect(fromSettings.code).toBe(1);
+		expect(fromSettings.stderr).toBe(
+			`loom: Invalid rule "Read(./.env)" (${settings}): it is written for Claude Code (loom's tools are bash, read, edit, write, grep, find and ls, and a command prefix ends with " *", not ":*"): write read(./.env).\n`,
+		);
+		expect(server.requests).toHaveLength(0);
+	});
 });

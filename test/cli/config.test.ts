@@ -1,10 +1,10 @@
 // End to end: settings.json, models.json (a local OpenAI-compatible server, as for Ollama) and a lean startup.
-import { readFileSync, statSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { workspace, type Workspace } from "../support/temp-dir.js";
-import { LOOM_BIN, runLoom, sessionFiles, useScriptedServer } from "../support/loom-process.js";
+import { LOOM_BIN, runLoom, serverFlags, sessionFiles, useScriptedServer } from "../support/loom-process.js";
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 
@@ -84,6 +84,25 @@ describe("settings and models.json", () => {
 		const invalid = await runLoom(["-p", "hi"], ws);
 		expect(invalid.code).toBe(1);
 		expect(invalid.stderr).toMatch(/toolExecution: must be one of parallel, sequential/);
+	});
+
+	// Copied over from Claude Code, the block would be kept as an unknown key, and its deny rules would deny nothing.
+	it("refuses Claude Code's \"permissions\" block, user's or project's, saying where loom's rules go, and exits 1", async () => {
+		const ws = workspace();
+		const claude = JSON.stringify({ permissions: { allow: ["bash(npm test)"], deny: ["bash(git push *)"] } });
+		const expected = (file: string) =>
+			`loom: ${file}: "permissions" is where Claude Code keeps its rules; loom does not read it. Move its "allow" and "deny" lists to the top level: {"allow": [...], "deny": [...]}.\n`;
+		writeFileSync(join(ws.home, "settings.json"), claude);
+		const user = await runLoom(["-p", ...serverFlags(server.openaiBaseUrl), "hi"], ws);
+		expect(user.code).toBe(1);
+		expect(user.stderr).toBe(expected(join(ws.home, "settings.json")));
+		writeFileSync(join(ws.home, "settings.json"), "{}");
+		mkdirSync(join(ws.cwd, ".loom"));
+		writeFileSync(join(ws.cwd, ".loom", "settings.json"), claude);
+		const project = await runLoom(["-p", ...serverFlags(server.openaiBaseUrl), "hi"], ws);
+		expect(project.code).toBe(1);
+		expect(project.stderr).toBe(expected(join(ws.cwd, ".loom", "settings.json")));
+		expect(server.requests).toHaveLength(0);
 	});
 
 	it("reports an invalid models.json with its path, and exits 1", async () => {

@@ -1,12 +1,13 @@
 // Extensions from the command line, end to end with the built loom: -e paths, loom home's folder, a project's
 // folder in print mode (which cannot ask, so needs --trust or the setting, and otherwise says what it skipped).
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { setProjectTrust } from "../../src/core/session/index.js";
 import { workspace, type Workspace } from "../support/temp-dir.js";
 import { TmuxTerminal, hasTmux, loomCommand } from "../support/tmux-terminal.js";
-import { runLoom, serverFlags, useScriptedServer } from "../support/loom-process.js";
+import { jsonLines, runLoom, serverFlags, startLoom, useScriptedServer } from "../support/loom-process.js";
 
 const server = useScriptedServer();
 
@@ -125,6 +126,71 @@ describe("extension folders", () => {
 		expect(toolResult()).toContain("blocked by the team guard");
 		expect(result.stderr).toBe("loom: guard was on duty\n");
 	});
+
+	// stdout is the answer (text), the events (JSON) or the protocol (RPC): an extension's console output must not mix in.
+	it("sends what an extension prints with console.log, info or debug to stderr, in text, JSON and RPC mode", async () => {
+		const ws = workspace();
+		mkdirSync(join(ws.home, "extensions"));
+		writeFileSync(
+			join(ws.home, "extensions", "chatty.ts"),
+			'console.log("loaded");\nexport default function (loom) {\n\tconsole.info("factory");\n\tloom.on("run_end", () => console.debug("run over"));\n}\n',
+		);
+		server.enqueue({ text: "All done." }, { text: "All done." }, { text: "All done." });
+		const text = await runLoom(["-p", ...serverFlags(server.openaiBaseUrl), "hi"], ws);
+		expect(text.stdout).toBe("All done.\n");
+		expect(text.stderr).toBe("loaded\nfactory\nrun over\n");
+		const json = await runLoom(["--mode", "json", ...serverFlags(server.openaiBaseUrl), "hi"], ws);
+		expect(json.code).toBe(0);
+		expect(() => jsonLines(json.stdout)).not.toThrow();
+		expect(json.stderr).toBe("loaded\nfactory\nrun over\n");
+		const rpc = startLoom(["--mode", "rpc", ...serverFlags(server.openaiBaseUrl)], { ...ws, openStdin: true });
+		rpc.child.stdin!.write(`${JSON.stringify({ type: "prompt", message: "hi" })}\n`);
+		await rpc.waitForStdout('"type":"run_end"');
+		rpc.child.stdin!.end();
+		const served = await rpc.done;
+		expect(() => jsonLines(served.stdout)).not.toThrow();
+		expect(served.stderr).toContain("loaded\nfactory\n");
+	});
+
+	// A guard linked from a dotfiles repository that is not checked out must not go missing without a word.
+	it("reports an extension that is a link leading nowhere or a FIFO, by path and why, and loads the others", async () => {
+		const ws = workspace();
+		const folder = join(ws.home, "extensions");
+		mkdirSync(folder);
+		symlinkSync(join(ws.home, "dotfiles", "guard.ts"), join(folder, "1-linked.ts"));
+		execFileSync("mkfifo", [join(folder, "2-pipe.ts")]);
+		writeFileSync(join(folder, "3-guard.ts"), GUARD);
+		rmRfTurns(ws);
+		const result = await runLoom(["-p", ...serverFlags(server.openaiBaseUrl), "clean up"], ws);
+		expect(result.code).toBe(0);
+		expect(toolResult()).toContain("blocked by the team guard");
+		const lines = result.stderr.split("\n");
+		expect(lines).toHaveLength(4);
+		expect(lines[0]).toMatch(new RegExp(`^loom: error: Extension ${escape(join(folder, "1-linked.ts"))} was not loaded: .*no such file`));
+		expect(lines[1]).toMatch(new RegExp(`^loom: error: Extension ${escape(join(folder, "2-pipe.ts"))} was not loaded: .*not a regular file`));
+		expect(lines.slice(2)).toEqual(["loom: guard was on duty", ""]);
+	});
+
+	// Nothing but the stuck extension keeps the process alive: loom must not end quietly (exit 0, no answer).
+	it("gives up on an extension whose loading never finishes (at import or in its factory), says which, and answers", async () => {
+		const ws = workspace();
+		const folder = join(ws.home, "extensions");
+		mkdirSync(folder);
+		writeFileSync(join(folder, "1-stuck-import.mjs"), "await new Promise(() => {});\nexport default function () {}\n");
+		writeFileSync(join(folder, "2-stuck-factory.ts"), "export default async function () {\n\tawait new Promise(() => {});\n}\n");
+		writeFileSync(join(folder, "3-guard.ts"), GUARD);
+		rmRfTurns(ws);
+		const result = await runLoom(["-p", ...serverFlags(server.openaiBaseUrl), "clean up"], ws);
+		expect(result.code).toBe(0);
+		expect(result.stdout).toBe("All done.\n");
+		expect(toolResult()).toContain("blocked by the team guard");
+		expect(result.stderr.split("\n")).toEqual([
+			`loom: error: Extension ${join(folder, "1-stuck-import.mjs")} was not loaded: it did not finish loading within 10 s.`,
+			`loom: error: Extension ${join(folder, "2-stuck-factory.ts")} was not loaded: it did not finish loading within 10 s.`,
+			"loom: guard was on duty",
+			"",
+		]);
+	}, 40_000);
 
 	it("print mode skips an untrusted project's extensions and says so on stderr; --trust, the setting or a remembered yes load them", async () => {
 		const ws = workspace();

@@ -38,6 +38,15 @@ function toolResults(index: number): unknown[] {
 	return server.requests[index]!.body.messages.filter((message: any) => message.role === "tool").map((message: any) => message.content);
 }
 
+/** A print-mode run with `servers` configured, which must answer all the same; its stderr, quieted. */
+async function answerBesideBrokenServer(servers: Record<string, unknown>): Promise<string> {
+	server.enqueue({ text: "done" });
+	const result = await runLoom(["-p", ...serverFlags(server.openaiBaseUrl), "hi"], project(servers));
+	expect(result.code).toBe(0);
+	expect(result.stdout).toBe("done\n");
+	return quiet(result.stderr);
+}
+
 describe("MCP servers in print mode", () => {
 	it("the model calls a project server's tools; their text and image results come back to it; nothing is left running", async () => {
 		const dir = tempDir();
@@ -115,6 +124,21 @@ describe("MCP servers in print mode", () => {
 		const standing = await runLoom(["-p", ...serverFlags(server.openaiBaseUrl), "hi"], ws);
 		expect(standing.code).toBe(0);
 		expect(standing.stderr).toMatch(new RegExp(`^loom: warning: ${join(ws.home, "mcp.json")}: invalid JSON: .+ Its MCP servers were left out\\.\\n$`));
+	});
+
+	it("a server whose tool list breaks the MCP schema is reported in one line naming the field, not a dump", async () => {
+		const stderr = await answerBesideBrokenServer({ sloppy: { command: process.execPath, args: [join(ROOT, "test/support/mcp/bad-tool-list.mjs")] } });
+		expect(stderr).toBe(
+			'loom: error: MCP server sloppy failed to start: its list of tools does not follow the MCP schema: tools[1].inputSchema.type: Invalid input: expected "object".\n',
+		);
+	});
+
+	it("a server flooding stdout without line breaks is stopped, and the report says why, not only that it was killed", async () => {
+		const flood = 'const chunk = "x".repeat(1 << 20); const write = () => { while (process.stdout.write(chunk)); process.stdout.once("drain", write); }; write();';
+		const stderr = await answerBesideBrokenServer({ flood: { command: process.execPath, args: ["-e", flood] } });
+		expect(stderr).toBe(
+			"loom: error: MCP server flood failed to start: the server was stopped: it wrote over 10 MB to stdout without a line break (an MCP server's stdout carries only JSON-RPC messages, one a line; logs go to stderr)\n",
+		);
 	});
 
 	it("a server that fails to start is told on stderr once; the run goes on without it", async () => {

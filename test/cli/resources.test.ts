@@ -1,7 +1,10 @@
 // End to end through the built loom: skills and prompt templates found in loom's home, the user's ~/.claude and
 // the project, what the model is told about them, and problems reported on stderr without escape sequences.
+import { execFileSync } from "node:child_process";
+import { lutimesSync, rmSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { escapeRegex } from "../../src/core/text/escape-regex.js";
 import { messagesOf, systemOf } from "../core/session/compaction/server-model.js";
 import { writeTree } from "../support/project-tree.js";
 import { workspace } from "../support/temp-dir.js";
@@ -63,6 +66,44 @@ describe("skills and prompt templates in print mode", () => {
 		expect(await run()).toEqual([]);
 	});
 
+	// Links kept in a dotfiles repository that is not checked out here, a link pointing at itself, a named pipe.
+	it("reports a SKILL.md or template that is a link leading nowhere, a link loop or a FIFO, once until it changes", async () => {
+		const ws = workspace();
+		const dangling = join(ws.cwd, ".loom/skills/linked/SKILL.md");
+		const loop = join(ws.cwd, ".loom/prompts/loop.md");
+		const pipe = join(ws.cwd, ".loom/prompts/pipe.md");
+		writeTree(ws.cwd, { ".loom/skills/linked/": "", ".loom/prompts/": "" });
+		symlinkSync(join(ws.home, "dotfiles/skills/linked/SKILL.md"), dangling);
+		symlinkSync(loop, loop);
+		execFileSync("mkfifo", [pipe]);
+		const run = async () => {
+			server.enqueue({ text: "ok" });
+			const result = await runLoom(["-p", ...serverFlags(server.openaiBaseUrl), "hi"], ws);
+			expect(result.code).toBe(0);
+			expect(result.stdout).toBe("ok\n");
+			return result.stderr.split("\n").filter(Boolean);
+		};
+		const first = await run();
+		expect(first).toHaveLength(3);
+		expect(first).toEqual(
+			expect.arrayContaining([
+				expect.stringMatching(new RegExp(`^loom: warning: ${escapeRegex(loop)}: .*loop\\.md.*; the prompt template is skipped\\.$`)),
+				expect.stringMatching(new RegExp(`^loom: warning: ${escapeRegex(pipe)}: .*not a regular file.*; the prompt template is skipped\\.$`)),
+				expect.stringMatching(new RegExp(`^loom: warning: ${escapeRegex(dangling)}: .*no such file.*; the skill is skipped\\.$`)),
+			]),
+		);
+		expect(await run()).toEqual([]);
+
+		// Pointed somewhere else that is missing too: said again, once.
+		rmSync(dangling);
+		symlinkSync(join(ws.home, "elsewhere/SKILL.md"), dangling);
+		utimesLink(dangling);
+		const again = await run();
+		expect(again).toHaveLength(1);
+		expect(again[0]).toContain(`${dangling}: `);
+		expect(await run()).toEqual([]);
+	});
+
 	it("writes a problem's path without the escape sequences a folder name may carry", async () => {
 		const ws = workspace();
 		writeTree(ws.cwd, { ".loom/skills/\u001b]0;pwned\u0007x/SKILL.md": "---\nname: x\n---\n" });
@@ -74,6 +115,12 @@ describe("skills and prompt templates in print mode", () => {
 		expect(result.stderr).not.toMatch(/[\u001b\u0007]/);
 	});
 });
+
+/** Moves a link's own time forward, as a later edit would: the same second may not tell it apart. */
+function utimesLink(path: string): void {
+	const later = new Date(Date.now() + 5000);
+	lutimesSync(path, later, later);
+}
 
 /** The text of the one user message a recorded request carried. */
 function promptSent(index = 0): string {
@@ -99,6 +146,21 @@ describe("a command in print mode's prompt", () => {
 		expect(json.code).toBe(0);
 		expect(promptSent(1)).toBe("Fix issue 7 in lexer.");
 		expect(jsonLines(json.stdout).at(-1)).toMatchObject({ type: "run_end", status: "done" });
+	});
+
+	// The yaml package warns about tags it does not know on stderr, which in the screen would tear the frame.
+	it("reads front matter with a YAML tag it does not know without the YAML library's warnings on stderr", async () => {
+		const ws = workspace();
+		writeTree(ws.cwd, {
+			".loom/prompts/fix.md": "---\n!!js/function description: fix an issue\n---\nFix issue $1.\n",
+			".loom/skills/review/SKILL.md": "---\nname: review\ndescription: !custom Review a change.\n---\nReview it.\n",
+		});
+		server.enqueue({ text: "fixed" });
+		const result = await runLoom(["-p", ...serverFlags(server.openaiBaseUrl), "/fix 42"], ws);
+		expect(result.stderr).toBe("");
+		expect(result.stdout).toBe("fixed\n");
+		expect(promptSent(0)).toBe("Fix issue 42.");
+		expect(systemOf(server.requests[0]!)).toContain("<description>Review a change.</description>");
 	});
 
 	it("expands a skill, with @files before it and piped stdin after it as for any prompt", async () => {

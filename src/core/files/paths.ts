@@ -1,6 +1,6 @@
 // Small questions about the filesystem that many places ask, each answered one way: a folder's names, whether a
-// path is a folder, where a path really is, and which git repository holds a folder. None of them throws.
-import { existsSync, readdirSync, realpathSync, statSync } from "node:fs";
+// path is a folder or any entry at all, where a path really is, and which git repository holds a folder. None of them throws.
+import { existsSync, lstatSync, readdirSync, realpathSync, statSync } from "node:fs";
 import { dirname, join } from "node:path";
 
 /** The names in a folder, in the order the system lists them; none when it does not exist or cannot be read. */
@@ -16,6 +16,16 @@ export function directoryNames(dir: string): string[] {
 export function isDirectory(path: string): boolean {
 	try {
 		return statSync(path).isDirectory();
+	} catch {
+		return false;
+	}
+}
+
+/** Whether a folder holds an entry at `path`, whatever it is: a link that leads nowhere or loops counts. */
+export function entryExists(path: string): boolean {
+	try {
+		lstatSync(path);
+		return true;
 	} catch {
 		return false;
 	}

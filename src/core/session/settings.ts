@@ -72,6 +72,9 @@ export const SettingsSchema = Type.Object(
 
 export type Settings = Static<typeof SettingsSchema>;
 
+/** Claude Code's settings key for its approval rules, refused rather than kept as an unknown key. */
+const CLAUDE_CODE_PERMISSIONS = "permissions";
+
 export class SettingsError extends Error {
 	constructor(message: string) {
 		super(message);
@@ -119,6 +122,12 @@ export function parseSettings(text: string, file: string): Settings {
 	}
 	if (typeof value !== "object" || value === null || Array.isArray(value)) {
 		throw new SettingsError(`${file} must contain a JSON object, for example {"provider": "anthropic"}.`);
+	}
+	// Kept as an unknown key, Claude Code's block would leave its deny rules silently unapplied.
+	if (CLAUDE_CODE_PERMISSIONS in value) {
+		throw new SettingsError(
+			`${file}: "${CLAUDE_CODE_PERMISSIONS}" is where Claude Code keeps its rules; loom does not read it. Move its "allow" and "deny" lists to the top level: {"allow": [...], "deny": [...]}.`,
+		);
 	}
 	const problems = [...Value.Errors(SettingsSchema, value)].map(
 		(error) => `  ${error.path || "/"}: ${describeExpectation(error.schema, error.message)} (got ${JSON.stringify(error.value)})`,
