@@ -140,10 +140,11 @@ export async function resolve(specifier, context, next) {
 			expect(files.some((url) => url.endsWith("/dist/bundle/loom.js"))).toBe(true);
 			for (const url of files) expect(url, `${flag} loaded ${url}`).not.toMatch(/\/node_modules\//);
 			// With Ink and React inside the bundle, the few small modules the entry shares with the screen (the
-			// bundler's helpers, the terminal sanitiser, exit codes, the provider list) come as small chunks.
-			const chunks = files.filter((url) => url.includes("/dist/bundle/chunks/"));
+			// bundler's helpers, the terminal sanitiser, exit codes, the provider list, the signal handling) come as
+			// small chunks, each counted once however many modules import it.
+			const chunks = [...new Set(files.filter((url) => url.includes("/dist/bundle/chunks/")))];
 			const chunkBytes = chunks.reduce((sum, url) => sum + statSync(fileURLToPath(url)).size, 0);
-			expect(chunkBytes, `${flag} loaded ${chunks.join(", ")}`).toBeLessThan(16 * 1024);
+			expect(chunkBytes, `${flag} loaded ${chunks.join(", ")}`).toBeLessThan(20 * 1024);
 		}
 	});
 });
