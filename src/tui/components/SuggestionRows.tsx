@@ -9,10 +9,16 @@ export const SUGGESTION_ROWS = 8;
 /** Labels longer than this push their description further instead of widening the column. */
 const LABEL_COLUMN_MAX = 28;
 
-/** Rows the popup takes. */
+/** Rows the popup takes: its items (or the row saying files are being looked for), and the key hint under items. */
 export function suggestionHeight(popup: SuggestionPopup | undefined): number {
 	if (!popup) return 0;
-	return Math.max(1, Math.min(SUGGESTION_ROWS, popup.list.items.length)) + (popup.list.items.length > SUGGESTION_ROWS ? 1 : 0);
+	const items = popup.list.items.length;
+	return items === 0 ? 1 : Math.min(SUGGESTION_ROWS, items) + 1;
+}
+
+/** The key hint under every list (commands, files, paths): the highlighted item's position ("+": more may come), the keys. */
+export function suggestionHint({ list, selected }: SuggestionPopup): string {
+	return `${selected + 1}/${list.items.length}${list.pending ? "+" : ""} · tab/enter complete · esc close`;
 }
 
 export interface SuggestionRowsProps {
@@ -48,11 +54,9 @@ export function SuggestionRows({ popup }: SuggestionRowsProps) {
 					</Text>
 				);
 			})}
-			{list.items.length > SUGGESTION_ROWS ? (
-				<Text dimColor wrap="truncate-end">
-					{`  ${selected + 1}/${list.items.length}${list.pending ? "+" : ""} · tab/enter complete · esc close`}
-				</Text>
-			) : null}
+			<Text dimColor wrap="truncate-end">
+				{`  ${suggestionHint(popup)}`}
+			</Text>
 		</>
 	);
 }

@@ -74,6 +74,8 @@ describe("@ file completion", () => {
 		await screen.type("explain @edst");
 		let frame = await screen.until((f) => f.includes("› src/tui/editor-state.ts"));
 		expect(frame).not.toContain("dist/");
+		// A short list gets the same key hint as the command popup.
+		expect(frame).toMatch(/1\/1\+? · tab\/enter complete · esc close/);
 		await screen.type(TAB);
 		frame = await screen.until((f) => f.includes("› explain @src/tui/editor-state.ts"));
 		await screen.type("please", ENTER);
