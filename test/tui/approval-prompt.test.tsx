@@ -44,11 +44,11 @@ afterEach(() => {
 });
 
 /** The screen's dialog host over its SessionUi, as App shows it. */
-function dialogScreen(maxRows = 20) {
+function dialogScreen(maxRows = 20, width = 80) {
 	const ui = new DialogQueue(() => {}, true);
 	const element = () => {
 		const dialog = ui.current();
-		return dialog ? <DialogHost dialog={dialog} width={80} maxRows={maxRows} active /> : <></>;
+		return dialog ? <DialogHost dialog={dialog} width={width} maxRows={maxRows} active /> : <></>;
 	};
 	const app = render(element());
 	unmounts.push(app.unmount);
@@ -114,6 +114,26 @@ describe("the approval prompt", () => {
 		expect(frame).not.toContain("…");
 		await screen.press(ESC);
 		expect(await answer).toEqual({ kind: "dismissed" });
+	});
+
+	it("in a narrow terminal, wraps the rules a session allowance grants rather than cutting them, within the rows it has", async () => {
+		// 10 rows is just enough for the command and the wrapped choices; with 9 the choices go back to one row each.
+		for (const maxRows of [20, 10, 9]) {
+			const screen = dialogScreen(maxRows, 50);
+			const answer = askAbout(screen, bash, { command: "npm test && git status" });
+			const rows = plain(await screen.until((f) => f.includes("Allow bash to run this command?"))).split("\n");
+			expect(rows.length).toBeLessThanOrEqual(maxRows);
+			expect(Math.max(...rows.map((row) => row.length))).toBeLessThanOrEqual(50);
+			expect(rows.some((row) => row.includes("npm test && git status"))).toBe(true);
+			if (maxRows >= 10) {
+				const session = rows.findIndex((row) => row.includes("[2] Allow for this"));
+				const granted = rows.slice(session, session + 3).map((row) => row.slice(1, -1).trim()).join(" ");
+				expect(granted).toContain("bash(npm test *), bash(git status *)");
+				expect(rows.filter((row) => row.includes("…"))).toEqual([]);
+			}
+			await screen.press(ESC);
+			expect(await answer).toEqual({ kind: "dismissed" });
+		}
 	});
 
 	it("denying asks for a reason the model will read", async () => {

@@ -4,7 +4,7 @@ import { stripToOneLine } from "../../core/text/sanitize-terminal.js";
 import type { DialogKey } from "../dialogs/dialog-keys.js";
 import { bodyStart, pickerLayout } from "../dialogs/dialog-layout.js";
 import type { SelectDialog } from "../dialogs/dialog-queue.js";
-import { pickerHints, pickerRows } from "../dialogs/picker-rows.js";
+import { pickerHints, pickerRows, wrappedChoiceRows } from "../dialogs/picker-rows.js";
 import { choiceKeys, initialPicker, matchingChoices, pickerStep } from "../dialogs/picker-state.js";
 import { useDialogKeys } from "../hooks/use-dialog-keys.js";
 import { useRefState } from "../hooks/use-ref-state.js";
@@ -45,27 +45,30 @@ export function PickerDialog({ dialog, width, maxRows, active, onHeightChange }:
 			),
 		[options.body, width],
 	);
-	const [state, stateRef, setState] = useRefState(() => {
-		const rows = pickerLayout({ maxRows, bodyLines: body.length, choices: choices.length, filter }).choiceRows;
-		return initialPicker(options.initialIndex, choices.length, rows);
-	});
-	const matchesFor = useMemo(() => lastOf((query: string) => matchingChoices(choices, query)), [choices]);
-	// A list that does not filter answers to one key per choice (the choices then keep their order).
+	// A list that does not filter answers to one key per choice (the choices then keep their order), and its
+	// descriptions may wrap (it shows every choice, so the rows they take are known before the layout).
 	const keys = useMemo(() => (filter ? undefined : choiceKeys(choices.map((choice) => stripToOneLine(choice.label)))), [filter, choices]);
+	const wrappedRows = useMemo(() => (filter ? undefined : wrappedChoiceRows(choices, keys, width)), [filter, choices, keys, width]);
+	const layoutFor = useCallback(
+		(count: number) => pickerLayout({ maxRows, bodyLines: body.length, choices: count, filter, ...(wrappedRows === undefined ? {} : { wrappedRows }) }),
+		[maxRows, body.length, filter, wrappedRows],
+	);
+	const [state, stateRef, setState] = useRefState(() => initialPicker(options.initialIndex, choices.length, layoutFor(choices.length).choiceRows));
+	const matchesFor = useMemo(() => lastOf((query: string) => matchingChoices(choices, query)), [choices]);
 	const matches = matchesFor(state.query);
-	const layout = pickerLayout({ maxRows, bodyLines: body.length, choices: matches.length, filter });
+	const layout = layoutFor(matches.length);
 
 	const onKey = useCallback(
 		(key: DialogKey) => {
 			const current = stateRef.current;
 			const found = matchesFor(current.query);
-			const rows = pickerLayout({ maxRows, bodyLines: body.length, choices: found.length, filter }).choiceRows;
+			const rows = layoutFor(found.length).choiceRows;
 			const outcome = pickerStep(current, key, found.length, rows, filter, keys);
 			if (outcome.type === "choose") dialog.finish(found[outcome.index]?.choice.value);
 			else if (outcome.type === "dismiss") dialog.finish(undefined);
 			else if (outcome.state !== current) setState(outcome.state);
 		},
-		[stateRef, matchesFor, maxRows, body.length, filter, keys, dialog, setState],
+		[stateRef, matchesFor, layoutFor, filter, keys, dialog, setState],
 	);
 	useDialogKeys(onKey, active);
 	useEffect(() => {
@@ -76,7 +79,7 @@ export function PickerDialog({ dialog, width, maxRows, active, onHeightChange }:
 		body.map((row) => row.changed),
 		layout.bodyRows,
 	);
-	const rows = pickerRows({ matches, top: state.top, selected: state.selected, choiceRows: layout.choiceRows, keys, width });
+	const rows = pickerRows({ matches, top: state.top, selected: state.selected, choiceRows: layout.choiceRows, keys, width, wrap: layout.wrapChoices });
 	const escape = options.approval ? "deny and stop" : undefined;
 	const hints = pickerHints({ keys, filter, selected: state.selected, matches: matches.length, choiceRows: layout.choiceRows, ...(escape ? { escape } : {}) });
 	return (
@@ -96,7 +99,7 @@ export function PickerDialog({ dialog, width, maxRows, active, onHeightChange }:
 			) : null}
 			{rows.length === 0 ? <Text dimColor>no match</Text> : null}
 			<Box flexDirection="column">
-				{rows.map(({ index, selected, key, label, description }) => (
+				{rows.flatMap(({ index, selected, key, label, description, more = [] }) => [
 					<Text key={index} wrap="truncate-end">
 						<Text color="cyan">{selected ? "› " : "  "}</Text>
 						{keys ? <Text color="cyan" dimColor={!selected}>{`[${key}] `}</Text> : null}
@@ -104,8 +107,13 @@ export function PickerDialog({ dialog, width, maxRows, active, onHeightChange }:
 							{label || " "}
 						</Text>
 						{description ? <Text dimColor>{description}</Text> : null}
-					</Text>
-				))}
+					</Text>,
+					...more.map((text, row) => (
+						<Text key={`${index}.${row}`} dimColor wrap="truncate-end">
+							{text}
+						</Text>
+					)),
+				])}
 			</Box>
 		</DialogFrame>
 	);

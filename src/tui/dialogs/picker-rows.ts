@@ -1,8 +1,10 @@
 // What a picker shows of its matching choices: the rows in view, each fitted to the dialog's width with the
-// descriptions lined up in a column, and the key hint. Pure; PickerDialog only styles it.
+// descriptions lined up in a column (or, when asked, wrapped onto the rows under them), and the key hint.
+// Pure; PickerDialog only styles it.
 import type { UiChoice } from "../../core/session/session-ui.js";
 import { stripToOneLine } from "../../core/text/sanitize-terminal.js";
-import { columns } from "../fit-row.js";
+import { columns, cutEnd } from "../fit-row.js";
+import { noticeRows } from "../notice-rows.js";
 import { CHOICE_GAP, fitChoiceRow } from "./choice-row.js";
 
 /** Labels longer than this push their description further instead of widening the column. */
@@ -12,6 +14,8 @@ const MARKER_WIDTH = 2;
 const KEY_WIDTH = 4;
 /** The dialog's border, left and right. */
 const BORDER_WIDTH = 2;
+/** A wrapped description narrower than this starts on the row after its label, under the label, instead. */
+const MIN_DESCRIPTION_COLUMN = 16;
 
 export interface PickerRow {
 	/** The choice's index among all choices. */
@@ -23,6 +27,8 @@ export interface PickerRow {
 	label: string;
 	/** With the gap before it; "" without one. */
 	description: string;
+	/** With `wrap`: the rest of a description too long for its row, each row indented from the border. */
+	more?: string[];
 }
 
 export interface PickerRowsOptions {
@@ -36,10 +42,31 @@ export interface PickerRowsOptions {
 	keys?: readonly string[];
 	/** The dialog's width, border included. */
 	width: number;
+	/** A description too long for its row goes on over the rows under it instead of being cut (see `more`). */
+	wrap?: boolean;
+}
+
+/** A choice's text: its label padded or cut, then its description; with `more` when it wraps. */
+type ChoiceText = Pick<PickerRow, "label" | "description" | "more">;
+
+/**
+ * A description too long for the row, wrapped: under the description column, or (when that leaves too little
+ * room) from the row after the label, under the label. `indent`: the columns before the label.
+ */
+function wrappedChoice(label: string, description: string, column: number, room: number, indent: number): ChoiceText {
+	const labelRoom = Math.max(column, columns(label));
+	const descriptionRoom = room - labelRoom - CHOICE_GAP;
+	if (descriptionRoom < MIN_DESCRIPTION_COLUMN) {
+		const more = noticeRows(description.trim(), room).map((row) => " ".repeat(indent) + row);
+		return { label: cutEnd(label, room), description: "", more };
+	}
+	const [first = "", ...rest] = noticeRows(description.trim(), descriptionRoom);
+	const more = rest.map((row) => " ".repeat(indent + labelRoom + CHOICE_GAP) + row);
+	return { label: label + " ".repeat(labelRoom - columns(label)), description: " ".repeat(CHOICE_GAP) + first, ...(more.length > 0 ? { more } : {}) };
 }
 
 /** The rows in view; labels and descriptions from outside are put on one line without escapes. */
-export function pickerRows({ matches, top, selected, choiceRows, keys, width }: PickerRowsOptions): PickerRow[] {
+export function pickerRows({ matches, top, selected, choiceRows, keys, width, wrap = false }: PickerRowsOptions): PickerRow[] {
 	const shown = matches.slice(top, top + choiceRows).map(({ choice, index }) => ({
 		index,
 		label: stripToOneLine(choice.label),
@@ -48,17 +75,25 @@ export function pickerRows({ matches, top, selected, choiceRows, keys, width }: 
 	// Descriptions line up in a column after the longest label shown (within reason).
 	const column = Math.min(LABEL_COLUMN_MAX, Math.max(0, ...shown.map(({ label }) => columns(label))));
 	// Inside the border: the marker, the key, then label and description.
-	const room = Math.max(1, width - BORDER_WIDTH - MARKER_WIDTH - (keys ? KEY_WIDTH : 0));
+	const indent = MARKER_WIDTH + (keys ? KEY_WIDTH : 0);
+	const room = Math.max(1, width - BORDER_WIDTH - indent);
+	const fits = (label: string, description: string) => Math.max(column, columns(label)) + CHOICE_GAP + columns(description) <= room;
 	return shown.map(({ index, label, description }, row) => {
-		const text = fitChoiceRow(label, description, column, room);
-		return {
-			index,
-			selected: top + row === selected,
-			...(keys ? { key: keys[index] } : {}),
-			label: text.label,
-			description: text.description ? " ".repeat(CHOICE_GAP) + text.description : "",
-		};
+		const text: ChoiceText = wrap && description !== "" && !fits(label, description) ? wrappedChoice(label, description, column, room, indent) : oneRow(label, description, column, room);
+		return { index, selected: top + row === selected, ...(keys ? { key: keys[index] } : {}), ...text };
 	});
+}
+
+function oneRow(label: string, description: string, column: number, room: number): ChoiceText {
+	const text = fitChoiceRow(label, description, column, room);
+	return { label: text.label, description: text.description ? " ".repeat(CHOICE_GAP) + text.description : "" };
+}
+
+/** Terminal rows `choices` take when all are shown and their descriptions wrap (see pickerRows). */
+export function wrappedChoiceRows(choices: readonly UiChoice<unknown>[], keys: readonly string[] | undefined, width: number): number {
+	const matches = choices.map((choice, index) => ({ choice, index }));
+	const rows = pickerRows({ matches, top: 0, selected: 0, choiceRows: choices.length, ...(keys ? { keys } : {}), width, wrap: true });
+	return rows.reduce((sum, row) => sum + 1 + (row.more?.length ?? 0), 0);
 }
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { pickerHints, pickerRows } from "../../../src/tui/dialogs/picker-rows.js";
+import { pickerHints, pickerRows, wrappedChoiceRows } from "../../../src/tui/dialogs/picker-rows.js";
 
 function matches(...choices: Array<[string, string?]>) {
 	return choices.map(([label, description], index) => ({ choice: { label, value: index, ...(description ? { description } : {}) }, index }));
@@ -26,6 +26,29 @@ describe("pickerRows", () => {
 	it("fits a row inside the border, the marker and the key", () => {
 		const [row] = pickerRows({ matches: matches(["a label far too long for the room", "with its description"]), top: 0, selected: 0, choiceRows: 1, keys: ["a"], width: 30 });
 		expect([...row!.label].length + [...row!.description].length).toBeLessThanOrEqual(30 - 2 - 2 - 4);
+	});
+});
+
+describe("pickerRows with wrap", () => {
+	const rules = "bash(npm test *), bash(git status *)";
+
+	it("wraps a description too long for its row under the description column, and leaves rows that fit alone", () => {
+		const rows = pickerRows({ matches: matches(["once"], ["for this session", rules]), top: 0, selected: 0, choiceRows: 2, keys: ["1", "2"], width: 46, wrap: true });
+		// Inside the border: 2 for the marker, 4 for the key, then the label column (16) and the gap.
+		expect(rows[0]).toEqual({ index: 0, selected: true, key: "1", label: "once", description: "" });
+		expect(rows[1]).toMatchObject({ label: "for this session", description: "  bash(npm test *)," });
+		expect(rows[1]!.more).toEqual([`${" ".repeat(24)}bash(git status *)`]);
+	});
+
+	it("puts the description under the label when its column leaves too little room", () => {
+		const rows = pickerRows({ matches: matches(["Deny, and say why (optional)"], ["Allow for this session", rules]), top: 0, selected: 0, choiceRows: 2, keys: ["1", "2"], width: 50, wrap: true });
+		expect(rows[1]).toMatchObject({ label: "Allow for this session", description: "", more: [`${" ".repeat(6)}${rules}`] });
+	});
+
+	it("counts the rows the choices take wrapped", () => {
+		const choices = [{ label: "once", value: 1 }, { label: "for this session", value: 2, description: rules }];
+		expect(wrappedChoiceRows(choices, ["1", "2"], 46)).toBe(3);
+		expect(wrappedChoiceRows(choices, ["1", "2"], 80)).toBe(2);
 	});
 });
 

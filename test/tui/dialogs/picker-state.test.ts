@@ -93,9 +93,9 @@ describe("dialog layout", () => {
 		for (const maxRows of [7, 8, 10, 15, 24, 40]) {
 			for (const bodyLines of [0, 1, 5, 30, 500]) {
 				for (const choices of [0, 1, 3, 10, 200]) {
-					for (const filter of [false, true]) {
-						const layout = pickerLayout({ maxRows, bodyLines, choices, filter });
-						expect(layout.height, `${maxRows} rows, body ${bodyLines}, ${choices} choices`).toBeLessThanOrEqual(maxRows);
+					for (const [filter, wrappedRows] of [[false, undefined], [true, undefined], [false, choices * 3]] as const) {
+						const layout = pickerLayout({ maxRows, bodyLines, choices, filter, ...(wrappedRows === undefined ? {} : { wrappedRows }) });
+						expect(layout.height, `${maxRows} rows, body ${bodyLines}, ${choices} choices, wrapped ${wrappedRows}`).toBeLessThanOrEqual(maxRows);
 						expect(layout.choiceRows).toBeGreaterThanOrEqual(1);
 						expect(layout.bodyRows + layout.bodyHidden).toBe(bodyLines);
 					}
@@ -109,6 +109,16 @@ describe("dialog layout", () => {
 		expect(pickerLayout({ maxRows: 40, bodyLines: 100, choices: 3, filter: false })).toMatchObject({ choiceRows: 3, bodyRows: 31, bodyHidden: 69 });
 		expect(pickerLayout({ maxRows: 12, bodyLines: 100, choices: 50, filter: false })).toMatchObject({ choiceRows: 4, bodyRows: 2 });
 		expect(pickerLayout({ maxRows: 40, bodyLines: 4, choices: 3, filter: false })).toMatchObject({ bodyRows: 4, bodyHidden: 0, height: 12 });
+	});
+
+	it("gives a short list the rows its wrapped descriptions take when they are there, else one row per choice", () => {
+		expect(pickerLayout({ maxRows: 20, bodyLines: 1, choices: 3, filter: false, wrappedRows: 5 })).toMatchObject({ wrapChoices: true, choiceRows: 5, bodyRows: 1, height: 11 });
+		// Just enough: the body's row beside the wrapped choices.
+		expect(pickerLayout({ maxRows: 11, bodyLines: 1, choices: 3, filter: false, wrappedRows: 5 })).toMatchObject({ wrapChoices: true, choiceRows: 5, height: 11 });
+		expect(pickerLayout({ maxRows: 10, bodyLines: 1, choices: 3, filter: false, wrappedRows: 5 })).toMatchObject({ wrapChoices: false, choiceRows: 3, bodyRows: 1 });
+		// A list that scrolls or filters never wraps.
+		expect(pickerLayout({ maxRows: 40, bodyLines: 0, choices: 12, filter: false, wrappedRows: 14 })).toMatchObject({ wrapChoices: false, choiceRows: MAX_CHOICE_ROWS });
+		expect(pickerLayout({ maxRows: 40, bodyLines: 0, choices: 3, filter: true, wrappedRows: 5 })).toMatchObject({ wrapChoices: false, choiceRows: 3 });
 	});
 
 	it("never makes a confirmation taller than its rows", () => {
