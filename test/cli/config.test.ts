@@ -105,6 +105,28 @@ describe("settings and models.json", () => {
 		expect(server.requests).toHaveLength(0);
 	});
 
+	// Windows PowerShell writes UTF-16 with a byte-order mark (`Out-File`, `>`): the model must get the text, not NULs.
+	it("reads AGENTS.md, CLAUDE.md and settings.json saved as UTF-16 (either byte order) or with a UTF-8 mark", async () => {
+		const ws = workspace();
+		const utf16be = (text: string) => Buffer.from(Buffer.from(`\uFEFF${text}`, "utf16le").swap16());
+		writeFileSync(join(ws.home, "AGENTS.md"), Buffer.from("\uFEFFHome rule: answer in French. Ünïcode ✓\n", "utf16le"));
+		writeFileSync(join(ws.cwd, "CLAUDE.md"), utf16be("Project rule: run npm test. 日本語\n"));
+		mkdirSync(join(ws.cwd, "sub"));
+		writeFileSync(join(ws.cwd, "sub", "AGENTS.md"), "\uFEFFSub rule: be brief.\n");
+		writeFileSync(join(ws.home, "settings.json"), Buffer.from(`\uFEFF${JSON.stringify({ thinking: "low" })}`, "utf16le"));
+		server.enqueue({ text: "ok" });
+		const result = await runLoom(["-p", ...serverFlags(server.openaiBaseUrl), "hi"], { ...ws, cwd: join(ws.cwd, "sub") });
+		expect(result.stderr).toBe("");
+		expect(result.code).toBe(0);
+		const system = JSON.stringify(server.requests[0]!.body.messages[0]);
+		expect(system).toContain("Home rule: answer in French. Ünïcode ✓");
+		expect(system).toContain("Project rule: run npm test. 日本語");
+		expect(system).toContain("Sub rule: be brief.");
+		expect(system).not.toContain("\\u0000");
+		expect(system).not.toContain("\\ufeff");
+		expect(system).not.toContain("\uFEFF");
+	});
+
 	it("reports an invalid models.json with its path, and exits 1", async () => {
 		const ws = workspace();
 		writeFileSync(join(ws.home, "models.json"), "{ nope");

@@ -5,7 +5,7 @@ import { type Static, Type } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
 import { THINKING_LEVELS } from "../llm-types.js";
 import { APPROVAL_MODES } from "./approval-mode.js";
-import { withoutBom } from "../checked-read.js";
+import { withoutBom } from "../text/decode-text.js";
 import { parseJson, readConfigText } from "../files/json-file.js";
 
 /** Far above any real settings file; a bigger one is a mistake (or not a settings file at all). */
