@@ -127,6 +127,20 @@ describe("settings and models.json", () => {
 		expect(system).not.toContain("\uFEFF");
 	});
 
+	it("says LOOM_HOME names a file, not a folder, as a usage error (exit 2)", async () => {
+		const ws = workspace();
+		const file = join(ws.cwd, "not-a-folder");
+		writeFileSync(file, "x");
+		for (const home of [file, join(file, "inside")]) {
+			const result = await runLoom(["-p", ...serverFlags(server.openaiBaseUrl), "hi"], { ...ws, env: { LOOM_HOME: home } });
+			expect(result.code).toBe(2);
+			expect(result.stderr).not.toContain("ENOTDIR");
+			expect(result.stderr).toContain(`loom: LOOM_HOME=${home} `);
+			expect(result.stderr).toContain("not a folder: point it at a folder or unset it.");
+		}
+		expect(server.requests).toHaveLength(0);
+	});
+
 	it("reports an invalid models.json with its path, and exits 1", async () => {
 		const ws = workspace();
 		writeFileSync(join(ws.home, "models.json"), "{ nope");
