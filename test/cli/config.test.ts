@@ -127,6 +127,32 @@ describe("settings and models.json", () => {
 		expect(system).not.toContain("\uFEFF");
 	});
 
+	it("warns about a settings.json key loom does not know, naming the file, the key and the nearest known key, once per change", async () => {
+		const ws = workspace();
+		const user = join(ws.home, "settings.json");
+		const project = join(ws.cwd, ".loom", "settings.json");
+		writeFileSync(user, JSON.stringify({ denny: ["bash(rm *)"], retry: { maxRetrys: 2 }, futureFeature: true }));
+		mkdirSync(join(ws.cwd, ".loom"));
+		writeFileSync(project, JSON.stringify({ alow: ["bash(npm test)"] }));
+		server.enqueue({ text: "a" }, { text: "b" }, { text: "c" });
+		const first = await runLoom(["-p", ...serverFlags(server.openaiBaseUrl), "hi"], ws);
+		expect(first.code).toBe(0);
+		expect(first.stderr.split("\n").filter(Boolean).sort()).toEqual(
+			[
+				`loom: warning: ${user}: unknown key "denny" (kept, but loom does not use it): did you mean "deny"?`,
+				`loom: warning: ${user}: unknown key "retry.maxRetrys" (kept, but loom does not use it): did you mean "retry.maxRetries"?`,
+				`loom: warning: ${user}: unknown key "futureFeature" (kept, but loom does not use it).`,
+				`loom: warning: ${project}: unknown key "alow" (kept, but loom does not use it): did you mean "allow"?`,
+			].sort(),
+		);
+		// Said once: the next run is quiet until the file changes.
+		const second = await runLoom(["-p", ...serverFlags(server.openaiBaseUrl), "hi"], ws);
+		expect(second.stderr).toBe("");
+		writeFileSync(project, JSON.stringify({ alow: ["bash(npm test)"], deny: [] }));
+		const third = await runLoom(["-p", ...serverFlags(server.openaiBaseUrl), "hi"], ws);
+		expect(third.stderr).toBe(`loom: warning: ${project}: unknown key "alow" (kept, but loom does not use it): did you mean "allow"?\n`);
+	});
+
 	it("says LOOM_HOME names a file, not a folder, as a usage error (exit 2)", async () => {
 		const ws = workspace();
 		const file = join(ws.cwd, "not-a-folder");
