@@ -1,7 +1,7 @@
 // Runs loom once the command line is parsed. The commands that need no session (--list-models, --export,
 // --prune-checkpoints) load only what they use; everything else goes on in run-session.ts.
 import { errorMessage } from "../core/error-text.js";
-import { loomHome } from "../core/session/loom-home.js";
+import { loomHome, loomHomeProblem } from "../core/session/loom-home.js";
 import { SessionFileError } from "../core/session/session-entries.js";
 import type { CliOptions } from "./args.js";
 import { fail, type RunIo } from "./run-io.js";
@@ -12,6 +12,8 @@ const defaultIo = (): RunIo => ({ stdin: process.stdin, stdout: process.stdout, 
 /** Returns the exit code. Usage errors are thrown as UsageError (exit 2) for main to report. */
 export async function run(options: CliOptions, io: RunIo = defaultIo(), version = "unknown"): Promise<number> {
 	const home = loomHome(io.env);
+	const homeProblem = loomHomeProblem(home, io.env);
+	if (homeProblem) throw new UsageError(homeProblem);
 	if (options.listModels !== undefined) {
 		const { printModelList } = await import("./list-models.js");
 		return printModelList({ ...options, search: options.listModels }, { home, env: io.env, stdout: io.stdout, stderr: io.stderr });

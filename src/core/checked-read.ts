@@ -3,6 +3,7 @@
 // gigabytes: each of these ends at once with an error that names the file.
 import { closeSync, constants, fstatSync, openSync, readSync, type Stats } from "node:fs";
 import { formatSize } from "./format.js";
+import { decodeText } from "./text/decode-text.js";
 
 /** Why a file was not read: no such file, a directory, not a regular file, over the limit, or another errno. */
 export type CheckedReadCode = "ENOENT" | "EISDIR" | "ENOTREG" | "ETOOBIG" | (string & {});
@@ -99,11 +100,7 @@ export function readCheckedFile(path: string, options: CheckedReadOptions): Buff
 	}
 }
 
-/** readCheckedFile as UTF-8 text, without a leading byte-order mark (editors on Windows add one). */
+/** readCheckedFile as text: UTF-8, or UTF-16 by its byte-order mark; without the mark (see decodeText). */
 export function readCheckedText(path: string, options: CheckedReadOptions): string {
-	return withoutBom(readCheckedFile(path, options).toString("utf8"));
-}
-
-export function withoutBom(text: string): string {
-	return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+	return decodeText(readCheckedFile(path, options));
 }

@@ -31,6 +31,8 @@ export interface McpConfig {
 	servers: ConfiguredServer[];
 	/** Standing files that could not be used (reported to the user; loom goes on without them). */
 	problems: string[];
+	/** What the user should know about files that were used (reported too). */
+	notes: string[];
 }
 
 /**
@@ -39,7 +41,8 @@ export interface McpConfig {
  */
 export function loadMcpConfig(options: McpConfigOptions): McpConfig {
 	const env = options.env ?? process.env;
-	const context = (source: string) => ({ source, env, cwd: options.cwd });
+	const notes: string[] = [];
+	const context = (source: string) => ({ source, env, cwd: options.cwd, notes });
 	const problems: string[] = [];
 	const standing = (path: string): McpServerEntry[] => {
 		try {
@@ -71,7 +74,7 @@ export function loadMcpConfig(options: McpConfigOptions): McpConfig {
 	add(user, false);
 	add(options.projectTrusted ? project : project.filter((entry) => !byName.has(entry.name)), true);
 	add(flags, false);
-	return { servers: [...byName.values()], problems };
+	return { servers: [...byName.values()], problems, notes };
 }
 
 /**

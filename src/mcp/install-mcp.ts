@@ -31,6 +31,7 @@ export function installMcp(session: AgentSession, options: InstallMcpOptions): M
 	const { trust, tools } = options;
 	const config = loadMcpConfig({ cwd: options.cwd, home: options.home, configs: options.configs, projectTrusted: trust.status === "trusted" });
 	for (const problem of config.problems) session.addLoadWarning(`${problem} Its MCP servers were left out.`);
+	for (const note of config.notes) session.addLoadWarning(note);
 	const servers = new McpServers(config.servers, {
 		tools,
 		notify: (level, text) => session.ui.notify(level, text),

@@ -1,6 +1,7 @@
 // The MCP server configuration, in the format Claude Code reads (`.mcp.json`):
 //   { "mcpServers": { "<name>": { "command", "args", "env", "cwd" } | { "type": "http" | "sse", "url", "headers" } } }
 // plus loom's optional `timeout` (ms a call may go without an answer or progress) and `startupTimeout` (ms).
+// VS Code's shape (`.vscode/mcp.json`) is read too: its servers are under "servers", with the same fields.
 // Keys loom does not know are ignored, so a file written for another client still loads.
 import { isAbsolute, resolve } from "node:path";
 import { parseJson } from "../core/files/json-file.js";
@@ -61,7 +62,13 @@ export interface ParseContext {
 	env: Readonly<Record<string, string | undefined>>;
 	/** Relative `cwd` values resolve against this (loom's working directory). */
 	cwd: string;
+	/** What the user should know about a file that was read all the same (each note starts with `source`). */
+	notes?: string[];
 }
+
+/** Claude Code's key for the servers, and VS Code's, read when Claude Code's is absent. */
+const SERVERS_KEY = "mcpServers";
+const VSCODE_SERVERS_KEY = "servers";
 
 /** The servers of one configuration file's text, in the file's order; throws McpConfigError. */
 export function parseMcpConfig(text: string, context: ParseContext): McpServerEntry[] {
@@ -74,16 +81,22 @@ export function parseMcpConfig(text: string, context: ParseContext): McpServerEn
 	const fail = (field: string, problem: string, got?: unknown) =>
 		new McpConfigError(`${context.source}: ${field}: ${problem}${got === undefined ? "" : ` (got ${describe(got)})`}.`);
 	if (!isRecord(value)) throw fail("(top level)", 'must be a JSON object like {"mcpServers": {...}}', value);
-	const servers = value.mcpServers;
+	const key = value[SERVERS_KEY] === undefined && value[VSCODE_SERVERS_KEY] !== undefined ? VSCODE_SERVERS_KEY : SERVERS_KEY;
+	if (key === SERVERS_KEY && value[VSCODE_SERVERS_KEY] !== undefined) {
+		context.notes?.push(
+			`${context.source}: has both "${SERVERS_KEY}" and "${VSCODE_SERVERS_KEY}" (VS Code's); loom uses "${SERVERS_KEY}" and ignores "${VSCODE_SERVERS_KEY}".`,
+		);
+	}
+	const servers = value[key];
 	if (servers === undefined) return [];
-	if (!isRecord(servers)) throw fail("mcpServers", "must be an object of servers by name", servers);
-	return Object.entries(servers).map(([name, raw]) => parseServer(name, raw, context, fail));
+	if (!isRecord(servers)) throw fail(key, "must be an object of servers by name", servers);
+	return Object.entries(servers).map(([name, raw]) => parseServer(name, raw, `${key}.${JSON.stringify(name)}`, context, fail));
 }
 
 type Fail = (field: string, problem: string, got?: unknown) => McpConfigError;
 
-function parseServer(name: string, raw: unknown, context: ParseContext, fail: Fail): McpServerEntry {
-	const at = `mcpServers.${JSON.stringify(name)}`;
+/** One server's entry; `at` is how messages name it ('mcpServers."github"'). */
+function parseServer(name: string, raw: unknown, at: string, context: ParseContext, fail: Fail): McpServerEntry {
 	if (name.trim() === "") throw fail(at, "a server needs a name");
 	if (!isRecord(raw)) throw fail(at, 'must be an object with "command" (a local server) or "url" (a remote one)', raw);
 	const field = (key: string) => `${at}.${key}`;

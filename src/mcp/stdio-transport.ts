@@ -41,11 +41,11 @@ export class ProcessGroupTransport implements Transport {
 		return this.child?.pid;
 	}
 
-	/** "exited with code 1", "killed by SIGKILL", "was stopped: …"; undefined while it runs. */
+	/** "exited with code 1", "was killed by SIGKILL", "was stopped: …" (after "the server"); undefined while it runs. */
 	get exitDescription(): string | undefined {
 		if (!this.exit) return undefined;
 		if (this.stoppedBecause !== undefined) return `was stopped: ${this.stoppedBecause}`;
-		return this.exit.signal ? `killed by ${this.exit.signal}` : `exited with code ${this.exit.code}`;
+		return this.exit.signal ? `was killed by ${this.exit.signal}` : `exited with code ${this.exit.code}`;
 	}
 
 	/** The end of what the server wrote to stderr. */

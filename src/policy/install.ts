@@ -8,7 +8,7 @@ import type { BeforeLink } from "../core/session/hook-chain.js";
 import type { AgentSession } from "../core/session/agent-session.js";
 import type { ApprovalOutcome } from "../core/session/session-events.js";
 import type { ApprovalMode } from "../core/session/approval-mode.js";
-import { loadProjectSettings, projectSettingsPath, type Settings } from "../core/session/settings.js";
+import { loadProjectSettings, projectSettingsPath, type Settings, settingsWarnings } from "../core/session/settings.js";
 import { findTool, type ToolDefinition } from "../core/tool-definition.js";
 import { approvalCommand, type ApprovalControl } from "./approval-command.js";
 import { askApproval } from "./approval-question.js";
@@ -39,14 +39,15 @@ export interface ApprovalPolicy extends ApprovalControl {
 export function installApprovalPolicy(session: AgentSession, options: ApprovalPolicyOptions): ApprovalPolicy {
 	const home = options.home ?? homedir();
 	const cwd = session.cwd;
+	const projectSettings = loadProjectSettings(cwd);
 	const config = policyConfig({
 		flags: options.flags ?? {},
 		user: { settings: options.settings, file: options.settingsFile },
-		project: { settings: loadProjectSettings(cwd), file: projectSettingsPath(cwd) },
+		project: { settings: projectSettings, file: projectSettingsPath(cwd) },
 		home,
 	});
 	// Said when loom starts, like other problems met assembling the session.
-	for (const note of config.ignored) session.addLoadWarning(note);
+	for (const note of [...settingsWarnings(projectSettings), ...config.ignored]) session.addLoadWarning(note);
 	const repoRoot = repositoryTop(resolve(cwd));
 	const workTree = repoRoot ?? cwd;
 	const ctx: PolicyContext = { cwd, home, repoRoot, workTree, realWorkTree: realPath(workTree) };

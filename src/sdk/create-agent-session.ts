@@ -17,6 +17,7 @@ import {
 	type SessionUi,
 	type Settings,
 	settingsPath,
+	settingsWarnings,
 } from "../core/session/index.js";
 import type { ExtensionFactory } from "../extensions/extension-api.js";
 import { type ExtensionsReport, installExtensions, NamedExtensionsError } from "../extensions/install-extensions.js";
@@ -145,7 +146,7 @@ export async function assembleAgentSession(options: CreateAgentSessionOptions, k
 		idleTimeoutMs: settings.retry?.idleTimeoutMs,
 		compaction: settings.compaction,
 		maxTurns: options.maxTurns,
-		warnings: contextFiles.flatMap((file) => (file.warning ? [file.warning] : [])),
+		warnings: [...settingsWarnings(settings), ...contextFiles.flatMap((file) => (file.warning ? [file.warning] : []))],
 		userCommands: createUserCommandRunner(cwd, { processGroups, redact }),
 	});
 	session.setUi(options.ui ?? stderrUi());

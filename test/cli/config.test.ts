@@ -105,6 +105,68 @@ describe("settings and models.json", () => {
 		expect(server.requests).toHaveLength(0);
 	});
 
+	// Windows PowerShell writes UTF-16 with a byte-order mark (`Out-File`, `>`): the model must get the text, not NULs.
+	it("reads AGENTS.md, CLAUDE.md and settings.json saved as UTF-16 (either byte order) or with a UTF-8 mark", async () => {
+		const ws = workspace();
+		const utf16be = (text: string) => Buffer.from(Buffer.from(`\uFEFF${text}`, "utf16le").swap16());
+		writeFileSync(join(ws.home, "AGENTS.md"), Buffer.from("\uFEFFHome rule: answer in French. Ünïcode ✓\n", "utf16le"));
+		writeFileSync(join(ws.cwd, "CLAUDE.md"), utf16be("Project rule: run npm test. 日本語\n"));
+		mkdirSync(join(ws.cwd, "sub"));
+		writeFileSync(join(ws.cwd, "sub", "AGENTS.md"), "\uFEFFSub rule: be brief.\n");
+		writeFileSync(join(ws.home, "settings.json"), Buffer.from(`\uFEFF${JSON.stringify({ thinking: "low" })}`, "utf16le"));
+		server.enqueue({ text: "ok" });
+		const result = await runLoom(["-p", ...serverFlags(server.openaiBaseUrl), "hi"], { ...ws, cwd: join(ws.cwd, "sub") });
+		expect(result.stderr).toBe("");
+		expect(result.code).toBe(0);
+		const system = JSON.stringify(server.requests[0]!.body.messages[0]);
+		expect(system).toContain("Home rule: answer in French. Ünïcode ✓");
+		expect(system).toContain("Project rule: run npm test. 日本語");
+		expect(system).toContain("Sub rule: be brief.");
+		expect(system).not.toContain("\\u0000");
+		expect(system).not.toContain("\\ufeff");
+		expect(system).not.toContain("\uFEFF");
+	});
+
+	it("warns about a settings.json key loom does not know, naming the file, the key and the nearest known key, once per change", async () => {
+		const ws = workspace();
+		const user = join(ws.home, "settings.json");
+		const project = join(ws.cwd, ".loom", "settings.json");
+		writeFileSync(user, JSON.stringify({ denny: ["bash(rm *)"], retry: { maxRetrys: 2 }, futureFeature: true }));
+		mkdirSync(join(ws.cwd, ".loom"));
+		writeFileSync(project, JSON.stringify({ alow: ["bash(npm test)"] }));
+		server.enqueue({ text: "a" }, { text: "b" }, { text: "c" });
+		const first = await runLoom(["-p", ...serverFlags(server.openaiBaseUrl), "hi"], ws);
+		expect(first.code).toBe(0);
+		expect(first.stderr.split("\n").filter(Boolean).sort()).toEqual(
+			[
+				`loom: warning: ${user}: unknown key "denny" (kept, but loom does not use it): did you mean "deny"?`,
+				`loom: warning: ${user}: unknown key "retry.maxRetrys" (kept, but loom does not use it): did you mean "retry.maxRetries"?`,
+				`loom: warning: ${user}: unknown key "futureFeature" (kept, but loom does not use it).`,
+				`loom: warning: ${project}: unknown key "alow" (kept, but loom does not use it): did you mean "allow"?`,
+			].sort(),
+		);
+		// Said once: the next run is quiet until the file changes.
+		const second = await runLoom(["-p", ...serverFlags(server.openaiBaseUrl), "hi"], ws);
+		expect(second.stderr).toBe("");
+		writeFileSync(project, JSON.stringify({ alow: ["bash(npm test)"], deny: [] }));
+		const third = await runLoom(["-p", ...serverFlags(server.openaiBaseUrl), "hi"], ws);
+		expect(third.stderr).toBe(`loom: warning: ${project}: unknown key "alow" (kept, but loom does not use it): did you mean "allow"?\n`);
+	});
+
+	it("says LOOM_HOME names a file, not a folder, as a usage error (exit 2)", async () => {
+		const ws = workspace();
+		const file = join(ws.cwd, "not-a-folder");
+		writeFileSync(file, "x");
+		for (const home of [file, join(file, "inside")]) {
+			const result = await runLoom(["-p", ...serverFlags(server.openaiBaseUrl), "hi"], { ...ws, env: { LOOM_HOME: home } });
+			expect(result.code).toBe(2);
+			expect(result.stderr).not.toContain("ENOTDIR");
+			expect(result.stderr).toContain(`loom: LOOM_HOME=${home} `);
+			expect(result.stderr).toContain("not a folder: point it at a folder or unset it.");
+		}
+		expect(server.requests).toHaveLength(0);
+	});
+
 	it("reports an invalid models.json with its path, and exits 1", async () => {
 		const ws = workspace();
 		writeFileSync(join(ws.home, "models.json"), "{ nope");

@@ -95,6 +95,30 @@ describe("MCP servers in print mode", () => {
 		expect(toolResults(1)).toEqual(["a note\n"]);
 	});
 
+	// VS Code's MCP configuration (.vscode/mcp.json) names its servers "servers", each with a "type".
+	it("reads VS Code's shape ({\"servers\": {...}}); with \"mcpServers\" beside it, says that one is used", async () => {
+		const ws = workspace();
+		setProjectTrust(ws.home, ws.cwd, true);
+		const vscode = { servers: { everything: { type: "stdio", ...everythingStdio({ env: { LOOM_TEST_VAR: "from vscode" } }) } } };
+		writeFileSync(join(ws.cwd, ".mcp.json"), JSON.stringify(vscode, null, 2));
+		server.enqueue({ toolCalls: [{ name: "mcp__everything__get-env", arguments: {} }] }, { text: "done" });
+		const result = await runLoom(["-p", ...serverFlags(server.openaiBaseUrl), "use the server"], ws);
+		expect(quiet(result.stderr)).toBe("");
+		expect(result.code).toBe(0);
+		expect(toolNames(0)).toContain("mcp__everything__echo");
+		expect(String(toolResults(1)[0])).toContain('"LOOM_TEST_VAR": "from vscode"');
+
+		writeFileSync(join(ws.cwd, ".mcp.json"), JSON.stringify({ mcpServers: { second: everythingStdio() }, ...vscode }));
+		server.enqueue({ text: "done" });
+		const both = await runLoom(["-p", ...serverFlags(server.openaiBaseUrl), "hi"], ws);
+		expect(both.code).toBe(0);
+		expect(quiet(both.stderr)).toBe(
+			`loom: warning: ${join(ws.cwd, ".mcp.json")}: has both "mcpServers" and "servers" (VS Code's); loom uses "mcpServers" and ignores "servers".\n`,
+		);
+		expect(toolNames(2)).toContain("mcp__second__echo");
+		expect(toolNames(2)).not.toContain("mcp__everything__echo");
+	});
+
 	it("--tools enables only the MCP tools it names, patterns included", async () => {
 		const ws = project({ everything: everythingStdio() });
 		const result = await runLoom(["-p", "--tools", "read,mcp__everything__echo,mcp__everything__get-s*", ...serverFlags(server.openaiBaseUrl), "hi"], ws);

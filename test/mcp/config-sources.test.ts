@@ -13,7 +13,7 @@ function servers(config: unknown) {
 describe("loadMcpConfig", () => {
 	it("finds nothing, and reports nothing, where nothing is configured", () => {
 		const { cwd, home } = workspace();
-		expect(loadMcpConfig({ cwd, home, projectTrusted: false })).toEqual({ servers: [], problems: [] });
+		expect(loadMcpConfig({ cwd, home, projectTrusted: false })).toEqual({ servers: [], problems: [], notes: [] });
 	});
 
 	it("reads the user's mcp.json, the project's .mcp.json and each --mcp-config; a later source wins a name", () => {

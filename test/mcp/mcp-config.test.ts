@@ -38,6 +38,27 @@ describe("parseMcpConfig", () => {
 		expect(servers[0]!.source).toBe("/p/.mcp.json");
 	});
 
+	it("reads VS Code's \"servers\" when \"mcpServers\" is absent; its errors name \"servers\"; with both, notes which is used", () => {
+		const vscode = {
+			servers: {
+				local: { type: "stdio", command: "node", args: ["server.js"], env: { TOKEN: "${TOKEN}" } },
+				remote: { type: "http", url: "https://${HOST}/mcp", headers: { Authorization: "Bearer ${TOKEN}" } },
+				old: { type: "sse", url: "http://127.0.0.1:9/sse" },
+			},
+			inputs: [],
+		};
+		const servers = parse(vscode);
+		expect(servers.map((server) => [server.name, server.spec!.transport])).toEqual([["local", "stdio"], ["remote", "http"], ["old", "sse"]]);
+		expect(servers[0]!.spec).toMatchObject({ command: "node", args: ["server.js"], env: { TOKEN: "t0k" }, cwd: "/p" });
+		expect(servers[1]!.spec).toMatchObject({ url: "https://example.test/mcp", headers: { Authorization: "Bearer t0k" } });
+		expect(parseError({ servers: { x: { type: "stdio", command: "" } } })).toBe('/p/.mcp.json: servers."x".command: must be a non-empty string (got "").');
+
+		const notes: string[] = [];
+		const both = parseMcpConfig(JSON.stringify({ mcpServers: { a: { command: "a" } }, ...vscode }), { ...context, notes });
+		expect(both.map((server) => server.name)).toEqual(["a"]);
+		expect(notes).toEqual(['/p/.mcp.json: has both "mcpServers" and "servers" (VS Code\'s); loom uses "mcpServers" and ignores "servers".']);
+	});
+
 	it("takes a url without a type for streamable HTTP, and other clients' spellings of it", () => {
 		const servers = parse({ mcpServers: { a: { url: "http://127.0.0.1:1/mcp" }, b: { type: "streamable-http", url: "http://127.0.0.1:1/mcp" } } });
 		expect(servers.map((server) => server.spec!.transport)).toEqual(["http", "http"]);

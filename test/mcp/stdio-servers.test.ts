@@ -198,7 +198,7 @@ describe("a server that fails", () => {
 			await waitFor(() => mcp.servers.connections[0]!.state === "failed", Boolean, { what: "the death to be noticed" });
 			expect(mcp.notices.at(-1)).toEqual({
 				level: "warning",
-				text: "MCP server everything stopped: the server killed by SIGKILL; its stderr ends: Starting default (STDIO) server.... Its tools answer with an error until it is started again, on their next call.",
+				text: "MCP server everything stopped: the server was killed by SIGKILL; its stderr ends: Starting default (STDIO) server.... Its tools answer with an error until it is started again, on their next call.",
 			});
 			expect(mcp.tools().some((tool) => tool.name === "mcp__everything__echo")).toBe(true);
 			expect(resultText(await mcp.call("mcp__everything__echo", { message: `after death ${restart}` }))).toBe(`Echo: after death ${restart}`);
@@ -207,7 +207,7 @@ describe("a server that fails", () => {
 		process.kill(await waitForPid(pidFile), "SIGKILL");
 		await waitFor(() => mcp.servers.connections[0]!.state === "failed", Boolean, { what: "the last death to be noticed" });
 		await expect(mcp.call("mcp__everything__echo", { message: "once more" })).rejects.toThrow(
-			`MCP server everything is not running (the server killed by SIGKILL; its stderr ends: Starting default (STDIO) server...). It was restarted ${MAX_RESTARTS} times already, so loom does not start it again; /mcp restart everything tries once more.`,
+			`MCP server everything is not running (the server was killed by SIGKILL; its stderr ends: Starting default (STDIO) server...). It was restarted ${MAX_RESTARTS} times already, so loom does not start it again; /mcp restart everything tries once more.`,
 		);
 	});
 
@@ -220,7 +220,7 @@ describe("a server that fails", () => {
 		const call = mcp.call("mcp__everything__trigger-long-running-operation", { duration: 30, steps: 100 }, { updates });
 		await waitFor(() => updates.length > 0, Boolean, { what: "the first progress" });
 		process.kill(await waitForPid(pidFile), "SIGKILL");
-		await expect(call).rejects.toThrow("MCP server everything stopped during the call (the server killed by SIGKILL; its stderr ends: Starting default (STDIO) server...). It is started again on the next call.");
+		await expect(call).rejects.toThrow("MCP server everything stopped during the call (the server was killed by SIGKILL; its stderr ends: Starting default (STDIO) server...). It is started again on the next call.");
 	});
 });
 

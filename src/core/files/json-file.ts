@@ -4,7 +4,8 @@
 // replaced whole when written, so a reader never sees half of one.
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
-import { CheckedReadError, readCheckedText, withoutBom } from "../checked-read.js";
+import { CheckedReadError, readCheckedText } from "../checked-read.js";
+import { withoutBom } from "../text/decode-text.js";
 import { replaceFileSync } from "./replace-file.js";
 
 /**

@@ -1,7 +1,8 @@
 // Project instructions for the model: AGENTS.md or CLAUDE.md from loom's home and every directory down to the cwd.
 import { closeSync, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
-import { openRegularFile, readAt, withoutBom } from "../checked-read.js";
+import { openRegularFile, readAt } from "../checked-read.js";
+import { decodeText } from "../text/decode-text.js";
 import { realpathOrSelf } from "../files/paths.js";
 import { formatSize } from "../format.js";
 
@@ -39,16 +40,17 @@ export function loadContextFiles(cwd: string, home: string): ContextFile[] {
 	return files;
 }
 
-/** The file's text, cut at the last line break within MAX_CONTEXT_FILE_BYTES when it is longer. */
+/** The file's text (see decodeText), cut at the last line break within MAX_CONTEXT_FILE_BYTES when it is longer. */
 function readContextFile(path: string): ContextFile {
 	const { fd, stat } = openRegularFile(path);
 	try {
 		const bytes = readAt(fd, 0, MAX_CONTEXT_FILE_BYTES + 1);
-		if (bytes.length <= MAX_CONTEXT_FILE_BYTES) return { path, content: withoutBom(bytes.toString("utf8")) };
-		const head = bytes.subarray(0, MAX_CONTEXT_FILE_BYTES);
-		const lineEnd = head.lastIndexOf(0x0a);
-		// Without a line break, a cut inside a character leaves one replacement character at the end: harmless.
-		const content = withoutBom((lineEnd > 0 ? head.subarray(0, lineEnd + 1) : head).toString("utf8"));
+		if (bytes.length <= MAX_CONTEXT_FILE_BYTES) return { path, content: decodeText(bytes) };
+		// A character cut at the end decodes to one replacement character, after the last line break (UTF-8 and
+		// UTF-16 alike never hold a line break inside another character); without a line break it stays: harmless.
+		const head = decodeText(bytes.subarray(0, MAX_CONTEXT_FILE_BYTES));
+		const lineEnd = head.lastIndexOf("\n");
+		const content = lineEnd > 0 ? head.slice(0, lineEnd + 1) : head;
 		const size = Math.max(stat.size, bytes.length);
 		return {
 			path,

@@ -2,7 +2,7 @@
 export * from "./session-events.js";
 export { loomHome } from "./loom-home.js";
 export { APPROVAL_MODES, type ApprovalMode } from "./approval-mode.js";
-export { type Settings, SettingsError, loadSettings, settingsPath } from "./settings.js";
+export { type Settings, SettingsError, loadSettings, settingsPath, settingsWarnings } from "./settings.js";
 export * from "./session-entries.js";
 export { cwdFolderName, sessionDirFor, sessionIdFromFileName, sessionsRoot } from "./session-paths.js";
 export { loadSessionFile } from "./session-reader.js";

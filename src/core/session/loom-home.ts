@@ -1,4 +1,5 @@
 // Where loom keeps its configuration, models.json and sessions.
+import { statSync } from "node:fs";
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 import { expandHome } from "../home-path.js";
@@ -9,4 +10,23 @@ export function loomHome(env: NodeJS.ProcessEnv = process.env): string {
 	if (!fromEnv) return join(homedir(), ".loom");
 	// A "~" the shell did not expand would otherwise become a directory named "~" inside the project.
 	return resolve(expandHome(fromEnv));
+}
+
+/**
+ * Why `home` (from loomHome(env)) cannot be loom's home: it is a file, or lies inside one. Undefined when it is
+ * a folder or does not exist yet (loom creates it); other failures are left to the reads that meet them.
+ */
+export function loomHomeProblem(home: string, env: NodeJS.ProcessEnv = process.env): string | undefined {
+	let what: string;
+	try {
+		if (statSync(home).isDirectory()) return undefined;
+		what = "is a file";
+	} catch (error) {
+		if ((error as NodeJS.ErrnoException).code !== "ENOTDIR") return undefined;
+		what = "lies inside a file";
+	}
+	const fromEnv = env.LOOM_HOME?.trim();
+	return fromEnv
+		? `LOOM_HOME=${fromEnv} ${what}, not a folder: point it at a folder or unset it.`
+		: `${home} ${what}, not a folder: loom keeps its settings and sessions there; move the file away, or set LOOM_HOME to a folder.`;
 }

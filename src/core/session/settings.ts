@@ -5,8 +5,9 @@ import { type Static, Type } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
 import { THINKING_LEVELS } from "../llm-types.js";
 import { APPROVAL_MODES } from "./approval-mode.js";
-import { withoutBom } from "../checked-read.js";
+import { withoutBom } from "../text/decode-text.js";
 import { parseJson, readConfigText } from "../files/json-file.js";
+import { unknownKeys, unknownKeyWarning } from "./settings-keys.js";
 
 /** Far above any real settings file; a bigger one is a mistake (or not a settings file at all). */
 export const MAX_CONFIG_BYTES = 1024 * 1024;
@@ -101,6 +102,14 @@ export function loadProjectSettings(cwd: string): Settings {
 	return loadSettingsFile(projectSettingsPath(cwd));
 }
 
+/** What was said about settings read from a file (its unknown keys), by the object read. */
+const fileWarnings = new WeakMap<Settings, string[]>();
+
+/** The warnings about the file `settings` were read from by loadSettings or loadProjectSettings; none for other objects. */
+export function settingsWarnings(settings: Settings): readonly string[] {
+	return fileWarnings.get(settings) ?? [];
+}
+
 function loadSettingsFile(file: string): Settings {
 	let text: string | undefined;
 	try {
@@ -108,7 +117,11 @@ function loadSettingsFile(file: string): Settings {
 	} catch (error) {
 		throw new SettingsError((error as Error).message);
 	}
-	return text === undefined ? {} : parseSettings(text, file);
+	if (text === undefined) return {};
+	const settings = parseSettings(text, file);
+	const warnings = unknownKeys(SettingsSchema, settings).map((key) => unknownKeyWarning(file, key));
+	if (warnings.length > 0) fileWarnings.set(settings, warnings);
+	return settings;
 }
 
 /** `text` may start with a UTF-8 byte-order mark (some editors write one); it is ignored. */

@@ -43,6 +43,19 @@ describe("loadContextFiles", () => {
 		expect(loadContextFiles(root, join(root, "nohome")).map((file) => file.content)).toEqual(["fallback"]);
 	});
 
+	it("cuts a long UTF-16 file at its last line break within the limit, as text", () => {
+		const root = tempDir();
+		const line = "règle ✓ — une ligne\n";
+		// Each character is two bytes: 70 KB of text, so the cut falls inside a line, past 64 KB of bytes.
+		const text = line.repeat(Math.ceil((70 * 1024) / (2 * line.length)));
+		writeFileSync(join(root, "AGENTS.md"), Buffer.from(`\uFEFF${text}`, "utf16le"));
+		const [file] = loadContextFiles(root, join(root, "nohome"));
+		expect(file!.warning).toContain("only its first 64 KB are given to the model");
+		expect(file!.content.endsWith(line)).toBe(true);
+		expect(text.startsWith(file!.content)).toBe(true);
+		expect(file!.content.length).toBeGreaterThan(30 * 1024);
+	});
+
 	it("lists ancestors from the root down", () => {
 		expect(ancestorsFromRoot("/a/b")).toEqual(["/", "/a", "/a/b"]);
 		expect(ancestorsFromRoot("/")).toEqual(["/"]);

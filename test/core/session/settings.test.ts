@@ -2,7 +2,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { loadSettings, loomHome, SettingsError } from "../../../src/core/session/index.js";
+import { loadSettings, loomHome, SettingsError, settingsWarnings } from "../../../src/core/session/index.js";
 import { tempDir } from "../../support/temp-dir.js";
 
 describe("loomHome", () => {
@@ -39,6 +39,21 @@ describe("loadSettings", () => {
 		};
 		writeFileSync(join(home, "settings.json"), JSON.stringify(settings));
 		expect(loadSettings(home)).toEqual(settings);
+	});
+
+	it("warns about each unknown key, nested ones by their path, with the known key it may have meant", () => {
+		const home = tempDir();
+		const file = join(home, "settings.json");
+		const value = { Deny: [], tools: { bash: { executonMode: "parallel" } }, guards: { anyName: false }, checkpoints: { enabled: true } };
+		writeFileSync(file, JSON.stringify(value));
+		const settings = loadSettings(home);
+		expect(settings).toEqual(value);
+		expect(settingsWarnings(settings)).toEqual([
+			`${file}: unknown key "Deny" (kept, but loom does not use it): did you mean "deny"?`,
+			`${file}: unknown key "tools.bash.executonMode" (kept, but loom does not use it): did you mean "tools.bash.executionMode"?`,
+		]);
+		// Settings not read from a file (an SDK caller's own object) have nothing said about them.
+		expect(settingsWarnings({ ...value } as never)).toEqual([]);
 	});
 
 	it("names the file and the parse problem for invalid JSON", () => {
