@@ -21,7 +21,7 @@ export function unknownKeys(schema: TSchema, value: unknown, prefix = ""): Unkno
 		const known = Object.keys(properties);
 		return Object.entries(value).flatMap(([key, inner]) => {
 			const path = `${prefix}${key}`;
-			if (!(key in properties)) {
+			if (!Object.hasOwn(properties, key)) {
 				const near = closestName(key, known);
 				return [{ path, ...(near ? { suggestion: `${prefix}${near}` } : {}) }];
 			}

@@ -44,13 +44,14 @@ describe("loadSettings", () => {
 	it("warns about each unknown key, nested ones by their path, with the known key it may have meant", () => {
 		const home = tempDir();
 		const file = join(home, "settings.json");
-		const value = { Deny: [], tools: { bash: { executonMode: "parallel" } }, guards: { anyName: false }, checkpoints: { enabled: true } };
+		const value = { Deny: [], tools: { bash: { executonMode: "parallel" } }, guards: { anyName: false }, checkpoints: { enabled: true }, constructor: 1 };
 		writeFileSync(file, JSON.stringify(value));
 		const settings = loadSettings(home);
 		expect(settings).toEqual(value);
 		expect(settingsWarnings(settings)).toEqual([
 			`${file}: unknown key "Deny" (kept, but loom does not use it): did you mean "deny"?`,
 			`${file}: unknown key "tools.bash.executonMode" (kept, but loom does not use it): did you mean "tools.bash.executionMode"?`,
+			`${file}: unknown key "constructor" (kept, but loom does not use it).`,
 		]);
 		// Settings not read from a file (an SDK caller's own object) have nothing said about them.
 		expect(settingsWarnings({ ...value } as never)).toEqual([]);
