@@ -21,18 +21,21 @@ export interface LineWindow {
 const CHUNK_BYTES = 64 * 1024;
 
 /**
- * Collects up to maxLines lines starting at startIndex (0-based) from the first `size` bytes of an open file (the
- * caller opens, checks and closes it), and stops collecting once more than byteBudget bytes are kept: the
- * caller's limit check needs only to see that the budget was exceeded.
+ * Collects up to maxLines lines starting at startIndex (0-based) from an open file, read to its end (the caller
+ * opens, checks and closes it), and stops collecting once more than byteBudget bytes are kept: the caller's limit
+ * check needs only to see that the budget was exceeded.
  */
-export function readLineWindow(fd: number, size: number, startIndex: number, maxLines: number, byteBudget: number, signal?: AbortSignal): Promise<LineWindow> {
-	return lineWindow(chunksOf(fd, size), startIndex, maxLines, byteBudget, signal);
+export function readLineWindow(fd: number, startIndex: number, maxLines: number, byteBudget: number, signal?: AbortSignal): Promise<LineWindow> {
+	return lineWindow(chunksOf(fd), startIndex, maxLines, byteBudget, signal);
 }
 
-/** The first `size` bytes of an open file, a chunk at a time; no read is left running when the caller stops early. */
-async function* chunksOf(fd: number, size: number): AsyncGenerator<Buffer> {
-	for (let position = 0; position < size; ) {
-		const buffer = Buffer.allocUnsafe(Math.min(CHUNK_BYTES, size - position));
+/**
+ * An open file to its end, a chunk at a time; no read is left running when the caller stops early. Not bounded by
+ * the size fstat gave: a file under /proc says 0 and holds text, a log may grow while it is read.
+ */
+async function* chunksOf(fd: number): AsyncGenerator<Buffer> {
+	for (let position = 0; ; ) {
+		const buffer = Buffer.allocUnsafe(CHUNK_BYTES);
 		const { bytesRead } = await read(fd, buffer, 0, buffer.length, position);
 		if (bytesRead === 0) return;
 		position += bytesRead;

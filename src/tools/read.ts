@@ -134,7 +134,7 @@ function readImage(file: RegularFile, absolute: string, shownPath: string, mimeT
 	return result;
 }
 
-/** The text from `files` if it holds the file, else the open file's bytes up to the size fstat gave. */
+/** The text from `files` if it holds the file, else the open file's, read to its end. */
 async function readText(
 	file: RegularFile,
 	absolute: string,
@@ -149,7 +149,7 @@ async function readText(
 	const window: LineWindow =
 		held !== undefined
 			? await textLineWindow(held, offset - 1, maxLines, DEFAULT_MAX_BYTES)
-			: await readLineWindow(file.fd, file.stat.size, offset - 1, maxLines, DEFAULT_MAX_BYTES, signal);
+			: await readLineWindow(file.fd, offset - 1, maxLines, DEFAULT_MAX_BYTES, signal);
 	const { totalLines } = window;
 	const details = (startLine: number, endLine: number, nextOffset?: number): ReadToolDetails => ({
 		path: absolute,

@@ -36,6 +36,13 @@ describe("read tool", () => {
 		expect(result.details).toMatchObject({ path: path.join(dir, "src/a.txt"), kind: "text", totalLines: 2, startLine: 1, endLine: 2, truncated: false });
 	});
 
+	it("reads a file whose size says nothing of its text, as under /proc (a regular file of size 0)", async () => {
+		const { tool } = await setup({});
+		const result = await tool.execute("1", { path: "/proc/self/status" });
+		expect(textOf(result)).toMatch(/^Name:\t/m);
+		expect(textOf(result)).toMatch(/^Pid:\t\d+/m);
+	});
+
 	it("expands ~ to the home directory", async () => {
 		const { dir, tool } = await setup({ "notes.txt": "home note" });
 		process.env.HOME = dir;
