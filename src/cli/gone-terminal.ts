@@ -6,7 +6,7 @@ import { closeSync, openSync } from "node:fs";
 import { isatty } from "node:tty";
 
 /** The standard streams that were terminals when loom started. */
-const startedAsTerminals = [0, 1, 2].filter((fd) => isatty(fd));
+export const startedAsTerminals: readonly number[] = [0, 1, 2].filter((fd) => isatty(fd));
 
 /** For the process's exit: each standard stream whose terminal went away (no longer answers as one) is detached. */
 export function detachGoneTerminal(): void {

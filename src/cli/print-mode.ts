@@ -1,6 +1,7 @@
 // Print mode: run one prompt without the screen. Text mode prints the final answer; JSON mode streams every event.
 import type { AgentSession, RunOutcome, SessionEvent } from "../core/session/index.js";
 import { answerText } from "../core/messages.js";
+import { runOutcome } from "../core/session/run-outcome.js";
 import { stripControls } from "../core/text/sanitize-terminal.js";
 import { eventToJsonLine, type SessionLine } from "../modes/json-events.js";
 import { LineWriter } from "../modes/line-writer.js";
@@ -15,7 +16,8 @@ export interface PrintIo {
 	stopped?: () => boolean;
 }
 
-const NOT_STARTED: RunOutcome = { status: "aborted", errorMessage: "Aborted" };
+/** A prompt stopped before it was sent ends as an aborted run. */
+const NOT_STARTED = runOutcome(undefined, true, undefined);
 
 export async function runPrintMode(session: AgentSession, input: PromptInput, mode: "text" | "json", io: PrintIo): Promise<RunOutcome> {
 	return mode === "json" ? runJson(session, input, io) : runText(session, input, io);

@@ -4,10 +4,10 @@
 // is told and settles; a later signal ends loom at once. Once a signal has come, loom's exit code is the signal's,
 // whatever fails on the way out. A terminal that goes away fails every read and write (EIO) and sends SIGHUP, in
 // either order: the first failure counts as the hang-up.
-import { onProcessExit } from "../core/process/index.js";
+import { onProcessExit } from "../core/process/exit-hooks.js";
 import { stderrLine } from "../core/session/notice-text.js";
 import { EXIT } from "../modes/exit-codes.js";
-import { detachGoneTerminal } from "./gone-terminal.js";
+import { detachGoneTerminal, startedAsTerminals } from "./gone-terminal.js";
 
 type TerminationSignal = "SIGINT" | "SIGTERM" | "SIGHUP";
 
@@ -37,7 +37,7 @@ export function installTermination(): void {
 	if (installed) return;
 	installed = true;
 	for (const signal of Object.keys(SIGNAL_EXIT_CODES) as TerminationSignal[]) process.on(signal, () => onSignal(signal));
-	for (const stream of stdio()) if (stream.isTTY) stream.on("error", terminalGone);
+	for (const fd of startedAsTerminals) stdio()[fd]?.on("error", terminalGone);
 	// Once a signal has come, its code is the exit code, whatever a phase returned or a failure after it set.
 	onProcessExit(() => {
 		if (received !== undefined) process.exitCode = received;
@@ -45,13 +45,9 @@ export function installTermination(): void {
 	});
 }
 
-/**
- * Hands the first signal to `next` until the returned function is called. A signal that came before (only
- * possible when entered from within another phase) is handed on at once.
- */
+/** Hands the first signal to `next` until the returned function is called (phases follow one another). */
 export function enterPhase(next: TerminationPhase): () => void {
 	phase = next;
-	if (received !== undefined) next.stop(received);
 	return () => {
 		if (phase === next) phase = undefined;
 	};

@@ -19,7 +19,7 @@ import type {
 	ToolResultEvent,
 	ToolResultHandler,
 } from "./extension-api.js";
-import { EXTENSION_LOAD_TIMEOUT_MS, withLoadTimeout } from "./load-timeout.js";
+import { withLoadTimeout } from "./load-timeout.js";
 
 /** Where an extension's tools go: the assembly's tool set, which enables them on the session. */
 export interface ToolRegistrar {
@@ -44,7 +44,7 @@ export class ExtensionHost {
 	constructor(
 		private readonly session: AgentSession,
 		private readonly tools: ToolRegistrar,
-		private readonly loadTimeoutMs = EXTENSION_LOAD_TIMEOUT_MS,
+		private readonly loadTimeoutMs: number,
 	) {}
 
 	/**

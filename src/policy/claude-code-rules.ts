@@ -24,5 +24,7 @@ export function loomSpelling(tool: string, pattern: string | undefined): string 
 
 /** Why such a rule is refused, and what to write instead. */
 export function claudeCodeRuleProblem(spelling: string): string {
-	return `it is written for Claude Code (loom's tools are bash, read, edit, write, grep, find and ls, and a command prefix ends with " *", not ":*"): write ${spelling}.`;
+	const names = [...new Set(CLAUDE_CODE_TOOLS.values())];
+	const tools = `${names.slice(0, -1).join(", ")} and ${names.at(-1)}`;
+	return `it is written for Claude Code (loom's tools are ${tools}, and a command prefix ends with " *", not ":*"): write ${spelling}.`;
 }

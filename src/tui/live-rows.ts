@@ -1,7 +1,6 @@
 // The live area's text rows, pure: the tail of a streaming answer, the thinking so far, and the tool call the
 // model is still writing. Everything from the model is stripped of escape sequences (or, for a name, has its
 // controls written out) before it is styled.
-import stringWidth from "string-width";
 import { formatSize } from "../core/format.js";
 import { showControls, stripControls } from "../core/text/sanitize-terminal.js";
 import { renderMarkdown } from "./markdown.js";
@@ -48,8 +47,7 @@ export function thinkingRows(thinking: string, width: number, maxRows: number): 
 	const text = `✻ ${stripControls(thinking.trim())}`;
 	const whole = lastRows(text, width, maxRows);
 	if (whole.hidden === 0) return whole.rows;
-	const header = stringWidth(THINKING_HEADER) <= width ? THINKING_HEADER : truncateRow(THINKING_HEADER, width);
-	return [header, ...lastRows(text, width, maxRows - 1).rows];
+	return [truncateRow(THINKING_HEADER, width), ...whole.rows.slice(1)];
 }
 
 /** "bash call being written (1.2 KB)": a tool call whose arguments are still streaming. */

@@ -2,6 +2,7 @@
 // Providers only say how to send one attempt; everything that can go wrong ends here as an `error` event.
 import { errorMessage } from "../error-text.js";
 import { createAssistantMessageEventStream } from "../event-stream.js";
+import { formatCount } from "../format.js";
 import type { AssistantMessageEventStream, Model, StopReason, StreamOptions } from "../llm-types.js";
 import { providerApiKey } from "./api-keys.js";
 import { PartialAssistantMessage } from "./partial-message.js";
@@ -124,7 +125,7 @@ async function drive(run: ProviderRun, partial: PartialAssistantMessage): Promis
 			}
 			return fail(`${failure.message} (the server asked to wait ${formatSeconds(delayMs)} before retrying)`);
 		}
-		const suffix = retries > 0 ? ` (gave up after ${retries} ${retries === 1 ? "retry" : "retries"})` : "";
+		const suffix = retries > 0 ? ` (gave up after ${formatCount(retries, "retry", "retries")})` : "";
 		return fail(failure.message + suffix);
 	}
 }

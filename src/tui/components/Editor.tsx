@@ -1,6 +1,7 @@
 import { Box, type Key, Text } from "ink";
 import { memo, useCallback, useEffect, useLayoutEffect, useRef, useState } from "react";
 import { showControls } from "../../core/text/sanitize-terminal.js";
+import { formatCount } from "../../core/format.js";
 import type { CompletionSource } from "../completion/completions.js";
 import { applySuggestion } from "../completion/suggestions.js";
 import { layoutEditor } from "../editor-layout.js";
@@ -352,7 +353,7 @@ function EditorView({
 	return (
 		<Box flexDirection="column" width={width} marginTop={1}>
 			<Box flexDirection="column" borderStyle="round" borderColor={running ? "gray" : "magenta"} paddingX={0}>
-				{layout.hiddenAbove > 0 ? <Text dimColor>  ↑ {layout.hiddenAbove} more lines</Text> : null}
+				{layout.hiddenAbove > 0 ? <Text dimColor>  ↑ {formatCount(layout.hiddenAbove, "more line")}</Text> : null}
 				{state.text === "" ? (
 					<Text wrap="truncate-end">
 						<Text color="magenta">› </Text>
@@ -365,7 +366,7 @@ function EditorView({
 						<Row key={index} text={row.text} cursor={row.cursor} prefix={index === 0 && layout.hiddenAbove === 0 ? "› " : "  "} />
 					))
 				)}
-				{layout.hiddenBelow > 0 ? <Text dimColor>  ↓ {layout.hiddenBelow} more lines</Text> : null}
+				{layout.hiddenBelow > 0 ? <Text dimColor>  ↓ {formatCount(layout.hiddenBelow, "more line")}</Text> : null}
 			</Box>
 			{popup ? <SuggestionRows popup={popup} /> : null}
 			{hint ? <Text color="yellow">{hint}</Text> : null}
