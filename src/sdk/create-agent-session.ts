@@ -2,6 +2,7 @@
 // the user's settings and models.json, the built-in tools, the default system prompt with context files, then
 // the install steps (extensions, and whatever else plugs into the session) in a fixed order.
 import { resolve } from "node:path";
+import { raceAbort } from "../core/abort.js";
 import type { ToolExecutionMode } from "../core/agent-types.js";
 import { expandHome } from "../core/home-path.js";
 import type { ThinkingLevel } from "../core/llm-types.js";
@@ -159,7 +160,13 @@ export async function assembleAgentSession(options: CreateAgentSessionOptions, k
 		if (projectTrust.status === "undecided" && projectTrust.pending.length > 0) {
 			session
 				.whenInteractive()
-				.then((ui) => projectTrust.ask(ui))
+				.then((ui) => {
+					const answered = projectTrust.ask(ui);
+					// A prompt sent while the question is open, or while what a yes started is loading, waits for it:
+					// the project's guards are in place before its run.
+					const removeGate = session.addRunGate((signal) => raceAbort(answered, signal, 0).then(() => {}));
+					return answered.finally(removeGate);
+				})
 				.catch((error: Error) => session.ui.notify("error", `The project's code was not started: ${error.message}`));
 		}
 		return { session, ...installed, projectTrust };

@@ -162,7 +162,8 @@ describe("loom acp: a project's own code", () => {
 	it("asks whether to trust the folder as a permission request on a stand-in call, and on a yes runs the project's extension", async () => {
 		const ws = workspace();
 		mkdirSync(join(ws.cwd, ".loom", "extensions"), { recursive: true });
-		writeFileSync(join(ws.cwd, ".loom", "extensions", "guard.ts"), GUARD);
+		// Slow to load: the prompt sent as soon as the question closes must still wait for it.
+		writeFileSync(join(ws.cwd, ".loom", "extensions", "guard.ts"), `await new Promise((resolve) => setTimeout(resolve, 1500));\n${GUARD}`);
 		mkdirSync(join(ws.cwd, "data"));
 		server.enqueue({ toolCalls: [{ id: "rm", name: "bash", arguments: { command: "rm -rf data" } }] }, { text: "Done." });
 		const acp = startAcpClient(ws, server.openaiBaseUrl, { permission: choose("allow_once") });
