@@ -12,7 +12,7 @@ const defaultIo = (): RunIo => ({ stdin: process.stdin, stdout: process.stdout, 
 /** Returns the exit code. Usage errors are thrown as UsageError (exit 2) for main to report. */
 export async function run(options: CliOptions, io: RunIo = defaultIo(), version = "unknown"): Promise<number> {
 	const home = loomHome(io.env);
-	const homeProblem = loomHomeProblem(home, io.env);
+	const homeProblem = loomHomeProblem(io.env);
 	if (homeProblem) throw new UsageError(homeProblem);
 	if (options.listModels !== undefined) {
 		const { printModelList } = await import("./list-models.js");

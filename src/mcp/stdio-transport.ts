@@ -3,7 +3,7 @@
 // server and anything it started) when the server is closed, when it dies, and when loom exits; its stderr is
 // kept (the last few KB), never drawn, so a failure can say why. Loaded only once a server is configured.
 import { type ChildProcess, spawn } from "node:child_process";
-import { ReadBuffer, serializeMessage } from "@modelcontextprotocol/sdk/shared/stdio.js";
+import { ReadBuffer, STDIO_DEFAULT_MAX_BUFFER_SIZE, serializeMessage } from "@modelcontextprotocol/sdk/shared/stdio.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import { isDirectory } from "../core/files/paths.js";
@@ -16,8 +16,8 @@ const STDERR_TAIL_BYTES = 4096;
 const CLOSE_GRACE_MS = 1000;
 /** How long the pipes of a server that exited are read before its exit is reported. */
 const PIPE_DRAIN_MS = 500;
-/** A line on stdout longer than this is no message: the server is stopped. */
-const MAX_LINE_MB = 10;
+/** A line on stdout longer than the SDK's buffer (10 MB) is no message: the server is stopped. */
+const MAX_LINE_MB = STDIO_DEFAULT_MAX_BUFFER_SIZE / (1024 * 1024);
 
 /** The groups of the servers running: whatever way loom leaves, they are killed as it exits. */
 export const serverProcessGroups = new ProcessGroupSet();
@@ -27,7 +27,7 @@ export class ProcessGroupTransport implements Transport {
 	onerror?: (error: Error) => void;
 	onmessage?: (message: JSONRPCMessage) => void;
 	private child: ChildProcess | undefined;
-	private readonly buffer = new ReadBuffer({ maxBufferSize: MAX_LINE_MB * 1024 * 1024 });
+	private readonly buffer = new ReadBuffer();
 	private stderr = "";
 	/** Why loom stopped the server, when it did so for what the server did. */
 	private stoppedBecause: string | undefined;
