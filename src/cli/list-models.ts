@@ -2,14 +2,14 @@
 // provider, context window and whether a key for it is set. The table alone goes to stdout; what to set where no
 // key is goes to stderr. The model flags count as for a run: --api-key is the key of the provider in use, and the
 // model in use (an id at --base-url) is listed though no catalog names it.
-import { formatTokens } from "../core/format.js";
-import { missingApiKeyMessage } from "../core/llm/api-keys.js";
-import { loadModelRegistry, type ModelListing, type ModelRegistry } from "../core/llm/model-registry.js";
+import { formatTokens } from "../core/lib/format.js";
+import { missingApiKeyMessage } from "../core/ai/models/api-keys.js";
+import { loadModelRegistry, type ModelListing, type ModelRegistry } from "../core/ai/models/model-registry.js";
 import { ModelChoice } from "../core/session/model-choice.js";
 import { stderrLine } from "../core/session/notice-text.js";
-import { loadSettings, type Settings } from "../core/session/settings.js";
-import { stripToOneLine } from "../core/text/sanitize-terminal.js";
-import { EXIT } from "../modes/exit-codes.js";
+import { loadSettings, type Settings } from "../core/config/settings.js";
+import { stripToOneLine } from "../core/lib/text/sanitize-terminal.js";
+import { EXIT } from "./exit-codes.js";
 import { chooseModel, namedModelChoice } from "../sdk/model-option.js";
 import { SessionOptionError } from "../sdk/session-option-error.js";
 import type { CliOptions } from "./args.js";

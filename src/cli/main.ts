@@ -3,7 +3,7 @@
 import "./signals-first.js";
 import { createRequire } from "node:module";
 import { stderrLine } from "../core/session/notice-text.js";
-import { EXIT } from "../modes/exit-codes.js";
+import { EXIT } from "./exit-codes.js";
 import { parseArgs } from "./args.js";
 import { UsageError } from "./usage-error.js";
 

@@ -1,7 +1,7 @@
 // What a run of loom reads and writes, and how it reports a failure: shared by the commands that need no session
 // and the session's modes.
 import { stderrLine } from "../core/session/notice-text.js";
-import { EXIT } from "../modes/exit-codes.js";
+import { EXIT } from "./exit-codes.js";
 
 export interface RunIo {
 	stdin: NodeJS.ReadStream;

@@ -1,25 +1,25 @@
 // A run with a session: settings, input, session, then print mode, RPC mode, the screen or the ACP server.
-import { removeStaleOutputFolders } from "../core/files/output-folder.js";
-import { formatCount } from "../core/format.js";
-import { answerText } from "../core/messages.js";
+import { removeStaleOutputFolders } from "../core/lib/files/output-folder.js";
+import { formatCount } from "../core/lib/format.js";
+import { answerText } from "../core/ai/messages.js";
 import type { AgentSession } from "../core/session/agent-session.js";
-import type { ProjectTrustGate } from "../core/session/project-trust-gate.js";
-import { SessionFileError } from "../core/session/session-entries.js";
-import { SessionInUseError } from "../core/session/session-lock.js";
-import { loadSettings, type Settings, SettingsError } from "../core/session/settings.js";
+import type { ProjectTrustGate } from "../core/config/project-trust-gate.js";
+import { SessionFileError } from "../core/session/store/session-entries.js";
+import { SessionInUseError } from "../core/session/store/session-lock.js";
+import { loadSettings, type Settings, SettingsError } from "../core/config/settings.js";
 import { stderrLine, stderrNotice } from "../core/session/notice-text.js";
-import { stripControls, stripToOneLine } from "../core/text/sanitize-terminal.js";
-import { EXIT } from "../modes/exit-codes.js";
+import { stripControls, stripToOneLine } from "../core/lib/text/sanitize-terminal.js";
+import { EXIT } from "./exit-codes.js";
 import type { CliOptions } from "./args.js";
-import { runPrintMode, StdoutError } from "./print-mode.js";
-import { printPrompt } from "./prompt-command.js";
+import { runPrintMode, StdoutError } from "./print/print-mode.js";
+import { printPrompt } from "./print/prompt-command.js";
 import { enterPhase } from "./termination.js";
-import { warningsToReport } from "./reported-warnings.js";
+import { warningsToReport } from "./print/reported-warnings.js";
 import { buildPromptInput, MAX_STDIN_BYTES, type PromptInput, readStdin, withWords } from "./prompt-input.js";
 import { fail, type RunIo } from "./run-io.js";
 import { askToFork, chooseSessionFile, sessionInUseMessage } from "./session-choice.js";
 import type { InteractiveOptions } from "../tui/index.js";
-import { mentionWord } from "../tui/shell-words.js";
+import { mentionWord } from "../tui/editor/shell-words.js";
 import { InterruptedError, UsageError } from "./usage-error.js";
 import { consoleToStderr } from "./console-to-stderr.js";
 
@@ -147,7 +147,7 @@ async function runScreen(session: AgentSession, first: Pick<InteractiveOptions, 
 }
 
 async function runRpc(session: AgentSession, io: RunIo): Promise<number> {
-	const { runRpcMode } = await import("../rpc/rpc-mode.js");
+	const { runRpcMode } = await import("./rpc/rpc-mode.js");
 	// A signal ends loom once the run is aborted and settled; a second one leaves at once.
 	let stopSignals = () => {};
 	const stop = new Promise<number>((resolve) => {
@@ -260,7 +260,7 @@ function reportUntrusted(trust: ProjectTrustGate, io: RunIo): void {
 /** Serves ACP until the editor closes the connection (exit 0) or a signal stops loom (every run aborted first). */
 async function runAcp(options: CliOptions, settings: Settings, home: string, io: RunIo, version: string): Promise<number> {
 	const [{ serveAcp }, { createSession }, { stderrUi }, { killAllBashProcesses }] = await Promise.all([
-		import("../acp/index.js"),
+		import("./acp/index.js"),
 		import("./create-session.js"),
 		import("../sdk/stderr-ui.js"),
 		import("../tools/index.js"),

@@ -1,12 +1,12 @@
 // Which session file to open: -c (newest here), --session (path or id prefix), -r (pick from a list).
-import { formatLocalMinute } from "../core/format.js";
-import { sessionChoice } from "../core/session/session-commands.js";
-import { listSessions, newestSessionFile, type SessionInfo } from "../core/session/session-list.js";
-import { describeHolder, type SessionInUseError } from "../core/session/session-lock.js";
-import { sessionIdFromFileName } from "../core/session/session-paths.js";
-import { resolveSessionArgument } from "../core/session/session-resolve.js";
+import { formatLocalMinute } from "../core/lib/format.js";
+import { sessionChoice } from "../core/session/commands/session-commands.js";
+import { listSessions, newestSessionFile, type SessionInfo } from "../core/session/store/session-list.js";
+import { describeHolder, type SessionInUseError } from "../core/session/store/session-lock.js";
+import { sessionIdFromFileName } from "../core/session/store/session-paths.js";
+import { resolveSessionArgument } from "../core/session/store/session-resolve.js";
 import type { SelectOptions, UiChoice } from "../core/session/session-ui.js";
-import { showControls, stripToOneLine } from "../core/text/sanitize-terminal.js";
+import { showControls, stripToOneLine } from "../core/lib/text/sanitize-terminal.js";
 import type { CliOptions } from "./args.js";
 import { InterruptedError, UsageError } from "./usage-error.js";
 

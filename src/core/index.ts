@@ -1,14 +1,14 @@
 // Public entry of the agent core.
-export * from "./llm-types.js";
-export * from "./agent-types.js";
-export { createAssistantMessageEventStream } from "./event-stream.js";
-export { agentLoop, agentLoopContinue } from "./agent-loop.js";
-export { emptyUsage } from "./llm/usage.js";
-export { Agent, defaultConvertToLlm, type AgentOptions } from "./agent.js";
-export { emptyAssistantMessage, inlinedFile, userMessage } from "./messages.js";
-export { validateToolArguments } from "./validate-tool-arguments.js";
-export { createErrorToolResult } from "./tool-execution.js";
+export * from "./ai/llm-types.js";
+export * from "./engine/agent-types.js";
+export { createAssistantMessageEventStream } from "./ai/event-stream.js";
+export { agentLoop, agentLoopContinue } from "./engine/agent-loop.js";
+export { emptyUsage } from "./ai/usage.js";
+export { Agent, defaultConvertToLlm, type AgentOptions } from "./engine/agent.js";
+export { emptyAssistantMessage, inlinedFile, userMessage } from "./ai/messages.js";
+export { validateToolArguments } from "./engine/validate-tool-arguments.js";
+export { createErrorToolResult } from "./engine/tool-execution.js";
 export type { SessionEvent } from "./session/session-events.js";
-export * from "./tool-definition.js";
-export { lastLines, oneLine } from "./tool-lines.js";
-export { rawField, rawNumber, rawString } from "./raw-value.js";
+export * from "./engine/tool-definition.js";
+export { lastLines, oneLine } from "./engine/tool-lines.js";
+export { rawField, rawNumber, rawString } from "./lib/raw-value.js";

@@ -1,7 +1,7 @@
 // The built-in tools' inputs, as extension handlers see them once they check `event.toolName`.
 import type { BashToolInput, EditToolInput, FindToolInput, GrepToolInput, LsToolInput, ReadToolInput, WriteToolInput } from "../tools/index.js";
 
-declare module "../extensions/extension-api.js" {
+declare module "../plugs/extensions/extension-api.js" {
 	interface KnownToolInputs {
 		read: ReadToolInput;
 		bash: BashToolInput;

@@ -2,11 +2,11 @@
 // the user's settings and models.json, the built-in tools, the default system prompt with context files, then
 // the install steps (extensions, and whatever else plugs into the session) in a fixed order.
 import { resolve } from "node:path";
-import { raceAbort } from "../core/abort.js";
-import type { ToolExecutionMode } from "../core/agent-types.js";
-import { expandHome } from "../core/home-path.js";
-import type { ThinkingLevel } from "../core/llm-types.js";
-import { API_KEY_OPTION, loadModelRegistry, streamModel } from "../core/llm/index.js";
+import { raceAbort } from "../core/lib/abort.js";
+import type { ToolExecutionMode } from "../core/engine/agent-types.js";
+import { expandHome } from "../core/lib/home-path.js";
+import type { ThinkingLevel } from "../core/ai/llm-types.js";
+import { API_KEY_OPTION, loadModelRegistry, streamModel } from "../core/ai/index.js";
 import {
 	type ApprovalMode,
 	AgentSession,
@@ -20,13 +20,13 @@ import {
 	settingsPath,
 	settingsWarnings,
 } from "../core/session/index.js";
-import type { ExtensionFactory } from "../extensions/extension-api.js";
-import { type ExtensionsReport, installExtensions, NamedExtensionsError } from "../extensions/install-extensions.js";
-import { configuredKeys, installApprovalPolicy, type SecretMask, secretMask } from "../policy/index.js";
-import { installResources } from "../resources/install-resources.js";
-import { installCheckpoints } from "../checkpoints/install-checkpoints.js";
-import { installExport } from "../export/export-session.js";
-import { installMcp } from "../mcp/index.js";
+import type { ExtensionFactory } from "../plugs/extensions/extension-api.js";
+import { type ExtensionsReport, installExtensions, NamedExtensionsError } from "../plugs/extensions/install-extensions.js";
+import { configuredKeys, installApprovalPolicy, type SecretMask, secretMask } from "../plugs/policy/index.js";
+import { installResources } from "../plugs/resources/install-resources.js";
+import { installCheckpoints } from "../plugs/checkpoints/install-checkpoints.js";
+import { installExport } from "../plugs/export/export-session.js";
+import { installMcp } from "../plugs/mcp/index.js";
 import { BUILTIN_TOOLS, createBuiltinTools, createUserCommandRunner, sessionProcessGroups, type TextFileAccess } from "../tools/index.js";
 import { type ModelOptions, modelChoice, namedModelChoice } from "./model-option.js";
 import { SessionManager } from "./session-manager.js";

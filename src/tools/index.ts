@@ -1,5 +1,5 @@
 // Public entry of the built-in coding tools.
-import type { ToolDefinition } from "../core/tool-definition.js";
+import type { ToolDefinition } from "../core/engine/tool-definition.js";
 import { createBashTool } from "./bash.js";
 import { createEditTool } from "./edit.js";
 import { createFindTool } from "./find.js";
@@ -7,7 +7,7 @@ import { createGrepTool } from "./grep.js";
 import { createLsTool } from "./ls.js";
 import { createReadTool } from "./read.js";
 import type { TextFileAccess } from "./text-files.js";
-import type { ProcessGroupSet } from "../core/process/index.js";
+import type { ProcessGroupSet } from "../core/lib/process/index.js";
 import { createWriteTool } from "./write.js";
 
 export { type BashToolDetails, BashToolError, type BashToolInput, createBashTool } from "./bash.js";

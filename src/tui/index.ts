@@ -1,15 +1,15 @@
 // Entry of the interactive screen. The CLI calls runInteractive when stdin and stdout are terminals.
 import { createRequire } from "node:module";
 import { homedir } from "node:os";
-import type { Attachment } from "../core/files/attach-file.js";
-import { onProcessExit } from "../core/process/index.js";
+import type { Attachment } from "../core/lib/files/attach-file.js";
+import { onProcessExit } from "../core/lib/process/index.js";
 import type { SelectOptions, UiChoice } from "../core/session/session-ui.js";
-import { colorlessStream, colorRefused } from "./no-color.js";
-import { promptHistoryPath } from "./prompt-history-file.js";
-import type { SessionPort } from "./session-port.js";
-import { PASTE_OFF, PASTE_ON, releaseTerminal } from "./terminal-handoff.js";
+import { colorlessStream, colorRefused } from "./screen/no-color.js";
+import { promptHistoryPath } from "./editor/prompt-history-file.js";
+import type { SessionPort } from "./screen/session-port.js";
+import { PASTE_OFF, PASTE_ON, releaseTerminal } from "./screen/terminal-handoff.js";
 
-export type { SessionPort, SessionSummary } from "./session-port.js";
+export type { SessionPort, SessionSummary } from "./screen/session-port.js";
 
 export interface InteractiveOptions {
 	/** Sent as soon as the screen is up (`loom "a first prompt"`). */
@@ -35,16 +35,16 @@ export interface InteractiveOptions {
  * fast stream cost several times the CPU. So an unset NODE_ENV means production here. (In the bundle NODE_ENV
  * reads as production everywhere, see rolldown.config.mjs, and this loader never touches the environment.)
  */
-function loadScreen(): Promise<typeof import("./mount-screen.js")> {
+function loadScreen(): Promise<typeof import("./screen/mount-screen.js")> {
 	screen ??= importScreen();
 	return screen;
 }
 
-let screen: Promise<typeof import("./mount-screen.js")> | undefined;
+let screen: Promise<typeof import("./screen/mount-screen.js")> | undefined;
 
-async function importScreen(): Promise<typeof import("./mount-screen.js")> {
+async function importScreen(): Promise<typeof import("./screen/mount-screen.js")> {
 	if (process.env.NODE_ENV === undefined) loadProductionReact();
-	return import("./mount-screen.js");
+	return import("./screen/mount-screen.js");
 }
 
 /**

@@ -4,8 +4,8 @@
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { setProjectTrust } from "../../src/core/session/project-trust.js";
-import { isAlive } from "../../src/core/process/index.js";
+import { setProjectTrust } from "../../src/core/config/project-trust.js";
+import { isAlive } from "../../src/core/lib/process/index.js";
 import { everythingStdio, everythingWithPid, filesystemStdio, pidIn, processesGone } from "../support/mcp-servers.js";
 import { tempDir, workspace } from "../support/temp-dir.js";
 import { ROOT, jsonLines, runLoom, serverFlags, startLoom, useScriptedServer } from "../support/loom-process.js";

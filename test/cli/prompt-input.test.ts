@@ -3,7 +3,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { PassThrough, Readable } from "node:stream";
 import { afterEach, describe, expect, it } from "vitest";
-import { eventToJsonLine } from "../../src/modes/json-events.js";
+import { eventToJsonLine } from "../../src/cli/print/json-events.js";
 import { buildPromptInput, MAX_STDIN_BYTES, readStdin } from "../../src/cli/prompt-input.js";
 import { formatSessionList } from "../../src/cli/session-choice.js";
 import { UsageError } from "../../src/cli/usage-error.js";

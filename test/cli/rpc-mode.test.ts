@@ -6,7 +6,7 @@ import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { workspace, type Workspace } from "../support/temp-dir.js";
-import { RpcTestClient } from "../rpc/rpc-test-client.js";
+import { RpcTestClient } from "./rpc/rpc-test-client.js";
 import {
 	cleanEnv,
 	LOOM_BIN,

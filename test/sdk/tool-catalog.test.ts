@@ -2,7 +2,7 @@
 // come from MCP servers, and groups of tools that change as a whole.
 import { Type } from "@sinclair/typebox";
 import { describe, expect, it } from "vitest";
-import type { ToolDefinition } from "../../src/core/tool-definition.js";
+import type { ToolDefinition } from "../../src/core/engine/tool-definition.js";
 import { ToolCatalog } from "../../src/sdk/tool-catalog.js";
 import { createBuiltinTools } from "../../src/tools/index.js";
 

@@ -4,7 +4,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { isAlive } from "../../src/core/process/index.js";
+import { isAlive } from "../../src/core/lib/process/index.js";
 import { waitFor } from "./wait-for.js";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");

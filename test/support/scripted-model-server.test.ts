@@ -3,8 +3,8 @@ import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
-import { streamModel } from "../../src/core/llm/index.js";
-import { collect, context, serverModel, TEST_KEY } from "../core/llm/helpers.js";
+import { streamModel } from "../../src/core/ai/index.js";
+import { collect, context, serverModel, TEST_KEY } from "../core/ai/providers/helpers.js";
 import { startScriptedModelServer } from "./scripted-model-server.mjs";
 import { tempDir } from "./temp-dir.js";
 

@@ -1,5 +1,5 @@
 // Options for an AgentSession on the scripted model server's OpenAI endpoint, with a new session file.
-import { loadModelRegistry, streamModel } from "../../src/core/llm/index.js";
+import { loadModelRegistry, streamModel } from "../../src/core/ai/index.js";
 import { type AgentSessionOptions, type ModelSelection, SessionStore } from "../../src/core/session/index.js";
 import type { ScriptedModelServer } from "./scripted-model-server.mjs";
 

@@ -3,7 +3,7 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { type BashToolDetails, BashToolError, createBashTool, killAllBashProcesses } from "../../src/tools/index.js";
-import { isGroupAlive } from "../../src/core/process/index.js";
+import { isGroupAlive } from "../../src/core/lib/process/index.js";
 import { commandProcessGroups } from "../../src/tools/process-groups.js";
 import { tempDir } from "../support/temp-dir.js";
 import { waitFor } from "../support/wait-for.js";

@@ -4,7 +4,7 @@ import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { outputFolder, removeOutputFolder, removeStaleOutputFolders } from "../../src/core/files/output-folder.js";
+import { outputFolder, removeOutputFolder, removeStaleOutputFolders } from "../../src/core/lib/files/output-folder.js";
 import { createBashTool } from "../../src/tools/index.js";
 import { tempDir } from "../support/temp-dir.js";
 

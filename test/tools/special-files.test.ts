@@ -6,8 +6,8 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { createEditTool, createReadTool, createWriteTool } from "../../src/tools/index.js";
-import { openRegularFile, readOpenFile } from "../../src/core/checked-read.js";
-import { MAX_IMAGE_BYTES } from "../../src/core/files/file-kind.js";
+import { openRegularFile, readOpenFile } from "../../src/core/lib/checked-read.js";
+import { MAX_IMAGE_BYTES } from "../../src/core/lib/files/file-kind.js";
 import type { TextFileAccess } from "../../src/tools/text-files.js";
 import { tempDir } from "../support/temp-dir.js";
 

@@ -4,7 +4,7 @@
 import fs from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { atomicWriteFile } from "../../src/core/files/atomic-write.js";
+import { atomicWriteFile } from "../../src/core/lib/files/atomic-write.js";
 import { createEditTool, createWriteTool } from "../../src/tools/index.js";
 import { tempDir } from "../support/temp-dir.js";
 

@@ -3,7 +3,7 @@
 import { render } from "ink";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { Editor } from "../../src/tui/components/Editor.js";
-import { withPasteFilter } from "../../src/tui/paste-filter.js";
+import { withPasteFilter } from "../../src/tui/editor/paste-filter.js";
 import { typeKeys } from "./render-helpers.js";
 import { TestStdin, TestStdout } from "./terminal-streams.js";
 

@@ -1,6 +1,6 @@
 // Builders for the session events the screen tests replay.
-import type { AgentEvent } from "../../src/core/agent-types.js";
-import type { AssistantMessage, AssistantMessageEvent, ToolCall, Usage } from "../../src/core/llm-types.js";
+import type { AgentEvent } from "../../src/core/engine/agent-types.js";
+import type { AssistantMessage, AssistantMessageEvent, ToolCall, Usage } from "../../src/core/ai/llm-types.js";
 
 export function usage(input = 0, output = 0, cost = 0): Usage {
 	return {

@@ -1,20 +1,20 @@
 // A scripted SessionPort for screen tests: prompt() replays SessionEvents, steps can wait on gates the
 // test opens, and every call is recorded. A test double only; the real one is the AgentSession.
-import type { AgentMessage } from "../../src/core/agent-types.js";
-import type { ThinkingLevel } from "../../src/core/llm-types.js";
-import { type PromptOptions, userMessage } from "../../src/core/messages.js";
-import { CommandRegistry } from "../../src/core/session/command-registry.js";
-import type { ModelListing } from "../../src/core/llm/model-registry.js";
-import { type CommandSession, registerSessionCommands } from "../../src/core/session/session-commands.js";
+import type { AgentMessage } from "../../src/core/engine/agent-types.js";
+import type { ThinkingLevel } from "../../src/core/ai/llm-types.js";
+import { type PromptOptions, userMessage } from "../../src/core/ai/messages.js";
+import { CommandRegistry } from "../../src/core/session/commands/command-registry.js";
+import type { ModelListing } from "../../src/core/ai/models/model-registry.js";
+import { type CommandSession, registerSessionCommands } from "../../src/core/session/commands/session-commands.js";
 import type { SessionEvent } from "../../src/core/session/session-events.js";
-import type { ApprovalMode } from "../../src/core/session/approval-mode.js";
+import type { ApprovalMode } from "../../src/core/config/approval-mode.js";
 import { type SessionUi, nonInteractiveUi } from "../../src/core/session/session-ui.js";
-import type { NamedToolPresentation } from "../../src/core/tool-definition.js";
+import type { NamedToolPresentation } from "../../src/core/engine/tool-definition.js";
 import type { UserCommandOptions, UserCommandResult } from "../../src/core/session/user-command.js";
 import { createUserCommandRunner } from "../../src/tools/index.js";
-import type { SessionPort, SessionSummary } from "../../src/tui/session-port.js";
+import type { SessionPort, SessionSummary } from "../../src/tui/screen/session-port.js";
 import { builtinTools } from "../support/builtin-tools.js";
-import { type UsageTotals, zeroUsage } from "../../src/core/session/usage-totals.js";
+import { type UsageTotals, zeroUsage } from "../../src/core/session/store/usage-totals.js";
 import { assistant } from "./events.js";
 
 export type ScriptStep = SessionEvent | (() => Promise<void>);

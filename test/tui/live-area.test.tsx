@@ -1,9 +1,9 @@
 import { render } from "ink-testing-library";
 import { describe, expect, it, vi } from "vitest";
 import { LiveArea } from "../../src/tui/components/LiveArea.js";
-import { streamingRows } from "../../src/tui/live-rows.js";
-import { liveBudget, planToolRows } from "../../src/tui/live-layout.js";
-import type { ActiveAssistant, ToolRunView } from "../../src/tui/view-model.js";
+import { streamingRows } from "../../src/tui/screen/live-rows.js";
+import { liveBudget, planToolRows } from "../../src/tui/screen/live-layout.js";
+import type { ActiveAssistant, ToolRunView } from "../../src/tui/screen/view-model.js";
 import { builtinTools } from "../support/builtin-tools.js";
 import { plain } from "./render-helpers.js";
 import { stripVTControlCharacters as strip } from "node:util";

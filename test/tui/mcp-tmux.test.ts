@@ -4,7 +4,7 @@
 import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { isAlive } from "../../src/core/process/index.js";
+import { isAlive } from "../../src/core/lib/process/index.js";
 import { useLoomInTmux } from "../support/loom-in-tmux.js";
 import { EVERYTHING_ENTRY, everythingWithPid, pidIn, processesGone } from "../support/mcp-servers.js";
 import { tempDir } from "../support/temp-dir.js";

@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import type { AgentMessage } from "../../src/core/agent-types.js";
+import type { AgentMessage } from "../../src/core/engine/agent-types.js";
 import { tempDir } from "../support/temp-dir.js";
 import { assistant } from "./events.js";
 import { FakeSession } from "./fake-session.js";

@@ -3,7 +3,7 @@
 import { chmodSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { isAlive } from "../../src/core/process/index.js";
+import { isAlive } from "../../src/core/lib/process/index.js";
 import { serverFlags, useScriptedServer } from "../support/loom-process.js";
 import { workspace } from "../support/temp-dir.js";
 import { TmuxTerminal, hasTmux, loomCommand, shellQuote } from "../support/tmux-terminal.js";

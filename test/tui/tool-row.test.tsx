@@ -2,8 +2,8 @@ import chalk from "chalk";
 import { render } from "ink-testing-library";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ToolRow } from "../../src/tui/components/ToolRow.js";
-import { toolRowLines } from "../../src/tui/tool-row-text.js";
-import type { ToolRunView } from "../../src/tui/view-model.js";
+import { toolRowLines } from "../../src/tui/transcript/tool-row-text.js";
+import type { ToolRunView } from "../../src/tui/screen/view-model.js";
 import { builtinTools } from "../support/builtin-tools.js";
 import { linesWith, plain } from "./render-helpers.js";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { AgentMessage } from "../../src/core/agent-types.js";
+import type { AgentMessage } from "../../src/core/engine/agent-types.js";
 import { assistant } from "./events.js";
 import { FakeSession } from "./fake-session.js";
 import { mount } from "./mount-app.js";

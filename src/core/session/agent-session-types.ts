@@ -1,14 +1,14 @@
 // What an AgentSession is made from, and what it reports.
-import type { AgentLoopConfig, AgentMessage, ToolExecutionMode } from "../agent-types.js";
-import type { AssistantMessage, StreamFn, ThinkingLevel } from "../llm-types.js";
-import type { ToolDefinition } from "../tool-definition.js";
+import type { AgentLoopConfig, AgentMessage, ToolExecutionMode } from "../engine/agent-types.js";
+import type { AssistantMessage, StreamFn, ThinkingLevel } from "../ai/llm-types.js";
+import type { ToolDefinition } from "../engine/tool-definition.js";
 import type { CompactionSettings } from "./compaction/compaction-settings.js";
 import type { ModelResolver, ModelSelection } from "./model-choice.js";
-import type { SessionEntry } from "./session-entries.js";
+import type { SessionEntry } from "./store/session-entries.js";
 import type { RunOutcomeStatus, SessionEvent } from "./session-events.js";
-import type { SessionStore } from "./session-store.js";
+import type { SessionStore } from "./store/session-store.js";
 import type { ToolSettings } from "./session-tools.js";
-import type { PromptParts } from "./system-prompt.js";
+import type { PromptParts } from "./prompt/system-prompt.js";
 import type { UserCommandRunner } from "./user-command.js";
 
 export interface AgentSessionOptions {

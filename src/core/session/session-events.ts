@@ -1,7 +1,7 @@
 // Events an AgentSession emits: every AgentEvent plus the session's own.
-import type { AgentEvent } from "../agent-types.js";
-import type { ThinkingLevel } from "../llm-types.js";
-import type { ApprovalMode } from "./approval-mode.js";
+import type { AgentEvent } from "../engine/agent-types.js";
+import type { ThinkingLevel } from "../ai/llm-types.js";
+import type { ApprovalMode } from "../config/approval-mode.js";
 
 export type CompactionReason = "threshold" | "overflow" | "manual";
 /** How a prompt's run ended. */

@@ -1,7 +1,7 @@
 // Fuzzy matching of the indexed files, in slices: a slice of paths per turn of the event loop, so a keystroke
 // never waits for 50,000 paths to be scored. A query that extends the previous one is matched only against the
 // previous one's matches. Asking again with another query drops the job under way.
-import { fuzzyScoreTerms, queryTerms } from "../fuzzy-match.js";
+import { fuzzyScoreTerms, queryTerms } from "./fuzzy-match.js";
 import type { FileIndex, FileIndexSnapshot } from "./file-index.js";
 
 /** Paths scored per turn of the event loop. */

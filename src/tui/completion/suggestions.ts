@@ -4,9 +4,9 @@
 import { readdir } from "node:fs/promises";
 import { homedir } from "node:os";
 import { resolve } from "node:path";
-import { stripToOneLine } from "../../core/text/sanitize-terminal.js";
-import { fuzzyFilter } from "../fuzzy-match.js";
-import { mentionWord, pathWordAt, shellWord } from "../shell-words.js";
+import { stripToOneLine } from "../../core/lib/text/sanitize-terminal.js";
+import { fuzzyFilter } from "./fuzzy-match.js";
+import { mentionWord, pathWordAt, shellWord } from "../editor/shell-words.js";
 import type { FileMatcher } from "./file-matcher.js";
 
 export interface Suggestion {

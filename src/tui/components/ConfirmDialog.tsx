@@ -1,12 +1,12 @@
 import { Text } from "ink";
 import { useCallback, useEffect, useMemo } from "react";
-import { stripControls } from "../../core/text/sanitize-terminal.js";
+import { stripControls } from "../../core/lib/text/sanitize-terminal.js";
 import type { DialogKey } from "../dialogs/dialog-keys.js";
 import { textBlockLayout } from "../dialogs/dialog-layout.js";
 import type { ConfirmDialog as ConfirmRequest } from "../dialogs/dialog-queue.js";
 import { useDialogKeys } from "../hooks/use-dialog-keys.js";
 import { useRefState } from "../hooks/use-ref-state.js";
-import { wrapRows } from "../wrap.js";
+import { wrapRows } from "../transcript/wrap.js";
 import { DialogFrame } from "./DialogFrame.js";
 
 export interface ConfirmDialogProps {

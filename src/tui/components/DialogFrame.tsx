@@ -1,8 +1,8 @@
 import { Box, Text } from "ink";
 import type { ReactNode } from "react";
-import { stripToOneLine } from "../../core/text/sanitize-terminal.js";
+import { stripToOneLine } from "../../core/lib/text/sanitize-terminal.js";
 import type { DialogChrome } from "../dialogs/dialog-layout.js";
-import { firstThatFits } from "../fit-row.js";
+import { firstThatFits } from "../transcript/fit-row.js";
 
 export interface DialogFrameProps {
 	/** The question, on one row (cut to the width; control characters removed). */

@@ -1,16 +1,16 @@
 import { Box, type Key, Text } from "ink";
 import { memo, useCallback, useEffect, useLayoutEffect, useRef, useState } from "react";
-import { showControls } from "../../core/text/sanitize-terminal.js";
-import { formatCount } from "../../core/format.js";
+import { showControls } from "../../core/lib/text/sanitize-terminal.js";
+import { formatCount } from "../../core/lib/format.js";
 import type { CompletionSource } from "../completion/completions.js";
 import { applySuggestion } from "../completion/suggestions.js";
-import { layoutEditor } from "../editor-layout.js";
-import { type EditorCommand, editorCommands } from "../editor-keys.js";
-import * as edit from "../editor-state.js";
+import { layoutEditor } from "../editor/editor-layout.js";
+import { type EditorCommand, editorCommands } from "../editor/editor-keys.js";
+import * as edit from "../editor/editor-state.js";
 import { useKeys } from "../hooks/use-keys.js";
 import { useSuggestions } from "../hooks/use-suggestions.js";
-import { EDIT_KINDS, keepMarkersWhole } from "../marker-edits.js";
-import { type Paste, type TypedPrompt, expandPastes, isLargePaste, lostPastes, newMarker } from "../paste-marker.js";
+import { EDIT_KINDS, keepMarkersWhole } from "../editor/marker-edits.js";
+import { type Paste, type TypedPrompt, expandPastes, isLargePaste, lostPastes, newMarker } from "../editor/paste-marker.js";
 import { SuggestionRows, suggestionHeight } from "./SuggestionRows.js";
 
 /** Two Ctrl+C within this window exit. */

@@ -1,11 +1,11 @@
 import { Text } from "ink";
 import { useCallback, useEffect } from "react";
-import { showControls } from "../../core/text/sanitize-terminal.js";
+import { showControls } from "../../core/lib/text/sanitize-terminal.js";
 import type { DialogKey } from "../dialogs/dialog-keys.js";
 import { textBlockLayout } from "../dialogs/dialog-layout.js";
 import type { InputDialog as InputRequest } from "../dialogs/dialog-queue.js";
 import { fieldWindow } from "../dialogs/field-window.js";
-import * as edit from "../editor-state.js";
+import * as edit from "../editor/editor-state.js";
 import { useDialogKeys } from "../hooks/use-dialog-keys.js";
 import { useRefState } from "../hooks/use-ref-state.js";
 import { DialogFrame } from "./DialogFrame.js";

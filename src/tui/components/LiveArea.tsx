@@ -1,10 +1,10 @@
 import { Box, Text } from "ink";
 import { useMemo } from "react";
-import type { NamedToolPresentation } from "../../core/tool-definition.js";
-import { planLiveArea } from "../live-layout.js";
-import { pendingCallText, streamingRows, thinkingRows } from "../live-rows.js";
-import { spinnerFrame } from "../tool-row-text.js";
-import type { ActiveAssistant, ToolRunView } from "../view-model.js";
+import type { NamedToolPresentation } from "../../core/engine/tool-definition.js";
+import { planLiveArea } from "../screen/live-layout.js";
+import { pendingCallText, streamingRows, thinkingRows } from "../screen/live-rows.js";
+import { spinnerFrame } from "../transcript/tool-row-text.js";
+import type { ActiveAssistant, ToolRunView } from "../screen/view-model.js";
 import { ToolRow } from "./ToolRow.js";
 
 export interface LiveAreaProps {

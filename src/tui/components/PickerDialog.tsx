@@ -1,6 +1,6 @@
 import { Box, Text } from "ink";
 import { useCallback, useEffect, useMemo } from "react";
-import { stripToOneLine } from "../../core/text/sanitize-terminal.js";
+import { stripToOneLine } from "../../core/lib/text/sanitize-terminal.js";
 import type { DialogKey } from "../dialogs/dialog-keys.js";
 import { bodyStart, pickerLayout } from "../dialogs/dialog-layout.js";
 import type { SelectDialog } from "../dialogs/dialog-queue.js";
@@ -8,8 +8,8 @@ import { pickerHints, pickerRows, wrappedChoiceRows } from "../dialogs/picker-ro
 import { choiceKeys, initialPicker, matchingChoices, pickerStep } from "../dialogs/picker-state.js";
 import { useDialogKeys } from "../hooks/use-dialog-keys.js";
 import { useRefState } from "../hooks/use-ref-state.js";
-import { styledLineText } from "../tool-row-text.js";
-import { wrapRows } from "../wrap.js";
+import { styledLineText } from "../transcript/tool-row-text.js";
+import { wrapRows } from "../transcript/wrap.js";
 import { DialogFrame } from "./DialogFrame.js";
 
 export interface PickerDialogProps {

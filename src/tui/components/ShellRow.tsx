@@ -1,7 +1,7 @@
 import { Text } from "ink";
-import { showControls } from "../../core/text/sanitize-terminal.js";
-import { formatDuration } from "../format.js";
-import { spinnerFrame } from "../tool-row-text.js";
+import { showControls } from "../../core/lib/text/sanitize-terminal.js";
+import { formatDuration } from "../screen/format.js";
+import { spinnerFrame } from "../transcript/tool-row-text.js";
 
 export interface ShellRowProps {
 	/** The `!command` running. */

@@ -1,6 +1,6 @@
 import { Text } from "ink";
 import stringWidth from "string-width";
-import { showControls } from "../../core/text/sanitize-terminal.js";
+import { showControls } from "../../core/lib/text/sanitize-terminal.js";
 import type { SuggestionPopup } from "../hooks/use-suggestions.js";
 
 /** Rows of suggestions shown at most; the list scrolls with the highlight. */

@@ -2,9 +2,9 @@
 // descriptions lined up in a column (or, when asked, wrapped onto the rows under them), and the key hint.
 // Pure; PickerDialog only styles it.
 import type { UiChoice } from "../../core/session/session-ui.js";
-import { stripToOneLine } from "../../core/text/sanitize-terminal.js";
-import { columns, cutEnd } from "../fit-row.js";
-import { noticeRows } from "../notice-rows.js";
+import { stripToOneLine } from "../../core/lib/text/sanitize-terminal.js";
+import { columns, cutEnd } from "../transcript/fit-row.js";
+import { noticeRows } from "../transcript/notice-rows.js";
 import { CHOICE_GAP, fitChoiceRow } from "./choice-row.js";
 
 /** Labels longer than this push their description further instead of widening the column. */

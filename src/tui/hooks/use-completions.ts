@@ -1,5 +1,5 @@
 import { useEffect, useMemo } from "react";
-import type { CommandLookup } from "../../core/session/command-registry.js";
+import type { CommandLookup } from "../../core/session/commands/command-registry.js";
 import { type CompletionSource, createCompletions } from "../completion/completions.js";
 
 /** The editor's completions for this screen: its commands (read at each keystroke: the list may grow) and the files under `cwd`. */

@@ -1,7 +1,7 @@
 import { useStdin, useStdout } from "ink";
 import { useCallback, useMemo } from "react";
-import type { NoticeLevel } from "../../core/session/command-registry.js";
-import { editInEditor, suspendToShell } from "../terminal-handoff.js";
+import type { NoticeLevel } from "../../core/session/commands/command-registry.js";
+import { editInEditor, suspendToShell } from "../screen/terminal-handoff.js";
 
 export interface TerminalHandoff {
 	/** Ctrl+G: `text` in the user's editor; resolves with the saved text, or undefined (and a notice) when that failed. */

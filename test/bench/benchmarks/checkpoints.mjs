@@ -3,7 +3,7 @@
 import { mkdirSync, mkdtempSync, rmSync, statSync, truncateSync, utimesSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { Checkpointer } from "../../../dist/checkpoints/checkpointer.js";
+import { Checkpointer } from "../../../dist/plugs/checkpoints/checkpointer.js";
 import { ms, repeat } from "../lib.mjs";
 
 function makeTree(root, files) {

@@ -10,7 +10,7 @@ import {
 	type SessionEvent,
 	SessionStore,
 } from "../../../src/core/session/index.js";
-import { streamModel } from "../../../src/core/llm/index.js";
+import { streamModel } from "../../../src/core/ai/index.js";
 import { tempDir } from "../../support/temp-dir.js";
 import { scriptedSessionOptions } from "./session-fixtures.js";
 import { useScriptedServer } from "../../support/use-scripted-server.js";

@@ -3,7 +3,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Type } from "@sinclair/typebox";
 import type { AgentTool } from "../../../src/core/index.js";
-import { loadModelRegistry, streamModel } from "../../../src/core/llm/index.js";
+import { loadModelRegistry, streamModel } from "../../../src/core/ai/index.js";
 import {
 	AgentSession,
 	type AgentSessionOptions,

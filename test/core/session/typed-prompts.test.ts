@@ -1,7 +1,7 @@
 // A prompt that stood for more than was typed (a paste's marker, a command line, shell output put ahead) keeps
 // what was typed on its message; the lists of prompts name it so, and a file written before still loads.
 import { describe, expect, it } from "vitest";
-import { userMessage } from "../../../src/core/messages.js";
+import { userMessage } from "../../../src/core/ai/messages.js";
 import { SessionStore, listSessions, loadSessionFile, promptPoints, sessionTree } from "../../../src/core/session/index.js";
 import { tempDir } from "../../support/temp-dir.js";
 import { assistant, user } from "./session-fixtures.js";

@@ -1,10 +1,10 @@
 // The compaction summary: a message of its own kind among the agent's messages, standing for the compacted part
 // of the conversation. The session file keeps it as a compaction entry; the view rebuilds the message from that
 // entry, and a provider sees it as a user message (convertToLlmWithSummaries).
-import type { AgentMessage } from "../../agent-types.js";
-import { defaultConvertToLlm } from "../../agent.js";
-import type { Message, UserMessage } from "../../llm-types.js";
-import type { CompactionEntry } from "../session-entries.js";
+import type { AgentMessage } from "../../engine/agent-types.js";
+import { defaultConvertToLlm } from "../../engine/agent.js";
+import type { Message, UserMessage } from "../../ai/llm-types.js";
+import type { CompactionEntry } from "../store/session-entries.js";
 
 export interface CompactionSummaryMessage {
 	role: "compactionSummary";
@@ -16,7 +16,7 @@ export interface CompactionSummaryMessage {
 	timestamp: number;
 }
 
-declare module "../../agent-types.js" {
+declare module "../../engine/agent-types.js" {
 	interface CustomAgentMessages {
 		compactionSummary: CompactionSummaryMessage;
 	}

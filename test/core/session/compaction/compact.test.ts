@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import type { AgentMessage } from "../../../../src/core/index.js";
-import { streamModel } from "../../../../src/core/llm/index.js";
+import { streamModel } from "../../../../src/core/ai/index.js";
 import {
 	type CompactionError,
 	buildCompactedContext,

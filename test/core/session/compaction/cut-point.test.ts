@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { AgentMessage, AssistantMessage, ToolResultMessage } from "../../../../src/core/index.js";
 import { estimateTokens, findCutPoint } from "../../../../src/core/session/compaction/index.js";
-import type { SessionEntry } from "../../../../src/core/session/session-entries.js";
+import type { SessionEntry } from "../../../../src/core/session/store/session-entries.js";
 import { asEntries, assistant, call, conversation, result, user } from "./fixtures.js";
 
 function callIds(messages: AgentMessage[]): Set<string> {

@@ -1,6 +1,6 @@
 // Message and entry builders for compaction tests.
 import type { AgentMessage, AssistantMessage, ToolCall, ToolResultMessage, Usage, UserMessage } from "../../../../src/core/index.js";
-import type { SessionEntry } from "../../../../src/core/session/session-entries.js";
+import type { SessionEntry } from "../../../../src/core/session/store/session-entries.js";
 
 let clock = 1_700_000_000_000;
 /** Strictly increasing timestamps, like a real conversation. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { streamModel } from "../../../../src/core/llm/index.js";
+import { streamModel } from "../../../../src/core/ai/index.js";
 import {
 	CompactionError,
 	SUMMARY_SYSTEM_PROMPT,

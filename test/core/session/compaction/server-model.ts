@@ -1,7 +1,7 @@
 // A model pointing at the scripted model server, and what a recorded request carried.
 import type { Model } from "../../../../src/core/index.js";
 import type { RecordedRequest, ScriptedModelServer } from "../../../support/scripted-model-server.mjs";
-import { type Protocol, serverModel as providerTestModel } from "../../llm/helpers.js";
+import { type Protocol, serverModel as providerTestModel } from "../../ai/providers/helpers.js";
 
 export type { Protocol };
 export const TEST_KEY = "sk-test-COMPACTION-0123456789";

@@ -3,7 +3,7 @@
 import { Type } from "@sinclair/typebox";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Agent, type AgentMessage, type AgentTool, type AssistantMessage } from "../../../../src/core/index.js";
-import { isContextOverflow, streamModel } from "../../../../src/core/llm/index.js";
+import { isContextOverflow, streamModel } from "../../../../src/core/ai/index.js";
 import {
 	SUMMARY_SYSTEM_PROMPT,
 	applyCompactionToLoopMessages,

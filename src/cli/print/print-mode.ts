@@ -1,0 +1,81 @@
+// Print mode: run one prompt without the screen. Text mode prints the final answer; JSON mode streams every event.
+import type { AgentSession, RunOutcome, SessionEvent } from "../../core/session/index.js";
+import { answerText } from "../../core/ai/messages.js";
+import { runOutcome } from "../../core/session/run/run-outcome.js";
+import { stripControls } from "../../core/lib/text/sanitize-terminal.js";
+import { eventToJsonLine, type SessionLine } from "./json-events.js";
+import { LineWriter } from "./line-writer.js";
+import { ToolUpdateDeltas } from "./tool-update-deltas.js";
+import type { PromptInput } from "../prompt-input.js";
+import { StatusLine } from "./status-line.js";
+
+export interface PrintIo {
+	stdout: NodeJS.WriteStream;
+	stderr: NodeJS.WriteStream;
+	/** Whether the run was stopped (a signal) before its prompt could start: the prompt is then not sent. */
+	stopped?: () => boolean;
+}
+
+/** A prompt stopped before it was sent ends as an aborted run. */
+const NOT_STARTED = runOutcome(undefined, true, undefined);
+
+export async function runPrintMode(session: AgentSession, input: PromptInput, mode: "text" | "json", io: PrintIo): Promise<RunOutcome> {
+	return mode === "json" ? runJson(session, input, io) : runText(session, input, io);
+}
+
+async function runJson(session: AgentSession, input: PromptInput, io: PrintIo): Promise<RunOutcome> {
+	const first: SessionLine = {
+		type: "session",
+		id: session.sessionId,
+		file: session.sessionFile,
+		cwd: session.cwd,
+		provider: session.provider,
+		model: session.modelId,
+	};
+	const out = new LineWriter(io.stdout);
+	out.write(first);
+	const toolUpdates = new ToolUpdateDeltas();
+	// Awaited by the session: a slow reader slows the run down instead of piling its lines up in memory.
+	session.subscribe((event) => out.write(eventToJsonLine(event, toolUpdates)));
+	await session.start();
+	if (io.stopped?.()) return NOT_STARTED;
+	return session.runPrompt(input.text, { images: input.images });
+}
+
+async function runText(session: AgentSession, input: PromptInput, io: PrintIo): Promise<RunOutcome> {
+	const status = io.stderr.isTTY ? new StatusLine(io.stderr) : undefined;
+	// Errors reach stderr once, from the outcome (see run.ts); the status line only shows progress.
+	if (status) session.subscribe((event: SessionEvent) => status.update(event));
+	await session.start();
+	if (io.stopped?.()) return NOT_STARTED;
+	status?.start();
+	let outcome: RunOutcome;
+	try {
+		outcome = await session.runPrompt(input.text, { images: input.images });
+	} finally {
+		status?.stop();
+	}
+	const answer = outcome.message ? answerText(outcome.message) : "";
+	// Into a terminal the answer is drawn, so it loses its escape sequences; into a pipe or a file it is data
+	// for whoever reads it, passed on exactly as the model wrote it.
+	const text = io.stdout.isTTY ? stripControls(answer, { keepTabs: true }) : answer;
+	if (text) await writeOut(io.stdout, text.endsWith("\n") ? text : `${text}\n`);
+	return outcome;
+}
+
+/** stdout refused the output (a full disk, a closed pipe): the answer did not reach its reader. */
+export class StdoutError extends Error {
+	readonly code: string | undefined;
+	constructor(cause: NodeJS.ErrnoException) {
+		super(`could not write to stdout: ${cause.message}`);
+		this.name = "StdoutError";
+		this.code = cause.code;
+	}
+}
+
+/** Resolves once the text is written; a failed write rejects, so a lost answer cannot end in exit 0. */
+function writeOut(stream: NodeJS.WritableStream, text: string): Promise<void> {
+	return new Promise((resolve, reject) => {
+		stream.write(text, (error) => (error ? reject(new StdoutError(error as NodeJS.ErrnoException)) : resolve()));
+	});
+}

@@ -1,0 +1,68 @@
+// The provider table: one entry per wire API. The dispatcher (streamModel), the SDK preload, the models.json
+// validator and the Api type all read it, so adding an API is one file (its stream function and thinking
+// settings) plus one line in BUILTIN_APIS below.
+import type { AssistantMessageEventStream, Context, Model, ThinkingLevel } from "./llm-types.js";
+import { streamAnthropicMessages } from "./providers/anthropic-messages.js";
+import { ANTHROPIC_THINKING } from "./providers/anthropic-request.js";
+import { streamGoogleGenerativeAi } from "./providers/google-generative-ai.js";
+import { GOOGLE_THINKING } from "./providers/google-request.js";
+import { streamOpenAICompletions } from "./providers/openai-completions.js";
+import { OPENAI_REASONING_EFFORT } from "./providers/openai-request.js";
+import { streamOpenAIResponses } from "./providers/openai-responses.js";
+import { OPENAI_RESPONSES_REASONING } from "./providers/openai-responses-request.js";
+import type { ProviderStreamOptions } from "./providers/provider-run.js";
+
+export interface ApiProvider<TThinking = unknown> {
+	/** The wire API's name, as a model's and a models.json provider's `api` give it. */
+	readonly api: string;
+	/** Streams one assistant message. Never throws and never rejects (see StreamFn). */
+	stream(model: Model, context: Context, options?: ProviderStreamOptions): AssistantMessageEventStream;
+	/** Loads the SDK the stream uses (lazily: startup never pays for it), so a first request need not wait. */
+	loadSdk(): Promise<unknown>;
+	/** What each thinking level asks of this API; the request builder reads its settings from here. */
+	readonly thinking: Readonly<Record<ThinkingLevel, TThinking>>;
+}
+
+/**
+ * A built-in entry, typed by its name alone: the Api type needs the names, and the package's declarations must
+ * not carry the SDKs' own types (the Gemini one is only a development dependency).
+ */
+function builtin<const Name extends string, TThinking>(provider: ApiProvider<TThinking> & { api: Name }): ApiProvider & { readonly api: Name } {
+	return provider;
+}
+
+/** The built-in wire APIs. The SDKs are imported only when a request (or the preload) asks for them. */
+const BUILTIN_APIS = [
+	builtin({ api: "anthropic-messages", stream: streamAnthropicMessages, loadSdk: () => import("@anthropic-ai/sdk"), thinking: ANTHROPIC_THINKING }),
+	builtin({ api: "openai-completions", stream: streamOpenAICompletions, loadSdk: () => import("openai"), thinking: OPENAI_REASONING_EFFORT }),
+	builtin({ api: "openai-responses", stream: streamOpenAIResponses, loadSdk: () => import("openai"), thinking: OPENAI_RESPONSES_REASONING }),
+	// Sent with fetch (see google-generative-ai.ts): no SDK to load.
+	builtin({ api: "google-generative-ai", stream: streamGoogleGenerativeAi, loadSdk: async () => undefined, thinking: GOOGLE_THINKING }),
+] as const;
+
+/** Names of the built-in wire APIs (the known part of the Api type). */
+export type BuiltinApi = (typeof BUILTIN_APIS)[number]["api"];
+
+const table = new Map<string, ApiProvider>(BUILTIN_APIS.map((entry) => [entry.api, entry]));
+
+/**
+ * Adds a wire API, for every model whose `api` names it from now on (an extension's, a test's).
+ * Returns the function that removes it again. A name already in the table is refused.
+ */
+export function registerApi(provider: ApiProvider<any>): () => void {
+	if (table.has(provider.api)) throw new Error(`The API "${provider.api}" is already registered.`);
+	table.set(provider.api, provider);
+	return () => {
+		if (table.get(provider.api) === provider) table.delete(provider.api);
+	};
+}
+
+/** The table's entry for an API name, if any. */
+export function apiProvider(api: string): ApiProvider | undefined {
+	return table.get(api);
+}
+
+/** Every API name in the table, built-in first. */
+export function knownApis(): string[] {
+	return [...table.keys()];
+}

@@ -1,0 +1,186 @@
+// Messages, models and the streaming protocol between a provider and the agent loop.
+import type { TSchema } from "@sinclair/typebox";
+import type { EventStream } from "./event-stream.js";
+import type { BuiltinApi } from "./api-registry.js";
+
+/** A wire API: the provider table's names are known; any other string names one registered at run time. */
+export type Api = BuiltinApi | (string & {});
+export type StopReason = "stop" | "length" | "toolUse" | "error" | "aborted";
+/** Every thinking level, from none to the most; each provider maps them in its entry of the provider table. */
+export const THINKING_LEVELS = ["off", "low", "medium", "high"] as const;
+export type ThinkingLevel = (typeof THINKING_LEVELS)[number];
+
+export interface TextContent {
+	type: "text";
+	text: string;
+	/**
+	 * Provider data tied to this block of an assistant message (a Gemini thought signature), sent back verbatim
+	 * to the model that produced it and dropped for any other.
+	 */
+	signature?: string;
+}
+
+export interface ThinkingContent {
+	type: "thinking";
+	thinking: string;
+	/**
+	 * Provider signature, sent back verbatim to the model that produced it (Anthropic's signature, a Gemini thought
+	 * signature, an OpenAI Responses reasoning item with its encrypted content, as JSON).
+	 */
+	thinkingSignature?: string;
+	/** Encrypted thinking the provider returned without readable text (Anthropic redacted_thinking, a reasoning item without summary). */
+	redacted?: boolean;
+}
+
+export interface ImageContent {
+	type: "image";
+	/** base64 */
+	data: string;
+	mimeType: string;
+}
+
+export interface ToolCall {
+	type: "toolCall";
+	id: string;
+	name: string;
+	arguments: Record<string, any>;
+	/**
+	 * Why the streamed arguments were not one complete JSON object, when they were not. `arguments` then holds
+	 * only the preview recovered from them, and the call is never executed: its result is an error saying so.
+	 */
+	argumentsError?: string;
+	/** As TextContent.signature (a Gemini thought signature). */
+	signature?: string;
+}
+
+export interface Usage {
+	input: number;
+	output: number;
+	cacheRead: number;
+	cacheWrite: number;
+	/**
+	 * Of `output`, the tokens the model spent reasoning (already counted, and priced, in `output`). Absent where the
+	 * provider does not say, and in sessions saved before it was recorded.
+	 */
+	reasoning?: number;
+	totalTokens: number;
+	cost: { input: number; output: number; cacheRead: number; cacheWrite: number; total: number };
+}
+
+export interface UserMessage {
+	role: "user";
+	/**
+	 * What the user typed, where `content` is what it stood for (a paste marker, a prompt template's command line,
+	 * a file named with @, a shell command's output put ahead): shown and recalled in its place, never sent.
+	 */
+	typed?: string;
+	content: string | (TextContent | ImageContent)[];
+	timestamp: number;
+}
+
+export interface AssistantMessage {
+	role: "assistant";
+	content: (TextContent | ThinkingContent | ToolCall)[];
+	api: Api;
+	provider: string;
+	model: string;
+	usage: Usage;
+	stopReason: StopReason;
+	errorMessage?: string;
+	timestamp: number;
+}
+
+export interface ToolResultMessage<TDetails = any> {
+	role: "toolResult";
+	toolCallId: string;
+	toolName: string;
+	content: (TextContent | ImageContent)[];
+	details?: TDetails;
+	isError: boolean;
+	timestamp: number;
+}
+
+export type Message = UserMessage | AssistantMessage | ToolResultMessage;
+
+export interface Tool<TParameters extends TSchema = TSchema> {
+	name: string;
+	description: string;
+	parameters: TParameters;
+}
+
+/** What a provider is asked: the model's view of the conversation. */
+export interface Context {
+	systemPrompt?: string;
+	messages: Message[];
+	tools?: Tool[];
+}
+
+export interface ModelCost {
+	/** US dollars per million tokens. */
+	input: number;
+	output: number;
+	cacheRead: number;
+	cacheWrite: number;
+}
+
+export interface Model {
+	id: string;
+	name: string;
+	api: Api;
+	provider: string;
+	baseUrl: string;
+	reasoning: boolean;
+	input: ("text" | "image")[];
+	cost: ModelCost;
+	contextWindow: number;
+	maxTokens: number;
+	headers?: Record<string, string>;
+}
+
+export type AssistantMessageEvent =
+	| { type: "start"; partial: AssistantMessage }
+	| { type: "text_start"; contentIndex: number; partial: AssistantMessage }
+	| { type: "text_delta"; contentIndex: number; delta: string; partial: AssistantMessage }
+	| { type: "text_end"; contentIndex: number; content: string; partial: AssistantMessage }
+	| { type: "thinking_start"; contentIndex: number; partial: AssistantMessage }
+	| { type: "thinking_delta"; contentIndex: number; delta: string; partial: AssistantMessage }
+	| { type: "thinking_end"; contentIndex: number; content: string; partial: AssistantMessage }
+	| { type: "toolcall_start"; contentIndex: number; partial: AssistantMessage }
+	| { type: "toolcall_delta"; contentIndex: number; delta: string; partial: AssistantMessage }
+	| { type: "toolcall_end"; contentIndex: number; toolCall: ToolCall; partial: AssistantMessage }
+	| { type: "done"; reason: Extract<StopReason, "stop" | "length" | "toolUse">; message: AssistantMessage }
+	| { type: "error"; reason: Extract<StopReason, "aborted" | "error">; error: AssistantMessage };
+
+export type AssistantMessageEventStream = EventStream<AssistantMessageEvent, AssistantMessage>;
+
+/** Reported by a provider before it waits to retry a failed request. */
+export interface RetryInfo {
+	attempt: number;
+	maxRetries: number;
+	delayMs: number;
+	reason: string;
+}
+
+export interface StreamOptions {
+	apiKey?: string;
+	signal?: AbortSignal;
+	reasoning?: ThinkingLevel;
+	maxTokens?: number;
+	temperature?: number;
+	/** Retries of failures before any content arrived (default 3). */
+	maxRetries?: number;
+	/** End the stream with an error after this long without output (default 5 minutes). */
+	idleTimeoutMs?: number;
+	onRetry?: (info: RetryInfo) => void;
+	headers?: Record<string, string>;
+}
+
+/**
+ * Streams one assistant message. Never throws and never rejects: failures end the stream
+ * with an `error` event carrying the partial message.
+ */
+export type StreamFn = (
+	model: Model,
+	context: Context,
+	options?: StreamOptions,
+) => AssistantMessageEventStream | Promise<AssistantMessageEventStream>;

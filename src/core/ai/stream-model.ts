@@ -1,0 +1,54 @@
+// The one StreamFn the rest of loom uses: dispatches on model.api through the provider table. Never throws, never rejects.
+import { errorMessage } from "../lib/error-text.js";
+import { createAssistantMessageEventStream } from "./event-stream.js";
+import type { AssistantMessageEventStream, Context, Model } from "./llm-types.js";
+import { errorAssistantMessage } from "./messages.js";
+import { apiProvider, knownApis } from "./api-registry.js";
+import type { ProviderStreamOptions } from "./providers/provider-run.js";
+
+export function streamModel(model: Model, context: Context, options?: ProviderStreamOptions): AssistantMessageEventStream {
+	try {
+		const provider = apiProvider(model.api);
+		if (provider) return provider.stream(model, context, options);
+		const expected = knownApis().map((api) => `"${api}"`).join(" or ");
+		return failedStream(model, `Unsupported API "${model.api}" for model ${model.provider}/${model.id} (expected ${expected}).`);
+	} catch (error) {
+		// Request building is synchronous inside the providers' prepare step, so this is a last resort.
+		return failedStream(model, `Could not start the request: ${errorMessage(error)}`);
+	}
+}
+
+/**
+ * Starts loading the SDK that requests to `model` will use, so the first request does not wait for it
+ * (loading one takes tens of milliseconds). Never rejects; a failure shows on the request itself.
+ */
+export function preloadModelSdk(model: Pick<Model, "api">): Promise<void> {
+	const provider = apiProvider(model.api);
+	if (!provider) return Promise.resolve();
+	return Promise.resolve()
+		.then(() => provider.loadSdk())
+		.then(warmUpFetch)
+		.catch(() => {});
+}
+
+/**
+ * The SDKs send through Node's fetch, which is loaded on first use, and whose first request body pays a
+ * one-time set-up (web streams, and a fresh context for an internal pattern when the body's reader is
+ * released): together 30-50 ms. Reading one small body to its end does both now.
+ */
+async function warmUpFetch(): Promise<void> {
+	const body = new Response("{}").body;
+	if (!body) return;
+	for await (const _chunk of body) {
+		// drain
+	}
+}
+
+function failedStream(model: Model, errorMessage: string): AssistantMessageEventStream {
+	const stream = createAssistantMessageEventStream();
+	const message = errorAssistantMessage(model, errorMessage);
+	stream.push({ type: "start", partial: message });
+	stream.push({ type: "error", reason: "error", error: message });
+	stream.end();
+	return stream;
+}

@@ -1,0 +1,172 @@
+// User settings from <loomHome>/settings.json, and a project's own from <project>/.loom/settings.json;
+// command-line flags override them (see src/cli).
+import { join } from "node:path";
+import { type Static, Type } from "@sinclair/typebox";
+import { Value } from "@sinclair/typebox/value";
+import { THINKING_LEVELS } from "../ai/llm-types.js";
+import { APPROVAL_MODES } from "./approval-mode.js";
+import { withoutBom } from "../lib/text/decode-text.js";
+import { parseJson, readConfigText } from "../lib/files/json-file.js";
+import { unknownKeys, unknownKeyWarning } from "./settings-keys.js";
+
+/** Far above any real settings file; a bigger one is a mistake (or not a settings file at all). */
+export const MAX_CONFIG_BYTES = 1024 * 1024;
+
+const ExecutionModeSchema = Type.Union([Type.Literal("parallel"), Type.Literal("sequential")]);
+const ThinkingSchema = Type.Union(THINKING_LEVELS.map((level) => Type.Literal(level)));
+
+const RuleListSchema = Type.Array(Type.String({ minLength: 1 }));
+
+export const SettingsSchema = Type.Object(
+	{
+		/** Default provider: anthropic, openai, or one from models.json. */
+		provider: Type.Optional(Type.String({ minLength: 1 })),
+		/** Default model id; "provider/id" also accepted. */
+		model: Type.Optional(Type.String({ minLength: 1 })),
+		thinking: Type.Optional(ThinkingSchema),
+		toolExecution: Type.Optional(ExecutionModeSchema),
+		/** Per tool, by name: `executionMode` replaces the tool's own (bash is sequential). Names of tools not loaded are ignored. */
+		tools: Type.Optional(
+			Type.Record(Type.String(), Type.Object({ executionMode: Type.Optional(ExecutionModeSchema) }, { additionalProperties: true })),
+		),
+		retry: Type.Optional(
+			Type.Object({
+				/** Retries of a failed model request (0 disables retrying). */
+				maxRetries: Type.Optional(Type.Integer({ minimum: 0, maximum: 10 })),
+				/** End a request after this long without output. */
+				idleTimeoutMs: Type.Optional(Type.Integer({ minimum: 1000 })),
+			}),
+		),
+		/** The approval mode (default auto); what each allows: APPROVAL_MODE_TEXT. */
+		approval: Type.Optional(Type.Union(APPROVAL_MODES.map((mode) => Type.Literal(mode)))),
+		/** Approval rules such as "bash(npm test)", "edit(src/**)", "mcp__github__*"; deny beats allow. */
+		allow: Type.Optional(RuleListSchema),
+		deny: Type.Optional(RuleListSchema),
+		/** Built-in guards by name; false turns one off (a project's own settings cannot). */
+		guards: Type.Optional(Type.Record(Type.String(), Type.Boolean())),
+		/** Run every project's own code (.loom/extensions, .mcp.json servers) without asking; like --trust everywhere. */
+		trustProjects: Type.Optional(Type.Boolean()),
+		checkpoints: Type.Optional(
+			Type.Object({
+				/** Record the working tree before each prompt so /rewind can restore files (default true). */
+				enabled: Type.Optional(Type.Boolean()),
+				/** Files larger than this are not recorded (listed instead). */
+				maxFileBytes: Type.Optional(Type.Integer({ minimum: 0 })),
+				/** More files than this to record at once: only write/edit pre-images are kept. */
+				maxFiles: Type.Optional(Type.Integer({ minimum: 1 })),
+			}),
+		),
+		compaction: Type.Optional(
+			Type.Object({
+				/** Compact automatically near the context window and after a context overflow (/compact works either way). */
+				enabled: Type.Optional(Type.Boolean()),
+				/** Tokens kept free below the context window (capped at half the window). */
+				reserveTokens: Type.Optional(Type.Integer({ minimum: 0 })),
+				/** About this many recent tokens stay verbatim after a compaction (capped at a quarter of the window). */
+				keepRecentTokens: Type.Optional(Type.Integer({ minimum: 0 })),
+			}),
+		),
+	},
+	// Unknown keys are kept, so settings written by a newer loom (or a later feature) never break this one.
+	{ additionalProperties: true },
+);
+
+export type Settings = Static<typeof SettingsSchema>;
+
+/** Claude Code's settings key for its approval rules, refused rather than kept as an unknown key. */
+const CLAUDE_CODE_PERMISSIONS = "permissions";
+
+export class SettingsError extends Error {
+	constructor(message: string) {
+		super(message);
+		this.name = "SettingsError";
+	}
+}
+
+export function settingsPath(home: string): string {
+	return join(home, "settings.json");
+}
+
+/** A project's own settings file, read only for what may tighten the user's settings (approval rules). */
+export function projectSettingsPath(cwd: string): string {
+	return join(cwd, ".loom", "settings.json");
+}
+
+/** Reads and validates settings.json; a missing file means defaults ({}). */
+export function loadSettings(home: string): Settings {
+	return loadSettingsFile(settingsPath(home));
+}
+
+/** The project's .loom/settings.json, validated like the user's; a missing file means none ({}). */
+export function loadProjectSettings(cwd: string): Settings {
+	return loadSettingsFile(projectSettingsPath(cwd));
+}
+
+/** What was said about settings read from a file (its unknown keys), by the object read. */
+const fileWarnings = new WeakMap<Settings, string[]>();
+
+/** The warnings about the file `settings` were read from by loadSettings or loadProjectSettings; none for other objects. */
+export function settingsWarnings(settings: Settings): readonly string[] {
+	return fileWarnings.get(settings) ?? [];
+}
+
+function loadSettingsFile(file: string): Settings {
+	let text: string | undefined;
+	try {
+		text = readConfigText(file, MAX_CONFIG_BYTES);
+	} catch (error) {
+		throw new SettingsError((error as Error).message);
+	}
+	if (text === undefined) return {};
+	const settings = parseSettings(text, file);
+	const warnings = unknownKeys(SettingsSchema, settings).map((key) => unknownKeyWarning(file, key));
+	if (warnings.length > 0) fileWarnings.set(settings, warnings);
+	return settings;
+}
+
+/** `text` may start with a UTF-8 byte-order mark (some editors write one); it is ignored. */
+export function parseSettings(text: string, file: string): Settings {
+	if (withoutBom(text).trim() === "") return {};
+	let value: unknown;
+	try {
+		value = parseJson(text);
+	} catch (error) {
+		throw new SettingsError(`Invalid JSON in ${file}: ${(error as Error).message}. Fix the file or delete it to use defaults.`);
+	}
+	if (typeof value !== "object" || value === null || Array.isArray(value)) {
+		throw new SettingsError(`${file} must contain a JSON object, for example {"provider": "anthropic"}.`);
+	}
+	// Kept as an unknown key, Claude Code's block would leave its deny rules silently unapplied.
+	if (CLAUDE_CODE_PERMISSIONS in value) {
+		throw new SettingsError(
+			`${file}: "${CLAUDE_CODE_PERMISSIONS}" is where Claude Code keeps its rules; loom does not read it. Move its "allow" and "deny" lists to the top level: {"allow": [...], "deny": [...]}.`,
+		);
+	}
+	const problems = [...Value.Errors(SettingsSchema, value)].map(
+		(error) => `  ${error.path || "/"}: ${describeExpectation(error.schema, error.message)} (got ${JSON.stringify(error.value)})`,
+	);
+	if (problems.length > 0) {
+		throw new SettingsError(`Invalid settings in ${file}:\n${dedupe(problems).join("\n")}`);
+	}
+	return value as Settings;
+}
+
+// TypeBox says "Expected union value" for a set of literals; a person wants the allowed values.
+function describeExpectation(schema: any, fallback: string): string {
+	const options = Array.isArray(schema?.anyOf) ? schema.anyOf.map((member: any) => member?.const) : [];
+	if (options.length > 0 && options.every((option: unknown) => typeof option === "string")) {
+		return `must be one of ${options.join(", ")}`;
+	}
+	return fallback;
+}
+
+// A union failure is reported once per member; one line per path is enough for a person.
+function dedupe(lines: string[]): string[] {
+	const seen = new Set<string>();
+	return lines.filter((line) => {
+		const key = line.split(":")[0]!;
+		if (seen.has(key)) return false;
+		seen.add(key);
+		return true;
+	});
+}

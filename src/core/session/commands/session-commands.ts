@@ -1,0 +1,204 @@
+// The session's own slash commands: model, thinking level, session files, compaction. Registered in the
+// session's command registry, so every interface that runs commands (the screen, later RPC) offers them.
+import { formatCost, formatLocalMinute, formatRelativeTime, formatTokens } from "../../lib/format.js";
+import { THINKING_LEVELS, type ThinkingLevel } from "../../ai/llm-types.js";
+import type { ModelListing } from "../../ai/models/model-registry.js";
+import { BRANCH_COMMANDS } from "./branch-commands.js";
+import { type CommandContext, type CommandDefinition, type CommandRegistry, refusedWhileBusy } from "./command-registry.js";
+import type { SessionInfo } from "../store/session-list.js";
+import { sessionFileText } from "../store/session-paths.js";
+import type { RewindResult, RewindScope } from "../session-rewind.js";
+import type { PromptPoint, SessionTree } from "../store/session-tree.js";
+import type { UsageTotals } from "../store/usage-totals.js";
+
+/** One saved session, as /resume lists it. */
+export type SessionSummary = Pick<SessionInfo, "file" | "id" | "modified" | "firstPrompt" | "messageCount">;
+
+/** What the session's commands ask of a session. Methods may be sync or async; commands await them either way. */
+export interface CommandSession {
+	/** The current model. */
+	readonly model: { id: string; provider: string } | undefined;
+	readonly thinkingLevel: ThinkingLevel;
+	/** Undefined when sessions are not saved (--no-session). */
+	readonly sessionFile: string | undefined;
+	/** Whether the session file exists yet (a new session's appears with its first message). Absent: it does. */
+	readonly sessionSaved?: boolean;
+	/** The session's id (what /resume and --session take). Optional. */
+	readonly sessionId?: string;
+	/** Messages in the conversation. */
+	readonly messageCount: number;
+	/** Token and cost totals of the whole session, loaded history included. */
+	readonly usageTotals: UsageTotals;
+	/** Switches the model by id (or provider/id); throws a user-facing Error for an unknown model. Emits model_changed. */
+	setModel(modelId: string): void | Promise<void>;
+	/** The models known (catalog and models.json) with whether a key is set, for the /model picker. Optional. */
+	availableModels?(): readonly ModelListing[] | Promise<readonly ModelListing[]>;
+	/** Emits thinking_changed. */
+	setThinkingLevel(level: ThinkingLevel): void | Promise<void>;
+	/** Starts a new, empty session (emits session_open). */
+	newSession(): void | Promise<void>;
+	/** Summarises the conversation to free context (emits compaction_start/end). Optional. */
+	compact?(instructions?: string): Promise<void>;
+	/** Saved sessions of the working directory, newest first. */
+	listSessions(): SessionSummary[] | Promise<SessionSummary[]>;
+	/** Opens a saved session by file path or id (emits session_open with its message count). */
+	resume(sessionFileOrId: string): void | Promise<void>;
+	/** Runs a prompt to the end of its run; rejects when it cannot start (commands that expand to a prompt). */
+	prompt(text: string): Promise<void>;
+	/** Queues a message into the run going on. */
+	steer(text: string): void | Promise<void>;
+	/** The conversation's prompts, first to last. Optional, like the rest of the branch methods (/rewind, /tree, /fork). */
+	prompts?(): PromptPoint[] | Promise<PromptPoint[]>;
+	/** Which of these prompts have a checkpoint of the files. */
+	checkpointedPrompts?(promptEntryIds: readonly string[]): Promise<ReadonlySet<string>>;
+	/** Goes back to before a prompt: files, conversation or both (emits session_open when the conversation moves). */
+	rewind?(promptEntryId: string, scope: RewindScope): Promise<RewindResult>;
+	/** Every branch of the conversation as a tree of prompts. */
+	tree?(): SessionTree | Promise<SessionTree>;
+	/** Moves the conversation to an entry, e.g. the end of another branch (emits session_open). */
+	switchLeaf?(entryId: string | null): Promise<void>;
+	/** Continues in a new session file from an entry (default: all of it; emits session_open). */
+	fork?(entryId?: string | null): Promise<void>;
+}
+
+type Context = CommandContext<CommandSession>;
+
+function modelName(session: CommandSession): string {
+	return session.model ? `${session.model.provider}/${session.model.id}` : "none";
+}
+
+function sessionText(session: CommandSession): string {
+	const usage = session.usageTotals;
+	return [
+		`Session file: ${sessionFileText(session.sessionFile, session.sessionSaved)}`,
+		`Messages: ${session.messageCount}`,
+		`Tokens: ↑${formatTokens(usage.input + usage.cacheRead + usage.cacheWrite)} in (${formatTokens(usage.cacheRead)} cached) · ↓${formatTokens(usage.output)} out${
+			usage.reasoning ? ` (${formatTokens(usage.reasoning)} reasoning)` : ""
+		}`,
+		`Cost: ${formatCost(usage.cost)}`,
+		`Model: ${modelName(session)} · thinking ${session.thinkingLevel}`,
+	].join("\n");
+}
+
+/** `/model` without an id: a picker of the known models where someone can choose, else the current one. */
+async function pickModel(ctx: Context): Promise<void> {
+	const current = modelName(ctx.session);
+	const models = (await ctx.session.availableModels?.()) ?? [];
+	if (!ctx.ui?.interactive || models.length === 0) {
+		ctx.notify("info", `Model: ${current}. Switch with /model <id>.`);
+		return;
+	}
+	const choices = models.map(({ model, hasKey }) => ({
+		label: `${model.provider}/${model.id}`,
+		value: `${model.provider}/${model.id}`,
+		description: `${model.name} · ${formatTokens(model.contextWindow)} context${hasKey ? "" : " · no key"}`,
+	}));
+	const initialIndex = Math.max(0, choices.findIndex((choice) => choice.value === current));
+	const chosen = await ctx.ui.select({ title: `Model (now ${current})`, filter: true, initialIndex }, choices);
+	if (chosen !== undefined && chosen !== current) await ctx.session.setModel(chosen);
+}
+
+/** One row of a session picker: the first prompt, then how long ago it was last used and its length. */
+export function sessionChoice(info: SessionSummary, now = new Date()): { label: string; description: string } {
+	return {
+		label: info.firstPrompt === "" ? "(no prompt yet)" : info.firstPrompt.slice(0, 200),
+		description: `${formatRelativeTime(info.modified, now)} · ${info.messageCount} messages`,
+	};
+}
+
+async function resume(args: string, ctx: Context): Promise<void> {
+	if (refusedWhileBusy(ctx, "resume a session")) return;
+	const sessions = await ctx.session.listSessions();
+	if (args === "") {
+		if (sessions.length === 0) {
+			ctx.notify("info", "No saved sessions in this directory yet.");
+			return;
+		}
+		if (ctx.ui?.interactive) {
+			const choices = sessions.map((info) => ({ ...sessionChoice(info), value: info.file }));
+			const file = await ctx.ui.select({ title: "Resume which session? (newest first)", filter: true }, choices);
+			if (file !== undefined) await ctx.session.resume(file);
+			return;
+		}
+		const lines = sessions.slice(0, 10).map((info, index) => {
+			const prompt = info.firstPrompt === "" ? "(no prompt yet)" : info.firstPrompt.slice(0, 60);
+			return `  ${index + 1}. ${formatLocalMinute(info.modified)} · ${info.messageCount} messages · ${prompt}`;
+		});
+		ctx.notify("info", `Recent sessions (open one with /resume <number>):\n${lines.join("\n")}`);
+		return;
+	}
+	const index = /^\d+$/.test(args) ? Number(args) - 1 : -1;
+	if (index >= 0 && index >= sessions.length) {
+		ctx.notify("error", `There is no session number ${args}; /resume lists them.`);
+		return;
+	}
+	await ctx.session.resume(index >= 0 ? sessions[index].file : args);
+}
+
+const BUILT_IN: CommandDefinition<CommandSession>[] = [
+	{
+		name: "new",
+		description: "start a new session",
+		async handler(_args, ctx) {
+			if (refusedWhileBusy(ctx, "start a new session")) return;
+			await ctx.session.newSession();
+		},
+	},
+	{
+		name: "model",
+		argsHint: "<id>",
+		description: "switch the model (without an id: choose one)",
+		async handler(args, ctx) {
+			if (args === "") await pickModel(ctx);
+			else await ctx.session.setModel(args);
+		},
+	},
+	{
+		name: "thinking",
+		argsHint: "<level>",
+		description: `set the thinking level: ${THINKING_LEVELS.join(", ")}`,
+		async handler(args, ctx) {
+			if (args === "") {
+				ctx.notify("info", `Thinking level: ${ctx.session.thinkingLevel}. Set with /thinking <${THINKING_LEVELS.join("|")}>.`);
+				return;
+			}
+			const level = args.toLowerCase() as ThinkingLevel;
+			if (!THINKING_LEVELS.includes(level)) {
+				ctx.notify("error", `Unknown thinking level "${args}". Use one of: ${THINKING_LEVELS.join(", ")}.`);
+				return;
+			}
+			await ctx.session.setThinkingLevel(level);
+		},
+	},
+	{
+		name: "session",
+		description: "session file, messages, tokens and cost",
+		handler: (_args, ctx) => ctx.notify("info", sessionText(ctx.session)),
+	},
+	{
+		name: "resume",
+		argsHint: "[n|id|file]",
+		description: "list recent sessions, or open one",
+		handler: resume,
+	},
+	{
+		name: "compact",
+		argsHint: "[instructions]",
+		description: "summarise the conversation to free context",
+		async handler(args, ctx) {
+			if (!ctx.session.compact) {
+				ctx.notify("error", "This session cannot compact.");
+				return;
+			}
+			if (refusedWhileBusy(ctx, "compact")) return;
+			await ctx.session.compact(args === "" ? undefined : args);
+		},
+	},
+];
+
+export const SESSION_COMMANDS: readonly CommandDefinition<CommandSession>[] = [...BUILT_IN, ...BRANCH_COMMANDS].map((command) => ({ ...command, source: "builtin" }));
+
+/** Registers the session's commands in `registry`. */
+export function registerSessionCommands(registry: CommandRegistry<CommandSession>): void {
+	for (const command of SESSION_COMMANDS) registry.register(command);
+}

@@ -1,0 +1,46 @@
+// One prompt's run, from the prompt to its outcome: everything the session learns along the way, in one object
+// created per prompt, so nothing one run learned (an abort, a write failure, its last answer) reaches the next.
+import type { AssistantMessage } from "../../ai/llm-types.js";
+import type { RunOutcome } from "../agent-session-types.js";
+import { RetryTracker } from "./retry-tracker.js";
+import { runOutcome } from "./run-outcome.js";
+import type { SessionEvent } from "../session-events.js";
+
+export class RunState {
+	/**
+	 * From run_start to run_end: the checks passed and the agent runs, overflow recovery and queued follow-ups
+	 * between its runs included. Before that the prompt waits (for the session to open, for a compaction).
+	 */
+	active = false;
+	/** Model turns so far: the whole prompt counts, overflow retries and queued follow-ups included. */
+	turns = 0;
+	/** abort() was called, also before the run became active. */
+	abortRequested = false;
+	/** Provider retries of the run's requests: announced, then reported once the retried request is heard from. */
+	readonly retries: RetryTracker;
+	/** The run's last assistant message (the agent's messages may be swapped by a compaction meanwhile). */
+	lastAnswer: AssistantMessage | undefined;
+	/** The session file could not be written: the run ends after this turn. */
+	writeProblem: string | undefined;
+
+	constructor(
+		private readonly maxTurns = Infinity,
+		emit: (event: SessionEvent) => Promise<void> = async () => {},
+	) {
+		this.retries = new RetryTracker(emit);
+	}
+
+	/** Counts a finished model turn; true when the run has reached its turn limit. */
+	countTurn(): boolean {
+		return ++this.turns >= this.maxTurns;
+	}
+
+	/** Whether another agent run may follow this one (an overflow retry, queued messages). */
+	get mayContinue(): boolean {
+		return !this.abortRequested && this.writeProblem === undefined && this.turns < this.maxTurns;
+	}
+
+	outcome(): RunOutcome {
+		return runOutcome(this.lastAnswer, this.abortRequested, this.writeProblem);
+	}
+}

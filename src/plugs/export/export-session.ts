@@ -1,0 +1,59 @@
+// Writing a session's conversation as an HTML page: /export [file] from a running session, and
+// `loom --export <session> [file]` from a session file. The page is built only when asked (marked loads then).
+import { resolve } from "node:path";
+import { expandHome } from "../../core/lib/home-path.js";
+import type { AgentSession } from "../../core/session/agent-session.js";
+import { sessionChain } from "../../core/session/store/session-chain.js";
+import type { SessionEntry, SessionHeader } from "../../core/session/store/session-entries.js";
+import { loadSessionFile } from "../../core/session/store/session-reader.js";
+import { sessionTree } from "../../core/session/store/session-tree.js";
+import type { NamedToolPresentation } from "../../core/engine/tool-definition.js";
+import { atomicWriteFile } from "../../core/lib/files/atomic-write.js";
+
+export interface ExportSource {
+	header: SessionHeader;
+	entries: readonly SessionEntry[];
+	tools?: readonly NamedToolPresentation[];
+	/** Branches of the session besides the one exported (the page says so). */
+	otherBranches?: number;
+}
+
+/** "loom-session-<first 8 characters of the id>.html" in `dir`. */
+export function defaultExportFile(dir: string, sessionId: string): string {
+	return resolve(dir, `loom-session-${sessionId.slice(0, 8)}.html`);
+}
+
+/** Writes the page (atomically, keeping an existing file's identity); returns the absolute path written. */
+export async function writeSessionHtml(file: string, source: ExportSource): Promise<string> {
+	const { renderSessionHtml } = await import("./session-html.js");
+	await atomicWriteFile(file, renderSessionHtml(source));
+	return file;
+}
+
+/**
+ * Exports the conversation of a session file (its current branch; the page says how many others it holds), read
+ * without locking it: it may be open in another loom. `target` defaults to loom-session-<id>.html in `cwd`.
+ */
+export async function exportSessionFile(sessionFile: string, target: string | undefined, options: { cwd: string; tools?: readonly NamedToolPresentation[] }): Promise<string> {
+	const loaded = await loadSessionFile(sessionFile);
+	const entries = sessionChain(loaded.entries).entries;
+	const otherBranches = sessionTree(loaded.entries, loaded.entries.at(-1)?.id ?? null).branches - 1;
+	const file = target ? resolve(options.cwd, expandHome(target)) : defaultExportFile(options.cwd, loaded.header.id);
+	return writeSessionHtml(file, { header: loaded.header, entries, tools: options.tools, otherBranches });
+}
+
+/** Registers /export [file] on a session. */
+export function installExport(session: AgentSession): void {
+	session.commands.register({
+		name: "export",
+		argsHint: "[file]",
+		description: "write the conversation as an HTML page (default: loom-session-<id>.html here)",
+		source: "builtin",
+		async handler(args, ctx) {
+			if (session.messageCount === 0) return ctx.notify("info", "Nothing to export yet: the conversation has no messages.");
+			const file = args === "" ? defaultExportFile(session.cwd, session.sessionId) : resolve(session.cwd, expandHome(args));
+			await writeSessionHtml(file, { header: session.sessionHeader, entries: session.entries, tools: session.tools, otherBranches: session.tree().branches - 1 });
+			ctx.notify("info", `Exported the conversation to ${file}`);
+		},
+	});
+}

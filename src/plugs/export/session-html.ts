@@ -1,0 +1,204 @@
+// A session's conversation as one self-contained HTML page: every message with its markdown, thinking folded
+// away, each tool call with its arguments, output and diff, and the token and cost totals. No script at all, the
+// style inline, and a Content-Security-Policy that forbids every request: the page reads the same offline, and
+// nothing the model wrote can run in it.
+import type { AgentMessage } from "../../core/engine/agent-types.js";
+import { formatCost, formatCount, formatTokens } from "../../core/lib/format.js";
+import type { AssistantMessage, ImageContent, ToolCall, ToolResultMessage } from "../../core/ai/llm-types.js";
+import { textFromContent } from "../../core/ai/messages.js";
+import type { SessionEntry, SessionHeader } from "../../core/session/store/session-entries.js";
+import { promptText } from "../../core/session/store/session-tree.js";
+import { sumUsage } from "../../core/session/store/usage-totals.js";
+import { type NamedToolPresentation, findTool, toolResultLines, toolSummary } from "../../core/engine/tool-definition.js";
+import { escapeHtml, markdownToHtml } from "./markdown-html.js";
+import { PAGE_STYLE } from "./page-style.js";
+
+export interface ExportInput {
+	header: SessionHeader;
+	/** The conversation to show: its chain of entries, first to last. */
+	entries: readonly SessionEntry[];
+	/** How tools show their calls (argument summaries, diffs); a tool without one gets generic rows. */
+	tools?: readonly NamedToolPresentation[];
+	/** Branches of the session besides the one shown (rewinds leave them in the file). */
+	otherBranches?: number;
+	exportedAt?: Date;
+}
+
+/** A tool's output longer than this keeps its start and end, with a line saying what was left out. */
+const MAX_OUTPUT_CHARS = 100_000;
+/** Lines a tool's own rendering (a diff) may show. */
+const MAX_TOOL_LINES = 2000;
+/** Output of at most this many lines is shown open; longer output starts folded. */
+const OPEN_OUTPUT_LINES = 20;
+
+export function renderSessionHtml(input: ExportInput): string {
+	const messages = input.entries.flatMap((entry) => (entry.type === "message" ? [entry.message] : []));
+	const results = new Map<string, ToolResultMessage>();
+	for (const message of messages) if (message.role === "toolResult") results.set(message.toolCallId, message);
+	const shown = new Set<string>();
+	const body: string[] = [];
+	for (const entry of input.entries) {
+		if (entry.type === "compaction") body.push(compactionBlock(entry.summary, entry.tokensBefore));
+		if (entry.type !== "message") continue;
+		const message = entry.message;
+		if (message.role === "user") body.push(userBlock(entry.id, entry.timestamp, message));
+		else if (message.role === "assistant") body.push(assistantBlock(entry.id, entry.timestamp, message, results, shown, input.tools));
+		else if (message.role === "toolResult" && !shown.has(message.toolCallId)) body.push(orphanResult(message, input.tools));
+	}
+	const title = firstPrompt(messages) || "loom session";
+	return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="generator" content="loom">
+<title>${escapeHtml(`loom · ${title.slice(0, 80)}`)}</title>
+<style>${PAGE_STYLE}</style>
+</head>
+<body>
+<main>
+${summaryHeader(input, messages)}
+${body.join("\n")}
+</main>
+</body>
+</html>
+`;
+}
+
+function summaryHeader(input: ExportInput, messages: readonly AgentMessage[]): string {
+	const usage = sumUsage(messages);
+	const models = [...new Set(messages.flatMap((message) => (message.role === "assistant" ? [`${message.provider}/${message.model}`] : [])))];
+	const rows: [string, string][] = [
+		["Session", input.header.id],
+		["Started", input.header.created],
+		["Directory", input.header.cwd],
+		...(input.header.parentSession ? [["Forked from", input.header.parentSession] as [string, string]] : []),
+		...(input.otherBranches ? [["Branch", otherBranchesText(input.otherBranches)] as [string, string]] : []),
+		["Model", models.join(", ") || "none"],
+		["Messages", String(messages.length)],
+		["Tokens", `${formatTokens(usage.input + usage.cacheRead + usage.cacheWrite)} in (${formatTokens(usage.cacheRead)} cached) · ${formatTokens(usage.output)} out`],
+		["Cost", formatCost(usage.cost)],
+		["Exported", (input.exportedAt ?? new Date()).toISOString()],
+	];
+	const list = rows.map(([name, value]) => `<dt>${escapeHtml(name)}</dt><dd>${escapeHtml(value)}</dd>`).join("");
+	return `<header><h1>${escapeHtml(firstPrompt(messages) || "loom session")}</h1><dl class="totals">${list}</dl></header>`;
+}
+
+function otherBranchesText(others: number): string {
+	return `the current one; the session holds ${others} other${others === 1 ? " (/tree in loom switches to it)" : "s (/tree in loom switches to them)"}`;
+}
+
+function heading(role: string, entryId: string, timestamp: string): string {
+	return `<div class="role">${role}<a class="entry" href="#e-${escapeHtml(entryId)}" title="entry id, for loom --fork &lt;session&gt;:&lt;entry&gt;">#${escapeHtml(entryId)}</a><time>${escapeHtml(timestamp)}</time></div>`;
+}
+
+function userBlock(entryId: string, timestamp: string, message: AgentMessage & { role: "user" }): string {
+	const content = message.content;
+	const parts: string[] = [];
+	if (typeof content === "string") parts.push(markdownBlock(content));
+	else {
+		for (const part of content) {
+			if (part.type === "text") parts.push(markdownBlock(part.text));
+			else if (part.type === "image") parts.push(imageBlock(part));
+		}
+	}
+	return `<article class="message user" id="e-${escapeHtml(entryId)}">${heading("You", entryId, timestamp)}${parts.join("")}</article>`;
+}
+
+function assistantBlock(
+	entryId: string,
+	timestamp: string,
+	message: AssistantMessage,
+	results: ReadonlyMap<string, ToolResultMessage>,
+	shown: Set<string>,
+	tools: readonly NamedToolPresentation[] | undefined,
+): string {
+	const parts: string[] = [];
+	for (const part of message.content) {
+		if (part.type === "thinking" && part.thinking.trim() !== "") {
+			parts.push(`<details class="thinking"><summary>Thinking</summary>${markdownBlock(part.thinking)}</details>`);
+		} else if (part.type === "text" && part.text.trim() !== "") parts.push(markdownBlock(part.text));
+		else if (part.type === "toolCall") {
+			const result = results.get(part.id);
+			if (result) shown.add(part.id);
+			parts.push(toolBlock(part, result, tools));
+		}
+	}
+	if (message.stopReason === "error" || message.stopReason === "aborted") {
+		parts.push(`<p class="stopped">${escapeHtml(message.stopReason === "aborted" ? "Interrupted." : `Error: ${message.errorMessage ?? "the request failed"}`)}</p>`);
+	}
+	const usage = message.usage;
+	const line = usage
+		? `${formatTokens((usage.input ?? 0) + (usage.cacheRead ?? 0) + (usage.cacheWrite ?? 0))} in · ${formatTokens(usage.output ?? 0)} out · ${formatCost(usage.cost?.total ?? 0)} · ${message.provider}/${message.model}`
+		: `${message.provider}/${message.model}`;
+	return `<article class="message assistant" id="e-${escapeHtml(entryId)}">${heading("Assistant", entryId, timestamp)}${parts.join("")}<div class="usage">${escapeHtml(line)}</div></article>`;
+}
+
+function toolBlock(call: ToolCall, result: ToolResultMessage | undefined, tools: readonly NamedToolPresentation[] | undefined): string {
+	const tool = findTool(tools, call.name);
+	const summary = toolSummary(tool, call.arguments);
+	const resultText = result ? textFromContent(result.content) : undefined;
+	const status = !result ? "no result" : result.isError ? "error" : "done";
+	const parts = [
+		`<div class="tool-head"><span class="tool-name">${escapeHtml(call.name)}</span> <code>${escapeHtml(summary)}</code> <span class="status">${escapeHtml(status)}</span></div>`,
+		`<details class="args"><summary>Arguments</summary><pre>${escapeHtml(prettyJson(call.arguments))}</pre></details>`,
+	];
+	if (result) {
+		const lines = toolResultLines(tool, { status: result.isError ? "error" : "done", args: call.arguments, resultText, details: result.details }, MAX_TOOL_LINES);
+		if (lines.some((line) => line.style === "added" || line.style === "removed" || line.style === "hunk")) {
+			parts.push(`<pre class="diff">${lines.map((line) => `<span class="${line.style}">${escapeHtml(line.text)}</span>`).join("\n")}</pre>`);
+		}
+		parts.push(outputBlock(resultText ?? "", result.isError));
+		for (const part of result.content) if (part.type === "image") parts.push(imageBlock(part));
+	}
+	return `<section class="tool${result?.isError ? " failed" : ""}">${parts.join("")}</section>`;
+}
+
+function orphanResult(result: ToolResultMessage, tools: readonly NamedToolPresentation[] | undefined): string {
+	const call: ToolCall = { type: "toolCall", id: result.toolCallId, name: result.toolName, arguments: {} };
+	return toolBlock(call, result, tools);
+}
+
+function outputBlock(text: string, isError: boolean): string {
+	const bounded = boundedOutput(text);
+	const lines = bounded === "" ? 0 : bounded.split("\n").length;
+	const open = lines <= OPEN_OUTPUT_LINES ? " open" : "";
+	const label = `${isError ? "Error" : "Output"} · ${formatCount(lines, "line")}`;
+	return `<details class="output"${open}><summary>${label}</summary><pre>${escapeHtml(bounded)}</pre></details>`;
+}
+
+function compactionBlock(summary: string, tokensBefore: number): string {
+	return `<aside class="compaction"><details><summary>The conversation before this point was summarised for the model (${escapeHtml(formatTokens(tokensBefore))} tokens); the summary:</summary>${markdownBlock(summary)}</details></aside>`;
+}
+
+function markdownBlock(text: string): string {
+	return `<div class="md">${markdownToHtml(text)}</div>`;
+}
+
+const IMAGE_TYPES = new Set(["image/png", "image/jpeg", "image/gif", "image/webp"]);
+
+/** An image the user attached or a tool returned, inline as data (never fetched). */
+function imageBlock(image: ImageContent): string {
+	if (!IMAGE_TYPES.has(image.mimeType) || !/^[A-Za-z0-9+/=\s]*$/.test(image.data)) return `<p class="image">[image: ${escapeHtml(image.mimeType)}]</p>`;
+	return `<img class="attached" alt="attached image" src="data:${image.mimeType};base64,${image.data.replace(/\s/g, "")}">`;
+}
+
+function boundedOutput(text: string): string {
+	if (text.length <= MAX_OUTPUT_CHARS) return text;
+	const half = MAX_OUTPUT_CHARS / 2;
+	return `${text.slice(0, half)}\n… ${text.length - MAX_OUTPUT_CHARS} characters left out of this export …\n${text.slice(-half)}`;
+}
+
+function prettyJson(value: unknown): string {
+	try {
+		return JSON.stringify(value, null, 2) ?? "";
+	} catch {
+		return String(value);
+	}
+}
+
+function firstPrompt(messages: readonly AgentMessage[]): string {
+	const first = messages.find((message) => message.role === "user");
+	return first ? promptText(first).replace(/\s+/g, " ").trim() : "";
+}

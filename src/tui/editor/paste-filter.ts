@@ -1,0 +1,93 @@
+// Pasted text reaches the screen on stdin between the bracketed-paste markers, and Ink reads all of stdin as
+// key presses: escape sequences inside a paste (copied coloured output, say) would arrive as keys, and some
+// make Ink's key parser throw. So a paste's text loses its escape sequences before Ink reads it; the markers
+// pass unchanged, and everything outside a paste (the keys) passes as Ink reads it right (terminal-keys.ts).
+import { stripControls, unfinishedSequenceStart } from "../../core/lib/text/sanitize-terminal.js";
+import { normalizeKeys } from "../screen/terminal-keys.js";
+
+const START = "\u001b[200~";
+const END = "\u001b[201~";
+
+/** The pasted text without escape sequences; its line breaks (Enter inside a paste) and tabs kept. */
+function cleanPaste(text: string): string {
+	return text.replace(/[^\r\n]+/g, (part) => stripControls(part, { keepTabs: true }));
+}
+
+/** Cleans bracketed pastes in terminal input, one chunk at a time, whatever the chunks' boundaries. */
+export class PasteFilter {
+	private pasting = false;
+	/** Inside a paste: a sequence the last chunk ended inside (the end marker's start, say), completed by the next. */
+	private held = "";
+	/** Outside a paste: the last characters passed on, which may be the start of a start marker. */
+	private recent = "";
+
+	push(chunk: string): string {
+		const text = this.held + chunk;
+		this.held = "";
+		let out = "";
+		let from = 0;
+		while (from < text.length) {
+			if (!this.pasting) {
+				// Keys are never held back (a lone ESC is the Escape key): a marker is found across chunks instead.
+				const seen = this.recent + text.slice(from);
+				const at = seen.indexOf(START);
+				if (at === -1) {
+					this.recent = seen.slice(-(START.length - 1));
+					return out + normalizeKeys(text.slice(from));
+				}
+				const end = from + at + START.length - this.recent.length;
+				out += normalizeKeys(text.slice(from, end));
+				from = end;
+				this.pasting = true;
+				this.recent = "";
+				continue;
+			}
+			const at = text.indexOf(END, from);
+			if (at === -1) {
+				const rest = text.slice(from);
+				const unfinished = unfinishedSequenceStart(rest);
+				const cut = unfinished === -1 ? rest.length : unfinished;
+				this.held = rest.slice(cut);
+				return out + cleanPaste(rest.slice(0, cut));
+			}
+			out += cleanPaste(text.slice(from, at)) + END;
+			from = at + END.length;
+			this.pasting = false;
+		}
+		return out;
+	}
+}
+
+/**
+ * Splits filtered input so each Ctrl+C is a read of its own: Ink reads the text of one read as one input, so two
+ * Ctrl+C arriving together (a busy machine) would be typed into the editor instead of exiting. A paste holds none
+ * (cleaned above), so splitting cannot cut one.
+ */
+function splitInterrupts(text: string): string[] {
+	return text.includes("\u0003") ? text.split(/(\u0003)/).filter((piece) => piece !== "") : [text];
+}
+
+/**
+ * `stdin` as Ink reads it (read() after "readable"), with every paste cleaned and the keys Ink misreads
+ * rewritten; all else is the stream itself.
+ */
+export function withPasteFilter(stdin: NodeJS.ReadStream): NodeJS.ReadStream {
+	const filter = new PasteFilter();
+	const pending: string[] = [];
+	// Ink calls read() until it returns null, so the pieces of one chunk all arrive in the same turn.
+	const read = (size?: number): string | null => {
+		if (pending.length > 0) return pending.shift()!;
+		const chunk: unknown = stdin.read(size);
+		if (chunk === null) return null;
+		const [first, ...rest] = splitInterrupts(filter.push(typeof chunk === "string" ? chunk : String(chunk)));
+		pending.push(...rest);
+		return first ?? "";
+	};
+	return new Proxy(stdin, {
+		get(target, key) {
+			if (key === "read") return read;
+			const value: unknown = Reflect.get(target, key, target);
+			return typeof value === "function" ? value.bind(target) : value;
+		},
+	});
+}

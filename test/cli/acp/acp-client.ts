@@ -1,0 +1,113 @@
+// An ACP client for the tests: the official SDK's client side driving a real `loom acp` child process over its
+// stdin and stdout, recording every session/update and answering the agent's requests as a test says.
+import { Writable } from "node:stream";
+import {
+	type ClientCapabilities,
+	type ClientConnection,
+	client,
+	ndJsonStream,
+	type RequestPermissionRequest,
+	type RequestPermissionResponse,
+	type SessionNotification,
+	type SessionUpdate,
+} from "@agentclientprotocol/sdk";
+import { type LoomRun, serverFlags, startLoom } from "../../support/loom-process.js";
+import type { Workspace } from "../../support/temp-dir.js";
+import { waitFor } from "../../support/wait-for.js";
+
+export interface AcpClientOptions {
+	/** Flags after `loom acp` (default: the scripted server's model). */
+	args?: string[];
+	/** Added to loom's environment. */
+	env?: Record<string, string>;
+	capabilities?: ClientCapabilities;
+	/** How the user answers a permission request (default: the request is cancelled). */
+	permission?: (request: RequestPermissionRequest) => RequestPermissionResponse | Promise<RequestPermissionResponse>;
+	/** fs/read_text_file: the editor's buffer of a path (default: the request fails). */
+	readTextFile?: (path: string) => string;
+	/** fs/write_text_file. */
+	writeTextFile?: (path: string, content: string) => void;
+}
+
+export interface AcpTestClient {
+	loom: LoomRun;
+	connection: ClientConnection;
+	/** Every session/update so far, in arrival order. */
+	notifications: SessionNotification[];
+	permissionRequests: RequestPermissionRequest[];
+	/** Everything loom wrote on stdout so far. */
+	stdout(): string;
+	/** The updates of one session so far. */
+	updates(sessionId: string): SessionUpdate[];
+	/** Resolves with the first update of a session that `match` accepts. */
+	waitForUpdate(sessionId: string, match: (update: SessionUpdate) => boolean, what?: string): Promise<SessionUpdate>;
+	/** Closes loom's stdin (the editor goes away) and waits for it to exit. */
+	close(): Promise<Awaited<LoomRun["done"]>>;
+}
+
+export function startAcpClient(ws: Workspace, openaiBaseUrl: string, options: AcpClientOptions = {}): AcpTestClient {
+	const loom = startLoom(["acp", ...(options.args ?? serverFlags(openaiBaseUrl))], { ...ws, openStdin: true, env: options.env });
+	const notifications: SessionNotification[] = [];
+	const permissionRequests: RequestPermissionRequest[] = [];
+	const app = client({ name: "loom-tests" })
+		.onNotification("session/update", ({ params }) => {
+			notifications.push(params);
+		})
+		.onRequest("session/request_permission", async ({ params }) => {
+			permissionRequests.push(params);
+			return options.permission ? options.permission(params) : { outcome: { outcome: "cancelled" } };
+		})
+		.onRequest("fs/read_text_file", ({ params }) => {
+			if (!options.readTextFile) throw new Error("this client reads no files");
+			return { content: options.readTextFile(params.path) };
+		})
+		.onRequest("fs/write_text_file", ({ params }) => {
+			if (!options.writeTextFile) throw new Error("this client writes no files");
+			options.writeTextFile(params.path, params.content);
+			return {};
+		});
+	// startLoom collects stdout as text; the protocol reads the same text as bytes.
+	const encoder = new TextEncoder();
+	const fromLoom = new ReadableStream<Uint8Array>({
+		start(controller) {
+			loom.child.stdout!.on("data", (chunk: string) => controller.enqueue(encoder.encode(chunk)));
+			loom.child.stdout!.on("end", () => controller.close());
+		},
+	});
+	const connection = app.connect(ndJsonStream(Writable.toWeb(loom.child.stdin!) as WritableStream<Uint8Array>, fromLoom));
+	const updates = (sessionId: string) => notifications.filter((n) => n.sessionId === sessionId).map((n) => n.update);
+	return {
+		loom,
+		connection,
+		notifications,
+		permissionRequests,
+		stdout: loom.stdout,
+		updates,
+		async waitForUpdate(sessionId, match, what = "an update") {
+			const found = await waitFor(
+				() => updates(sessionId).find(match),
+				(update) => update !== undefined,
+				{ timeoutMs: 10_000, what, show: () => `updates: ${JSON.stringify(updates(sessionId))}\nstderr: ${loom.stderr()}` },
+			);
+			return found!;
+		},
+		async close() {
+			loom.child.stdin!.end();
+			const result = await loom.done;
+			connection.close();
+			return result;
+		},
+	};
+}
+
+/** `initialize` as an editor sends it. */
+export function initialize(acp: AcpTestClient, capabilities: ClientCapabilities = {}) {
+	return acp.connection.agent.request("initialize", { protocolVersion: 1, clientCapabilities: capabilities, clientInfo: { name: "tests", version: "1" } });
+}
+
+/** The text of a session's agent_message_chunk updates, joined. */
+export function answerText(updates: readonly SessionUpdate[]): string {
+	return updates
+		.map((update) => (update.sessionUpdate === "agent_message_chunk" && update.content.type === "text" ? update.content.text : ""))
+		.join("");
+}
