@@ -35,16 +35,16 @@ export interface InteractiveOptions {
  * fast stream cost several times the CPU. So an unset NODE_ENV means production here. (In the bundle NODE_ENV
  * reads as production everywhere, see rolldown.config.mjs, and this loader never touches the environment.)
  */
-function loadScreen(): Promise<typeof import("./screen/mount-screen.js")> {
+function loadScreen(): Promise<typeof import("./mount-screen.js")> {
 	screen ??= importScreen();
 	return screen;
 }
 
-let screen: Promise<typeof import("./screen/mount-screen.js")> | undefined;
+let screen: Promise<typeof import("./mount-screen.js")> | undefined;
 
-async function importScreen(): Promise<typeof import("./screen/mount-screen.js")> {
+async function importScreen(): Promise<typeof import("./mount-screen.js")> {
 	if (process.env.NODE_ENV === undefined) loadProductionReact();
-	return import("./screen/mount-screen.js");
+	return import("./mount-screen.js");
 }
 
 /**

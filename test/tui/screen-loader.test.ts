@@ -21,7 +21,7 @@ describe("loading the screen with NODE_ENV unset", () => {
 			preloadScreen();
 			seen.add(process.env.NODE_ENV);
 			// The same module preloadScreen() loads: resolves once it has.
-			await import("../../src/tui/screen/mount-screen.js");
+			await import("../../src/tui/mount-screen.js");
 		} finally {
 			clearInterval(watch);
 		}
