@@ -80,3 +80,9 @@ export {
 	createWriteTool,
 } from "../tools/index.js";
 export { type Static, type TSchema, Type } from "@sinclair/typebox";
+
+// What the loom command builds on beside the public API: its flags name the key option, it lists models as a
+// session would choose them, and where nobody can be asked it reports on stderr.
+export { assembleAgentSession } from "./create-agent-session.js";
+export { chooseModel, namedModelChoice } from "./model-option.js";
+export { stderrUi } from "./stderr-ui.js";
