@@ -1,5 +1,5 @@
 // Builds the prompt from its three sources: @file arguments, prompt words, and piped stdin.
-import { type Attachment, AttachmentError, attachmentBlock, readAttachment } from "../core/lib/files/attach-file.js";
+import { type Attachment, AttachmentError, attachmentBlock, readAttachment } from "../core/ai/attach-file.js";
 import type { ImageContent } from "../core/ai/llm-types.js";
 import { UsageError } from "./usage-error.js";
 

@@ -3,7 +3,7 @@ import { removeStaleOutputFolders } from "../core/lib/files/output-folder.js";
 import { formatCount } from "../core/lib/format.js";
 import { answerText } from "../core/ai/messages.js";
 import type { AgentSession } from "../core/session/agent-session.js";
-import type { ProjectTrustGate } from "../core/config/project-trust-gate.js";
+import type { ProjectTrustGate } from "../core/session/project-trust-gate.js";
 import { SessionFileError } from "../core/session/store/session-entries.js";
 import { SessionInUseError } from "../core/session/store/session-lock.js";
 import { loadSettings, type Settings, SettingsError } from "../core/config/settings.js";

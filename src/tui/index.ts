@@ -1,7 +1,7 @@
 // Entry of the interactive screen. The CLI calls runInteractive when stdin and stdout are terminals.
 import { createRequire } from "node:module";
 import { homedir } from "node:os";
-import type { Attachment } from "../core/lib/files/attach-file.js";
+import type { Attachment } from "../core/ai/attach-file.js";
 import { onProcessExit } from "../core/lib/process/index.js";
 import type { SelectOptions, UiChoice } from "../core/session/session-ui.js";
 import { colorlessStream, colorRefused } from "./screen/no-color.js";

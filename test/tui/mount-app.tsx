@@ -1,7 +1,7 @@
 // Renders the whole screen (App) over a fake session in a sized in-memory terminal, for Ink tests.
 import { render } from "ink";
 import { afterEach } from "vitest";
-import type { Attachment } from "../../src/core/lib/files/attach-file.js";
+import type { Attachment } from "../../src/core/ai/attach-file.js";
 import { App } from "../../src/tui/components/App.js";
 import type { FakeSession } from "./fake-session.js";
 import { plain, screenOf, typeKeys, waitForFrame } from "./render-helpers.js";

@@ -35,6 +35,6 @@ export {
 	nonInteractiveUi,
 } from "./session-ui.js";
 export { isProjectTrusted, projectTrust, setProjectTrust } from "../config/project-trust.js";
-export { ProjectTrustGate } from "../config/project-trust-gate.js";
+export { ProjectTrustGate } from "./project-trust-gate.js";
 export { type PromptPoint, promptPoints, sessionTree } from "./store/session-tree.js";
 export { type RewindResult, describeRewind } from "./session-rewind.js";

@@ -6,7 +6,7 @@ import { join, relative, resolve } from "node:path";
 import { errorMessage } from "../../core/lib/error-text.js";
 import type { AgentSession } from "../../core/session/agent-session.js";
 import type { CommandScope } from "../../core/session/commands/command-registry.js";
-import type { ProjectTrustGate } from "../../core/config/project-trust-gate.js";
+import type { ProjectTrustGate } from "../../core/session/project-trust-gate.js";
 import type { ExtensionFactory } from "./extension-api.js";
 import { extensionFiles, extensionModule } from "./extension-files.js";
 import { ExtensionHost, type ToolRegistrar } from "./extension-host.js";

@@ -2,7 +2,7 @@
 // anything; a project's once it is trusted), gives their tools to the session's tool set as each becomes ready,
 // makes a prompt wait for servers still starting, registers `/mcp`, and closes the servers with the session.
 import type { AgentSession } from "../../core/session/agent-session.js";
-import type { ProjectTrustGate } from "../../core/config/project-trust-gate.js";
+import type { ProjectTrustGate } from "../../core/session/project-trust-gate.js";
 import { loadMcpConfig, PROJECT_CONFIG_FILE } from "./config-sources.js";
 import { mcpCommand } from "./mcp-command.js";
 import { McpServers, type McpToolSet } from "./mcp-servers.js";

@@ -1,7 +1,7 @@
 import { Box, useStdout } from "ink";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { errorMessage } from "../../core/lib/error-text.js";
-import type { Attachment } from "../../core/lib/files/attach-file.js";
+import type { Attachment } from "../../core/ai/attach-file.js";
 import type { ImageContent } from "../../core/ai/llm-types.js";
 import { type AttachedPrompt, attachMentions } from "../editor/attach-mentions.js";
 import { footerHeight } from "../screen/footer-text.js";

@@ -4,8 +4,8 @@
 import { errorMessage } from "../lib/error-text.js";
 import { showControls } from "../lib/text/sanitize-terminal.js";
 import type { StyledLine } from "../engine/tool-definition.js";
-import { projectTrust, setProjectTrust } from "./project-trust.js";
-import type { SessionUi } from "../session/session-ui.js";
+import { projectTrust, setProjectTrust } from "../config/project-trust.js";
+import type { SessionUi } from "./session-ui.js";
 
 export type ProjectTrustStatus = "trusted" | "refused" | "undecided";
 
