@@ -62,7 +62,7 @@ export const PROCESS_TESTS = [
 	"test/core/session/compaction/session-recipe.test.ts",
 	"test/core/session/compaction/summary-message.test.ts",
 	"test/core/session/session-compact-command.test.ts",
-	"test/core/session/compaction/session-compaction.test.ts",
+	"test/core/session/run/session-compaction.test.ts",
 	"test/core/session/session-hooks.test.ts",
 	"test/core/session/session-models.test.ts",
 	"test/core/session/session-run-gates.test.ts",

@@ -1,7 +1,7 @@
 // The command line's session: its options mapped onto createAgentSession's, the one way a session is made.
 // Loaded only on paths that run a model, so --help and --version never import the SDKs.
 import type { SessionUi, Settings } from "../core/session/index.js";
-import { API_KEY_FLAG } from "../core/ai/models/api-keys.js";
+import { API_KEY_FLAG } from "../core/ai/api-keys.js";
 import { assembleAgentSession, type CreateAgentSessionResult } from "../sdk/create-agent-session.js";
 import { SessionManager } from "../sdk/session-manager.js";
 import { SessionOptionError } from "../sdk/session-option-error.js";

@@ -3,7 +3,7 @@
 // key is goes to stderr. The model flags count as for a run: --api-key is the key of the provider in use, and the
 // model in use (an id at --base-url) is listed though no catalog names it.
 import { formatTokens } from "../core/lib/format.js";
-import { missingApiKeyMessage } from "../core/ai/models/api-keys.js";
+import { missingApiKeyMessage } from "../core/ai/api-keys.js";
 import { loadModelRegistry, type ModelListing, type ModelRegistry } from "../core/ai/models/model-registry.js";
 import { ModelChoice } from "../core/session/model-choice.js";
 import { stderrLine } from "../core/session/notice-text.js";

@@ -7,7 +7,7 @@ import { formatSize } from "../core/lib/format.js";
 import { rawBoolean, rawNumber, rawString } from "../core/lib/raw-value.js";
 import { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, truncateTail } from "../core/lib/text/truncate.js";
 import { compactArgs, errorLines, type StyledLine, type ToolDefinition, type ToolPresentation } from "../core/engine/tool-definition.js";
-import { oneLine, tailLines } from "../core/engine/tool-lines.js";
+import { oneLine, tailLines } from "../core/engine/tool-definition.js";
 import { type CollectedOutput, MAX_OUTPUT_FILE_BYTES, OutputCollector } from "./output-collector.js";
 import type { ProcessGroupSet } from "../core/lib/process/index.js";
 import { type RunCommandOutcome, runCommand } from "./run-command.js";

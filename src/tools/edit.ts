@@ -8,7 +8,7 @@ import { FileChangedError, type FileSnapshot, readSnapshot } from "../core/lib/f
 import { formatCount } from "../core/lib/format.js";
 import { rawString } from "../core/lib/raw-value.js";
 import type { StyledLine, ToolDefinition, ToolPresentation } from "../core/engine/tool-definition.js";
-import { capLines, tailLines } from "../core/engine/tool-lines.js";
+import { capLines, tailLines } from "../core/engine/tool-definition.js";
 import { type AppliedEdit, applyEdits, type EditSpec } from "./edit-apply.js";
 import { describeChange } from "./edit-diff.js";
 import { pathEffect, READ_BEFORE_CHANGE, summarizePath } from "./file-tool-presentation.js";

@@ -5,7 +5,7 @@
 import { textFromContent } from "../core/ai/messages.js";
 import type { UserCommandRunner } from "../core/session/user-command.js";
 import { createBashRunner } from "./bash.js";
-import type { ToolContext } from "./index.js";
+import type { ToolContext } from "./builtin-tools.js";
 
 export function createUserCommandRunner(cwd: string, context: ToolContext = {}): UserCommandRunner {
 	const run = createBashRunner(cwd, { shell: process.env.SHELL || "/bin/sh", processGroups: context.processGroups, redact: context.redact });

@@ -7,7 +7,7 @@ import { atomicWriteFile } from "../core/lib/files/atomic-write.js";
 import { formatSize } from "../core/lib/format.js";
 import { rawNumber } from "../core/lib/raw-value.js";
 import type { StyledLine, ToolDefinition, ToolPresentation } from "../core/engine/tool-definition.js";
-import { tailLines } from "../core/engine/tool-lines.js";
+import { tailLines } from "../core/engine/tool-definition.js";
 import { diffLines } from "./edit.js";
 import { describeChange } from "./edit-diff.js";
 import { withFileMutationQueue } from "./file-mutation-queue.js";

@@ -4,12 +4,12 @@ import { homedir } from "node:os";
 import type { Attachment } from "../core/ai/attach-file.js";
 import { onProcessExit } from "../core/lib/process/index.js";
 import type { SelectOptions, UiChoice } from "../core/session/session-ui.js";
-import { colorlessStream, colorRefused } from "./screen/no-color.js";
+import { colorlessStream, colorRefused } from "./text/no-color.js";
 import { promptHistoryPath } from "./editor/prompt-history-file.js";
-import type { SessionPort } from "./screen/session-port.js";
+import type { SessionPort } from "./session-port.js";
 import { PASTE_OFF, PASTE_ON, releaseTerminal } from "./screen/terminal-handoff.js";
 
-export type { SessionPort, SessionSummary } from "./screen/session-port.js";
+export type { SessionPort, SessionSummary } from "./session-port.js";
 
 export interface InteractiveOptions {
 	/** Sent as soon as the screen is up (`loom "a first prompt"`). */

@@ -11,7 +11,7 @@ import { ToolCatalog } from "../../src/sdk/tool-catalog.js";
 import { BUILTIN_TOOLS, createBuiltinTools } from "../../src/tools/index.js";
 import { reduceView } from "../../src/tui/screen/reducer.js";
 import { transcriptText } from "../../src/tui/transcript/transcript-text.js";
-import { initialView, type ScreenView } from "../../src/tui/screen/view-model.js";
+import { initialView, type ScreenView } from "../../src/tui/transcript/view-model.js";
 import { systemOf } from "../core/session/compaction/server-model.js";
 import { scriptedSessionOptions } from "../support/scripted-session.js";
 import { useScriptedServer } from "../support/use-scripted-server.js";

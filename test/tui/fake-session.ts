@@ -12,7 +12,7 @@ import { type SessionUi, nonInteractiveUi } from "../../src/core/session/session
 import type { NamedToolPresentation } from "../../src/core/engine/tool-definition.js";
 import type { UserCommandOptions, UserCommandResult } from "../../src/core/session/user-command.js";
 import { createUserCommandRunner } from "../../src/tools/index.js";
-import type { SessionPort, SessionSummary } from "../../src/tui/screen/session-port.js";
+import type { SessionPort, SessionSummary } from "../../src/tui/session-port.js";
 import { builtinTools } from "../support/builtin-tools.js";
 import { type UsageTotals, zeroUsage } from "../../src/core/session/store/usage-totals.js";
 import { assistant } from "./events.js";

@@ -3,7 +3,7 @@ import { render } from "ink-testing-library";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Footer, type FooterProps } from "../../src/tui/components/Footer.js";
 import { footerHeight } from "../../src/tui/screen/footer-text.js";
-import { initialView } from "../../src/tui/screen/view-model.js";
+import { initialView } from "../../src/tui/transcript/view-model.js";
 import { plain } from "./render-helpers.js";
 
 const level = chalk.level;

@@ -3,7 +3,7 @@ import { describe, expect, it, vi } from "vitest";
 import { LiveArea } from "../../src/tui/components/LiveArea.js";
 import { streamingRows } from "../../src/tui/screen/live-rows.js";
 import { liveBudget, planToolRows } from "../../src/tui/screen/live-layout.js";
-import type { ActiveAssistant, ToolRunView } from "../../src/tui/screen/view-model.js";
+import type { ActiveAssistant, ToolRunView } from "../../src/tui/transcript/view-model.js";
 import { builtinTools } from "../support/builtin-tools.js";
 import { plain } from "./render-helpers.js";
 import { stripVTControlCharacters as strip } from "node:util";

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { streamingRows } from "../../src/tui/screen/live-rows.js";
-import { renderMarkdown } from "../../src/tui/transcript/markdown.js";
+import { renderMarkdown } from "../../src/tui/text/markdown.js";
 import { reduceView } from "../../src/tui/screen/reducer.js";
-import { initialView } from "../../src/tui/screen/view-model.js";
+import { initialView } from "../../src/tui/transcript/view-model.js";
 import { assistant, textDelta } from "./events.js";
 
 /** ~20,000 tokens of a realistic answer: prose paragraphs, lists and code blocks, as 4-character deltas. */

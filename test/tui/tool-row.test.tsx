@@ -3,7 +3,7 @@ import { render } from "ink-testing-library";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ToolRow } from "../../src/tui/components/ToolRow.js";
 import { toolRowLines } from "../../src/tui/transcript/tool-row-text.js";
-import type { ToolRunView } from "../../src/tui/screen/view-model.js";
+import type { ToolRunView } from "../../src/tui/transcript/view-model.js";
 import { builtinTools } from "../support/builtin-tools.js";
 import { linesWith, plain } from "./render-helpers.js";
 

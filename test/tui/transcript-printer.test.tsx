@@ -3,7 +3,7 @@ import { render } from "ink-testing-library";
 import { stripVTControlCharacters as strip } from "node:util";
 import { describe, expect, it, vi } from "vitest";
 import { useTranscriptPrinter } from "../../src/tui/hooks/use-transcript-printer.js";
-import type { TranscriptItem } from "../../src/tui/screen/view-model.js";
+import type { TranscriptItem } from "../../src/tui/transcript/view-model.js";
 import { withHighlightColours } from "./highlight-colours.js";
 
 withHighlightColours();

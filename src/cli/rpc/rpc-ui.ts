@@ -3,7 +3,7 @@
 // RPC mode uses, so its clients answer them unchanged). The approval question is a select marked `approval`; a
 // client may answer it with `approval_response` and a decision instead, and give the reason for a denial there.
 import { randomUUID } from "node:crypto";
-import type { NoticeLevel } from "../../core/session/commands/command-registry.js";
+import type { NoticeLevel } from "../../core/session/session-ui.js";
 import type { ApprovalChoice, ApprovalSubject, InputOptions, SelectOptions, SessionUi, UiChoice } from "../../core/session/session-ui.js";
 import { CommandError, type RpcCommand, choiceField, optionalString } from "./rpc-protocol.js";
 

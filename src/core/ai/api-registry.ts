@@ -1,7 +1,7 @@
-// The provider table: one entry per wire API. The dispatcher (streamModel), the SDK preload, the models.json
-// validator and the Api type all read it, so adding an API is one file (its stream function and thinking
-// settings) plus one line in BUILTIN_APIS below.
-import type { AssistantMessageEventStream, Context, Model, ThinkingLevel } from "./llm-types.js";
+// The provider table: one entry per wire API. The dispatcher (streamModel), the SDK preload and the models.json
+// validator read it, so adding an API is one file (its stream function and thinking settings), its name in
+// BuiltinApi (llm-types.ts) and one line in BUILTIN_APIS below; the compiler holds the two lists together.
+import type { AssistantMessageEventStream, BuiltinApi, Context, Model, ThinkingLevel } from "./llm-types.js";
 import { streamAnthropicMessages } from "./providers/anthropic-messages.js";
 import { ANTHROPIC_THINKING } from "./providers/anthropic-request.js";
 import { streamGoogleGenerativeAi } from "./providers/google-generative-ai.js";
@@ -24,10 +24,10 @@ export interface ApiProvider<TThinking = unknown> {
 }
 
 /**
- * A built-in entry, typed by its name alone: the Api type needs the names, and the package's declarations must
- * not carry the SDKs' own types (the Gemini one is only a development dependency).
+ * A built-in entry, typed by its name alone: the package's declarations must not carry the SDKs' own types (the
+ * Gemini one is only a development dependency).
  */
-function builtin<const Name extends string, TThinking>(provider: ApiProvider<TThinking> & { api: Name }): ApiProvider & { readonly api: Name } {
+function builtin<const Name extends BuiltinApi, TThinking>(provider: ApiProvider<TThinking> & { api: Name }): ApiProvider & { readonly api: Name } {
 	return provider;
 }
 
@@ -40,8 +40,8 @@ const BUILTIN_APIS = [
 	builtin({ api: "google-generative-ai", stream: streamGoogleGenerativeAi, loadSdk: async () => undefined, thinking: GOOGLE_THINKING }),
 ] as const;
 
-/** Names of the built-in wire APIs (the known part of the Api type). */
-export type BuiltinApi = (typeof BUILTIN_APIS)[number]["api"];
+// Each name of BuiltinApi has its entry above: this line fails to compile when one is missing.
+true satisfies [Exclude<BuiltinApi, (typeof BUILTIN_APIS)[number]["api"]>] extends [never] ? true : false;
 
 const table = new Map<string, ApiProvider>(BUILTIN_APIS.map((entry) => [entry.api, entry]));
 

@@ -1,6 +1,4 @@
 // An async-iterable push queue: producers push events, one consumer iterates, `result()` resolves at the end.
-import type { AssistantMessage, AssistantMessageEvent } from "./llm-types.js";
-
 export class EventStream<T, R = T> implements AsyncIterable<T> {
 	// A head index instead of shift(): shift is O(n) when a slow consumer lets the queue grow.
 	private queue: T[] = [];
@@ -141,15 +139,4 @@ export class EventStream<T, R = T> implements AsyncIterable<T> {
 			}
 		}
 	}
-}
-
-export function createAssistantMessageEventStream(): EventStream<AssistantMessageEvent, AssistantMessage> {
-	return new EventStream<AssistantMessageEvent, AssistantMessage>(
-		(event) => event.type === "done" || event.type === "error",
-		(event) => {
-			if (event.type === "done") return event.message;
-			if (event.type === "error") return event.error;
-			throw new Error("Unexpected completing event");
-		},
-	);
 }

@@ -14,7 +14,7 @@ export {
 	normalizeOpenAIToolCallId,
 	NO_RESULT_TEXT,
 } from "./transform-messages.js";
-export { API_KEY_OPTION } from "./models/api-keys.js";
-export { BUILTIN_MODELS, placeholderModel } from "./models/models-catalog.js";
+export { API_KEY_OPTION } from "./api-keys.js";
+export { BUILTIN_MODELS, placeholderModel } from "./models-catalog.js";
 export { ModelRegistry, loadModelRegistry } from "./models/model-registry.js";
 export { parseModelsJson } from "./models/models-json.js";

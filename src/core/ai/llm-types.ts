@@ -1,9 +1,10 @@
 // Messages, models and the streaming protocol between a provider and the agent loop.
 import type { TSchema } from "@sinclair/typebox";
-import type { EventStream } from "./event-stream.js";
-import type { BuiltinApi } from "./api-registry.js";
+import { EventStream } from "./event-stream.js";
 
-/** A wire API: the provider table's names are known; any other string names one registered at run time. */
+/** The built-in wire APIs: the provider table (api-registry.ts) has exactly one entry for each. */
+export type BuiltinApi = "anthropic-messages" | "openai-completions" | "openai-responses" | "google-generative-ai";
+/** A wire API: the built-in names are known; any other string names one registered at run time. */
 export type Api = BuiltinApi | (string & {});
 export type StopReason = "stop" | "length" | "toolUse" | "error" | "aborted";
 /** Every thinking level, from none to the most; each provider maps them in its entry of the provider table. */
@@ -184,3 +185,14 @@ export type StreamFn = (
 	context: Context,
 	options?: StreamOptions,
 ) => AssistantMessageEventStream | Promise<AssistantMessageEventStream>;
+
+export function createAssistantMessageEventStream(): AssistantMessageEventStream {
+	return new EventStream<AssistantMessageEvent, AssistantMessage>(
+		(event) => event.type === "done" || event.type === "error",
+		(event) => {
+			if (event.type === "done") return event.message;
+			if (event.type === "error") return event.error;
+			throw new Error("Unexpected completing event");
+		},
+	);
+}

@@ -1,6 +1,6 @@
 // The one StreamFn the rest of loom uses: dispatches on model.api through the provider table. Never throws, never rejects.
 import { errorMessage } from "../lib/error-text.js";
-import { createAssistantMessageEventStream } from "./event-stream.js";
+import { createAssistantMessageEventStream } from "./llm-types.js";
 import type { AssistantMessageEventStream, Context, Model } from "./llm-types.js";
 import { errorAssistantMessage } from "./messages.js";
 import { apiProvider, knownApis } from "./api-registry.js";

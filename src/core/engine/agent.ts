@@ -2,7 +2,7 @@
 import { setMaxListeners } from "node:events";
 import { assertCanContinue, runAgentLoop, runAgentLoopContinue } from "./agent-loop.js";
 import { errorMessage } from "../lib/error-text.js";
-import { placeholderModel } from "../ai/models/models-catalog.js";
+import { placeholderModel } from "../ai/models-catalog.js";
 import { errorAssistantMessage, userMessage } from "../ai/messages.js";
 import { OrderedDelivery, callInOrder } from "./event-delivery.js";
 import type {

@@ -7,23 +7,15 @@ export * from "./store/session-entries.js";
 export { cwdFolderName, sessionDirFor, sessionIdFromFileName, sessionsRoot } from "./store/session-paths.js";
 export { loadSessionFile } from "./store/session-reader.js";
 export { SessionStore } from "./store/session-store.js";
-export { buildSessionContext } from "./store/session-context.js";
+export { buildSessionContext } from "./compaction/session-context.js";
 export { type SessionInfo, listAllSessions, listSessions, newestSessionFile, readSessionInfo } from "./store/session-list.js";
 export { resolveSessionArgument } from "./store/session-resolve.js";
 export { ancestorsFromRoot, loadContextFiles } from "./prompt/context-files.js";
 export { buildSystemPrompt } from "./prompt/system-prompt.js";
 export { type ModelResolver, type ModelSelection } from "./model-choice.js";
 export type { ApprovalChoice } from "./session-ui.js";
-export {
-	COMMAND_NAME,
-	type CommandContext,
-	type CommandDefinition,
-	type NoticeLevel,
-	parseSlashCommand,
-	type ResolvedCommand,
-	resolveCommand,
-	type SlashCommand,
-} from "./commands/command-registry.js";
+export { COMMAND_NAME, type CommandContext, type CommandDefinition, parseSlashCommand, type ResolvedCommand, resolveCommand, type SlashCommand } from "./commands/command-registry.js";
+export type { NoticeLevel } from "./session-ui.js";
 export { type CommandSession } from "./commands/session-commands.js";
 export { AgentSession, type AgentSessionOptions, type RunOutcome, type SessionListener } from "./agent-session.js";
 export * from "./compaction/index.js";

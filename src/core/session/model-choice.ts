@@ -1,7 +1,7 @@
 // The session's model: what the user selected, what it resolved to (model + key), or why it cannot be used.
 import type { Model } from "../ai/llm-types.js";
 import type { ModelListing } from "../ai/models/model-registry.js";
-import { placeholderModel } from "../ai/models/models-catalog.js";
+import { placeholderModel } from "../ai/models-catalog.js";
 
 /** What the user asked for; the resolver turns it into a model and a key. */
 export interface ModelSelection {

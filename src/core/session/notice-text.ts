@@ -3,7 +3,7 @@
 // channel (stderr, an editor's message) names the level unless it is information ("warning: text"); and a line on
 // stderr starts with "loom: ", its text stripped of escape sequences.
 import { stripControls } from "../lib/text/sanitize-terminal.js";
-import type { NoticeLevel } from "./commands/command-registry.js";
+import type { NoticeLevel } from "./session-ui.js";
 
 /** The screen's mark before a notice of each level. */
 export const NOTICE_MARK: Readonly<Record<NoticeLevel, string>> = { info: "·", warning: "!", error: "✗" };

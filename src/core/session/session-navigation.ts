@@ -9,7 +9,7 @@ import type { ModelChoice } from "./model-choice.js";
 import type { SessionEvent, SessionOpenReason } from "./session-events.js";
 import { listSessions, type SessionInfo } from "./store/session-list.js";
 import { resolveSessionArgument } from "./store/session-resolve.js";
-import type { SessionRecord } from "./store/session-record.js";
+import type { SessionRecord } from "./session-record.js";
 import { type RewindResult, type RewindScope, restoreFiles } from "./session-rewind.js";
 import { SessionStore } from "./store/session-store.js";
 import { type PromptPoint, type SessionTree, promptPoints, sessionTree } from "./store/session-tree.js";

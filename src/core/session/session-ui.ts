@@ -2,7 +2,9 @@
 // ACP send a request to the client, print mode cannot ask. Commands, extensions, approvals, trust and pickers
 // all ask through this one port; each interface installs its own with `session.setUi()`.
 import type { StyledLine } from "../engine/tool-definition.js";
-import type { NoticeLevel } from "./commands/command-registry.js";
+
+/** How much a notice matters: information, a warning, an error. */
+export type NoticeLevel = "info" | "warning" | "error";
 
 export interface UiChoice<T> {
 	label: string;

@@ -4,7 +4,8 @@
 import type { TSchema } from "@sinclair/typebox";
 import type { ImageContent, TextContent } from "../../core/ai/llm-types.js";
 import type { AgentSession } from "../../core/session/agent-session.js";
-import type { CommandContext, NoticeLevel } from "../../core/session/commands/command-registry.js";
+import type { CommandContext } from "../../core/session/commands/command-registry.js";
+import type { NoticeLevel } from "../../core/session/session-ui.js";
 import type { CommandSession } from "../../core/session/commands/session-commands.js";
 import type { SessionEvent } from "../../core/session/session-events.js";
 import type { SessionUi } from "../../core/session/session-ui.js";

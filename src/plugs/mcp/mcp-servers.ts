@@ -1,7 +1,7 @@
 // The session's MCP servers: started together when the session is assembled (a project's once it is trusted),
 // their tools given to the session's tool set as each server becomes ready, a prompt waiting for the servers
 // still starting before its run starts, and every server closed with the session.
-import type { NoticeLevel } from "../../core/session/commands/command-registry.js";
+import type { NoticeLevel } from "../../core/session/session-ui.js";
 import type { ToolDefinition } from "../../core/engine/tool-definition.js";
 import type { ConfiguredServer } from "./config-sources.js";
 import { mcpToolDefinition } from "./mcp-tools.js";

@@ -17,12 +17,12 @@ import { CLEAR_TERMINAL, useTranscriptPrinter } from "../hooks/use-transcript-pr
 import { useTerminalSize } from "../hooks/use-terminal-size.js";
 import { HISTORY_PROMPTS } from "../transcript/history.js";
 import { dialogMaxRows, liveBudget } from "../screen/live-layout.js";
-import { warmUpMarkdown } from "../transcript/markdown.js";
+import { warmUpMarkdown } from "../text/markdown.js";
 import { hasMarker } from "../editor/paste-marker.js";
 import { loadPromptHistory, savePrompt } from "../editor/prompt-history-file.js";
-import type { SessionPort } from "../screen/session-port.js";
+import type { SessionPort } from "../session-port.js";
 import { hiddenCommandNotices, resolveCommand, runSlashCommand, screenCommands } from "../editor/slash-commands.js";
-import { type NoticeLevel, type ScreenView, initialView, isBusy } from "../screen/view-model.js";
+import { type NoticeLevel, type ScreenView, initialView, isBusy } from "../transcript/view-model.js";
 import { DialogHost } from "./DialogHost.js";
 import { Editor } from "./Editor.js";
 import { Footer } from "./Footer.js";

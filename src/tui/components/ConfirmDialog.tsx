@@ -6,7 +6,7 @@ import { textBlockLayout } from "../dialogs/dialog-layout.js";
 import type { ConfirmDialog as ConfirmRequest } from "../dialogs/dialog-queue.js";
 import { useDialogKeys } from "../hooks/use-dialog-keys.js";
 import { useRefState } from "../hooks/use-ref-state.js";
-import { wrapRows } from "../transcript/wrap.js";
+import { wrapRows } from "../text/wrap.js";
 import { DialogFrame } from "./DialogFrame.js";
 
 export interface ConfirmDialogProps {

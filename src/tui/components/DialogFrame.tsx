@@ -2,7 +2,7 @@ import { Box, Text } from "ink";
 import type { ReactNode } from "react";
 import { stripToOneLine } from "../../core/lib/text/sanitize-terminal.js";
 import type { DialogChrome } from "../dialogs/dialog-layout.js";
-import { firstThatFits } from "../transcript/fit-row.js";
+import { firstThatFits } from "../text/fit-row.js";
 
 export interface DialogFrameProps {
 	/** The question, on one row (cut to the width; control characters removed). */

@@ -4,7 +4,7 @@ import type { NamedToolPresentation } from "../../core/engine/tool-definition.js
 import { planLiveArea } from "../screen/live-layout.js";
 import { pendingCallText, streamingRows, thinkingRows } from "../screen/live-rows.js";
 import { spinnerFrame } from "../transcript/tool-row-text.js";
-import type { ActiveAssistant, ToolRunView } from "../screen/view-model.js";
+import type { ActiveAssistant, ToolRunView } from "../transcript/view-model.js";
 import { ToolRow } from "./ToolRow.js";
 
 export interface LiveAreaProps {

@@ -9,7 +9,7 @@ import { choiceKeys, initialPicker, matchingChoices, pickerStep } from "../dialo
 import { useDialogKeys } from "../hooks/use-dialog-keys.js";
 import { useRefState } from "../hooks/use-ref-state.js";
 import { styledLineText } from "../transcript/tool-row-text.js";
-import { wrapRows } from "../transcript/wrap.js";
+import { wrapRows } from "../text/wrap.js";
 import { DialogFrame } from "./DialogFrame.js";
 
 export interface PickerDialogProps {

@@ -1,6 +1,6 @@
 import { Text } from "ink";
 import { showControls } from "../../core/lib/text/sanitize-terminal.js";
-import { formatDuration } from "../screen/format.js";
+import { formatDuration } from "../transcript/format.js";
 import { spinnerFrame } from "../transcript/tool-row-text.js";
 
 export interface ShellRowProps {

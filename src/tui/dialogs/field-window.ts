@@ -1,5 +1,5 @@
 // The part of a one-line text field that fits `width` columns around the cursor. Pure.
-import { charWidth } from "../transcript/wrap.js";
+import { charWidth } from "../text/wrap.js";
 
 export interface FieldWindow {
 	before: string;

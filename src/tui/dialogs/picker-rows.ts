@@ -3,7 +3,7 @@
 // Pure; PickerDialog only styles it.
 import type { UiChoice } from "../../core/session/session-ui.js";
 import { stripToOneLine } from "../../core/lib/text/sanitize-terminal.js";
-import { columns, cutEnd } from "../transcript/fit-row.js";
+import { columns, cutEnd } from "../text/fit-row.js";
 import { noticeRows } from "../transcript/notice-rows.js";
 import { CHOICE_GAP, fitChoiceRow } from "./choice-row.js";
 

@@ -3,7 +3,7 @@
 // make Ink's key parser throw. So a paste's text loses its escape sequences before Ink reads it; the markers
 // pass unchanged, and everything outside a paste (the keys) passes as Ink reads it right (terminal-keys.ts).
 import { stripControls, unfinishedSequenceStart } from "../../core/lib/text/sanitize-terminal.js";
-import { normalizeKeys } from "../screen/terminal-keys.js";
+import { normalizeKeys } from "./terminal-keys.js";
 
 const START = "\u001b[200~";
 const END = "\u001b[201~";

@@ -2,7 +2,7 @@
 // session's (new, model, …) with the screen's own (help, quit) on top. Errors become one readable line.
 import { errorMessage } from "../../core/lib/error-text.js";
 import { type CommandContext, CommandRegistry, hiddenCommandNotice, type ResolvedCommand } from "../../core/session/commands/command-registry.js";
-import type { SessionPort } from "../screen/session-port.js";
+import type { SessionPort } from "../session-port.js";
 
 export { resolveCommand } from "../../core/session/commands/command-registry.js";
 

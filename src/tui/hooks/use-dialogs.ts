@@ -1,8 +1,8 @@
 import { useStdin } from "ink";
 import { useEffect, useRef, useState, useSyncExternalStore } from "react";
-import type { NoticeLevel } from "../../core/session/commands/command-registry.js";
+import type { NoticeLevel } from "../../core/session/session-ui.js";
 import { type Dialog, DialogQueue } from "../dialogs/dialog-queue.js";
-import type { SessionPort } from "../screen/session-port.js";
+import type { SessionPort } from "../session-port.js";
 
 export interface Dialogs {
 	/** The screen's SessionUi: commands are handed it as `ctx.ui`. */

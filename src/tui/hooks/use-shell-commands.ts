@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
-import type { SessionPort } from "../screen/session-port.js";
-import type { NewTranscriptItem } from "../screen/view-model.js";
+import type { SessionPort } from "../session-port.js";
+import type { NewTranscriptItem } from "../transcript/view-model.js";
 import { type ShellRequest, type ShellResult, parseShellCommand, withShellContext } from "../editor/shell-command.js";
 
 export interface ShellCommands {

@@ -1,6 +1,6 @@
 import { useStdin, useStdout } from "ink";
 import { useCallback, useMemo } from "react";
-import type { NoticeLevel } from "../../core/session/commands/command-registry.js";
+import type { NoticeLevel } from "../../core/session/session-ui.js";
 import { editInEditor, suspendToShell } from "../screen/terminal-handoff.js";
 
 export interface TerminalHandoff {

@@ -2,8 +2,8 @@
 // the context use. Pure; the Footer component only styles it.
 import { showControls, stripToOneLine } from "../../core/lib/text/sanitize-terminal.js";
 import { fitFooterInfo } from "./footer-info.js";
-import { formatCost, formatDuration, formatTokens, shortenPath } from "./format.js";
-import type { RetryView, ScreenView } from "./view-model.js";
+import { formatCost, formatDuration, formatTokens, shortenPath } from "../transcript/format.js";
+import type { RetryView, ScreenView } from "../transcript/view-model.js";
 
 /** What of the view the footer shows. */
 export type FooterView = Pick<ScreenView, "runStatus" | "turn" | "runStartedAt" | "usage" | "contextTokens" | "retry" | "compacting" | "session">;

@@ -3,9 +3,9 @@
 // controls written out) before it is styled.
 import { formatSize } from "../../core/lib/format.js";
 import { showControls, stripControls } from "../../core/lib/text/sanitize-terminal.js";
-import { renderMarkdown } from "../transcript/markdown.js";
-import { openFenceLine } from "../transcript/paragraph-split.js";
-import { lastRows, truncateRow } from "../transcript/wrap.js";
+import { renderMarkdown } from "../text/markdown.js";
+import { openFenceLine } from "../text/paragraph-split.js";
+import { lastRows, truncateRow } from "../text/wrap.js";
 
 /**
  * The tail of a streaming answer as terminal rows: only the last source lines are rendered (the finished

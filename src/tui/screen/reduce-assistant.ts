@@ -3,8 +3,8 @@
 import type { AssistantMessage, AssistantMessageEvent } from "../../core/ai/llm-types.js";
 import { textFromContent } from "../../core/ai/messages.js";
 import { thinkingFromContent } from "../transcript/message-text.js";
-import { splitFinished } from "../transcript/paragraph-split.js";
-import type { ActiveAssistant, NewTranscriptItem as NewItem, ScreenView, TranscriptItem } from "./view-model.js";
+import { splitFinished } from "../text/paragraph-split.js";
+import type { ActiveAssistant, NewTranscriptItem as NewItem, ScreenView, TranscriptItem } from "../transcript/view-model.js";
 
 /** Appends items to the transcript, giving each the next id. */
 export function appendItems(view: ScreenView, items: NewItem[]): ScreenView {

@@ -8,7 +8,7 @@ import type { AssistantMessage } from "../../core/ai/llm-types.js";
 import { textFromContent } from "../../core/ai/messages.js";
 import { findTool, type NamedToolPresentation, toolSummary } from "../../core/engine/tool-definition.js";
 import { appendItems } from "./reduce-assistant.js";
-import type { ScreenView, ToolRunView } from "./view-model.js";
+import type { ScreenView, ToolRunView } from "../transcript/view-model.js";
 
 function withRun(view: ScreenView, run: ToolRunView): ScreenView {
 	return { ...view, tools: { ...view.tools, [run.id]: run } };

@@ -9,7 +9,7 @@ import { expandLast } from "../transcript/expand-last.js";
 import { appendItems, endAssistant, flushAssistant, startAssistant, updateAssistant } from "./reduce-assistant.js";
 import { awaitApproval, endTool, flushToolBatch, queueTools, runTool, startTool, updateTool } from "./reduce-tools.js";
 import { zeroUsage } from "../../core/session/store/usage-totals.js";
-import { type ScreenView, type UiEvent, isBusy } from "./view-model.js";
+import { type ScreenView, type UiEvent, isBusy } from "../transcript/view-model.js";
 
 export type ScreenEvent = SessionEvent | UiEvent;
 

@@ -2,7 +2,7 @@
 // command's output), found from the end of the transcript and made into an item that prints it whole. Lines
 // already printed cannot change, so the full text is printed again below, where the terminal can scroll
 // and search it. Pure.
-import type { NewTranscriptItem, TranscriptItem } from "../screen/view-model.js";
+import type { NewTranscriptItem, TranscriptItem } from "./view-model.js";
 
 function expandedFrom(item: TranscriptItem): NewTranscriptItem | undefined {
 	switch (item.kind) {

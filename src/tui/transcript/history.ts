@@ -6,7 +6,7 @@ import { findTool, type NamedToolPresentation, toolSummary } from "../../core/en
 import { isCompactionSummary } from "../../core/session/compaction/summary-message.js";
 import { promptItem, thinkingFromContent, typedText, userText } from "./message-text.js";
 import { hasMarker } from "../editor/paste-marker.js";
-import type { NewTranscriptItem as NewItem, ToolRunView } from "../screen/view-model.js";
+import type { NewTranscriptItem as NewItem, ToolRunView } from "./view-model.js";
 
 /** Messages shown at most; a long session starts with a line saying how many were left out. */
 export const HISTORY_MESSAGES = 60;

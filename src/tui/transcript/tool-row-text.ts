@@ -5,9 +5,9 @@
 import chalk from "chalk";
 import { findTool, type LineStyle, type NamedToolPresentation, type StyledLine, toolResultLines } from "../../core/engine/tool-definition.js";
 import { showControls, stripControls } from "../../core/lib/text/sanitize-terminal.js";
-import { columns, cutEnd } from "./fit-row.js";
-import { formatDuration } from "../screen/format.js";
-import type { ToolRunView, ToolStatus } from "../screen/view-model.js";
+import { columns, cutEnd } from "../text/fit-row.js";
+import { formatDuration } from "./format.js";
+import type { ToolRunView, ToolStatus } from "./view-model.js";
 
 export const SPINNER_FRAMES = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
 export const SPINNER_INTERVAL_MS = 80;

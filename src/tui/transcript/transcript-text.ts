@@ -6,11 +6,11 @@ import { formatCount } from "../../core/lib/format.js";
 import type { NamedToolPresentation } from "../../core/engine/tool-definition.js";
 import { NOTICE_MARK } from "../../core/session/notice-text.js";
 import { stripControls } from "../../core/lib/text/sanitize-terminal.js";
-import { renderMarkdown } from "./markdown.js";
+import { renderMarkdown } from "../text/markdown.js";
 import { noticeRows } from "./notice-rows.js";
 import { styledLineText, toolRowHeader, toolRowLines } from "./tool-row-text.js";
-import type { NoticeLevel, ToolRunView, TranscriptItem } from "../screen/view-model.js";
-import { truncateRow, wrapRows } from "./wrap.js";
+import type { NoticeLevel, ToolRunView, TranscriptItem } from "./view-model.js";
+import { truncateRow, wrapRows } from "../text/wrap.js";
 
 /** Rows a finished diff or output may take in the scrollback before "… N more lines". */
 export const TRANSCRIPT_RESULT_LINES = 20;

@@ -10,7 +10,7 @@ import { AgentSession, type CommandSession, type SessionEvent } from "../../../s
 import { installResources } from "../../../src/plugs/resources/install-resources.js";
 import { createBuiltinTools } from "../../../src/tools/index.js";
 import { hiddenCommandNotices, screenCommands } from "../../../src/tui/editor/slash-commands.js";
-import type { SessionPort } from "../../../src/tui/screen/session-port.js";
+import type { SessionPort } from "../../../src/tui/session-port.js";
 import { messagesOf, systemOf } from "../../core/session/compaction/server-model.js";
 import { projectTree } from "../../support/project-tree.js";
 import { ScriptedUi } from "../../support/scripted-ui.js";

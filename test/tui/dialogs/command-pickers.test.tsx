@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { ModelListing } from "../../../src/core/ai/models/model-registry.js";
-import { placeholderModel } from "../../../src/core/ai/models/models-catalog.js";
+import { placeholderModel } from "../../../src/core/ai/models-catalog.js";
 import { FakeSession } from "../fake-session.js";
 import { mount } from "../mount-app.js";
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { DeltaBatch } from "../../../src/tui/screen/delta-batch.js";
 import { type ScreenEvent, reduceView } from "../../../src/tui/screen/reducer.js";
 import { transcriptText } from "../../../src/tui/transcript/transcript-text.js";
-import { initialView, type ScreenView } from "../../../src/tui/screen/view-model.js";
+import { initialView, type ScreenView } from "../../../src/tui/transcript/view-model.js";
 import { assistant, textDelta, thinkingDelta, update } from "../events.js";
 
 function deltasOf(events: readonly ScreenEvent[]): string[] {

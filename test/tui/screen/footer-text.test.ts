@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { contextColor, footerHeight, infoRow, retryText, runState } from "../../../src/tui/screen/footer-text.js";
-import { initialView } from "../../../src/tui/screen/view-model.js";
+import { initialView } from "../../../src/tui/transcript/view-model.js";
 
 const base = {
 	...initialView({ provider: "anthropic", model: "claude-sonnet", thinkingLevel: "medium", cwd: "/home/dev/project" }),

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { planLiveArea } from "../../../src/tui/screen/live-layout.js";
-import type { ToolRunView } from "../../../src/tui/screen/view-model.js";
+import type { ToolRunView } from "../../../src/tui/transcript/view-model.js";
 
 function run(id: string): ToolRunView {
 	return { id, name: "custom", status: "running", argsPreview: id, startedAt: 0 };

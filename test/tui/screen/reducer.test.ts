@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { SessionEvent } from "../../../src/core/session/session-events.js";
 import { type ScreenEvent, reduceView } from "../../../src/tui/screen/reducer.js";
-import { type ScreenView, type TranscriptItem, initialView } from "../../../src/tui/screen/view-model.js";
+import { type ScreenView, type TranscriptItem, initialView } from "../../../src/tui/transcript/view-model.js";
 import {
 	assistant,
 	streamedAssistant,

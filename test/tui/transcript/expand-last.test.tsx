@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { expandLast } from "../../../src/tui/transcript/expand-last.js";
 import { reduceView } from "../../../src/tui/screen/reducer.js";
-import { type ScreenView, initialView } from "../../../src/tui/screen/view-model.js";
+import { type ScreenView, initialView } from "../../../src/tui/transcript/view-model.js";
 import { assistant, streamedAssistant, toolCall, toolEnd, toolResultMessage, toolStart } from "../events.js";
 import { FakeSession } from "../fake-session.js";
 import { mount } from "../mount-app.js";

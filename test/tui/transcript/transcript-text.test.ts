@@ -3,7 +3,7 @@ import stringWidth from "string-width";
 import { stripVTControlCharacters as strip } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { transcriptRows, transcriptText } from "../../../src/tui/transcript/transcript-text.js";
-import type { TranscriptItem } from "../../../src/tui/screen/view-model.js";
+import type { TranscriptItem } from "../../../src/tui/transcript/view-model.js";
 import { builtinTools } from "../../support/builtin-tools.js";
 
 const level = chalk.level;

@@ -2,9 +2,9 @@
 // and keys from options, environment and file, and errors that say exactly what to set.
 import { join } from "node:path";
 import type { Api, Model } from "../llm-types.js";
-import { API_KEY_FLAG, envApiKey, missingApiKeyMessage } from "./api-keys.js";
+import { API_KEY_FLAG, envApiKey, missingApiKeyMessage } from "../api-keys.js";
 import { closestModels } from "./model-suggestions.js";
-import { BUILTIN_MODELS, BUILTIN_PROVIDERS, DEFAULT_MODEL_LIMITS, DEFAULT_PROVIDER, FREE } from "./models-catalog.js";
+import { BUILTIN_MODELS, BUILTIN_PROVIDERS, DEFAULT_MODEL_LIMITS, DEFAULT_PROVIDER, FREE } from "../models-catalog.js";
 import { type ModelsJson, type ModelsJsonModel, type ModelsJsonProvider, readModelsJson } from "./models-json.js";
 
 export interface ModelRequest {

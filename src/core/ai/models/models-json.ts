@@ -4,7 +4,7 @@ import { type Static, Type } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
 import { parseJson, readConfigText } from "../../lib/files/json-file.js";
 import { apiProvider, knownApis } from "../api-registry.js";
-import { BUILTIN_PROVIDERS } from "./models-catalog.js";
+import { BUILTIN_PROVIDERS } from "../models-catalog.js";
 
 /** Far above any real models.json; a bigger one is a mistake (or not a models.json at all). */
 const MAX_MODELS_JSON_BYTES = 1024 * 1024;

@@ -1,10 +1,10 @@
 // Drives one provider request to an event stream: attempts, retries with backoff, the idle timeout and abort.
 // Providers only say how to send one attempt; everything that can go wrong ends here as an `error` event.
 import { errorMessage } from "../../lib/error-text.js";
-import { createAssistantMessageEventStream } from "../event-stream.js";
+import { createAssistantMessageEventStream } from "../llm-types.js";
 import { formatCount } from "../../lib/format.js";
 import type { AssistantMessageEventStream, Model, StopReason, StreamOptions } from "../llm-types.js";
-import { providerApiKey } from "../models/api-keys.js";
+import { providerApiKey } from "../api-keys.js";
 import { PartialAssistantMessage } from "./partial-message.js";
 import { checkBaseUrl, describeProviderError, ProviderStreamError } from "./provider-error.js";
 import { redactSecrets } from "../../lib/text/secret-mask.js";

@@ -2,12 +2,11 @@
 // built-ins, the screen, later extensions, prompt templates and skills). Whoever runs commands (the screen,
 // RPC) looks them up here; nobody keeps a closed list.
 
-import type { SessionUi } from "../session-ui.js";
+import type { NoticeLevel, SessionUi } from "../session-ui.js";
 
 export type CommandSource = "builtin" | "extension" | "prompt" | "skill";
 /** Whose a command is: the user's own (their folders, flags and code), or the project's (files a repository brings). */
 export type CommandScope = "user" | "project";
-export type NoticeLevel = "info" | "warning" | "error";
 
 /** What a command is given when it runs; `S` is the session as the caller knows it. */
 export interface CommandContext<S> {

@@ -11,7 +11,7 @@ import { MessageQueue, type QueueKind } from "./message-queue.js";
 import type { ModelChoice } from "../model-choice.js";
 import type { RunGates } from "./run-gates.js";
 import { RunState } from "./run-state.js";
-import type { SessionCompaction } from "../compaction/session-compaction.js";
+import type { SessionCompaction } from "./session-compaction.js";
 import type { SessionEvent } from "../session-events.js";
 
 const ALREADY_RUNNING = "A run is already active: use steer() or followUp() to queue a message.";

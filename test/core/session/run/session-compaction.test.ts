@@ -11,7 +11,7 @@ import {
 	resolveCompactionSettings,
 } from "../../../../src/core/session/index.js";
 import { tempDir } from "../../../support/temp-dir.js";
-import { messagesOf, textOf } from "./server-model.js";
+import { messagesOf, textOf } from "../compaction/server-model.js";
 import {
 	ROOMY,
 	TINY,

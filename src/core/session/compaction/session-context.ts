@@ -2,9 +2,9 @@
 // session was compacted), and the last model and thinking level chosen.
 import type { AgentMessage } from "../../engine/agent-types.js";
 import type { ThinkingLevel } from "../../ai/llm-types.js";
-import { buildCompactedContext } from "../compaction/compacted-context.js";
-import { repairConversation } from "./conversation-repair.js";
-import type { SessionEntry } from "./session-entries.js";
+import { buildCompactedContext } from "./compacted-context.js";
+import { repairConversation } from "../store/conversation-repair.js";
+import type { SessionEntry } from "../store/session-entries.js";
 
 export interface SessionContext {
 	/** What the model sees: after a compaction its summary, the kept messages and every later one; else every message. */

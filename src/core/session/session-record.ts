@@ -1,15 +1,15 @@
 // The session file a session writes to, and what the session knows from it: the conversation it continues
 // (repaired where the file was damaged), the usage totals, the model and thinking level last recorded.
 // Writing never throws: a failure comes back as the problem to report.
-import type { AgentMessage } from "../../engine/agent-types.js";
-import { errorMessage } from "../../lib/error-text.js";
-import type { ThinkingLevel } from "../../ai/llm-types.js";
-import { missingResult, unansweredToolCalls } from "./conversation-repair.js";
-import { type SessionContext, buildSessionContext } from "./session-context.js";
-import type { SessionEntry } from "./session-entries.js";
-import type { SessionStore } from "./session-store.js";
+import type { AgentMessage } from "../engine/agent-types.js";
+import { errorMessage } from "../lib/error-text.js";
+import type { ThinkingLevel } from "../ai/llm-types.js";
+import { missingResult, unansweredToolCalls } from "./store/conversation-repair.js";
+import { type SessionContext, buildSessionContext } from "./compaction/session-context.js";
+import type { SessionEntry } from "./store/session-entries.js";
+import type { SessionStore } from "./store/session-store.js";
 import { SettingsRecord } from "./settings-record.js";
-import { type UsageTotals, addUsage, sumEntryUsage } from "./usage-totals.js";
+import { type UsageTotals, addUsage, sumEntryUsage } from "./store/usage-totals.js";
 
 const INTERRUPTED_TOOL_TEXT = "Interrupted: loom exited while this tool was running; its result is unknown.";
 

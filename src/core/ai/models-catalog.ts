@@ -1,6 +1,6 @@
 // The built-in providers and models. Prices are US dollars per million tokens (list prices, November 2026);
 // a user can correct or extend any of it in ~/.loom/models.json.
-import type { Api, Model, ModelCost } from "../llm-types.js";
+import type { Api, Model, ModelCost } from "./llm-types.js";
 
 export interface BuiltinProvider {
 	name: string;

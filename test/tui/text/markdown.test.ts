@@ -1,7 +1,7 @@
 import chalk from "chalk";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { stripVTControlCharacters as strip } from "node:util";
-import { renderMarkdown } from "../../../src/tui/transcript/markdown.js";
+import { renderMarkdown } from "../../../src/tui/text/markdown.js";
 
 const level = chalk.level;
 beforeAll(() => {

@@ -2,7 +2,7 @@
 // for its level, wins over it. Colours are taken out of what the screen writes rather than by turning chalk off
 // (level 0), which would take every style with them: the editor's cursor is inverse text, and bold, dim and
 // underline carry meaning without colour.
-import { slotOf } from "../transcript/wrap.js";
+import { slotOf } from "./wrap.js";
 
 export function colorRefused(env: NodeJS.ProcessEnv = process.env): boolean {
 	return (env.NO_COLOR ?? "") !== "" && env.FORCE_COLOR === undefined;

@@ -2,8 +2,8 @@ import chalk from "chalk";
 import { stripVTControlCharacters as strip } from "node:util";
 import stringWidth from "string-width";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { columnWidths } from "../../../src/tui/transcript/markdown-table.js";
-import { renderMarkdown } from "../../../src/tui/transcript/markdown.js";
+import { columnWidths } from "../../../src/tui/text/markdown-table.js";
+import { renderMarkdown } from "../../../src/tui/text/markdown.js";
 
 const level = chalk.level;
 beforeAll(() => {

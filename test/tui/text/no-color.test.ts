@@ -1,6 +1,6 @@
 // NO_COLOR's filter: colour parameters go, every other style and sequence stays.
 import { describe, expect, it } from "vitest";
-import { colorlessStream, colorRefused, withoutColor } from "../../../src/tui/screen/no-color.js";
+import { colorlessStream, colorRefused, withoutColor } from "../../../src/tui/text/no-color.js";
 import { TestStdout } from "../terminal-streams.js";
 
 const ESC = "\u001b";

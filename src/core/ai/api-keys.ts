@@ -1,6 +1,6 @@
 // Where an API key comes from, and what to tell the user when there is none. The built-in providers' key
 // variables are listed with the providers (models-catalog.ts).
-import type { Model } from "../llm-types.js";
+import type { Model } from "./llm-types.js";
 import { BUILTIN_PROVIDERS } from "./models-catalog.js";
 
 /** The command-line flag that passes a key explicitly. */

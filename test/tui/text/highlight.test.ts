@@ -1,7 +1,7 @@
 import { highlight as cliHighlight } from "cli-highlight";
 import { stripVTControlCharacters as strip } from "node:util";
 import { describe, expect, it } from "vitest";
-import { colorize, highlight, supportsLanguage } from "../../../src/tui/transcript/highlight.js";
+import { colorize, highlight, supportsLanguage } from "../../../src/tui/text/highlight.js";
 import { withHighlightColours } from "../highlight-colours.js";
 
 withHighlightColours();

@@ -3,7 +3,7 @@
 import type { ThinkingLevel } from "../../core/ai/llm-types.js";
 import type { CompactionReason } from "../../core/session/session-events.js";
 import type { ApprovalMode } from "../../core/config/approval-mode.js";
-import type { NoticeLevel } from "../../core/session/commands/command-registry.js";
+import type { NoticeLevel } from "../../core/session/session-ui.js";
 import { type UsageTotals, zeroUsage } from "../../core/session/store/usage-totals.js";
 
 /** Idle from run_end to run_start; "settling" between an agent run's end and the prompt's run_end. */

@@ -4,8 +4,8 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, expectTypeOf, it } from "vitest";
-import type { AgentSession } from "../../../src/core/session/index.js";
-import type { SessionPort } from "../../../src/tui/screen/session-port.js";
+import type { AgentSession } from "../../src/core/session/index.js";
+import type { SessionPort } from "../../src/tui/session-port.js";
 
 describe("SessionPort", () => {
 	it("is satisfied structurally by AgentSession", () => {
@@ -16,7 +16,7 @@ describe("SessionPort", () => {
 	});
 
 	it("is how the screen learns about tools: nothing under src/tui imports src/tools", async () => {
-		const tuiDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../src/tui");
+		const tuiDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../src/tui");
 		const toolsDir = path.resolve(tuiDir, "../tools");
 		const files = (await fs.readdir(tuiDir, { recursive: true })).filter((file) => /\.tsx?$/.test(file));
 		expect(files.length).toBeGreaterThan(10);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { openFenceLine, splitFinished } from "../../../src/tui/transcript/paragraph-split.js";
+import { openFenceLine, splitFinished } from "../../../src/tui/text/paragraph-split.js";
 
 function feed(chunks: string[]) {
 	let state: { tail: string; scanned: number; openFence?: string } = { tail: "", scanned: 0 };

@@ -1,6 +1,6 @@
 import stringWidth from "string-width";
 import { describe, expect, it } from "vitest";
-import { cutEnd, cutMiddle } from "../../../src/tui/transcript/fit-row.js";
+import { cutEnd, cutMiddle } from "../../../src/tui/text/fit-row.js";
 
 describe("fitting text into columns", () => {
 	it("leaves text that fits as it is", () => {

@@ -2,7 +2,7 @@ import chalk from "chalk";
 import stringWidth from "string-width";
 import { stripVTControlCharacters as strip } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { lastRows, NARROW, truncateRow, wrapRows } from "../../../src/tui/transcript/wrap.js";
+import { lastRows, NARROW, truncateRow, wrapRows } from "../../../src/tui/text/wrap.js";
 
 const level = chalk.level;
 beforeAll(() => {

@@ -1,0 +1,65 @@
+// The built-in tools as one table, and the definitions a session makes from it for a working directory.
+import type { ToolDefinition } from "../core/engine/tool-definition.js";
+import { createBashTool } from "./bash.js";
+import { createEditTool } from "./edit.js";
+import { createFindTool } from "./find.js";
+import { createGrepTool } from "./grep.js";
+import { createLsTool } from "./ls.js";
+import { createReadTool } from "./read.js";
+import type { TextFileAccess } from "./text-files.js";
+import type { ProcessGroupSet } from "../core/lib/process/index.js";
+import { createWriteTool } from "./write.js";
+
+/** What a session gives the tools it makes, besides their directory; each takes what concerns it. */
+export interface ToolContext {
+	/** Where commands' process groups are tracked, so disposing the session ends them. */
+	processGroups?: ProcessGroupSet;
+	/** Masks secrets in output a tool shows before it returns (bash's live output); see BashToolOptions.redact. */
+	redact?: (text: string, live: boolean) => string;
+	/** read, edit and write get and put text files' content through this (an editor's buffers) instead of the disk. */
+	files?: TextFileAccess;
+}
+
+/** Makes a tool working in a directory. */
+export type ToolFactory = (cwd: string, context?: ToolContext) => ToolDefinition<any>;
+
+/** A built-in tool: how it is made, and whether a session without --tools enables it. */
+export interface BuiltinTool {
+	create: ToolFactory;
+	/** False: known (--tools may name it, a resumed conversation's calls of it are understood) but off unless asked for. */
+	byDefault: boolean;
+}
+
+/**
+ * The built-in tools, in the order the model gets them. A new tool is its file (a factory returning its
+ * definition, presentation included) and one line here: the CLI's --tools, the system prompt, the screen's
+ * rows and compaction's file lists all take it from its definition. The search tools are off by default:
+ * read, bash, edit and write are the set a session starts with; --tools read,grep,find,ls makes an explorer.
+ */
+export const BUILTIN_TOOLS: readonly BuiltinTool[] = [
+	{ create: createReadTool, byDefault: true },
+	{ create: createBashTool, byDefault: true },
+	{ create: createEditTool, byDefault: true },
+	{ create: createWriteTool, byDefault: true },
+	{ create: createGrepTool, byDefault: false },
+	{ create: createFindTool, byDefault: false },
+	{ create: createLsTool, byDefault: false },
+];
+
+export interface BuiltinToolSet {
+	/** Every tool of the list, in its order. */
+	known: ToolDefinition<any>[];
+	/** Those enabled without --tools. */
+	defaults: ToolDefinition<any>[];
+}
+
+/** The definitions of `tools` (default: the built-in tools) for a working directory. */
+export function createBuiltinTools(cwd: string, tools: readonly BuiltinTool[] = BUILTIN_TOOLS, context: ToolContext = {}): BuiltinToolSet {
+	const made = tools.map((tool) => ({ definition: tool.create(cwd, context), byDefault: tool.byDefault }));
+	return { known: made.map((tool) => tool.definition), defaults: made.filter((tool) => tool.byDefault).map((tool) => tool.definition) };
+}
+
+/** The tools a session enables by default, for a working directory. */
+export function createCodingTools(cwd: string): ToolDefinition<any>[] {
+	return createBuiltinTools(cwd).defaults;
+}
