@@ -1,8 +1,13 @@
 // The command line (commander): parses argv into options; nothing here touches the model, the disk or the screen.
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
-import { THINKING_LEVELS, type ThinkingLevel } from "../core/ai/llm-types.js";
-import { BUILTIN_PROVIDERS } from "../core/ai/models-catalog.js";
-import { APPROVAL_MODE_TEXT, APPROVAL_MODES, type ApprovalMode } from "../core/config/approval-mode.js";
+import {
+	THINKING_LEVELS,
+	type ThinkingLevel,
+	BUILTIN_PROVIDERS,
+	APPROVAL_MODE_TEXT,
+	APPROVAL_MODES,
+	type ApprovalMode,
+} from "../core/index.js";
 import { UsageError } from "./usage-error.js";
 
 export interface CliOptions {

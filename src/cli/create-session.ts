@@ -1,11 +1,14 @@
 // The command line's session: its options mapped onto createAgentSession's, the one way a session is made.
 // Loaded only on paths that run a model, so --help and --version never import the SDKs.
-import type { SessionUi, Settings } from "../core/session/index.js";
-import { API_KEY_FLAG } from "../core/ai/api-keys.js";
-import { assembleAgentSession, type CreateAgentSessionResult } from "../sdk/create-agent-session.js";
-import { SessionManager } from "../sdk/session-manager.js";
-import { SessionOptionError } from "../sdk/session-option-error.js";
-import { RuleError } from "../plugs/policy/index.js";
+import type { SessionUi, Settings } from "../core/index.js";
+import { API_KEY_FLAG } from "../core/index.js";
+import {
+	assembleAgentSession,
+	type CreateAgentSessionResult,
+	SessionManager,
+	SessionOptionError,
+} from "../sdk/index.js";
+import { RuleError } from "../plugs/index.js";
 import type { TextFileAccess } from "../tools/index.js";
 import type { CliOptions } from "./args.js";
 import { optionUsageError, UsageError } from "./usage-error.js";

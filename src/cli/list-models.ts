@@ -2,16 +2,20 @@
 // provider, context window and whether a key for it is set. The table alone goes to stdout; what to set where no
 // key is goes to stderr. The model flags count as for a run: --api-key is the key of the provider in use, and the
 // model in use (an id at --base-url) is listed though no catalog names it.
-import { formatTokens } from "../core/lib/format.js";
-import { missingApiKeyMessage } from "../core/ai/api-keys.js";
-import { loadModelRegistry, type ModelListing, type ModelRegistry } from "../core/ai/models/model-registry.js";
-import { ModelChoice } from "../core/session/model-choice.js";
-import { stderrLine } from "../core/session/notice-text.js";
-import { loadSettings, type Settings } from "../core/config/settings.js";
-import { stripToOneLine } from "../core/lib/text/sanitize-terminal.js";
+import {
+	formatTokens,
+	missingApiKeyMessage,
+	loadModelRegistry,
+	type ModelListing,
+	type ModelRegistry,
+	ModelChoice,
+	stderrLine,
+	loadSettings,
+	type Settings,
+	stripToOneLine,
+} from "../core/index.js";
 import { EXIT } from "./exit-codes.js";
-import { chooseModel, namedModelChoice } from "../sdk/model-option.js";
-import { SessionOptionError } from "../sdk/session-option-error.js";
+import { chooseModel, namedModelChoice, SessionOptionError } from "../sdk/index.js";
 import type { CliOptions } from "./args.js";
 import { optionUsageError } from "./usage-error.js";
 

@@ -2,7 +2,7 @@
 // on the path that needs it, so `loom --version` and `loom --help` start fast.
 import "./signals-first.js";
 import { createRequire } from "node:module";
-import { stderrLine } from "../core/session/notice-text.js";
+import { stderrLine } from "../core/index.js";
 import { EXIT } from "./exit-codes.js";
 import { parseArgs } from "./args.js";
 import { UsageError } from "./usage-error.js";

@@ -1,6 +1,6 @@
 // Builds the prompt from its three sources: @file arguments, prompt words, and piped stdin.
-import { type Attachment, AttachmentError, attachmentBlock, readAttachment } from "../core/ai/attach-file.js";
-import type { ImageContent } from "../core/ai/llm-types.js";
+import { type Attachment, AttachmentError, attachmentBlock, readAttachment } from "../core/index.js";
+import type { ImageContent } from "../core/index.js";
 import { UsageError } from "./usage-error.js";
 
 export const MAX_STDIN_BYTES = 10 * 1024 * 1024;

@@ -1,6 +1,6 @@
 // What a run of loom reads and writes, and how it reports a failure: shared by the commands that need no session
 // and the session's modes.
-import { stderrLine } from "../core/session/notice-text.js";
+import { stderrLine } from "../core/index.js";
 import { EXIT } from "./exit-codes.js";
 
 export interface RunIo {

@@ -1,25 +1,28 @@
 // A run with a session: settings, input, session, then print mode, RPC mode, the screen or the ACP server.
-import { removeStaleOutputFolders } from "../core/lib/files/output-folder.js";
-import { formatCount } from "../core/lib/format.js";
-import { answerText } from "../core/ai/messages.js";
-import type { AgentSession } from "../core/session/agent-session.js";
-import type { ProjectTrustGate } from "../core/session/project-trust-gate.js";
-import { SessionFileError } from "../core/session/store/session-entries.js";
-import { SessionInUseError } from "../core/session/store/session-lock.js";
-import { loadSettings, type Settings, SettingsError } from "../core/config/settings.js";
-import { stderrLine, stderrNotice } from "../core/session/notice-text.js";
-import { stripControls, stripToOneLine } from "../core/lib/text/sanitize-terminal.js";
+import {
+	removeStaleOutputFolders,
+	formatCount,
+	answerText,
+	SessionFileError,
+	SessionInUseError,
+	loadSettings,
+	type Settings,
+	SettingsError,
+	stderrLine,
+	stderrNotice,
+	stripControls,
+	stripToOneLine,
+} from "../core/index.js";
+import type { AgentSession, ProjectTrustGate } from "../core/index.js";
 import { EXIT } from "./exit-codes.js";
 import type { CliOptions } from "./args.js";
-import { runPrintMode, StdoutError } from "./print/print-mode.js";
-import { printPrompt } from "./print/prompt-command.js";
+import { runPrintMode, StdoutError, printPrompt, warningsToReport } from "./print/index.js";
 import { enterPhase } from "./termination.js";
-import { warningsToReport } from "./print/reported-warnings.js";
 import { buildPromptInput, MAX_STDIN_BYTES, type PromptInput, readStdin, withWords } from "./prompt-input.js";
 import { fail, type RunIo } from "./run-io.js";
 import { askToFork, chooseSessionFile, sessionInUseMessage } from "./session-choice.js";
 import type { InteractiveOptions } from "../tui/index.js";
-import { mentionWord } from "../tui/editor/shell-words.js";
+import { mentionWord } from "../tui/index.js";
 import { InterruptedError, UsageError } from "./usage-error.js";
 import { consoleToStderr } from "./console-to-stderr.js";
 
@@ -58,7 +61,7 @@ export async function runSession(options: CliOptions, home: string, io: RunIo, v
 	try {
 		const sessionFile = await chooseSessionFile(options, home, io.cwd, { ...io, canAsk });
 		// Loaded here, not at the top: this is where the SDKs come in, and --help/--version never get this far.
-		const [{ createSession }, { stderrUi }] = await Promise.all([import("./create-session.js"), import("../sdk/stderr-ui.js")]);
+		const [{ createSession }, { stderrUi }] = await Promise.all([import("./create-session.js"), import("../sdk/index.js")]);
 		const setup = { options, settings, home, cwd: io.cwd, sessionFile, fork: options.fork !== undefined, ui: stderrUi(io.stderr) };
 		let created: Awaited<ReturnType<typeof createSession>>;
 		try {
@@ -147,7 +150,7 @@ async function runScreen(session: AgentSession, first: Pick<InteractiveOptions, 
 }
 
 async function runRpc(session: AgentSession, io: RunIo): Promise<number> {
-	const { runRpcMode } = await import("./rpc/rpc-mode.js");
+	const { runRpcMode } = await import("./rpc/index.js");
 	// A signal ends loom once the run is aborted and settled; a second one leaves at once.
 	let stopSignals = () => {};
 	const stop = new Promise<number>((resolve) => {
@@ -262,7 +265,7 @@ async function runAcp(options: CliOptions, settings: Settings, home: string, io:
 	const [{ serveAcp }, { createSession }, { stderrUi }, { killAllBashProcesses }] = await Promise.all([
 		import("./acp/index.js"),
 		import("./create-session.js"),
-		import("../sdk/stderr-ui.js"),
+		import("../sdk/index.js"),
 		import("../tools/index.js"),
 	]);
 	const server = serveAcp({

@@ -1,8 +1,6 @@
 // Runs loom once the command line is parsed. The commands that need no session (--list-models, --export,
 // --prune-checkpoints) load only what they use; everything else goes on in run-session.ts.
-import { errorMessage } from "../core/lib/error-text.js";
-import { loomHome, loomHomeProblem } from "../core/config/loom-home.js";
-import { SessionFileError } from "../core/session/store/session-entries.js";
+import { errorMessage, loomHome, loomHomeProblem, SessionFileError } from "../core/index.js";
 import type { CliOptions } from "./args.js";
 import { fail, type RunIo } from "./run-io.js";
 import { UsageError } from "./usage-error.js";

@@ -1,12 +1,18 @@
 // Which session file to open: -c (newest here), --session (path or id prefix), -r (pick from a list).
-import { formatLocalMinute } from "../core/lib/format.js";
-import { sessionChoice } from "../core/session/commands/session-commands.js";
-import { listSessions, newestSessionFile, type SessionInfo } from "../core/session/store/session-list.js";
-import { describeHolder, type SessionInUseError } from "../core/session/store/session-lock.js";
-import { sessionIdFromFileName } from "../core/session/store/session-paths.js";
-import { resolveSessionArgument } from "../core/session/store/session-resolve.js";
-import type { SelectOptions, UiChoice } from "../core/session/session-ui.js";
-import { showControls, stripToOneLine } from "../core/lib/text/sanitize-terminal.js";
+import {
+	formatLocalMinute,
+	sessionChoice,
+	listSessions,
+	newestSessionFile,
+	type SessionInfo,
+	describeHolder,
+	type SessionInUseError,
+	sessionIdFromFileName,
+	resolveSessionArgument,
+	showControls,
+	stripToOneLine,
+} from "../core/index.js";
+import type { SelectOptions, UiChoice } from "../core/index.js";
 import type { CliOptions } from "./args.js";
 import { InterruptedError, UsageError } from "./usage-error.js";
 

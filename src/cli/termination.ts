@@ -4,8 +4,7 @@
 // is told and settles; a later signal ends loom at once. Once a signal has come, loom's exit code is the signal's,
 // whatever fails on the way out. A terminal that goes away fails every read and write (EIO) and sends SIGHUP, in
 // either order: the first failure counts as the hang-up.
-import { onProcessExit } from "../core/lib/process/exit-hooks.js";
-import { stderrLine } from "../core/session/notice-text.js";
+import { onProcessExit, stderrLine } from "../core/index.js";
 import { EXIT } from "./exit-codes.js";
 import { detachGoneTerminal, startedAsTerminals } from "./gone-terminal.js";
 

@@ -1,5 +1,5 @@
 // Errors in how loom was called: reported in one line and exit code 2.
-import type { SessionOptionError } from "../sdk/session-option-error.js";
+import type { SessionOptionError } from "../sdk/index.js";
 
 export class UsageError extends Error {
 	constructor(message: string) {

@@ -2,12 +2,12 @@
 // the user's settings and models.json, the built-in tools, the default system prompt with context files, then
 // the install steps (extensions, and whatever else plugs into the session) in a fixed order.
 import { resolve } from "node:path";
-import { raceAbort } from "../core/lib/abort.js";
-import type { ToolExecutionMode } from "../core/engine/agent-types.js";
-import { expandHome } from "../core/lib/home-path.js";
-import type { ThinkingLevel } from "../core/ai/llm-types.js";
-import { API_KEY_OPTION, loadModelRegistry, streamModel } from "../core/ai/index.js";
 import {
+	raceAbort,
+	expandHome,
+	API_KEY_OPTION,
+	loadModelRegistry,
+	streamModel,
 	type ApprovalMode,
 	AgentSession,
 	buildSessionContext,
@@ -19,14 +19,22 @@ import {
 	type Settings,
 	settingsPath,
 	settingsWarnings,
-} from "../core/session/index.js";
-import type { ExtensionFactory } from "../plugs/extensions/extension-api.js";
-import { type ExtensionsReport, installExtensions, NamedExtensionsError } from "../plugs/extensions/install-extensions.js";
-import { configuredKeys, installApprovalPolicy, type SecretMask, secretMask } from "../plugs/policy/index.js";
-import { installResources } from "../plugs/resources/install-resources.js";
-import { installCheckpoints } from "../plugs/checkpoints/install-checkpoints.js";
-import { installExport } from "../plugs/export/export-session.js";
-import { installMcp } from "../plugs/mcp/index.js";
+	type SecretMask,
+} from "../core/index.js";
+import type { ToolExecutionMode, ThinkingLevel } from "../core/index.js";
+import type { ExtensionFactory } from "../plugs/index.js";
+import {
+	type ExtensionsReport,
+	installExtensions,
+	NamedExtensionsError,
+	configuredKeys,
+	installApprovalPolicy,
+	secretMask,
+	installResources,
+	installCheckpoints,
+	installExport,
+	installMcp,
+} from "../plugs/index.js";
 import { BUILTIN_TOOLS, createBuiltinTools, createUserCommandRunner, sessionProcessGroups, type TextFileAccess } from "../tools/index.js";
 import { type ModelOptions, modelChoice, namedModelChoice } from "./model-option.js";
 import { SessionManager } from "./session-manager.js";

@@ -6,7 +6,7 @@ import "./builtin-tool-inputs.js";
 export { createAgentSession, type CreateAgentSessionOptions, type CreateAgentSessionResult } from "./create-agent-session.js";
 export { SessionManager } from "./session-manager.js";
 export { SessionOptionError } from "./session-option-error.js";
-export { McpConfigError } from "../plugs/mcp/index.js";
+export { McpConfigError } from "../plugs/index.js";
 export type { ModelOptions } from "./model-option.js";
 export type { ToolChoice } from "./tool-catalog.js";
 
@@ -42,7 +42,7 @@ export {
 	type SessionListener,
 	type SessionUi,
 	type Settings,
-} from "../core/session/index.js";
+} from "../core/index.js";
 export type {
 	ExtensionAPI,
 	ExtensionCommand,
@@ -58,8 +58,8 @@ export type {
 	ToolResultEvent,
 	ToolResultEventResult,
 	ToolResultHandler,
-} from "../plugs/extensions/extension-api.js";
-export type { ExtensionFailure, ExtensionsReport } from "../plugs/extensions/install-extensions.js";
+} from "../plugs/index.js";
+export type { ExtensionFailure, ExtensionsReport } from "../plugs/index.js";
 export {
 	BUILTIN_TOOLS,
 	type BashToolInput,

@@ -1,8 +1,6 @@
 // Which model a new session talks to: the options (an id, "provider/id", or a Model object), else the model a
 // continued session last used, else settings, else the provider table's default.
-import type { Model } from "../core/ai/llm-types.js";
-import type { ModelRegistry } from "../core/ai/index.js";
-import type { ModelResolver, ModelSelection, Settings } from "../core/session/index.js";
+import type { Model, ModelRegistry, ModelResolver, ModelSelection, Settings } from "../core/index.js";
 import { SessionOptionError } from "./session-option-error.js";
 
 export interface ModelOptions {

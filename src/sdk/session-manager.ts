@@ -1,7 +1,7 @@
 // Where a session's conversation is kept: in memory only, a new file, a given file, or the newest file of a
 // directory. A manager is a description; createAgentSession opens it once it knows loom's home.
 import { resolve } from "node:path";
-import { newestSessionFile, SessionStore } from "../core/session/index.js";
+import { newestSessionFile, SessionStore } from "../core/index.js";
 
 type Kind = { kind: "memory" } | { kind: "new" } | { kind: "file"; path: string } | { kind: "fork"; path: string; entry?: string } | { kind: "recent" };
 

@@ -1,9 +1,8 @@
 // The tools a session may use (the built-ins, tools given as definitions, tools extensions and MCP servers add)
 // and which of them are enabled: when the options name none, the default built-ins and every other tool;
 // otherwise the tools the names and patterns (`*` any characters) match, and the given definitions.
-import type { AgentSession } from "../core/session/index.js";
-import type { ToolDefinition } from "../core/engine/tool-definition.js";
-import { matchesToolPattern } from "../core/engine/tool-name-pattern.js";
+import type { AgentSession, ToolDefinition } from "../core/index.js";
+import { matchesToolPattern } from "../core/index.js";
 import { SessionOptionError } from "./session-option-error.js";
 
 /** `tools` of createAgentSession: names (or `*` patterns) of tools loom knows, or definitions. */

@@ -1,15 +1,25 @@
 // The bash tool: one shell command, live output, the tail returned, failures thrown with their reason.
 import fs from "node:fs";
 import { type Static, Type } from "@sinclair/typebox";
-import type { AgentToolResult } from "../core/engine/agent-types.js";
-import { isDirectory } from "../core/lib/files/paths.js";
-import { formatSize } from "../core/lib/format.js";
-import { rawBoolean, rawNumber, rawString } from "../core/lib/raw-value.js";
-import { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, truncateTail } from "../core/lib/text/truncate.js";
-import { compactArgs, errorLines, type StyledLine, type ToolDefinition, type ToolPresentation } from "../core/engine/tool-definition.js";
-import { oneLine, tailLines } from "../core/engine/tool-definition.js";
+import type { AgentToolResult, ProcessGroupSet } from "../core/index.js";
+import {
+	isDirectory,
+	formatSize,
+	rawBoolean,
+	rawNumber,
+	rawString,
+	DEFAULT_MAX_BYTES,
+	DEFAULT_MAX_LINES,
+	truncateTail,
+	compactArgs,
+	errorLines,
+	type StyledLine,
+	type ToolDefinition,
+	type ToolPresentation,
+	oneLine,
+	tailLines,
+} from "../core/index.js";
 import { type CollectedOutput, MAX_OUTPUT_FILE_BYTES, OutputCollector } from "./output-collector.js";
-import type { ProcessGroupSet } from "../core/lib/process/index.js";
 import { type RunCommandOutcome, runCommand } from "./run-command.js";
 
 /** What a progress update carries: the latest output, not the whole tail the model will get. */

@@ -1,5 +1,5 @@
 // The built-in tools as one table, and the definitions a session makes from it for a working directory.
-import type { ToolDefinition } from "../core/engine/tool-definition.js";
+import type { ToolDefinition, ProcessGroupSet } from "../core/index.js";
 import { createBashTool } from "./bash.js";
 import { createEditTool } from "./edit.js";
 import { createFindTool } from "./find.js";
@@ -7,7 +7,6 @@ import { createGrepTool } from "./grep.js";
 import { createLsTool } from "./ls.js";
 import { createReadTool } from "./read.js";
 import type { TextFileAccess } from "./text-files.js";
-import type { ProcessGroupSet } from "../core/lib/process/index.js";
 import { createWriteTool } from "./write.js";
 
 /** What a session gives the tools it makes, besides their directory; each takes what concerns it. */

@@ -1,7 +1,7 @@
 // When oldText is not in the file, point the model at the lines that look most like it. Two passes keep this
 // cheap on large files: a quick bigram score of every line against oldText's first line picks a few
 // candidates, then an edit-distance score of whole windows picks the best of them.
-import { editDistance } from "../core/lib/text/edit-distance.js";
+import { editDistance } from "../core/index.js";
 import { foldText } from "./edit-match.js";
 
 export interface ClosestLines {

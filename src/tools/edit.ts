@@ -1,14 +1,19 @@
 // The edit tool: exact (or tolerant) replacements of unique text, atomic, inside the file-mutation queue.
 import fs from "node:fs/promises";
 import { type Static, Type } from "@sinclair/typebox";
-import { specialFileKind } from "../core/lib/checked-read.js";
-import { atomicWriteFile } from "../core/lib/files/atomic-write.js";
-import { looksBinary } from "../core/lib/files/file-kind.js";
-import { FileChangedError, type FileSnapshot, readSnapshot } from "../core/lib/files/file-snapshot.js";
-import { formatCount } from "../core/lib/format.js";
-import { rawString } from "../core/lib/raw-value.js";
-import type { StyledLine, ToolDefinition, ToolPresentation } from "../core/engine/tool-definition.js";
-import { capLines, tailLines } from "../core/engine/tool-definition.js";
+import {
+	specialFileKind,
+	atomicWriteFile,
+	looksBinary,
+	FileChangedError,
+	type FileSnapshot,
+	readSnapshot,
+	formatCount,
+	rawString,
+	capLines,
+	tailLines,
+} from "../core/index.js";
+import type { StyledLine, ToolDefinition, ToolPresentation } from "../core/index.js";
 import { type AppliedEdit, applyEdits, type EditSpec } from "./edit-apply.js";
 import { describeChange } from "./edit-diff.js";
 import { pathEffect, READ_BEFORE_CHANGE, summarizePath } from "./file-tool-presentation.js";

@@ -1,6 +1,5 @@
 // Presentation parts the file tools (read, edit, write) share: the path a call names, and a rule of theirs.
-import { rawString } from "../core/lib/raw-value.js";
-import { compactArgs, type ToolFileEffects } from "../core/engine/tool-definition.js";
+import { rawString, compactArgs, type ToolFileEffects } from "../core/index.js";
 
 /** Said once in the system prompt however many file-changing tools are enabled. */
 export const READ_BEFORE_CHANGE = "Read a file before you change it.";

@@ -1,9 +1,16 @@
 // The find tool: paths under a folder matching a glob, .gitignore respected.
 import { type Static, Type } from "@sinclair/typebox";
-import { formatCount } from "../core/lib/format.js";
-import { rawBoolean, rawNumber, rawString } from "../core/lib/raw-value.js";
-import { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES } from "../core/lib/text/truncate.js";
-import { compactArgs, type ToolDefinition, type ToolPresentation } from "../core/engine/tool-definition.js";
+import {
+	formatCount,
+	rawBoolean,
+	rawNumber,
+	rawString,
+	DEFAULT_MAX_BYTES,
+	DEFAULT_MAX_LINES,
+	compactArgs,
+	type ToolDefinition,
+	type ToolPresentation,
+} from "../core/index.js";
 import { boundedOutput, compileGlob, SEARCH_RULE, searchScope, walkScope } from "./search-scope.js";
 
 export const DEFAULT_FIND_LIMIT = 1000;

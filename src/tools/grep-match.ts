@@ -1,7 +1,6 @@
 // grep's matching, pure: which lines of a text match, and the lines a file contributes to the output
 // (matches as "path:line:text", context as "path-line-text", "--" between groups that are not adjacent).
-import { escapeRegex } from "../core/lib/text/escape-regex.js";
-import { errorMessage } from "../core/lib/error-text.js";
+import { escapeRegex, errorMessage } from "../core/index.js";
 
 export interface LineMatcher {
 	/** Whether one line (without its line ending) matches. */

@@ -2,12 +2,21 @@
 // pure Node: no ripgrep binary to download or to find on the PATH.
 import { closeSync } from "node:fs";
 import { type Static, Type } from "@sinclair/typebox";
-import { openRegularFile, readAt } from "../core/lib/checked-read.js";
-import { looksBinary } from "../core/lib/files/file-kind.js";
-import { formatCount, formatSize } from "../core/lib/format.js";
-import { rawBoolean, rawNumber, rawString } from "../core/lib/raw-value.js";
-import { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES } from "../core/lib/text/truncate.js";
-import { compactArgs, type ToolDefinition, type ToolPresentation } from "../core/engine/tool-definition.js";
+import {
+	openRegularFile,
+	readAt,
+	looksBinary,
+	formatCount,
+	formatSize,
+	rawBoolean,
+	rawNumber,
+	rawString,
+	DEFAULT_MAX_BYTES,
+	DEFAULT_MAX_LINES,
+	compactArgs,
+	type ToolDefinition,
+	type ToolPresentation,
+} from "../core/index.js";
 import { type LineMatcher, lineMatcher, MAX_LINE_CHARS, matchLines } from "./grep-match.js";
 import { boundedOutput, compileGlob, SEARCH_RULE, type SearchScope, searchScope, walkScope } from "./search-scope.js";
 

@@ -2,11 +2,16 @@
 // ignored and hidden entries too: a listing answers "what is here", which node_modules/ and .env are part of.
 import { lstatSync } from "node:fs";
 import { type Static, Type } from "@sinclair/typebox";
-import type { EntryKind } from "../core/lib/files/walk-tree.js";
-import { formatCount, formatSize } from "../core/lib/format.js";
-import { rawBoolean, rawNumber, rawString } from "../core/lib/raw-value.js";
-import { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES } from "../core/lib/text/truncate.js";
-import type { ToolDefinition, ToolPresentation } from "../core/engine/tool-definition.js";
+import type { EntryKind, ToolDefinition, ToolPresentation } from "../core/index.js";
+import {
+	formatCount,
+	formatSize,
+	rawBoolean,
+	rawNumber,
+	rawString,
+	DEFAULT_MAX_BYTES,
+	DEFAULT_MAX_LINES,
+} from "../core/index.js";
 import { boundedOutput, SEARCH_RULE, searchScope, walkScope } from "./search-scope.js";
 
 export const DEFAULT_LS_LIMIT = 500;

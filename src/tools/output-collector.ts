@@ -3,10 +3,15 @@
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
-import { stripCommandOutput } from "../core/lib/text/sanitize-terminal.js";
-import { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, type TruncationResult, truncateTail } from "../core/lib/text/truncate.js";
+import {
+	stripCommandOutput,
+	DEFAULT_MAX_BYTES,
+	DEFAULT_MAX_LINES,
+	type TruncationResult,
+	truncateTail,
+	outputFolder,
+} from "../core/index.js";
 import { CappedOutputFile, type KeptParts } from "./output-file.js";
-import { outputFolder } from "../core/lib/files/output-folder.js";
 
 /**
  * Most bytes of one command's output kept in its file: far more than anyone reads through (the model is shown

@@ -5,7 +5,7 @@
 // instead of growing the disk.
 import fs from "node:fs";
 import { finished, pipeline } from "node:stream/promises";
-import { formatSize } from "../core/lib/format.js";
+import { formatSize } from "../core/index.js";
 
 /** What the finished file holds when the output did not fit: bytes from the start and from the end. */
 export interface KeptParts {

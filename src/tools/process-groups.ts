@@ -1,6 +1,6 @@
 // The process groups of the commands the tools run. A session's own set is within this one, so that the CLI,
 // leaving, ends every command's background jobs whichever session started them.
-import { ProcessGroupSet } from "../core/lib/process/index.js";
+import { ProcessGroupSet } from "../core/index.js";
 
 /** Every command's group (a tool made without a session's set tracks its commands here alone). */
 export const commandProcessGroups = new ProcessGroupSet();

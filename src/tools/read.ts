@@ -1,13 +1,30 @@
 // The read tool: a window of a text file's lines, or an image as an image block.
 import { closeSync } from "node:fs";
 import { type Static, Type } from "@sinclair/typebox";
-import type { AgentToolResult } from "../core/engine/agent-types.js";
-import { CheckedReadError, openRegularFile, type RegularFile, readAt, readOpenFile } from "../core/lib/checked-read.js";
-import { detectImageMimeType, type ImageMimeType, looksBinary, MAX_IMAGE_BYTES, SNIFF_BYTES } from "../core/lib/files/file-kind.js";
-import { formatCount, formatSize } from "../core/lib/format.js";
-import { rawNumber, rawString } from "../core/lib/raw-value.js";
-import { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, truncateHead } from "../core/lib/text/truncate.js";
-import { compactArgs, type ToolDefinition, type ToolPresentation, type ToolRowState } from "../core/engine/tool-definition.js";
+import type { AgentToolResult } from "../core/index.js";
+import {
+	CheckedReadError,
+	openRegularFile,
+	type RegularFile,
+	readAt,
+	readOpenFile,
+	detectImageMimeType,
+	type ImageMimeType,
+	looksBinary,
+	MAX_IMAGE_BYTES,
+	SNIFF_BYTES,
+	formatCount,
+	formatSize,
+	rawNumber,
+	rawString,
+	DEFAULT_MAX_BYTES,
+	DEFAULT_MAX_LINES,
+	truncateHead,
+	compactArgs,
+	type ToolDefinition,
+	type ToolPresentation,
+	type ToolRowState,
+} from "../core/index.js";
 import { pathArgument, pathEffect } from "./file-tool-presentation.js";
 import { type LineWindow, readLineWindow, textLineWindow } from "./line-window.js";
 import { acceptFilePathAlias, resolveToCwd } from "./resolve-path.js";

@@ -1,6 +1,6 @@
 // Turns a path as the model wrote it into an absolute path.
 import path from "node:path";
-import { expandHome } from "../core/lib/home-path.js";
+import { expandHome } from "../core/index.js";
 
 /** Expands `~` and `~/…`, then resolves relative paths against cwd. */
 export function resolveToCwd(filePath: string, cwd: string): string {

@@ -1,7 +1,7 @@
 // Runs one shell command in its own process group and settles promptly, whatever its children do.
 // execa is loaded with the first command: loom starts (its screen included) without compiling it.
 import type { Readable } from "node:stream";
-import type { ProcessGroupSet } from "../core/lib/process/index.js";
+import type { ProcessGroupSet } from "../core/index.js";
 import { commandProcessGroups } from "./process-groups.js";
 
 export interface RunCommandOptions {

@@ -2,10 +2,16 @@
 // and the bounded text the model gets back.
 import fs from "node:fs/promises";
 import path from "node:path";
-import { AbortedError } from "../core/lib/abort.js";
-import { type TreeEntry, walkTree, type WalkOptions } from "../core/lib/files/walk-tree.js";
-import { formatSize } from "../core/lib/format.js";
-import { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, truncateHead } from "../core/lib/text/truncate.js";
+import {
+	AbortedError,
+	type TreeEntry,
+	walkTree,
+	type WalkOptions,
+	formatSize,
+	DEFAULT_MAX_BYTES,
+	DEFAULT_MAX_LINES,
+	truncateHead,
+} from "../core/index.js";
 import { resolveToCwd } from "./resolve-path.js";
 
 /** Said once in the system prompt whichever of the search tools are enabled. */

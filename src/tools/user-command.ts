@@ -2,8 +2,8 @@
 // user's shell ($SHELL, else /bin/sh), no input, in a process group of its own that is tracked (a background
 // job does not hold the command, and is ended with the session), the output bounded (its end; all of it, up to
 // a cap, in a file it names), secrets masked and escapes stripped.
-import { textFromContent } from "../core/ai/messages.js";
-import type { UserCommandRunner } from "../core/session/user-command.js";
+import { textFromContent } from "../core/index.js";
+import type { UserCommandRunner } from "../core/index.js";
 import { createBashRunner } from "./bash.js";
 import type { ToolContext } from "./builtin-tools.js";
 

@@ -2,12 +2,16 @@
 import fs from "node:fs/promises";
 import { dirname } from "node:path";
 import { type Static, Type } from "@sinclair/typebox";
-import { CheckedReadError, readCheckedFile, specialFileKind } from "../core/lib/checked-read.js";
-import { atomicWriteFile } from "../core/lib/files/atomic-write.js";
-import { formatSize } from "../core/lib/format.js";
-import { rawNumber } from "../core/lib/raw-value.js";
-import type { StyledLine, ToolDefinition, ToolPresentation } from "../core/engine/tool-definition.js";
-import { tailLines } from "../core/engine/tool-definition.js";
+import {
+	CheckedReadError,
+	readCheckedFile,
+	specialFileKind,
+	atomicWriteFile,
+	formatSize,
+	rawNumber,
+	tailLines,
+} from "../core/index.js";
+import type { StyledLine, ToolDefinition, ToolPresentation } from "../core/index.js";
 import { diffLines } from "./edit.js";
 import { describeChange } from "./edit-diff.js";
 import { withFileMutationQueue } from "./file-mutation-queue.js";

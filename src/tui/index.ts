@@ -1,15 +1,13 @@
 // Entry of the interactive screen. The CLI calls runInteractive when stdin and stdout are terminals.
 import { createRequire } from "node:module";
 import { homedir } from "node:os";
-import type { Attachment } from "../core/ai/attach-file.js";
-import { onProcessExit } from "../core/lib/process/index.js";
-import type { SelectOptions, UiChoice } from "../core/session/session-ui.js";
-import { colorlessStream, colorRefused } from "./text/no-color.js";
-import { promptHistoryPath } from "./editor/prompt-history-file.js";
+import type { Attachment, SelectOptions, UiChoice } from "../core/index.js";
+import { onProcessExit } from "../core/index.js";
+import { colorlessStream, colorRefused } from "./text/index.js";
+import { promptHistoryPath } from "./editor/index.js";
 import type { SessionPort } from "./session-port.js";
-import { PASTE_OFF, PASTE_ON, releaseTerminal } from "./screen/terminal-handoff.js";
-
-export type { SessionPort, SessionSummary } from "./session-port.js";
+import { PASTE_OFF, PASTE_ON, releaseTerminal } from "./screen/index.js";
+export { mentionWord } from "./editor/index.js";
 
 export interface InteractiveOptions {
 	/** Sent as soon as the screen is up (`loom "a first prompt"`). */

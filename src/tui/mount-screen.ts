@@ -2,11 +2,10 @@
 // loadScreen() below, once the build of React to use has been chosen.
 import { render } from "ink";
 import { createElement } from "react";
-import type { SelectOptions, UiChoice } from "../core/session/session-ui.js";
-import { App, type AppProps } from "./components/App.js";
-import { StandaloneDialog } from "./components/StandaloneDialog.js";
-import { DialogQueue } from "./dialogs/dialog-queue.js";
-import { withPasteFilter } from "./editor/paste-filter.js";
+import type { SelectOptions, UiChoice } from "../core/index.js";
+import { App, type AppProps, StandaloneDialog } from "./components/index.js";
+import { DialogQueue } from "./dialogs/index.js";
+import { withPasteFilter } from "./editor/index.js";
 
 export interface MountOptions {
 	stdin: NodeJS.ReadStream;

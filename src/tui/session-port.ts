@@ -1,16 +1,19 @@
 // What the interactive screen needs from a session, and nothing more. The AgentSession satisfies it
 // structurally; tests use a scripted fake. Methods may be sync or async; the screen awaits them either way.
-import type { AgentMessage } from "../core/engine/agent-types.js";
-import type { PromptOptions } from "../core/ai/messages.js";
-import type { CommandLookup } from "../core/session/commands/command-registry.js";
-import type { CommandSession } from "../core/session/commands/session-commands.js";
-import type { SessionEvent } from "../core/session/session-events.js";
-import type { ApprovalMode } from "../core/config/approval-mode.js";
-import type { SessionUi } from "../core/session/session-ui.js";
-import type { NamedToolPresentation } from "../core/engine/tool-definition.js";
-import type { UserCommandOptions, UserCommandResult } from "../core/session/user-command.js";
+import type {
+	AgentMessage,
+	PromptOptions,
+	CommandLookup,
+	CommandSession,
+	SessionEvent,
+	ApprovalMode,
+	SessionUi,
+	NamedToolPresentation,
+	UserCommandOptions,
+	UserCommandResult,
+} from "../core/index.js";
 
-export type { SessionSummary } from "../core/session/commands/session-commands.js";
+export type { SessionSummary } from "../core/index.js";
 
 /** The screen runs the session's commands (CommandSession) and its own; it also needs what follows. */
 export interface SessionPort extends CommandSession {

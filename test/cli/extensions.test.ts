@@ -4,7 +4,7 @@ import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { setProjectTrust } from "../../src/core/session/index.js";
+import { setProjectTrust } from "../../src/core/config/project-trust.js";
 import { workspace, type Workspace } from "../support/temp-dir.js";
 import { TmuxTerminal, hasTmux, loomCommand } from "../support/tmux-terminal.js";
 import { jsonLines, runLoom, serverFlags, startLoom, useScriptedServer } from "../support/loom-process.js";

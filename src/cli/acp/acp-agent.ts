@@ -11,8 +11,9 @@ import {
 	RequestError,
 	type SessionInfo as AcpSessionInfo,
 } from "@agentclientprotocol/sdk";
-import { directoryNames, isDirectory } from "../../core/lib/files/paths.js";
 import {
+	directoryNames,
+	isDirectory,
 	type AgentSession,
 	listAllSessions,
 	listSessions,
@@ -20,15 +21,15 @@ import {
 	type SessionInfo,
 	sessionIdFromFileName,
 	sessionsRoot,
-} from "../../core/session/index.js";
-import { plainNotice } from "../../core/session/notice-text.js";
+	plainNotice,
+	errorMessage,
+} from "../../core/index.js";
 import type { TextFileAccess } from "../../tools/index.js";
 import { AcpSession } from "./acp-session.js";
 import { clientFiles } from "./client-files.js";
 import { mcpConfigText } from "./mcp-config.js";
 import { sessionModes, setSessionMode } from "./modes.js";
 import { replayUpdates } from "./replay.js";
-import { errorMessage } from "../../core/lib/error-text.js";
 
 export interface OpenSessionRequest {
 	/** Absolute; the directory exists. */

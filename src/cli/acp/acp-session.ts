@@ -1,15 +1,13 @@
 // One ACP session: a loom AgentSession whose events go to the client as `session/update`s, whose prompts come
 // from `session/prompt` and end with a stop reason, and which `session/cancel` stops.
 import { type AgentContext, type ContentBlock, type PromptResponse, RequestError, type SessionUpdate, type StopReason } from "@agentclientprotocol/sdk";
-import { readCheckedText } from "../../core/lib/checked-read.js";
-import type { AgentSession, NoticeLevel, RunOutcome } from "../../core/session/index.js";
-import { plainNotice } from "../../core/session/notice-text.js";
+import { readCheckedText, plainNotice, errorMessage } from "../../core/index.js";
+import type { AgentSession, NoticeLevel, RunOutcome } from "../../core/index.js";
 import { AcpUi } from "./acp-ui.js";
 import { availableCommands, promptCommand } from "./commands.js";
 import { promptInput } from "./prompt-content.js";
 import { SessionUpdates } from "./session-updates.js";
 import type { FileBefore } from "./tool-calls.js";
-import { errorMessage } from "../../core/lib/error-text.js";
 
 /** A file's text before a write is shown as the old side of its diff up to this size. */
 const MAX_BEFORE_BYTES = 1024 * 1024;

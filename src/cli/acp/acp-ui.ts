@@ -3,10 +3,15 @@
 // among a few) on a stand-in tool call that shows it. Free text cannot be asked over ACP: a denial goes without
 // a reason. Notices go to the client as `notice` updates where it takes them, otherwise to stderr.
 import type { AgentContext, PermissionOption, PermissionOptionKind, SessionUpdate, ToolCallUpdate } from "@agentclientprotocol/sdk";
-import type { NoticeLevel } from "../../core/session/session-ui.js";
-import type { ApprovalChoice, InputOptions, SelectOptions, SessionUi, UiChoice } from "../../core/session/index.js";
-import { plainNotice } from "../../core/session/notice-text.js";
-import { errorMessage } from "../../core/lib/error-text.js";
+import type {
+	NoticeLevel,
+	ApprovalChoice,
+	InputOptions,
+	SelectOptions,
+	SessionUi,
+	UiChoice,
+} from "../../core/index.js";
+import { plainNotice, errorMessage } from "../../core/index.js";
 import { cancelledWith } from "./request-options.js";
 
 export interface AcpUiOptions {

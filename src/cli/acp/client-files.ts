@@ -2,10 +2,8 @@
 // user's unsaved changes, and the editor shows (and can undo) the agent's changes in its buffers.
 import { closeSync } from "node:fs";
 import type { AgentContext, ClientCapabilities } from "@agentclientprotocol/sdk";
-import { openRegularFile } from "../../core/lib/checked-read.js";
-import { formatSize } from "../../core/lib/format.js";
+import { openRegularFile, formatSize, errorMessage } from "../../core/index.js";
 import type { TextFileAccess } from "../../tools/index.js";
-import { errorMessage } from "../../core/lib/error-text.js";
 import { cancelledWith } from "./request-options.js";
 
 /** Larger files are read and edited on disk: the editor's answer must stay well within a protocol message. */

@@ -2,7 +2,7 @@
 // prompt is "/name args". Those that replace or move the conversation are left out: the editor opens, loads and
 // shows the thread itself, and a command must not swap the conversation under it (nor its session id).
 import type { AvailableCommand } from "@agentclientprotocol/sdk";
-import { type AgentSession, type CommandDefinition, type CommandSession, resolveCommand } from "../../core/session/index.js";
+import { type AgentSession, type CommandDefinition, type CommandSession, resolveCommand } from "../../core/index.js";
 
 const EDITOR_OWNS: ReadonlySet<string> = new Set(["new", "resume", "fork", "tree", "rewind"]);
 

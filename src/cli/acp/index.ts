@@ -2,7 +2,7 @@
 // Loaded only on that path: the ACP SDK and its schema library stay out of every other start.
 import { Readable, Writable } from "node:stream";
 import { ndJsonStream } from "@agentclientprotocol/sdk";
-import { stripControls } from "../../core/lib/text/sanitize-terminal.js";
+import { stripControls } from "../../core/index.js";
 import { type AcpAgentOptions, createAcpAgent } from "./acp-agent.js";
 
 export type { OpenSessionRequest } from "./acp-agent.js";

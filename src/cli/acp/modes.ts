@@ -2,8 +2,8 @@
 // switches it, by the session's /approval command, so the policy that owns the mode stays the only one.
 import type { SessionModeState } from "@agentclientprotocol/sdk";
 import { RequestError } from "@agentclientprotocol/sdk";
-import { APPROVAL_MODE_TEXT, APPROVAL_MODES } from "../../core/config/approval-mode.js";
-import type { AgentSession } from "../../core/session/index.js";
+import { APPROVAL_MODE_TEXT, APPROVAL_MODES } from "../../core/index.js";
+import type { AgentSession } from "../../core/index.js";
 
 /** The modes to offer; undefined for a session without an approval policy. */
 export function sessionModes(session: AgentSession): SessionModeState | undefined {

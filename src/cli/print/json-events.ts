@@ -1,5 +1,5 @@
 // JSON mode's line format: one event per line; deltas carry only the delta, so output grows linearly.
-import type { SessionEvent } from "../../core/session/index.js";
+import type { SessionEvent } from "../../core/index.js";
 import type { ToolUpdateDeltas } from "./tool-update-deltas.js";
 
 export interface SessionLine {

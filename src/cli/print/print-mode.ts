@@ -1,8 +1,6 @@
 // Print mode: run one prompt without the screen. Text mode prints the final answer; JSON mode streams every event.
-import type { AgentSession, RunOutcome, SessionEvent } from "../../core/session/index.js";
-import { answerText } from "../../core/ai/messages.js";
-import { runOutcome } from "../../core/session/run/run-outcome.js";
-import { stripControls } from "../../core/lib/text/sanitize-terminal.js";
+import type { AgentSession, RunOutcome, SessionEvent } from "../../core/index.js";
+import { answerText, runOutcome, stripControls } from "../../core/index.js";
 import { eventToJsonLine, type SessionLine } from "./json-events.js";
 import { LineWriter } from "./line-writer.js";
 import { ToolUpdateDeltas } from "./tool-update-deltas.js";

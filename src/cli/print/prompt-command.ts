@@ -1,7 +1,7 @@
 // Print mode's prompt when its words name a command ("/fix 42 parser"): a prompt template or a skill is expanded
 // as the screen expands it. Any other command has no answer to print, and an unknown name is most likely a typo
 // costing a model call, so both are usage errors. Paths ("/etc/hosts …") stay prompts, and so does piped stdin.
-import { type CommandLookup, resolveCommand } from "../../core/session/commands/command-registry.js";
+import { type CommandLookup, resolveCommand } from "../../core/index.js";
 import { UsageError } from "../usage-error.js";
 
 /** Templates and skills named at most in the error about an unknown command. */

@@ -4,7 +4,7 @@
 // Kept in <loom home>/reported-warnings.json: { "<warning>": { "mtimeMs": …, "size": … } }.
 import { lstatSync, type Stats, statSync } from "node:fs";
 import { isAbsolute, join } from "node:path";
-import { readJsonState, writeJsonState } from "../../core/lib/files/json-file.js";
+import { readJsonState, writeJsonState } from "../../core/index.js";
 
 const FILE = "reported-warnings.json";
 const MAX_BYTES = 1024 * 1024;

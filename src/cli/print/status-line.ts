@@ -1,6 +1,6 @@
 // A one-line live status on stderr for text mode (only when stderr is a terminal), erased at the end.
-import type { SessionEvent } from "../../core/session/index.js";
-import { showControls, stripToOneLine } from "../../core/lib/text/sanitize-terminal.js";
+import type { SessionEvent } from "../../core/index.js";
+import { showControls, stripToOneLine } from "../../core/index.js";
 
 const FRAMES = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
 

@@ -3,8 +3,8 @@
 // call's previous update: drop `drop` characters from its start (omitted when none: the text only grew), then
 // append `delta`. Appending the deltas gives the output as it came, each piece once; the whole result comes in
 // tool_execution_end.
-import { textFromContent } from "../../core/ai/messages.js";
-import type { SessionEvent } from "../../core/session/index.js";
+import { textFromContent } from "../../core/index.js";
+import type { SessionEvent } from "../../core/index.js";
 
 type ToolUpdate = Extract<SessionEvent, { type: "tool_execution_update" }>;
 

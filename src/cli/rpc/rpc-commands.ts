@@ -1,10 +1,10 @@
 // Every command RPC mode serves, one handler each: a handler reads its fields, acts on the session and returns
 // the response's data (undefined: none); throwing answers with an error response. Names and fields follow Pi's
 // RPC mode where Pi has the command.
-import type { ImageContent } from "../../core/ai/llm-types.js";
-import { THINKING_LEVELS } from "../../core/ai/llm-types.js";
-import { busyRefusal } from "../../core/session/commands/command-registry.js";
+import type { ImageContent } from "../../core/index.js";
 import {
+	THINKING_LEVELS,
+	busyRefusal,
 	type AgentSession,
 	type CommandSession,
 	type CompactionEntry,
@@ -15,7 +15,7 @@ import {
 	resolveCommand,
 	type RewindResult,
 	type SessionEvent,
-} from "../../core/session/index.js";
+} from "../../core/index.js";
 import {
 	CommandError,
 	type RpcCommand,

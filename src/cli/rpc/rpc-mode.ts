@@ -4,17 +4,15 @@
 // only what changed. Commands are served as they arrive, so abort, steer and answers reach a run going on. A bad
 // line is answered with an error response and loom keeps serving; the end of stdin aborts the run, waits for it to
 // settle (the session file complete) and ends loom.
-import type { AgentSession, SessionEvent } from "../../core/session/index.js";
-import { stderrLine } from "../../core/session/notice-text.js";
+import type { AgentSession, SessionEvent } from "../../core/index.js";
+import { stderrLine, errorMessage } from "../../core/index.js";
 import { EXIT } from "../exit-codes.js";
-import { eventToJsonLine } from "../print/json-events.js";
-import { LineWriter } from "../print/line-writer.js";
+import { eventToJsonLine, LineWriter } from "../print/index.js";
 import { readLines } from "./line-reader.js";
 import { COMMANDS, NO_RESPONSE, type RpcContext } from "./rpc-commands.js";
 import { CommandError, failure, parseCommandLine, type RpcCommand, type RpcResponse, success } from "./rpc-protocol.js";
 import type { ModeState } from "./rpc-state.js";
 import { RpcUi } from "./rpc-ui.js";
-import { errorMessage } from "../../core/lib/error-text.js";
 
 export interface RpcIo {
 	stdin: NodeJS.ReadableStream;

@@ -1,10 +1,8 @@
 // RPC mode's wire format: what a command line holds, the response lines, and reading a command's fields with
 // errors that name the field. Commands and answers arrive on stdin, one JSON object a line; responses, events
 // and questions leave on stdout the same way.
-import { detectImageMimeType, MAX_IMAGE_BYTES } from "../../core/lib/files/file-kind.js";
-import type { ImageContent } from "../../core/ai/llm-types.js";
-import { formatSize } from "../../core/lib/format.js";
-import { errorMessage } from "../../core/lib/error-text.js";
+import { detectImageMimeType, MAX_IMAGE_BYTES, formatSize, errorMessage } from "../../core/index.js";
+import type { ImageContent } from "../../core/index.js";
 
 /** One command line, parsed: its type, the id to echo, and every other field for its handler to read. */
 export interface RpcCommand {

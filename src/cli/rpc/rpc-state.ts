@@ -1,8 +1,6 @@
 // What get_state, get_session_stats and the model commands answer: the session's state as plain data.
-import type { AgentMessage } from "../../core/engine/agent-types.js";
-import type { AssistantMessage, Model } from "../../core/ai/llm-types.js";
-import { answerText } from "../../core/ai/messages.js";
-import type { AgentSession } from "../../core/session/index.js";
+import type { AgentMessage, AssistantMessage, Model, AgentSession } from "../../core/index.js";
+import { answerText } from "../../core/index.js";
 
 /** A model as the client sees it: without `headers`, which may carry credentials from models.json. */
 export type PublicModel = Omit<Model, "headers">;

@@ -3,8 +3,15 @@
 // RPC mode uses, so its clients answer them unchanged). The approval question is a select marked `approval`; a
 // client may answer it with `approval_response` and a decision instead, and give the reason for a denial there.
 import { randomUUID } from "node:crypto";
-import type { NoticeLevel } from "../../core/session/session-ui.js";
-import type { ApprovalChoice, ApprovalSubject, InputOptions, SelectOptions, SessionUi, UiChoice } from "../../core/session/session-ui.js";
+import type {
+	NoticeLevel,
+	ApprovalChoice,
+	ApprovalSubject,
+	InputOptions,
+	SelectOptions,
+	SessionUi,
+	UiChoice,
+} from "../../core/index.js";
 import { CommandError, type RpcCommand, choiceField, optionalString } from "./rpc-protocol.js";
 
 /** approval_response's decisions, and the approval question's choice each one picks. */

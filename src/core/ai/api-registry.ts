@@ -2,15 +2,17 @@
 // validator read it, so adding an API is one file (its stream function and thinking settings), its name in
 // BuiltinApi (llm-types.ts) and one line in BUILTIN_APIS below; the compiler holds the two lists together.
 import type { AssistantMessageEventStream, BuiltinApi, Context, Model, ThinkingLevel } from "./llm-types.js";
-import { streamAnthropicMessages } from "./providers/anthropic-messages.js";
-import { ANTHROPIC_THINKING } from "./providers/anthropic-request.js";
-import { streamGoogleGenerativeAi } from "./providers/google-generative-ai.js";
-import { GOOGLE_THINKING } from "./providers/google-request.js";
-import { streamOpenAICompletions } from "./providers/openai-completions.js";
-import { OPENAI_REASONING_EFFORT } from "./providers/openai-request.js";
-import { streamOpenAIResponses } from "./providers/openai-responses.js";
-import { OPENAI_RESPONSES_REASONING } from "./providers/openai-responses-request.js";
-import type { ProviderStreamOptions } from "./providers/provider-run.js";
+import {
+	streamAnthropicMessages,
+	ANTHROPIC_THINKING,
+	streamGoogleGenerativeAi,
+	GOOGLE_THINKING,
+	streamOpenAICompletions,
+	OPENAI_REASONING_EFFORT,
+	streamOpenAIResponses,
+	OPENAI_RESPONSES_REASONING,
+} from "./providers/index.js";
+import type { ProviderStreamOptions } from "./providers/index.js";
 
 export interface ApiProvider<TThinking = unknown> {
 	/** The wire API's name, as a model's and a models.json provider's `api` give it. */

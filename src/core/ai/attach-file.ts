@@ -1,12 +1,17 @@
 // A file named with @ in a prompt (`loom -p @app.ts …`, `@app.ts` typed in the screen): read checked and bounded,
 // a text file inlined as a block the model reads, an image attached as image content.
 import { resolve } from "node:path";
-import { CheckedReadError, readCheckedFile } from "../lib/checked-read.js";
-import { formatSize } from "../lib/format.js";
-import { expandHome } from "../lib/home-path.js";
+import {
+	CheckedReadError,
+	readCheckedFile,
+	formatSize,
+	expandHome,
+	MAX_IMAGE_BYTES,
+	detectImageMimeType,
+	looksBinary,
+} from "../lib/index.js";
 import type { ImageContent } from "./llm-types.js";
 import { inlinedFile } from "./messages.js";
-import { MAX_IMAGE_BYTES, detectImageMimeType, looksBinary } from "../lib/files/file-kind.js";
 
 /** A text file is inlined up to this size: more would not fit a model's context anyway. */
 export const MAX_ATTACHED_TEXT_BYTES = 10 * 1024 * 1024;

@@ -1,20 +1,48 @@
 // Public entry of the model providers: one StreamFn for every supported API, the model catalog and
 // registry (models.json, keys), cost, and the helpers the session layer needs (overflow, conversion).
-export { streamModel } from "./stream-model.js";
-export { type ApiProvider, apiProvider, knownApis, registerApi } from "./api-registry.js";
-export { streamAnthropicMessages } from "./providers/anthropic-messages.js";
-export { streamOpenAICompletions } from "./providers/openai-completions.js";
-export { runProviderStream } from "./providers/provider-run.js";
-export { calculateCost, emptyUsage } from "./usage.js";
+export { API_KEY_FLAG, API_KEY_OPTION, missingApiKeyMessage } from "./api-keys.js";
+export { apiProvider, knownApis, registerApi, type ApiProvider } from "./api-registry.js";
+export { AttachmentError, attachmentBlock, attachmentPath, readAttachment, type Attachment } from "./attach-file.js";
 export { isContextOverflow } from "./context-overflow.js";
-export { redactSecrets } from "../lib/text/secret-mask.js";
+export { EventStream } from "./event-stream.js";
 export {
-	transformMessages,
+	THINKING_LEVELS,
+	createAssistantMessageEventStream,
+	type AssistantMessage,
+	type AssistantMessageEvent,
+	type AssistantMessageEventStream,
+	type Context,
+	type ImageContent,
+	type Message,
+	type Model,
+	type RetryInfo,
+	type StreamFn,
+	type StreamOptions,
+	type TextContent,
+	type ThinkingLevel,
+	type Tool,
+	type ToolCall,
+	type ToolResultMessage,
+	type Usage,
+	type UserMessage,
+} from "./llm-types.js";
+export {
+	answerText,
+	emptyAssistantMessage,
+	errorAssistantMessage,
+	inlinedFile,
+	textFromContent,
+	userMessage,
+	type PromptOptions,
+} from "./messages.js";
+export { BUILTIN_MODELS, BUILTIN_PROVIDERS, placeholderModel } from "./models-catalog.js";
+export { ModelRegistry, loadModelRegistry, parseModelsJson, type ModelListing } from "./models/index.js";
+export { isRecord, runProviderStream } from "./providers/index.js";
+export { preloadModelSdk, streamModel } from "./stream-model.js";
+export {
+	NO_RESULT_TEXT,
 	normalizeAnthropicToolCallId,
 	normalizeOpenAIToolCallId,
-	NO_RESULT_TEXT,
+	transformMessages,
 } from "./transform-messages.js";
-export { API_KEY_OPTION } from "./api-keys.js";
-export { BUILTIN_MODELS, placeholderModel } from "./models-catalog.js";
-export { ModelRegistry, loadModelRegistry } from "./models/model-registry.js";
-export { parseModelsJson } from "./models/models-json.js";
+export { calculateCost, emptyUsage } from "./usage.js";

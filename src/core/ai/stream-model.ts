@@ -1,10 +1,10 @@
 // The one StreamFn the rest of loom uses: dispatches on model.api through the provider table. Never throws, never rejects.
-import { errorMessage } from "../lib/error-text.js";
+import { errorMessage } from "../lib/index.js";
 import { createAssistantMessageEventStream } from "./llm-types.js";
 import type { AssistantMessageEventStream, Context, Model } from "./llm-types.js";
 import { errorAssistantMessage } from "./messages.js";
 import { apiProvider, knownApis } from "./api-registry.js";
-import type { ProviderStreamOptions } from "./providers/provider-run.js";
+import type { ProviderStreamOptions } from "./providers/index.js";
 
 export function streamModel(model: Model, context: Context, options?: ProviderStreamOptions): AssistantMessageEventStream {
 	try {

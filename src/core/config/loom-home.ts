@@ -2,7 +2,7 @@
 import { statSync } from "node:fs";
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
-import { expandHome } from "../lib/home-path.js";
+import { expandHome } from "../lib/index.js";
 
 /** `$LOOM_HOME` when set (resolved to an absolute path), otherwise `~/.loom`. */
 export function loomHome(env: NodeJS.ProcessEnv = process.env): string {

@@ -2,7 +2,7 @@
 // (.loom/extensions/) and MCP servers (.mcp.json) start only in a trusted directory. The answer is remembered
 // per directory in `<loom home>/trust.json`; a trusted directory's subdirectories are trusted too.
 import { dirname, join, resolve } from "node:path";
-import { readJsonState, writeJsonState } from "../lib/files/json-file.js";
+import { readJsonState, writeJsonState } from "../lib/index.js";
 
 /** `{ "<absolute directory>": true | false }`: false remembers a "no", so the user is not asked again. */
 type TrustFile = Record<string, boolean>;

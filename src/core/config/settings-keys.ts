@@ -1,8 +1,8 @@
 // Keys of a settings file that loom does not know. They are kept (settings written by a newer loom must not
 // break this one), but a person is told, since a typo ("denny") would otherwise leave a rule silently unapplied.
 import type { TSchema } from "@sinclair/typebox";
-import { isRecord } from "../ai/providers/event-shape.js";
-import { closestName } from "../lib/text/closest-name.js";
+import { isRecord } from "../ai/index.js";
+import { closestName } from "../lib/index.js";
 
 /** A key the schema does not name, as a dotted path ("retry.maxRetrys"), and the known key it may have meant. */
 export interface UnknownKey {

@@ -3,10 +3,9 @@
 import { join } from "node:path";
 import { type Static, Type } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
-import { THINKING_LEVELS } from "../ai/llm-types.js";
+import { THINKING_LEVELS } from "../ai/index.js";
 import { APPROVAL_MODES } from "./approval-mode.js";
-import { withoutBom } from "../lib/text/decode-text.js";
-import { parseJson, readConfigText } from "../lib/files/json-file.js";
+import { withoutBom, parseJson, readConfigText } from "../lib/index.js";
 import { unknownKeys, unknownKeyWarning } from "./settings-keys.js";
 
 /** Far above any real settings file; a bigger one is a mistake (or not a settings file at all). */

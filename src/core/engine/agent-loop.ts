@@ -1,10 +1,8 @@
 // The agent loop: call the model, run the tools it asks for, feed the results back, until it stops.
-import { raceAbort } from "../lib/abort.js";
+import { raceAbort, errorMessage } from "../lib/index.js";
 import type { AgentContext, AgentEvent, AgentLoopConfig, AgentMessage } from "./agent-types.js";
-import { errorMessage } from "../lib/error-text.js";
-import { EventStream } from "../ai/event-stream.js";
-import type { AssistantMessage, AssistantMessageEvent, AssistantMessageEventStream, Context, StreamFn, ToolResultMessage } from "../ai/llm-types.js";
-import { errorAssistantMessage } from "../ai/messages.js";
+import { EventStream, errorAssistantMessage } from "../ai/index.js";
+import type { AssistantMessage, AssistantMessageEvent, AssistantMessageEventStream, Context, StreamFn, ToolResultMessage } from "../ai/index.js";
 import { type AgentEventSink, executeToolCalls } from "./tool-execution.js";
 
 export type { AgentEventSink } from "./tool-execution.js";

@@ -12,7 +12,7 @@ import type {
 	Tool,
 	ToolCall,
 	ToolResultMessage,
-} from "../ai/llm-types.js";
+} from "../ai/index.js";
 
 /** "sequential": one call at a time; one such tool in a batch makes the whole batch sequential. */
 export type ToolExecutionMode = "sequential" | "parallel";

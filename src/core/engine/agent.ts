@@ -1,9 +1,8 @@
 // The stateful Agent: owns the conversation, runs the loop, reduces its own state before notifying listeners.
 import { setMaxListeners } from "node:events";
 import { assertCanContinue, runAgentLoop, runAgentLoopContinue } from "./agent-loop.js";
-import { errorMessage } from "../lib/error-text.js";
-import { placeholderModel } from "../ai/models-catalog.js";
-import { errorAssistantMessage, userMessage } from "../ai/messages.js";
+import { errorMessage } from "../lib/index.js";
+import { placeholderModel, errorAssistantMessage, userMessage } from "../ai/index.js";
 import { OrderedDelivery, callInOrder } from "./event-delivery.js";
 import type {
 	AgentContext,
@@ -14,7 +13,7 @@ import type {
 	AgentTool,
 	ToolExecutionMode,
 } from "./agent-types.js";
-import type { ImageContent, Message, Model, StreamFn, StreamOptions, ThinkingLevel } from "../ai/llm-types.js";
+import type { ImageContent, Message, Model, StreamFn, StreamOptions, ThinkingLevel } from "../ai/index.js";
 
 export type AgentListener = (event: AgentEvent, signal: AbortSignal) => Promise<void> | void;
 

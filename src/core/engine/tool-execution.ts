@@ -1,10 +1,9 @@
 // Executing one assistant message's tool calls: prepare each call, execute it, finalize it, emit.
 // Parallel mode: preflight in source order, execution concurrent, tool_execution_end in completion order,
 // toolResult messages in source order.
-import { ABORT_GRACE_MS, AbortedError, raceAbort } from "../lib/abort.js";
+import { ABORT_GRACE_MS, AbortedError, raceAbort, errorMessage } from "../lib/index.js";
 import type { AfterToolCallResult, AgentContext, AgentEvent, AgentLoopConfig, AgentTool, AgentToolResult } from "./agent-types.js";
-import { errorMessage } from "../lib/error-text.js";
-import type { AssistantMessage, ToolCall, ToolResultMessage } from "../ai/llm-types.js";
+import type { AssistantMessage, ToolCall, ToolResultMessage } from "../ai/index.js";
 import { validateToolArguments } from "./validate-tool-arguments.js";
 
 export type AgentEventSink = (event: AgentEvent) => Promise<void> | void;

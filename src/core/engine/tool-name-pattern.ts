@@ -1,7 +1,7 @@
 // Tool names: what a name may be (the characters and length every provider accepts: letters, digits, `_` and
 // `-`, at most 64), and how a pattern names tools (--tools, approval rules): `*` stands for any run of
 // characters, everything else for itself, so `mcp__github__*` names every tool of that server.
-import { escapeRegex } from "../lib/text/escape-regex.js";
+import { escapeRegex } from "../lib/index.js";
 
 /** The longest tool name every provider accepts. */
 export const MAX_TOOL_NAME_LENGTH = 64;

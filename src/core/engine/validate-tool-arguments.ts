@@ -1,6 +1,6 @@
 // Checks a model's raw tool arguments against the tool's TypeBox schema.
 import { Value } from "@sinclair/typebox/value";
-import type { Tool, ToolCall } from "../ai/llm-types.js";
+import type { Tool, ToolCall } from "../ai/index.js";
 
 /**
  * Coerces what can be coerced ("3" → 3 for a number field), then checks.

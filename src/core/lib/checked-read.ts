@@ -3,7 +3,7 @@
 // gigabytes: each of these ends at once with an error that names the file.
 import { closeSync, constants, fstatSync, openSync, readSync, type Stats } from "node:fs";
 import { formatSize } from "./format.js";
-import { decodeText } from "./text/decode-text.js";
+import { decodeText } from "./text/index.js";
 
 /** Why a file was not read: no such file, a directory, not a regular file, over the limit, or another errno. */
 export type CheckedReadCode = "ENOENT" | "EISDIR" | "ENOTREG" | "ETOOBIG" | (string & {});

@@ -1,14 +1,12 @@
 // What an AgentSession is made from, and what it reports.
-import type { AgentLoopConfig, AgentMessage, ToolExecutionMode } from "../engine/agent-types.js";
-import type { AssistantMessage, StreamFn, ThinkingLevel } from "../ai/llm-types.js";
-import type { ToolDefinition } from "../engine/tool-definition.js";
-import type { CompactionSettings } from "./compaction/compaction-settings.js";
+import type { AgentLoopConfig, AgentMessage, ToolExecutionMode, ToolDefinition } from "../engine/index.js";
+import type { AssistantMessage, StreamFn, ThinkingLevel } from "../ai/index.js";
+import type { CompactionSettings } from "./compaction/index.js";
 import type { ModelResolver, ModelSelection } from "./model-choice.js";
-import type { SessionEntry } from "./store/session-entries.js";
+import type { SessionEntry, SessionStore } from "./store/index.js";
 import type { RunOutcomeStatus, SessionEvent } from "./session-events.js";
-import type { SessionStore } from "./store/session-store.js";
 import type { ToolSettings } from "./session-tools.js";
-import type { PromptParts } from "./prompt/system-prompt.js";
+import type { PromptParts } from "./prompt/index.js";
 import type { UserCommandRunner } from "./user-command.js";
 
 export interface AgentSessionOptions {

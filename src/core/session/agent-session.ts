@@ -1,32 +1,27 @@
 // One session object for every interface: an Agent plus its model, tools, session file and retry policy.
 // Print mode, JSON mode and the interactive screen subscribe to it; none of them drives the loop directly.
-import type { Agent } from "../engine/agent.js";
-import type { AgentMessage } from "../engine/agent-types.js";
-import type { Model, ThinkingLevel } from "../ai/llm-types.js";
-import type { ModelListing } from "../ai/models/model-registry.js";
-import { preloadModelSdk, streamModel } from "../ai/stream-model.js";
-import type { PromptOptions } from "../ai/messages.js";
-import type { ToolDefinition } from "../engine/tool-definition.js";
+import type { Agent, AgentMessage, ToolDefinition } from "../engine/index.js";
+import type { Model, ThinkingLevel, ModelListing, PromptOptions } from "../ai/index.js";
+import { preloadModelSdk, streamModel } from "../ai/index.js";
 import type { AgentSessionOptions, RunOutcome, SessionListener } from "./agent-session-types.js";
-import { announceExecution } from "./run/announce-execution.js";
-import { CommandRegistry, busyRefusal, hiddenCommandNotice } from "./commands/command-registry.js";
+import { announceExecution, createSessionAgent, SessionCompaction, SessionRunner } from "./run/index.js";
+import {
+	CommandRegistry,
+	busyRefusal,
+	hiddenCommandNotice,
+	type CommandSession,
+	registerSessionCommands,
+} from "./commands/index.js";
 import { ToolHooks } from "./hook-chain.js";
 import { ModelChoice, type ModelSelection } from "./model-choice.js";
-import { type CommandSession, registerSessionCommands } from "./commands/session-commands.js";
-import { createSessionAgent } from "./run/session-agent.js";
-import { SessionCompaction } from "./run/session-compaction.js";
-import type { SessionEntry, SessionHeader } from "./store/session-entries.js";
+import type { SessionEntry, SessionHeader, SessionInfo, PromptPoint, SessionTree, UsageTotals } from "./store/index.js";
 import type { SessionEvent } from "./session-events.js";
-import type { SessionInfo } from "./store/session-list.js";
 import { SessionNavigation } from "./session-navigation.js";
 import { SessionPlugs } from "./session-plugs.js";
 import { SessionRecord } from "./session-record.js";
 import type { RewindResult, RewindScope } from "./session-rewind.js";
-import { SessionRunner } from "./run/session-runner.js";
 import { SessionTools } from "./session-tools.js";
-import type { PromptPoint, SessionTree } from "./store/session-tree.js";
-import type { PromptParts } from "./prompt/system-prompt.js";
-import type { UsageTotals } from "./store/usage-totals.js";
+import type { PromptParts } from "./prompt/index.js";
 
 export type { AgentSessionOptions, RunOutcome, SessionListener } from "./agent-session-types.js";
 

@@ -1,9 +1,9 @@
 // The session's tool-call hooks: an ordered chain of links for before a call and one for after, composed into
 // the Agent's single beforeToolCall / afterToolCall slot. The approval policy, extensions, checkpoints and the
 // secret mask each add a link; none of them needs to know the others.
-import type { AfterToolCallResult, AgentLoopConfig } from "../engine/agent-types.js";
-import { errorMessage } from "../lib/error-text.js";
-import { applyAfterToolCall } from "../engine/tool-execution.js";
+import type { AfterToolCallResult, AgentLoopConfig } from "../engine/index.js";
+import { errorMessage } from "../lib/index.js";
+import { applyAfterToolCall } from "../engine/index.js";
 
 /**
  * Where a link runs: every policy link before every extension link, every extension link before every final link.

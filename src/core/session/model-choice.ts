@@ -1,7 +1,6 @@
 // The session's model: what the user selected, what it resolved to (model + key), or why it cannot be used.
-import type { Model } from "../ai/llm-types.js";
-import type { ModelListing } from "../ai/models/model-registry.js";
-import { placeholderModel } from "../ai/models-catalog.js";
+import type { Model, ModelListing } from "../ai/index.js";
+import { placeholderModel } from "../ai/index.js";
 
 /** What the user asked for; the resolver turns it into a model and a key. */
 export interface ModelSelection {

@@ -2,7 +2,7 @@
 // channel draws it in: the screen's transcript marks it by level ("· text", "! text", "✗ text"); a plain-text
 // channel (stderr, an editor's message) names the level unless it is information ("warning: text"); and a line on
 // stderr starts with "loom: ", its text stripped of escape sequences.
-import { stripControls } from "../lib/text/sanitize-terminal.js";
+import { stripControls } from "../lib/index.js";
 import type { NoticeLevel } from "./session-ui.js";
 
 /** The screen's mark before a notice of each level. */

@@ -1,10 +1,9 @@
 // A project's own code (its .loom/extensions, its .mcp.json servers) runs only in a directory the user trusts.
 // While a session is assembled, whatever needs trust waits at this gate; the user is asked once, when someone
 // can answer, the answer is remembered for the directory, and on a yes what waited starts.
-import { errorMessage } from "../lib/error-text.js";
-import { showControls } from "../lib/text/sanitize-terminal.js";
-import type { StyledLine } from "../engine/tool-definition.js";
-import { projectTrust, setProjectTrust } from "../config/project-trust.js";
+import { errorMessage, showControls } from "../lib/index.js";
+import type { StyledLine } from "../engine/index.js";
+import { projectTrust, setProjectTrust } from "../config/index.js";
 import type { SessionUi } from "./session-ui.js";
 
 export type ProjectTrustStatus = "trusted" | "refused" | "undecided";

@@ -1,7 +1,7 @@
 // Events an AgentSession emits: every AgentEvent plus the session's own.
-import type { AgentEvent } from "../engine/agent-types.js";
-import type { ThinkingLevel } from "../ai/llm-types.js";
-import type { ApprovalMode } from "../config/approval-mode.js";
+import type { AgentEvent } from "../engine/index.js";
+import type { ThinkingLevel } from "../ai/index.js";
+import type { ApprovalMode } from "../config/index.js";
 
 export type CompactionReason = "threshold" | "overflow" | "manual";
 /** How a prompt's run ended. */

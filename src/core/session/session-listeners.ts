@@ -1,6 +1,6 @@
 // Who hears a session: its listeners, in subscription order, each awaited before the next event; every event
 // (the agent's and the session's own) after the ones before it.
-import { OrderedDelivery, callInOrder } from "../engine/event-delivery.js";
+import { OrderedDelivery, callInOrder } from "../engine/index.js";
 import type { SessionListener } from "./agent-session-types.js";
 import type { SessionEvent } from "./session-events.js";
 

@@ -1,18 +1,24 @@
 // Which conversation a session is in, and moving it: to another branch of its file (/tree), back to before a
 // prompt (/rewind: files, conversation or both), into a fork, a new file or a saved session (never during a run);
 // each arrival rebuilds the agent's conversation and is announced with session_open.
-import type { Agent } from "../engine/agent.js";
+import type { Agent } from "../engine/index.js";
 import type { AgentSessionOptions } from "./agent-session-types.js";
-import { busyRefusal } from "./commands/command-registry.js";
+import { busyRefusal } from "./commands/index.js";
 import type { FileCheckpoints } from "./file-checkpoints.js";
 import type { ModelChoice } from "./model-choice.js";
 import type { SessionEvent, SessionOpenReason } from "./session-events.js";
-import { listSessions, type SessionInfo } from "./store/session-list.js";
-import { resolveSessionArgument } from "./store/session-resolve.js";
+import {
+	listSessions,
+	type SessionInfo,
+	resolveSessionArgument,
+	SessionStore,
+	type PromptPoint,
+	type SessionTree,
+	promptPoints,
+	sessionTree,
+} from "./store/index.js";
 import type { SessionRecord } from "./session-record.js";
 import { type RewindResult, type RewindScope, restoreFiles } from "./session-rewind.js";
-import { SessionStore } from "./store/session-store.js";
-import { type PromptPoint, type SessionTree, promptPoints, sessionTree } from "./store/session-tree.js";
 import type { SessionUi } from "./session-ui.js";
 
 /** What navigation uses of its session. */

@@ -1,9 +1,9 @@
 // What assemblies and interfaces plug into a session, beside its run: how it asks the user, the approval mode
 // its policy reports, the secret mask, the runner of the user's own shell commands, file checkpoints, what a
 // prompt waits for before its run, and the cleanups dispose() runs. AgentSession extends it.
-import type { ApprovalMode } from "../config/approval-mode.js";
+import type { ApprovalMode } from "../config/index.js";
 import type { FileCheckpoints } from "./file-checkpoints.js";
-import { type RunGate, RunGates } from "./run/run-gates.js";
+import { type RunGate, RunGates } from "./run/index.js";
 import type { ApprovalEvent } from "./session-events.js";
 import { SessionListeners } from "./session-listeners.js";
 import { nonInteractiveUi, type SessionUi, UiSlot } from "./session-ui.js";

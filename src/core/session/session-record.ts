@@ -1,15 +1,13 @@
 // The session file a session writes to, and what the session knows from it: the conversation it continues
 // (repaired where the file was damaged), the usage totals, the model and thinking level last recorded.
 // Writing never throws: a failure comes back as the problem to report.
-import type { AgentMessage } from "../engine/agent-types.js";
-import { errorMessage } from "../lib/error-text.js";
-import type { ThinkingLevel } from "../ai/llm-types.js";
-import { missingResult, unansweredToolCalls } from "./store/conversation-repair.js";
-import { type SessionContext, buildSessionContext } from "./compaction/session-context.js";
-import type { SessionEntry } from "./store/session-entries.js";
-import type { SessionStore } from "./store/session-store.js";
+import type { AgentMessage } from "../engine/index.js";
+import { errorMessage } from "../lib/index.js";
+import type { ThinkingLevel } from "../ai/index.js";
+import { missingResult, unansweredToolCalls, type UsageTotals, addUsage, sumEntryUsage } from "./store/index.js";
+import { type SessionContext, buildSessionContext } from "./compaction/index.js";
+import type { SessionEntry, SessionStore } from "./store/index.js";
 import { SettingsRecord } from "./settings-record.js";
-import { type UsageTotals, addUsage, sumEntryUsage } from "./store/usage-totals.js";
 
 const INTERRUPTED_TOOL_TEXT = "Interrupted: loom exited while this tool was running; its result is unknown.";
 

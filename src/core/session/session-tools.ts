@@ -1,9 +1,8 @@
 // A session's tools: the definitions enabled now (with the user's per-tool settings applied), every definition
 // the session has met (a resumed conversation may hold calls of tools since disabled), and the system prompt
 // built from them.
-import type { ToolExecutionMode } from "../engine/agent-types.js";
-import type { ToolDefinition } from "../engine/tool-definition.js";
-import { buildSystemPrompt, type PromptParts } from "./prompt/system-prompt.js";
+import type { ToolExecutionMode, ToolDefinition } from "../engine/index.js";
+import { buildSystemPrompt, type PromptParts } from "./prompt/index.js";
 
 /** settings.json's `tools.<name>`. */
 export interface ToolSettings {

@@ -1,7 +1,7 @@
 // What the session may ask of the person using it, whatever the interface: the screen draws a dialog, RPC and
 // ACP send a request to the client, print mode cannot ask. Commands, extensions, approvals, trust and pickers
 // all ask through this one port; each interface installs its own with `session.setUi()`.
-import type { StyledLine } from "../engine/tool-definition.js";
+import type { StyledLine } from "../engine/index.js";
 
 /** How much a notice matters: information, a warning, an error. */
 export type NoticeLevel = "info" | "warning" | "error";

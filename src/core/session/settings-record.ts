@@ -1,7 +1,7 @@
 // Which model and thinking level the session file last recorded, so each change is written once.
-import type { ThinkingLevel } from "../ai/llm-types.js";
-import type { SessionContext } from "./compaction/session-context.js";
-import type { SessionStore } from "./store/session-store.js";
+import type { ThinkingLevel } from "../ai/index.js";
+import type { SessionContext } from "./compaction/index.js";
+import type { SessionStore } from "./store/index.js";
 
 export class SettingsRecord {
 	private model: string | undefined;

@@ -3,8 +3,8 @@
 // outside the work tree is touched, and a failure on one file does not stop the others.
 import fs from "node:fs/promises";
 import { dirname, join } from "node:path";
-import type { FileAction, RestoreReport } from "../../core/session/file-checkpoints.js";
-import { atomicWriteFile } from "../../core/lib/files/atomic-write.js";
+import type { FileAction, RestoreReport } from "../../core/index.js";
+import { atomicWriteFile } from "../../core/index.js";
 
 /** What one file becomes. */
 export type FileContent =

@@ -1,9 +1,8 @@
 // What changed in the work tree since the shadow index last recorded it, and which of those files are kept out
 // of a checkpoint (too large, or binary and large).
 import { closeSync, lstatSync } from "node:fs";
-import { openRegularFile, readAt, type RegularFile } from "../../core/lib/checked-read.js";
+import { openRegularFile, readAt, type RegularFile, SNIFF_BYTES, looksBinary } from "../../core/index.js";
 import { join } from "node:path";
-import { SNIFF_BYTES, looksBinary } from "../../core/lib/files/file-kind.js";
 
 export interface SnapshotLimits {
 	/** Files larger than this are not recorded (listed as skipped). */

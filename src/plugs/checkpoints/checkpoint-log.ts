@@ -5,7 +5,7 @@
 import { appendFileSync, closeSync, existsSync, mkdirSync, openSync, readSync } from "node:fs";
 import { hostname } from "node:os";
 import { dirname, join } from "node:path";
-import { readCheckedText } from "../../core/lib/checked-read.js";
+import { readCheckedText } from "../../core/index.js";
 import type { SkippedFile } from "./changed-files.js";
 
 /** A file as it was before a write or edit changed it (the fallback where the tree is not snapshotted). */

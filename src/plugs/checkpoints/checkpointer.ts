@@ -5,9 +5,8 @@
 import { randomBytes } from "node:crypto";
 import { statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { formatSize } from "../../core/lib/format.js";
-import { onProcessExit } from "../../core/lib/process/index.js";
-import type { FileCheckpoints, FilesRestore } from "../../core/session/file-checkpoints.js";
+import { formatSize, onProcessExit } from "../../core/index.js";
+import type { FileCheckpoints, FilesRestore } from "../../core/index.js";
 import { DEFAULT_LIMITS, type SkippedFile, type SnapshotLimits } from "./changed-files.js";
 import { type LogUpdate, LogWriter, type RunRecord, logPath } from "./checkpoint-log.js";
 import { gitAvailable } from "./git.js";

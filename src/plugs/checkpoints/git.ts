@@ -2,7 +2,7 @@
 // user's GIT_* variables, so a call can never reach the user's own repository, index or refs (a loom started
 // from a git hook has GIT_DIR and GIT_INDEX_FILE set, and they would otherwise win).
 import { spawn } from "node:child_process";
-import { formatSize } from "../../core/lib/format.js";
+import { formatSize } from "../../core/index.js";
 
 export interface GitLocation {
 	/** The shadow repository's git directory. */

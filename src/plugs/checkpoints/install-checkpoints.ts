@@ -1,8 +1,8 @@
 // Plugs checkpoints into a session: a snapshot starts with each prompt's run, each tool call that may change files
 // waits for it (a link in the before-chain), the run's end is recorded, and the session rewinds through it. All of
 // it comes off when the session is disposed.
-import { findTool, toolFileEffects } from "../../core/engine/tool-definition.js";
-import type { AgentSession } from "../../core/session/agent-session.js";
+import { findTool, toolFileEffects } from "../../core/index.js";
+import type { AgentSession } from "../../core/index.js";
 import type { SnapshotLimits } from "./changed-files.js";
 import { Checkpointer } from "./checkpointer.js";
 

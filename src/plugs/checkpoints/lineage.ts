@@ -1,8 +1,7 @@
 // A forked session shares its parent's prompts (entry ids are copied), so its checkpoints include the parent's:
 // the runs of a session and of every session it was forked from, in the order they started.
 import { closeSync } from "node:fs";
-import { openRegularFile, readAt, type RegularFile } from "../../core/lib/checked-read.js";
-import { sessionIdFromFileName } from "../../core/session/store/session-paths.js";
+import { openRegularFile, readAt, type RegularFile, sessionIdFromFileName } from "../../core/index.js";
 import { type RunRecord, logPath, readLog } from "./checkpoint-log.js";
 
 /** A header line is a few hundred bytes; more is not read. */

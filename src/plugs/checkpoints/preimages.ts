@@ -3,9 +3,8 @@
 // ends. Changes made any other way (bash, a code generator) are not known here.
 import { createHash } from "node:crypto";
 import { lstatSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { readCheckedFile } from "../../core/lib/checked-read.js";
+import { readCheckedFile, expandHome } from "../../core/index.js";
 import { isAbsolute, join, relative, resolve, sep } from "node:path";
-import { expandHome } from "../../core/lib/home-path.js";
 import type { Preimage } from "./checkpoint-log.js";
 
 /** A path a tool call names, relative to the work tree; undefined when it lies outside (never recorded). */

@@ -3,7 +3,7 @@
 import { createHash } from "node:crypto";
 import { homedir } from "node:os";
 import { isAbsolute, join, parse, resolve } from "node:path";
-import { realpathOrSelf } from "../../core/lib/files/paths.js";
+import { realpathOrSelf } from "../../core/index.js";
 import { runGit } from "./git.js";
 
 export interface ProjectRoot {

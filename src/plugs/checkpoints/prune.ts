@@ -4,9 +4,7 @@
 import { existsSync, lstatSync, rmSync, statSync } from "node:fs";
 import { hostname } from "node:os";
 import { join } from "node:path";
-import { isAlive } from "../../core/lib/process/index.js";
-import { directoryNames } from "../../core/lib/files/paths.js";
-import { replaceFileSync } from "../../core/lib/files/replace-file.js";
+import { isAlive, directoryNames, replaceFileSync } from "../../core/index.js";
 import { type RunRecord, type SessionLog, logPath, readLog } from "./checkpoint-log.js";
 import { checkpointsRoot } from "./project-root.js";
 import { ShadowRepo } from "./shadow-repo.js";

@@ -1,7 +1,7 @@
 // Which files a project's checkpoints have named as left out (over the size limit), kept in the project's
 // checkpoint folder, so each is named once per project rather than in every session and every print run.
 import { join } from "node:path";
-import { readJsonState, writeJsonState } from "../../core/lib/files/json-file.js";
+import { readJsonState, writeJsonState } from "../../core/index.js";
 import type { SkippedFile } from "./changed-files.js";
 
 const FILE = "left-out.json";

@@ -1,7 +1,7 @@
 // Works out a restore to just before a prompt's run, from that run's checkpoint and the runs after it: which
 // files change and how, which of them someone else changed after the agent, and what cannot be restored.
-import type { FileChange, FilesRestore } from "../../core/session/file-checkpoints.js";
-import { formatSize } from "../../core/lib/format.js";
+import type { FileChange, FilesRestore } from "../../core/index.js";
+import { formatSize } from "../../core/index.js";
 import { type RestoreStep, applyRestore } from "./apply-restore.js";
 import { blobBatches } from "./blob-batches.js";
 import type { SkippedFile } from "./changed-files.js";

@@ -3,7 +3,7 @@
 // reading its info/exclude). Checkpoints are refs to trees; nothing here makes commits or touches branches.
 import { randomBytes } from "node:crypto";
 import { copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
-import { readCheckedText } from "../../core/lib/checked-read.js";
+import { readCheckedText } from "../../core/index.js";
 import { join } from "node:path";
 import { type SkippedFile, type SnapshotLimits, parseLsFiles, planStaging } from "./changed-files.js";
 import { type GitCall, type GitLocation, type GitResult, gitEnvironment, nulRecords, runGit, shadowGit } from "./git.js";

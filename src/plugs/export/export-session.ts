@@ -1,14 +1,8 @@
 // Writing a session's conversation as an HTML page: /export [file] from a running session, and
 // `loom --export <session> [file]` from a session file. The page is built only when asked (marked loads then).
 import { resolve } from "node:path";
-import { expandHome } from "../../core/lib/home-path.js";
-import type { AgentSession } from "../../core/session/agent-session.js";
-import { sessionChain } from "../../core/session/store/session-chain.js";
-import type { SessionEntry, SessionHeader } from "../../core/session/store/session-entries.js";
-import { loadSessionFile } from "../../core/session/store/session-reader.js";
-import { sessionTree } from "../../core/session/store/session-tree.js";
-import type { NamedToolPresentation } from "../../core/engine/tool-definition.js";
-import { atomicWriteFile } from "../../core/lib/files/atomic-write.js";
+import { expandHome, sessionChain, loadSessionFile, sessionTree, atomicWriteFile } from "../../core/index.js";
+import type { AgentSession, SessionEntry, SessionHeader, NamedToolPresentation } from "../../core/index.js";
 
 export interface ExportSource {
 	header: SessionHeader;

@@ -2,14 +2,27 @@
 // away, each tool call with its arguments, output and diff, and the token and cost totals. No script at all, the
 // style inline, and a Content-Security-Policy that forbids every request: the page reads the same offline, and
 // nothing the model wrote can run in it.
-import type { AgentMessage } from "../../core/engine/agent-types.js";
-import { formatCost, formatCount, formatTokens } from "../../core/lib/format.js";
-import type { AssistantMessage, ImageContent, ToolCall, ToolResultMessage } from "../../core/ai/llm-types.js";
-import { textFromContent } from "../../core/ai/messages.js";
-import type { SessionEntry, SessionHeader } from "../../core/session/store/session-entries.js";
-import { promptText } from "../../core/session/store/session-tree.js";
-import { sumUsage } from "../../core/session/store/usage-totals.js";
-import { type NamedToolPresentation, findTool, toolResultLines, toolSummary } from "../../core/engine/tool-definition.js";
+import type {
+	AgentMessage,
+	AssistantMessage,
+	ImageContent,
+	ToolCall,
+	ToolResultMessage,
+	SessionEntry,
+	SessionHeader,
+} from "../../core/index.js";
+import {
+	formatCost,
+	formatCount,
+	formatTokens,
+	textFromContent,
+	promptText,
+	sumUsage,
+	type NamedToolPresentation,
+	findTool,
+	toolResultLines,
+	toolSummary,
+} from "../../core/index.js";
 import { escapeHtml, markdownToHtml } from "./markdown-html.js";
 import { PAGE_STYLE } from "./page-style.js";
 

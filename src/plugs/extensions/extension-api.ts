@@ -2,14 +2,17 @@
 // tool calls, observes the session's events, and adds tools and slash commands. Everything it registers lands
 // on the session's own seams (hook chains, event stream, tool set, command registry), so every interface sees it.
 import type { TSchema } from "@sinclair/typebox";
-import type { ImageContent, TextContent } from "../../core/ai/llm-types.js";
-import type { AgentSession } from "../../core/session/agent-session.js";
-import type { CommandContext } from "../../core/session/commands/command-registry.js";
-import type { NoticeLevel } from "../../core/session/session-ui.js";
-import type { CommandSession } from "../../core/session/commands/session-commands.js";
-import type { SessionEvent } from "../../core/session/session-events.js";
-import type { SessionUi } from "../../core/session/session-ui.js";
-import type { ToolDefinition } from "../../core/engine/tool-definition.js";
+import type {
+	ImageContent,
+	TextContent,
+	AgentSession,
+	CommandContext,
+	NoticeLevel,
+	CommandSession,
+	SessionEvent,
+	SessionUi,
+	ToolDefinition,
+} from "../../core/index.js";
 
 /**
  * Inputs of the tools whose calls handlers see typed, by tool name. The built-in tools add theirs by declaration

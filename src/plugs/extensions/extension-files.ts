@@ -2,7 +2,7 @@
 // a path given on the command line is a module, or a folder with an index module.
 import { statSync } from "node:fs";
 import { extname, join } from "node:path";
-import { directoryNames, entryExists } from "../../core/lib/files/paths.js";
+import { directoryNames, entryExists } from "../../core/index.js";
 
 /** Modules loom loads as extensions (TypeScript and JavaScript, ES modules or CommonJS). */
 const EXTENSION_SUFFIXES = [".ts", ".mts", ".cts", ".js", ".mjs", ".cjs"] as const;

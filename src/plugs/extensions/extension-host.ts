@@ -1,13 +1,15 @@
 // Runs extensions against one session: each extension's API puts its handlers on the session's seams (a link in
 // the before- or after-chain, an observer of the event stream, a tool, a command) and remembers how to take each
 // back, so a failed load leaves nothing behind and disposing the session removes everything.
-import { errorMessage } from "../../core/lib/error-text.js";
-import type { AgentSession } from "../../core/session/agent-session.js";
-import type { CommandScope } from "../../core/session/commands/command-registry.js";
-import type { AfterLink, BeforeLink } from "../../core/session/hook-chain.js";
-import type { SessionEvent } from "../../core/session/session-events.js";
-import type { ToolDefinition } from "../../core/engine/tool-definition.js";
-import { isValidToolName, TOOL_NAME_RULE } from "../../core/engine/tool-name-pattern.js";
+import { errorMessage, isValidToolName, TOOL_NAME_RULE } from "../../core/index.js";
+import type {
+	AgentSession,
+	CommandScope,
+	AfterLink,
+	BeforeLink,
+	SessionEvent,
+	ToolDefinition,
+} from "../../core/index.js";
 import type {
 	ExtensionAPI,
 	ExtensionCommand,

@@ -2,8 +2,7 @@
 // jiti (a kept, dependency-free loader that transpiles on the fly and resolves imports as Node does). jiti is
 // imported on the first extension only, so a loom without extensions never loads it.
 import type { Jiti } from "jiti";
-import { readCheckedText } from "../../core/lib/checked-read.js";
-import { errorMessage } from "../../core/lib/error-text.js";
+import { readCheckedText, errorMessage } from "../../core/index.js";
 import type { ExtensionFactory } from "./extension-api.js";
 
 /** An extension's own file larger than this is refused before it is read (its imports are its own business). */

@@ -3,10 +3,8 @@
 // fails to load is reported with its path and the others load all the same; one the caller named by path or
 // factory must load, or the session is not made (a guard asked for by name never silently goes missing).
 import { join, relative, resolve } from "node:path";
-import { errorMessage } from "../../core/lib/error-text.js";
-import type { AgentSession } from "../../core/session/agent-session.js";
-import type { CommandScope } from "../../core/session/commands/command-registry.js";
-import type { ProjectTrustGate } from "../../core/session/project-trust-gate.js";
+import { errorMessage } from "../../core/index.js";
+import type { AgentSession, CommandScope, ProjectTrustGate } from "../../core/index.js";
 import type { ExtensionFactory } from "./extension-api.js";
 import { extensionFiles, extensionModule } from "./extension-files.js";
 import { ExtensionHost, type ToolRegistrar } from "./extension-host.js";

@@ -2,9 +2,8 @@
 // each adding servers), then the project's `.mcp.json`, then `<loom home>/mcp.json`. A project's servers start
 // only in a trusted directory; until then they replace none of the user's.
 import { join, resolve } from "node:path";
-import { readConfigText } from "../../core/lib/files/json-file.js";
+import { readConfigText, errorMessage } from "../../core/index.js";
 import { McpConfigError, type McpServerEntry, parseMcpConfig } from "./mcp-config.js";
-import { errorMessage } from "../../core/lib/error-text.js";
 
 /** More than this is not a configuration file. */
 const MAX_CONFIG_BYTES = 1024 * 1024;

@@ -1,8 +1,7 @@
 // The one entry the session's assembly calls: reads the configuration, starts the servers (without delaying
 // anything; a project's once it is trusted), gives their tools to the session's tool set as each becomes ready,
 // makes a prompt wait for servers still starting, registers `/mcp`, and closes the servers with the session.
-import type { AgentSession } from "../../core/session/agent-session.js";
-import type { ProjectTrustGate } from "../../core/session/project-trust-gate.js";
+import type { AgentSession, ProjectTrustGate } from "../../core/index.js";
 import { loadMcpConfig, PROJECT_CONFIG_FILE } from "./config-sources.js";
 import { mcpCommand } from "./mcp-command.js";
 import { McpServers, type McpToolSet } from "./mcp-servers.js";

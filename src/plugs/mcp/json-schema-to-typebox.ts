@@ -6,7 +6,7 @@
 // What TypeBox cannot check (tuples, draft-4 boolean bounds, a pattern JavaScript cannot compile, non-local
 // $refs) is accepted as is: the server checks its own arguments too.
 import { FormatRegistry, Kind, type TSchema } from "@sinclair/typebox";
-import { isRecord } from "../../core/ai/providers/event-shape.js";
+import { isRecord } from "../../core/index.js";
 
 type Node = Record<string | symbol, unknown>;
 

@@ -1,6 +1,6 @@
 // `/mcp`: the configured servers, their state and their tools; `/mcp restart <server>` starts one again.
-import { formatCount } from "../../core/lib/format.js";
-import type { CommandDefinition } from "../../core/session/commands/command-registry.js";
+import { formatCount } from "../../core/index.js";
+import type { CommandDefinition } from "../../core/index.js";
 import type { McpServers } from "./mcp-servers.js";
 import type { ServerConnection } from "./server-connection.js";
 import { serverToolPrefix } from "./tool-names.js";

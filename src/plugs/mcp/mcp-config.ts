@@ -4,11 +4,8 @@
 // VS Code's shape (`.vscode/mcp.json`) is read too: its servers are under "servers", with the same fields.
 // Keys loom does not know are ignored, so a file written for another client still loads.
 import { isAbsolute, resolve } from "node:path";
-import { parseJson } from "../../core/lib/files/json-file.js";
-import { expandHome } from "../../core/lib/home-path.js";
+import { parseJson, expandHome, errorMessage, isRecord } from "../../core/index.js";
 import { expandVariables, MissingVariablesError } from "./expand-env.js";
-import { errorMessage } from "../../core/lib/error-text.js";
-import { isRecord } from "../../core/ai/providers/event-shape.js";
 
 export const DEFAULT_CALL_TIMEOUT_MS = 60_000;
 const DEFAULT_STARTUP_TIMEOUT_MS = 30_000;

@@ -1,14 +1,13 @@
 // The session's MCP servers: started together when the session is assembled (a project's once it is trusted),
 // their tools given to the session's tool set as each server becomes ready, a prompt waiting for the servers
 // still starting before its run starts, and every server closed with the session.
-import type { NoticeLevel } from "../../core/session/session-ui.js";
-import type { ToolDefinition } from "../../core/engine/tool-definition.js";
+import type { NoticeLevel, ToolDefinition } from "../../core/index.js";
 import type { ConfiguredServer } from "./config-sources.js";
 import { mcpToolDefinition } from "./mcp-tools.js";
 import type { ListedTool } from "./open-client.js";
 import { type ClientOpener, ServerConnection } from "./server-connection.js";
 import { mcpToolName, patternMayNameServer } from "./tool-names.js";
-import { errorMessage } from "../../core/lib/error-text.js";
+import { errorMessage } from "../../core/index.js";
 
 /** How long a prompt waits for servers without a word. */
 const QUIET_WAIT_MS = 2000;

@@ -1,9 +1,8 @@
 // A server's tools as loom tool definitions: `mcp__<server>__<tool>`, the server's JSON Schema checked like any
 // tool's arguments, `readOnly` from the tool's readOnlyHint, progress shown while a call runs, and the result
 // converted to content the model reads.
-import type { AgentToolResult } from "../../core/engine/agent-types.js";
-import { textFromContent } from "../../core/ai/messages.js";
-import type { ToolDefinition } from "../../core/engine/tool-definition.js";
+import type { AgentToolResult, ToolDefinition } from "../../core/index.js";
+import { textFromContent } from "../../core/index.js";
 import { checkableSchema } from "./json-schema-to-typebox.js";
 import type { ListedTool } from "./open-client.js";
 import type { ServerConnection } from "./server-connection.js";

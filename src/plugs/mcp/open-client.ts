@@ -8,7 +8,7 @@ import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { ErrorCode, McpError, type Tool } from "@modelcontextprotocol/sdk/types.js";
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
 import type { jsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/types.js";
-import { errorMessageWithCause } from "../../core/lib/error-text.js";
+import { errorMessageWithCause } from "../../core/index.js";
 import { type FailureKind, formatMs, RequestFailure } from "./call-errors.js";
 import type { McpServerSpec } from "./mcp-config.js";
 import { schemaIssuesText } from "./schema-issues.js";

@@ -5,7 +5,7 @@ import { formatMs, RequestFailure } from "./call-errors.js";
 import type { CallOptions, ListedTool, OpenClient } from "./open-client.js";
 import type { McpServerEntry, McpServerSpec } from "./mcp-config.js";
 import type { McpCallResult } from "./tool-result.js";
-import { errorMessage } from "../../core/lib/error-text.js";
+import { errorMessage } from "../../core/index.js";
 
 export const MAX_RESTARTS = 3;
 

@@ -6,8 +6,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { ReadBuffer, STDIO_DEFAULT_MAX_BUFFER_SIZE, serializeMessage } from "@modelcontextprotocol/sdk/shared/stdio.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
-import { isDirectory } from "../../core/lib/files/paths.js";
-import { ProcessGroupSet } from "../../core/lib/process/index.js";
+import { isDirectory, ProcessGroupSet } from "../../core/index.js";
 import type { StdioServerSpec } from "./mcp-config.js";
 
 /** How much of the server's stderr is kept for messages. */

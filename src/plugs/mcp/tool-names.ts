@@ -2,7 +2,7 @@
 // every provider accepts (core/tool-name-pattern.ts), so `--tools`, approval rules and the
 // model all name a server's tools the same way Claude Code does.
 import { createHash } from "node:crypto";
-import { MAX_TOOL_NAME_LENGTH, toolNameCharacters } from "../../core/engine/tool-name-pattern.js";
+import { MAX_TOOL_NAME_LENGTH, toolNameCharacters } from "../../core/index.js";
 
 const MCP_TOOL_PREFIX = "mcp__";
 

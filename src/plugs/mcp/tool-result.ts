@@ -4,14 +4,19 @@
 import { randomBytes } from "node:crypto";
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { formatCount, formatSize } from "../../core/lib/format.js";
-import type { ImageContent, TextContent } from "../../core/ai/llm-types.js";
-import { textFromContent } from "../../core/ai/messages.js";
-import { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, truncateHead } from "../../core/lib/text/truncate.js";
-import { toolNameCharacters } from "../../core/engine/tool-name-pattern.js";
-import { outputFolder } from "../../core/lib/files/output-folder.js";
-import { errorMessage } from "../../core/lib/error-text.js";
-import { isRecord } from "../../core/ai/providers/event-shape.js";
+import {
+	formatCount,
+	formatSize,
+	textFromContent,
+	DEFAULT_MAX_BYTES,
+	DEFAULT_MAX_LINES,
+	truncateHead,
+	toolNameCharacters,
+	outputFolder,
+	errorMessage,
+	isRecord,
+} from "../../core/index.js";
+import type { ImageContent, TextContent } from "../../core/index.js";
 
 /** The parts of a tools/call result loom reads; everything is checked, since it comes from a server. */
 export interface McpCallResult {

@@ -1,6 +1,6 @@
 // /approval: shows the approval mode and what shapes it, or switches the mode (the screen's Shift+Tab runs it too).
-import type { CommandDefinition } from "../../core/session/commands/command-registry.js";
-import { APPROVAL_MODE_TEXT, APPROVAL_MODES, type ApprovalMode } from "../../core/config/approval-mode.js";
+import type { CommandDefinition } from "../../core/index.js";
+import { APPROVAL_MODE_TEXT, APPROVAL_MODES, type ApprovalMode } from "../../core/index.js";
 import type { PolicyState } from "./decide.js";
 import { allowedModes, type ApprovalFloor } from "./policy-config.js";
 

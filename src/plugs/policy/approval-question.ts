@@ -1,10 +1,15 @@
 // Asking the user whether one call may run, through the session's SessionUi: the command, or the diff an edit
 // or write would make (worked out without writing), then allow once, allow for the session, or deny with a
 // reason the model reads. Dismissing the question (Esc) is the user's way to stop the run.
-import { type StyledLine, type ToolDefinition, toolSummary } from "../../core/engine/tool-definition.js";
-import { capLines } from "../../core/engine/tool-definition.js";
-import type { ApprovalChoice, ApprovalSubject, SessionUi, UiChoice } from "../../core/session/session-ui.js";
-import { showControls, stripControls } from "../../core/lib/text/sanitize-terminal.js";
+import {
+	type StyledLine,
+	type ToolDefinition,
+	toolSummary,
+	capLines,
+	showControls,
+	stripControls,
+} from "../../core/index.js";
+import type { ApprovalChoice, ApprovalSubject, SessionUi, UiChoice } from "../../core/index.js";
 import type { CallFacts, PolicyContext } from "./call-facts.js";
 import { sessionRules } from "./rules.js";
 

@@ -2,8 +2,7 @@
 // resolved on disk), then judged by the pure decide(). The only part of the decision that touches the disk.
 import { readlinkSync, realpathSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
-import { expandHome } from "../../core/lib/home-path.js";
-import { type ToolDefinition, toolFileEffects } from "../../core/engine/tool-definition.js";
+import { expandHome, type ToolDefinition, toolFileEffects } from "../../core/index.js";
 import { fileWrites, type ShellLine } from "./shell-line.js";
 import { parseShell } from "./shell-parse.js";
 

@@ -1,6 +1,6 @@
 // The approval decision: pure, from what a call does (CallFacts), the policy's state and where the session
 // works. Order: a call that cannot be read, deny rules, guards, tools that change nothing, then the mode.
-import type { ApprovalMode } from "../../core/config/approval-mode.js";
+import type { ApprovalMode } from "../../core/index.js";
 import type { CallFacts, PolicyContext } from "./call-facts.js";
 import { type GuardName, guardFinding } from "./guards.js";
 import { allowedByRules, denyingRule, exactRules, type Rule, ruleCovers } from "./rules.js";

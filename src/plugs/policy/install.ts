@@ -3,20 +3,24 @@
 // maskSecrets (for text that joins a prompt from elsewhere), and the /approval command.
 import { homedir } from "node:os";
 import { resolve } from "node:path";
-import { repositoryTop } from "../../core/lib/files/paths.js";
-import type { BeforeLink } from "../../core/session/hook-chain.js";
-import type { AgentSession } from "../../core/session/agent-session.js";
-import type { ApprovalOutcome } from "../../core/session/session-events.js";
-import type { ApprovalMode } from "../../core/config/approval-mode.js";
-import { loadProjectSettings, projectSettingsPath, type Settings, settingsWarnings } from "../../core/config/settings.js";
-import { findTool, type ToolDefinition } from "../../core/engine/tool-definition.js";
+import {
+	repositoryTop,
+	loadProjectSettings,
+	projectSettingsPath,
+	type Settings,
+	settingsWarnings,
+	findTool,
+	type ToolDefinition,
+	type SecretMask,
+} from "../../core/index.js";
+import type { BeforeLink, AgentSession, ApprovalOutcome, ApprovalMode } from "../../core/index.js";
 import { approvalCommand, type ApprovalControl } from "./approval-command.js";
 import { askApproval } from "./approval-question.js";
 import { gatherFacts, type PolicyContext, realPath } from "./call-facts.js";
 import { decide, type PolicyState } from "./decide.js";
 import { floorRefusal, policyConfig, type PolicySources } from "./policy-config.js";
 import { exactRules, parseRule } from "./rules.js";
-import { maskResult, type SecretMask } from "./secrets.js";
+import { maskResult } from "./secrets.js";
 
 export interface ApprovalPolicyOptions {
 	/** --approval, --allow, --deny. */

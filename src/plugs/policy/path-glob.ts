@@ -5,7 +5,7 @@
 // reads `(a|b)` as a choice even without extglobs), `**` crosses folders inside a name too (`a**b`), `dir/`
 // covers what is under dir but not dir itself, and compiling is synchronous, in the approval path.
 import { basename, isAbsolute, relative, sep } from "node:path";
-import { escapeRegex } from "../../core/lib/text/escape-regex.js";
+import { escapeRegex } from "../../core/index.js";
 
 export interface PathPattern {
 	anchor: "name" | "cwd" | "absolute";

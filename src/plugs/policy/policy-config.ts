@@ -2,8 +2,8 @@
 // Flags win over the user's settings; a project's settings may only tighten: its deny rules are added and a
 // stricter mode is taken (its mode stays the floor for the whole session), but its allow rules, a looser mode and
 // guards turned off are ignored.
-import { APPROVAL_MODES, type ApprovalMode } from "../../core/config/approval-mode.js";
-import type { Settings } from "../../core/config/settings.js";
+import { APPROVAL_MODES, type ApprovalMode } from "../../core/index.js";
+import type { Settings } from "../../core/index.js";
 import { GUARD_NAMES, type GuardName, isGuardName } from "./guards.js";
 import { parseRule, type Rule, RuleError } from "./rules.js";
 

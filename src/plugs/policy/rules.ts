@@ -3,8 +3,7 @@
 // its line, for a file tool each file it reads or changes. A redirection `> file` in a shell line is a write
 // of that file, so `write(…)` rules judge it.
 import { relative } from "node:path";
-import { escapeRegex } from "../../core/lib/text/escape-regex.js";
-import { toolNamePattern } from "../../core/engine/tool-name-pattern.js";
+import { escapeRegex, toolNamePattern } from "../../core/index.js";
 import type { CallFacts, FileFact, PolicyContext } from "./call-facts.js";
 import { claudeCodeRuleProblem, loomSpelling } from "./claude-code-rules.js";
 import { compilePathPattern, escapeGlob, matchesPath, type PathPattern } from "./path-glob.js";

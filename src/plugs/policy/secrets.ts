@@ -1,10 +1,10 @@
 // Which values are secrets, kept out of what tools return and show: the configured API keys, and the values of
 // environment variables whose names look like secrets (*_KEY, *_TOKEN, *_SECRET, *PASSWORD*). How they are masked
 // is core/text/secret-mask.ts's, the same for every path.
-import type { AgentToolResult, AfterToolCallResult } from "../../core/engine/agent-types.js";
-import { maskValues, type SecretMask } from "../../core/lib/text/secret-mask.js";
+import type { AgentToolResult, AfterToolCallResult } from "../../core/index.js";
+import { maskValues, type SecretMask } from "../../core/index.js";
 
-export { MASK, type SecretMask } from "../../core/lib/text/secret-mask.js";
+export { MASK, type SecretMask } from "../../core/index.js";
 
 const SECRET_NAME = /(_KEY|_TOKEN|_SECRET)$|PASSWORD/i;
 /** Shorter values are not masked: "true", "1" or a local server's "none" would mangle ordinary output. */

@@ -1,7 +1,7 @@
 // YAML front matter at the top of a Markdown file ("---" lines around it), as SKILL.md files and prompt
 // templates carry it. Parsed with the `yaml` package (YAML 1.2, no code-running tags, alias expansion capped),
 // loaded only when a file has front matter.
-import { errorMessage } from "../../core/lib/error-text.js";
+import { errorMessage } from "../../core/index.js";
 
 export interface FrontMatter {
 	/** The front matter's fields; empty when the file has none. */

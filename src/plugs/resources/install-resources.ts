@@ -3,8 +3,8 @@
 // /<name> commands. Problems (a bad front matter) become the session's load warnings; a command of a name another
 // command has is ranked against it by the session's registry (the project's rank below the user's).
 import { homedir } from "node:os";
-import { oneLine } from "../../core/engine/tool-definition.js";
-import type { AgentSession, CommandContext, CommandDefinition, CommandSession } from "../../core/session/index.js";
+import { oneLine } from "../../core/index.js";
+import type { AgentSession, CommandContext, CommandDefinition, CommandSession } from "../../core/index.js";
 import { type PromptTemplate, loadPromptTemplates, templatePrompt } from "./prompt-templates.js";
 import { promptDirs, type ResourceLocations, resourceScope, skillDirs, skippedProblem } from "./resource-dirs.js";
 import { loadSkills, type Skill, skillPrompt } from "./skills.js";

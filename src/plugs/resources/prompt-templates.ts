@@ -2,7 +2,7 @@
 // text with $ARGUMENTS (or $@) replaced by everything after the name and $1, $2, … by each argument.
 // Optional front matter gives `description` (for /help and the command list) and `argument-hint`.
 import { basename, join } from "node:path";
-import { oneLine } from "../../core/engine/tool-definition.js";
+import { oneLine } from "../../core/index.js";
 import { FrontMatterError, parseFrontMatter, stringField } from "./front-matter.js";
 import { folderEntries, readResource, skippedProblem } from "./resource-dirs.js";
 

@@ -2,10 +2,8 @@
 // cloned repository cannot take over a command or skill the user relies on), loom's own folders before those
 // read for compatibility with Claude Code. The first of two with the same name wins; the later one is reported.
 import { basename, join, sep } from "node:path";
-import { readCheckedText } from "../../core/lib/checked-read.js";
-import { directoryNames, realpathOrSelf } from "../../core/lib/files/paths.js";
-import type { CommandScope } from "../../core/session/commands/command-registry.js";
-import { errorMessage } from "../../core/lib/error-text.js";
+import { readCheckedText, directoryNames, realpathOrSelf, errorMessage } from "../../core/index.js";
+import type { CommandScope } from "../../core/index.js";
 
 export interface ResourceLocations {
 	cwd: string;

@@ -3,8 +3,8 @@
 // the file when a task calls for it. Front matter is checked as the Agent Skills specification says; a skill
 // that breaks a rule is reported with its path and skipped.
 import { basename, dirname, join } from "node:path";
-import { entryExists } from "../../core/lib/files/paths.js";
-import type { PromptSkill } from "../../core/session/prompt/system-prompt.js";
+import { entryExists } from "../../core/index.js";
+import type { PromptSkill } from "../../core/index.js";
 import { FrontMatterError, parseFrontMatter, stringField } from "./front-matter.js";
 import { folderEntries, readResource, skippedProblem } from "./resource-dirs.js";
 

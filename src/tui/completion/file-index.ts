@@ -2,7 +2,7 @@
 // every file lister shares (walkTree: .gitignore files and .git/info/exclude applied, links never followed, its
 // work in slices between which keystrokes are handled). A walk older than REFRESH_MS is redone in the background
 // when asked for, the old list serving until it is done.
-import { walkTree } from "../../core/lib/files/walk-tree.js";
+import { walkTree } from "../../core/index.js";
 
 /** Files kept at most: past this a tree is too big to list, and the walk stops. */
 export const MAX_FILES = 200_000;

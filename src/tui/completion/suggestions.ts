@@ -4,9 +4,9 @@
 import { readdir } from "node:fs/promises";
 import { homedir } from "node:os";
 import { resolve } from "node:path";
-import { stripToOneLine } from "../../core/lib/text/sanitize-terminal.js";
+import { stripToOneLine } from "../../core/index.js";
 import { fuzzyFilter } from "./fuzzy-match.js";
-import { mentionWord, pathWordAt, shellWord } from "../editor/shell-words.js";
+import { mentionWord, pathWordAt, shellWord } from "../editor/index.js";
 import type { FileMatcher } from "./file-matcher.js";
 
 export interface Suggestion {

@@ -1,28 +1,34 @@
 import { Box, useStdout } from "ink";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
-import { errorMessage } from "../../core/lib/error-text.js";
-import type { Attachment } from "../../core/ai/attach-file.js";
-import type { ImageContent } from "../../core/ai/llm-types.js";
-import { type AttachedPrompt, attachMentions } from "../editor/attach-mentions.js";
-import { footerHeight } from "../screen/footer-text.js";
-import { useClock } from "../hooks/use-clock.js";
-import { useCompletions } from "../hooks/use-completions.js";
-import { useDialogs } from "../hooks/use-dialogs.js";
-import { useScreenKeys } from "../hooks/use-screen-keys.js";
-import { useShellCommands } from "../hooks/use-shell-commands.js";
-import { useTerminalHandoff } from "../hooks/use-terminal-handoff.js";
-import { useSessionView } from "../hooks/use-session-view.js";
-import { useWhenIdle } from "../hooks/use-when-idle.js";
-import { CLEAR_TERMINAL, useTranscriptPrinter } from "../hooks/use-transcript-printer.js";
-import { useTerminalSize } from "../hooks/use-terminal-size.js";
-import { HISTORY_PROMPTS } from "../transcript/history.js";
-import { dialogMaxRows, liveBudget } from "../screen/live-layout.js";
-import { warmUpMarkdown } from "../text/markdown.js";
-import { hasMarker } from "../editor/paste-marker.js";
-import { loadPromptHistory, savePrompt } from "../editor/prompt-history-file.js";
+import { errorMessage, resolveCommand, type NoticeLevel } from "../../core/index.js";
+import type { Attachment, ImageContent } from "../../core/index.js";
+import {
+	type AttachedPrompt,
+	attachMentions,
+	hasMarker,
+	loadPromptHistory,
+	savePrompt,
+	hiddenCommandNotices,
+	runSlashCommand,
+	screenCommands,
+} from "../editor/index.js";
+import { footerHeight, dialogMaxRows, liveBudget } from "../screen/index.js";
+import {
+	useClock,
+	useCompletions,
+	useDialogs,
+	useScreenKeys,
+	useShellCommands,
+	useTerminalHandoff,
+	useSessionView,
+	useWhenIdle,
+	CLEAR_TERMINAL,
+	useTranscriptPrinter,
+	useTerminalSize,
+} from "../hooks/index.js";
+import { HISTORY_PROMPTS, type ScreenView, initialView, isBusy } from "../transcript/index.js";
+import { warmUpMarkdown } from "../text/index.js";
 import type { SessionPort } from "../session-port.js";
-import { hiddenCommandNotices, resolveCommand, runSlashCommand, screenCommands } from "../editor/slash-commands.js";
-import { type NoticeLevel, type ScreenView, initialView, isBusy } from "../transcript/view-model.js";
 import { DialogHost } from "./DialogHost.js";
 import { Editor } from "./Editor.js";
 import { Footer } from "./Footer.js";

@@ -1,12 +1,10 @@
 import { Text } from "ink";
 import { useCallback, useEffect, useMemo } from "react";
-import { stripControls } from "../../core/lib/text/sanitize-terminal.js";
-import type { DialogKey } from "../dialogs/dialog-keys.js";
-import { textBlockLayout } from "../dialogs/dialog-layout.js";
-import type { ConfirmDialog as ConfirmRequest } from "../dialogs/dialog-queue.js";
-import { useDialogKeys } from "../hooks/use-dialog-keys.js";
-import { useRefState } from "../hooks/use-ref-state.js";
-import { wrapRows } from "../text/wrap.js";
+import { stripControls } from "../../core/index.js";
+import type { DialogKey, ConfirmDialog as ConfirmRequest } from "../dialogs/index.js";
+import { textBlockLayout } from "../dialogs/index.js";
+import { useDialogKeys, useRefState } from "../hooks/index.js";
+import { wrapRows } from "../text/index.js";
 import { DialogFrame } from "./DialogFrame.js";
 
 export interface ConfirmDialogProps {

@@ -1,8 +1,8 @@
 import { Box, Text } from "ink";
 import type { ReactNode } from "react";
-import { stripToOneLine } from "../../core/lib/text/sanitize-terminal.js";
-import type { DialogChrome } from "../dialogs/dialog-layout.js";
-import { firstThatFits } from "../text/fit-row.js";
+import { stripToOneLine } from "../../core/index.js";
+import type { DialogChrome } from "../dialogs/index.js";
+import { firstThatFits } from "../text/index.js";
 
 export interface DialogFrameProps {
 	/** The question, on one row (cut to the width; control characters removed). */

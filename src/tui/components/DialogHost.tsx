@@ -1,4 +1,4 @@
-import type { Dialog } from "../dialogs/dialog-queue.js";
+import type { Dialog } from "../dialogs/index.js";
 import { ConfirmDialog } from "./ConfirmDialog.js";
 import { InputDialog } from "./InputDialog.js";
 import { PickerDialog } from "./PickerDialog.js";

@@ -1,16 +1,23 @@
 import { Box, type Key, Text } from "ink";
 import { memo, useCallback, useEffect, useLayoutEffect, useRef, useState } from "react";
-import { showControls } from "../../core/lib/text/sanitize-terminal.js";
-import { formatCount } from "../../core/lib/format.js";
-import type { CompletionSource } from "../completion/completions.js";
-import { applySuggestion } from "../completion/suggestions.js";
-import { layoutEditor } from "../editor/editor-layout.js";
-import { type EditorCommand, editorCommands } from "../editor/editor-keys.js";
-import * as edit from "../editor/editor-state.js";
-import { useKeys } from "../hooks/use-keys.js";
-import { useSuggestions } from "../hooks/use-suggestions.js";
-import { EDIT_KINDS, keepMarkersWhole } from "../editor/marker-edits.js";
-import { type Paste, type TypedPrompt, expandPastes, isLargePaste, lostPastes, newMarker } from "../editor/paste-marker.js";
+import { showControls, formatCount } from "../../core/index.js";
+import type { CompletionSource } from "../completion/index.js";
+import { applySuggestion } from "../completion/index.js";
+import {
+	layoutEditor,
+	type EditorCommand,
+	editorCommands,
+	EDIT_KINDS,
+	keepMarkersWhole,
+	type Paste,
+	type TypedPrompt,
+	expandPastes,
+	isLargePaste,
+	lostPastes,
+	newMarker,
+} from "../editor/index.js";
+import * as edit from "../editor/index.js";
+import { useKeys, useSuggestions } from "../hooks/index.js";
 import { SuggestionRows, suggestionHeight } from "./SuggestionRows.js";
 
 /** Two Ctrl+C within this window exit. */

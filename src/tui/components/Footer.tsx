@@ -1,6 +1,6 @@
 import { Box, Text } from "ink";
-import { type FooterView, infoRow, retryText, runState } from "../screen/footer-text.js";
-import { spinnerFrame } from "../transcript/tool-row-text.js";
+import { type FooterView, infoRow, retryText, runState } from "../screen/index.js";
+import { spinnerFrame } from "../transcript/index.js";
 
 export interface FooterProps {
 	view: FooterView;

@@ -1,13 +1,10 @@
 import { Text } from "ink";
 import { useCallback, useEffect } from "react";
-import { showControls } from "../../core/lib/text/sanitize-terminal.js";
-import type { DialogKey } from "../dialogs/dialog-keys.js";
-import { textBlockLayout } from "../dialogs/dialog-layout.js";
-import type { InputDialog as InputRequest } from "../dialogs/dialog-queue.js";
-import { fieldWindow } from "../dialogs/field-window.js";
-import * as edit from "../editor/editor-state.js";
-import { useDialogKeys } from "../hooks/use-dialog-keys.js";
-import { useRefState } from "../hooks/use-ref-state.js";
+import { showControls } from "../../core/index.js";
+import type { DialogKey, InputDialog as InputRequest } from "../dialogs/index.js";
+import { textBlockLayout, fieldWindow } from "../dialogs/index.js";
+import * as edit from "../editor/index.js";
+import { useDialogKeys, useRefState } from "../hooks/index.js";
 import { DialogFrame } from "./DialogFrame.js";
 
 export interface InputDialogProps {

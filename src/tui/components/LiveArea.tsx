@@ -1,10 +1,9 @@
 import { Box, Text } from "ink";
 import { useMemo } from "react";
-import type { NamedToolPresentation } from "../../core/engine/tool-definition.js";
-import { planLiveArea } from "../screen/live-layout.js";
-import { pendingCallText, streamingRows, thinkingRows } from "../screen/live-rows.js";
-import { spinnerFrame } from "../transcript/tool-row-text.js";
-import type { ActiveAssistant, ToolRunView } from "../transcript/view-model.js";
+import type { NamedToolPresentation } from "../../core/index.js";
+import { planLiveArea, pendingCallText, streamingRows, thinkingRows } from "../screen/index.js";
+import { spinnerFrame } from "../transcript/index.js";
+import type { ActiveAssistant, ToolRunView } from "../transcript/index.js";
 import { ToolRow } from "./ToolRow.js";
 
 export interface LiveAreaProps {

@@ -1,15 +1,21 @@
 import { Box, Text } from "ink";
 import { useCallback, useEffect, useMemo } from "react";
-import { stripToOneLine } from "../../core/lib/text/sanitize-terminal.js";
-import type { DialogKey } from "../dialogs/dialog-keys.js";
-import { bodyStart, pickerLayout } from "../dialogs/dialog-layout.js";
-import type { SelectDialog } from "../dialogs/dialog-queue.js";
-import { pickerHints, pickerRows, wrappedChoiceRows } from "../dialogs/picker-rows.js";
-import { choiceKeys, initialPicker, matchingChoices, pickerStep } from "../dialogs/picker-state.js";
-import { useDialogKeys } from "../hooks/use-dialog-keys.js";
-import { useRefState } from "../hooks/use-ref-state.js";
-import { styledLineText } from "../transcript/tool-row-text.js";
-import { wrapRows } from "../text/wrap.js";
+import { stripToOneLine } from "../../core/index.js";
+import type { DialogKey, SelectDialog } from "../dialogs/index.js";
+import {
+	bodyStart,
+	pickerLayout,
+	pickerHints,
+	pickerRows,
+	wrappedChoiceRows,
+	choiceKeys,
+	initialPicker,
+	matchingChoices,
+	pickerStep,
+} from "../dialogs/index.js";
+import { useDialogKeys, useRefState } from "../hooks/index.js";
+import { styledLineText } from "../transcript/index.js";
+import { wrapRows } from "../text/index.js";
 import { DialogFrame } from "./DialogFrame.js";
 
 export interface PickerDialogProps {

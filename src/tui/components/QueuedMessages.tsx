@@ -1,5 +1,5 @@
 import { Box, Text } from "ink";
-import { stripToOneLine } from "../../core/lib/text/sanitize-terminal.js";
+import { stripToOneLine } from "../../core/index.js";
 
 export interface QueuedMessagesProps {
 	steering: string[];

@@ -1,7 +1,6 @@
 import { Text } from "ink";
-import { showControls } from "../../core/lib/text/sanitize-terminal.js";
-import { formatDuration } from "../transcript/format.js";
-import { spinnerFrame } from "../transcript/tool-row-text.js";
+import { showControls } from "../../core/index.js";
+import { formatDuration, spinnerFrame } from "../transcript/index.js";
 
 export interface ShellRowProps {
 	/** The `!command` running. */

@@ -1,6 +1,6 @@
 import { useInput, useStdin } from "ink";
-import { type Dialog, dismiss } from "../dialogs/dialog-queue.js";
-import { useTerminalSize } from "../hooks/use-terminal-size.js";
+import { type Dialog, dismiss } from "../dialogs/index.js";
+import { useTerminalSize } from "../hooks/index.js";
 import { DialogHost } from "./DialogHost.js";
 
 export interface StandaloneDialogProps {

@@ -1,6 +1,6 @@
 import { Box, Text } from "ink";
-import type { StyledLine } from "../../core/engine/tool-definition.js";
-import { styledLineText } from "../transcript/tool-row-text.js";
+import type { StyledLine } from "../../core/index.js";
+import { styledLineText } from "../transcript/index.js";
 
 export interface StyledLinesProps {
 	lines: StyledLine[];

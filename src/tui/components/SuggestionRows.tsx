@@ -1,7 +1,7 @@
 import { Text } from "ink";
 import stringWidth from "string-width";
-import { showControls } from "../../core/lib/text/sanitize-terminal.js";
-import type { SuggestionPopup } from "../hooks/use-suggestions.js";
+import { showControls } from "../../core/index.js";
+import type { SuggestionPopup } from "../hooks/index.js";
 
 /** Rows of suggestions shown at most; the list scrolls with the highlight. */
 export const SUGGESTION_ROWS = 8;

@@ -1,7 +1,7 @@
 import { Box, Text } from "ink";
-import type { StyledLine } from "../../core/engine/tool-definition.js";
-import { toolRowHeader } from "../transcript/tool-row-text.js";
-import type { ToolRunView } from "../transcript/view-model.js";
+import type { StyledLine } from "../../core/index.js";
+import { toolRowHeader } from "../transcript/index.js";
+import type { ToolRunView } from "../transcript/index.js";
 import { StyledLines } from "./StyledLines.js";
 
 export interface ToolRowProps {

@@ -1,6 +1,6 @@
 // A picker's row: the label, then its description (a date, a size, a provider: short facts) lined up in a
 // column. A row too narrow for both cuts the label first, as long as the label keeps half the row.
-import { columns, cutEnd } from "../text/fit-row.js";
+import { columns, cutEnd } from "../text/index.js";
 
 /** Columns between a label and its description. */
 export const CHOICE_GAP = 2;

@@ -3,7 +3,7 @@
 // Text typed ahead arrives in one chunk with its Enter (over SSH, or typed fast): that is the text, then Enter,
 // as in the prompt editor.
 import type { Key } from "ink";
-import { PASTE_END, PASTE_START } from "../editor/editor-keys.js";
+import { PASTE_END, PASTE_START } from "../editor/index.js";
 
 export type DialogKey =
 	| { type: "up" | "down" | "left" | "right" | "pageUp" | "pageDown" | "home" | "end" }

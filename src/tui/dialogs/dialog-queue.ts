@@ -2,8 +2,7 @@
 // shows the first one in place of the editor; the others wait their turn, in the order they were asked.
 // An aborted signal closes its dialog (open or waiting) with no answer. No React here: the screen
 // subscribes to the queue and draws whichever dialog is current.
-import type { NoticeLevel } from "../../core/session/session-ui.js";
-import type { InputOptions, SelectOptions, SessionUi, UiChoice } from "../../core/session/session-ui.js";
+import type { NoticeLevel, InputOptions, SelectOptions, SessionUi, UiChoice } from "../../core/index.js";
 
 export interface SelectDialog {
 	kind: "select";

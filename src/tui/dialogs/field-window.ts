@@ -1,5 +1,5 @@
 // The part of a one-line text field that fits `width` columns around the cursor. Pure.
-import { charWidth } from "../text/wrap.js";
+import { charWidth } from "../text/index.js";
 
 export interface FieldWindow {
 	before: string;

@@ -1,10 +1,10 @@
 // What a picker shows of its matching choices: the rows in view, each fitted to the dialog's width with the
 // descriptions lined up in a column (or, when asked, wrapped onto the rows under them), and the key hint.
 // Pure; PickerDialog only styles it.
-import type { UiChoice } from "../../core/session/session-ui.js";
-import { stripToOneLine } from "../../core/lib/text/sanitize-terminal.js";
-import { columns, cutEnd } from "../text/fit-row.js";
-import { noticeRows } from "../transcript/notice-rows.js";
+import type { UiChoice } from "../../core/index.js";
+import { stripToOneLine } from "../../core/index.js";
+import { columns, cutEnd } from "../text/index.js";
+import { noticeRows } from "../transcript/index.js";
 import { CHOICE_GAP, fitChoiceRow } from "./choice-row.js";
 
 /** Labels longer than this push their description further instead of widening the column. */

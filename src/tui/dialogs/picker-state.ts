@@ -1,7 +1,7 @@
 // A picker as plain data: the filter typed so far, the highlighted row among the choices that match it, and
 // the first row shown. Pure: the Picker component maps keys onto pickerStep.
-import type { UiChoice } from "../../core/session/session-ui.js";
-import { fuzzyFilter } from "../completion/fuzzy-match.js";
+import type { UiChoice } from "../../core/index.js";
+import { fuzzyFilter } from "../completion/index.js";
 import type { DialogKey } from "./dialog-keys.js";
 
 export interface PickerState {

@@ -1,10 +1,16 @@
 // `@path` typed in a prompt attaches the file, as `loom -p @path` does: its text inlined ahead of the prompt, an
 // image attached where the model takes images. The transcript then names what went along (path and size) from
 // the message itself, so a resumed session shows it too.
-import { type Attachment, AttachmentError, attachmentBlock, attachmentPath, readAttachment } from "../../core/ai/attach-file.js";
-import { formatSize } from "../../core/lib/format.js";
-import type { ImageContent } from "../../core/ai/llm-types.js";
-import { textFromContent } from "../../core/ai/messages.js";
+import {
+	type Attachment,
+	AttachmentError,
+	attachmentBlock,
+	attachmentPath,
+	readAttachment,
+	formatSize,
+	textFromContent,
+} from "../../core/index.js";
+import type { ImageContent } from "../../core/index.js";
 import { type Mention, mentions } from "./shell-words.js";
 
 export interface AttachedPrompt {

@@ -1,8 +1,7 @@
 // Lays the editor's text out in terminal rows of a given width, with the cursor's place, and picks the
 // window of rows to show when the text is taller than the editor may be (a large paste).
-import { showControls } from "../../core/lib/text/sanitize-terminal.js";
-import { columns as textColumns } from "../text/fit-row.js";
-import { charWidth } from "../text/wrap.js";
+import { showControls } from "../../core/index.js";
+import { columns as textColumns, charWidth } from "../text/index.js";
 
 export interface EditorRow {
 	text: string;

@@ -2,7 +2,7 @@
 // key presses: escape sequences inside a paste (copied coloured output, say) would arrive as keys, and some
 // make Ink's key parser throw. So a paste's text loses its escape sequences before Ink reads it; the markers
 // pass unchanged, and everything outside a paste (the keys) passes as Ink reads it right (terminal-keys.ts).
-import { stripControls, unfinishedSequenceStart } from "../../core/lib/text/sanitize-terminal.js";
+import { stripControls, unfinishedSequenceStart } from "../../core/index.js";
 import { normalizeKeys } from "./terminal-keys.js";
 
 const START = "\u001b[200~";

@@ -7,10 +7,7 @@
 // appended while another loom trims is not written into the file the trim is replacing, and lost.
 import { appendFileSync, closeSync, mkdirSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { openRegularFile, readAt } from "../../core/lib/checked-read.js";
-import { replaceFileSync } from "../../core/lib/files/replace-file.js";
-import { takeShortLock } from "../../core/lib/files/short-lock.js";
-import { stripControls } from "../../core/lib/text/sanitize-terminal.js";
+import { openRegularFile, readAt, replaceFileSync, takeShortLock, stripControls } from "../../core/index.js";
 
 /** Lines the file keeps, all projects together. */
 export const MAX_SAVED_PROMPTS = 1000;

@@ -2,7 +2,7 @@
 // output, its process group ended on Esc and with loom) and the screen shows the output, which is not sent to the
 // model; `!!command` also adds the output to the next prompt. The output reaches the screen only through the
 // transcript, stripped of escapes.
-import type { UserCommandResult } from "../../core/session/user-command.js";
+import type { UserCommandResult } from "../../core/index.js";
 
 /** Output given to the model at most, from the end. */
 export const SHELL_CONTEXT_LIMIT = 32 * 1024;

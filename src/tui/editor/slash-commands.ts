@@ -1,10 +1,15 @@
 // Slash commands typed into the editor. Parsing is pure; the commands themselves are registry entries: the
 // session's (new, model, …) with the screen's own (help, quit) on top. Errors become one readable line.
-import { errorMessage } from "../../core/lib/error-text.js";
-import { type CommandContext, CommandRegistry, hiddenCommandNotice, type ResolvedCommand } from "../../core/session/commands/command-registry.js";
+import {
+	errorMessage,
+	type CommandContext,
+	CommandRegistry,
+	hiddenCommandNotice,
+	type ResolvedCommand,
+} from "../../core/index.js";
 import type { SessionPort } from "../session-port.js";
 
-export { resolveCommand } from "../../core/session/commands/command-registry.js";
+export { resolveCommand } from "../../core/index.js";
 
 export type SlashContext = CommandContext<SessionPort>;
 export type ScreenCommands = CommandRegistry<SessionPort>;

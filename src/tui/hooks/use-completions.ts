@@ -1,6 +1,6 @@
 import { useEffect, useMemo } from "react";
-import type { CommandLookup } from "../../core/session/commands/command-registry.js";
-import { type CompletionSource, createCompletions } from "../completion/completions.js";
+import type { CommandLookup } from "../../core/index.js";
+import { type CompletionSource, createCompletions } from "../completion/index.js";
 
 /** The editor's completions for this screen: its commands (read at each keystroke: the list may grow) and the files under `cwd`. */
 export function useCompletions(commands: CommandLookup<unknown>, cwd: string): CompletionSource {

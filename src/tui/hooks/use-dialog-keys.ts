@@ -1,6 +1,6 @@
 import type { Key } from "ink";
 import { useRef } from "react";
-import { type DialogKey, dialogKeys } from "../dialogs/dialog-keys.js";
+import { type DialogKey, dialogKeys } from "../dialogs/index.js";
 import { useKeys } from "./use-keys.js";
 
 /** A dialog's keys, as DialogKey actions (paste markers handled here), while `active`. */

@@ -1,7 +1,7 @@
 import { useStdin } from "ink";
 import { useEffect, useRef, useState, useSyncExternalStore } from "react";
-import type { NoticeLevel } from "../../core/session/session-ui.js";
-import { type Dialog, DialogQueue } from "../dialogs/dialog-queue.js";
+import type { NoticeLevel } from "../../core/index.js";
+import { type Dialog, DialogQueue } from "../dialogs/index.js";
 import type { SessionPort } from "../session-port.js";
 
 export interface Dialogs {

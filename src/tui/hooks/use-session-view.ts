@@ -1,9 +1,8 @@
 import { useCallback, useEffect, useRef, useState } from "react";
-import { DeltaBatch } from "../screen/delta-batch.js";
-import { historyItems, promptHistory } from "../transcript/history.js";
-import { type ScreenEvent, reduceView } from "../screen/reducer.js";
+import { DeltaBatch, type ScreenEvent, reduceView } from "../screen/index.js";
+import { historyItems, promptHistory } from "../transcript/index.js";
 import type { SessionPort } from "../session-port.js";
-import type { ScreenView } from "../transcript/view-model.js";
+import type { ScreenView } from "../transcript/index.js";
 
 /** At most one screen update per this many ms (~30 per second), however fast events arrive. */
 export const RENDER_INTERVAL_MS = 33;

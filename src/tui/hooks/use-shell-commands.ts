@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import type { SessionPort } from "../session-port.js";
-import type { NewTranscriptItem } from "../transcript/view-model.js";
-import { type ShellRequest, type ShellResult, parseShellCommand, withShellContext } from "../editor/shell-command.js";
+import type { NewTranscriptItem } from "../transcript/index.js";
+import { type ShellRequest, type ShellResult, parseShellCommand, withShellContext } from "../editor/index.js";
 
 export interface ShellCommands {
 	/** The command running now, if any. */

@@ -1,6 +1,5 @@
 import { useCallback, useEffect, useMemo, useReducer, useRef } from "react";
-import type { CompletionSource } from "../completion/completions.js";
-import type { SuggestionList } from "../completion/suggestions.js";
+import type { CompletionSource, SuggestionList } from "../completion/index.js";
 
 export interface SuggestionPopup {
 	list: SuggestionList;

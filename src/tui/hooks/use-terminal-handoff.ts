@@ -1,7 +1,7 @@
 import { useStdin, useStdout } from "ink";
 import { useCallback, useMemo } from "react";
-import type { NoticeLevel } from "../../core/session/session-ui.js";
-import { editInEditor, suspendToShell } from "../screen/terminal-handoff.js";
+import type { NoticeLevel } from "../../core/index.js";
+import { editInEditor, suspendToShell } from "../screen/index.js";
 
 export interface TerminalHandoff {
 	/** Ctrl+G: `text` in the user's editor; resolves with the saved text, or undefined (and a notice) when that failed. */

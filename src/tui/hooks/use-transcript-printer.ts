@@ -1,8 +1,8 @@
 import { useLayoutEffect, useMemo, useReducer, useRef } from "react";
-import type { NamedToolPresentation } from "../../core/engine/tool-definition.js";
-import { awaitsHighlighter, loadHighlighter } from "../text/markdown.js";
-import { transcriptText } from "../transcript/transcript-text.js";
-import type { TranscriptItem } from "../transcript/view-model.js";
+import type { NamedToolPresentation } from "../../core/index.js";
+import { awaitsHighlighter, loadHighlighter } from "../text/index.js";
+import { transcriptText } from "../transcript/index.js";
+import type { TranscriptItem } from "../transcript/index.js";
 
 /** Erase screen, erase scrollback, cursor home: what a reprint starts with. */
 export const CLEAR_TERMINAL = "\u001b[2J\u001b[3J\u001b[H";

@@ -2,7 +2,7 @@
 // deltas, and reducing each one builds a new view each time. Consecutive deltas of the same kind and
 // content block reduce to the same text as one joined delta (only where finished paragraphs are cut
 // may differ, which the transcript does not show).
-import type { AssistantMessageEvent } from "../../core/ai/llm-types.js";
+import type { AssistantMessageEvent } from "../../core/index.js";
 import type { ScreenEvent } from "./reducer.js";
 
 type DeltaEvent = Extract<AssistantMessageEvent, { type: "text_delta" | "thinking_delta" | "toolcall_delta" }>;

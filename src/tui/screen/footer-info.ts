@@ -1,7 +1,7 @@
 // The footer's second row fitted to the terminal's width: the directory is shortened first (~ for the home
 // folder, then an ellipsis in its middle), then the tokens, the thinking level and the directory are left out,
 // then the model name is cut. The cost and the context use always show.
-import { columns, cutEnd, cutMiddle } from "../text/fit-row.js";
+import { columns, cutEnd, cutMiddle } from "../text/index.js";
 
 export interface FooterInfo {
 	model: string;

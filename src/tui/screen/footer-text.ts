@@ -1,9 +1,9 @@
 // What the footer says, from the view: its height, the run's state, the retry countdown and the info row with
 // the context use. Pure; the Footer component only styles it.
-import { showControls, stripToOneLine } from "../../core/lib/text/sanitize-terminal.js";
+import { showControls, stripToOneLine, formatCost, formatTokens } from "../../core/index.js";
 import { fitFooterInfo } from "./footer-info.js";
-import { formatCost, formatDuration, formatTokens, shortenPath } from "../transcript/format.js";
-import type { RetryView, ScreenView } from "../transcript/view-model.js";
+import { formatDuration, shortenPath } from "../transcript/index.js";
+import type { RetryView, ScreenView } from "../transcript/index.js";
 
 /** What of the view the footer shows. */
 export type FooterView = Pick<ScreenView, "runStatus" | "turn" | "runStartedAt" | "usage" | "contextTokens" | "retry" | "compacting" | "session">;

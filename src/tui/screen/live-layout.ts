@@ -1,8 +1,8 @@
 // Shares the rows of the live area between tool rows and streaming text, so the live area is never
 // taller than the terminal (taller output makes Ink clear the screen: flicker and lost scrollback).
-import type { NamedToolPresentation, StyledLine } from "../../core/engine/tool-definition.js";
-import { toolRowLines } from "../transcript/tool-row-text.js";
-import type { ToolRunView } from "../transcript/view-model.js";
+import type { NamedToolPresentation, StyledLine } from "../../core/index.js";
+import { toolRowLines } from "../transcript/index.js";
+import type { ToolRunView } from "../transcript/index.js";
 
 /** Result rows a live tool row may use at most (bash's last 5 lines, a diff's first lines). */
 export const LIVE_RESULT_LINES = 8;

@@ -1,11 +1,8 @@
 // The live area's text rows, pure: the tail of a streaming answer, the thinking so far, and the tool call the
 // model is still writing. Everything from the model is stripped of escape sequences (or, for a name, has its
 // controls written out) before it is styled.
-import { formatSize } from "../../core/lib/format.js";
-import { showControls, stripControls } from "../../core/lib/text/sanitize-terminal.js";
-import { renderMarkdown } from "../text/markdown.js";
-import { openFenceLine } from "../text/paragraph-split.js";
-import { lastRows, truncateRow } from "../text/wrap.js";
+import { formatSize, showControls, stripControls } from "../../core/index.js";
+import { renderMarkdown, openFenceLine, lastRows, truncateRow } from "../text/index.js";
 
 /**
  * The tail of a streaming answer as terminal rows: only the last source lines are rendered (the finished

@@ -1,10 +1,10 @@
 // Assistant message timeline: message_start/update/end of role "assistant".
 // Deltas grow the live text; finished paragraphs move to the transcript; message_end is authoritative.
-import type { AssistantMessage, AssistantMessageEvent } from "../../core/ai/llm-types.js";
-import { textFromContent } from "../../core/ai/messages.js";
-import { thinkingFromContent } from "../transcript/message-text.js";
-import { splitFinished } from "../text/paragraph-split.js";
-import type { ActiveAssistant, NewTranscriptItem as NewItem, ScreenView, TranscriptItem } from "../transcript/view-model.js";
+import type { AssistantMessage, AssistantMessageEvent } from "../../core/index.js";
+import { textFromContent } from "../../core/index.js";
+import { thinkingFromContent } from "../transcript/index.js";
+import { splitFinished } from "../text/index.js";
+import type { ActiveAssistant, NewTranscriptItem as NewItem, ScreenView, TranscriptItem } from "../transcript/index.js";
 
 /** Appends items to the transcript, giving each the next id. */
 export function appendItems(view: ScreenView, items: NewItem[]): ScreenView {

@@ -3,12 +3,10 @@
 // (validation, the before-chain), approval asked → "waiting" → answered → "preparing", execute() began
 // (tool_execution_running) or an update → "running", end → "done" | "error"; updates after the end are ignored.
 // The batch moves into the transcript as one item at turn_end.
-import type { AgentToolResult } from "../../core/engine/agent-types.js";
-import type { AssistantMessage } from "../../core/ai/llm-types.js";
-import { textFromContent } from "../../core/ai/messages.js";
-import { findTool, type NamedToolPresentation, toolSummary } from "../../core/engine/tool-definition.js";
+import type { AgentToolResult, AssistantMessage } from "../../core/index.js";
+import { textFromContent, findTool, type NamedToolPresentation, toolSummary } from "../../core/index.js";
 import { appendItems } from "./reduce-assistant.js";
-import type { ScreenView, ToolRunView } from "../transcript/view-model.js";
+import type { ScreenView, ToolRunView } from "../transcript/index.js";
 
 function withRun(view: ScreenView, run: ToolRunView): ScreenView {
 	return { ...view, tools: { ...view.tools, [run.id]: run } };

@@ -1,15 +1,10 @@
 // The screen's reducer: (view, event, now, tools) => view. Pure and synchronous: the time and the session's
 // tool presentations come in as arguments, side effects (prompting, rendering) live outside.
-import { formatCount } from "../../core/lib/format.js";
-import type { SessionEvent } from "../../core/session/session-events.js";
-import { sessionFileText } from "../../core/session/store/session-paths.js";
-import type { NamedToolPresentation } from "../../core/engine/tool-definition.js";
-import { promptItem } from "../transcript/message-text.js";
-import { expandLast } from "../transcript/expand-last.js";
+import { formatCount, sessionFileText, zeroUsage } from "../../core/index.js";
+import type { SessionEvent, NamedToolPresentation } from "../../core/index.js";
+import { promptItem, expandLast, type ScreenView, type UiEvent, isBusy } from "../transcript/index.js";
 import { appendItems, endAssistant, flushAssistant, startAssistant, updateAssistant } from "./reduce-assistant.js";
 import { awaitApproval, endTool, flushToolBatch, queueTools, runTool, startTool, updateTool } from "./reduce-tools.js";
-import { zeroUsage } from "../../core/session/store/usage-totals.js";
-import { type ScreenView, type UiEvent, isBusy } from "../transcript/view-model.js";
 
 export type ScreenEvent = SessionEvent | UiEvent;
 

@@ -5,7 +5,7 @@ import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { readCheckedText } from "../../core/lib/checked-read.js";
+import { readCheckedText } from "../../core/index.js";
 
 /** The most of the edited prompt taken back, as for a prompt from stdin or @file. */
 const MAX_EDITED_BYTES = 10 * 1024 * 1024;

@@ -1,5 +1,5 @@
 // Small formatters for numbers the screen shows; those the session's commands print too live in core.
-export { formatCost, formatLocalMinute, formatTokens } from "../../core/lib/format.js";
+export { formatCost, formatLocalMinute, formatTokens } from "../../core/index.js";
 
 /** Elapsed time: tenths under ten seconds, then seconds, then minutes and seconds. */
 export function formatDuration(ms: number): string {

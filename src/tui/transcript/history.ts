@@ -1,11 +1,15 @@
 // Transcript items for a conversation loaded from a session file (resume, continue): prompts, answers,
 // thinking, and each assistant message's tool calls as a finished batch with their results.
-import type { AgentMessage } from "../../core/engine/agent-types.js";
-import { textFromContent } from "../../core/ai/messages.js";
-import { findTool, type NamedToolPresentation, toolSummary } from "../../core/engine/tool-definition.js";
-import { isCompactionSummary } from "../../core/session/compaction/summary-message.js";
+import type { AgentMessage } from "../../core/index.js";
+import {
+	textFromContent,
+	findTool,
+	type NamedToolPresentation,
+	toolSummary,
+	isCompactionSummary,
+} from "../../core/index.js";
 import { promptItem, thinkingFromContent, typedText, userText } from "./message-text.js";
-import { hasMarker } from "../editor/paste-marker.js";
+import { hasMarker } from "../editor/index.js";
 import type { NewTranscriptItem as NewItem, ToolRunView } from "./view-model.js";
 
 /** Messages shown at most; a long session starts with a line saying how many were left out. */

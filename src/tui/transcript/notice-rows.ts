@@ -4,7 +4,7 @@
 // own column (or, when the left cell leaves it too little room, on rows of its own below it, indented further).
 import { stripVTControlCharacters } from "node:util";
 import stringWidth from "string-width";
-import { wrapRows } from "../text/wrap.js";
+import { wrapRows } from "../text/index.js";
 
 /** Narrowest right column a table row keeps beside its left cell. */
 const MIN_RIGHT_COLUMN = 16;

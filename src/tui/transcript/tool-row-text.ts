@@ -3,9 +3,16 @@
 // model's and the tool's text is made safe to draw: the header shows what runs with its control characters
 // written out, result lines lose theirs; loom's colours are added after.
 import chalk from "chalk";
-import { findTool, type LineStyle, type NamedToolPresentation, type StyledLine, toolResultLines } from "../../core/engine/tool-definition.js";
-import { showControls, stripControls } from "../../core/lib/text/sanitize-terminal.js";
-import { columns, cutEnd } from "../text/fit-row.js";
+import {
+	findTool,
+	type LineStyle,
+	type NamedToolPresentation,
+	type StyledLine,
+	toolResultLines,
+	showControls,
+	stripControls,
+} from "../../core/index.js";
+import { columns, cutEnd } from "../text/index.js";
 import { formatDuration } from "./format.js";
 import type { ToolRunView, ToolStatus } from "./view-model.js";
 

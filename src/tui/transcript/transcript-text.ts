@@ -2,15 +2,12 @@
 // than through Ink's <Static>: Ink builds a cell-by-cell frame of everything static, which cost more CPU on
 // a long answer than everything else on the screen together. Pure: an item and a width give the exact text.
 import chalk from "chalk";
-import { formatCount } from "../../core/lib/format.js";
-import type { NamedToolPresentation } from "../../core/engine/tool-definition.js";
-import { NOTICE_MARK } from "../../core/session/notice-text.js";
-import { stripControls } from "../../core/lib/text/sanitize-terminal.js";
-import { renderMarkdown } from "../text/markdown.js";
+import { formatCount, NOTICE_MARK, stripControls } from "../../core/index.js";
+import type { NamedToolPresentation, NoticeLevel } from "../../core/index.js";
+import { renderMarkdown, truncateRow, wrapRows } from "../text/index.js";
 import { noticeRows } from "./notice-rows.js";
 import { styledLineText, toolRowHeader, toolRowLines } from "./tool-row-text.js";
-import type { NoticeLevel, ToolRunView, TranscriptItem } from "./view-model.js";
-import { truncateRow, wrapRows } from "../text/wrap.js";
+import type { ToolRunView, TranscriptItem } from "./view-model.js";
 
 /** Rows a finished diff or output may take in the scrollback before "… N more lines". */
 export const TRANSCRIPT_RESULT_LINES = 20;

@@ -1,10 +1,7 @@
 // The screen's own view model: a projection of session events for display,
 // never the agent's state. Everything here is plain data, produced only by the reducer.
-import type { ThinkingLevel } from "../../core/ai/llm-types.js";
-import type { CompactionReason } from "../../core/session/session-events.js";
-import type { ApprovalMode } from "../../core/config/approval-mode.js";
-import type { NoticeLevel } from "../../core/session/session-ui.js";
-import { type UsageTotals, zeroUsage } from "../../core/session/store/usage-totals.js";
+import type { ThinkingLevel, CompactionReason, ApprovalMode, NoticeLevel } from "../../core/index.js";
+import { type UsageTotals, zeroUsage } from "../../core/index.js";
 
 /** Idle from run_end to run_start; "settling" between an agent run's end and the prompt's run_end. */
 export type RunStatus = "idle" | "running" | "settling";

@@ -1,7 +1,8 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { isProjectTrusted, nonInteractiveUi, ProjectTrustGate, projectTrust, setProjectTrust } from "../../../src/core/session/index.js";
+import { isProjectTrusted, projectTrust, setProjectTrust } from "../../../src/core/config/project-trust.js";
+import { nonInteractiveUi, ProjectTrustGate } from "../../../src/core/session/index.js";
 import { ScriptedUi } from "../../support/scripted-ui.js";
 import { tempDir } from "../../support/temp-dir.js";
 

@@ -1,6 +1,6 @@
 // "Did you mean": the known models closest to an id that matched none, for the unknown-model error of -m,
 // /model and --list-models.
-import { editDistance } from "../../lib/text/edit-distance.js";
+import { editDistance } from "../../lib/index.js";
 import type { Model } from "../llm-types.js";
 
 /** How many suggestions an unknown-model message offers. */

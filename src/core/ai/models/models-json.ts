@@ -2,7 +2,7 @@
 // its path and the exact field at fault, never silently ignored.
 import { type Static, Type } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
-import { parseJson, readConfigText } from "../../lib/files/json-file.js";
+import { parseJson, readConfigText } from "../../lib/index.js";
 import { apiProvider, knownApis } from "../api-registry.js";
 import { BUILTIN_PROVIDERS } from "../models-catalog.js";
 

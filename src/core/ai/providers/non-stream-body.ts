@@ -1,6 +1,6 @@
 // A provider answered a streaming request with something that is not an event stream (a JSON error body, an
 // HTML page, a complete non-streamed answer): say what the server said, and whether trying again can help.
-import { stripToOneLine } from "../../lib/text/sanitize-terminal.js";
+import { stripToOneLine } from "../../lib/index.js";
 import { ProviderStreamError, RETRYABLE_STREAM_ERROR_TYPES } from "./provider-error.js";
 
 /** Enough of a body to find its message; the rest is not read. */

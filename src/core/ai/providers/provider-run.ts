@@ -1,13 +1,11 @@
 // Drives one provider request to an event stream: attempts, retries with backoff, the idle timeout and abort.
 // Providers only say how to send one attempt; everything that can go wrong ends here as an `error` event.
-import { errorMessage } from "../../lib/error-text.js";
+import { errorMessage, formatCount, redactSecrets } from "../../lib/index.js";
 import { createAssistantMessageEventStream } from "../llm-types.js";
-import { formatCount } from "../../lib/format.js";
 import type { AssistantMessageEventStream, Model, StopReason, StreamOptions } from "../llm-types.js";
 import { providerApiKey } from "../api-keys.js";
 import { PartialAssistantMessage } from "./partial-message.js";
 import { checkBaseUrl, describeProviderError, ProviderStreamError } from "./provider-error.js";
-import { redactSecrets } from "../../lib/text/secret-mask.js";
 import { DEFAULT_RETRY, type RetrySettings, retryDelayMs, sleepUnlessAborted } from "./retry.js";
 
 export const DEFAULT_IDLE_TIMEOUT_MS = 5 * 60_000;

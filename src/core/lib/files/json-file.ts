@@ -5,7 +5,7 @@
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import { CheckedReadError, readCheckedText } from "../checked-read.js";
-import { withoutBom } from "../text/decode-text.js";
+import { withoutBom } from "../text/index.js";
 import { replaceFileSync } from "./replace-file.js";
 
 /**

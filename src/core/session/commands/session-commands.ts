@@ -1,16 +1,13 @@
 // The session's own slash commands: model, thinking level, session files, compaction, and the moves through a
 // conversation's history. Registered in the session's command registry, so every interface that runs commands offers them.
-import { formatCost, formatLocalMinute, formatRelativeTime, formatTokens } from "../../lib/format.js";
-import { THINKING_LEVELS, type ThinkingLevel } from "../../ai/llm-types.js";
-import type { ModelListing } from "../../ai/models/model-registry.js";
-import { stripToOneLine } from "../../lib/text/sanitize-terminal.js";
+import { formatCost, formatLocalMinute, formatRelativeTime, formatTokens, stripToOneLine } from "../../lib/index.js";
+import { THINKING_LEVELS, type ThinkingLevel } from "../../ai/index.js";
+import type { ModelListing } from "../../ai/index.js";
 import { type CommandContext, type CommandDefinition, type CommandRegistry, refusedWhileBusy } from "./command-registry.js";
-import type { SessionInfo } from "../store/session-list.js";
-import { sessionFileText } from "../store/session-paths.js";
+import type { SessionInfo, PromptPoint, SessionTree, UsageTotals } from "../store/index.js";
+import { sessionFileText } from "../store/index.js";
 import { describeRewind, type RewindResult, type RewindScope } from "../session-rewind.js";
 import type { UiChoice } from "../session-ui.js";
-import type { PromptPoint, SessionTree } from "../store/session-tree.js";
-import type { UsageTotals } from "../store/usage-totals.js";
 
 /** One saved session, as /resume lists it. */
 export type SessionSummary = Pick<SessionInfo, "file" | "id" | "modified" | "firstPrompt" | "messageCount">;

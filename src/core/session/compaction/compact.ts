@@ -1,7 +1,7 @@
 // One compaction, start to end, without writing anything: the session appends the result as a compaction entry.
-import type { AgentMessage } from "../../engine/agent-types.js";
-import type { Model, StreamFn, StreamOptions } from "../../ai/llm-types.js";
-import type { CompactionEntry, SessionEntry } from "../store/session-entries.js";
+import type { AgentMessage } from "../../engine/index.js";
+import type { Model, StreamFn, StreamOptions } from "../../ai/index.js";
+import type { CompactionEntry, SessionEntry } from "../store/index.js";
 import { CompactionError, compactionAborted } from "./compaction-error.js";
 import { type CompactionSettings, effectiveKeepRecentTokens, resolveCompactionSettings } from "./compaction-settings.js";
 import { buildCompactedContext } from "./compacted-context.js";

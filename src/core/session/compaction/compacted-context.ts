@@ -1,8 +1,8 @@
 // The model's view of a session: after a compaction, its summary, then the kept entries and everything later.
 // The file keeps every entry; only this view is compacted. Resuming a session calls this to get the same view.
-import type { AgentMessage } from "../../engine/agent-types.js";
-import type { AssistantMessage, ToolResultMessage } from "../../ai/llm-types.js";
-import type { CompactionEntry, SessionEntry } from "../store/session-entries.js";
+import type { AgentMessage } from "../../engine/index.js";
+import type { AssistantMessage, ToolResultMessage } from "../../ai/index.js";
+import type { CompactionEntry, SessionEntry } from "../store/index.js";
 import { summaryOfCompaction } from "./summary-message.js";
 
 export interface CompactedContext {

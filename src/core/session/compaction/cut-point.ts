@@ -1,6 +1,6 @@
 // Where to cut: the older part is summarised, the part from the cut on stays verbatim in the model's view.
-import type { AgentMessage } from "../../engine/agent-types.js";
-import type { SessionEntry } from "../store/session-entries.js";
+import type { AgentMessage } from "../../engine/index.js";
+import type { SessionEntry } from "../store/index.js";
 import { estimateTokens } from "./token-estimate.js";
 
 export interface CutPoint {

@@ -1,8 +1,8 @@
 // Files the agent read and changed, taken from its tool calls (each tool's definition says which files a call
 // touches), carried from summary to summary.
-import type { AgentMessage } from "../../engine/agent-types.js";
-import type { AssistantMessage, ToolResultMessage } from "../../ai/llm-types.js";
-import { findTool, type ToolDefinition, toolFileEffects } from "../../engine/tool-definition.js";
+import type { AgentMessage } from "../../engine/index.js";
+import type { AssistantMessage, ToolResultMessage } from "../../ai/index.js";
+import { findTool, type ToolDefinition, toolFileEffects } from "../../engine/index.js";
 
 export interface FileOperations {
 	read: Set<string>;

@@ -1,9 +1,8 @@
 // Asks the model for the summary: one plain request, no tools, no side effects.
-import type { AgentMessage } from "../../engine/agent-types.js";
-import { errorMessage } from "../../lib/error-text.js";
-import type { AssistantMessage, Context, Model, StreamFn, StreamOptions } from "../../ai/llm-types.js";
-import { redactSecrets } from "../../lib/text/secret-mask.js";
-import { textFromContent, userMessage } from "../../ai/messages.js";
+import type { AgentMessage } from "../../engine/index.js";
+import { errorMessage, redactSecrets } from "../../lib/index.js";
+import type { AssistantMessage, Context, Model, StreamFn, StreamOptions } from "../../ai/index.js";
+import { textFromContent, userMessage } from "../../ai/index.js";
 import { CompactionError, compactionAborted } from "./compaction-error.js";
 import { SUMMARY_SYSTEM_PROMPT, buildSummaryPrompt } from "./summary-prompt.js";
 import { CHARS_PER_TOKEN } from "./token-estimate.js";

@@ -1,7 +1,7 @@
 // A compaction during a run: the agent loop keeps its own copy of the run's messages, so the compacted view
 // reaches the model through the loop's transformContext hook, mapped by this function.
-import type { AgentMessage } from "../../engine/agent-types.js";
-import type { SessionEntry } from "../store/session-entries.js";
+import type { AgentMessage } from "../../engine/index.js";
+import type { SessionEntry } from "../store/index.js";
 import { latestCompaction, withoutOrphanToolResults } from "./compacted-context.js";
 import { summaryOfCompaction } from "./summary-message.js";
 

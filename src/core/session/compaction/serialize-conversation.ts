@@ -1,8 +1,8 @@
 // The older messages as plain text for the summariser: readable, bounded, never sent as a real conversation
 // (a summariser given real turns tends to continue them instead of summarising them).
-import type { AgentMessage } from "../../engine/agent-types.js";
-import type { AssistantMessage, ImageContent, TextContent, ToolResultMessage } from "../../ai/llm-types.js";
-import { textFromContent } from "../../ai/messages.js";
+import type { AgentMessage } from "../../engine/index.js";
+import type { AssistantMessage, ImageContent, TextContent, ToolResultMessage } from "../../ai/index.js";
+import { textFromContent } from "../../ai/index.js";
 
 export interface SerializeOptions {
 	/** Each tool result keeps at most this many characters (default 2,000). */

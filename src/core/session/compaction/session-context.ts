@@ -1,10 +1,10 @@
 // Rebuilds what a resumed conversation continues from: the model's view of the messages (compacted when the
 // session was compacted), and the last model and thinking level chosen.
-import type { AgentMessage } from "../../engine/agent-types.js";
-import type { ThinkingLevel } from "../../ai/llm-types.js";
+import type { AgentMessage } from "../../engine/index.js";
+import type { ThinkingLevel } from "../../ai/index.js";
 import { buildCompactedContext } from "./compacted-context.js";
-import { repairConversation } from "../store/conversation-repair.js";
-import type { SessionEntry } from "../store/session-entries.js";
+import { repairConversation } from "../store/index.js";
+import type { SessionEntry } from "../store/index.js";
 
 export interface SessionContext {
 	/** What the model sees: after a compaction its summary, the kept messages and every later one; else every message. */

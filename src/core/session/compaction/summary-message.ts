@@ -1,10 +1,10 @@
 // The compaction summary: a message of its own kind among the agent's messages, standing for the compacted part
 // of the conversation. The session file keeps it as a compaction entry; the view rebuilds the message from that
 // entry, and a provider sees it as a user message (convertToLlmWithSummaries).
-import type { AgentMessage } from "../../engine/agent-types.js";
-import { defaultConvertToLlm } from "../../engine/agent.js";
-import type { Message, UserMessage } from "../../ai/llm-types.js";
-import type { CompactionEntry } from "../store/session-entries.js";
+import type { AgentMessage } from "../../engine/index.js";
+import { defaultConvertToLlm } from "../../engine/index.js";
+import type { Message, UserMessage } from "../../ai/index.js";
+import type { CompactionEntry } from "../store/index.js";
 
 export interface CompactionSummaryMessage {
 	role: "compactionSummary";

@@ -1,5 +1,5 @@
 // The summarisation request: the older messages as text, the previous summary if any, and the format wanted.
-import type { AgentMessage } from "../../engine/agent-types.js";
+import type { AgentMessage } from "../../engine/index.js";
 import { splitFileLists } from "./file-operations.js";
 import { type SerializeOptions, serializeConversation } from "./serialize-conversation.js";
 

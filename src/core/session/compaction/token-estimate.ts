@@ -1,6 +1,6 @@
 // Context accounting: how many tokens the next request will carry, from reported usage plus estimates.
-import type { AgentMessage } from "../../engine/agent-types.js";
-import type { AssistantMessage, ImageContent, TextContent, Tool, Usage } from "../../ai/llm-types.js";
+import type { AgentMessage } from "../../engine/index.js";
+import type { AssistantMessage, ImageContent, TextContent, Tool, Usage } from "../../ai/index.js";
 import { compactionSummaryToUser, isCompactionSummary } from "./summary-message.js";
 
 /** The usual rule of thumb for English text and code; deliberately a little pessimistic. */

@@ -1,10 +1,7 @@
 // Project instructions for the model: AGENTS.md or CLAUDE.md from loom's home and every directory down to the cwd.
 import { closeSync, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
-import { openRegularFile, readAt } from "../../lib/checked-read.js";
-import { decodeText } from "../../lib/text/decode-text.js";
-import { realpathOrSelf } from "../../lib/files/paths.js";
-import { formatSize } from "../../lib/format.js";
+import { openRegularFile, readAt, decodeText, realpathOrSelf, formatSize } from "../../lib/index.js";
 
 export const CONTEXT_FILE_NAMES = ["AGENTS.md", "CLAUDE.md"] as const;
 

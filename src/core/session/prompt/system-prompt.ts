@@ -1,6 +1,6 @@
 // loom's default system prompt, plus the user's additions and the project's context files. The tool list and
 // the rules come from the enabled tools' definitions, so a tool added or removed changes them.
-import { type ToolDefinition, toolPromptGuide } from "../../engine/tool-definition.js";
+import { type ToolDefinition, toolPromptGuide } from "../../engine/index.js";
 import type { ContextFile } from "./context-files.js";
 
 /** What the prompt takes from a tool's definition. */

@@ -2,7 +2,7 @@
 // validated and the before-chain (approval, extensions) has let the call through, so it cannot tell a call
 // waiting from one running. The session hands the agent its tools wrapped so that each says when its execute()
 // begins, and reports that as its own event (tool_execution_running); the agent's events stay as specified.
-import type { AgentTool } from "../../engine/agent-types.js";
+import type { AgentTool } from "../../engine/index.js";
 
 export function announceExecution<T extends AgentTool<any>>(tools: readonly T[], announce: (toolCallId: string, toolName: string) => void): T[] {
 	return tools.map((tool) => {

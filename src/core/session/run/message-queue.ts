@@ -1,5 +1,5 @@
 // The texts of steering and follow-up messages waiting for delivery, as the screen shows them.
-import type { AgentMessage } from "../../engine/agent-types.js";
+import type { AgentMessage } from "../../engine/index.js";
 
 export type QueueKind = "steering" | "followUp";
 

@@ -1,6 +1,6 @@
 // The retry events of one model request: retry_scheduled each time the provider waits to try again, then one
 // retry_finished once the retried request is heard from (content arrived, or it ended).
-import type { RetryInfo } from "../../ai/llm-types.js";
+import type { RetryInfo } from "../../ai/index.js";
 import type { SessionEvent } from "../session-events.js";
 
 export class RetryTracker {

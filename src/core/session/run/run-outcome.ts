@@ -1,5 +1,5 @@
 // What a prompt's run gives back: how it ended.
-import type { AssistantMessage } from "../../ai/llm-types.js";
+import type { AssistantMessage } from "../../ai/index.js";
 import type { RunOutcome } from "../agent-session-types.js";
 
 /** `last`: the run's last assistant message; a write failure or an abort request outranks how it ended. */

@@ -1,6 +1,6 @@
 // One prompt's run, from the prompt to its outcome: everything the session learns along the way, in one object
 // created per prompt, so nothing one run learned (an abort, a write failure, its last answer) reaches the next.
-import type { AssistantMessage } from "../../ai/llm-types.js";
+import type { AssistantMessage } from "../../ai/index.js";
 import type { RunOutcome } from "../agent-session-types.js";
 import { RetryTracker } from "./retry-tracker.js";
 import { runOutcome } from "./run-outcome.js";

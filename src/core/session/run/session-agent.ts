@@ -1,12 +1,11 @@
 // The Agent a session drives: its initial state from the session file and the tools, the session's hook chains,
 // compaction's view of the context, the turn limit and retry reports; the key only for the chosen provider.
-import { Agent } from "../../engine/agent.js";
-import type { AgentMessage } from "../../engine/agent-types.js";
-import type { Message, RetryInfo, ThinkingLevel } from "../../ai/llm-types.js";
-import type { ToolDefinition } from "../../engine/tool-definition.js";
+import { Agent } from "../../engine/index.js";
+import type { AgentMessage, ToolDefinition } from "../../engine/index.js";
+import type { Message, RetryInfo, ThinkingLevel } from "../../ai/index.js";
 import type { AgentSessionOptions } from "../agent-session-types.js";
-import { convertToLlmWithSummaries } from "../compaction/summary-message.js";
-import { repairConversation } from "../store/conversation-repair.js";
+import { convertToLlmWithSummaries } from "../compaction/index.js";
+import { repairConversation } from "../store/index.js";
 import type { ToolHooks } from "../hook-chain.js";
 import type { ModelChoice } from "../model-choice.js";
 

@@ -1,20 +1,25 @@
 // Compaction inside a session: the threshold check before each model call, recovery from a context overflow,
 // and /compact. Each compaction appends one `compaction` entry (the file keeps every message) and swaps the
 // agent's messages for the compacted view; a failed or aborted one writes nothing and changes nothing.
-import type { Agent } from "../../engine/agent.js";
-import type { AgentMessage } from "../../engine/agent-types.js";
-import { isContextOverflow } from "../../ai/context-overflow.js";
-import type { AssistantMessage, StreamFn } from "../../ai/llm-types.js";
-import { compact } from "../compaction/compact.js";
-import { buildCompactedContext } from "../compaction/compacted-context.js";
-import { compactionAborted, isCompactionAborted } from "../compaction/compaction-error.js";
-import type { FileEffectTool } from "../compaction/file-operations.js";
-import { type CompactionSettings, resolveCompactionSettings, shouldCompact } from "../compaction/compaction-settings.js";
-import { applyCompactionToLoopMessages } from "../compaction/loop-view.js";
-import { contextUsage, estimateContextTokens } from "../compaction/token-estimate.js";
+import type { Agent, AgentMessage } from "../../engine/index.js";
+import { isContextOverflow } from "../../ai/index.js";
+import type { AssistantMessage, StreamFn } from "../../ai/index.js";
+import {
+	compact,
+	buildCompactedContext,
+	compactionAborted,
+	isCompactionAborted,
+	type CompactionSettings,
+	resolveCompactionSettings,
+	shouldCompact,
+	applyCompactionToLoopMessages,
+	contextUsage,
+	estimateContextTokens,
+} from "../compaction/index.js";
+import type { FileEffectTool } from "../compaction/index.js";
 import { RetryTracker } from "./retry-tracker.js";
 import type { CompactionReason, SessionEvent } from "../session-events.js";
-import type { SessionStore } from "../store/session-store.js";
+import type { SessionStore } from "../store/index.js";
 
 /** What the compaction needs from its session (the store changes with /new and /resume, hence a function). */
 export interface CompactionHost {

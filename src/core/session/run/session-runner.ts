@@ -1,11 +1,10 @@
 // A session's prompts, one at a time: from a prompt to its outcome (waiting for the session to open, a
 // compaction, run gates; then the agent's runs, overflow recovery and queued messages), the steering and
 // follow-up queue, and abort. It owns the run in progress and what the agent's events mean for it.
-import type { Agent } from "../../engine/agent.js";
-import type { AgentMessage } from "../../engine/agent-types.js";
-import { errorMessage } from "../../lib/error-text.js";
-import type { AssistantMessage, RetryInfo } from "../../ai/llm-types.js";
-import { type PromptOptions, userMessage } from "../../ai/messages.js";
+import type { Agent, AgentMessage } from "../../engine/index.js";
+import { errorMessage } from "../../lib/index.js";
+import type { AssistantMessage, RetryInfo } from "../../ai/index.js";
+import { type PromptOptions, userMessage } from "../../ai/index.js";
 import type { RunOutcome } from "../agent-session-types.js";
 import { MessageQueue, type QueueKind } from "./message-queue.js";
 import type { ModelChoice } from "../model-choice.js";

@@ -1,9 +1,9 @@
 // Makes a conversation a sequence every provider accepts, whatever damage a session file suffered: a user message
 // first, never two answers in a row, each tool result right after its call, each call with a result. Run on every
 // request (so nothing invalid is ever sent) and on load (to tell the user what was repaired).
-import type { AgentMessage } from "../../engine/agent-types.js";
-import { NO_RESULT_TEXT } from "../../ai/transform-messages.js";
-import type { AssistantMessage, ToolCall, ToolResultMessage, UserMessage } from "../../ai/llm-types.js";
+import type { AgentMessage } from "../../engine/index.js";
+import { NO_RESULT_TEXT } from "../../ai/index.js";
+import type { AssistantMessage, ToolCall, ToolResultMessage, UserMessage } from "../../ai/index.js";
 
 export const LOST_MESSAGE_TEXT = "[A message here could not be restored from the session file.]";
 

@@ -1,6 +1,6 @@
 // The session file format: one JSON object per line, a header first, then entries (append-only).
-import type { AgentMessage } from "../../engine/agent-types.js";
-import type { ThinkingLevel } from "../../ai/llm-types.js";
+import type { AgentMessage } from "../../engine/index.js";
+import type { ThinkingLevel } from "../../ai/index.js";
 
 export const SESSION_FORMAT_VERSION = 1;
 

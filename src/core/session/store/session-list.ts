@@ -2,9 +2,8 @@
 import { closeSync, fstatSync, openSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { Allow, parse as parsePartialJson } from "partial-json";
-import { readAt } from "../../lib/checked-read.js";
-import { directoryNames } from "../../lib/files/paths.js";
-import { textFromContent } from "../../ai/messages.js";
+import { readAt, directoryNames } from "../../lib/index.js";
+import { textFromContent } from "../../ai/index.js";
 import { type SessionHeader, parseHeader } from "./session-entries.js";
 import { sessionDirFor, sessionsRoot } from "./session-paths.js";
 

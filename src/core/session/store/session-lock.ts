@@ -3,8 +3,7 @@
 // after a staleness delay, and no timer has to keep refreshing the lock while a long synchronous step runs.
 import { closeSync, openSync, unlinkSync, writeSync } from "node:fs";
 import { hostname } from "node:os";
-import { CheckedReadError, readCheckedText } from "../../lib/checked-read.js";
-import { isAlive, onProcessExit } from "../../lib/process/index.js";
+import { CheckedReadError, readCheckedText, isAlive, onProcessExit } from "../../lib/index.js";
 
 export interface LockHolder {
 	pid: number;

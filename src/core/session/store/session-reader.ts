@@ -1,7 +1,6 @@
 // Loads a session file by streaming it line by line, so a 100 MB file never sits in memory as one string.
 import { closeSync, createReadStream } from "node:fs";
-import { CheckedReadError, openRegularFile, readAt } from "../../lib/checked-read.js";
-import { formatSize } from "../../lib/format.js";
+import { CheckedReadError, openRegularFile, readAt, formatSize } from "../../lib/index.js";
 import { ENTRY_TYPES, type SessionEntry, SessionFileError, type SessionHeader, parseHeader } from "./session-entries.js";
 
 /** A header line is a few hundred bytes; a file whose first line does not end within this is not a session. */

@@ -1,7 +1,7 @@
 // Finds the session file a user means: a path, or a prefix of a session id (--session).
 import { existsSync } from "node:fs";
 import { isAbsolute, join, resolve, sep } from "node:path";
-import { directoryNames } from "../../lib/files/paths.js";
+import { directoryNames } from "../../lib/index.js";
 import { SessionFileError } from "./session-entries.js";
 import { cwdFolderName, sessionIdFromFileName, sessionsRoot } from "./session-paths.js";
 

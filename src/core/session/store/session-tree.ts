@@ -1,7 +1,7 @@
 // The branches of a session's conversation, as /tree and /rewind show them: its prompts as rows of a tree (a row
 // is indented only where the conversation branched), and which entry the conversation is at.
-import type { AgentMessage } from "../../engine/agent-types.js";
-import { textFromContent } from "../../ai/messages.js";
+import type { AgentMessage } from "../../engine/index.js";
+import { textFromContent } from "../../ai/index.js";
 import type { MessageEntry, SessionEntry } from "./session-entries.js";
 
 /** A prompt of the conversation, as pickers list it. */

@@ -1,6 +1,6 @@
 // Token and cost totals over a conversation's assistant messages.
-import type { AgentMessage } from "../../engine/agent-types.js";
-import type { AssistantMessage } from "../../ai/llm-types.js";
+import type { AgentMessage } from "../../engine/index.js";
+import type { AssistantMessage } from "../../ai/index.js";
 
 export interface UsageTotals {
 	input: number;

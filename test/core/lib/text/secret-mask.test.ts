@@ -1,8 +1,12 @@
 // One way of masking secret values, for every path that keeps them out of sight: provider errors, tool results,
 // live tool output, shell output joining a prompt.
 import { describe, expect, it } from "vitest";
-import { redactSecrets as fromLlm } from "../../../../src/core/ai/index.js";
-import { MASK, maskValues, redactSecrets } from "../../../../src/core/lib/text/secret-mask.js";
+import {
+	redactSecrets as fromLlm,
+	MASK,
+	maskValues,
+	redactSecrets,
+} from "../../../../src/core/lib/text/secret-mask.js";
 import { secretMask } from "../../../../src/plugs/policy/secrets.js";
 
 describe("redactSecrets (an error's text)", () => {

@@ -1,0 +1,2 @@
+// Door of cli/rpc.
+export { runRpcMode } from "./rpc-mode.js";

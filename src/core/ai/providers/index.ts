@@ -1,0 +1,11 @@
+// Door of core/ai/providers.
+export { streamAnthropicMessages } from "./anthropic-messages.js";
+export { ANTHROPIC_THINKING } from "./anthropic-request.js";
+export { isRecord } from "./event-shape.js";
+export { streamGoogleGenerativeAi } from "./google-generative-ai.js";
+export { GOOGLE_THINKING } from "./google-request.js";
+export { streamOpenAICompletions } from "./openai-completions.js";
+export { OPENAI_REASONING_EFFORT } from "./openai-request.js";
+export { OPENAI_RESPONSES_REASONING } from "./openai-responses-request.js";
+export { streamOpenAIResponses } from "./openai-responses.js";
+export { runProviderStream, type ProviderStreamOptions } from "./provider-run.js";

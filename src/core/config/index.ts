@@ -1,0 +1,13 @@
+// Door of core/config.
+export { APPROVAL_MODES, APPROVAL_MODE_TEXT, type ApprovalMode } from "./approval-mode.js";
+export { loomHome, loomHomeProblem } from "./loom-home.js";
+export { isProjectTrusted, projectTrust, setProjectTrust } from "./project-trust.js";
+export {
+	SettingsError,
+	loadProjectSettings,
+	loadSettings,
+	projectSettingsPath,
+	settingsPath,
+	settingsWarnings,
+	type Settings,
+} from "./settings.js";

@@ -1,0 +1,12 @@
+// Door of core/session/store.
+export { missingResult, repairConversation, unansweredToolCalls } from "./conversation-repair.js";
+export { sessionChain } from "./session-chain.js";
+export { SessionFileError, type CompactionEntry, type SessionEntry, type SessionHeader } from "./session-entries.js";
+export { listAllSessions, listSessions, newestSessionFile, readSessionInfo, type SessionInfo } from "./session-list.js";
+export { SessionInUseError, describeHolder } from "./session-lock.js";
+export { cwdFolderName, sessionDirFor, sessionFileText, sessionIdFromFileName, sessionsRoot } from "./session-paths.js";
+export { loadSessionFile } from "./session-reader.js";
+export { resolveSessionArgument } from "./session-resolve.js";
+export { SessionStore } from "./session-store.js";
+export { promptPoints, promptText, sessionTree, type PromptPoint, type SessionTree } from "./session-tree.js";
+export { addUsage, sumEntryUsage, sumUsage, zeroUsage, type UsageTotals } from "./usage-totals.js";

@@ -1,0 +1,2 @@
+// Door of plugs/export.
+export { exportSessionFile, installExport } from "./export-session.js";

@@ -1,0 +1,26 @@
+// Door of plugs.
+export { installCheckpoints, pruneCheckpoints } from "./checkpoints/index.js";
+export { exportSessionFile, installExport } from "./export/index.js";
+export {
+	NamedExtensionsError,
+	installExtensions,
+	type ExtensionAPI,
+	type ExtensionCommand,
+	type ExtensionContext,
+	type ExtensionFactory,
+	type ExtensionFailure,
+	type ExtensionsReport,
+	type KnownToolInputs,
+	type SendMessageOptions,
+	type SessionEventHandler,
+	type SessionEventType,
+	type ToolCallEvent,
+	type ToolCallEventResult,
+	type ToolCallHandler,
+	type ToolResultEvent,
+	type ToolResultEventResult,
+	type ToolResultHandler,
+} from "./extensions/index.js";
+export { McpConfigError, installMcp } from "./mcp/index.js";
+export { RuleError, configuredKeys, installApprovalPolicy, secretMask } from "./policy/index.js";
+export { installResources } from "./resources/index.js";

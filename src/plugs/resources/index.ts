@@ -1,0 +1,2 @@
+// Door of plugs/resources.
+export { installResources } from "./install-resources.js";

@@ -1,0 +1,3 @@
+// Door of tui/components.
+export { App, type AppProps } from "./App.js";
+export { StandaloneDialog } from "./StandaloneDialog.js";

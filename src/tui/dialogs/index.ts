@@ -1,0 +1,14 @@
+// Door of tui/dialogs.
+export { dialogKeys, type DialogKey } from "./dialog-keys.js";
+export { bodyStart, pickerLayout, textBlockLayout, type DialogChrome } from "./dialog-layout.js";
+export {
+	DialogQueue,
+	dismiss,
+	type ConfirmDialog,
+	type Dialog,
+	type InputDialog,
+	type SelectDialog,
+} from "./dialog-queue.js";
+export { fieldWindow } from "./field-window.js";
+export { pickerHints, pickerRows, wrappedChoiceRows } from "./picker-rows.js";
+export { choiceKeys, initialPicker, matchingChoices, pickerStep } from "./picker-state.js";

@@ -1,0 +1,7 @@
+// Door of tui/screen.
+export { DeltaBatch } from "./delta-batch.js";
+export { footerHeight, infoRow, retryText, runState, type FooterView } from "./footer-text.js";
+export { dialogMaxRows, liveBudget, planLiveArea } from "./live-layout.js";
+export { pendingCallText, streamingRows, thinkingRows } from "./live-rows.js";
+export { reduceView, type ScreenEvent } from "./reducer.js";
+export { PASTE_OFF, PASTE_ON, editInEditor, releaseTerminal, suspendToShell } from "./terminal-handoff.js";

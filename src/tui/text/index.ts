@@ -1,0 +1,6 @@
+// Door of tui/text.
+export { columns, cutEnd, cutMiddle, firstThatFits } from "./fit-row.js";
+export { awaitsHighlighter, loadHighlighter, renderMarkdown, warmUpMarkdown } from "./markdown.js";
+export { colorRefused, colorlessStream } from "./no-color.js";
+export { openFenceLine, splitFinished } from "./paragraph-split.js";
+export { charWidth, lastRows, truncateRow, wrapRows } from "./wrap.js";

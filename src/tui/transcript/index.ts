@@ -1,0 +1,19 @@
+// Door of tui/transcript.
+export { expandLast } from "./expand-last.js";
+export { formatDuration, shortenPath } from "./format.js";
+export { HISTORY_PROMPTS, historyItems, promptHistory } from "./history.js";
+export { promptItem, thinkingFromContent } from "./message-text.js";
+export { noticeRows } from "./notice-rows.js";
+export { spinnerFrame, styledLineText, toolRowHeader, toolRowLines } from "./tool-row-text.js";
+export { transcriptText } from "./transcript-text.js";
+export {
+	initialView,
+	isBusy,
+	type ActiveAssistant,
+	type NewTranscriptItem,
+	type RetryView,
+	type ScreenView,
+	type ToolRunView,
+	type TranscriptItem,
+	type UiEvent,
+} from "./view-model.js";
