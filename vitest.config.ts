@@ -68,6 +68,7 @@ export const PROCESS_TESTS = [
 	"test/core/session/session-run-gates.test.ts",
 	"test/core/session/session-tools.test.ts",
 	"test/examples/examples.test.ts",
+	"test/layers/check-layers.test.ts",
 	"test/plugs/export/export-chromium.test.ts",
 	"test/plugs/export/export-command.test.ts",
 	"test/plugs/extensions/extension-commands.test.ts",

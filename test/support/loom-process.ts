@@ -43,7 +43,7 @@ export async function ensureBuilt(): Promise<void> {
 		try {
 			// Type errors elsewhere must not stop the bundle; the binary's behaviour is what these tests judge.
 			try {
-				execFileSync("npx", ["tsc", "-p", "tsconfig.json"], { cwd: ROOT, stdio: "ignore" });
+				execFileSync(process.execPath, [join(ROOT, "node_modules", "typescript", "bin", "tsc"), "-p", "tsconfig.json"], { cwd: ROOT, stdio: "ignore" });
 			} catch {}
 			execFileSync("npx", ["rolldown", "-c", "rolldown.config.mjs"], { cwd: ROOT, stdio: "ignore" });
 		} finally {
