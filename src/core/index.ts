@@ -1,4 +1,4 @@
-// Public entry of the agent core.
+// Door of the agent core: the engine, the model layer, configuration, the session layer and the helpers below them.
 export {
 	API_KEY_FLAG,
 	API_KEY_OPTION,

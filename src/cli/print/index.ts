@@ -1,4 +1,4 @@
-// Door of cli/print.
+// Door of print mode: one prompt run without the screen, its answer as text or its events as JSON lines.
 export { eventToJsonLine } from "./json-events.js";
 export { LineWriter } from "./line-writer.js";
 export { StdoutError, runPrintMode } from "./print-mode.js";

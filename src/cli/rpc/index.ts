@@ -1,2 +1,2 @@
-// Door of cli/rpc.
+// Door of RPC mode: JSON lines of commands in, events and answers out.
 export { runRpcMode } from "./rpc-mode.js";

@@ -1,4 +1,4 @@
-// Door of core/config.
+// Door of the configuration: loom's home, settings files and their keys, approval modes, project trust.
 export { APPROVAL_MODES, APPROVAL_MODE_TEXT, type ApprovalMode } from "./approval-mode.js";
 export { loomHome, loomHomeProblem } from "./loom-home.js";
 export { isProjectTrusted, projectTrust, setProjectTrust } from "./project-trust.js";

@@ -1,4 +1,4 @@
-// Door of core/engine.
+// Door of the engine: the Agent, the agent loop with its tool-execution phases, and tool definitions (what the seeds specify).
 export { agentLoop, agentLoopContinue } from "./agent-loop.js";
 export type {
 	AfterToolCallContext,

@@ -1,4 +1,4 @@
-// Door of core/lib.
+// Door of core/lib: files, text and processes, with no knowledge of agents.
 export { ABORT_GRACE_MS, AbortedError, raceAbort } from "./abort.js";
 export {
 	CheckedReadError,

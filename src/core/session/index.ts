@@ -1,4 +1,4 @@
-// Public entry of the session layer: sessions on disk, settings, the system prompt, and AgentSession.
+// Door of the session layer: AgentSession, its events and UI port, its store, commands, runs and compaction.
 export type { AgentSessionOptions, RunOutcome, SessionListener } from "./agent-session-types.js";
 export { AgentSession } from "./agent-session.js";
 export {

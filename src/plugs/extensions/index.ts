@@ -1,4 +1,4 @@
-// Door of plugs/extensions.
+// Door of the extension host: loading a user's and a project's extensions into a session, and the API they write against.
 export type {
 	ExtensionAPI,
 	ExtensionCommand,

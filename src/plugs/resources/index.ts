@@ -1,2 +1,2 @@
-// Door of plugs/resources.
+// Door of the resources: skills and prompt templates from the user's and the project's folders.
 export { installResources } from "./install-resources.js";

@@ -1,4 +1,4 @@
-// Door of tui/dialogs.
+// Door of the dialogs as data: the question queue (the screen's SessionUi), pickers, their keys and layout.
 export { dialogKeys, type DialogKey } from "./dialog-keys.js";
 export { bodyStart, pickerLayout, textBlockLayout, type DialogChrome } from "./dialog-layout.js";
 export {

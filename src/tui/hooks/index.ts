@@ -1,4 +1,4 @@
-// Door of tui/hooks.
+// Door of the screen's React hooks, each with one job.
 export { useClock } from "./use-clock.js";
 export { useCompletions } from "./use-completions.js";
 export { useDialogKeys } from "./use-dialog-keys.js";

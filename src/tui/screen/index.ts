@@ -1,4 +1,4 @@
-// Door of tui/screen.
+// Door of the screen's state: the pure reducer from session events, the live area and footer layouts, the terminal hand-off.
 export { DeltaBatch } from "./delta-batch.js";
 export { footerHeight, infoRow, retryText, runState, type FooterView } from "./footer-text.js";
 export { dialogMaxRows, liveBudget, planLiveArea } from "./live-layout.js";

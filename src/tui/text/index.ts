@@ -1,4 +1,4 @@
-// Door of tui/text.
+// Door of terminal text: measuring, wrapping and fitting styled text, markdown and code colours, NO_COLOR.
 export { columns, cutEnd, cutMiddle, firstThatFits } from "./fit-row.js";
 export { awaitsHighlighter, loadHighlighter, renderMarkdown, warmUpMarkdown } from "./markdown.js";
 export { colorRefused, colorlessStream } from "./no-color.js";

@@ -1,4 +1,4 @@
-// Door of core/ai/providers.
+// Door of the providers: one stream function per wire API, and the run, retry and partial-message machinery they share.
 export { streamAnthropicMessages } from "./anthropic-messages.js";
 export { ANTHROPIC_THINKING } from "./anthropic-request.js";
 export { isRecord } from "./event-shape.js";

@@ -1,4 +1,4 @@
-// Door of core/lib/files.
+// Door of the file helpers: checked paths and reads, atomic writes keeping a file's identity, locks, tree walks.
 export { atomicWriteFile } from "./atomic-write.js";
 export { MAX_IMAGE_BYTES, SNIFF_BYTES, detectImageMimeType, looksBinary, type ImageMimeType } from "./file-kind.js";
 export { FileChangedError, readSnapshot, type FileSnapshot } from "./file-snapshot.js";

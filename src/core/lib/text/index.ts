@@ -1,4 +1,4 @@
-// Door of core/lib/text.
+// Door of the text helpers: terminal escapes stripped, secrets masked, text decoded and truncated.
 export { closestName } from "./closest-name.js";
 export { decodeText, withoutBom } from "./decode-text.js";
 export { editDistance } from "./edit-distance.js";

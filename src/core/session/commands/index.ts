@@ -1,4 +1,4 @@
-// Door of core/session/commands.
+// Door of the slash commands: the registry every interface resolves commands through, and the session's own.
 export {
 	COMMAND_NAME,
 	CommandRegistry,

@@ -1,4 +1,4 @@
-// Door of core/session/run.
+// Door of a session's runs: a prompt to its outcome, the queue, retries, compaction inside a run, the Agent driven.
 export { announceExecution } from "./announce-execution.js";
 export { RunGates, type RunGate } from "./run-gates.js";
 export { runOutcome } from "./run-outcome.js";

@@ -1,4 +1,4 @@
-// Door of core/session/store.
+// Door of the session store: the JSON Lines file, its entries and tree, its lock, and the list of sessions on disk.
 export { missingResult, repairConversation, unansweredToolCalls } from "./conversation-repair.js";
 export { sessionChain } from "./session-chain.js";
 export { SessionFileError, type CompactionEntry, type SessionEntry, type SessionHeader } from "./session-entries.js";
