@@ -65,6 +65,10 @@ export default defineConfig({
 	// time: both stay in node_modules.
 	external: ["react-devtools-core", /^@vscode\/tree-sitter-wasm(\/|$)/, /^jiti(\/|$)/],
 	plugins: [productionBuilds, yogaWithoutFetch, inkNeverInCi],
+	// A folder's index.ts is its door: re-exports, and code of its own that runs nothing as it loads. Marked free of
+	// side effects, an import through a door is traced to the module that defines the name, so a door on the path of
+	// `loom --version` does not pull every module behind it into the chunks that load first.
+	treeshake: { moduleSideEffects: (id, external) => external || !/[\\/]src[\\/].+[\\/]index\.ts$/.test(id) },
 	output: {
 		dir: "dist/bundle",
 		format: "esm",

@@ -1,13 +1,12 @@
-// Public entry of the model providers: one StreamFn for every supported API, the model catalog and
-// registry (models.json, keys), cost, and the helpers the session layer needs (overflow, conversion).
+// Door of the model layer: the model and message types, one StreamFn for every wire API (the provider table), the
+// model catalog and registry (models.json, keys), cost, and the helpers the session layer needs (overflow, conversion).
 export { API_KEY_FLAG, API_KEY_OPTION, missingApiKeyMessage } from "./api-keys.js";
-export { apiProvider, knownApis, registerApi, type ApiProvider } from "./api-registry.js";
+export { apiProvider, isRecord, knownApis, registerApi, runProviderStream, type ApiProvider } from "./providers/index.js";
 export { AttachmentError, attachmentBlock, attachmentPath, readAttachment, type Attachment } from "./attach-file.js";
 export { isContextOverflow } from "./context-overflow.js";
 export { EventStream } from "./event-stream.js";
 export {
 	THINKING_LEVELS,
-	createAssistantMessageEventStream,
 	type AssistantMessage,
 	type AssistantMessageEvent,
 	type AssistantMessageEventStream,
@@ -28,6 +27,7 @@ export {
 } from "./llm-types.js";
 export {
 	answerText,
+	createAssistantMessageEventStream,
 	emptyAssistantMessage,
 	errorAssistantMessage,
 	inlinedFile,
@@ -37,7 +37,6 @@ export {
 } from "./messages.js";
 export { BUILTIN_MODELS, BUILTIN_PROVIDERS, placeholderModel } from "./models-catalog.js";
 export { ModelRegistry, loadModelRegistry, parseModelsJson, type ModelListing } from "./models/index.js";
-export { isRecord, runProviderStream } from "./providers/index.js";
 export { preloadModelSdk, streamModel } from "./stream-model.js";
 export {
 	NO_RESULT_TEXT,

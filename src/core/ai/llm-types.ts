@@ -1,6 +1,6 @@
 // Messages, models and the streaming protocol between a provider and the agent loop.
 import type { TSchema } from "@sinclair/typebox";
-import { EventStream } from "./event-stream.js";
+import type { EventStream } from "./event-stream.js";
 
 /** The built-in wire APIs: the provider table (api-registry.ts) has exactly one entry for each. */
 export type BuiltinApi = "anthropic-messages" | "openai-completions" | "openai-responses" | "google-generative-ai";
@@ -185,14 +185,3 @@ export type StreamFn = (
 	context: Context,
 	options?: StreamOptions,
 ) => AssistantMessageEventStream | Promise<AssistantMessageEventStream>;
-
-export function createAssistantMessageEventStream(): AssistantMessageEventStream {
-	return new EventStream<AssistantMessageEvent, AssistantMessage>(
-		(event) => event.type === "done" || event.type === "error",
-		(event) => {
-			if (event.type === "done") return event.message;
-			if (event.type === "error") return event.error;
-			throw new Error("Unexpected completing event");
-		},
-	);
-}

@@ -1,6 +1,7 @@
 // The messages loom itself builds (a user prompt and a file inlined in one, an assistant message that is empty
-// or reports a failure), and the text read back out of a message's content.
-import type { AssistantMessage, ImageContent, Model, UserMessage } from "./llm-types.js";
+// or reports a failure, the stream an assistant message arrives in), and the text read back out of a message's content.
+import { EventStream } from "./event-stream.js";
+import type { AssistantMessage, AssistantMessageEvent, AssistantMessageEventStream, ImageContent, Model, UserMessage } from "./llm-types.js";
 import { emptyUsage } from "./usage.js";
 
 /** How a prompt is sent besides its text: images after it, and what the user typed when the text stands for more. */
@@ -81,4 +82,16 @@ export function textFromContent(content: unknown, options: ContentTextOptions = 
 /** The answer an assistant message gives: its text blocks, joined as they were streamed. */
 export function answerText(message: AssistantMessage): string {
 	return textFromContent(message.content, { separator: "" });
+}
+
+/** The stream a provider fills: it completes with the message of its `done` or `error` event. */
+export function createAssistantMessageEventStream(): AssistantMessageEventStream {
+	return new EventStream<AssistantMessageEvent, AssistantMessage>(
+		(event) => event.type === "done" || event.type === "error",
+		(event) => {
+			if (event.type === "done") return event.message;
+			if (event.type === "error") return event.error;
+			throw new Error("Unexpected completing event");
+		},
+	);
 }

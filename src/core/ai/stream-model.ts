@@ -1,10 +1,9 @@
 // The one StreamFn the rest of loom uses: dispatches on model.api through the provider table. Never throws, never rejects.
 import { errorMessage } from "../lib/index.js";
-import { createAssistantMessageEventStream } from "./llm-types.js";
+import { createAssistantMessageEventStream } from "./messages.js";
 import type { AssistantMessageEventStream, Context, Model } from "./llm-types.js";
 import { errorAssistantMessage } from "./messages.js";
-import { apiProvider, knownApis } from "./api-registry.js";
-import type { ProviderStreamOptions } from "./providers/index.js";
+import { apiProvider, knownApis, type ProviderStreamOptions } from "./providers/index.js";
 
 export function streamModel(model: Model, context: Context, options?: ProviderStreamOptions): AssistantMessageEventStream {
 	try {

@@ -3,7 +3,7 @@
 import { type Static, Type } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
 import { parseJson, readConfigText } from "../../lib/index.js";
-import { apiProvider, knownApis } from "../api-registry.js";
+import { apiProvider, knownApis } from "../providers/index.js";
 import { BUILTIN_PROVIDERS } from "../models-catalog.js";
 
 /** Far above any real models.json; a bigger one is a mistake (or not a models.json at all). */

@@ -1,11 +1,5 @@
-// Door of the providers: one stream function per wire API, and the run, retry and partial-message machinery they share.
-export { streamAnthropicMessages } from "./anthropic-messages.js";
-export { ANTHROPIC_THINKING } from "./anthropic-request.js";
+// Door of the providers: the provider table (one entry per wire API) and the run, retry and event-shape machinery
+// the providers share.
+export { apiProvider, knownApis, registerApi, type ApiProvider } from "./api-registry.js";
 export { isRecord } from "./event-shape.js";
-export { streamGoogleGenerativeAi } from "./google-generative-ai.js";
-export { GOOGLE_THINKING } from "./google-request.js";
-export { streamOpenAICompletions } from "./openai-completions.js";
-export { OPENAI_REASONING_EFFORT } from "./openai-request.js";
-export { OPENAI_RESPONSES_REASONING } from "./openai-responses-request.js";
-export { streamOpenAIResponses } from "./openai-responses.js";
 export { runProviderStream, type ProviderStreamOptions } from "./provider-run.js";

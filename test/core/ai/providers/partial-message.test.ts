@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createAssistantMessageEventStream } from "../../../../src/core/ai/llm-types.js";
+import { createAssistantMessageEventStream } from "../../../../src/core/ai/messages.js";
 import { PartialAssistantMessage } from "../../../../src/core/ai/providers/partial-message.js";
 import type { Model, ToolCall } from "../../../../src/core/ai/llm-types.js";
 

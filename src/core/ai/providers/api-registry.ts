@@ -1,18 +1,12 @@
 // The provider table: one entry per wire API. The dispatcher (streamModel), the SDK preload and the models.json
 // validator read it, so adding an API is one file (its stream function and thinking settings), its name in
 // BuiltinApi (llm-types.ts) and one line in BUILTIN_APIS below; the compiler holds the two lists together.
-import type { AssistantMessageEventStream, BuiltinApi, Context, Model, ThinkingLevel } from "./llm-types.js";
-import {
-	streamAnthropicMessages,
-	ANTHROPIC_THINKING,
-	streamGoogleGenerativeAi,
-	GOOGLE_THINKING,
-	streamOpenAICompletions,
-	OPENAI_REASONING_EFFORT,
-	streamOpenAIResponses,
-	OPENAI_RESPONSES_REASONING,
-} from "./providers/index.js";
-import type { ProviderStreamOptions } from "./providers/index.js";
+import type { AssistantMessageEventStream, BuiltinApi, Context, Model, ThinkingLevel } from "../llm-types.js";
+import { ANTHROPIC_THINKING, streamAnthropicMessages } from "./anthropic-messages.js";
+import { GOOGLE_THINKING, streamGoogleGenerativeAi } from "./google-generative-ai.js";
+import { OPENAI_REASONING_EFFORT, streamOpenAICompletions } from "./openai-completions.js";
+import { OPENAI_RESPONSES_REASONING, streamOpenAIResponses } from "./openai-responses.js";
+import type { ProviderStreamOptions } from "./provider-run.js";
 
 export interface ApiProvider<TThinking = unknown> {
 	/** The wire API's name, as a model's and a models.json provider's `api` give it. */

@@ -3,7 +3,7 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it, onTestFinished, vi } from "vitest";
-import type { Model, TextContent, ThinkingLevel } from "../../../src/core/index.js";
+import type { Model, TextContent, ThinkingLevel } from "../../../../src/core/index.js";
 import {
 	type ApiProvider,
 	apiProvider,
@@ -14,12 +14,12 @@ import {
 	registerApi,
 	runProviderStream,
 	streamModel,
-} from "../../../src/core/ai/index.js";
-import { readSseBody } from "../../../src/core/ai/providers/sse-body.js";
-import { AgentSession, SessionStore } from "../../../src/core/session/index.js";
-import { useScriptedServer } from "../../support/use-scripted-server.js";
-import { tempDir } from "../../support/temp-dir.js";
-import { collect, context } from "./providers/helpers.js";
+} from "../../../../src/core/ai/index.js";
+import { readSseBody } from "../../../../src/core/ai/providers/sse-body.js";
+import { AgentSession, SessionStore } from "../../../../src/core/session/index.js";
+import { useScriptedServer } from "../../../support/use-scripted-server.js";
+import { tempDir } from "../../../support/temp-dir.js";
+import { collect, context } from "./helpers.js";
 
 const server = useScriptedServer();
 
