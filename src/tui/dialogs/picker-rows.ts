@@ -3,8 +3,7 @@
 // Pure; PickerDialog only styles it.
 import type { UiChoice } from "../../core/index.js";
 import { stripToOneLine } from "../../core/index.js";
-import { columns, cutEnd } from "../text/index.js";
-import { noticeRows } from "../transcript/index.js";
+import { columns, cutEnd, noticeRows } from "../text/index.js";
 
 /** Labels longer than this push their description further instead of widening the column. */
 const LABEL_COLUMN_MAX = 40;

@@ -2,5 +2,6 @@
 export { columns, cutEnd, cutMiddle, fieldWindow, firstThatFits } from "./fit-row.js";
 export { awaitsHighlighter, loadHighlighter, renderMarkdown, warmUpMarkdown } from "./markdown.js";
 export { colorRefused, colorlessStream } from "./no-color.js";
+export { noticeRows } from "./notice-rows.js";
 export { openFenceLine, splitFinished } from "./paragraph-split.js";
 export { charWidth, lastRows, truncateRow, wrapRows } from "./wrap.js";

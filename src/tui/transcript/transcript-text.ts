@@ -5,8 +5,7 @@
 import chalk from "chalk";
 import { formatCount, NOTICE_MARK, stripControls } from "../../core/index.js";
 import type { NamedToolPresentation, NoticeLevel } from "../../core/index.js";
-import { renderMarkdown, truncateRow, wrapRows } from "../text/index.js";
-import { noticeRows } from "./notice-rows.js";
+import { noticeRows, renderMarkdown, truncateRow, wrapRows } from "../text/index.js";
 import { styledLineText, toolRowHeader, toolRowLines } from "./tool-row-text.js";
 import type { NewTranscriptItem, ToolRunView, TranscriptItem } from "./view-model.js";
 
