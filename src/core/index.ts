@@ -118,6 +118,7 @@ export {
 	expandHome,
 	formatCost,
 	formatCount,
+	formatDuration,
 	formatLocalMinute,
 	formatSize,
 	formatTokens,

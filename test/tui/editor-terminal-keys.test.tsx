@@ -1,5 +1,5 @@
-// The editor's keys as a terminal sends them: through the screen's input filter (paste-filter.ts,
-// terminal-keys.ts) into Ink and the editor, as in the running screen.
+// The editor's keys as a terminal sends them: through the screen's input filter (paste-filter.ts)
+// into Ink and the editor, as in the running screen.
 import { render } from "ink";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { Editor } from "../../src/tui/components/Editor.js";

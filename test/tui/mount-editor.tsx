@@ -2,7 +2,7 @@
 import { render } from "ink-testing-library";
 import { vi } from "vitest";
 import { Editor, type EditorProps } from "../../src/tui/components/Editor.js";
-import { normalizeKeys } from "../../src/tui/editor/terminal-keys.js";
+import { normalizeKeys } from "../../src/tui/editor/paste-filter.js";
 import { plain, typeKeys } from "./render-helpers.js";
 
 /** The editor, 60 columns wide, recording what it sends; `overrides` replace any prop. */

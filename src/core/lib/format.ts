@@ -1,5 +1,5 @@
-// Formatters for what a person reads: the screen's footer, session commands, session lists, and byte counts in
-// messages to the model and to the user alike.
+// Formatters for what a person reads: the screen's footer and elapsed times, session commands, session lists,
+// and byte counts in messages to the model and to the user alike.
 
 /** "512 B", "1.5 KB", "2.0 MB", "1.2 GB" (binary units). */
 export function formatSize(bytes: number): string {
@@ -25,6 +25,15 @@ export function formatCost(dollars: number): string {
 	if (dollars <= 0) return "$0.00";
 	if (dollars < 0.01) return `$${dollars.toFixed(4)}`;
 	return `$${dollars.toFixed(2)}`;
+}
+
+/** Elapsed time: tenths under ten seconds, then seconds, then minutes and seconds. */
+export function formatDuration(ms: number): string {
+	const safe = Math.max(0, ms);
+	if (safe < 10_000) return `${(safe / 1000).toFixed(1)}s`;
+	const seconds = Math.floor(safe / 1000);
+	if (seconds < 60) return `${seconds}s`;
+	return `${Math.floor(seconds / 60)}m${String(seconds % 60).padStart(2, "0")}s`;
 }
 
 /** "2025-05-06 09:08" in the user's time zone: session lists are read by a person, whose clock is local. */

@@ -39,7 +39,7 @@ export {
 	type TreeEntry,
 	type WalkOptions,
 } from "./files/index.js";
-export { formatCost, formatCount, formatLocalMinute, formatRelativeTime, formatSize, formatTokens } from "./format.js";
+export { formatCost, formatCount, formatDuration, formatLocalMinute, formatRelativeTime, formatSize, formatTokens } from "./format.js";
 export { expandHome } from "./home-path.js";
 export { ProcessGroupSet, isAlive, onProcessExit } from "./process/index.js";
 export { rawBoolean, rawField, rawNumber, rawString } from "./raw-value.js";

@@ -2,8 +2,9 @@ import { Text } from "ink";
 import { useCallback, useEffect } from "react";
 import { showControls } from "../../core/index.js";
 import type { DialogKey, InputDialog as InputRequest } from "../dialogs/index.js";
-import { textBlockLayout, fieldWindow } from "../dialogs/index.js";
+import { textBlockLayout } from "../dialogs/index.js";
 import * as edit from "../editor/index.js";
+import { fieldWindow } from "../text/index.js";
 import { useDialogKeys, useRefState } from "../hooks/index.js";
 import { DialogFrame } from "./DialogFrame.js";
 

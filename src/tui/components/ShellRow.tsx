@@ -1,6 +1,6 @@
 import { Text } from "ink";
-import { showControls } from "../../core/index.js";
-import { formatDuration, spinnerFrame } from "../transcript/index.js";
+import { formatDuration, showControls } from "../../core/index.js";
+import { spinnerFrame } from "../transcript/index.js";
 
 export interface ShellRowProps {
 	/** The `!command` running. */

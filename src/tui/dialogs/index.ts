@@ -9,6 +9,5 @@ export {
 	type InputDialog,
 	type SelectDialog,
 } from "./dialog-queue.js";
-export { fieldWindow } from "./field-window.js";
 export { pickerHints, pickerRows, wrappedChoiceRows } from "./picker-rows.js";
 export { choiceKeys, initialPicker, matchingChoices, pickerStep } from "./picker-state.js";

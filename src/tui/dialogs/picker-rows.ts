@@ -3,9 +3,7 @@
 // Pure; PickerDialog only styles it.
 import type { UiChoice } from "../../core/index.js";
 import { stripToOneLine } from "../../core/index.js";
-import { columns, cutEnd } from "../text/index.js";
-import { noticeRows } from "../transcript/index.js";
-import { CHOICE_GAP, fitChoiceRow } from "./choice-row.js";
+import { columns, cutEnd, noticeRows } from "../text/index.js";
 
 /** Labels longer than this push their description further instead of widening the column. */
 const LABEL_COLUMN_MAX = 40;
@@ -16,6 +14,8 @@ const KEY_WIDTH = 4;
 const BORDER_WIDTH = 2;
 /** A wrapped description narrower than this starts on the row after its label, under the label, instead. */
 const MIN_DESCRIPTION_COLUMN = 16;
+/** Columns between a label and its description. */
+const CHOICE_GAP = 2;
 
 export interface PickerRow {
 	/** The choice's index among all choices. */
@@ -84,9 +84,23 @@ export function pickerRows({ matches, top, selected, choiceRows, keys, width, wr
 	});
 }
 
+/**
+ * A choice on one row of `room` columns: the label, then its description (a date, a size, a provider: short
+ * facts) lined up in a column. `column`: where descriptions start when there is room (the labels shown line up;
+ * a longer label pushes its own description further). A row too narrow for both cuts the label first, as long
+ * as the label keeps half the row.
+ */
 function oneRow(label: string, description: string, column: number, room: number): ChoiceText {
-	const text = fitChoiceRow(label, description, column, room);
-	return { label: text.label, description: text.description ? " ".repeat(CHOICE_GAP) + text.description : "" };
+	const labelWidth = columns(label);
+	if (description === "") return { label: cutEnd(label, room), description: "" };
+	const descriptionWidth = columns(description);
+	const labelRoom =
+		Math.max(column, labelWidth) + CHOICE_GAP + descriptionWidth <= room
+			? Math.max(column, labelWidth)
+			: Math.max(room - CHOICE_GAP - descriptionWidth, Math.min(labelWidth, Math.ceil(room / 2)));
+	const shown = cutEnd(label, labelRoom);
+	const cut = cutEnd(description, Math.max(0, room - labelRoom - CHOICE_GAP));
+	return { label: shown + " ".repeat(Math.max(0, labelRoom - columns(shown))), description: cut ? " ".repeat(CHOICE_GAP) + cut : "" };
 }
 
 /** Terminal rows `choices` take when all are shown and their descriptions wrap (see pickerRows). */

@@ -1,7 +1,7 @@
 // Maps Ink key presses onto editor commands. Pure: (input, key, pasting) => commands.
 // Terminals differ: Shift+Enter is only distinguishable with the kitty protocol or xterm's modifyOtherKeys
-// (terminal-keys.ts gives Ink the kitty form); Alt+Enter arrives as ESC CR, Ctrl+J as LF. Backspace reaches
-// Ink as backspace and Delete as delete only after terminal-keys.ts (Ink reads DEL, Backspace's byte, as
+// (paste-filter.ts gives Ink the kitty form); Alt+Enter arrives as ESC CR, Ctrl+J as LF. Backspace reaches
+// Ink as backspace and Delete as delete only after paste-filter.ts (Ink reads DEL, Backspace's byte, as
 // delete). Pastes come bracketed (ESC[200~ … ESC[201~), which Ink hands over as "[200~".
 import type { Key } from "ink";
 

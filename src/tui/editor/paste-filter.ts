@@ -1,12 +1,29 @@
 // Pasted text reaches the screen on stdin between the bracketed-paste markers, and Ink reads all of stdin as
 // key presses: escape sequences inside a paste (copied coloured output, say) would arrive as keys, and some
 // make Ink's key parser throw. So a paste's text loses its escape sequences before Ink reads it; the markers
-// pass unchanged, and everything outside a paste (the keys) passes as Ink reads it right (terminal-keys.ts).
+// pass unchanged, and everything outside a paste (the keys) passes as Ink reads it right (normalizeKeys).
 import { stripControls, unfinishedSequenceStart } from "../../core/index.js";
-import { normalizeKeys } from "./terminal-keys.js";
 
 const START = "\u001b[200~";
 const END = "\u001b[201~";
+
+// Key sequences terminals send that Ink reads wrongly, rewritten, before Ink reads them, to sequences it reads
+// right. Applied to keys only, never to pasted text.
+// - DEL, what Backspace sends, Ink reads as Delete: it becomes BS, which Ink reads as Backspace (ESC DEL,
+//   Alt+Backspace, becomes ESC BS: Backspace with Alt).
+// - The kitty protocol's Backspace with modifiers, CSI 127;m u, Ink also reads as Delete: it becomes CSI 8;m u.
+// - xterm's modifyOtherKeys form of a modified key, CSI 27;m;code ~ (tmux sends Shift+Enter so), Ink does not
+//   know: it becomes the kitty form of the same key, CSI code;m u.
+const MISREAD = /\u007f|\u001b\[127((?:;[\d:]+)*)u|\u001b\[27;(\d+);(\d+)~/g;
+
+export function normalizeKeys(input: string): string {
+	if (!input.includes("\u007f") && !input.includes("\u001b[")) return input;
+	return input.replace(MISREAD, (match, kittyRest: string | undefined, modifiers: string | undefined, code: string | undefined) => {
+		if (match === "\u007f") return "\b";
+		if (kittyRest !== undefined) return `\u001b[8${kittyRest}u`;
+		return `\u001b[${code};${modifiers}u`;
+	});
+}
 
 /** The pasted text without escape sequences; its line breaks (Enter inside a paste) and tabs kept. */
 function cleanPaste(text: string): string {

@@ -14,6 +14,12 @@ export interface FooterInfo {
 	context?: string;
 }
 
+/** Replaces the home directory with ~ so the footer stays short. */
+export function shortenPath(path: string, home: string | undefined): string {
+	if (home && home !== "/" && (path === home || path.startsWith(`${home}/`))) return `~${path.slice(home.length)}`;
+	return path;
+}
+
 const SEPARATOR = " · ";
 /** Columns a shortened directory keeps at least; with less room it is left out. */
 const MIN_DIRECTORY = 10;

@@ -1,8 +1,7 @@
 // What the footer says, from the view: its height, the run's state, the retry countdown and the info row with
 // the context use. Pure; the Footer component only styles it.
-import { showControls, stripToOneLine, formatCost, formatTokens } from "../../core/index.js";
-import { fitFooterInfo } from "./footer-info.js";
-import { formatDuration, shortenPath } from "../transcript/index.js";
+import { showControls, stripToOneLine, formatCost, formatDuration, formatTokens } from "../../core/index.js";
+import { fitFooterInfo, shortenPath } from "./footer-info.js";
 import type { RetryView, ScreenView } from "../transcript/index.js";
 
 /** What of the view the footer shows. */

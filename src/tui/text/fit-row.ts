@@ -1,5 +1,6 @@
 // Fitting plain text (no escape sequences) into a number of columns: cut at its end or in its middle, the cut
-// marked with "…". The footer and tool rows use these to shorten what may be shortened and keep the rest.
+// marked with "…". The footer and tool rows use these to shorten what may be shortened and keep the rest. A
+// one-line text field shows the part around its cursor that fits.
 import { charWidth } from "./wrap.js";
 
 const ELLIPSIS = "…";
@@ -50,4 +51,26 @@ export function cutMiddle(text: string, width: number): string {
 /** The first of `variants` (longest first) that fits `width` columns; else the last, cut at its end. */
 export function firstThatFits(variants: readonly string[], width: number): string {
 	return variants.find((variant) => columns(variant) <= width) ?? cutEnd(variants.at(-1) ?? "", width);
+}
+
+export interface FieldWindow {
+	before: string;
+	/** The character under the cursor (a space at the end). */
+	at: string;
+	after: string;
+}
+
+/** The part of a one-line text field that fits `width` columns around the cursor. */
+export function fieldWindow(text: string, cursor: number, width: number): FieldWindow {
+	const chars = Array.from(text);
+	let index = Array.from(text.slice(0, cursor)).length;
+	index = Math.min(index, chars.length);
+	const at = chars[index] ?? " ";
+	// Take characters before the cursor while they fit (the cursor's cell included), then after it.
+	let used = charWidth(at);
+	let start = index;
+	while (start > 0 && used + charWidth(chars[start - 1]) <= width) used += charWidth(chars[--start]);
+	let end = index + 1;
+	while (end < chars.length && used + charWidth(chars[end]) <= width) used += charWidth(chars[end++]);
+	return { before: chars.slice(start, index).join(""), at, after: chars.slice(index + 1, Math.max(index + 1, end)).join("") };
 }

@@ -1,11 +1,8 @@
 // Door of the transcript: the screen's view model and the text printed into the terminal's scrollback.
-export { expandLast } from "./expand-last.js";
-export { formatDuration, shortenPath } from "./format.js";
 export { HISTORY_PROMPTS, historyItems, promptHistory } from "./history.js";
 export { promptItem, thinkingFromContent } from "./message-text.js";
-export { noticeRows } from "./notice-rows.js";
 export { spinnerFrame, styledLineText, toolRowHeader, toolRowLines } from "./tool-row-text.js";
-export { transcriptText } from "./transcript-text.js";
+export { expandLast, transcriptText } from "./transcript-text.js";
 export {
 	initialView,
 	isBusy,

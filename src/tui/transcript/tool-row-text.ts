@@ -5,6 +5,7 @@
 import chalk from "chalk";
 import {
 	findTool,
+	formatDuration,
 	type LineStyle,
 	type NamedToolPresentation,
 	type StyledLine,
@@ -13,7 +14,6 @@ import {
 	stripControls,
 } from "../../core/index.js";
 import { columns, cutEnd } from "../text/index.js";
-import { formatDuration } from "./format.js";
 import type { ToolRunView, ToolStatus } from "./view-model.js";
 
 export const SPINNER_FRAMES = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];

@@ -1,13 +1,13 @@
 // The transcript as the text printed into the terminal's scrollback, once per item. Printed directly rather
 // than through Ink's <Static>: Ink builds a cell-by-cell frame of everything static, which cost more CPU on
 // a long answer than everything else on the screen together. Pure: an item and a width give the exact text.
+// Lines already printed cannot change, so what is cut short here is printed again whole on Ctrl+O (expandLast).
 import chalk from "chalk";
 import { formatCount, NOTICE_MARK, stripControls } from "../../core/index.js";
 import type { NamedToolPresentation, NoticeLevel } from "../../core/index.js";
-import { renderMarkdown, truncateRow, wrapRows } from "../text/index.js";
-import { noticeRows } from "./notice-rows.js";
+import { noticeRows, renderMarkdown, truncateRow, wrapRows } from "../text/index.js";
 import { styledLineText, toolRowHeader, toolRowLines } from "./tool-row-text.js";
-import type { ToolRunView, TranscriptItem } from "./view-model.js";
+import type { NewTranscriptItem, ToolRunView, TranscriptItem } from "./view-model.js";
 
 /** Rows a finished diff or output may take in the scrollback before "… N more lines". */
 export const TRANSCRIPT_RESULT_LINES = 20;
@@ -112,4 +112,39 @@ function toolRows(run: ToolRunView, width: number, tools: readonly NamedToolPres
 		for (const row of wrapRows(styledLineText(line), inner)) rows.push(RESULT_INDENT + row);
 	}
 	return rows;
+}
+
+/**
+ * Ctrl+O: what was cut short in the scrollback (a tool's output, a compaction summary, thinking, a shell
+ * command's output), as an item that prints it whole below, where the terminal can scroll and search it.
+ */
+function expandedFrom(item: TranscriptItem): NewTranscriptItem | undefined {
+	switch (item.kind) {
+		case "tools": {
+			const runs = item.runs.filter((run) => (run.resultText ?? "").trim() !== "");
+			if (runs.length === 0) return undefined;
+			const text = runs.map((run) => (runs.length > 1 ? `── ${run.name} ${run.argsPreview}\n${run.resultText}` : (run.resultText ?? ""))).join("\n");
+			const title = runs.length > 1 ? `Output of ${runs.length} tool calls` : `Output of ${runs[0].name} ${runs[0].argsPreview}`;
+			return { kind: "expanded", title, text };
+		}
+		case "thinking":
+			return item.text.trim() === "" ? undefined : { kind: "expanded", title: "Thinking", text: item.text };
+		case "notice":
+			return item.detail ? { kind: "expanded", title: "Summary of the compacted conversation", text: item.detail } : undefined;
+		case "shell":
+			return { kind: "expanded", title: `Output of !${item.command}`, text: item.output === "" ? "(no output)" : item.output };
+		default:
+			return undefined;
+	}
+}
+
+/** The newest expandable item of the transcript, in full; undefined when there is none. */
+export function expandLast(transcript: readonly TranscriptItem[]): NewTranscriptItem | undefined {
+	for (let i = transcript.length - 1; i >= 0; i--) {
+		const item = transcript[i];
+		if (item.kind === "expanded") continue;
+		const expanded = expandedFrom(item);
+		if (expanded) return expanded;
+	}
+	return undefined;
 }

@@ -2,8 +2,9 @@ import chalk from "chalk";
 import stringWidth from "string-width";
 import { stripVTControlCharacters as strip } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { transcriptRows, transcriptText } from "../../../src/tui/transcript/transcript-text.js";
-import type { TranscriptItem } from "../../../src/tui/transcript/view-model.js";
+import { reduceView } from "../../../src/tui/screen/reducer.js";
+import { expandLast, transcriptRows, transcriptText } from "../../../src/tui/transcript/transcript-text.js";
+import { type ScreenView, type TranscriptItem, initialView } from "../../../src/tui/transcript/view-model.js";
 import { builtinTools } from "../../support/builtin-tools.js";
 
 const level = chalk.level;
@@ -144,5 +145,30 @@ describe("transcript text", () => {
 		const answer = transcriptRows({ kind: "assistant", id: "a", messageId: "m", turn: 1, text: `**${long}** and ${long}` }, width, false);
 		for (const row of answer) expect(stringWidth(strip(row))).toBeLessThanOrEqual(width);
 		expect(answer.map(strip).join(" ").replace(/\s+/g, " ")).toBe(`${long} and ${long}`);
+	});
+});
+
+describe("expandLast", () => {
+	it("finds the newest tool output, compaction summary, thinking or shell output, skipping what cannot be expanded", () => {
+		let view: ScreenView = initialView();
+		const add = (item: Parameters<typeof reduceView>[1]) => {
+			view = reduceView(view, item, 0);
+		};
+		expect(expandLast(view.transcript)).toBeUndefined();
+		add({ type: "ui_item", item: { kind: "thinking", messageId: "m", turn: 1, text: "pondering", redacted: false } });
+		expect(expandLast(view.transcript)).toEqual({ kind: "expanded", title: "Thinking", text: "pondering" });
+		add({ type: "compaction_end", reason: "manual", aborted: false, summary: "The user asked for X.", tokensBefore: 10 });
+		expect(expandLast(view.transcript)).toEqual({ kind: "expanded", title: "Summary of the compacted conversation", text: "The user asked for X." });
+		add({ type: "ui_notice", level: "info", text: "a plain notice" });
+		add({ type: "ui_item", item: { kind: "shell", command: "ls", output: "a\nb", exitCode: 0, forContext: false } });
+		expect(expandLast(view.transcript)).toEqual({ kind: "expanded", title: "Output of !ls", text: "a\nb" });
+		add({ type: "ui_expand_last" });
+		// An expansion is not expanded again: the same item is found behind it.
+		expect(expandLast(view.transcript)).toMatchObject({ title: "Output of !ls" });
+	});
+
+	it("tells the user when there is nothing to expand", () => {
+		const view = reduceView(initialView(), { type: "ui_expand_last" }, 0);
+		expect(view.transcript.at(-1)).toMatchObject({ kind: "notice", text: expect.stringContaining("Nothing to expand yet") });
 	});
 });

@@ -2,9 +2,10 @@
 // its lists are laid out with spaces, as /help's are: an indented line keeps its indent on the rows it wraps
 // onto, and an indented line with a gap of two or more spaces is a table row, whose right cell wraps under its
 // own column (or, when the left cell leaves it too little room, on rows of its own below it, indented further).
+// A picker's long descriptions wrap the same way.
 import { stripVTControlCharacters } from "node:util";
 import stringWidth from "string-width";
-import { wrapRows } from "../text/index.js";
+import { wrapRows } from "./wrap.js";
 
 /** Narrowest right column a table row keeps beside its left cell. */
 const MIN_RIGHT_COLUMN = 16;
