@@ -28,6 +28,7 @@ import {
 	installExtensions,
 	NamedExtensionsError,
 	configuredKeys,
+	configuredMcpCredentials,
 	installApprovalPolicy,
 	secretMask,
 	installResources,
@@ -128,7 +129,8 @@ export async function assembleAgentSession(options: CreateAgentSessionOptions, k
 	const previous = buildSessionContext(store.entries);
 	const contextFiles = options.contextFiles === false ? [] : loadContextFiles(cwd, home);
 	const { selection, models } = named ?? modelChoice(options, settings, registry, previous.model);
-	const secrets = secretMask(process.env, configuredKeys(registry, options.apiKey));
+	const mcpCredentials = configuredMcpCredentials({ cwd, home, configs: options.mcpConfig });
+	const secrets = secretMask(process.env, configuredKeys(registry, options.apiKey), mcpCredentials);
 	// The background jobs of this session's commands end with it, not with another session of the same process.
 	const processGroups = sessionProcessGroups();
 	const redact = (text: string, live: boolean) => (live ? secrets.maskLive(text) : secrets.mask(text));

@@ -44,6 +44,27 @@ describe("print mode in approval mode ask", () => {
 });
 
 describe("guards and deny rules in the default mode", () => {
+	it("a deny rule stops the command however it is spelled: wrappers, folders, variables, evaluated code", async () => {
+		const ws = workspace();
+		const lines = ["env touch p", "command touch q", "/usr/bin/env touch r", "t=touch; $t s", "x='a[$(touch u)]'; echo $((x))"];
+		server.enqueue({ toolCalls: lines.map((command) => ({ name: "bash", arguments: { command } })) }, { text: "done" });
+		const denied = await runLoom(["-p", "--deny", "bash(touch *)", ...serverFlags(server.openaiBaseUrl), "touch"], ws);
+		expect(denied.code).toBe(0);
+		for (const file of ["p", "q", "r", "s", "u"]) expect(existsSync(join(ws.cwd, file)), file).toBe(false);
+		expect(toolResults(1).every((text) => text.startsWith("Blocked:"))).toBe(true);
+	});
+
+	it("in ask mode a bare assignment needs approval: PATH=./tools:$PATH; npm test does not run the project's own npm", async () => {
+		const ws = workspace();
+		mkdirSync(join(ws.cwd, "tools"));
+		writeFileSync(join(ws.cwd, "tools", "npm"), "#!/bin/sh\ntouch own-npm-ran\n", { mode: 0o755 });
+		server.enqueue({ toolCalls: [{ name: "bash", arguments: { command: "PATH=./tools:$PATH; npm test" } }] }, { text: "done" });
+		const asked = await runLoom(["-p", "--approval", "ask", "--allow", "bash(npm test)", ...serverFlags(server.openaiBaseUrl), "test"], ws);
+		expect(asked.code).toBe(0);
+		expect(existsSync(join(ws.cwd, "own-npm-ran"))).toBe(false);
+		expect(toolResults(1)[0]).toContain("needs the user's approval");
+	});
+
 	it("blocks deleting the home folder and a project's deny rule, telling the model what to do instead", async () => {
 		const ws = workspace();
 		mkdirSync(join(ws.cwd, ".loom"));

@@ -65,6 +65,15 @@ describe("MCP servers in print mode", () => {
 		expect(await processesGone([pidIn(join(dir, "pid")), pidIn(join(dir, "helper.pid"))])).toBe(true);
 	});
 
+	it("a credential written in a server's configuration is masked when a tool echoes it", async () => {
+		const secret = "ghp_writtenInTheConfig0123";
+		const ws = project({ everything: everythingStdio({ env: { GITHUB_PERSONAL_ACCESS_TOKEN: secret } }) });
+		server.enqueue({ toolCalls: [{ name: "mcp__everything__echo", arguments: { message: `token ${secret}` } }] }, { text: "done" });
+		const result = await runLoom(["-p", ...serverFlags(server.openaiBaseUrl), "echo it"], ws);
+		expect(result.code).toBe(0);
+		expect(toolResults(1)).toEqual(["Echo: token ***"]);
+	});
+
 	it("an untrusted project's servers are not started, and stderr says so with the project's other code; --trust starts them", async () => {
 		const ws = project({ everything: everythingStdio(), off: { command: "x", disabled: true } }, false);
 		mkdirSync(join(ws.cwd, ".loom", "extensions"), { recursive: true });

@@ -1,3 +1,4 @@
 // Public entry of the MCP client: the one function the session's assembly calls, and what it may throw.
 export { installMcp } from "./install-mcp.js";
 export { McpConfigError } from "./mcp-config.js";
+export { configuredMcpCredentials } from "./config-credentials.js";

@@ -33,7 +33,8 @@ export function installMcp(session: AgentSession, options: InstallMcpOptions): M
 	for (const note of config.notes) session.addLoadWarning(note);
 	const servers = new McpServers(config.servers, {
 		tools,
-		notify: (level, text) => session.ui.notify(level, text),
+		// A server's messages may echo its configured credentials.
+		notify: (level, text) => session.ui.notify(level, session.maskSecrets(text)),
 		// The SDK loads here, on the first server's start: a session without servers never loads it.
 		open: async (spec, events) => (await import("./open-client.js")).openClient(spec, options.clientVersion ?? "0", events),
 	});

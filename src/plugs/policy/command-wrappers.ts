@@ -10,12 +10,14 @@ interface Wrapper {
 	assignments?: boolean;
 	/** Options with which the wrapper runs nothing (`command -v rm` only prints where rm is). */
 	runsNothingWith?: readonly string[];
+	/** Options whose value is split into words that come before the command's (`env -S 'rm -rf .'`). */
+	splitOptions?: readonly string[];
 }
 
 const WRAPPERS: Readonly<Record<string, Wrapper>> = {
 	sudo: { valueOptions: ["-u", "-g", "-h", "-p", "-C", "-D", "-r", "-t", "-U", "-T"], runsNothingWith: ["-l", "-v", "-k", "-K", "-V"] },
 	doas: { valueOptions: ["-u", "-C"] },
-	env: { valueOptions: ["-u", "-C", "-S"], assignments: true },
+	env: { valueOptions: ["-u", "-C", "--unset", "--chdir"], assignments: true, splitOptions: ["-S", "--split-string"] },
 	nice: { valueOptions: ["-n"] },
 	ionice: { valueOptions: ["-c", "-n", "-p", "-P", "-u"] },
 	nohup: { valueOptions: [] },
@@ -27,20 +29,38 @@ const WRAPPERS: Readonly<Record<string, Wrapper>> = {
 	exec: { valueOptions: ["-a"] },
 	xargs: { valueOptions: ["-I", "-n", "-P", "-L", "-s", "-d", "-E", "-a"] },
 	busybox: { valueOptions: [] },
+	setsid: { valueOptions: [] },
+	chroot: { valueOptions: ["--userspec", "--groups"], leadingArguments: 1 },
+	flock: { valueOptions: ["-w", "--timeout", "-E", "--conflict-exit-code"], leadingArguments: 1 },
+	taskset: { valueOptions: [], leadingArguments: 1 },
+	chrt: { valueOptions: [], leadingArguments: 1 },
+	unshare: { valueOptions: [] },
+	caffeinate: { valueOptions: ["-t", "-w"] },
+	unbuffer: { valueOptions: [] },
 };
 
 /** The words of the command a wrapper chain runs (`sudo -u x env A=1 rm -rf /` → `rm -rf /`); [] when it runs none. */
 export function effectiveWords(words: readonly ShellWord[]): readonly ShellWord[] {
+	return wrapperChain(words).at(-1) ?? [];
+}
+
+/**
+ * Each command of a wrapper chain, the outermost first: `sudo env A=1 rm -rf /` → `sudo env A=1 rm -rf /`,
+ * `env A=1 rm -rf /`, `rm -rf /`; the last is [] when the chain runs nothing (`command -v rm`).
+ */
+export function wrapperChain(words: readonly ShellWord[]): (readonly ShellWord[])[] {
+	const chain = [words];
 	let rest = words;
 	for (let depth = 0; depth < 8; depth++) {
 		const name = commandName(rest);
 		const wrapper = name !== undefined && Object.hasOwn(WRAPPERS, name) ? WRAPPERS[name] : undefined;
-		if (!wrapper) return rest;
+		if (!wrapper) return chain;
 		const after = afterWrapper(rest, wrapper);
-		if (after === undefined) return [];
-		rest = after;
+		rest = after ?? [];
+		chain.push(rest);
+		if (after === undefined) return chain;
 	}
-	return rest;
+	return chain;
 }
 
 function afterWrapper(words: readonly ShellWord[], wrapper: Wrapper): readonly ShellWord[] | undefined {
@@ -49,6 +69,12 @@ function afterWrapper(words: readonly ShellWord[], wrapper: Wrapper): readonly S
 	while (at < words.length) {
 		const word = words[at].literal ?? words[at].text;
 		if (word === "--") return words.slice(at + 1);
+		const split = wrapper.splitOptions?.find((option) => word === option || word.startsWith(option.startsWith("--") ? `${option}=` : option));
+		if (split !== undefined) {
+			const attached = word.slice(split.length).replace(/^=/, "");
+			const value = attached !== "" ? { ...words[at], literal: attached, path: attached } : words[at + 1];
+			return [...splitString(value), ...words.slice(attached !== "" ? at + 1 : at + 2)];
+		}
 		if (word.startsWith("-") && word !== "-") {
 			if (wrapper.runsNothingWith?.includes(word)) return undefined;
 			at += wrapper.valueOptions.includes(word) ? 2 : 1;
@@ -66,4 +92,39 @@ function afterWrapper(words: readonly ShellWord[], wrapper: Wrapper): readonly S
 		break;
 	}
 	return words.slice(at);
+}
+
+/**
+ * The words `env -S` splits its value into: on blanks, with quotes and backslashes as env reads them; one word
+ * known only when it runs for what it would expand (`${VAR}`) or when the value itself is not known.
+ */
+function splitString(value: ShellWord | undefined): ShellWord[] {
+	const text = value?.path;
+	if (text === undefined) return [{ text: value?.text ?? "", pathStart: "" }];
+	const words: ShellWord[] = [];
+	let current: string | undefined;
+	let known = true;
+	let quote: string | undefined;
+	const end = () => {
+		if (current !== undefined) words.push(known ? { text: current, literal: current, path: current, pathStart: current } : { text: current, pathStart: "" });
+		current = undefined;
+		known = true;
+	};
+	for (let at = 0; at < text.length; at++) {
+		const char = text[at];
+		if (quote === undefined && /\s/.test(char)) {
+			end();
+			continue;
+		}
+		current ??= "";
+		if (char === quote) quote = undefined;
+		else if (quote === undefined && (char === "'" || char === '"')) quote = char;
+		else if (char === "\\" && quote !== "'") current += text[++at] === "_" ? " " : (text[at] ?? "");
+		else {
+			if (char === "$" && quote !== "'") known = false;
+			current += char;
+		}
+	}
+	end();
+	return words;
 }

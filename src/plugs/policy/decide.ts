@@ -29,6 +29,12 @@ export function decide(call: CallFacts, state: PolicyState, ctx: PolicyContext, 
 		return block("unreadable", `The command was not run: ${call.shellError}, so loom could not check what it would do. Try again, or tell the user.`);
 	}
 	const denied = denyingRule(call, state.deny, ctx);
+	if (denied?.subject.kind === "unread") {
+		return block(
+			"deny-rule",
+			`Blocked: loom cannot tell before it runs what \`${denied.subject.what}\` would run (a command named by an expansion, code in a string or a variable, or something bash evaluates such as $((x)) or [[ -v … ]]), so it cannot check it against the rule ${denied.rule.text} (${denied.rule.source}). Write the commands out plainly, or ask the user.`,
+		);
+	}
 	if (denied) {
 		const what = denied.subject.kind === "command" ? `\`${denied.subject.text}\` is` : "this call is";
 		return block(

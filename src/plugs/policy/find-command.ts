@@ -26,6 +26,25 @@ const LEADING_OPTION = /^-([HLP]|O\d*)$/;
 
 const value = (word: ShellWord) => word.literal ?? word.text;
 
+/** A name or path test whose pattern every entry matches (`-name '*'`, `-name '?*'`, `-regex '.*'`). */
+function matchesEverything(test: string, pattern: string): boolean {
+	if (/^-i?(name|path|wholename)$/.test(test)) return /^(\*+|\**\?\*+|\*+\?\**)$/.test(pattern);
+	if (/^-i?regex$/.test(test)) return /^\^?(\.\*|\.\+)+\$?$/.test(pattern);
+	return false;
+}
+
+/** The commands `find …` runs with -exec, -execdir, -ok or -okdir, each as its words. */
+export function findExecs(words: readonly ShellWord[]): ShellWord[][] {
+	const found: ShellWord[][] = [];
+	for (let at = 1; at < words.length; at++) {
+		if (!EXECUTORS.has(value(words[at]))) continue;
+		const end = words.findIndex((word, index) => index > at && [";", "+"].includes(value(word)));
+		found.push(words.slice(at + 1, end === -1 ? undefined : end));
+		at = end === -1 ? words.length : end;
+	}
+	return found;
+}
+
 /** Reads `find …` (its words, the name first, wrappers taken off). */
 export function readFind(words: readonly ShellWord[]): FindRun {
 	let at = 1;
@@ -106,7 +125,9 @@ class ExpressionReader {
 			return false;
 		}
 		const narrowing = NARROWING_TESTS.has(token) || /^-newer/.test(token);
+		const argument = this.peek();
 		this.at += narrowing ? 1 : Object.hasOwn(ARGUMENTS, token) ? ARGUMENTS[token] : 0;
+		if (narrowing && argument !== undefined && matchesEverything(token, argument)) return false;
 		return narrowing || NARROWING_FLAGS.has(token);
 	}
 

@@ -10,6 +10,8 @@ import { escapeRegex } from "../../core/index.js";
 export interface PathPattern {
 	anchor: "name" | "cwd" | "absolute";
 	regex: RegExp;
+	/** Names one path (or one file name), with no glob character and no trailing slash. */
+	exact: boolean;
 }
 
 export function compilePathPattern(pattern: string, home: string): PathPattern {
@@ -17,7 +19,8 @@ export function compilePathPattern(pattern: string, home: string): PathPattern {
 	if (glob === "~" || glob.startsWith("~/")) glob = home + glob.slice(1);
 	const anchor = glob.startsWith("/") ? "absolute" : glob.includes("/") ? "cwd" : "name";
 	if (glob.startsWith("./")) glob = glob.slice(2);
-	return { anchor, regex: new RegExp(`^${globSource(glob)}$`, "s") };
+	const exact = !pattern.endsWith("/") && !/(^|[^\\])[*?{]/.test(pattern);
+	return { anchor, regex: new RegExp(`^${globSource(glob)}$`, "s"), exact };
 }
 
 /** Whether the file at `absolute` matches, for a working directory `cwd`. */

@@ -1,12 +1,16 @@
 // Approval rules: `bash`, `bash(git status*)`, `edit(src/**)`, `write(!.env)`, `mcp__github__*`.
 // A rule names tools (`*` any characters) and optionally what a call does: for a shell tool each command of
 // its line, for a file tool each file it reads or changes. A redirection `> file` in a shell line is a write
-// of that file, so `write(…)` rules judge it.
+// of that file, so `write(…)` rules judge it. Deny rules judge what each command runs (wrappers, folders and
+// variables looked through); allow rules the command as written, and only one whose name is written out.
+// A file whose contents run later (.loom/, .mcp.json, .git/) is allowed only by a rule naming it exactly.
 import { relative } from "node:path";
 import { escapeRegex, toolNamePattern } from "../../core/index.js";
 import type { CallFacts, FileFact, PolicyContext } from "./call-facts.js";
 import { claudeCodeRuleProblem, loomSpelling } from "./claude-code-rules.js";
+import { commandRuns } from "./command-runs.js";
 import { compilePathPattern, escapeGlob, matchesPath, type PathPattern } from "./path-glob.js";
+import { runsLater } from "./runs-later.js";
 
 /** The tool name a redirection's write is judged as. */
 const REDIRECT_TOOL = "write";
@@ -22,9 +26,12 @@ export interface Rule {
 
 /** One thing a call does that a rule must cover. */
 export type Subject =
-	| { kind: "command"; tool: string; text: string }
+	/** `text` as written (what allow rules match); `runs` each spelling of what runs (what deny rules match). */
+	| { kind: "command"; tool: string; text: string; runs: readonly string[]; named: boolean }
 	| { kind: "file"; tool: string; file: FileFact | undefined }
-	| { kind: "call"; tool: string };
+	| { kind: "call"; tool: string }
+	/** Code the line runs that loom cannot read before it runs (`what`, as written): no pattern can say what it is. */
+	| { kind: "unread"; tool: string; what: string };
 
 /** A rule or a guard name that cannot be used; `source` says where it was written ("--allow", a settings file). */
 export class RuleError extends Error {
@@ -75,8 +82,13 @@ function commandPattern(pattern: string): RegExp {
 
 /** What a call does, each part a rule must cover; a call that names no command and no file is one subject. */
 function subjectsOf(call: CallFacts): Subject[] {
+	const commands = (call.shell?.commands ?? []).map((command): Subject => ({ kind: "command", tool: call.tool, text: command.text, ...commandRuns(command) }));
+	const unread = (what: string): Subject => ({ kind: "unread", tool: call.tool, what });
 	const subjects: Subject[] = [
-		...(call.shell?.commands ?? []).map((command): Subject => ({ kind: "command", tool: call.tool, text: command.text })),
+		...commands,
+		...commands.flatMap((command) => (command.kind === "command" && !command.named ? [unread(command.text)] : [])),
+		...(call.shell?.unread ?? []).map(unread),
+		...(call.shell && !call.shell.complete ? [unread(call.command ?? "")] : []),
 		...call.shellWrites.map((file): Subject => ({ kind: "file", tool: REDIRECT_TOOL, file })),
 		...[...call.reads, ...call.changes].map((file): Subject => ({ kind: "file", tool: call.tool, file })),
 	];
@@ -95,13 +107,20 @@ export function ruleCovers(rule: Rule, subject: Subject, ctx: PolicyContext, ver
 	switch (subject.kind) {
 		case "call":
 			return false;
+		case "unread":
+			return verdict === "deny";
 		case "command":
-			return pattern.command.test(subject.text) !== pattern.negated;
+			if (verdict === "deny") return subject.runs.some((text) => pattern.command.test(text) !== pattern.negated);
+			return subject.named && pattern.command.test(subject.text) !== pattern.negated;
 		case "file": {
 			const file = subject.file;
 			if (!file) return false;
 			const test = (path: string) => matchesPath(pattern.path, path, ctx.cwd) !== pattern.negated;
-			return verdict === "deny" ? test(file.absolute) || test(file.real) : test(file.absolute) && test(file.real);
+			if (verdict === "deny") return test(file.absolute) || test(file.real);
+			// Named exactly by its path: `write(./.mcp.json)`, not `write(*.json)` or a bare name found anywhere.
+			const exact = pattern.path.exact && pattern.path.anchor !== "name" && !pattern.negated;
+			if (!exact && (runsLater(file.absolute) || runsLater(file.real))) return false;
+			return test(file.absolute) && test(file.real);
 		}
 	}
 }
@@ -123,7 +142,8 @@ export function allowedByRules(call: CallFacts, allow: readonly Rule[], ctx: Pol
 
 /** Rules allowing exactly what the call does (what print mode suggests passing to --allow). */
 export function exactRules(call: CallFacts, ctx: PolicyContext): string[] {
-	return unique(subjectsOf(call).map((subject) => ruleFor(subject, ctx, escapeCommand)));
+	// Only a rule covering every call of the tool allows what loom cannot read.
+	return unique(subjectsOf(call).map((subject) => (subject.kind === "unread" ? subject.tool : ruleFor(subject, ctx, escapeCommand))));
 }
 
 /**
@@ -139,8 +159,10 @@ function ruleFor(subject: Subject, ctx: PolicyContext, command: (text: string) =
 	switch (subject.kind) {
 		case "call":
 			return subject.tool;
+		case "unread":
+			return undefined;
 		case "command":
-			return `${subject.tool}(${command(subject.text)})`;
+			return subject.named ? `${subject.tool}(${command(subject.text)})` : undefined;
 		case "file":
 			return subject.file && `${subject.tool}(${escapeGlob(shownPath(subject.file, ctx))})`;
 	}
@@ -157,7 +179,7 @@ const SUBCOMMAND = /^[A-Za-z][\w:-]*$/;
 
 function commandPrefix(text: string): string {
 	const words = text.split(" ");
-	if (words.length === 1) return `${escapeCommand(words[0])} *`;
+	if (words.length === 1) return words[0].includes("=") ? escapeCommand(text) : `${escapeCommand(words[0])} *`;
 	if (SUBCOMMAND.test(words[1]) && !words[0].includes("=")) return `${escapeCommand(`${words[0]} ${words[1]}`)} *`;
 	return escapeCommand(text);
 }

@@ -1,5 +1,6 @@
-// Which values are secrets, kept out of what tools return and show: the configured API keys, and the values of
-// environment variables whose names look like secrets (*_KEY, *_TOKEN, *_SECRET, *PASSWORD*). How they are masked
+// Which values are secrets, kept out of what tools return and show: the configured API keys, the values of
+// environment variables whose names look like secrets (*_KEY, *_TOKEN, *_SECRET, *PASSWORD*), and credentials
+// written in an MCP server's configuration. How they are masked
 // is core/text/secret-mask.ts's, the same for every path.
 import type { AgentToolResult, AfterToolCallResult } from "../../core/index.js";
 import { maskValues, type SecretMask } from "../../core/index.js";
@@ -10,12 +11,20 @@ const SECRET_NAME = /(_KEY|_TOKEN|_SECRET)$|PASSWORD/i;
 /** Shorter values are not masked: "true", "1" or a local server's "none" would mangle ordinary output. */
 const MIN_SECRET_LENGTH = 8;
 
-/** The secrets of `env` (by name) and the configured keys (an explicit key, models.json, the providers' variables). */
-export function secretMask(env: NodeJS.ProcessEnv, configuredKeys: readonly (string | undefined)[]): SecretMask {
+/** Names of configured values that hold credentials: an MCP server's `API_KEY` or `GITHUB_TOKEN`, `Authorization`, `X-Api-Key`, `--token`. */
+const CREDENTIAL_NAME = /(^|[-_])(api[-_]?key|apikey|key|token|secret|auth|authorization|cookie|credentials?|pat|password|passwd)$|PASSWORD|TOKEN|SECRET/i;
+
+/**
+ * The secrets of `env` (by name), the configured keys (an explicit key, models.json, the providers' variables)
+ * and of `configured` [name, value] pairs (an MCP server's env, headers, options) those named like credentials:
+ * the value, and its last word (`Bearer <token>`).
+ */
+export function secretMask(env: NodeJS.ProcessEnv, configuredKeys: readonly (string | undefined)[], configured: readonly [string, string][] = []): SecretMask {
 	const fromEnv = Object.entries(env)
 		.filter(([name]) => SECRET_NAME.test(name))
 		.map(([, value]) => value);
-	return maskValues([...configuredKeys, ...fromEnv], MIN_SECRET_LENGTH);
+	const fromConfig = configured.filter(([name]) => CREDENTIAL_NAME.test(name)).flatMap(([, value]) => [value, value.trim().split(/\s+/).at(-1)]);
+	return maskValues([...configuredKeys, ...fromEnv, ...fromConfig], MIN_SECRET_LENGTH);
 }
 
 /** Every API key the session could use: the explicit one, and each provider's (models.json, its variable). */

@@ -2,7 +2,7 @@
 // line (every command, nested ones included, wrappers like sudo looked through), never the raw text.
 import { resolve, sep } from "node:path";
 import type { PolicyContext } from "./call-facts.js";
-import { effectiveWords } from "./command-wrappers.js";
+import { effectiveWords, wrapperChain } from "./command-wrappers.js";
 import { readFind } from "./find-command.js";
 import { commandName, SHELLS, type ShellCommand, type ShellLine, type ShellWord } from "./shell-line.js";
 
@@ -103,13 +103,37 @@ function deleteReason(what: string, verb: string, word: ShellWord, danger: Delet
 	return `\`${what}\` would ${verb} ${danger.target}. Delete only the files or folders you mean, by their paths inside the project (for example ${example}).`;
 }
 
+/**
+ * The paths `xargs rm …` (in `command`) gets from its input: the words an `echo` or `printf` before it in the pipe
+ * prints; undefined when they are known only when it runs (any other input); [] for a `find`'s, which the
+ * guard judges as the find's own.
+ */
+function xargsInput(line: ShellLine, command: ShellCommand, all: readonly Run[]): ShellWord[] | undefined {
+	const pipeline = line.pipelines.find((stages) => stages.includes(command));
+	const before = pipeline?.[pipeline.indexOf(command) - 1];
+	const source = before && all.find((run) => run.command === before);
+	if (!source) return undefined;
+	if (source.name === "find") return [];
+	if (source.name === "echo") return splitArguments(source.words).operands;
+	if (source.name === "printf") return splitArguments(source.words).operands.slice(1);
+	return undefined;
+}
+
 /** `rm -r` of a precious place; `find` deleting everything it walks from one (-delete, -exec rm, or piped to xargs rm). */
 export const recursiveDelete: ShellGuard = (line, ctx) => {
 	const all = runs(line);
 	for (const { words, name, command } of all) {
 		if (name !== "rm") continue;
-		const { options, operands } = splitArguments(words);
+		const { options, operands: given } = splitArguments(words);
 		if (!hasOption(options, /[rR]/, "--recursive")) continue;
+		let operands = given;
+		if (wrapperChain(command.words).some((level) => commandName(level) === "xargs")) {
+			const input = xargsInput(line, command, all);
+			if (input === undefined) {
+				return `\`${command.text}\` would delete paths it reads from its input, known only when it runs. Write the paths out (for example rm -rf ./build), so that what it deletes can be checked.`;
+			}
+			operands = [...given, ...input];
+		}
 		for (const operand of operands) {
 			const danger = deleteDanger(operand, ctx);
 			if (danger) return deleteReason(command.text, "delete", operand, danger, "rm -rf ./build");
@@ -141,32 +165,37 @@ export const makeFilesystem: ShellGuard = (line) => {
 		: undefined;
 };
 
+/** A disk device `path` names, however written (`/dev//sda`, `/dev/./sda`, relative to the working folder). */
+function isRawDisk(path: string, ctx: PolicyContext): boolean {
+	return path !== "" && RAW_DISK.test(resolve(ctx.cwd, path));
+}
+
 /** The raw disk a command writes: dd of=, tee, shred or blkdiscard naming one, cp onto one. */
-function diskWrittenBy({ words, name }: Run): string | undefined {
+function diskWrittenBy({ words, name }: Run, ctx: PolicyContext): string | undefined {
 	const paths = words.slice(1).map((word) => word.path ?? value(word));
 	switch (name) {
 		case "dd":
-			return paths.find((arg) => arg.startsWith("of=") && RAW_DISK.test(arg.slice(3)))?.slice(3);
+			return paths.find((arg) => arg.startsWith("of=") && isRawDisk(arg.slice(3), ctx))?.slice(3);
 		case "tee":
 		case "shred":
 		case "blkdiscard":
-			return paths.find((arg) => RAW_DISK.test(arg));
+			return paths.find((arg) => !arg.startsWith("-") && isRawDisk(arg, ctx));
 		case "cp": {
 			const last = paths.at(-1);
-			return last !== undefined && RAW_DISK.test(last) ? last : undefined;
+			return last !== undefined && isRawDisk(last, ctx) ? last : undefined;
 		}
 		default:
 			return undefined;
 	}
 }
 
-export const rawDiskWrite: ShellGuard = (line) => {
-	const redirect = line.redirects.find((candidate) => candidate.writes && RAW_DISK.test(candidate.target.path ?? candidate.target.text));
+export const rawDiskWrite: ShellGuard = (line, ctx) => {
+	const redirect = line.redirects.find((candidate) => candidate.writes && isRawDisk(candidate.target.path ?? candidate.target.text, ctx));
 	let disk = redirect?.target.path ?? redirect?.target.text;
 	let what = disk ? `\`> ${disk}\`` : undefined;
 	if (!disk) {
 		for (const run of runs(line)) {
-			disk = diskWrittenBy(run);
+			disk = diskWrittenBy(run, ctx);
 			if (disk) {
 				what = `\`${run.command.text}\``;
 				break;
@@ -206,15 +235,18 @@ export const recursiveChmodRoot: ShellGuard = (line, ctx) => {
 	return undefined;
 };
 
-/** A shell reading its script from standard input: no `-c` code and no script file (or `-s`, or `-`). */
+/** Files that are standard input. */
+const STDIN_FILES = new Set(["/dev/stdin", "/dev/fd/0", "/proc/self/fd/0"]);
+
+/** A shell reading its script from standard input: no `-c` code and no script file (or `-s`, `-`, /dev/stdin). */
 function readsScriptFromStdin({ words, name }: Run): boolean {
 	if (name === undefined || !SHELLS.has(name)) return false;
 	for (const word of words.slice(1)) {
 		const text = value(word);
 		if (text === "-") return true;
 		if (text.startsWith("--")) continue;
-		// A script file: standard input is its data, not code.
-		if (!text.startsWith("-")) return false;
+		// A script file: standard input is its data, not code, unless the file is standard input.
+		if (!text.startsWith("-")) return STDIN_FILES.has(resolve("/", word.path ?? text));
 		if (text.includes("c")) return false;
 		if (text.includes("s")) return true;
 	}
@@ -229,11 +261,16 @@ function downloads(command: ShellCommand): boolean {
 export const downloadToShell: ShellGuard = (line) => {
 	const all = runs(line);
 	const runOf = (command: ShellCommand) => all.find((run) => run.command === command);
+	// A shell reading standard input, or one a process substitution of the command starts: `tee >(sh)`.
+	const feedsShell = (command: ShellCommand): boolean => readsScriptFromStdin(runOf(command)!) || command.inner.some(feedsShell);
 	for (const pipeline of line.pipelines) {
 		const from = pipeline.findIndex(downloads);
-		const shell = from === -1 ? undefined : pipeline.slice(from + 1).find((command) => readsScriptFromStdin(runOf(command)!));
+		const shell = from === -1 ? undefined : pipeline.slice(from + 1).find(feedsShell);
 		if (shell) return pipedDownload(`${pipeline[from].text} | ${shell.text}`);
 	}
+	// curl … > >(bash)
+	const writer = all.find(({ command, name }) => name !== undefined && DOWNLOADERS.has(name) && command.inner.some(feedsShell));
+	if (writer) return pipedDownload(writer.command.text);
 	// bash <(curl …), sh -c "$(curl …)", eval "$(wget -O- …)", source <(curl …)
 	const runner = all.find(
 		({ command, name }) => name !== undefined && (SHELLS.has(name) || ["eval", "source", "."].includes(name)) && command.inner.some(downloads),

@@ -32,7 +32,7 @@ export interface ShellRedirect {
 export interface ShellCommand {
 	/** The command name first, then its arguments. Assignments before the name are not words. */
 	words: ShellWord[];
-	/** `NAME=value` prefixes, as written. */
+	/** `NAME=value` prefixes, as written; a bare assignment (`PATH=./bin:$PATH`) is a command of no words. */
 	assignments: string[];
 	/** Its own redirections (a redirection after a compound command is only in ShellLine.redirects). */
 	redirects: ShellRedirect[];
@@ -57,6 +57,13 @@ export interface ShellLine {
 	redirects: ShellRedirect[];
 	/** False when the line did not parse cleanly: what was found is checked, but no rule can vouch for the whole line. */
 	complete: boolean;
+	/**
+	 * What bash evaluates that loom cannot read before the line runs, each as written: arithmetic on variables
+	 * (`$((x))`, `((…))`, `let`, array subscripts), `[[ -v … ]]` and arithmetic tests, `${x@P}`, `${!x}`, code in
+	 * a variable or a string (`eval "$x"`, `trap`): only a rule covering every call of the tool allows such a line,
+	 * and a deny rule on the tool's commands blocks it.
+	 */
+	unread: string[];
 }
 
 /** Shells that run the code given with -c, and read a script from standard input when given none. */

@@ -3,9 +3,11 @@
 // subshells, functions and redirections are where bash says they are, and whatever does not parse is flagged.
 import { createRequire } from "node:module";
 import type { Node, Parser } from "@vscode/tree-sitter-wasm";
+import { braceAlternatives } from "./brace-expansion.js";
 import { effectiveWords } from "./command-wrappers.js";
 import { mktempPath } from "./mktemp-path.js";
 import { shellCode } from "./shell-code.js";
+import { evaluatedArguments, evaluatedNode } from "./shell-evaluation.js";
 import { commandName, type ShellCommand, type ShellLine, type ShellRedirect, type ShellWord } from "./shell-line.js";
 
 /** `bash -c "bash -c '…'"` is read this deep; deeper code counts as not parsed. */
@@ -54,6 +56,7 @@ class LineReader {
 	private readonly commands: ShellCommand[] = [];
 	private readonly pipelines: ShellCommand[][] = [];
 	private readonly redirects: ShellRedirect[] = [];
+	private readonly unread: string[] = [];
 	private complete = true;
 	/**
 	 * The values of variables the line assigns (`x=~`, `export x=…`), as the reading reaches them in source order;
@@ -71,7 +74,7 @@ class LineReader {
 	read(source: string): ShellLine {
 		this.readCode(source, { background: false, offset: 0, depth: 0 });
 		const commands = [...this.commands].sort((a, b) => a.start - b.start);
-		return { commands, pipelines: this.pipelines, redirects: this.redirects, complete: this.complete };
+		return { commands, pipelines: this.pipelines, redirects: this.redirects, complete: this.complete, unread: this.unread };
 	}
 
 	private readCode(code: string, place: Place): ShellCommand[] {
@@ -93,6 +96,7 @@ class LineReader {
 	/** Adds the commands at the top of `node` (not those inside their words) to `out`. */
 	private visit(node: Node, place: Place, out: ShellCommand[]): void {
 		if (node.isMissing || node.type === "ERROR") this.complete = false;
+		if (evaluatedNode(node)) this.unread.push(node.text);
 		switch (node.type) {
 			case "command":
 			case "declaration_command":
@@ -111,8 +115,10 @@ class LineReader {
 				const body = node.childForFieldName("body");
 				if (body) this.visit(body, place, found);
 				out.push(...found);
+				// What a redirection of a command runs (`bash < <(curl …)`) builds that command's input or output.
+				const into = body?.type === "command" && found[0] ? found[0].inner : out;
 				const redirects = node.children.flatMap((child, index) =>
-					child && node.fieldNameForChild(index) === "redirect" ? [this.redirect(child, place, out)] : [],
+					child && node.fieldNameForChild(index) === "redirect" ? [this.redirect(child, place, into)] : [],
 				);
 				if (body?.type === "command" && found[0]) found[0].redirects.push(...redirects);
 				return;
@@ -122,11 +128,17 @@ class LineReader {
 				if (body) this.visit(body, { ...place, inFunction: node.childForFieldName("name")?.text }, out);
 				return;
 			}
-			case "variable_assignment":
-				// What its value runs comes first, then the variable holds the value.
+			case "variable_assignment": {
+				// What its value runs comes first, then the variable holds the value. A bare assignment is a command
+				// of its own: it may change what later commands run (PATH, IFS, BASH_ENV, an exported variable).
 				this.visitChildren(node, place, out);
 				this.assign(node);
+				const command: ShellCommand = { words: [], assignments: [node.text], redirects: [], inner: [], background: place.background, text: node.text, start: place.offset + node.startIndex };
+				if (place.inFunction !== undefined) command.inFunction = place.inFunction;
+				this.commands.push(command);
+				out.push(command);
 				return;
+			}
 			default:
 				this.visitChildren(node, place, out);
 		}
@@ -190,16 +202,18 @@ class LineReader {
 			if (child.type === "variable_assignment") {
 				assignments.push(child.text);
 				// `x=~ cmd $x`: the assignment is only cmd's environment, and bash expands $x before it applies.
-				if (node.type === "command") {
-					this.visitChildren(child, within, inner);
-					return;
-				}
+				this.visitChildren(child, within, inner);
+				// `export x=~`: from here on the variable holds the value.
+				if (node.type !== "command") this.assign(child);
+				return;
 			} else if (field === "name" || field === "argument" || node.type !== "command") {
-				if (child.isNamed || node.type !== "command") words.push(this.word(child));
+				if (child.isNamed || node.type !== "command") words.push(...this.words(child));
 			}
 			this.visit(child, within, inner);
 		});
 		if (node.type === "unset_command") this.unset(words);
+		const evaluated = evaluatedArguments(effectiveWords(words));
+		if (evaluated) this.unread.push(evaluated);
 		for (const code of this.codeRun(words)) {
 			if (place.depth < MAX_NESTING) {
 				inner.push(...this.readCode(code, { ...within, offset: place.offset + node.startIndex + 1, depth: place.depth + 1 }));
@@ -219,17 +233,21 @@ class LineReader {
 	 */
 	private codeRun(words: readonly ShellWord[]): string[] {
 		const run = effectiveWords(words);
-		if (commandName(run) === "eval") {
-			const parts = run.slice(1).map((word) => word.literal);
-			if (parts.some((part) => part === undefined)) {
-				this.complete = false;
-				return [];
-			}
-			return [parts.join(" ")];
+		const dynamic = (): string[] => {
+			this.complete = false;
+			this.unread.push(run.map((word) => word.text).join(" "));
+			return [];
+		};
+		const name = commandName(run);
+		if (name === "eval" || name === "trap" || name === "watch") {
+			const parts = stringCode(name, run);
+			if (parts.some((part) => part === undefined)) return dynamic();
+			return parts.length > 0 ? [parts.join(" ")] : [];
 		}
 		const found = shellCode(run);
 		if (!found) return [];
-		if (!found.sure || found.code.includes(undefined)) this.complete = false;
+		if (found.code.includes(undefined)) return dynamic();
+		if (!found.sure) this.complete = false;
 		return found.code.filter((code) => code !== undefined);
 	}
 
@@ -250,6 +268,26 @@ class LineReader {
 		return { text: node.text, ...this.literal(node, true) };
 	}
 
+	/**
+	 * The words `node` becomes: several when it holds a brace expansion (`rm -rf {~,x}` deletes ~ and x), each read
+	 * as a word of its own; one word known only when the line runs when there would be too many.
+	 */
+	private words(node: Node): ShellWord[] {
+		const alternatives = braceAlternatives(node.text);
+		if (alternatives === undefined) return [this.word(node)];
+		if (alternatives === "too many") return [{ text: node.text, pathStart: "" }];
+		return alternatives.map((text) => {
+			const tree = this.parser.parse(`: ${text}`);
+			try {
+				const command = tree?.rootNode.namedChildren[0];
+				const argument = command?.type === "command" && command.namedChildren.length === 2 ? command.namedChildren[1] : undefined;
+				return argument && !tree!.rootNode.hasError ? { ...this.word(argument), text } : { text, pathStart: "" };
+			} finally {
+				tree?.delete();
+			}
+		});
+	}
+
 	/** The word's literal and path, each undefined past an expansion it cannot know. */
 	private literal(node: Node, first: boolean): Omit<ShellWord, "text"> {
 		const plain = (text: string) => ({ literal: text, path: text, pathStart: text });
@@ -257,12 +295,16 @@ class LineReader {
 			case "word": {
 				const literal = node.text.replace(/\\\n/g, "").replace(/\\(.)/gs, "$1");
 				const path = first && node.text.startsWith("~") ? this.expandTilde(literal) : literal;
-				return { literal, path, pathStart: path };
+				return { literal, path, pathStart: path ?? "" };
 			}
 			case "number":
 				return plain(node.text);
 			case "raw_string":
 				return plain(node.text.slice(1, -1));
+			case "ansi_c_string": {
+				const decoded = decodeAnsiC(node.text.slice(2, -1));
+				return decoded === undefined ? UNKNOWN : plain(decoded);
+			}
 			case "command_name":
 				return node.namedChildren[0] ? this.literal(node.namedChildren[0], first) : UNKNOWN;
 			case "simple_expansion":
@@ -298,9 +340,11 @@ class LineReader {
 		return { literal, path, pathStart: path ?? pathStart };
 	}
 
-	private expandTilde(literal: string): string {
+	/** `~` and `~/…` are the home folder; any other tilde prefix (`~+` the working folder, `~-`, `~root`) is known only when the line runs. */
+	private expandTilde(literal: string): string | undefined {
 		if (literal === "~") return this.home;
-		return literal.startsWith("~/") ? this.home + literal.slice(1) : literal;
+		if (literal.startsWith("~/")) return this.home + literal.slice(1);
+		return undefined;
 	}
 }
 
@@ -314,4 +358,37 @@ function variableName(node: Node): string | undefined {
 /** Inside double quotes a backslash escapes only $ ` " \ and a newline. */
 function unescapeDoubleQuoted(text: string): string {
 	return text.replace(/\\([$`"\\\n])/g, (_match, char: string) => (char === "\n" ? "" : char));
+}
+
+/**
+ * The code `eval`, `trap` or `watch` runs from its words: eval's words joined; trap's first word when a signal
+ * follows it; watch's words after its options. An element is undefined where a word is known only when it runs.
+ */
+function stringCode(name: string, words: readonly ShellWord[]): (string | undefined)[] {
+	let args = words.slice(1);
+	const option = (pattern: RegExp) => args[0]?.literal !== undefined && pattern.test(args[0].literal);
+	if (name === "trap") {
+		while (option(/^(-[lp]+|--)$/)) args = args.slice(1);
+		if (args.length < 2 || args[0].literal === "-") return [];
+		return [args[0].literal];
+	}
+	if (name === "watch") {
+		while (option(/^-/)) args = args.slice(option(/^(-n|--interval)$/) ? 2 : 1);
+	}
+	return args.map((word) => word.literal);
+}
+
+const ANSI_C_ESCAPES: Readonly<Record<string, string>> = { a: "\x07", b: "\b", e: "\x1b", E: "\x1b", f: "\f", n: "\n", r: "\r", t: "\t", v: "\v", "\\": "\\", "'": "'", '"': '"', "?": "?" };
+
+/** The text of `$'…'` (its body given); undefined for escapes it does not know (`\cX`). */
+function decodeAnsiC(body: string): string | undefined {
+	let unknown = false;
+	const text = body.replace(/\\(x[0-9a-fA-F]{1,2}|u[0-9a-fA-F]{1,4}|U[0-9a-fA-F]{1,8}|[0-7]{1,3}|.)/gs, (_match, escape: string) => {
+		if (/^[xuU]/.test(escape) && escape.length > 1) return String.fromCodePoint(Number.parseInt(escape.slice(1), 16));
+		if (/^[0-7]/.test(escape)) return String.fromCharCode(Number.parseInt(escape, 8) & 0xff);
+		if (Object.hasOwn(ANSI_C_ESCAPES, escape)) return ANSI_C_ESCAPES[escape];
+		unknown = true;
+		return "";
+	});
+	return unknown ? undefined : text;
 }

@@ -32,6 +32,20 @@ describe("secretMask", () => {
 		expect(secrets.maskLive("tokens: 3")).toBe("tokens: 3");
 	});
 
+	it("masks credentials written in an MCP server's configuration (env, headers, options), not its other values", () => {
+		const secrets = secretMask({}, [], [
+			["GITHUB_PERSONAL_ACCESS_TOKEN", "ghp_literal0123456789"],
+			["Authorization", "Bearer tok-0123456789abcdef"],
+			["X-API-Key", "xkey-0123456789"],
+			["token", "argtoken-0123456789"],
+			["NODE_ENV", "production"],
+			["PATH", "/opt/server/bin"],
+		]);
+		expect(secrets.mask("ghp_literal0123456789 | tok-0123456789abcdef | xkey-0123456789 | argtoken-0123456789 | production /opt/server/bin")).toBe(
+			"*** | *** | *** | *** | production /opt/server/bin",
+		);
+	});
+
 	it("collects the explicit key and every provider's key", () => {
 		const registry = { providers: () => ["anthropic", "openai", "local"], apiKeyFor: (provider: string) => (provider === "local" ? undefined : `${provider}-key-123456`) };
 		expect(configuredKeys(registry, "explicit-key-123456")).toEqual(["explicit-key-123456", "anthropic-key-123456", "openai-key-123456"]);
