@@ -1,5 +1,6 @@
 // Drives one provider request to an event stream: attempts, retries with backoff, the idle timeout and abort.
 // Providers only say how to send one attempt; everything that can go wrong ends here as an `error` event.
+import { performance } from "node:perf_hooks";
 import { errorMessage, formatCount, redactSecrets } from "../../lib/index.js";
 import { createAssistantMessageEventStream } from "../llm-types.js";
 import type { AssistantMessageEventStream, Model, StopReason, StreamOptions } from "../llm-types.js";
