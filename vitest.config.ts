@@ -109,10 +109,18 @@ export const PROCESS_TESTS = [
 	"test/tui/screen/terminal-handoff.test.ts",
 ];
 
+/**
+ * Headroom of a machine ten times slower than an idle 2-core one: a process test starts loom a few times (about a
+ * second each when idle), a unit test takes well under one.
+ */
+const PROCESS_TIMEOUT_MS = 180_000;
+
 export default defineConfig({
 	test: {
 		testTimeout: 20_000,
 		hookTimeout: 20_000,
+		// Both cores (vitest's default leaves one idle): process tests mostly wait for the processes they start.
+		maxWorkers: "100%",
 		// `await expect.poll(read).toX()` retries an assertion on something still to come (a frame Ink will draw):
 		// often and, on a busy machine, for long enough.
 		expect: { poll: { timeout: 5000, interval: 10 } },
@@ -129,7 +137,16 @@ export default defineConfig({
 					setupFiles: ["test/support/no-processes.ts"],
 				},
 			},
-			{ extends: true, test: { name: "process", include: PROCESS_TESTS } },
+			{
+				extends: true,
+				test: {
+					name: "process",
+					include: PROCESS_TESTS,
+					testTimeout: PROCESS_TIMEOUT_MS,
+					hookTimeout: PROCESS_TIMEOUT_MS,
+					expect: { poll: { timeout: 60_000, interval: 20 } },
+				},
+			},
 		],
 	},
 });

@@ -50,7 +50,7 @@ describe("bash output files of a loom process", () => {
 		const ws = setup();
 		server.enqueue({ toolCalls: [{ name: "bash", arguments: { command: "yes", timeout: 60 } }] }, { text: "never" });
 		const run = startLoom(["-p", ...serverFlags(server.openaiBaseUrl), "be loud"], ws);
-		await waitFor(() => outputFolders(ws.tmp).some((name) => readdirSync(join(ws.tmp, name)).length > 0), Boolean, { what: "the output file", timeoutMs: 10_000 });
+		await waitFor(() => outputFolders(ws.tmp).some((name) => readdirSync(join(ws.tmp, name)).length > 0), Boolean, { what: "the output file" });
 		run.child.kill(signal);
 		const result = await run.done;
 		expect(result.code).toBe(code);

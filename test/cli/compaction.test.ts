@@ -44,7 +44,7 @@ describe("loom --mode json with a small context window", () => {
 		const lines = readFileSync(file!, "utf8").trim().split("\n").map((line) => JSON.parse(line));
 		expect(lines.filter((line) => line.type === "compaction").length).toBe(compaction.length / 2);
 		expect(lines.filter((line) => line.type === "message")).toHaveLength(1 + 4 * 2 + 1);
-	}, 60_000);
+	});
 
 	it("does not compact with compaction.enabled false in settings.json", async () => {
 		const ws = setUp({ enabled: false });
@@ -53,5 +53,5 @@ describe("loom --mode json with a small context window", () => {
 		expect(jsonLines(result.stdout).filter(isCompactionEvent)).toEqual([]);
 		expect(server.requests.some((request) => JSON.stringify(request.body).includes("CLI SUMMARY"))).toBe(false);
 		expect(server.requests).toHaveLength(5);
-	}, 60_000);
+	});
 });

@@ -190,7 +190,7 @@ describe("extension folders", () => {
 			"loom: guard was on duty",
 			"",
 		]);
-	}, 40_000);
+	});
 
 	it("print mode skips an untrusted project's extensions and says so on stderr; --trust, the setting or a remembered yes load them", async () => {
 		const ws = workspace();

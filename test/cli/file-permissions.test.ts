@@ -46,5 +46,5 @@ describe.skipIf(!canRunAsNobody)("read-only files", () => {
 			.filter((event) => event.type === "tool_execution_end");
 		expect(ends.map((event) => event.isError)).toEqual([true, true]);
 		for (const event of ends) expect(event.result.content[0].text).toMatch(/locked\.txt is read-only/);
-	}, 30_000);
+	});
 });

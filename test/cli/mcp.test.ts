@@ -206,7 +206,7 @@ describe("no MCP server process outlives loom", () => {
 			const ws = project({ everything: everythingWithPid(join(dir, "pid"), join(dir, "helper.pid")) });
 			server.enqueue({ toolCalls: [{ name: "mcp__everything__trigger-long-running-operation", arguments: { duration: 60, steps: 600 } }] });
 			const loom = startLoom(["-p", "--mode", "json", ...serverFlags(server.openaiBaseUrl), "wait"], ws);
-			await loom.waitForStdout('"type":"tool_execution_update"', 20_000);
+			await loom.waitForStdout('"type":"tool_execution_update"');
 			const pids = [pidIn(join(dir, "pid")), pidIn(join(dir, "helper.pid"))];
 			expect(pids.every((id) => id > 0 && isAlive(id))).toBe(true);
 			loom.child.kill(signal);

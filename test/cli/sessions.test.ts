@@ -148,7 +148,7 @@ describe("sessions across runs", () => {
 		const run = startLoom(["--mode", "json", ...serverFlags(server.openaiBaseUrl), "sleep a while"], ws);
 		await run.waitForStdout('"tool_execution_start"');
 		const pidText = () => (existsSync(pidFile) ? readFileSync(pidFile, "utf8").trim() : "");
-		const pid = Number(await waitFor(pidText, Boolean, { timeoutMs: 10_000, what: "the bash command to start" }));
+		const pid = Number(await waitFor(pidText, Boolean, { what: "the bash command to start" }));
 		run.child.kill("SIGINT");
 		const result = await run.done;
 		expect(result.code).toBe(130);

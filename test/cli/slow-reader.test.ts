@@ -57,7 +57,7 @@ describe("a slow reader of stdout", () => {
 		const deltas = events.filter((e) => e.type === "message_update" && e.assistantMessageEvent.type === "text_delta");
 		expect(deltas.map((e) => e.assistantMessageEvent.delta).join("")).toBe(text);
 		expect(events.filter((e) => e.type === "message_end").map((e) => e.message.role)).toEqual(["user", "assistant"]);
-	}, 60_000);
+	});
 
 	it("text mode: gets the whole answer", async () => {
 		const ws = workspace();
@@ -67,7 +67,7 @@ describe("a slow reader of stdout", () => {
 		expect(result.stderr).toBe("");
 		expect(result.code).toBe(0);
 		expect(result.out).toBe(`${text}\n`);
-	}, 60_000);
+	});
 
 	it.skipIf(!existsSync("/proc/self/status"))(
 		"rpc mode: a reader that stops reading holds the run back instead of loom's memory filling with lines, then gets every line in order",

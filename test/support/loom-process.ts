@@ -110,7 +110,7 @@ export function startLoom(args: string[], options: LoomOptions): LoomRun {
 		child,
 		stdout: () => stdout,
 		stderr: () => stderr,
-		async waitForStdout(text, timeoutMs = 10_000) {
+		async waitForStdout(text, timeoutMs = 60_000) {
 			const found = (out: string) => (typeof text === "string" ? out.includes(text) : text.test(out));
 			const output = () => {
 				if (!found(stdout) && child.exitCode !== null) throw new Error(`loom exited (${child.exitCode}) before showing ${text}; stderr: ${stderr}`);

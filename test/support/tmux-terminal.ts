@@ -104,7 +104,7 @@ export class TmuxTerminal {
 		this.sendKeys("Enter");
 	}
 
-	waitForScreen(check: (text: string) => boolean, what: string, timeoutMs = 20_000): Promise<string> {
+	waitForScreen(check: (text: string) => boolean, what: string, timeoutMs = 60_000): Promise<string> {
 		return waitFor(() => this.screen(), check, { timeoutMs, intervalMs: 100, what: `the screen to show ${what}`, show: (text) => `It shows:\n${text}` });
 	}
 

@@ -17,7 +17,7 @@ export interface WaitOptions<T> {
  * An error thrown by `read` or `check` ends the wait at once.
  */
 export async function waitFor<T>(read: () => T | Promise<T>, check: (value: T) => boolean = Boolean, options: WaitOptions<T> = {}): Promise<T> {
-	const { timeoutMs = 10_000, intervalMs = 10, what = "the condition", show = (value) => `Last seen: ${String(value)}` } = options;
+	const { timeoutMs = 60_000, intervalMs = 10, what = "the condition", show = (value) => `Last seen: ${String(value)}` } = options;
 	const deadline = Date.now() + timeoutMs;
 	for (;;) {
 		const value = await read();

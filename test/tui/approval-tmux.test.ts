@@ -49,8 +49,8 @@ describe.skipIf(!hasTmux())("approval in a terminal (tmux)", () => {
 		await terminal.waitForScreen((t) => t.includes("read-only (shift+tab)"), "the next mode in the footer");
 
 		terminal.sendKeys("C-d");
-		await terminal.waitForScreen((t) => t.includes("[loom exited with 0]"), "loom exiting", 15_000);
-	}, 120_000);
+		await terminal.waitForScreen((t) => t.includes("[loom exited with 0]"), "loom exiting");
+	});
 });
 
 describe.skipIf(!hasTmux())("a project's read-only mode in a terminal (tmux)", () => {
@@ -81,6 +81,6 @@ describe.skipIf(!hasTmux())("a project's read-only mode in a terminal (tmux)", (
 		expect(text).not.toContain("auto (shift+tab)");
 
 		floorTerminal.sendKeys("C-d");
-		await floorTerminal.waitForScreen((t) => t.includes("[loom exited with 0]"), "loom exiting", 15_000);
-	}, 120_000);
+		await floorTerminal.waitForScreen((t) => t.includes("[loom exited with 0]"), "loom exiting");
+	});
 });

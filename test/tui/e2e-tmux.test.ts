@@ -69,11 +69,11 @@ describe.skipIf(!hasTmux())("loom in a terminal (tmux)", () => {
 		expect(count(afterResize, "╭")).toBe(1);
 
 		terminal.sendKeys("C-d");
-		await terminal.waitForScreen((t) => t.includes("[loom exited with"), "loom exiting", 15_000);
+		await terminal.waitForScreen((t) => t.includes("[loom exited with"), "loom exiting");
 		expect(terminal.screen()).toContain("[loom exited with 0]");
 		// The transcript stays in the terminal; the editor and footer are gone.
 		const after = terminal.screen();
 		expect(after).toContain("Interrupted.");
 		expect(after).not.toContain("Ask loom");
-	}, 120_000);
+	});
 });

@@ -48,7 +48,7 @@ describe.skipIf(!hasTmux())("escape sequences from outside never reach the termi
 		if (turns.at(-1)?.toolCalls) server.enqueue({ text: done });
 		await terminal.typeLine(`prompt ${step}`);
 		const expected = until ?? done;
-		await terminal.waitForScreen((text) => text.includes(expected) && text.includes("ready"), expected, 15_000);
+		await terminal.waitForScreen((text) => text.includes(expected) && text.includes("ready"), expected);
 		return terminal.history();
 	}
 
@@ -58,7 +58,7 @@ describe.skipIf(!hasTmux())("escape sequences from outside never reach the termi
 		writeFileSync(join(cwd, "notes.txt"), "alpha\n");
 		terminal = startTerminal(loom, { workspace: ws });
 		await terminal.waitForScreen((text) => text.includes("Ask loom") && text.includes("ready"), "the editor");
-	}, 120_000);
+	});
 
 	it("shows a bash command's escape sequence as text, and strips the one its output prints", async () => {
 		// The sequence sits in a comment, so the command runs harmlessly; printf then prints a real one.
@@ -153,7 +153,7 @@ describe.skipIf(!hasTmux())("print mode keeps escape sequences off the terminal 
 	async function printRun(turns: ScriptedTurn[]): Promise<{ text: string }> {
 		server.enqueue(...turns);
 		const terminal = startTerminal(loom, { args: ["-p", "go"] });
-		await terminal.waitForScreen((screen) => screen.includes("[loom exited with"), "loom exiting", 30_000);
+		await terminal.waitForScreen((screen) => screen.includes("[loom exited with"), "loom exiting");
 		expect(terminal.title()).toBe(CLEAN_TITLE);
 		expect(pasteBuffers(terminal)).toBe("");
 		// The whole pane: tmux's "Pane is dead" line may have scrolled the first one off the screen.

@@ -59,7 +59,7 @@ describe.skipIf(!hasTmux())("the project trust question in the screen (tmux)", (
 		await terminal.waitForScreen((text) => !text.includes("Trust this project folder?") && text.includes("Ask loom"), "the editor back");
 		// The answer is saved once the question has closed, not necessarily before the screen is drawn again.
 		const trust = join(ws.home, "trust.json");
-		await waitFor(() => existsSync(trust), (saved) => saved, { timeoutMs: 5_000, what: "trust.json" });
+		await waitFor(() => existsSync(trust), (saved) => saved, { what: "trust.json" });
 		expect(JSON.parse(readFileSync(trust, "utf8"))).toEqual({ [ws.cwd]: false });
 
 		mkdirSync(join(ws.cwd, "data"));

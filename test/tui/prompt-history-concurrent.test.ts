@@ -58,5 +58,5 @@ describe("the prompt history shared by several looms", () => {
 		// Bounded still: at most the kept lines and those appended since the last trim.
 		expect(total).toBeGreaterThanOrEqual(MAX_SAVED_PROMPTS);
 		expect(total).toBeLessThanOrEqual(MAX_SAVED_PROMPTS + writers.length * 10);
-	}, 120_000);
+	});
 });

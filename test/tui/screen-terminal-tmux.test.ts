@@ -44,19 +44,19 @@ describe.skipIf(!hasTmux())("the screen in a terminal (tmux)", () => {
 	 */
 	async function edit(text: string, keys: Array<string | { raw: string }>, expected: string): Promise<void> {
 		terminal.sendKeys("-l", text);
-		await terminal.waitForScreen((screen) => editorText(screen) === `› ${text}`, `"${text}" in the editor`, 5_000);
+		await terminal.waitForScreen((screen) => editorText(screen) === `› ${text}`, `"${text}" in the editor`);
 		for (const key of keys) {
 			if (typeof key === "string") terminal.sendKeys(key);
 			else terminal.sendKeys("-l", key.raw);
 		}
-		await terminal.waitForScreen((screen) => editorText(screen) === expected, `the editor to read ${JSON.stringify(expected)}`, 5_000);
+		await terminal.waitForScreen((screen) => editorText(screen) === expected, `the editor to read ${JSON.stringify(expected)}`);
 	}
 
 	/** Empties a one-line editor, and waits to see it empty before anything else is typed. */
 	async function clear(): Promise<void> {
 		terminal.sendKeys("End");
 		terminal.sendKeys("C-u");
-		await terminal.waitForScreen((screen) => editorText(screen).includes("Ask loom"), "an empty editor", 5_000);
+		await terminal.waitForScreen((screen) => editorText(screen).includes("Ask loom"), "an empty editor");
 	}
 
 	it("edits with the keys as tmux sends them", async () => {
@@ -78,7 +78,7 @@ describe.skipIf(!hasTmux())("the screen in a terminal (tmux)", () => {
 		await edit("cat /usr/local/bin", ["C-w"], "› cat");
 		await clear();
 		await edit("first", [{ raw: "\u001b[27;2;13~" }, "second"], "› first\n  second");
-	}, 60_000);
+	});
 
 	it("two Ctrl+C while an answer streams leave what was shown and an interrupted line in the scrollback", async () => {
 		const paragraph = (n: number) => `Paragraph ${n} of the answer, streaming slowly.`;
@@ -100,7 +100,7 @@ describe.skipIf(!hasTmux())("the screen in a terminal (tmux)", () => {
 		// In order: the prompt, the answer so far, then the interrupted line.
 		expect(scrollback.indexOf("› tell me slowly")).toBeLessThan(scrollback.indexOf(paragraph(1)));
 		expect(scrollback.lastIndexOf(streaming)).toBeLessThan(scrollback.indexOf("Interrupted"));
-	}, 60_000);
+	});
 
 	it("one Ctrl+C on an empty editor stops the run as Esc does: the command ends, the file is complete, loom stays", async () => {
 		const started = join(root, "ctrl-c-started");
@@ -124,7 +124,7 @@ describe.skipIf(!hasTmux())("the screen in a terminal (tmux)", () => {
 		await terminal.waitForScreen((screen) => screen.includes("Back again."), "the next answer");
 		terminal.sendKeys("C-d");
 		await terminal.waitForScreen((screen) => screen.includes("[loom exited with 0]"), "loom to exit");
-	}, 60_000);
+	});
 
 	it("Up in a new loom recalls the prompts typed in this project before, newest first", async () => {
 		server.setDefaultTurn({ text: "Noted." });
@@ -141,7 +141,7 @@ describe.skipIf(!hasTmux())("the screen in a terminal (tmux)", () => {
 		await terminal.waitForScreen((screen) => editorText(screen) === "› and the bread", "the latest prompt recalled");
 		terminal.sendKeys("Up");
 		await terminal.waitForScreen((screen) => editorText(screen) === "› remember the milk", "the one before");
-	}, 60_000);
+	});
 
 	it("draws markdown tables within 60 columns: grids that fit, a table too wide as records, no line wrapped by the terminal", async () => {
 		const names = Array.from("東京都区部大阪府市町村県道北海九州");
@@ -159,7 +159,7 @@ describe.skipIf(!hasTmux())("the screen in a terminal (tmux)", () => {
 		expect(screen).toMatch(/│ --model │ The model to use for every +│ claude-sonnet │/);
 		expect(rows).toContain("東: 東京");
 		expect(rows).toContain("州: 州東");
-	}, 60_000);
+	});
 
 	it("shows a silent command's row as running, not preparing, while it runs", async () => {
 		server.enqueue({ toolCalls: [{ id: "call_quiet", name: "bash", arguments: { command: "sleep 30 && echo x" } }] }, { text: "Stopped." });
@@ -170,7 +170,7 @@ describe.skipIf(!hasTmux())("the screen in a terminal (tmux)", () => {
 		expect(screen).not.toContain("preparing");
 		terminal.sendKeys("Escape");
 		await terminal.waitForScreen((text) => text.includes("ready"), "the run to stop");
-	}, 60_000);
+	});
 
 	it("draws live with CI set in the environment: a person at a terminal runs the screen", async () => {
 		server.enqueue({ text: "Answered live." });
@@ -179,5 +179,5 @@ describe.skipIf(!hasTmux())("the screen in a terminal (tmux)", () => {
 		await terminal.waitForScreen((text) => text.includes("Ask loom"), "the editor");
 		await terminal.typeLine("hello");
 		await terminal.waitForScreen((text) => text.includes("Answered live.") && text.includes("ready"), "the answer and the ready footer");
-	}, 60_000);
+	});
 });

@@ -36,6 +36,6 @@ describe.skipIf(!hasTmux())("!!command and secrets in a terminal (tmux)", () => 
 		expect(readFileSync(file!, "utf8")).not.toContain(SECRET);
 
 		terminal.sendKeys("C-d");
-		await terminal.waitForScreen((t) => t.includes("[loom exited with 0]"), "loom exiting", 15_000);
-	}, 120_000);
+		await terminal.waitForScreen((t) => t.includes("[loom exited with 0]"), "loom exiting");
+	});
 });

@@ -71,7 +71,7 @@ describe.skipIf(!hasTmux())("signals while the screen is up (tmux)", () => {
 		await new Promise((resolve) => setTimeout(resolve, 1000));
 		expect(terminal.screen()).not.toContain("[loom exited");
 		process.kill(loom, "SIGTERM");
-		await terminal.waitForScreen((text) => text.includes("[loom exited with 143]"), "loom's exit after the second signal", 5_000);
+		await terminal.waitForScreen((text) => text.includes("[loom exited with 143]"), "loom's exit after the second signal");
 		expect(await pastedLines()).not.toContain("^[[200~");
 		expect(cursorShown()).toBe(true);
 	});

@@ -59,7 +59,7 @@ describe.skipIf(!hasTmux())("lending the terminal (tmux)", () => {
 		terminal.sendKeys("-l", loomCommand(home, serverFlags(server.openaiBaseUrl), { EDITOR: editor }));
 		terminal.sendKeys("Enter");
 		await terminal.waitForScreen((text) => text.includes("Ask loom") && text.includes("ready"), "the editor and the footer");
-	}, 120_000);
+	});
 
 	afterAll(() => terminal.kill());
 
@@ -83,7 +83,7 @@ describe.skipIf(!hasTmux())("lending the terminal (tmux)", () => {
 
 	it("!command returns when the shell is done, though a background job holds its output; Esc stops a long one with all it started", async () => {
 		await terminal.typeLine("!sleep 100 & echo $! > bg.pid; echo hi-and-done");
-		await terminal.waitForScreen((t) => /^\s+hi-and-done$/m.test(t) && !t.includes("esc stops it"), "the command's output, done", 10_000);
+		await terminal.waitForScreen((t) => /^\s+hi-and-done$/m.test(t) && !t.includes("esc stops it"), "the command's output, done");
 		background = await pidIn(join(cwd, "bg.pid"));
 		expect(running(background)).toBe(true);
 
@@ -117,7 +117,7 @@ describe.skipIf(!hasTmux())("lending the terminal (tmux)", () => {
 		expect(background).toBeGreaterThan(0);
 		terminal.sendKeys("C-d");
 		// Resumed by fg, loom is a job of its own: the shell's prompt comes back, without loomCommand's exit line.
-		await terminal.waitForScreen((t) => t.trimEnd().endsWith("shell$"), "the shell after loom exits", 15_000);
+		await terminal.waitForScreen((t) => t.trimEnd().endsWith("shell$"), "the shell after loom exits");
 		expect(await waitFor(() => !running(background), Boolean, { what: "the background job to end with loom" })).toBe(true);
 	});
 });

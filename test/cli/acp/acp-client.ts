@@ -87,7 +87,7 @@ export function startAcpClient(ws: Workspace, openaiBaseUrl: string, options: Ac
 			const found = await waitFor(
 				() => updates(sessionId).find(match),
 				(update) => update !== undefined,
-				{ timeoutMs: 10_000, what, show: () => `updates: ${JSON.stringify(updates(sessionId))}\nstderr: ${loom.stderr()}` },
+				{ what, show: () => `updates: ${JSON.stringify(updates(sessionId))}\nstderr: ${loom.stderr()}` },
 			);
 			return found!;
 		},

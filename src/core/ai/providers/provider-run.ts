@@ -1,5 +1,6 @@
 // Drives one provider request to an event stream: attempts, retries with backoff, the idle timeout and abort.
 // Providers only say how to send one attempt; everything that can go wrong ends here as an `error` event.
+import { performance } from "node:perf_hooks";
 import { errorMessage, formatCount, redactSecrets } from "../../lib/index.js";
 import { createAssistantMessageEventStream } from "../messages.js";
 import type { AssistantMessageEventStream, Model, StopReason, StreamOptions } from "../llm-types.js";
@@ -138,27 +139,27 @@ async function runAttempt(
 	const onUserAbort = () => controller.abort();
 	userSignal?.addEventListener("abort", onUserAbort, { once: true });
 	let idle = false;
-	// touch() runs for every chunk, so it only notes the time; the one timer re-arms itself for whatever
+	// touch() runs for every chunk, so it only notes the clock; the one timer re-arms itself for whatever
 	// remains of the idle period when it fires (a timer reset per event cost more than the parsing).
-	let lastActivity = performance.now();
+	let lastActivity = waitedMs();
 	let seenProgress = -1;
 	/** Reading waits for the consumer: the server is not idle, it waits for us. */
 	let waitingForConsumer = false;
 	const touch = () => {
 		if (partial.progress !== seenProgress) {
 			seenProgress = partial.progress;
-			lastActivity = performance.now();
+			lastActivity = waitedMs();
 		}
 		const behind = partial.consumerBehind();
 		if (!behind) return undefined;
 		waitingForConsumer = true;
 		return untilAborted(behind, controller.signal).then(() => {
 			waitingForConsumer = false;
-			lastActivity = performance.now();
+			lastActivity = waitedMs();
 		});
 	};
 	const check = () => {
-		const silentFor = waitingForConsumer ? 0 : performance.now() - lastActivity;
+		const silentFor = waitingForConsumer ? 0 : waitedMs() - lastActivity;
 		if (silentFor >= idleMs) {
 			idle = true;
 			controller.abort();
@@ -180,6 +181,16 @@ async function runAttempt(
 		clearTimeout(timer);
 		userSignal?.removeEventListener("abort", onUserAbort);
 	}
+}
+
+/**
+ * The idle clock: milliseconds this thread's event loop has spent waiting (for the network among others) since it
+ * started. Silence is measured on it rather than on the wall clock, so time loom spends working — a consumer that
+ * holds the loop, the SDK's and fetch's first-use loading, parsing a burst, a machine too busy to run us — never
+ * counts as the server's: data that arrived meanwhile waits unread in the socket, it was not missing.
+ */
+function waitedMs(): number {
+	return performance.eventLoopUtilization().idle;
 }
 
 /** Resolves with `work`, or as soon as the signal aborts. */
