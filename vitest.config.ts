@@ -16,6 +16,7 @@ export const PROCESS_TESTS = [
 	"test/plugs/checkpoints/files-mode.test.ts",
 	"test/plugs/checkpoints/git-output.test.ts",
 	"test/plugs/checkpoints/prune.test.ts",
+	"test/plugs/checkpoints/restore-deletes.test.ts",
 	"test/plugs/checkpoints/restore.test.ts",
 	"test/plugs/checkpoints/session-rewind.test.ts",
 	"test/plugs/checkpoints/shadow-repo.test.ts",

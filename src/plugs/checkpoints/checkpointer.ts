@@ -50,6 +50,7 @@ interface Setup {
 interface Snapshot {
 	tree: string;
 	skipped: SkippedFile[];
+	outside?: string[];
 }
 
 interface ActiveRun {
@@ -175,12 +176,15 @@ export class Checkpointer implements FileCheckpoints {
 	private async recordBefore(run: ActiveRun): Promise<void> {
 		const setup = await this.setup();
 		if (setup.repo) {
-			const result = await this.snapshot(setup, setup.repo);
+			const result = await this.snapshot(setup, setup.repo, { outside: true });
 			if (typeof result !== "string") {
+				const prefix = `${run.sessionId}/${run.record.run}`;
+				const outside = result.outside && (await setup.repo.writeList(result.outside));
 				run.record.before = result.tree;
 				run.record.skipped = result.skipped;
-				await setup.repo.keep({ [`${run.sessionId}/${run.record.run}/before`]: result.tree });
-				this.write(run, { at: run.record.at, mode: "tree", before: result.tree, skipped: result.skipped });
+				run.record.outside = outside;
+				await setup.repo.keep({ [`${prefix}/before`]: result.tree, ...(outside ? { [`${prefix}/outside`]: outside } : {}) });
+				this.write(run, { at: run.record.at, mode: "tree", before: result.tree, skipped: result.skipped, outside });
 				return;
 			}
 			this.fallBack(setup, result);
@@ -216,9 +220,9 @@ export class Checkpointer implements FileCheckpoints {
 	}
 
 	/** A snapshot, or why it could not be taken. */
-	private async snapshot(setup: Setup, repo: ShadowRepo): Promise<Snapshot | string> {
+	private async snapshot(setup: Setup, repo: ShadowRepo, options: { outside?: boolean } = {}): Promise<Snapshot | string> {
 		try {
-			const result = await repo.snapshot(this.indexName, this.limits);
+			const result = await repo.snapshot(this.indexName, this.limits, options);
 			if (result.kind === "too-many") return `${setup.workTree} has more than ${result.limit.toLocaleString("en-US")} files to record`;
 			this.reportSkipped(setup.dir, result.skipped);
 			return result;
