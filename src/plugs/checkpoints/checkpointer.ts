@@ -15,7 +15,7 @@ import { capturePreimage, contentHash, workTreePath } from "./preimages.js";
 import { checkpointsRoot, findProjectRoot, notAProject, projectKey } from "./project-root.js";
 import { pruneCheckpoints } from "./prune.js";
 import { filesRestore, planFilesRestore, planTreeRestore } from "./restore-plan.js";
-import { unreportedSkips } from "./reported-skips.js";
+import { firstTimeSaid, unreportedSkips } from "./reported-skips.js";
 import { ShadowRepo } from "./shadow-repo.js";
 
 /** Which session the runs belong to; asked at each run, since /new, /resume and /fork change it. */
@@ -234,12 +234,14 @@ export class Checkpointer implements FileCheckpoints {
 	/** From now on this session keeps write/edit pre-images instead of snapshots. */
 	private fallBack(setup: Setup, reason: string): void {
 		this.setupPromise = Promise.resolve({ dir: setup.dir, workTree: setup.workTree, reason });
-		this.warnOnce(reason);
+		this.warnOnce(setup.dir, reason);
 	}
 
-	private warnOnce(reason: string): void {
+	/** Once per project (remembered in its checkpoint folder), not in every session or print run. */
+	private warnOnce(projectDir: string, reason: string): void {
 		if (this.warned) return;
 		this.warned = true;
+		if (!firstTimeSaid(projectDir, reason)) return;
 		this.options.notify(
 			"warning",
 			`Checkpoints: ${reason}, so the working tree is not snapshotted; /rewind can restore only files changed by write and edit, not what bash changed.`,
@@ -257,7 +259,7 @@ export class Checkpointer implements FileCheckpoints {
 
 	private setup(): Promise<Setup> {
 		this.setupPromise ??= this.decide().then((setup) => {
-			if (setup.reason) this.warnOnce(setup.reason);
+			if (setup.reason) this.warnOnce(setup.dir, setup.reason);
 			this.resolvedRepo = setup.repo;
 			return setup;
 		});
