@@ -58,6 +58,7 @@ export const PROCESS_TESTS = [
 	"test/core/ai/providers/slow-consumer.test.ts",
 	"test/core/ai/transform-messages.test.ts",
 	"test/core/session/agent-session.test.ts",
+	"test/core/session/store/malformed-parts.test.ts",
 	"test/core/session/compaction/compact.test.ts",
 	"test/core/session/compaction/generate-summary.test.ts",
 	"test/core/session/compaction/session-recipe.test.ts",

@@ -34,7 +34,7 @@ export class AgentSession extends SessionPlugs {
 	 * composed into the agent's beforeToolCall / afterToolCall. Assigning `agent.beforeToolCall` or
 	 * `agent.afterToolCall` directly replaces the composed hook, and with it every link of that chain.
 	 */
-	readonly hooks = new ToolHooks();
+	readonly hooks = new ToolHooks((text) => this.ui.notify("error", text));
 	/**
 	 * Slash commands this session offers (its built-ins; later extensions, prompt templates, skills). A command
 	 * another of its name hides is reported once, as a warning through the session's ui.
