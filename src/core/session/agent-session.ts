@@ -19,6 +19,7 @@ import type { SessionEvent } from "./session-events.js";
 import { SessionNavigation } from "./session-navigation.js";
 import { SessionPlugs } from "./session-plugs.js";
 import { SessionRecord } from "./session-record.js";
+import type { FilesRestore } from "./file-checkpoints.js";
 import type { RewindResult, RewindScope } from "./session-rewind.js";
 import { SessionTools } from "./session-tools.js";
 import type { PromptParts } from "./prompt/index.js";
@@ -33,7 +34,7 @@ export class AgentSession extends SessionPlugs {
 	 * composed into the agent's beforeToolCall / afterToolCall. Assigning `agent.beforeToolCall` or
 	 * `agent.afterToolCall` directly replaces the composed hook, and with it every link of that chain.
 	 */
-	readonly hooks = new ToolHooks();
+	readonly hooks = new ToolHooks((text) => this.ui.notify("error", text));
 	/**
 	 * Slash commands this session offers (its built-ins; later extensions, prompt templates, skills). A command
 	 * another of its name hides is reported once, as a warning through the session's ui.
@@ -328,8 +329,16 @@ export class AgentSession extends SessionPlugs {
 	 * Goes back to before a prompt of the conversation (its entry id, from prompts()): the files as they were before
 	 * its run (asking before overwriting files changed after the agent), the conversation, or both. Not during a run.
 	 */
-	rewind(promptEntryId: string, scope: RewindScope): Promise<RewindResult> {
-		return this.navigation.rewind(promptEntryId, scope);
+	rewind(promptEntryId: string, scope: RewindScope, prepared?: FilesRestore): Promise<RewindResult> {
+		return this.navigation.rewind(promptEntryId, scope, prepared);
+	}
+
+	/**
+	 * What rewinding the files to before a prompt would do, worked out and not done (a string says why it cannot be);
+	 * rewind() applies exactly this restore when handed it. Not during a run.
+	 */
+	previewRewind(promptEntryId: string): Promise<FilesRestore | string> {
+		return this.navigation.previewRewind(promptEntryId);
 	}
 
 	/**

@@ -2,6 +2,7 @@
 // the Agent's single beforeToolCall / afterToolCall slot. The approval policy, extensions, checkpoints and the
 // secret mask each add a link; none of them needs to know the others.
 import type { AfterToolCallResult, AgentLoopConfig } from "../engine/index.js";
+import { TOOL_RESULT_PARTS, contentProblem } from "../ai/index.js";
 import { errorMessage } from "../lib/index.js";
 import { applyAfterToolCall } from "../engine/index.js";
 
@@ -60,7 +61,7 @@ function failure(entry: Entry<unknown>, error: unknown): string {
 /**
  * One beforeToolCall made of the chain: links run in order and the first `{ block: true }` wins (its reason
  * and terminate are kept; later links do not run). A link that throws blocks the call, and the model reads
- * which link failed and why.
+ * which link failed and why; so does a block whose reason is not text.
  */
 export function composeBefore(chain: HookChain<BeforeLink>): BeforeLink {
 	return async (context, signal) => {
@@ -71,18 +72,38 @@ export function composeBefore(chain: HookChain<BeforeLink>): BeforeLink {
 			} catch (error) {
 				return { block: true, reason: failure(entry, error) };
 			}
-			if (result?.block) return result;
+			if (!result?.block) continue;
+			// The reason becomes the text of the call's result: what is not text is said for it, the block stands.
+			if (result.reason !== undefined && typeof result.reason !== "string") {
+				return { ...result, reason: `The ${entry.stage} hook "${entry.name}" blocked the call (its reason was ${typeof result.reason}, not text).` };
+			}
+			return result;
 		}
 		return undefined;
 	};
 }
 
+/** Why a link's result cannot be merged into a tool result (naming the first bad field); undefined if it can. */
+export function malformedAfterResult(after: unknown): string | undefined {
+	if (after === null || typeof after !== "object" || Array.isArray(after)) return `it returned ${after === null ? "null" : Array.isArray(after) ? "a list" : `a ${typeof after}`}, not an object`;
+	const { content, isError, terminate } = after as Record<string, unknown>;
+	if (content !== undefined) {
+		const problem = contentProblem(content, TOOL_RESULT_PARTS);
+		if (problem) return problem;
+	}
+	if (isError !== undefined && typeof isError !== "boolean") return `isError is a ${typeof isError}, not true or false`;
+	if (terminate !== undefined && typeof terminate !== "boolean") return `terminate is a ${typeof terminate}, not true or false`;
+	return undefined;
+}
+
 /**
  * One afterToolCall made of the chain: each link sees the result as overridden by the links before it; every
  * field a link gives replaces that field whole (content, details, isError, terminate), in order. A link that
- * throws ends the chain, and the call's result becomes an error result saying which link failed and why.
+ * throws ends the chain, and the call's result becomes an error result saying which link failed and why. A link
+ * whose result is malformed (a null part, a text that is not text) changes nothing: `report` says which link and
+ * why, and the call keeps the result it had, so nothing malformed reaches a message or the session file.
  */
-export function composeAfter(chain: HookChain<AfterLink>): AfterLink {
+export function composeAfter(chain: HookChain<AfterLink>, report: (text: string) => void = () => {}): AfterLink {
 	return async (context, signal) => {
 		let { result, isError } = context;
 		let changed = false;
@@ -94,7 +115,12 @@ export function composeAfter(chain: HookChain<AfterLink>): AfterLink {
 				// The loop turns a throwing afterToolCall into an error result carrying this message.
 				throw new Error(failure(entry, error));
 			}
-			if (!after) continue;
+			if (after === undefined) continue;
+			const problem = malformedAfterResult(after);
+			if (problem) {
+				report(`The ${entry.stage} hook "${entry.name}" returned a malformed result (${problem}); the call keeps its own result.`);
+				continue;
+			}
 			({ result, isError } = applyAfterToolCall({ result, isError }, after));
 			changed = true;
 		}
@@ -106,6 +132,12 @@ export function composeAfter(chain: HookChain<AfterLink>): AfterLink {
 export class ToolHooks {
 	readonly before = new HookChain<BeforeLink>();
 	readonly after = new HookChain<AfterLink>();
-	readonly beforeToolCall: BeforeLink = composeBefore(this.before);
-	readonly afterToolCall: AfterLink = composeAfter(this.after);
+	readonly beforeToolCall: BeforeLink;
+	readonly afterToolCall: AfterLink;
+
+	/** `report`: tells the user about a link whose result was refused (the session's error notice). */
+	constructor(report: (text: string) => void = () => {}) {
+		this.beforeToolCall = composeBefore(this.before);
+		this.afterToolCall = composeAfter(this.after, report);
+	}
 }

@@ -4,7 +4,7 @@
 import type { Agent } from "../engine/index.js";
 import type { AgentSessionOptions } from "./agent-session-types.js";
 import { busyRefusal } from "./commands/index.js";
-import type { FileCheckpoints } from "./file-checkpoints.js";
+import type { FileCheckpoints, FilesRestore } from "./file-checkpoints.js";
 import type { ModelChoice } from "./model-choice.js";
 import type { SessionEvent, SessionOpenReason } from "./session-events.js";
 import {
@@ -18,7 +18,7 @@ import {
 	sessionTree,
 } from "./store/index.js";
 import type { SessionRecord } from "./session-record.js";
-import { type RewindResult, type RewindScope, restoreFiles } from "./session-rewind.js";
+import { type RewindResult, type RewindScope, prepareRestore, restoreFiles } from "./session-rewind.js";
 import type { SessionUi } from "./session-ui.js";
 
 /** What navigation uses of its session. */
@@ -61,13 +61,18 @@ export class SessionNavigation {
 		await this.load(reason);
 	}
 
-	async rewind(promptEntryId: string, scope: RewindScope): Promise<RewindResult> {
+	async previewRewind(promptEntryId: string): Promise<FilesRestore | string> {
 		this.refuseWhileBusy("rewind");
-		const prompt = this.prompts().find((point) => point.entryId === promptEntryId);
-		if (!prompt) throw new Error(`Entry ${promptEntryId} is not a prompt of this conversation.`);
+		this.promptPoint(promptEntryId);
+		return prepareRestore(this.host.checkpoints(), promptEntryId);
+	}
+
+	async rewind(promptEntryId: string, scope: RewindScope, prepared?: FilesRestore): Promise<RewindResult> {
+		this.refuseWhileBusy("rewind");
+		const prompt = this.promptPoint(promptEntryId);
 		const result: RewindResult = { promptText: prompt.text, conversation: false };
 		if (scope.files) {
-			const files = await restoreFiles(this.host.checkpoints(), promptEntryId, this.host.ui());
+			const files = await restoreFiles(this.host.checkpoints(), promptEntryId, this.host.ui(), prepared);
 			if (typeof files === "string") result.filesProblem = files;
 			else result.files = files;
 		}
@@ -76,6 +81,12 @@ export class SessionNavigation {
 			result.conversation = true;
 		}
 		return result;
+	}
+
+	private promptPoint(promptEntryId: string): PromptPoint {
+		const prompt = this.prompts().find((point) => point.entryId === promptEntryId);
+		if (!prompt) throw new Error(`Entry ${promptEntryId} is not a prompt of this conversation.`);
+		return prompt;
 	}
 
 	async fork(entryId: string | null | undefined): Promise<void> {

@@ -1,7 +1,7 @@
 // Rewinding a session to before one of its prompts: the files (through the session's FileCheckpoints), the
 // conversation (by moving its leaf), or both. Files the user changed after the agent are only overwritten when
 // the user says so; otherwise they are kept and the rest is restored.
-import { describePaths, type FileCheckpoints, type FilesRestore, type RestoreReport } from "./file-checkpoints.js";
+import { describePaths, type FileChange, type FileCheckpoints, type FilesRestore, type RestoreReport } from "./file-checkpoints.js";
 import type { SessionUi } from "./session-ui.js";
 
 /** What goes back. */
@@ -21,17 +21,24 @@ export interface RewindResult {
 	filesProblem?: string;
 }
 
+/** The restore of the files to before the prompt, worked out and not done (what a preview shows); a string says why none. */
+export async function prepareRestore(checkpoints: FileCheckpoints | undefined, promptEntryId: string): Promise<FilesRestore | string> {
+	if (!checkpoints) return "Checkpoints of the files are off in this session, so only the conversation can go back.";
+	return checkpoints.prepare(promptEntryId);
+}
+
 /**
- * Restores the files to before the prompt. When some of them were changed after the agent by someone else, the
- * user is asked (once, naming them) whether to overwrite them; without a yes they are kept as they are.
+ * Restores the files to before the prompt: `prepared` when given (the restore a preview showed), else one worked
+ * out now. When some of them were changed after the agent by someone else, the user is asked (once, naming them)
+ * whether to overwrite them; without a yes they are kept as they are.
  */
 export async function restoreFiles(
 	checkpoints: FileCheckpoints | undefined,
 	promptEntryId: string,
 	ui: SessionUi,
+	prepared?: FilesRestore,
 ): Promise<{ restore: FilesRestore; report: RestoreReport } | string> {
-	if (!checkpoints) return "Checkpoints of the files are off in this session, so only the conversation can go back.";
-	const restore = await checkpoints.prepare(promptEntryId);
+	const restore = prepared ?? (await prepareRestore(checkpoints, promptEntryId));
 	if (typeof restore === "string") return restore;
 	let keep: readonly string[] = [];
 	if (restore.userChanged.length > 0) {
@@ -43,6 +50,21 @@ export async function restoreFiles(
 		if (!overwrite) keep = restore.userChanged;
 	}
 	return { restore, report: await restore.apply({ keep }) };
+}
+
+/** What a restore would do, one line per kind of change, for a preview shown before the user chooses. */
+export function describeRestorePlan(restore: FilesRestore): string[] {
+	const paths = (action: FileChange["action"]) => restore.changes.filter((change) => change.action === action).map((change) => change.path);
+	const lines = [
+		paths("restore").length > 0 && `restores ${describePaths(paths("restore"))}`,
+		paths("recreate").length > 0 && `recreates ${describePaths(paths("recreate"))}`,
+		paths("delete").length > 0 && `deletes ${describePaths(paths("delete"))} (created by the agent)`,
+		restore.userChanged.length > 0 && `asks first about ${describePaths(restore.userChanged)} (changed after the agent, not by it)`,
+		restore.notRestored.length > 0 && `leaves ${describePaths(restore.notRestored.map((file) => file.path))} as they are (not recorded, or not the agent's)`,
+	].filter((line): line is string => typeof line === "string");
+	if (restore.changes.length === 0) lines.unshift("nothing to restore: the files are as they were then");
+	if (restore.note) lines.push(restore.note);
+	return lines;
 }
 
 /** A notice saying what a rewind did. */

@@ -31,11 +31,14 @@ export interface WorkTreeChanges {
 	untracked: string[];
 	modified: string[];
 	deleted: string[];
+	/** Folders holding a repository of their own ("/"-terminated): never looked into. */
+	nested: string[];
 }
 
 /** Parses the NUL-separated `<tag> <path>` records of `git ls-files -t -z`. */
 export function parseLsFiles(records: readonly string[]): WorkTreeChanges {
 	const untracked: string[] = [];
+	const nested: string[] = [];
 	const changed = new Set<string>();
 	const deleted = new Set<string>();
 	for (const record of records) {
@@ -44,11 +47,12 @@ export function parseLsFiles(records: readonly string[]): WorkTreeChanges {
 		if (path === "") continue;
 		if (tag === "?") {
 			// A directory (trailing slash) is a nested repository: its files belong to it, not to this tree.
-			if (!path.endsWith("/")) untracked.push(path);
+			if (path.endsWith("/")) nested.push(path);
+			else untracked.push(path);
 		} else if (tag === "R") deleted.add(path);
 		else if (tag === "C") changed.add(path);
 	}
-	return { untracked, modified: [...changed].filter((path) => !deleted.has(path)), deleted: [...deleted] };
+	return { untracked, modified: [...changed].filter((path) => !deleted.has(path)), deleted: [...deleted], nested };
 }
 
 export interface StagingPlan {

@@ -37,6 +37,12 @@ export interface RunRecord {
 	before?: string;
 	/** Tree mode: the work tree when the run ended. */
 	after?: string;
+	/**
+	 * Tree mode: the blob (in the shadow repository) listing where `before` did not look: ignored files, wholly
+	 * ignored folders and nested repositories (folders end in "/"). Without it a restore deletes nothing that is
+	 * missing from `before`, since its absence there proves nothing.
+	 */
+	outside?: string;
 	/** Files not recorded in `before` (over the size limit). */
 	skipped?: SkippedFile[];
 	afterSkipped?: SkippedFile[];

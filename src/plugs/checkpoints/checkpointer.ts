@@ -15,7 +15,7 @@ import { capturePreimage, contentHash, workTreePath } from "./preimages.js";
 import { checkpointsRoot, findProjectRoot, notAProject, projectKey } from "./project-root.js";
 import { pruneCheckpoints } from "./prune.js";
 import { filesRestore, planFilesRestore, planTreeRestore } from "./restore-plan.js";
-import { unreportedSkips } from "./reported-skips.js";
+import { firstTimeSaid, unreportedSkips } from "./reported-skips.js";
 import { ShadowRepo } from "./shadow-repo.js";
 
 /** Which session the runs belong to; asked at each run, since /new, /resume and /fork change it. */
@@ -50,6 +50,7 @@ interface Setup {
 interface Snapshot {
 	tree: string;
 	skipped: SkippedFile[];
+	outside?: string[];
 }
 
 interface ActiveRun {
@@ -175,12 +176,15 @@ export class Checkpointer implements FileCheckpoints {
 	private async recordBefore(run: ActiveRun): Promise<void> {
 		const setup = await this.setup();
 		if (setup.repo) {
-			const result = await this.snapshot(setup, setup.repo);
+			const result = await this.snapshot(setup, setup.repo, { outside: true });
 			if (typeof result !== "string") {
+				const prefix = `${run.sessionId}/${run.record.run}`;
+				const outside = result.outside && (await setup.repo.writeList(result.outside));
 				run.record.before = result.tree;
 				run.record.skipped = result.skipped;
-				await setup.repo.keep({ [`${run.sessionId}/${run.record.run}/before`]: result.tree });
-				this.write(run, { at: run.record.at, mode: "tree", before: result.tree, skipped: result.skipped });
+				run.record.outside = outside;
+				await setup.repo.keep({ [`${prefix}/before`]: result.tree, ...(outside ? { [`${prefix}/outside`]: outside } : {}) });
+				this.write(run, { at: run.record.at, mode: "tree", before: result.tree, skipped: result.skipped, outside });
 				return;
 			}
 			this.fallBack(setup, result);
@@ -216,9 +220,9 @@ export class Checkpointer implements FileCheckpoints {
 	}
 
 	/** A snapshot, or why it could not be taken. */
-	private async snapshot(setup: Setup, repo: ShadowRepo): Promise<Snapshot | string> {
+	private async snapshot(setup: Setup, repo: ShadowRepo, options: { outside?: boolean } = {}): Promise<Snapshot | string> {
 		try {
-			const result = await repo.snapshot(this.indexName, this.limits);
+			const result = await repo.snapshot(this.indexName, this.limits, options);
 			if (result.kind === "too-many") return `${setup.workTree} has more than ${result.limit.toLocaleString("en-US")} files to record`;
 			this.reportSkipped(setup.dir, result.skipped);
 			return result;
@@ -230,12 +234,14 @@ export class Checkpointer implements FileCheckpoints {
 	/** From now on this session keeps write/edit pre-images instead of snapshots. */
 	private fallBack(setup: Setup, reason: string): void {
 		this.setupPromise = Promise.resolve({ dir: setup.dir, workTree: setup.workTree, reason });
-		this.warnOnce(reason);
+		this.warnOnce(setup.dir, reason);
 	}
 
-	private warnOnce(reason: string): void {
+	/** Once per project (remembered in its checkpoint folder), not in every session or print run. */
+	private warnOnce(projectDir: string, reason: string): void {
 		if (this.warned) return;
 		this.warned = true;
+		if (!firstTimeSaid(projectDir, reason)) return;
 		this.options.notify(
 			"warning",
 			`Checkpoints: ${reason}, so the working tree is not snapshotted; /rewind can restore only files changed by write and edit, not what bash changed.`,
@@ -253,7 +259,7 @@ export class Checkpointer implements FileCheckpoints {
 
 	private setup(): Promise<Setup> {
 		this.setupPromise ??= this.decide().then((setup) => {
-			if (setup.reason) this.warnOnce(setup.reason);
+			if (setup.reason) this.warnOnce(setup.dir, setup.reason);
 			this.resolvedRepo = setup.repo;
 			return setup;
 		});

@@ -98,7 +98,7 @@ async function pruneProject(dir: string, options: PruneOptions, report: PruneRep
 
 /** Refs a run's trees are kept by. */
 function refsOf(sessionId: string): (run: RunRecord) => string[] {
-	return (run) => (run.mode === "tree" ? [`${sessionId}/${run.run}/before`, `${sessionId}/${run.run}/after`] : []);
+	return (run) => (run.mode === "tree" ? ["before", "after", "outside"].map((name) => `${sessionId}/${run.run}/${name}`) : []);
 }
 
 /**

@@ -1,10 +1,14 @@
-// Which files a project's checkpoints have named as left out (over the size limit), kept in the project's
-// checkpoint folder, so each is named once per project rather than in every session and every print run.
+// What a project's checkpoints have told the user, kept in the project's checkpoint folder, so each thing is said
+// once per project rather than in every session and every print run: the files named as left out (over the size
+// limit), and why the work tree is not snapshotted.
 import { join } from "node:path";
 import { readJsonState, writeJsonState } from "../../core/index.js";
 import type { SkippedFile } from "./changed-files.js";
 
 const FILE = "left-out.json";
+const SAID_FILE = "said.json";
+/** Notices remembered at most, the latest kept. */
+const MAX_SAID = 100;
 const MAX_BYTES = 1024 * 1024;
 /** Paths remembered at most, the latest kept. */
 const MAX_PATHS = 5000;
@@ -18,15 +22,23 @@ export function unreportedSkips(projectDir: string, skipped: readonly SkippedFil
 	return fresh;
 }
 
-function load(projectDir: string): Set<string> {
-	const parsed = readJsonState(join(projectDir, FILE), MAX_BYTES);
-	return new Set(Array.isArray(parsed) ? parsed.filter((path): path is string => typeof path === "string") : []);
+/** True the first time `notice` is asked about in this project (it is then remembered as said). */
+export function firstTimeSaid(projectDir: string, notice: string): boolean {
+	const said = load(projectDir, SAID_FILE);
+	if (said.has(notice)) return false;
+	save(projectDir, [...said, notice].slice(-MAX_SAID), SAID_FILE);
+	return true;
 }
 
-function save(projectDir: string, paths: string[]): void {
+function load(projectDir: string, file = FILE): Set<string> {
+	const parsed = readJsonState(join(projectDir, file), MAX_BYTES);
+	return new Set(Array.isArray(parsed) ? parsed.filter((entry): entry is string => typeof entry === "string") : []);
+}
+
+function save(projectDir: string, entries: string[], file = FILE): void {
 	try {
-		writeJsonState(join(projectDir, FILE), paths);
+		writeJsonState(join(projectDir, file), entries);
 	} catch {
-		// Not remembered: the files are named again next time, which is no harm.
+		// Not remembered: it is said again next time, which is no harm.
 	}
 }

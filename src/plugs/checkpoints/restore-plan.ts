@@ -23,7 +23,9 @@ interface Planned {
 
 /**
  * Tree mode: the restore from the work tree now (`current`, just snapshotted) to `runs[0].before`. The user's
- * changes are what differs between a run's end and the next run's start (or now).
+ * changes are what differs between a run's end and the next run's start (or now). A file missing from
+ * `runs[0].before` is deleted only when a checkpoint proves the agent created it (see agentCreated); any other is
+ * left as it is and said so.
  */
 export async function planTreeRestore(repo: ShadowRepo, runs: readonly RunRecord[], current: { tree: string; skipped: SkippedFile[] }): Promise<Planned> {
 	const target = runs[0]!;
@@ -39,7 +41,15 @@ export async function planTreeRestore(repo: ShadowRepo, runs: readonly RunRecord
 	const unrecorded = new Map<string, SkippedFile>();
 	for (const file of [...(target.skipped ?? []), ...current.skipped]) unrecorded.set(file.path, file);
 	const notRestored = [...unrecorded.values()].map((file) => ({ path: file.path, reason: skippedReason(file) }));
-	const restorable = changes.filter((change) => !unrecorded.has(change.path));
+	const recorded = changes.filter((change) => !unrecorded.has(change.path));
+	// The diff goes from now to then: "deleted" means it exists now and did not then.
+	const created = await agentCreated(
+		repo,
+		runs,
+		recorded.filter((change) => change.status === "deleted").map((change) => change.path),
+	);
+	notRestored.push(...created.kept);
+	const restorable = recorded.filter((change) => change.status !== "deleted" || created.proven.has(change.path));
 	// Read in the order the restore writes the files back (see filesRestore).
 	const written = restorable.filter((change) => change.status !== "deleted").sort(byPath);
 	const blobs = blobBatches(repo, written.map((change) => change.toBlob));
@@ -47,6 +57,78 @@ export async function planTreeRestore(repo: ShadowRepo, runs: readonly RunRecord
 	// Folders left empty by a delete go too, unless the folder existed then.
 	const directories = steps.some((step) => step.action === "delete") ? await repo.directories(target.before!) : new Set<string>();
 	return { steps, userChanged, notRestored, keepDir: (dir) => directories.has(dir) };
+}
+
+/**
+ * Of the files that exist now but are missing from the target's `before`, those a checkpoint proves the agent
+ * created: the target's snapshot looked where the file is (it was not ignored, left out or inside a nested
+ * repository then), and some run's snapshots show the file appear during that run, from a `before` that looked
+ * there too, or a write or edit made it where the path did not exist (files mode). Everything else is kept, with
+ * why: one entry per folder the snapshot did not look into.
+ */
+async function agentCreated(
+	repo: ShadowRepo,
+	runs: readonly RunRecord[],
+	candidates: readonly string[],
+): Promise<{ proven: Set<string>; kept: { path: string; reason: string }[] }> {
+	const proven = new Set<string>();
+	const kept = new Map<string, string>();
+	if (candidates.length === 0) return { proven, kept: [] };
+	const lists = new Map<string, Promise<string[] | undefined>>();
+	const outsideOf = (run: RunRecord) => {
+		if (!run.outside) return Promise.resolve(undefined);
+		let list = lists.get(run.outside);
+		if (!list) lists.set(run.outside, (list = repo.readList(run.outside).catch(() => undefined)));
+		return list;
+	};
+	const target = runs[0]!;
+	const targetOutside = await outsideOf(target);
+	const looked = (run: RunRecord, outside: string[] | undefined, path: string) =>
+		outside !== undefined && whereNotLooked(outside, path) === undefined && !(run.skipped ?? []).some((file) => file.path === path);
+	const open = new Set<string>();
+	for (const path of candidates) {
+		if (targetOutside === undefined) kept.set(path, NOT_KNOWN);
+		else if (!looked(target, targetOutside, path)) {
+			const folder = whereNotLooked(targetOutside, path) ?? path;
+			kept.set(folder, NOT_LOOKED);
+		} else open.add(path);
+	}
+	for (const run of runs) {
+		if (open.size === 0) break;
+		for (const path of createdIn(run, await runAdded(repo, run))) {
+			if (!open.has(path)) continue;
+			if (run.mode === "files" || looked(run, await outsideOf(run), path)) {
+				proven.add(path);
+				open.delete(path);
+			}
+		}
+	}
+	for (const path of open) kept.set(path, NOT_THE_AGENTS);
+	return { proven, kept: [...kept].map(([path, reason]) => ({ path, reason })).sort(byPath) };
+}
+
+const NOT_KNOWN = "it did not exist then, but this checkpoint does not record where it looked, so the file is kept";
+const NOT_LOOKED = "ignored or inside another repository when the checkpoint was taken, so not recorded: kept as it is";
+const NOT_THE_AGENTS = "created after the checkpoint, but not during the agent's runs: kept as it is";
+
+/** The paths a tree-mode run's own snapshots show appear during it (none without both). */
+async function runAdded(repo: ShadowRepo, run: RunRecord): Promise<string[]> {
+	if (run.mode !== "tree" || !run.before || !run.after || run.before === run.after) return [];
+	const changes = await repo.diff(run.before, run.after);
+	// Files where a nested repository stood were never looked at: not the agent's for all the snapshots say.
+	const gitlinks = changes.filter((change) => change.fromMode === GITLINK).map((change) => `${change.path}/`);
+	return changes.filter((change) => change.status === "added" && !gitlinks.some((link) => change.path.startsWith(link))).map((change) => change.path);
+}
+
+/** What a run created: from its snapshots (tree mode) or from its pre-images of files that did not exist (files mode). */
+function createdIn(run: RunRecord, added: readonly string[]): readonly string[] {
+	if (run.mode === "tree") return added;
+	return (run.preimages ?? []).filter((preimage) => !preimage.existed).map((preimage) => preimage.path);
+}
+
+/** The entry of an outside list (see RunRecord.outside) that covers `path`: itself, or a folder above it. */
+function whereNotLooked(outside: readonly string[], path: string): string | undefined {
+	return outside.find((entry) => entry === path || (entry.endsWith("/") && path.startsWith(entry)));
 }
 
 function treeStep(blobs: (id: string) => Promise<Buffer | undefined>, change: TreeChange): RestoreStep {

@@ -43,7 +43,16 @@ export const OUTSIDE_GIT_EXCLUDES = [
 const MAX_EXCLUDE_BYTES = 1024 * 1024;
 
 export type SnapshotResult =
-	| { kind: "tree"; tree: string; skipped: SkippedFile[] }
+	| {
+			kind: "tree";
+			tree: string;
+			skipped: SkippedFile[];
+			/**
+			 * When asked for: where the snapshot did not look (see OutsideList); undefined when there were more such
+			 * entries than the file limit, so where it looked is not known.
+			 */
+			outside?: string[];
+	  }
 	/** More files to record than the limit allows; nothing was recorded. */
 	| { kind: "too-many"; limit: number };
 
@@ -105,16 +114,20 @@ export class ShadowRepo {
 	/**
 	 * Records the work tree as it is now. Only files that changed since this index last recorded them are read;
 	 * ignored files and folders are neither listed nor read. A new index starts from the project's latest one,
-	 * so a new session does not read every file again.
+	 * so a new session does not read every file again. With `outside`, it also lists where it did not look.
 	 */
-	async snapshot(indexName: string, limits: SnapshotLimits): Promise<SnapshotResult> {
+	async snapshot(indexName: string, limits: SnapshotLimits, options: { outside?: boolean } = {}): Promise<SnapshotResult> {
 		const where = this.location(indexName);
 		this.refreshExcludes();
 		const template = join(this.dir, "index");
 		if (!existsSync(where.indexFile) && existsSync(template)) copyFileSync(template, where.indexFile);
-		const listed = await shadowGit(where, ["ls-files", "-z", "-t", "--others", "--modified", "--deleted", "--exclude-standard"], {
-			maxRecords: limits.maxFiles,
-		});
+		const [listed, ignored] = await Promise.all([
+			shadowGit(where, ["ls-files", "-z", "-t", "--others", "--modified", "--deleted", "--exclude-standard"], { maxRecords: limits.maxFiles }),
+			// Ignored files, and folders wholly ignored as one entry: git neither lists nor reads inside those.
+			options.outside
+				? shadowGit(where, ["ls-files", "-z", "--others", "--ignored", "--exclude-standard", "--directory"], { maxRecords: limits.maxFiles })
+				: undefined,
+		]);
 		if (listed.truncated) return { kind: "too-many", limit: limits.maxFiles };
 		const changes = parseLsFiles(nulRecords(listed.stdout));
 		const plan = planStaging(this.workTree, changes, limits);
@@ -131,7 +144,22 @@ export class ShadowRepo {
 		}
 		const tree = (await shadowGit(where, ["write-tree"])).stdout.toString("utf8").trim();
 		if (plan.update.length > 0 || plan.drop.length > 0) copyAtomically(where.indexFile, template);
-		return { kind: "tree", tree, skipped: plan.skipped };
+		const outside = ignored && !ignored.truncated ? [...nulRecords(ignored.stdout), ...changes.nested] : undefined;
+		return { kind: "tree", tree, skipped: plan.skipped, ...(options.outside ? { outside } : {}) };
+	}
+
+	/** Keeps a list of paths as one blob (an identical list is stored once); returns its id. */
+	async writeList(paths: readonly string[]): Promise<string> {
+		const { stdout } = await this.repoGit(["hash-object", "-w", "--stdin"], { input: paths.map((path) => `${path}\0`).join("") });
+		return stdout.toString("utf8").trim();
+	}
+
+	/** A list kept by writeList; undefined when it is missing. */
+	async readList(id: string): Promise<string[] | undefined> {
+		const size = (await this.blobSizes([id])).get(id);
+		if (size === undefined) return undefined;
+		const bytes = (await this.readBlobs([id], size)).get(id);
+		return bytes === undefined ? undefined : nulRecords(bytes);
 	}
 
 	/** What changes going from tree `from` to tree `to` (no rename detection: a rename is a delete and an add). */

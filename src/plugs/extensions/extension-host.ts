@@ -3,6 +3,7 @@
 // back, so a failed load leaves nothing behind and disposing the session removes everything.
 import { errorMessage, isValidToolName, TOOL_NAME_RULE } from "../../core/index.js";
 import type {
+	AfterToolCallResult,
 	AgentSession,
 	CommandScope,
 	AfterLink,
@@ -19,6 +20,7 @@ import type {
 	ToolCallEvent,
 	ToolCallHandler,
 	ToolResultEvent,
+	ToolResultEventResult,
 	ToolResultHandler,
 } from "./extension-api.js";
 import { withLoadTimeout } from "./load-timeout.js";
@@ -121,7 +123,10 @@ export class ExtensionHost {
 		};
 	}
 
-	/** A throw turns the result into an error result (the chain names the extension). */
+	/**
+	 * A throw turns the result into an error result (the chain names the extension). What the handler returns is
+	 * checked by the chain (composeAfter): a malformed result is refused there, naming the extension.
+	 */
 	private afterLink(handler: ToolResultHandler): AfterLink {
 		return async ({ toolCall, args, result, isError }, signal) => {
 			const event = {
@@ -133,9 +138,11 @@ export class ExtensionHost {
 				details: result.details,
 				isError,
 			} as ToolResultEvent;
-			const after = await handler(event, this.context(signal));
-			if (!after) return undefined;
-			const { content, details, isError: error, terminate } = after;
+			const after: unknown = await handler(event, this.context(signal));
+			if (after === undefined || after === null) return undefined;
+			// Not an object: handed on whole, for the chain to refuse.
+			if (typeof after !== "object") return after as AfterToolCallResult;
+			const { content, details, isError: error, terminate } = after as ToolResultEventResult;
 			return { content, details, isError: error, terminate };
 		};
 	}

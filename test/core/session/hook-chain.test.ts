@@ -119,6 +119,13 @@ describe("before-chain", () => {
 		expect(results[0]).toMatchObject({ isError: true, content: [text('The policy hook "approval-rules" failed: rules file unreadable')] });
 		expect(stoppedAfterBatch).toBe(false);
 	});
+	it("still blocks when a link's reason is not text, and the model reads which link blocked", async () => {
+		const hooks = new ToolHooks();
+		hooks.before.add(() => ({ block: true, reason: 404 }) as never, { stage: "extension", name: "numeric" });
+		const { log, results } = await runOneCall(hooks);
+		expect(log).toEqual([]);
+		expect(results[0]).toMatchObject({ isError: true, content: [text('The extension hook "numeric" blocked the call (its reason was number, not text).')] });
+	});
 });
 
 describe("after-chain", () => {
@@ -170,6 +177,22 @@ describe("after-chain", () => {
 		expect(order).toEqual([]);
 		expect(results[0]).toMatchObject({ isError: true, content: [text('The extension hook "audit" failed: audit log unavailable')] });
 		expect(stoppedAfterBatch).toBe(false);
+	});
+
+	it("refuses a link's malformed result, saying which link and why, and the next link sees the result as it was", async () => {
+		const reported: string[] = [];
+		const hooks = new ToolHooks((text) => reported.push(text));
+		const seen: unknown[] = [];
+		hooks.after.add(() => ({ content: [text("fine"), null] }) as never, { stage: "policy", name: "nully" });
+		hooks.after.add(() => ({ content: [{ type: "image", data: 1, mimeType: "image/png" }] }) as never, { stage: "extension", name: "pixels" });
+		hooks.after.add(({ result }) => void seen.push(result.content), { stage: "final", name: "see" });
+		const { results } = await runOneCall(hooks);
+		expect(reported).toEqual([
+			'The policy hook "nully" returned a malformed result (content[1] is null); the call keeps its own result.',
+			'The extension hook "pixels" returned a malformed result (content[0].data is a number); the call keeps its own result.',
+		]);
+		expect(seen).toEqual([[text("echoed 1")]]);
+		expect(results[0]).toMatchObject({ isError: false, content: [text("echoed 1")] });
 	});
 
 	it("leaves the result alone when no link gives anything", async () => {

@@ -4,6 +4,7 @@ import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { Checkpointer } from "../../../src/plugs/checkpoints/checkpointer.js";
 import { notAProject } from "../../../src/plugs/checkpoints/project-root.js";
 import { writeTree } from "../../support/project-tree.js";
 import { makeProject } from "./checkpoint-fixtures.js";
@@ -45,6 +46,30 @@ describe("files mode", () => {
 		expect([read("a.txt"), read("b.txt"), read("c.txt")]).toEqual(["a0\n", "b1\n", "c0\n"]);
 		// The folders write made for the new file went with it.
 		expect(existsSync(join(project.cwd, "new"))).toBe(false);
+	});
+
+	it("says that the tree is not snapshotted once per project, not again in the next session or process", async () => {
+		const first = bigProject();
+		await first.prompt("p1", () => writeTree(first.cwd, { "a.txt": "a1\n" }));
+		expect(first.notices).toHaveLength(1);
+		// What the next `loom -p` in the same folder sets up: a checkpointer of its own, another session.
+		const notices: string[] = [];
+		const next = new Checkpointer({
+			home: first.home,
+			cwd: first.cwd,
+			limits: { maxFiles: 3 },
+			session: () => ({ id: "session-2", file: join(first.home, "sessions", "session-2.jsonl") }),
+			notify: (_level, text) => notices.push(text),
+		});
+		next.beginRun();
+		next.bindPrompt("q1");
+		await next.beforeChange(["b.txt"]);
+		writeTree(first.cwd, { "b.txt": "b1\n" });
+		await next.endRun();
+		expect(notices).toEqual([]);
+		// Still restorable from files mode, as said.
+		const restore = await next.prepare("q1");
+		expect(typeof restore === "string" ? restore : restore.changes).toEqual([{ path: "b.txt", action: "restore" }]);
 	});
 
 	it("detects a file the user changed after the run by its content, and recreates one the user deleted", async () => {

@@ -49,7 +49,8 @@ describe("pruning checkpoints", () => {
 
 		endedSession(project.home, "gone", join(project.home, "deleted.jsonl"));
 		endedSession(project.home, "kept", keptFile);
-		expect((await refs(project.home)).filter((ref) => ref.startsWith("gone/"))).toHaveLength(2);
+		// A run's trees before and after, and the list of where its "before" did not look.
+		expect((await refs(project.home)).filter((ref) => ref.startsWith("gone/"))).toHaveLength(3);
 
 		const report = await pruneCheckpoints({ home: project.home });
 		expect(report).toMatchObject({ sessions: 1, runs: 1, projects: 0 });
@@ -110,7 +111,7 @@ describe("pruning checkpoints", () => {
 		const report = await pruneCheckpoints({ home: project.home, olderThanDays: 7, now: later });
 		expect(report).toMatchObject({ sessions: 0, runs: 1 });
 		expect([...(await project.checkpointer.checkpointed(["old", "new"]))]).toEqual(["new"]);
-		expect((await refs(project.home)).length).toBe(2);
+		expect((await refs(project.home)).length).toBe(3);
 		await (await project.restoreTo("new")).apply();
 		expect(readFileSync(join(project.cwd, "a.txt"), "utf8")).toBe("1\n");
 	});

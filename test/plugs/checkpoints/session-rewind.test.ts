@@ -128,6 +128,52 @@ describe("/rewind on a real session", () => {
 	});
 });
 
+describe("/rewind's preview", () => {
+	it("names the files it restores, recreates and deletes before asking what goes back, and does exactly that", async () => {
+		const project = openProject({ "a.txt": "one\n", "b.txt": "bee\n", "gone.txt": "x\n" });
+		changeFilesTurns();
+		await project.session.runPrompt("change things");
+
+		project.ui.choose("change things", "Restore files and conversation");
+		await project.command("rewind");
+
+		const scope = project.ui.asked.find((question) => question.title === "What goes back?")!;
+		expect(scope.options.body!.map((line) => line.text)).toEqual([
+			"Before: change things",
+			"If the files go back:",
+			"  restores a.txt, b.txt",
+			"  recreates gone.txt",
+			"  deletes out/app.js, src/new.ts (created by the agent)",
+		]);
+		expect(project.notices.at(-1)!.text).toMatch(/Files: 2 restored, 1 recreated, 2 deleted/);
+		project.session.dispose();
+	});
+
+	it("in a session, never deletes the user's ignored files after the agent's bash rewrote .gitignore, and says it keeps them", async () => {
+		const project = openProject({ ".gitignore": ".env\nsecrets/\n", ".env": "TOKEN=mine\n", "secrets/prod.key": "key\n", "a.txt": "one\n" });
+		server.enqueue(
+			{ toolCalls: [{ id: "b", name: "bash", arguments: { command: "printf 'dist/\\n' > .gitignore && echo two > a.txt" } }] },
+			{ text: "done" },
+		);
+		expect((await project.session.runPrompt("tidy the ignores")).status).toBe("done");
+		expect(project.read(".gitignore")).toBe("dist/\n");
+
+		project.ui.choose("tidy the ignores", "Files only");
+		await project.command("rewind");
+
+		const body = project.ui.asked.find((question) => question.title === "What goes back?")!.options.body!.map((line) => line.text);
+		expect(body.join("\n")).not.toMatch(/deletes/);
+		expect(body.join("\n")).toMatch(/leaves \.env, secrets\/ as they are/);
+		expect([project.read(".env"), project.read("secrets/prod.key"), project.read("a.txt"), project.read(".gitignore")]).toEqual([
+			"TOKEN=mine\n",
+			"key\n",
+			"one\n",
+			".env\nsecrets/\n",
+		]);
+		project.session.dispose();
+	});
+});
+
 /** A session that branched: "first" answered, then `left` answered, rewound (conversation only) and `asked` instead. */
 async function branchedProject(left: string, asked: string) {
 	const project = openProject({ "a.txt": "one\n" });

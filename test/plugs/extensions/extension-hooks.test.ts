@@ -160,6 +160,37 @@ describe("tool_result", () => {
 	});
 });
 
+describe("a malformed tool_result", () => {
+	it("is refused with an error naming the extension, and the call keeps the result it had", async () => {
+		const answers: Record<string, unknown> = {
+			a: { content: [null] },
+			b: { content: [{ type: "text", text: 42 }] },
+			c: { content: "plain text", details: { kept: false } },
+			d: { isError: "yes" },
+		};
+		const sloppy: ExtensionFactory = function sloppy(loom) {
+			loom.on("tool_result", (event) => answers[(event.input as { command: string }).command] as never);
+		};
+		const ran: string[] = [];
+		const { session, ui } = await scriptedSdkSession(server, { tools: [pretendShell(ran)], extensions: [sloppy] });
+		server.enqueue(calls("a", "b", "c", "d"), { text: "ok" });
+		const outcome = await session.runPrompt("go");
+		expect(outcome).toMatchObject({ status: "done" });
+		expect(toolResults(1)).toEqual(["ran a", "ran b", "ran c", "ran d"]);
+		const results = session.messages.filter((message) => message.role === "toolResult");
+		expect(results.map((result) => [result.isError, result.details])).toEqual(Array.from({ length: 4 }, () => [false, { code: 0 }]));
+		const errors = ui.notices.filter((notice) => notice.level === "error").map((notice) => notice.text);
+		for (const text of errors) expect(text).toMatch(/^The extension hook "sloppy" returned a malformed result \(.+\); the call keeps its own result\.$/);
+		expect(errors.map((text) => text.match(/\((.+)\)/)![1]).sort()).toEqual([
+			"content is the text \"plain text\", not a list of parts",
+			"content[0] is null",
+			"content[0].text is a number",
+			"isError is a string, not true or false",
+		]);
+		session.dispose();
+	});
+});
+
 describe("observers", () => {
 	it("see the session's events in order; a throwing observer is reported once and the run goes on", async () => {
 		const seen: string[] = [];

@@ -6,7 +6,9 @@ import type { ModelListing } from "../../ai/index.js";
 import { type CommandContext, type CommandDefinition, type CommandRegistry, refusedWhileBusy } from "./command-registry.js";
 import type { SessionInfo, PromptPoint, SessionTree, UsageTotals } from "../store/index.js";
 import { sessionFileText } from "../store/index.js";
-import { describeRewind, type RewindResult, type RewindScope } from "../session-rewind.js";
+import type { StyledLine } from "../../engine/index.js";
+import type { FilesRestore } from "../file-checkpoints.js";
+import { describeRestorePlan, describeRewind, type RewindResult, type RewindScope } from "../session-rewind.js";
 import type { UiChoice } from "../session-ui.js";
 
 /** One saved session, as /resume lists it. */
@@ -49,8 +51,13 @@ export interface CommandSession {
 	prompts?(): PromptPoint[] | Promise<PromptPoint[]>;
 	/** Which of these prompts have a checkpoint of the files. */
 	checkpointedPrompts?(promptEntryIds: readonly string[]): Promise<ReadonlySet<string>>;
-	/** Goes back to before a prompt: files, conversation or both (emits session_open when the conversation moves). */
-	rewind?(promptEntryId: string, scope: RewindScope): Promise<RewindResult>;
+	/**
+	 * Goes back to before a prompt: files, conversation or both (emits session_open when the conversation moves);
+	 * `prepared`: the restore previewRewind showed, applied as it is.
+	 */
+	rewind?(promptEntryId: string, scope: RewindScope, prepared?: FilesRestore): Promise<RewindResult>;
+	/** What rewinding the files to before a prompt would do (not done), shown before the user chooses; a string: why none. */
+	previewRewind?(promptEntryId: string): Promise<FilesRestore | string>;
 	/** Every branch of the conversation as a tree of prompts. */
 	tree?(): SessionTree | Promise<SessionTree>;
 	/** Moves the conversation to an entry, e.g. the end of another branch (emits session_open). */
@@ -246,12 +253,17 @@ async function rewind(_args: string, ctx: Context): Promise<void> {
 	);
 	const chosen = await ui.select({ title: "Rewind to before which prompt?", filter: true }, choices);
 	if (!chosen) return;
-	const scopes = withFiles.has(chosen.entryId) ? SCOPES : SCOPES.filter((scope) => !scope.value.files);
-	const body = [{ text: `Before: ${rowText(chosen.text)}`, style: "dim" as const }];
+	const body: StyledLine[] = [{ text: `Before: ${rowText(chosen.text)}`, style: "dim" }];
+	// What the files' restore would do, worked out before the choice and applied as shown.
+	const preview = withFiles.has(chosen.entryId) && session.previewRewind ? await session.previewRewind(chosen.entryId) : undefined;
+	const filesCanGo = withFiles.has(chosen.entryId) && typeof preview !== "string";
 	if (!withFiles.has(chosen.entryId)) body.push({ text: "No checkpoint of the files was kept for this prompt: only the conversation can go back.", style: "dim" });
+	else if (typeof preview === "string") body.push({ text: `${preview} Only the conversation can go back.`, style: "dim" });
+	else if (preview) body.push({ text: "If the files go back:", style: "plain" }, ...describeRestorePlan(preview).map((line): StyledLine => ({ text: `  ${line}`, style: "plain" })));
+	const scopes = filesCanGo ? SCOPES : SCOPES.filter((scope) => !scope.value.files);
 	const scope = await ui.select({ title: "What goes back?", body }, scopes);
 	if (!scope) return;
-	const result = await session.rewind(chosen.entryId, scope);
+	const result = await session.rewind(chosen.entryId, scope, scope.files && typeof preview === "object" ? preview : undefined);
 	const notice = describeRewind(result);
 	ctx.notify(notice.level, notice.text);
 	if (result.conversation) ctx.setEditorText?.(result.promptText);

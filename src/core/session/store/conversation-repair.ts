@@ -2,10 +2,28 @@
 // first, never two answers in a row, each tool result right after its call, each call with a result. Run on every
 // request (so nothing invalid is ever sent) and on load (to tell the user what was repaired).
 import type { AgentMessage } from "../../engine/index.js";
-import { NO_RESULT_TEXT } from "../../ai/index.js";
+import { ANSWER_PARTS, NO_RESULT_TEXT, TOOL_RESULT_PARTS, contentPartProblem } from "../../ai/index.js";
 import type { AssistantMessage, ToolCall, ToolResultMessage, UserMessage } from "../../ai/index.js";
 
 export const LOST_MESSAGE_TEXT = "[A message here could not be restored from the session file.]";
+export const LOST_PARTS_TEXT = "[This message's content could not be restored from the session file.]";
+
+/**
+ * A message read from a file with its malformed content parts (null, a text that is not text, an unknown type: see
+ * contentPartProblem) left out, and how many were. A user or tool-result message left with no part holds a
+ * placeholder text instead; messages of other roles are returned as they are.
+ */
+export function dropMalformedParts(message: AgentMessage): { message: AgentMessage; skipped: number } {
+	const { role, content } = message as { role: string; content?: unknown };
+	const allowed = role === "assistant" ? ANSWER_PARTS : role === "user" || role === "toolResult" ? TOOL_RESULT_PARTS : undefined;
+	if (!allowed || (role === "user" && typeof content === "string")) return { message, skipped: 0 };
+	const parts = Array.isArray(content) ? content : [];
+	const kept = parts.filter((part) => contentPartProblem(part, allowed) === undefined);
+	const skipped = Array.isArray(content) ? parts.length - kept.length : 1;
+	if (skipped === 0) return { message, skipped };
+	const placeholder = role !== "assistant" && kept.length === 0 ? [{ type: "text", text: LOST_PARTS_TEXT }] : [];
+	return { message: { ...message, content: [...kept, ...placeholder] } as AgentMessage, skipped };
+}
 
 export interface RepairedConversation {
 	messages: AgentMessage[];

@@ -1,6 +1,7 @@
 // Loads a session file by streaming it line by line, so a 100 MB file never sits in memory as one string.
 import { closeSync, createReadStream } from "node:fs";
 import { CheckedReadError, openRegularFile, readAt, formatSize } from "../../lib/index.js";
+import { dropMalformedParts } from "./conversation-repair.js";
 import { ENTRY_TYPES, type SessionEntry, SessionFileError, type SessionHeader, parseHeader } from "./session-entries.js";
 
 /** A header line is a few hundred bytes; a file whose first line does not end within this is not a session. */
@@ -82,6 +83,7 @@ export async function readSessionFile({ file, fd }: CheckedSessionFile): Promise
 	const entries: SessionEntry[] = [];
 	// Failures are only judged at the end: a bad line that turns out to be the last one is a torn write, not damage.
 	const badLines: { line: number; reason: string }[] = [];
+	const repaired: { line: number; parts: number }[] = [];
 	let lineNumber = 0;
 	const ending = { newline: true };
 	try {
@@ -98,7 +100,10 @@ export async function readSessionFile({ file, fd }: CheckedSessionFile): Promise
 			if (line.trim() === "") continue;
 			const entry = parseEntry(line);
 			if (typeof entry === "string") badLines.push({ line: lineNumber, reason: entry });
-			else entries.push(entry);
+			else {
+				entries.push(entry.entry);
+				if (entry.skippedParts > 0) repaired.push({ line: lineNumber, parts: entry.skippedParts });
+			}
 		}
 	} catch (error) {
 		if (error instanceof SessionFileError) throw error;
@@ -115,11 +120,16 @@ export async function readSessionFile({ file, fd }: CheckedSessionFile): Promise
 			? `${file}: the last line (${line}) is incomplete, probably cut off by a crash; it was skipped and the rest loaded.`
 			: `${file}: line ${line} ${reason}; it was skipped.`,
 	);
+	for (const { line, parts } of repaired) {
+		warnings.push(
+			`${file}: line ${line}: ${parts} malformed content ${parts === 1 ? "part (not a well-formed part of its message) was" : "parts (not well-formed parts of their message) were"} skipped; the rest of the message loaded.`,
+		);
+	}
 	return { file, header, entries, warnings, endsWithNewline: ending.newline };
 }
 
-/** The entry on a line, or a reason why the line is unusable. */
-function parseEntry(line: string): SessionEntry | string {
+/** The entry on a line (its message's malformed content parts left out, counted), or a reason why the line is unusable. */
+function parseEntry(line: string): { entry: SessionEntry; skippedParts: number } | string {
 	let value: any;
 	try {
 		value = JSON.parse(line);
@@ -131,7 +141,9 @@ function parseEntry(line: string): SessionEntry | string {
 	if (value.type === "message" && (!value.message || typeof value.message.role !== "string")) {
 		return "is a message entry without a message";
 	}
-	return value as SessionEntry;
+	if (value.type !== "message") return { entry: value as SessionEntry, skippedParts: 0 };
+	const { message, skipped } = dropMalformedParts(value.message);
+	return { entry: (skipped === 0 ? value : { ...value, message }) as SessionEntry, skippedParts: skipped };
 }
 
 /**
