@@ -8,7 +8,6 @@ import {
 	APPROVAL_MODES,
 	type ApprovalMode,
 } from "../core/index.js";
-import { builtinToolNames } from "../tools/index.js";
 import { UsageError } from "./run-io.js";
 
 export interface CliOptions {
@@ -96,7 +95,7 @@ function buildProgram(version: string, output: ParseOutput, commands: { acp(): v
 				"sequential",
 			]),
 		)
-		.option("--tools <list>", toolsHelp(), parseToolList)
+		.option("--tools <list>", "comma-separated tools to enable (default: read,bash,edit,write; also grep,find,ls)", parseToolList)
 		.option("--no-tools", "no tools at all")
 		.option("--system-prompt <text>", "replace the default system prompt")
 		.option("--append-system-prompt <text>", "add text to the system prompt")
@@ -310,12 +309,6 @@ function parseForkTarget(value: string): ForkTarget {
 
 const ENTRY_ID = /^#?[0-9a-f]{8}$/i;
 const SESSION_ID_PREFIX = /^[0-9a-f-]+$/i;
-
-/** --tools' help: the built-in tools as their table has them. */
-function toolsHelp(): string {
-	const { defaults, others } = builtinToolNames();
-	return `comma-separated tools to enable (default: ${defaults.join(",")}${others.length > 0 ? `; also ${others.join(",")}` : ""})`;
-}
 
 function parseToolList(value: string): string[] {
 	const names = value

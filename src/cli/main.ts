@@ -1,6 +1,5 @@
-// Entry of the `loom` command. Kept small: parsing needs commander and the tool table (--tools' help names the
-// built-in tools); everything heavier is imported on the path that needs it, so `loom --version` and `loom --help`
-// start fast.
+// Entry of the `loom` command. Kept small: parsing needs only commander; everything heavier is imported
+// on the path that needs it, so `loom --version` and `loom --help` start fast.
 import "./signals-first.js";
 import { createRequire } from "node:module";
 import { stderrLine } from "../core/index.js";

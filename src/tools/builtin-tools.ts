@@ -58,12 +58,6 @@ export function createBuiltinTools(cwd: string, tools: readonly BuiltinTool[] = 
 	return { known: made.map((tool) => tool.definition), defaults: made.filter((tool) => tool.byDefault).map((tool) => tool.definition) };
 }
 
-/** The names of `tools` (default: the built-in tools) in the table's order: those on by default, and the others. */
-export function builtinToolNames(tools: readonly BuiltinTool[] = BUILTIN_TOOLS): { defaults: string[]; others: string[] } {
-	const names = tools.map((tool) => ({ name: tool.create("/").name, byDefault: tool.byDefault }));
-	return { defaults: names.filter((tool) => tool.byDefault).map((tool) => tool.name), others: names.filter((tool) => !tool.byDefault).map((tool) => tool.name) };
-}
-
 /** The tools a session enables by default, for a working directory. */
 export function createCodingTools(cwd: string): ToolDefinition<any>[] {
 	return createBuiltinTools(cwd).defaults;

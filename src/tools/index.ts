@@ -2,7 +2,6 @@
 export { BashToolError, createBashTool, createUserCommandRunner, type BashToolDetails, type BashToolInput } from "./bash.js";
 export {
 	BUILTIN_TOOLS,
-	builtinToolNames,
 	createBuiltinTools,
 	createCodingTools,
 	type BuiltinTool,
