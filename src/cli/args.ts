@@ -8,7 +8,7 @@ import {
 	APPROVAL_MODES,
 	type ApprovalMode,
 } from "../core/index.js";
-import { UsageError } from "./usage-error.js";
+import { UsageError } from "./run-io.js";
 
 export interface CliOptions {
 	/** `loom acp`: serve the Agent Client Protocol on stdin/stdout instead of prompting. */

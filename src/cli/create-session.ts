@@ -11,7 +11,7 @@ import {
 import { RuleError } from "../plugs/index.js";
 import type { TextFileAccess } from "../tools/index.js";
 import type { CliOptions } from "./args.js";
-import { optionUsageError, UsageError } from "./usage-error.js";
+import { optionUsageError, UsageError } from "./run-io.js";
 
 export interface SessionSetup {
 	options: CliOptions;

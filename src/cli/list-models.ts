@@ -14,10 +14,9 @@ import {
 	type Settings,
 	stripToOneLine,
 } from "../core/index.js";
-import { EXIT } from "./exit-codes.js";
+import { EXIT, optionUsageError } from "./run-io.js";
 import { chooseModel, namedModelChoice, SessionOptionError } from "../sdk/index.js";
 import type { CliOptions } from "./args.js";
-import { optionUsageError } from "./usage-error.js";
 
 export interface ListModelsIo {
 	home: string;

@@ -3,9 +3,8 @@
 import "./signals-first.js";
 import { createRequire } from "node:module";
 import { stderrLine } from "../core/index.js";
-import { EXIT } from "./exit-codes.js";
+import { EXIT, UsageError } from "./run-io.js";
 import { parseArgs } from "./args.js";
-import { UsageError } from "./usage-error.js";
 
 const { version } = createRequire(import.meta.url)("../../package.json") as { version: string };
 

@@ -1,7 +1,13 @@
-// What a run of loom reads and writes, and how it reports a failure: shared by the commands that need no session
-// and the session's modes.
+// What a run of loom reads and writes, and how it ends: its exit codes, the errors in how loom was called, and the
+// report of a failure. Shared by the commands that need no session and the session's modes.
 import { stderrLine } from "../core/index.js";
-import { EXIT } from "./exit-codes.js";
+import type { SessionOptionError } from "../sdk/index.js";
+
+/**
+ * How loom's process ends, the same in every mode (print, JSON, RPC, the screen). 128 + the signal's number, as a
+ * shell reports it; 141 (SIGPIPE) for a program whose reader closed the pipe.
+ */
+export const EXIT = { ok: 0, failure: 1, usage: 2, hangup: 129, interrupted: 130, brokenPipe: 141, terminated: 143 } as const;
 
 export interface RunIo {
 	stdin: NodeJS.ReadStream;
@@ -15,4 +21,37 @@ export interface RunIo {
 export function fail(io: RunIo, message: string): number {
 	io.stderr.write(stderrLine(message));
 	return EXIT.failure;
+}
+
+/**
+ * Outside the screen, stdout carries loom's output: the answer (print mode), the events (JSON mode) or the
+ * protocol (RPC, ACP). What other code in this process prints there (an extension's console.log) goes to stderr.
+ * The screen needs none of this: it shows console output above its frame.
+ */
+export function consoleToStderr(): void {
+	console.log = console.info = console.debug = (...args: unknown[]) => console.error(...args);
+}
+
+/** An error in how loom was called: reported in one line and exit code 2. */
+export class UsageError extends Error {
+	constructor(message: string) {
+		super(message);
+		this.name = "UsageError";
+	}
+}
+
+/** The user pressed Ctrl+C before a run started (e.g. at the session picker): exit 130, nothing to abort. */
+export class InterruptedError extends Error {
+	constructor() {
+		super("interrupted");
+		this.name = "InterruptedError";
+	}
+}
+
+/** The flag each option of createAgentSession comes from. */
+const FLAGS: Readonly<Record<string, string>> = { tools: "--tools", model: "--model", provider: "--provider", extensions: "--extension" };
+
+/** An option createAgentSession refused, as a usage error under its flag's name. */
+export function optionUsageError(error: SessionOptionError): UsageError {
+	return new UsageError(`${FLAGS[error.option] ?? error.option}: ${error.problem}`);
 }

@@ -12,19 +12,16 @@ import {
 	stderrNotice,
 	stripControls,
 	stripToOneLine,
+	mentionWord,
 } from "../core/index.js";
 import type { AgentSession, ProjectTrustGate } from "../core/index.js";
-import { EXIT } from "./exit-codes.js";
+import { EXIT, fail, type RunIo, InterruptedError, UsageError, consoleToStderr } from "./run-io.js";
 import type { CliOptions } from "./args.js";
-import { runPrintMode, StdoutError, printPrompt, warningsToReport } from "./print/index.js";
+import { runPrintMode, StdoutError, warningsToReport } from "./print/index.js";
 import { enterPhase } from "./termination.js";
-import { buildPromptInput, MAX_STDIN_BYTES, type PromptInput, readStdin, withWords } from "./prompt-input.js";
-import { fail, type RunIo } from "./run-io.js";
+import { buildPromptInput, MAX_STDIN_BYTES, printPrompt, type PromptInput, readStdin, withWords } from "./prompt-input.js";
 import { askToFork, chooseSessionFile, sessionInUseMessage } from "./session-choice.js";
 import type { InteractiveOptions } from "../tui/index.js";
-import { mentionWord } from "../tui/index.js";
-import { InterruptedError, UsageError } from "./usage-error.js";
-import { consoleToStderr } from "./console-to-stderr.js";
 
 /** How long a silent, open stdin is waited for before loom says what it is waiting for. */
 const STDIN_WAIT_MS = 3000;

@@ -1,9 +1,8 @@
 // Runs loom once the command line is parsed. The commands that need no session (--list-models, --export,
 // --prune-checkpoints) load only what they use; everything else goes on in run-session.ts.
-import { errorMessage, loomHome, loomHomeProblem, SessionFileError } from "../core/index.js";
+import { errorMessage, formatCount, formatSize, loomHome, loomHomeProblem, resolveSessionArgument, SessionFileError, stripControls } from "../core/index.js";
 import type { CliOptions } from "./args.js";
-import { fail, type RunIo } from "./run-io.js";
-import { UsageError } from "./usage-error.js";
+import { EXIT, fail, type RunIo, UsageError } from "./run-io.js";
 
 const defaultIo = (): RunIo => ({ stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, env: process.env, cwd: process.cwd() });
 
@@ -17,7 +16,6 @@ export async function run(options: CliOptions, io: RunIo = defaultIo(), version 
 		return printModelList({ ...options, search: options.listModels }, { home, env: io.env, stdout: io.stdout, stderr: io.stderr });
 	}
 	if (options.pruneCheckpoints || options.exportSession) {
-		const { runOfflineCommand } = await import("./offline-commands.js");
 		try {
 			return await runOfflineCommand(options, home, io);
 		} catch (error) {
@@ -27,4 +25,26 @@ export async function run(options: CliOptions, io: RunIo = defaultIo(), version 
 	}
 	const { runSession } = await import("./run-session.js");
 	return runSession(options, home, io, version);
+}
+
+/**
+ * The commands that do one job on loom's files and exit, without a model: --prune-checkpoints and --export.
+ * Returns the exit code; errors are thrown for run() to report.
+ */
+async function runOfflineCommand(options: CliOptions, home: string, io: Pick<RunIo, "stdout" | "cwd">): Promise<number> {
+	if (options.pruneCheckpoints) {
+		const { pruneCheckpoints } = await import("../plugs/index.js");
+		const report = await pruneCheckpoints({ home, olderThanDays: options.pruneCheckpoints.days });
+		io.stdout.write(
+			`Removed the checkpoints of ${formatCount(report.runs, "prompt")} (${formatCount(report.sessions, "whole session")}, ${formatCount(report.projects, "project folder")}); freed ${formatSize(report.freedBytes)}.\n`,
+		);
+		return EXIT.ok;
+	}
+	const target = options.exportSession!;
+	const file = resolveSessionArgument(target.session, home, io.cwd);
+	const [{ exportSessionFile }, { createBuiltinTools }] = await Promise.all([import("../plugs/index.js"), import("../tools/index.js")]);
+	// The built-in tools' presentation (diffs, argument summaries); nothing runs.
+	const written = await exportSessionFile(file, target.file, { cwd: io.cwd, tools: createBuiltinTools(io.cwd).known });
+	io.stdout.write(`${stripControls(written)}\n`);
+	return EXIT.ok;
 }

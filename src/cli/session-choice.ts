@@ -14,7 +14,7 @@ import {
 } from "../core/index.js";
 import type { SelectOptions, UiChoice } from "../core/index.js";
 import type { CliOptions } from "./args.js";
-import { InterruptedError, UsageError } from "./usage-error.js";
+import { InterruptedError, UsageError } from "./run-io.js";
 
 export interface ChoiceIo {
 	stdin: NodeJS.ReadStream;

@@ -4,9 +4,10 @@
 // is told and settles; a later signal ends loom at once. Once a signal has come, loom's exit code is the signal's,
 // whatever fails on the way out. A terminal that goes away fails every read and write (EIO) and sends SIGHUP, in
 // either order: the first failure counts as the hang-up.
+import { closeSync, openSync } from "node:fs";
+import { isatty } from "node:tty";
 import { onProcessExit, stderrLine } from "../core/index.js";
-import { EXIT } from "./exit-codes.js";
-import { detachGoneTerminal, startedAsTerminals } from "./gone-terminal.js";
+import { EXIT } from "./run-io.js";
 
 type TerminationSignal = "SIGINT" | "SIGTERM" | "SIGHUP";
 
@@ -76,4 +77,27 @@ function stdio(): (NodeJS.ReadStream | NodeJS.WriteStream)[] {
 function ignoreStdioErrors(): void {
 	hungUp = true;
 	for (const stream of stdio()) stream.on("error", () => {});
+}
+
+// As the process exits, Node puts each standard stream that was a terminal at start back into its start-up mode,
+// and aborts (exit 134) when that fails, as it does once the terminal has gone away (EIO after a hang-up; Node
+// before 24, nodejs/node#51519). A stream whose terminal is gone is pointed at /dev/null first: Node takes it for
+// one the program reopened and leaves it alone.
+
+/** The standard streams that were terminals when loom started. */
+const startedAsTerminals: readonly number[] = [0, 1, 2].filter((fd) => isatty(fd));
+
+/** For the process's exit: each standard stream whose terminal went away (no longer answers as one) is detached. */
+function detachGoneTerminal(): void {
+	for (const fd of startedAsTerminals) {
+		if (isatty(fd)) continue;
+		try {
+			closeSync(fd);
+			// The lowest free descriptor: `fd` itself, the ones below it being open.
+			const opened = openSync("/dev/null", fd === 0 ? "r" : "w");
+			if (opened !== fd) closeSync(opened);
+		} catch {
+			// Leaving: nothing can be reported, and the other streams must still be detached.
+		}
+	}
 }

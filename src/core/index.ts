@@ -157,6 +157,10 @@ export {
 	unfinishedSequenceStart,
 	walkTree,
 	writeJsonState,
+	mentions,
+	mentionWord,
+	pathWordAt,
+	shellWord,
 	type EntryKind,
 	type FileSnapshot,
 	type ImageMimeType,
@@ -165,6 +169,8 @@ export {
 	type TreeEntry,
 	type TruncationResult,
 	type WalkOptions,
+	type Mention,
+	type PathWord,
 } from "./lib/index.js";
 export {
 	AgentSession,

@@ -20,8 +20,10 @@ import {
 	settingsPath,
 	settingsWarnings,
 	type SecretMask,
+	nonInteractiveUi,
+	stderrNotice,
 } from "../core/index.js";
-import type { ToolExecutionMode, ThinkingLevel } from "../core/index.js";
+import type { NoticeLevel, ToolExecutionMode, ThinkingLevel } from "../core/index.js";
 import type { ExtensionFactory } from "../plugs/index.js";
 import {
 	type ExtensionsReport,
@@ -40,7 +42,6 @@ import { BUILTIN_TOOLS, createBuiltinTools, createUserCommandRunner, sessionProc
 import { type ModelOptions, modelChoice, namedModelChoice } from "./model-option.js";
 import { SessionManager } from "./session-manager.js";
 import { SessionOptionError } from "./session-option-error.js";
-import { stderrUi } from "./stderr-ui.js";
 import { type ToolChoice, ToolCatalog } from "./tool-catalog.js";
 
 export interface CreateAgentSessionOptions extends ModelOptions {
@@ -227,4 +228,12 @@ async function install(session: AgentSession, assembly: Assembly): Promise<Insta
 async function extensionModules(): Promise<Record<string, unknown>> {
 	const [loom, typebox] = await Promise.all([import("./index.js"), import("@sinclair/typebox")]);
 	return { loom, "@sinclair/typebox": typebox };
+}
+
+/**
+ * The ui where nobody can be asked (print mode, an embedder that brings none): notices are lines on stderr,
+ * without the escape sequences an extension or a server may have put in them; questions get no answer.
+ */
+export function stderrUi(stream: NodeJS.WritableStream = process.stderr): SessionUi {
+	return nonInteractiveUi((level: NoticeLevel, text: string) => stream.write(stderrNotice(level, text)));
 }

@@ -1,7 +1,6 @@
 // The package's entry (`import { createAgentSession, SessionManager } from "loom"`): everything needed to run a
 // session from code and to write extensions. Loads neither the interactive screen (Ink, React) nor a provider's
 // SDK until a request needs it.
-import "./builtin-tool-inputs.js";
 
 export { createAgentSession, type CreateAgentSessionOptions, type CreateAgentSessionResult } from "./create-agent-session.js";
 export { SessionManager } from "./session-manager.js";
@@ -85,4 +84,4 @@ export { type Static, type TSchema, Type } from "@sinclair/typebox";
 // session would choose them, and where nobody can be asked it reports on stderr.
 export { assembleAgentSession } from "./create-agent-session.js";
 export { chooseModel, namedModelChoice } from "./model-option.js";
-export { stderrUi } from "./stderr-ui.js";
+export { stderrUi } from "./create-agent-session.js";

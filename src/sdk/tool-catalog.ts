@@ -3,7 +3,21 @@
 // otherwise the tools the names and patterns (`*` any characters) match, and the given definitions.
 import type { AgentSession, ToolDefinition } from "../core/index.js";
 import { matchesToolPattern } from "../core/index.js";
+import type { BashToolInput, EditToolInput, FindToolInput, GrepToolInput, LsToolInput, ReadToolInput, WriteToolInput } from "../tools/index.js";
 import { SessionOptionError } from "./session-option-error.js";
+
+// The built-in tools' inputs, as extension handlers see them once they check `event.toolName`.
+declare module "../plugs/extensions/extension-api.js" {
+	interface KnownToolInputs {
+		read: ReadToolInput;
+		bash: BashToolInput;
+		edit: EditToolInput;
+		write: WriteToolInput;
+		grep: GrepToolInput;
+		find: FindToolInput;
+		ls: LsToolInput;
+	}
+}
 
 /** `tools` of createAgentSession: names (or `*` patterns) of tools loom knows, or definitions. */
 export type ToolChoice = readonly (string | ToolDefinition<any>)[];

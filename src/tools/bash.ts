@@ -1,7 +1,7 @@
 // The bash tool: one shell command, live output, the tail returned, failures thrown with their reason.
 import fs from "node:fs";
 import { type Static, Type } from "@sinclair/typebox";
-import type { AgentToolResult, ProcessGroupSet } from "../core/index.js";
+import type { AgentToolResult, ProcessGroupSet, UserCommandRunner } from "../core/index.js";
 import {
 	isDirectory,
 	formatSize,
@@ -18,6 +18,7 @@ import {
 	type ToolPresentation,
 	oneLine,
 	tailLines,
+	textFromContent,
 } from "../core/index.js";
 import { type CollectedOutput, MAX_OUTPUT_FILE_BYTES, OutputCollector } from "./output-collector.js";
 import { type RunCommandOutcome, runCommand } from "./run-command.js";
@@ -286,5 +287,24 @@ export function createBashTool(cwd: string, options: BashToolOptions = {}): Tool
 			const result: AgentToolResult<BashToolDetails> = { content: [{ type: "text", text: output }], details };
 			return result;
 		},
+	};
+}
+
+/**
+ * The user's own shell commands (the screen's `!command`), run as the bash tool runs the model's: with the
+ * user's shell ($SHELL, else /bin/sh), no input, in a process group of its own that is tracked (a background
+ * job does not hold the command, and is ended with the session), the output bounded (its end; all of it, up to
+ * a cap, in a file it names), secrets masked and escapes stripped.
+ */
+export function createUserCommandRunner(cwd: string, context: Pick<BashToolOptions, "processGroups" | "redact"> = {}): UserCommandRunner {
+	const run = createBashRunner(cwd, { shell: process.env.SHELL || "/bin/sh", processGroups: context.processGroups, redact: context.redact });
+	return async (command, options = {}) => {
+		const { onUpdate } = options;
+		const { output, details } = await run(
+			{ command },
+			options.signal,
+			onUpdate && ((partial) => onUpdate(textFromContent(partial.content, { separator: "" }))),
+		);
+		return { output: details.totalBytes === 0 ? "" : output, exitCode: details.aborted ? null : details.exitCode };
 	};
 }

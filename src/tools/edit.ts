@@ -16,9 +16,8 @@ import {
 import type { StyledLine, ToolDefinition, ToolPresentation } from "../core/index.js";
 import { type AppliedEdit, applyEdits, type EditSpec } from "./edit-apply.js";
 import { describeChange } from "./edit-diff.js";
-import { pathEffect, READ_BEFORE_CHANGE, summarizePath } from "./file-tool-presentation.js";
+import { pathEffect, READ_BEFORE_CHANGE, summarizePath, resolveToCwd } from "./file-tool-paths.js";
 import { withFileMutationQueue } from "./file-mutation-queue.js";
-import { resolveToCwd } from "./resolve-path.js";
 import type { TextFileAccess } from "./text-files.js";
 
 export const editSchema = Type.Object({

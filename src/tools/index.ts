@@ -1,5 +1,5 @@
 // Public entry of the built-in coding tools.
-export { BashToolError, createBashTool, type BashToolDetails, type BashToolInput } from "./bash.js";
+export { BashToolError, createBashTool, createUserCommandRunner, type BashToolDetails, type BashToolInput } from "./bash.js";
 export {
 	BUILTIN_TOOLS,
 	createBuiltinTools,
@@ -14,8 +14,7 @@ export { withFileMutationQueue } from "./file-mutation-queue.js";
 export { createFindTool, type FindToolInput } from "./find.js";
 export { MAX_GREP_FILE_BYTES, createGrepTool, type GrepToolInput } from "./grep.js";
 export { createLsTool, type LsToolInput } from "./ls.js";
-export { killAllBashProcesses, sessionProcessGroups } from "./process-groups.js";
+export { killAllBashProcesses, sessionProcessGroups } from "./run-command.js";
 export { createReadTool, type ReadToolInput } from "./read.js";
 export type { TextFileAccess } from "./text-files.js";
-export { createUserCommandRunner } from "./user-command.js";
 export { createWriteTool, type WriteToolInput } from "./write.js";

@@ -25,9 +25,8 @@ import {
 	type ToolPresentation,
 	type ToolRowState,
 } from "../core/index.js";
-import { pathArgument, pathEffect } from "./file-tool-presentation.js";
+import { pathArgument, pathEffect, acceptFilePathAlias, resolveToCwd } from "./file-tool-paths.js";
 import { type LineWindow, readLineWindow, textLineWindow } from "./line-window.js";
-import { acceptFilePathAlias, resolveToCwd } from "./resolve-path.js";
 import type { TextFileAccess } from "./text-files.js";
 
 export const readSchema = Type.Object({

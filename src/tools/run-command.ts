@@ -1,8 +1,23 @@
 // Runs one shell command in its own process group and settles promptly, whatever its children do.
 // execa is loaded with the first command: loom starts (its screen included) without compiling it.
 import type { Readable } from "node:stream";
-import type { ProcessGroupSet } from "../core/index.js";
-import { commandProcessGroups } from "./process-groups.js";
+import { ProcessGroupSet } from "../core/index.js";
+
+// The process groups of the commands the tools run. A session's own set is within this one, so that the CLI,
+// leaving, ends every command's background jobs whichever session started them.
+
+/** Every command's group (a tool made without a session's set tracks its commands here alone). */
+export const commandProcessGroups = new ProcessGroupSet();
+
+/** A set for one session's commands: disposing the session kills them without touching another session's. */
+export function sessionProcessGroups(): ProcessGroupSet {
+	return new ProcessGroupSet(commandProcessGroups);
+}
+
+/** Kills every command's process group, background jobs included (SIGKILL, synchronous). */
+export function killAllBashProcesses(): void {
+	commandProcessGroups.killAll();
+}
 
 export interface RunCommandOptions {
 	shell: string;

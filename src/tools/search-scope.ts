@@ -12,7 +12,7 @@ import {
 	DEFAULT_MAX_LINES,
 	truncateHead,
 } from "../core/index.js";
-import { resolveToCwd } from "./resolve-path.js";
+import { resolveToCwd } from "./file-tool-paths.js";
 
 /** Said once in the system prompt whichever of the search tools are enabled. */
 export const SEARCH_RULE = "Search and list files with grep, find and ls rather than bash: they skip what .gitignore excludes and keep their output short.";

@@ -15,8 +15,7 @@ import type { StyledLine, ToolDefinition, ToolPresentation } from "../core/index
 import { diffLines } from "./edit.js";
 import { describeChange } from "./edit-diff.js";
 import { withFileMutationQueue } from "./file-mutation-queue.js";
-import { pathEffect, READ_BEFORE_CHANGE, summarizePath } from "./file-tool-presentation.js";
-import { acceptFilePathAlias, resolveToCwd } from "./resolve-path.js";
+import { pathEffect, READ_BEFORE_CHANGE, summarizePath, acceptFilePathAlias, resolveToCwd } from "./file-tool-paths.js";
 import type { TextFileAccess } from "./text-files.js";
 
 export const writeSchema = Type.Object({

@@ -2,7 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { parseArgs } from "../../src/cli/args.js";
 import { chooseModel } from "../../src/sdk/model-option.js";
-import { UsageError } from "../../src/cli/usage-error.js";
+import { UsageError } from "../../src/cli/run-io.js";
 import { createBuiltinTools } from "../../src/tools/index.js";
 
 function parse(...argv: string[]) {

@@ -1,12 +1,13 @@
-// Prompt assembly from @files, words and stdin; the pieces of JSON mode and the session list.
+// Prompt assembly from @files, words (a command they name, in print mode) and stdin; the pieces of JSON mode and the session list.
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { PassThrough, Readable } from "node:stream";
 import { afterEach, describe, expect, it } from "vitest";
-import { eventToJsonLine } from "../../src/cli/print/json-events.js";
-import { buildPromptInput, MAX_STDIN_BYTES, readStdin } from "../../src/cli/prompt-input.js";
+import { eventToJsonLine } from "../../src/cli/print/line-writer.js";
+import { type CommandDefinition, CommandRegistry } from "../../src/core/session/commands/command-registry.js";
+import { buildPromptInput, MAX_STDIN_BYTES, printPrompt, readStdin } from "../../src/cli/prompt-input.js";
 import { formatSessionList } from "../../src/cli/session-choice.js";
-import { UsageError } from "../../src/cli/usage-error.js";
+import { UsageError } from "../../src/cli/run-io.js";
 import { tempDir } from "../support/temp-dir.js";
 import { sleep } from "../support/wait-for.js";
 
@@ -132,5 +133,57 @@ describe("formatSessionList", () => {
 		expect(first).toMatch(/^1\. 2025-05-06 07:08 +12 msg {2}01234567 {2}x+…$/);
 		expect(first!.length).toBe(80);
 		expect(second).toMatch(/^2\. 2025-05-05 00:00 +0 msg {2}abcdef01 {2}\(no prompt\)$/);
+	});
+});
+
+// Print mode's prompt when its words name a command: prompt templates and skills are expanded as the screen
+// expands them; the session's other commands and unknown names are usage errors; paths stay prompts.
+function registry(): CommandRegistry<unknown> {
+	const commands = new CommandRegistry<unknown>();
+	const command = (definition: Partial<CommandDefinition<unknown>> & { name: string }): CommandDefinition<unknown> => ({
+		description: definition.name,
+		handler: () => {
+			throw new Error("print mode never runs a handler");
+		},
+		...definition,
+	});
+	commands.register(command({ name: "model", source: "builtin" }));
+	commands.register(command({ name: "deploy", source: "extension" }));
+	commands.register(command({ name: "fix", source: "prompt", expand: async (args) => `Fix issue ${args}.` }));
+	commands.register(command({ name: "skill:review", source: "skill", expand: async (args) => `<skill>Review.</skill>\n\n${args}` }));
+	return commands;
+}
+
+describe("printPrompt", () => {
+	it("expands a prompt template or a skill named at the start of the words", async () => {
+		expect(await printPrompt(registry(), "/fix 42 parser")).toBe("Fix issue 42 parser.");
+		expect(await printPrompt(registry(), "/skill:review the diff")).toBe("<skill>Review.</skill>\n\nthe diff");
+	});
+
+	it("leaves other words, paths among them, as they are", async () => {
+		expect(await printPrompt(registry(), "explain /fix")).toBe("explain /fix");
+		expect(await printPrompt(registry(), "/etc/hosts what is in it")).toBe("/etc/hosts what is in it");
+		expect(await printPrompt(registry(), "")).toBe("");
+	});
+
+	it("refuses the session's other commands, which have no answer to print, pointing at the flags, the screen and RPC", async () => {
+		const refused = printPrompt(registry(), "/model gpt-5.6-terra");
+		await expect(refused).rejects.toBeInstanceOf(UsageError);
+		await expect(refused).rejects.toThrow(
+			"/model is a command, not a prompt: print mode sends prompts, expanding prompt templates and skills. " +
+				"Flags do what the session's commands do (-m, --thinking, -c, --session, --fork: loom --help); run other commands in the screen (loom) or over RPC (loom --mode rpc).",
+		);
+		await expect(printPrompt(registry(), "/deploy now")).rejects.toThrow(/^\/deploy is a command, not a prompt/);
+	});
+
+	it("refuses an unknown command, naming the templates and skills there are and how to send such text", async () => {
+		const refused = printPrompt(registry(), "/fxi 42");
+		await expect(refused).rejects.toBeInstanceOf(UsageError);
+		await expect(refused).rejects.toThrow(
+			"Unknown command /fxi. Prompt templates and skills: /fix, /skill:review. To send text starting with /, pipe it on stdin.",
+		);
+		await expect(printPrompt(new CommandRegistry<unknown>(), "/fix 1")).rejects.toThrow(
+			"Unknown command /fix. There are no prompt templates or skills. To send text starting with /, pipe it on stdin.",
+		);
 	});
 });

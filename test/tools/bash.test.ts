@@ -4,7 +4,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { type BashToolDetails, BashToolError, createBashTool, killAllBashProcesses } from "../../src/tools/index.js";
 import { isGroupAlive } from "../../src/core/lib/process/index.js";
-import { commandProcessGroups } from "../../src/tools/process-groups.js";
+import { commandProcessGroups } from "../../src/tools/run-command.js";
 import { tempDir } from "../support/temp-dir.js";
 import { waitFor } from "../support/wait-for.js";
 

@@ -10,8 +10,11 @@ import {
 	PROTOCOL_VERSION,
 	RequestError,
 	type SessionInfo as AcpSessionInfo,
+	type SessionModeState,
 } from "@agentclientprotocol/sdk";
 import {
+	APPROVAL_MODE_TEXT,
+	APPROVAL_MODES,
 	directoryNames,
 	isDirectory,
 	type AgentSession,
@@ -27,8 +30,6 @@ import {
 import type { TextFileAccess } from "../../tools/index.js";
 import { AcpSession } from "./acp-session.js";
 import { clientFiles } from "./client-files.js";
-import { mcpConfigText } from "./mcp-config.js";
-import { sessionModes, setSessionMode } from "./modes.js";
 import { replayUpdates } from "./replay.js";
 
 export interface OpenSessionRequest {
@@ -173,4 +174,50 @@ function sessionFile(home: string, sessionId: string): string {
 
 function listedSession(info: SessionInfo): AcpSessionInfo {
 	return { sessionId: info.id, cwd: info.cwd, title: info.firstPrompt || null, updatedAt: info.modified.toISOString() };
+}
+
+/**
+ * The MCP servers an editor passes with a session, as the configuration text loom reads for --mcp-config
+ * (.mcp.json's format): they start like the user's own servers, after the user's and the project's, and win a
+ * name they share. Their values are read like a configuration file's, so `${VAR}` is expanded.
+ */
+export function mcpConfigText(servers: readonly McpServer[]): string | undefined {
+	if (servers.length === 0) return undefined;
+	const pairs = (list: readonly { name: string; value: string }[]) => Object.fromEntries(list.map(({ name, value }) => [name, value]));
+	const entries = servers.map((server) =>
+		"type" in server
+			? [server.name, { type: server.type, url: server.url, headers: pairs(server.headers) }]
+			: [server.name, { command: server.command, args: server.args, env: pairs(server.env) }],
+	);
+	return JSON.stringify({ mcpServers: Object.fromEntries(entries) });
+}
+
+// ACP session modes are loom's approval modes: auto, ask and read-only. A mode is switched the way the screen
+// switches it, by the session's /approval command, so the policy that owns the mode stays the only one.
+
+/** The modes to offer; undefined for a session without an approval policy. */
+export function sessionModes(session: AgentSession): SessionModeState | undefined {
+	const current = session.approvalMode;
+	if (current === undefined) return undefined;
+	return {
+		currentModeId: current,
+		availableModes: APPROVAL_MODES.map((id) => ({ id, name: APPROVAL_MODE_TEXT[id].name, description: APPROVAL_MODE_TEXT[id].meaning })),
+	};
+}
+
+export async function setSessionMode(session: AgentSession, modeId: string): Promise<void> {
+	const command = session.commands.get("approval");
+	if (!command || session.approvalMode === undefined) throw RequestError.invalidParams(undefined, "this session has no approval modes.");
+	if (!(APPROVAL_MODES as readonly string[]).includes(modeId)) {
+		throw RequestError.invalidParams(undefined, `unknown mode "${modeId}"; the modes are ${APPROVAL_MODES.join(", ")}.`);
+	}
+	let failure: string | undefined;
+	await command.handler(modeId, {
+		session,
+		busy: session.isStreaming,
+		notify: (level, text) => {
+			if (level === "error") failure = text;
+		},
+	});
+	if (failure !== undefined) throw new RequestError(-32603, failure);
 }

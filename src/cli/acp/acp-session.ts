@@ -1,10 +1,10 @@
 // One ACP session: a loom AgentSession whose events go to the client as `session/update`s, whose prompts come
 // from `session/prompt` and end with a stop reason, and which `session/cancel` stops.
+import type { AvailableCommand } from "@agentclientprotocol/sdk";
 import { type AgentContext, type ContentBlock, type PromptResponse, RequestError, type SessionUpdate, type StopReason } from "@agentclientprotocol/sdk";
-import { readCheckedText, plainNotice, errorMessage } from "../../core/index.js";
-import type { AgentSession, NoticeLevel, RunOutcome } from "../../core/index.js";
+import { readCheckedText, plainNotice, errorMessage, resolveCommand } from "../../core/index.js";
+import type { AgentSession, CommandDefinition, CommandSession, NoticeLevel, RunOutcome } from "../../core/index.js";
 import { AcpUi } from "./acp-ui.js";
-import { availableCommands, promptCommand } from "./commands.js";
 import { promptInput } from "./prompt-content.js";
 import { SessionUpdates } from "./session-updates.js";
 import type { FileBefore } from "./tool-calls.js";
@@ -151,4 +151,28 @@ function readBefore(path: string): FileBefore | undefined {
 	} catch (error) {
 		return (error as NodeJS.ErrnoException).code === "ENOENT" ? { path, text: undefined } : undefined;
 	}
+}
+
+// The session's slash commands as ACP's: offered to the editor (available_commands_update) and run when a
+// prompt is "/name args". Those that move the conversation (their definition says so) are left out: the editor
+// opens, loads and shows the thread itself, and a command must not swap the conversation under it (nor its
+// session id).
+
+/** Whether the editor may be offered `command` and run it. */
+function offeredToEditor(command: CommandDefinition<CommandSession>): boolean {
+	return command.movesConversation !== true;
+}
+
+export function availableCommands(session: AgentSession): AvailableCommand[] {
+	return session.commands
+		.list()
+		.filter(offeredToEditor)
+		.map((command) => ({ name: command.name, description: command.description, ...(command.argsHint ? { input: { hint: command.argsHint } } : {}) }));
+}
+
+/** The command a prompt's text runs, when it is "/name …" naming one offered to the editor. */
+export function promptCommand(session: AgentSession, text: string): { definition: CommandDefinition<CommandSession>; args: string } | undefined {
+	const typed = resolveCommand(text, session.commands);
+	if (!typed?.definition || !offeredToEditor(typed.definition)) return undefined;
+	return { definition: typed.definition, args: typed.args };
 }

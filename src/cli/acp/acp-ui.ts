@@ -12,7 +12,6 @@ import type {
 	UiChoice,
 } from "../../core/index.js";
 import { plainNotice, errorMessage } from "../../core/index.js";
-import { cancelledWith } from "./request-options.js";
 
 export interface AcpUiOptions {
 	client: AgentContext;
@@ -113,4 +112,12 @@ export class AcpUi implements SessionUi {
 			return undefined;
 		}
 	}
+}
+
+/**
+ * Options for a request to the editor made on behalf of a run: when the run is stopped, the request is cancelled
+ * (the editor is told) and loom stops waiting for its answer.
+ */
+export function cancelledWith(signal: AbortSignal | undefined): { cancellationSignal: AbortSignal; stopWaitingOnCancel: true } | undefined {
+	return signal ? { cancellationSignal: signal, stopWaitingOnCancel: true } : undefined;
 }

@@ -4,7 +4,7 @@ import { closeSync } from "node:fs";
 import type { AgentContext, ClientCapabilities } from "@agentclientprotocol/sdk";
 import { openRegularFile, formatSize, errorMessage } from "../../core/index.js";
 import type { TextFileAccess } from "../../tools/index.js";
-import { cancelledWith } from "./request-options.js";
+import { cancelledWith } from "./acp-ui.js";
 
 /** Larger files are read and edited on disk: the editor's answer must stay well within a protocol message. */
 export const MAX_EDITOR_TEXT_BYTES = 4 * 1024 * 1024;

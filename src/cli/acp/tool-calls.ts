@@ -28,11 +28,9 @@ export interface FileBefore {
 	text: string | undefined;
 }
 
-/** The shell tool: its calls are commands, which editors show as such. */
-const SHELL_TOOLS: ReadonlySet<string> = new Set(["bash"]);
-
-function toolKind({ tool, toolName, args }: Omit<CallStart, "toolCallId">): ToolKind {
-	if (SHELL_TOOLS.has(toolName)) return "execute";
+/** A tool whose definition says which shell command a call runs: its calls are commands, which editors show as such. */
+function toolKind({ tool, args }: Omit<CallStart, "toolCallId">): ToolKind {
+	if (tool?.shellCommand) return "execute";
 	const effects = toolFileEffects(tool, args);
 	if (effects.changes.length > 0) return "edit";
 	if (tool?.readOnly) return effects.reads.length > 0 ? "read" : "search";

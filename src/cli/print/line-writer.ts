@@ -1,6 +1,41 @@
-// Lines of JSON on stdout (JSON mode, RPC mode), written in the order given, at the pace the reader reads them.
+// Lines of JSON on stdout (JSON mode, RPC mode), written in the order given, at the pace the reader reads them;
+// JSON mode's line format: one event per line, deltas carrying only the delta, so output grows linearly.
 import type { Writable } from "node:stream";
-import { jsonLine } from "./json-events.js";
+import type { SessionEvent } from "../../core/index.js";
+import type { ToolUpdateDeltas } from "./tool-update-deltas.js";
+
+
+export interface SessionLine {
+	type: "session";
+	id: string;
+	file?: string;
+	cwd: string;
+	provider: string;
+	model: string;
+}
+
+/** DEL and the C1 controls, which JSON.stringify leaves raw (a terminal may read U+009B as CSI). */
+const RAW_CONTROLS = /[\u007f-\u009f]/g;
+
+/** One JSON line with no raw control character: JSON.stringify escapes C0, this escapes the rest. */
+export function jsonLine(value: unknown): string {
+	return JSON.stringify(value).replace(RAW_CONTROLS, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`);
+}
+
+/**
+ * message_update drops the growing `message` and each delta's `partial` (both repeat everything so far). With
+ * `toolUpdates` (one per run), tool_execution_update carries only the new output (see tool-update-deltas.ts);
+ * every other event is written whole.
+ */
+export function eventToJsonLine(event: SessionEvent, toolUpdates?: ToolUpdateDeltas): string {
+	if (event.type === "message_update") {
+		const { partial: _partial, ...delta } = event.assistantMessageEvent as { partial?: unknown };
+		return jsonLine({ type: "message_update", assistantMessageEvent: delta });
+	}
+	if (toolUpdates && event.type === "tool_execution_update") return jsonLine(toolUpdates.line(event));
+	if (toolUpdates && event.type === "tool_execution_end") toolUpdates.end(event.toolCallId);
+	return jsonLine(event);
+}
 
 /**
  * Writes lines to a stream that may be a pipe to a slow reader. Every line is handed to the stream at once and in

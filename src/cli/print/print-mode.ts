@@ -1,8 +1,7 @@
 // Print mode: run one prompt without the screen. Text mode prints the final answer; JSON mode streams every event.
 import type { AgentSession, RunOutcome, SessionEvent } from "../../core/index.js";
 import { answerText, runOutcome, stripControls } from "../../core/index.js";
-import { eventToJsonLine, type SessionLine } from "./json-events.js";
-import { LineWriter } from "./line-writer.js";
+import { eventToJsonLine, LineWriter, type SessionLine } from "./line-writer.js";
 import { ToolUpdateDeltas } from "./tool-update-deltas.js";
 import type { PromptInput } from "../prompt-input.js";
 import { StatusLine } from "./status-line.js";

@@ -6,7 +6,7 @@
 // settle (the session file complete) and ends loom.
 import type { AgentSession, SessionEvent } from "../../core/index.js";
 import { stderrLine, errorMessage } from "../../core/index.js";
-import { EXIT } from "../exit-codes.js";
+import { EXIT } from "../run-io.js";
 import { eventToJsonLine, LineWriter } from "../print/index.js";
 import { readLines } from "./line-reader.js";
 import { COMMANDS, NO_RESPONSE, type RpcContext } from "./rpc-commands.js";

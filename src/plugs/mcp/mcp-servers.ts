@@ -1,13 +1,14 @@
 // The session's MCP servers: started together when the session is assembled (a project's once it is trusted),
 // their tools given to the session's tool set as each server becomes ready, a prompt waiting for the servers
 // still starting before its run starts, and every server closed with the session.
-import type { NoticeLevel, ToolDefinition } from "../../core/index.js";
+import type { AgentToolResult, NoticeLevel, ToolDefinition } from "../../core/index.js";
+import { errorMessage, textFromContent } from "../../core/index.js";
 import type { ConfiguredServer } from "./config-sources.js";
-import { mcpToolDefinition } from "./mcp-tools.js";
+import { checkableSchema } from "./json-schema-to-typebox.js";
 import type { ListedTool } from "./open-client.js";
 import { type ClientOpener, ServerConnection } from "./server-connection.js";
 import { mcpToolName, patternMayNameServer } from "./tool-names.js";
-import { errorMessage } from "../../core/index.js";
+import { convertToolResult, type McpToolDetails } from "./tool-result.js";
 
 /** How long a prompt waits for servers without a word. */
 const QUIET_WAIT_MS = 2000;
@@ -158,4 +159,37 @@ function aborted(signal: AbortSignal): Promise<void> {
 		if (signal.aborted) resolveAbort();
 		else signal.addEventListener("abort", () => resolveAbort(), { once: true });
 	});
+}
+
+// A server's tools as loom tool definitions: `mcp__<server>__<tool>`, the server's JSON Schema checked like any
+// tool's arguments, `readOnly` from the tool's readOnlyHint, progress shown while a call runs, and the result
+// converted to content the model reads.
+
+/** The definition of one listed tool of `connection`, named `name`. */
+function mcpToolDefinition(connection: ServerConnection, tool: ListedTool, name: string): ToolDefinition<any, McpToolDetails> {
+	const server = connection.name;
+	return {
+		name,
+		label: `${server}: ${tool.title ?? tool.annotations?.title ?? tool.name}`,
+		description: tool.description?.trim() || `The tool ${tool.name} of the MCP server ${server}.`,
+		parameters: checkableSchema(tool.inputSchema),
+		readOnly: tool.annotations?.readOnlyHint === true ? true : undefined,
+		async execute(_toolCallId, params, signal, onUpdate): Promise<AgentToolResult<McpToolDetails>> {
+			const details: McpToolDetails = { server, tool: tool.name };
+			const result = await connection.call(tool.name, (params ?? {}) as Record<string, unknown>, {
+				signal,
+				timeoutMs: connection.entry.spec!.timeoutMs,
+				onProgress: ({ progress, total, message }) => {
+					const count = total === undefined ? `${progress}` : `${progress}/${total}`;
+					onUpdate?.({ content: [{ type: "text", text: message ? `progress ${count}: ${message}` : `progress ${count}` }], details });
+				},
+			});
+			const converted = await convertToolResult(result, server, tool.name);
+			if (converted.isError) {
+				const text = textFromContent(converted.content);
+				throw new Error(text || `MCP server ${server} reported an error without a message.`);
+			}
+			return { content: converted.content, details: converted.details };
+		},
+	};
 }

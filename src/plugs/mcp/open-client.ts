@@ -9,9 +9,8 @@ import { ErrorCode, McpError, type Tool } from "@modelcontextprotocol/sdk/types.
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
 import type { jsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/types.js";
 import { errorMessageWithCause } from "../../core/index.js";
-import { type FailureKind, formatMs, RequestFailure } from "./call-errors.js";
+import { type FailureKind, formatMs, RequestFailure, schemaIssuesText } from "./call-errors.js";
 import type { McpServerSpec } from "./mcp-config.js";
-import { schemaIssuesText } from "./schema-issues.js";
 import { ProcessGroupTransport } from "./stdio-transport.js";
 import type { McpCallResult } from "./tool-result.js";
 

@@ -8,10 +8,10 @@ import {
 	attachmentPath,
 	readAttachment,
 	formatSize,
+	mentions,
 	textFromContent,
 } from "../../core/index.js";
-import type { ImageContent } from "../../core/index.js";
-import { type Mention, mentions } from "./shell-words.js";
+import type { ImageContent, Mention } from "../../core/index.js";
 
 export interface AttachedPrompt {
 	/** The prompt with the files' blocks ahead of it (the prompt itself unchanged when nothing was attached). */

@@ -40,5 +40,4 @@ export {
 } from "./paste-marker.js";
 export { loadPromptHistory, promptHistoryPath, savePrompt } from "./prompt-history-file.js";
 export { parseShellCommand, withShellContext, type ShellRequest, type ShellResult } from "./shell-command.js";
-export { mentionWord, pathWordAt, shellWord } from "./shell-words.js";
 export { hiddenCommandNotices, runSlashCommand, screenCommands } from "./slash-commands.js";

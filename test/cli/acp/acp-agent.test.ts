@@ -8,6 +8,8 @@ import { describe, expect, it } from "vitest";
 import { ROOT, runLoom, serverFlags, sessionFiles, sessionMessages, useScriptedServer } from "../../support/loom-process.js";
 import { everythingWithPid, pidIn, processesGone } from "../../support/mcp-servers.js";
 import { tempDir, type Workspace, workspace } from "../../support/temp-dir.js";
+import { mcpConfigText } from "../../../src/cli/acp/acp-agent.js";
+import { parseMcpConfig } from "../../../src/plugs/mcp/mcp-config.js";
 import { type AcpClientOptions, type AcpTestClient, answerText, initialize, startAcpClient } from "./acp-client.js";
 
 const server = useScriptedServer();
@@ -322,5 +324,23 @@ describe("loom acp", () => {
 		const sessionId = await newSession(acp, ws.cwd);
 		await expect(prompt(acp, sessionId, "hi")).rejects.toThrow(/OPENAI_API_KEY/);
 		expect((await acp.close()).code).toBe(0);
+	});
+});
+
+// The MCP servers an editor passes, read back by loom's own configuration parser.
+describe("the editor's MCP servers as configuration", () => {
+	it("gives stdio, http and sse servers with their environment and headers", () => {
+		const text = mcpConfigText([
+			{ name: "files", command: "/usr/bin/fs-server", args: ["--root", "/p"], env: [{ name: "TOKEN", value: "t1" }] },
+			{ type: "http", name: "remote", url: "https://mcp.example.com/mcp", headers: [{ name: "Authorization", value: "Bearer x" }] },
+			{ type: "sse", name: "old", url: "http://127.0.0.1:9000/sse", headers: [] },
+		]);
+		const entries = parseMcpConfig(text!, { source: "the editor", env: {}, cwd: "/p" });
+		expect(entries.map((entry) => [entry.name, entry.spec])).toEqual([
+			["files", expect.objectContaining({ transport: "stdio", command: "/usr/bin/fs-server", args: ["--root", "/p"], env: { TOKEN: "t1" }, cwd: "/p" })],
+			["remote", expect.objectContaining({ transport: "http", url: "https://mcp.example.com/mcp", headers: { Authorization: "Bearer x" } })],
+			["old", expect.objectContaining({ transport: "sse", url: "http://127.0.0.1:9000/sse", headers: {} })],
+		]);
+		expect(mcpConfigText([])).toBeUndefined();
 	});
 });

@@ -23,6 +23,13 @@ describe("ACP tool calls", () => {
 		expect(start("mcp__github__create_issue", { title: "x" })).toMatchObject({ kind: "other", title: 'mcp__github__create_issue {"title":"x"}' });
 	});
 
+	it("asks a tool's definition whether its calls run shell commands, whatever the tool is named", () => {
+		const bash = findTool(known, "bash")!;
+		const call = (tool: typeof bash) => toolCallStart({ toolCallId: "c", toolName: tool.name, args: { command: "make" }, tool }, cwd);
+		expect(call({ ...bash, name: "run_shell" })).toMatchObject({ kind: "execute", title: "make" });
+		expect(call({ ...bash, shellCommand: undefined }).kind).toBe("other");
+	});
+
 	it("announces the change a call asks for: an edit's replacements, a write's old and new text when the old was read", () => {
 		const edit = start("edit", { file_path: "a.txt", old_string: "x", new_string: "y" });
 		expect(edit.content).toEqual([{ type: "diff", path: "/work/project/a.txt", oldText: "x", newText: "y" }]);

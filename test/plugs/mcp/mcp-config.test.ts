@@ -2,7 +2,7 @@
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { expandVariables, MissingVariablesError } from "../../../src/plugs/mcp/expand-env.js";
+import { expandVariables, MissingVariablesError } from "../../../src/plugs/mcp/mcp-config.js";
 import { DEFAULT_CALL_TIMEOUT_MS, McpConfigError, parseMcpConfig } from "../../../src/plugs/mcp/mcp-config.js";
 
 const context = { source: "/p/.mcp.json", env: { TOKEN: "t0k", HOST: "example.test", EMPTY: "" }, cwd: "/p" };

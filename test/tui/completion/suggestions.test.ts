@@ -2,7 +2,6 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { applySuggestion, commandSuggestions, pathSuggestions } from "../../../src/tui/completion/suggestions.js";
-import { mentions, mentionWord, shellWord } from "../../../src/tui/editor/shell-words.js";
 import { tempDir } from "../../support/temp-dir.js";
 
 const commands = [
@@ -92,21 +91,5 @@ describe("path completion (Tab)", () => {
 		expect((await pathSuggestions("@dir", 4, root))?.items).toEqual([{ label: "dir with space/", insert: '@"dir with space/' }]);
 		const quoted = '@"dir with space/fi';
 		expect((await pathSuggestions(quoted, quoted.length, root))?.items).toEqual([{ label: "dir with space/file name.txt", insert: '@"dir with space/file name.txt" ' }]);
-	});
-});
-
-describe("@ mentions and shell words", () => {
-	it("read a mention plain, escaped or quoted; only at the start or after a blank", () => {
-		const text = 'look at @src/a.ts and @"dir with space/file name.txt", @dir\\ two/b.md, me@example.com @"a \\"q\\".txt"';
-		expect(mentions(text).map((mention) => mention.path)).toEqual(["src/a.ts", "dir with space/file name.txt", "dir two/b.md,", 'a "q".txt']);
-		expect(mentions("@").length).toBe(0);
-	});
-
-	it("write a path back so that it reads the same", () => {
-		for (const path of ["plain/path.ts", "dir with space/file name.txt", "it's $HOME (1).txt", 'quote " and \\ back']) {
-			expect(mentions(mentionWord(path))[0]?.path).toBe(path);
-			expect(mentions(`@${shellWord(path)}`)[0]?.path).toBe(path);
-		}
-		expect(shellWord("~/my dir")).toBe("~/my\\ dir");
 	});
 });

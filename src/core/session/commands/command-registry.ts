@@ -39,6 +39,11 @@ export interface CommandDefinition<S> {
 	scope?: CommandScope;
 	/** Where the command was defined (a prompt template's, skill's or extension's file), for messages about it. */
 	origin?: string;
+	/**
+	 * The command replaces the conversation or moves within it (new, resume, fork, tree, rewind): a front end whose
+	 * client owns the thread and its id (an editor over ACP) does not offer it.
+	 */
+	movesConversation?: boolean;
 	/** `args`: everything after the name, trimmed. Throwing reports the error's message to the user. */
 	handler(args: string, ctx: CommandContext<S>): void | Promise<void>;
 	/**

@@ -144,6 +144,7 @@ const BUILT_IN: CommandDefinition<CommandSession>[] = [
 	{
 		name: "new",
 		description: "start a new session",
+		movesConversation: true,
 		async handler(_args, ctx) {
 			if (refusedWhileBusy(ctx, "start a new session")) return;
 			await ctx.session.newSession();
@@ -184,6 +185,7 @@ const BUILT_IN: CommandDefinition<CommandSession>[] = [
 		name: "resume",
 		argsHint: "[n|id|file]",
 		description: "list recent sessions, or open one",
+		movesConversation: true,
 		handler: resume,
 	},
 	{
@@ -315,9 +317,9 @@ async function fork(_args: string, ctx: Context): Promise<void> {
 }
 
 const BRANCH_COMMANDS: readonly CommandDefinition<CommandSession>[] = [
-	{ name: "rewind", description: "go back to before a prompt: files, conversation or both", handler: rewind },
-	{ name: "tree", description: "show the conversation's branches and switch to another", handler: tree },
-	{ name: "fork", description: "go on in a new session from a point of this conversation", handler: fork },
+	{ name: "rewind", description: "go back to before a prompt: files, conversation or both", movesConversation: true, handler: rewind },
+	{ name: "tree", description: "show the conversation's branches and switch to another", movesConversation: true, handler: tree },
+	{ name: "fork", description: "go on in a new session from a point of this conversation", movesConversation: true, handler: fork },
 ];
 
 export const SESSION_COMMANDS: readonly CommandDefinition<CommandSession>[] = [...BUILT_IN, ...BRANCH_COMMANDS].map((command) => ({ ...command, source: "builtin" }));
