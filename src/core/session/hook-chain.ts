@@ -102,10 +102,17 @@ export function composeAfter(chain: HookChain<AfterLink>): AfterLink {
 	};
 }
 
-/** The session's two chains and the composed hooks the Agent's slots hold. */
+/** The session's two chains and the composed hooks the Agent's slots hold; `onBlock` hears each call the before-chain refuses. */
 export class ToolHooks {
 	readonly before = new HookChain<BeforeLink>();
 	readonly after = new HookChain<AfterLink>();
-	readonly beforeToolCall: BeforeLink = composeBefore(this.before);
+	private readonly composedBefore = composeBefore(this.before);
+	readonly beforeToolCall: BeforeLink = async (context, signal) => {
+		const result = await this.composedBefore(context, signal);
+		if (result?.block) this.onBlock?.(context.toolCall.id);
+		return result;
+	};
 	readonly afterToolCall: AfterLink = composeAfter(this.after);
+
+	constructor(private readonly onBlock?: (toolCallId: string) => void) {}
 }

@@ -14,6 +14,7 @@ export {
 	type RetryView,
 	type ScreenView,
 	type ToolRunView,
+	type ToolStatus,
 	type TranscriptItem,
 	type UiEvent,
 } from "./view-model.js";
