@@ -5,6 +5,7 @@ import { PassThrough, Readable } from "node:stream";
 import { afterEach, describe, expect, it } from "vitest";
 import { eventToJsonLine } from "../../src/cli/print/line-writer.js";
 import { type CommandDefinition, CommandRegistry } from "../../src/core/session/commands/command-registry.js";
+import type { ToolCallState } from "../../src/core/session/session-events.js";
 import { buildPromptInput, MAX_STDIN_BYTES, printPrompt, readStdin } from "../../src/cli/prompt-input.js";
 import { formatSessionList } from "../../src/cli/session-choice.js";
 import { UsageError } from "../../src/cli/run-io.js";
@@ -98,12 +99,17 @@ describe("eventToJsonLine", () => {
 			message: partial,
 			assistantMessageEvent: { type: "text_delta", contentIndex: 0, delta: "wor", partial },
 		});
-		expect(JSON.parse(update)).toEqual({ type: "message_update", assistantMessageEvent: { type: "text_delta", contentIndex: 0, delta: "wor" } });
-		expect(JSON.parse(eventToJsonLine({ type: "queue_changed", steering: ["a"], followUp: [] }))).toEqual({
+		expect(JSON.parse(update!)).toEqual({ type: "message_update", assistantMessageEvent: { type: "text_delta", contentIndex: 0, delta: "wor" } });
+		expect(JSON.parse(eventToJsonLine({ type: "queue_changed", steering: ["a"], followUp: [] })!)).toEqual({
 			type: "queue_changed",
 			steering: ["a"],
 			followUp: [],
 		});
+	});
+
+	it("writes no line for the session's tool-call states: the lines keep the agent's tool timeline", () => {
+		const call: ToolCallState = { id: "c", name: "bash", args: {}, status: "running", description: { summary: "", files: { reads: [], changes: [] } }, queuedAt: 0, approvalWaitMs: 0 };
+		expect(eventToJsonLine({ type: "tool_call_changed", call })).toBeUndefined();
 	});
 });
 

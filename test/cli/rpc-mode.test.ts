@@ -112,6 +112,12 @@ describe("loom --mode rpc", () => {
 		expect(state.usage.input).toBeGreaterThan(0);
 		expect(state.usage.output).toBeGreaterThan(0);
 		expect(state.contextUsage.tokens).toBeGreaterThan(0);
+		// The latest batch's calls as the session keeps them; the lines above carry no state of their own.
+		expect(state.toolCalls.map((call: any) => [call.id, call.status, call.description.shellCommand])).toEqual([
+			["call_write", "done", undefined],
+			["call_sleep", "done", "sleep 1; echo slept"],
+		]);
+		expect(client.lines.some((line) => line.type === "tool_call_changed")).toBe(false);
 
 		const { messages } = (await client.request({ type: "get_messages" })).data;
 		expect(messages.map((message: any) => message.role)).toEqual(["user", "assistant", "toolResult", "toolResult", "user", "assistant"]);

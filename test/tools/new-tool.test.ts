@@ -36,12 +36,12 @@ async function sessionWith(names: string[]) {
 	writeFileSync(path.join(cwd, "notes.txt"), "three little words\nand four more here\n");
 	const { known } = createBuiltinTools(cwd, TOOLS_WITH_WORD_COUNT);
 	const session = new AgentSession(scriptedSessionOptions(server, cwd, home, { tools: selectTools(known, names), knownTools: known }));
-	// The screen's subscription: every event through the pure reducer, with the tools the session hands it.
+	// The screen's subscription: every event through the pure reducer.
 	let view: ScreenView = initialView();
 	const events: SessionEvent[] = [];
 	session.subscribe((event) => {
 		events.push(event);
-		view = reduceView(view, event, 1000, session.tools);
+		view = reduceView(view, event, 1000);
 	});
 	return { session, events, view: () => view };
 }

@@ -7,6 +7,7 @@ import { CommandRegistry } from "../../src/core/session/commands/command-registr
 import type { ModelListing } from "../../src/core/ai/models/model-registry.js";
 import { type CommandSession, registerSessionCommands } from "../../src/core/session/commands/session-commands.js";
 import type { SessionEvent } from "../../src/core/session/session-events.js";
+import { ToolCallStates } from "../../src/core/session/tool-calls.js";
 import type { ApprovalMode } from "../../src/core/config/approval-mode.js";
 import { type SessionUi, nonInteractiveUi } from "../../src/core/session/session-ui.js";
 import type { NamedToolPresentation } from "../../src/core/engine/tool-definition.js";
@@ -64,6 +65,8 @@ export class FakeSession implements SessionPort {
 	/** Thrown by prompt() before anything starts (e.g. a missing API key). */
 	promptError: Error | undefined;
 	private listeners = new Set<(event: SessionEvent) => void | Promise<void>>();
+	/** The real session's tool-call states, fed the scripted events: the screen draws its rows from them. */
+	private readonly callStates = new ToolCallStates(() => this.tools);
 	private queue: { steering: string[]; followUp: string[] } = { steering: [], followUp: [] };
 	private aborted = false;
 	private running = false;
@@ -89,8 +92,11 @@ export class FakeSession implements SessionPort {
 		return this.listeners.size;
 	}
 
+	/** Delivers `event` as AgentSession does: the tool-call states it changes first (tool_call_changed), then it. */
 	async emit(event: SessionEvent): Promise<void> {
-		for (const listener of [...this.listeners]) await listener(event);
+		for (const next of [...this.callStates.reduce(event), event]) {
+			for (const listener of [...this.listeners]) await listener(next);
+		}
 	}
 
 	/** What each prompt was sent with besides its text (images, the text as typed). */

@@ -1,8 +1,9 @@
-// A session's events as ACP `session/update`s: the answer and the thinking as chunks while they stream, each
-// tool call announced when it starts, updated with its live output, and finished with its content (diffs for
-// edits and writes). Keeps what it must remember of each call between its start and its end.
+// A session's events as ACP `session/update`s: the answer and the thinking as chunks while they stream, and each
+// tool call as the session's state of it says (tool_call_changed): announced when its preparation starts, in
+// progress once it runs, updated with its live output, and finished with its content (diffs for edits and writes).
+// Remembers of a call only what it sent the client (and a file's text before a write) until the call ends.
 import type { SessionUpdate } from "@agentclientprotocol/sdk";
-import { findTool, type SessionEvent, type ToolDefinition } from "../../core/index.js";
+import { type AgentToolResult, findTool, type SessionEvent, type ToolCallState, type ToolDefinition } from "../../core/index.js";
 import { type CallStart, changedLine, type FileBefore, resultContent, toolCallContent, toolCallStart, toolLocations, wholeFileTarget } from "./tool-calls.js";
 
 export interface UpdateSource {
@@ -15,8 +16,15 @@ export interface UpdateSource {
 	readBefore(path: string): FileBefore | undefined;
 }
 
+/** What the client was told of a call so far. */
+interface Announced {
+	call: CallStart;
+	running: boolean;
+	partial?: AgentToolResult<unknown>;
+}
+
 export class SessionUpdates {
-	private readonly calls = new Map<string, CallStart>();
+	private readonly calls = new Map<string, Announced>();
 
 	constructor(private readonly source: UpdateSource) {}
 
@@ -29,32 +37,8 @@ export class SessionUpdates {
 				if (streamed.type === "thinking_delta") return [{ sessionUpdate: "agent_thought_chunk", content: { type: "text", text: streamed.delta } }];
 				return [];
 			}
-			case "tool_execution_start": {
-				const call: CallStart = {
-					toolCallId: event.toolCallId,
-					toolName: event.toolName,
-					args: event.args,
-					tool: findTool(this.source.tools(), event.toolName),
-				};
-				const path = wholeFileTarget(call, this.source.cwd);
-				if (path !== undefined) call.before = this.source.readBefore(path);
-				this.calls.set(call.toolCallId, call);
-				return [{ sessionUpdate: "tool_call", ...toolCallStart(call, this.source.cwd) }];
-			}
-			case "tool_execution_update":
-				return [
-					{
-						sessionUpdate: "tool_call_update",
-						toolCallId: event.toolCallId,
-						status: "in_progress",
-						content: resultContent(event.partialResult.content),
-					},
-				];
-			case "tool_approval_resolved":
-				// Allowed: it runs now. Otherwise its end says it was refused.
-				return event.outcome === "allowed" || event.outcome === "allowed-for-session"
-					? [{ sessionUpdate: "tool_call_update", toolCallId: event.toolCallId, status: "in_progress" }]
-					: [];
+			case "tool_call_changed":
+				return this.callUpdates(event.call);
 			case "run_end": {
 				// After each prompt's run: how full the context window is, and what the session has cost.
 				const { tokens, contextWindow, cost } = this.source.usage();
@@ -62,14 +46,47 @@ export class SessionUpdates {
 			}
 			case "approval_mode_changed":
 				return [{ sessionUpdate: "current_mode_update", currentModeId: event.mode }];
-			case "tool_execution_end": {
-				const call = this.calls.get(event.toolCallId) ?? { toolCallId: event.toolCallId, toolName: event.toolName, args: undefined, tool: undefined };
-				this.calls.delete(event.toolCallId);
-				return [finishedCall({ ...call, result: event.result, isError: event.isError }, this.source.cwd)];
-			}
 			default:
 				return [];
 		}
+	}
+
+	/** The updates a call's new state makes: none while it is queued or waits for an answer. */
+	private callUpdates(state: ToolCallState): SessionUpdate[] {
+		const known = this.calls.get(state.id);
+		if (state.status === "done" || state.status === "error" || state.status === "blocked") {
+			this.calls.delete(state.id);
+			// A call the run ended before its turn was never announced: nothing to finish.
+			if (!known && state.preparingAt === undefined) return [];
+			const call = known?.call ?? this.callStart(state);
+			const result = state.result ?? { content: [], details: undefined };
+			return [finishedCall({ ...call, result, isError: state.status !== "done" }, this.source.cwd)];
+		}
+		if (state.status === "queued") return [];
+		const updates: SessionUpdate[] = [];
+		let announced = known;
+		if (!announced) {
+			const call = this.callStart(state);
+			const path = wholeFileTarget(call, this.source.cwd);
+			if (path !== undefined) call.before = this.source.readBefore(path);
+			announced = { call, running: false };
+			this.calls.set(state.id, announced);
+			updates.push({ sessionUpdate: "tool_call", ...toolCallStart(call, this.source.cwd) });
+		}
+		if (state.status !== "running") return updates;
+		if (!announced.running) {
+			announced.running = true;
+			if (!state.partialResult) updates.push({ sessionUpdate: "tool_call_update", toolCallId: state.id, status: "in_progress" });
+		}
+		if (state.partialResult && state.partialResult !== announced.partial) {
+			announced.partial = state.partialResult;
+			updates.push({ sessionUpdate: "tool_call_update", toolCallId: state.id, status: "in_progress", content: resultContent(state.partialResult.content) });
+		}
+		return updates;
+	}
+
+	private callStart(state: ToolCallState): CallStart {
+		return { toolCallId: state.id, toolName: state.name, args: state.args, tool: findTool(this.source.tools(), state.name), description: state.description };
 	}
 }
 

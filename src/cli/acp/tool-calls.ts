@@ -4,7 +4,18 @@
 import { isAbsolute, resolve } from "node:path";
 import type { ContentBlock, ToolCall, ToolCallContent, ToolCallLocation, ToolKind } from "@agentclientprotocol/sdk";
 import { parsePatch } from "diff";
-import { type AgentToolResult, type ImageContent, oneLine, rawField, rawNumber, rawString, type TextContent, type ToolDefinition, toolFileEffects, toolSummary } from "../../core/index.js";
+import {
+	type AgentToolResult,
+	describeToolCall,
+	type ImageContent,
+	oneLine,
+	rawField,
+	rawNumber,
+	rawString,
+	type TextContent,
+	type ToolCallDescription,
+	type ToolDefinition,
+} from "../../core/index.js";
 
 /** What is known of a call when it starts; `before`: the text of the file a write replaces, read just before. */
 export interface CallStart {
@@ -13,6 +24,8 @@ export interface CallStart {
 	args: unknown;
 	/** Undefined for a tool the session does not know (a call of a tool no longer enabled). */
 	tool: ToolDefinition | undefined;
+	/** The session's description of the call (its state's); worked out from `tool` and `args` when not given (a replay). */
+	description?: ToolCallDescription;
 	before?: FileBefore;
 }
 
@@ -28,18 +41,22 @@ export interface FileBefore {
 	text: string | undefined;
 }
 
-/** A tool whose definition says which shell command a call runs: its calls are commands, which editors show as such. */
-function toolKind({ tool, args }: Omit<CallStart, "toolCallId">): ToolKind {
-	if (tool?.shellCommand) return "execute";
-	const effects = toolFileEffects(tool, args);
-	if (effects.changes.length > 0) return "edit";
-	if (tool?.readOnly) return effects.reads.length > 0 ? "read" : "search";
+function describe(call: Omit<CallStart, "toolCallId">): ToolCallDescription {
+	return call.description ?? describeToolCall(call.tool, call.args);
+}
+
+/** A call that runs a shell command (its definition says which) is a command, which editors show as such. */
+function toolKind(call: Omit<CallStart, "toolCallId">): ToolKind {
+	const { files, shellCommand } = describe(call);
+	if (shellCommand !== undefined) return "execute";
+	if (files.changes.length > 0) return "edit";
+	if (call.tool?.readOnly) return files.reads.length > 0 ? "read" : "search";
 	return "other";
 }
 
 /** "Read src/app.ts:1-20", "Edit src/app.ts"; a command is its own title. */
 function toolTitle(call: Omit<CallStart, "toolCallId">): string {
-	const summary = toolSummary(call.tool, call.args);
+	const summary = describe(call).summary;
 	if (toolKind(call) === "execute") return oneLine(summary) || call.toolName;
 	const label = call.tool?.label ?? call.toolName;
 	return oneLine(summary === "" ? label : `${label} ${summary}`);
@@ -47,7 +64,7 @@ function toolTitle(call: Omit<CallStart, "toolCallId">): string {
 
 /** The files a call reads or changes, absolute, each once; a read's offset is its line. */
 export function toolLocations(call: Omit<CallStart, "toolCallId">, cwd: string): ToolCallLocation[] {
-	const effects = toolFileEffects(call.tool, call.args);
+	const effects = describe(call).files;
 	const line = rawNumber(call.args, "offset");
 	const paths = [...new Set([...effects.changes, ...effects.reads].map((path) => absolute(path, cwd)))];
 	return paths.map((path) => (line !== undefined && effects.reads.length > 0 ? { path, line } : { path }));
@@ -69,7 +86,7 @@ export function toolCallStart(call: CallStart, cwd: string): ToolCall {
 
 /** The one file a call changes, absolute; undefined for none or several. */
 function changedFile(call: Omit<CallStart, "toolCallId">, cwd: string): string | undefined {
-	const { changes } = toolFileEffects(call.tool, call.args);
+	const { changes } = describe(call).files;
 	return changes.length === 1 ? absolute(changes[0]!, cwd) : undefined;
 }
 

@@ -23,11 +23,14 @@ export function jsonLine(value: unknown): string {
 }
 
 /**
+ * Undefined for tool_call_changed: the lines keep the agent's tool timeline as it is, and a call's whole state on
+ * every update would repeat its output each time (RPC clients ask get_state for the states).
  * message_update drops the growing `message` and each delta's `partial` (both repeat everything so far). With
  * `toolUpdates` (one per run), tool_execution_update carries only the new output (see tool-update-deltas.ts);
  * every other event is written whole.
  */
-export function eventToJsonLine(event: SessionEvent, toolUpdates?: ToolUpdateDeltas): string {
+export function eventToJsonLine(event: SessionEvent, toolUpdates?: ToolUpdateDeltas): string | undefined {
+	if (event.type === "tool_call_changed") return undefined;
 	if (event.type === "message_update") {
 		const { partial: _partial, ...delta } = event.assistantMessageEvent as { partial?: unknown };
 		return jsonLine({ type: "message_update", assistantMessageEvent: delta });

@@ -33,14 +33,17 @@ async function runJson(session: AgentSession, input: PromptInput, io: PrintIo): 
 	out.write(first);
 	const toolUpdates = new ToolUpdateDeltas();
 	// Awaited by the session: a slow reader slows the run down instead of piling its lines up in memory.
-	session.subscribe((event) => out.write(eventToJsonLine(event, toolUpdates)));
+	session.subscribe((event) => {
+		const line = eventToJsonLine(event, toolUpdates);
+		return line === undefined ? undefined : out.write(line);
+	});
 	await session.start();
 	if (io.stopped?.()) return NOT_STARTED;
 	return session.runPrompt(input.text, { images: input.images });
 }
 
 async function runText(session: AgentSession, input: PromptInput, io: PrintIo): Promise<RunOutcome> {
-	const status = io.stderr.isTTY ? new StatusLine(io.stderr) : undefined;
+	const status = io.stderr.isTTY ? new StatusLine(io.stderr, () => session.toolCalls) : undefined;
 	// Errors reach stderr once, from the outcome (see run.ts); the status line only shows progress.
 	if (status) session.subscribe((event: SessionEvent) => status.update(event));
 	await session.start();

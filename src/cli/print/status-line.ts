@@ -1,19 +1,22 @@
 // A one-line live status on stderr for text mode (only when stderr is a terminal), erased at the end.
-import type { SessionEvent } from "../../core/index.js";
-import { showControls, stripToOneLine } from "../../core/index.js";
+import type { SessionEvent, ToolCallState } from "../../core/index.js";
+import { isSettledCall, showControls, stripToOneLine } from "../../core/index.js";
 
 const FRAMES = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
 
 export class StatusLine {
 	private readonly started = Date.now();
 	private activity = "waiting for the model";
-	private readonly tools = new Map<string, string>();
 	private retry: { attempt: number; maxRetries: number; until: number; reason: string } | undefined;
 	private frame = 0;
 	private timer: NodeJS.Timeout | undefined;
 	private drawn = false;
 
-	constructor(private readonly stream: NodeJS.WriteStream) {}
+	/** `calls`: the session's tool calls (session.toolCalls), read at each draw. */
+	constructor(
+		private readonly stream: NodeJS.WriteStream,
+		private readonly calls: () => ReadonlyMap<string, ToolCallState>,
+	) {}
 
 	start(): void {
 		this.timer = setInterval(() => this.draw(), 100);
@@ -29,13 +32,9 @@ export class StatusLine {
 				this.retry = undefined;
 				break;
 			}
-			case "tool_execution_start":
-				this.tools.set(event.toolCallId, event.toolName);
-				break;
 			case "tool_execution_end":
-				this.tools.delete(event.toolCallId);
-				// The batch is done: the results go back to the model next.
-				if (this.tools.size === 0) this.activity = "waiting for the model";
+				// Once the batch is done the results go back to the model.
+				this.activity = "waiting for the model";
 				break;
 			case "turn_start":
 				this.activity = "waiting for the model";
@@ -62,8 +61,9 @@ export class StatusLine {
 		if (this.timer === undefined) return;
 		this.frame = (this.frame + 1) % FRAMES.length;
 		const elapsed = `${((Date.now() - this.started) / 1000).toFixed(1)}s`;
-		const running = [...this.tools.values()];
-		const what = running.length > 0 ? `running ${showControls(summarise(running))}` : this.activity;
+		const open = [...this.calls().values()].filter((call) => !isSettledCall(call) && call.status !== "queued");
+		const waiting = open.some((call) => call.status === "awaiting_approval") ? " (waiting for approval)" : "";
+		const what = open.length > 0 ? `running ${showControls(summarise(open.map((call) => call.name)))}${waiting}` : this.activity;
 		const retry = this.retry
 			? ` · ${stripToOneLine(this.retry.reason)}; retry ${this.retry.attempt}/${this.retry.maxRetries} in ${Math.max(0, Math.ceil((this.retry.until - Date.now()) / 1000))}s`
 			: "";

@@ -35,7 +35,8 @@ export async function runRpcMode(session: AgentSession, io: RpcIo): Promise<numb
 	session.subscribe((event) => {
 		server.onEvent(event);
 		// No ToolUpdateDeltas: RPC clients (Pi's among them) read each update's partialResult whole.
-		return out.write(eventToJsonLine(event));
+		const line = eventToJsonLine(event);
+		return line === undefined ? undefined : out.write(line);
 	});
 	await session.start();
 

@@ -39,6 +39,8 @@ export function sessionState(session: AgentSession, mode: ModeState) {
 		usage: session.usageTotals,
 		contextUsage: session.contextUsage,
 		tools: session.tools.map((tool) => tool.name),
+		// The latest batch's tool calls as the session keeps them (status, timings, description, results).
+		toolCalls: [...session.toolCalls.values()],
 		// auto, ask or read-only (run_command "approval" changes it); null without an approval policy.
 		approvalMode: session.approvalMode ?? null,
 	};

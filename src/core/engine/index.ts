@@ -19,6 +19,7 @@ export { OrderedDelivery, callInOrder } from "./event-delivery.js";
 export {
 	capLines,
 	compactArgs,
+	describeToolCall,
 	errorLines,
 	findTool,
 	lastLines,
@@ -31,6 +32,7 @@ export {
 	type LineStyle,
 	type NamedToolPresentation,
 	type StyledLine,
+	type ToolCallDescription,
 	type ToolDefinition,
 	type ToolFileEffects,
 	type ToolPresentation,

@@ -149,6 +149,32 @@ export function toolFileEffects(tool: Pick<ToolDefinition, "fileEffects" | "prep
 	return effects ? { reads: paths(effects.reads), changes: paths(effects.changes) } : NO_EFFECTS;
 }
 
+/** What one call does, read from one parse of its arguments: what a row, a question and a client show of it. */
+export interface ToolCallDescription {
+	/** The row's one-line summary of the raw arguments (toolSummary). */
+	summary: string;
+	/** Files it reads or changes (toolFileEffects). */
+	files: ToolFileEffects;
+	/** The shell command it runs, for a tool that runs one (bash). */
+	shellCommand?: string;
+}
+
+/**
+ * A call of `tool` described once: its arguments prepared (prepareArguments) a single time for the parts that read
+ * prepared arguments, the summary from the raw ones. Never throws; a tool that says nothing gets the fallbacks.
+ */
+export function describeToolCall(tool: ToolPresentation | undefined, args: unknown): ToolCallDescription {
+	const prepare = (tool as Partial<Pick<ToolDefinition, "prepareArguments">> | undefined)?.prepareArguments;
+	const prepared = prepare ? (attempt(() => prepare(args)) ?? args) : args;
+	const effects = tool?.fileEffects ? attempt(() => tool.fileEffects!(prepared)) : undefined;
+	const command = tool?.shellCommand ? attempt(() => tool.shellCommand!(prepared)) : undefined;
+	return {
+		summary: toolSummary(tool, args),
+		files: effects ? { reads: paths(effects.reads), changes: paths(effects.changes) } : NO_EFFECTS,
+		...(typeof command === "string" ? { shellCommand: command } : {}),
+	};
+}
+
 function paths(value: unknown): string[] {
 	return Array.isArray(value) ? value.filter((path): path is string => typeof path === "string" && path !== "") : [];
 }

@@ -22,6 +22,8 @@ import { SessionRecord } from "./session-record.js";
 import type { FilesRestore } from "./file-checkpoints.js";
 import type { RewindResult, RewindScope } from "./session-rewind.js";
 import { SessionTools } from "./session-tools.js";
+import { ToolCallStates } from "./tool-calls.js";
+import type { ToolCallState } from "./session-events.js";
 import type { PromptParts } from "./prompt/index.js";
 
 export type { AgentSessionOptions, RunOutcome, SessionListener } from "./agent-session-types.js";
@@ -34,7 +36,10 @@ export class AgentSession extends SessionPlugs {
 	 * composed into the agent's beforeToolCall / afterToolCall. Assigning `agent.beforeToolCall` or
 	 * `agent.afterToolCall` directly replaces the composed hook, and with it every link of that chain.
 	 */
-	readonly hooks = new ToolHooks((text) => this.ui.notify("error", text));
+	readonly hooks = new ToolHooks(
+		(text) => this.ui.notify("error", text),
+		(toolCallId) => this.callStates.markBlocked(toolCallId),
+	);
 	/**
 	 * Slash commands this session offers (its built-ins; later extensions, prompt templates, skills). A command
 	 * another of its name hides is reported once, as a warning through the session's ui.
@@ -52,6 +57,8 @@ export class AgentSession extends SessionPlugs {
 	private started = false;
 	private opened: Promise<void> = Promise.resolve();
 	private readonly toolSet: SessionTools;
+	/** One state per tool call of the latest batch, reduced from every event as it is emitted. */
+	private readonly callStates: ToolCallStates;
 	/** Problems met assembling the session: those it was given, then those added (addLoadWarning). */
 	private readonly assemblyWarnings: string[];
 
@@ -64,6 +71,8 @@ export class AgentSession extends SessionPlugs {
 		this.record = new SessionRecord(options.store, options.buildContext);
 		const context = this.record.opened;
 		this.toolSet = new SessionTools({ ...options, prompt: { ...options.prompt, cwd: options.cwd } });
+		this.callStates = new ToolCallStates(() => this.toolSet.known);
+		this.listeners.reduceWith((event) => this.callStates.reduce(event));
 		this.agent = createSessionAgent({
 			options,
 			choice: this.choice,
@@ -164,6 +173,13 @@ export class AgentSession extends SessionPlugs {
 	/** The enabled tools' definitions, in the order the model gets them (settings applied). */
 	get tools(): readonly ToolDefinition[] {
 		return this.toolSet.definitions;
+	}
+	/**
+	 * The latest batch's tool calls by id, in the model's order: each one's status, timings, description and
+	 * results. Up to date when a listener hears an event; each change also arrives as tool_call_changed.
+	 */
+	get toolCalls(): ReadonlyMap<string, ToolCallState> {
+		return this.callStates.all;
 	}
 	/** The session file's entries so far (with ids, for compaction's "first kept entry"). */
 	get entries(): readonly SessionEntry[] {

@@ -128,16 +128,24 @@ export function composeAfter(chain: HookChain<AfterLink>, report: (text: string)
 	};
 }
 
-/** The session's two chains and the composed hooks the Agent's slots hold. */
+/** The session's two chains and the composed hooks the Agent's slots hold; `onBlock` hears each call the before-chain refuses. */
 export class ToolHooks {
 	readonly before = new HookChain<BeforeLink>();
 	readonly after = new HookChain<AfterLink>();
 	readonly beforeToolCall: BeforeLink;
 	readonly afterToolCall: AfterLink;
 
-	/** `report`: tells the user about a link whose result was refused (the session's error notice). */
-	constructor(report: (text: string) => void = () => {}) {
-		this.beforeToolCall = composeBefore(this.before);
+	/**
+	 * `report`: tells the user about a link whose result was refused (the session's error notice); `onBlock`: hears
+	 * of each call the before-chain blocks (the session's call states).
+	 */
+	constructor(report: (text: string) => void = () => {}, onBlock?: (toolCallId: string) => void) {
+		const before = composeBefore(this.before);
+		this.beforeToolCall = async (context, signal) => {
+			const result = await before(context, signal);
+			if (result?.block) onBlock?.(context.toolCall.id);
+			return result;
+		};
 		this.afterToolCall = composeAfter(this.after, report);
 	}
 }

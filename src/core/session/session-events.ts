@@ -1,5 +1,5 @@
 // Events an AgentSession emits: every AgentEvent plus the session's own.
-import type { AgentEvent } from "../engine/index.js";
+import type { AgentEvent, AgentToolResult, ToolCallDescription } from "../engine/index.js";
 import type { ThinkingLevel } from "../ai/index.js";
 import type { ApprovalMode } from "../config/index.js";
 
@@ -25,6 +25,43 @@ export type ApprovalEvent =
 			/** Rules that would allow exactly this call (for "unanswered": what to pass to --allow). */
 			rules?: string[];
 	  };
+
+/**
+ * Where a call is: its message ended ("queued": its turn in the batch has not come), its preflight runs
+ * ("preparing": validation, the before-chain), it waits for the user's answer, its execute() runs, it ended with
+ * a result, failed, or was refused before it ran ("blocked": by the policy, the user, a hook).
+ */
+export type ToolCallStatus = "queued" | "preparing" | "awaiting_approval" | "running" | "done" | "error" | "blocked";
+
+/**
+ * One tool call as the session knows it (see tool-calls.ts): every front end reads this instead of keeping its
+ * own. Replaced whole on every change, never changed in place. Times are epoch milliseconds.
+ */
+export interface ToolCallState {
+	/** toolCallId. */
+	readonly id: string;
+	readonly name: string;
+	/** The model's raw arguments. */
+	readonly args: unknown;
+	readonly status: ToolCallStatus;
+	/** From the tool's definition, read once (a tool the session does not know gets the generic description). */
+	readonly description: ToolCallDescription;
+	/** When the assistant message holding the call ended (its preflight's start for a call no message announced). */
+	readonly queuedAt: number;
+	/** When its preflight began (tool_execution_start). */
+	readonly preparingAt?: number;
+	/** Since when it waits for the user's answer (awaiting_approval only). */
+	readonly approvalRequestedAt?: number;
+	/** Time spent waiting for the user's answers, in all. */
+	readonly approvalWaitMs: number;
+	/** When its execute() really began: after validation, the before-chain and any approval. */
+	readonly startedAt?: number;
+	readonly endedAt?: number;
+	/** The latest live update while it runs. */
+	readonly partialResult?: AgentToolResult<unknown>;
+	/** The finalized result (after the after-chain), once it ended. */
+	readonly result?: AgentToolResult<unknown>;
+}
 
 /**
  * Why a session_open: the session's first, a new one (/new), an opened one (/resume), a fork into a new file (/fork,
@@ -78,6 +115,11 @@ export type SessionOwnEvent =
 	 * call at a time); this says it is running, whether or not it reports progress.
 	 */
 	| { type: "tool_execution_running"; toolCallId: string; toolName: string }
+	/**
+	 * A tool call's state changed (see ToolCallState). Delivered just before the event that changed it, so a
+	 * listener has the call's new state when it hears that event; the agent's events keep their order and shape.
+	 */
+	| { type: "tool_call_changed"; call: ToolCallState }
 	/** Something the user must act on (missing key, unreachable provider), shown instead of a stack trace. */
 	| { type: "session_error"; message: string }
 	| ApprovalEvent;

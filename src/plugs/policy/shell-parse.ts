@@ -1,6 +1,7 @@
-// Reads a shell command line with tree-sitter's bash grammar (WebAssembly, loaded on the first bash call) and
-// lists what it would run. A real parser, not a tokenizer: quotes, escapes, $(…), backticks, <(…), heredocs,
-// subshells, functions and redirections are where bash says they are, and whatever does not parse is flagged.
+// Reads a shell command line with tree-sitter's bash grammar (WebAssembly, loaded as soon as a session with a shell
+// tool gets its policy) and lists what it would run. A real parser, not a tokenizer: quotes, escapes, $(…),
+// backticks, <(…), heredocs, subshells, functions and redirections are where bash says they are, and whatever
+// does not parse is flagged.
 import { createRequire } from "node:module";
 import type { Node, Parser } from "@vscode/tree-sitter-wasm";
 import { braceAlternatives } from "./brace-expansion.js";
@@ -32,6 +33,19 @@ function loadParser(): Promise<Parser> {
 		throw new Error(`the shell parser could not be loaded (${(error as Error).message})`);
 	});
 	return loading;
+}
+
+/**
+ * Starts loading the parser now, off the path of the first bash call (whose preparation would otherwise wait on
+ * the grammar); a failure is left for that call to meet and retry.
+ */
+export function preloadShellParser(): void {
+	void loadParser().catch(() => {});
+}
+
+/** Whether the parser's load has been started (and not failed): for tests of when it starts. */
+export function shellParserRequested(): boolean {
+	return loading !== undefined;
 }
 
 /** What is known of a word's path: ShellWord's `path` and `pathStart`. */

@@ -35,7 +35,7 @@ export function useSessionView(
 	sessionRef.current = session;
 	/** The session's event, reduced with the session's current tool presentations. */
 	const reduce = useCallback((event: ScreenEvent) => {
-		viewRef.current = reduceView(viewRef.current as ScreenView, event, Date.now(), sessionRef.current.tools);
+		viewRef.current = reduceView(viewRef.current as ScreenView, event, Date.now());
 	}, []);
 	/** The view with every event so far reduced, the batched deltas included. */
 	const current = useCallback(() => {

@@ -1,12 +1,11 @@
-// Tool execution timeline: rows keyed by toolCallId, never by position.
-// The assistant message's end → "queued" (every call of the batch, in the model's order), start → "preparing"
-// (validation, the before-chain), approval asked → "waiting" → answered → "preparing", execute() began
-// (tool_execution_running) or an update → "running", end → "done" | "error"; updates after the end are ignored.
+// Tool rows, keyed by toolCallId, never by position: each row is drawn from the session's state of its call
+// (tool_call_changed, see core/session/tool-calls.ts), which says queued, preparing, awaiting approval, running,
+// done, error or blocked, with the call's timings and results. The row's time leaves out every wait for approval.
 // The batch moves into the transcript as one item at turn_end.
-import type { AgentToolResult, AssistantMessage } from "../../core/index.js";
-import { textFromContent, findTool, type NamedToolPresentation, toolSummary } from "../../core/index.js";
+import type { ToolCallState } from "../../core/index.js";
+import { isSettledCall, textFromContent } from "../../core/index.js";
 import { appendItems } from "./reduce-assistant.js";
-import type { ScreenView, ToolRunView } from "../transcript/index.js";
+import type { ScreenView, ToolRunView, ToolStatus } from "../transcript/index.js";
 
 function withRun(view: ScreenView, run: ToolRunView): ScreenView {
 	return { ...view, tools: { ...view.tools, [run.id]: run } };
@@ -16,74 +15,45 @@ function isSettled(run: ToolRunView): boolean {
 	return run.status === "done" || run.status === "error";
 }
 
-function newRun(toolCallId: string, toolName: string, args: unknown, status: ToolRunView["status"], now: number, tools: readonly NamedToolPresentation[]): ToolRunView {
-	return { id: toolCallId, name: toolName, status, argsPreview: toolSummary(findTool(tools, toolName), args), args, startedAt: now };
-}
-
-/** The calls of an assistant message the loop will run (it runs none after an error or an abort), queued. */
-export function queueTools(view: ScreenView, message: AssistantMessage, now: number, tools: readonly NamedToolPresentation[]): ScreenView {
-	if (message.stopReason === "error" || message.stopReason === "aborted" || !Array.isArray(message.content)) return view;
-	let next = view;
-	for (const block of message.content) {
-		if (block?.type !== "toolCall" || typeof block.id !== "string" || next.tools[block.id]) continue;
-		const run = newRun(block.id, typeof block.name === "string" ? block.name : "tool", block.arguments, "queued", now, tools);
-		next = { ...withRun(next, run), liveToolIds: [...next.liveToolIds, block.id] };
+function rowStatus(call: ToolCallState): ToolStatus {
+	switch (call.status) {
+		case "awaiting_approval":
+			return "waiting";
+		case "blocked":
+			return "error";
+		default:
+			return call.status;
 	}
-	return next;
 }
 
-export function startTool(
-	view: ScreenView,
-	toolCallId: string,
-	toolName: string,
-	args: unknown,
-	now: number,
-	tools: readonly NamedToolPresentation[],
-): ScreenView {
-	const queued = view.tools[toolCallId];
-	if (queued?.status === "queued") return withRun(view, { ...queued, status: "preparing", startedAt: now });
-	if (queued) return view;
-	return { ...withRun(view, newRun(toolCallId, toolName, args, "preparing", now, tools)), liveToolIds: [...view.liveToolIds, toolCallId] };
-}
-
-/** execute() began: running, whether or not the tool reports progress. */
-export function runTool(view: ScreenView, toolCallId: string): ScreenView {
-	const run = view.tools[toolCallId];
-	if (!run || run.status !== "preparing") return view;
-	return withRun(view, { ...run, status: "running" });
-}
-
-export function updateTool(view: ScreenView, toolCallId: string, partial: AgentToolResult<unknown> | undefined): ScreenView {
-	const run = view.tools[toolCallId];
-	if (!run || isSettled(run)) return view;
-	const details = partial?.details;
-	return withRun(view, {
-		...run,
-		status: "running",
-		progressText: textFromContent(partial?.content),
-		...(details !== undefined ? { details } : {}),
-	});
-}
-
-/** The call waits for the user's approval (true), or no longer does (false). */
-export function awaitApproval(view: ScreenView, toolCallId: string, waiting: boolean): ScreenView {
-	const run = view.tools[toolCallId];
-	if (!run || isSettled(run) || (run.status === "waiting") === waiting) return view;
-	return withRun(view, { ...run, status: waiting ? "waiting" : "preparing" });
-}
-
-export function endTool(view: ScreenView, toolCallId: string, result: AgentToolResult<unknown> | undefined, isError: boolean, now: number): ScreenView {
-	const run = view.tools[toolCallId];
-	if (!run || isSettled(run)) return view;
+/** The row a call's state draws: its time runs from execute()'s start, or from its preparation less any approval wait. */
+function runView(call: ToolCallState): ToolRunView {
+	const result = call.result ?? call.partialResult;
 	const details = result?.details;
-	const { details: _old, ...rest } = run;
-	return withRun(view, {
-		...rest,
-		status: isError ? "error" : "done",
-		resultText: textFromContent(result?.content),
+	const preparedSince = call.preparingAt === undefined ? undefined : call.preparingAt + call.approvalWaitMs;
+	const startedAt = call.startedAt ?? preparedSince ?? call.queuedAt;
+	return {
+		id: call.id,
+		name: call.name,
+		status: rowStatus(call),
+		argsPreview: call.description.summary,
+		args: call.args,
+		...(call.partialResult && !call.result ? { progressText: textFromContent(call.partialResult.content) } : {}),
+		...(call.result ? { resultText: textFromContent(call.result.content) } : {}),
 		...(details !== undefined ? { details } : {}),
-		endedAt: now,
-	});
+		startedAt,
+		...(call.endedAt !== undefined ? { endedAt: call.endedAt } : {}),
+		// A call that never reached its preparation (the run ended before its turn) has no time to show.
+		...(isSettledCall(call) && preparedSince === undefined ? { untimed: true } : {}),
+	};
+}
+
+/** A call's new state: its live row is (re)drawn; a call first heard of joins the batch, unless already settled. */
+export function showToolCall(view: ScreenView, call: ToolCallState): ScreenView {
+	const known = view.tools[call.id] !== undefined;
+	if (!known && isSettledCall(call)) return view;
+	const next = withRun(view, runView(call));
+	return known ? next : { ...next, liveToolIds: [...view.liveToolIds, call.id] };
 }
 
 function unfinishedText(run: ToolRunView): string {

@@ -1,10 +1,10 @@
-// The screen's reducer: (view, event, now, tools) => view. Pure and synchronous: the time and the session's
-// tool presentations come in as arguments, side effects (prompting, rendering) live outside.
+// The screen's reducer: (view, event, now) => view. Pure and synchronous: the time comes in as an argument, the
+// tool calls' states in events, side effects (prompting, rendering) live outside.
 import { formatCount, sessionFileText, zeroUsage } from "../../core/index.js";
-import type { SessionEvent, NamedToolPresentation } from "../../core/index.js";
+import type { SessionEvent } from "../../core/index.js";
 import { promptItem, expandLast, type ScreenView, type UiEvent, isBusy } from "../transcript/index.js";
 import { appendItems, endAssistant, flushAssistant, startAssistant, updateAssistant } from "./reduce-assistant.js";
-import { awaitApproval, endTool, flushToolBatch, queueTools, runTool, startTool, updateTool } from "./reduce-tools.js";
+import { flushToolBatch, showToolCall } from "./reduce-tools.js";
 
 export type ScreenEvent = SessionEvent | UiEvent;
 
@@ -27,8 +27,8 @@ function compactionNotice(event: Extract<SessionEvent, { type: "compaction_end" 
 /** What Ctrl+T says: thinking hidden, shown. */
 const THINKING_TOGGLE_NOTICES: readonly string[] = ["Thinking hidden, one line each (ctrl+t shows it).", "Thinking shown in full (ctrl+t hides it)."];
 
-/** `tools`: the session's tool presentations, for the rows' argument summaries (a tool not among them gets JSON). */
-export function reduceView(view: ScreenView, event: ScreenEvent, now: number, tools: readonly NamedToolPresentation[] = []): ScreenView {
+/** Tool rows come from tool_call_changed (the session's state of each call), not from the agent's tool events. */
+export function reduceView(view: ScreenView, event: ScreenEvent, now: number): ScreenView {
 	if (view.leftRun && !event.type.startsWith("ui_")) return view;
 	switch (event.type) {
 		case "run_start":
@@ -52,27 +52,14 @@ export function reduceView(view: ScreenView, event: ScreenEvent, now: number, to
 			return roleOf(event.message) === "assistant" && event.assistantMessageEvent ? updateAssistant(view, event.assistantMessageEvent) : view;
 		case "message_end": {
 			const role = roleOf(event.message);
-			if (role === "assistant") {
-				const message = event.message as Parameters<typeof endAssistant>[1];
-				return queueTools(endAssistant(view, message), message, now, tools);
-			}
+			if (role === "assistant") return endAssistant(view, event.message as Parameters<typeof endAssistant>[1]);
 			if (role === "user") return appendItems(view, [promptItem(event.message, view.session.cwd)]);
 			// Tool results are shown by the tool rows; other roles are not displayed.
 			return view;
 		}
 
-		case "tool_execution_start":
-			return startTool(view, event.toolCallId, event.toolName, event.args, now, tools);
-		case "tool_execution_running":
-			return runTool(view, event.toolCallId);
-		case "tool_execution_update":
-			return updateTool(view, event.toolCallId, event.partialResult);
-		case "tool_execution_end":
-			return endTool(view, event.toolCallId, event.result, event.isError, now);
-		case "tool_approval_requested":
-			return awaitApproval(view, event.toolCallId, true);
-		case "tool_approval_resolved":
-			return awaitApproval(view, event.toolCallId, false);
+		case "tool_call_changed":
+			return showToolCall(view, event.call);
 		case "approval_mode_changed":
 			return { ...view, session: { ...view.session, approvalMode: event.mode } };
 

@@ -11,6 +11,7 @@ export {
 	type RetryView,
 	type ScreenView,
 	type ToolRunView,
+	type ToolStatus,
 	type TranscriptItem,
 	type UiEvent,
 } from "./view-model.js";

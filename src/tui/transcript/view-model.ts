@@ -17,9 +17,9 @@ export interface ToolRunView {
 	argsPreview: string;
 	/** The model's raw arguments, for the tool's result lines. */
 	args?: unknown;
-	/** Text of the latest partial result (tool_execution_update). */
+	/** Text of the latest partial result. */
 	progressText?: string;
-	/** Final, finalized result text (tool_execution_end). */
+	/** Final, finalized result text. */
 	resultText?: string;
 	/** The tool's own details, as sent: only its definition knows them, and reads them defensively. */
 	details?: unknown;

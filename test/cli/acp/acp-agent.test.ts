@@ -83,6 +83,8 @@ describe("loom acp", () => {
 				content: [{ type: "diff", path, oldText: "beta", newText: "BETA" }],
 				rawInput: { path: "notes.txt", edits: [{ oldText: "beta", newText: "BETA" }] },
 			},
+			// It runs: the session's state of the call says so.
+			{ sessionUpdate: "tool_call_update", toolCallId: "call_edit", status: "in_progress" },
 			{
 				sessionUpdate: "tool_call_update",
 				toolCallId: "call_edit",

@@ -2,7 +2,10 @@
 import { describe, expect, it } from "vitest";
 import { hunkDiffs, toolCallContent, toolCallStart } from "../../../src/cli/acp/tool-calls.js";
 import { replayUpdates } from "../../../src/cli/acp/replay.js";
-import { emptyAssistantMessage, findTool } from "../../../src/core/index.js";
+import type { SessionUpdate } from "@agentclientprotocol/sdk";
+import { SessionUpdates } from "../../../src/cli/acp/session-updates.js";
+import { emptyAssistantMessage, findTool, type SessionEvent, type ToolDefinition } from "../../../src/core/index.js";
+import { ToolCallStates } from "../../../src/core/session/tool-calls.js";
 import { createBuiltinTools } from "../../../src/tools/index.js";
 
 const cwd = "/work/project";
@@ -95,5 +98,56 @@ describe("ACP tool calls", () => {
 			"tool_call_update:completed",
 			"tool_call_update:failed",
 		]);
+	});
+});
+
+describe("ACP tool-call updates from the session's call states", () => {
+	/** SessionUpdates fed as an ACP session is: each event's tool_call_changed first, from the session's tracker. */
+	function updatesFor(events: SessionEvent[], tools: readonly ToolDefinition[] = known) {
+		const states = new ToolCallStates(() => tools);
+		const updates = new SessionUpdates({ cwd, tools: () => tools, readBefore: () => undefined, usage: () => ({ tokens: 0, contextWindow: 1, cost: 0 }) });
+		return events.flatMap((event) => [...states.reduce(event), event].flatMap((next) => updates.translate(next)));
+	}
+	const toolStart = (id: string, name: string, args: unknown): SessionEvent => ({ type: "tool_execution_start", toolCallId: id, toolName: name, args });
+	const toolEnd = (id: string, name: string, isError: boolean, text = "out"): SessionEvent => ({
+		type: "tool_execution_end",
+		toolCallId: id,
+		toolName: name,
+		isError,
+		result: { content: [{ type: "text", text }], details: undefined },
+	});
+	const statuses = (updates: SessionUpdate[], id: string) =>
+		updates.filter((u) => (u.sessionUpdate === "tool_call" || u.sessionUpdate === "tool_call_update") && u.toolCallId === id).map((u) => (u as { status?: string }).status);
+
+	it("is pending while it prepares or waits for approval, in progress once it runs, then completed", () => {
+		const updates = updatesFor([
+			toolStart("c1", "bash", { command: "npm test" }),
+			{ type: "tool_approval_requested", toolCallId: "c1", toolName: "bash" },
+			{ type: "tool_approval_resolved", toolCallId: "c1", toolName: "bash", outcome: "allowed" },
+			{ type: "tool_execution_running", toolCallId: "c1", toolName: "bash" },
+			{ type: "tool_execution_update", toolCallId: "c1", toolName: "bash", args: {}, partialResult: { content: [{ type: "text", text: "1 passed" }], details: undefined } },
+			toolEnd("c1", "bash", false),
+		]);
+		expect(statuses(updates, "c1")).toEqual(["pending", "in_progress", "in_progress", "completed"]);
+		expect(updates[2]).toMatchObject({ content: [{ type: "content", content: { type: "text", text: "1 passed" } }] });
+	});
+
+	it("fails a call the policy refused, and says nothing of a call the run ended before it was prepared", () => {
+		const message = { ...emptyAssistantMessage({ api: "openai-completions", provider: "p", id: "m" }), stopReason: "toolUse" as const, content: [{ type: "toolCall" as const, id: "x", name: "bash", arguments: { command: "rm -rf /" } }, { type: "toolCall" as const, id: "y", name: "read", arguments: { path: "a" } }] };
+		const updates = updatesFor([
+			{ type: "message_end", message },
+			toolStart("x", "bash", { command: "rm -rf /" }),
+			{ type: "tool_approval_resolved", toolCallId: "x", toolName: "bash", outcome: "unanswered" },
+			toolEnd("x", "bash", true, "blocked"),
+			{ type: "agent_end", messages: [] },
+		]);
+		expect(statuses(updates, "x")).toEqual(["pending", "failed"]);
+		expect(statuses(updates, "y")).toEqual([]);
+	});
+
+	it("asks the tool's definition whether a call runs a shell command, not its name", () => {
+		const shell: ToolDefinition = { ...findTool(known, "bash")!, name: "sh" };
+		const [announced] = updatesFor([toolStart("s", "sh", { command: "make" })], [shell]);
+		expect(announced).toMatchObject({ sessionUpdate: "tool_call", kind: "execute", title: "make" });
 	});
 });

@@ -98,8 +98,14 @@ describe("asking the user", () => {
 		expect(ui.asked[0].options.approval).toEqual({ toolCallId: "c1", toolName: "bash" });
 		expect(ui.asked[0].choices.map((choice) => choice.value)).toEqual(["once", "session", "deny"]);
 		expect(resultText(0)).toBe("ran: npm test && git status");
-		const order = events.map((event) => event.type).filter((type) => type.startsWith("tool_"));
+		const order = events.map((event) => event.type).filter((type) => type.startsWith("tool_execution") || type.startsWith("tool_approval"));
 		expect(order).toEqual(["tool_execution_start", "tool_approval_requested", "tool_approval_resolved", "tool_execution_running", "tool_execution_end"]);
+		// The session's state of the call went the same way, each change just before the event that made it.
+		const states = events.flatMap((event) => (event.type === "tool_call_changed" ? [event.call.status] : []));
+		expect(states).toEqual(["queued", "preparing", "awaiting_approval", "preparing", "running", "done"]);
+		const state = session.toolCalls.get("c1")!;
+		expect(state.description).toMatchObject({ shellCommand: "npm test && git status" });
+		expect(state.startedAt! - state.preparingAt!).toBeGreaterThanOrEqual(state.approvalWaitMs);
 		expect(events.find((event) => event.type === "tool_approval_resolved")).toMatchObject({ toolCallId: "c1", outcome: "allowed" });
 	});
 
@@ -109,6 +115,7 @@ describe("asking the user", () => {
 		await session.runPrompt("go");
 		expect(results()[0].isError).toBe(true);
 		expect(resultText(0)).toBe("The user denied this bash call and said: we never publish from here");
+		expect(session.toolCalls.get("c1")?.status).toBe("blocked");
 		const sentBack = JSON.stringify(stream.contexts[1].messages.at(-1));
 		expect(sentBack).toContain("we never publish from here");
 	});

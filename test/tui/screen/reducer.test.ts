@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import type { SessionEvent } from "../../../src/core/session/session-events.js";
 import { type ScreenEvent, reduceView } from "../../../src/tui/screen/reducer.js";
 import { type ScreenView, type TranscriptItem, initialView } from "../../../src/tui/transcript/view-model.js";
@@ -15,14 +15,28 @@ import {
 	usage,
 	userEnd,
 } from "../events.js";
+import { ToolCallStates } from "../../../src/core/session/tool-calls.js";
 import { builtinTools } from "../../support/builtin-tools.js";
+import { toolRowHeader } from "../../../src/tui/transcript/tool-row-text.js";
+import { stripVTControlCharacters as stripAnsi } from "node:util";
 
-/** Replays events with a clock that advances 100 ms per event, starting at 1000. */
+let clock = 0;
+/** The session's tool-call states, as AgentSession keeps them: fed each event before the screen hears it. */
+let calls = new ToolCallStates(() => builtinTools, () => clock);
+beforeEach(() => {
+	calls = new ToolCallStates(() => builtinTools, () => clock);
+});
+
+/**
+ * Replays events as a session delivers them (each event's tool_call_changed first) with a clock that advances
+ * 100 ms per event, starting at 1000.
+ */
 function replay(events: ScreenEvent[], view: ScreenView = initialView(), start = 1000): ScreenView {
-	let now = start;
+	clock = start;
 	for (const event of events) {
-		view = reduceView(view, event, now, builtinTools);
-		now += 100;
+		const changes = event.type.startsWith("ui_") ? [] : calls.reduce(event as SessionEvent);
+		for (const next of [...changes, event]) view = reduceView(view, next, clock);
+		clock += 100;
 	}
 	return view;
 }
@@ -257,7 +271,7 @@ describe("tool runs", () => {
 		const statuses: string[] = [];
 		let view = replay(batchStart);
 		for (const event of [toolStart("t1", "nope", { a: 1 }), toolEnd("t1", "nope", "Tool nope not found", true), toolStart("t2", "read", { path: "x" })]) {
-			view = reduceView(view, event, 2000);
+			view = replay([event], view, 2000);
 			if (view.tools.t1) statuses.push(view.tools.t1.status);
 		}
 		expect(statuses).toEqual(["preparing", "error", "error"]);
@@ -267,10 +281,10 @@ describe("tool runs", () => {
 
 	it("ignores updates and ends that arrive after a row ended, and events for unknown ids", () => {
 		const ended = replay([...batchStart, toolStart("t", "bash", { command: "x" }), toolEnd("t", "bash", "final")]);
-		expect(reduceView(ended, toolUpdate("t", "bash", "late"), 9000)).toBe(ended);
-		expect(reduceView(ended, toolEnd("t", "bash", "again", true), 9000)).toBe(ended);
-		expect(reduceView(ended, toolUpdate("ghost", "bash", "?"), 9000)).toBe(ended);
-		expect(reduceView(ended, toolStart("t", "bash", { command: "dup" }), 9000)).toBe(ended);
+		expect(replay([toolUpdate("t", "bash", "late")], ended, 9000)).toBe(ended);
+		expect(replay([toolEnd("t", "bash", "again", true)], ended, 9000)).toBe(ended);
+		expect(replay([toolUpdate("ghost", "bash", "?")], ended, 9000)).toBe(ended);
+		expect(replay([toolStart("t", "bash", { command: "dup" })], ended, 9000)).toBe(ended);
 	});
 
 	it("moves the batch into the transcript at turn_end, in source order, as one item", () => {
@@ -293,7 +307,26 @@ describe("tool runs", () => {
 			["2", "B"],
 		]);
 		// Late events for a batch already moved are ignored too.
-		expect(reduceView(view, toolUpdate("1", "read", "late"), 1)).toBe(view);
+		expect(replay([toolUpdate("1", "read", "late")], view, 1)).toBe(view);
+	});
+
+	it("draws rows from the session's call states only: a tool event without one adds no row", () => {
+		const bare = [...batchStart, toolStart("t1", "bash", { command: "ls" })].reduce((view, event) => reduceView(view, event, 0), initialView());
+		expect(bare.tools).toEqual({});
+		expect(bare.liveToolIds).toEqual([]);
+	});
+
+	it("queues every call of an assistant message when it ends, in the model's order, before any starts", () => {
+		const message = assistant([toolCall("q1", "read", { path: "a.txt" }), toolCall("q2", "bash", { command: "ls" })], { stopReason: "toolUse" });
+		const view = replay([...batchStart, { type: "message_start", message: assistant([]) }, { type: "message_end", message }]);
+		expect(view.liveToolIds).toEqual(["q1", "q2"]);
+		expect([view.tools.q1.status, view.tools.q2.status]).toEqual(["queued", "queued"]);
+		expect(view.tools.q2.argsPreview).toBe("ls");
+		const flushed = replay([{ type: "agent_end", messages: [] }], view);
+		expect(ofKind(flushed, "tools")[0].runs.map((run) => [run.status, run.resultText, run.untimed])).toEqual([
+			["error", "Not run: the run ended before its turn.", true],
+			["error", "Not run: the run ended before its turn.", true],
+		]);
 	});
 
 	it("closes rows still open when the run ends, instead of leaving them spinning", () => {
@@ -420,6 +453,28 @@ describe("approval events", () => {
 		expect(denied.tools.c1.status).toBe("error");
 		expect(replay([{ type: "tool_approval_requested", toolCallId: "c1", toolName: "bash" }], denied)).toBe(denied);
 		expect(replay([{ type: "tool_approval_requested", toolCallId: "zz", toolName: "bash" }], denied)).toBe(denied);
+	});
+
+	it("a row's time leaves out the wait for approval: it counts from execute()'s start", () => {
+		// 1200 start, 1300 asked, the answer comes 60 s later, it runs from 61400 to 61500.
+		let view = replay([...start, { type: "tool_approval_requested", toolCallId: "c1", toolName: "bash" }]);
+		view = replay([{ type: "tool_approval_resolved", toolCallId: "c1", toolName: "bash", outcome: "allowed" }], view, 61_300);
+		view = replay([{ type: "tool_execution_running", toolCallId: "c1", toolName: "bash" }, toolEnd("c1", "bash", "ok")], view, 61_400);
+		const row = view.tools.c1;
+		expect(row).toMatchObject({ status: "done", startedAt: 61_400, endedAt: 61_500 });
+		expect(stripAnsi(toolRowHeader(row, 70_000))).toMatch(/ 0\.1s$/);
+		expect(calls.all.get("c1")).toMatchObject({ approvalWaitMs: 60_000, startedAt: 61_400, endedAt: 61_500 });
+	});
+
+	it("a call the user refused ends blocked in the session and as an error row", () => {
+		const denied = replay([
+			...start,
+			{ type: "tool_approval_requested", toolCallId: "c1", toolName: "bash" },
+			{ type: "tool_approval_resolved", toolCallId: "c1", toolName: "bash", outcome: "denied" },
+			toolEnd("c1", "bash", "The user denied this bash call.", true),
+		]);
+		expect(calls.all.get("c1")?.status).toBe("blocked");
+		expect(denied.tools.c1).toMatchObject({ status: "error", resultText: "The user denied this bash call." });
 	});
 
 	it("records the approval mode, and keeps it when a session opens", () => {

@@ -1,0 +1,50 @@
+// The shell grammar the approval policy reads bash lines with loads when a session with a shell tool is
+// assembled, so the first bash call does not sit in "preparing" while it loads.
+import { beforeEach, describe, expect, it, vi } from "vitest";
+import { SessionManager } from "../../src/sdk/session-manager.js";
+import { workspace } from "../support/temp-dir.js";
+
+/** Fresh modules for each test: the parser's load is once per process. */
+async function fresh() {
+	vi.resetModules();
+	const { createAgentSession } = await import("../../src/sdk/create-agent-session.js");
+	const { shellParserRequested } = await import("../../src/plugs/policy/shell-parse.js");
+	const { ScriptedUi } = await import("../support/scripted-ui.js");
+	const create = (tools?: string[]) => {
+		const ws = workspace();
+		return createAgentSession({
+			cwd: ws.cwd,
+			loomHome: ws.home,
+			provider: "openai",
+			model: "scripted-model",
+			baseUrl: "http://127.0.0.1:1",
+			apiKey: "test-key",
+			sessionManager: SessionManager.inMemory(),
+			ui: new ScriptedUi({ interactive: false }),
+			...(tools ? { tools } : {}),
+		});
+	};
+	return { create, shellParserRequested };
+}
+
+describe("loading the shell grammar ahead of the first bash call", () => {
+	beforeEach(() => {
+		vi.resetModules();
+	});
+
+	it("starts when a session with bash enabled is assembled, before any call", async () => {
+		const { create, shellParserRequested } = await fresh();
+		expect(shellParserRequested()).toBe(false);
+		const { session } = await create();
+		expect(session.tools.map((tool) => tool.name)).toContain("bash");
+		expect(shellParserRequested()).toBe(true);
+		session.dispose();
+	});
+
+	it("does not start for a session without a shell tool", async () => {
+		const { create, shellParserRequested } = await fresh();
+		const { session } = await create(["read"]);
+		expect(shellParserRequested()).toBe(false);
+		session.dispose();
+	});
+});
