@@ -7,7 +7,7 @@ import { PassThrough } from "node:stream";
 import { stderrLine } from "../../src/core/index.js";
 import { parseArgs } from "../../src/cli/args.js";
 import { run } from "../../src/cli/run.js";
-import { UsageError } from "../../src/cli/usage-error.js";
+import { UsageError } from "../../src/cli/run-io.js";
 import { cleanEnv, type LoomOptions, type LoomResult } from "./loom-process.js";
 
 /** A stream that keeps what is written to it; not a terminal. */
