@@ -198,6 +198,7 @@ export {
 	sessionChoice,
 	sessionFileText,
 	sessionIdFromFileName,
+	isSessionId,
 	sessionTree,
 	sessionsRoot,
 	stderrLine,

@@ -63,6 +63,7 @@ export {
 	sessionDirFor,
 	sessionFileText,
 	sessionIdFromFileName,
+	isSessionId,
 	sessionTree,
 	sessionsRoot,
 	sumUsage,
