@@ -16,6 +16,7 @@ export {
 	isRecord,
 	loadModelRegistry,
 	missingApiKeyMessage,
+	pairToolResults,
 	readAttachment,
 	streamModel,
 	textFromContent,
