@@ -5,6 +5,7 @@ import { createRequire } from "node:module";
 import { stderrLine } from "../core/index.js";
 import { EXIT, UsageError } from "./run-io.js";
 import { parseArgs } from "./args.js";
+import { installProcessGuards } from "./process-guards.js";
 
 const { version } = createRequire(import.meta.url)("../../package.json") as { version: string };
 
@@ -37,9 +38,12 @@ function drained(stream: NodeJS.WriteStream): Promise<void> {
 	});
 }
 
+let finished = false;
+installProcessGuards(() => finished);
 // Exit explicitly: an SDK's keep-alive sockets must not hold the process open after the answer.
 main(process.argv.slice(2))
 	.then(async (code) => {
+		finished = true;
 		await Promise.all([drained(process.stdout), drained(process.stderr)]);
 		return code;
 	})

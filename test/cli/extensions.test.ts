@@ -1,13 +1,13 @@
 // Extensions from the command line, end to end with the built loom: -e paths, loom home's folder, a project's
 // folder in print mode (which cannot ask, so needs --trust or the setting, and otherwise says what it skipped).
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { setProjectTrust } from "../../src/core/config/project-trust.js";
 import { workspace, type Workspace } from "../support/temp-dir.js";
 import { TmuxTerminal, hasTmux, loomCommand } from "../support/tmux-terminal.js";
-import { jsonLines, runLoom, serverFlags, startLoom, useScriptedServer } from "../support/loom-process.js";
+import { jsonLines, runLoom, serverFlags, sessionFiles, startLoom, useScriptedServer } from "../support/loom-process.js";
 
 const server = useScriptedServer();
 
@@ -233,5 +233,70 @@ describe("extension folders", () => {
 		expect(result.stderr).toBe(
 			"loom: skipped the project's own code (.loom/extensions/guard.ts): you chose not to trust this folder; pass --trust to run it this time.\n",
 		);
+	});
+});
+
+describe("an extension that breaks mid-run", () => {
+	const HANGS = `export default function (loom) {
+	loom.on("tool_call", () => new Promise(() => {}));
+}
+`;
+	const THROWS_WHILE_PENDING = `export default function (loom) {
+	loom.on("tool_call", () => new Promise(() => setTimeout(() => { throw new Error("boom in a timer"); }, 5)));
+}
+`;
+	const THROWS_AFTER_RETURNING = `export default function (loom) {
+	loom.on("tool_result", () => { setTimeout(() => { throw new Error("boom in a timer"); }, 0); });
+}
+`;
+	const lsThenAnswer = () => server.enqueue({ toolCalls: [{ id: "ls", name: "bash", arguments: { command: "ls" } }] }, { text: "never asked" });
+	/** The session file's tool result for the call. */
+	const savedResult = (home: string) =>
+		readFileSync(sessionFiles(home)[0]!, "utf8")
+			.trimEnd()
+			.split("\n")
+			.map((line) => JSON.parse(line))
+			.find((entry) => entry.message?.role === "toolResult")?.message;
+
+	it("ends the run as an error naming the extension when its tool_call handler never settles; the call gets an error result", async () => {
+		const ws = workspace();
+		writeFileSync(join(ws.cwd, "hangs.js"), HANGS);
+		const path = join(ws.cwd, "hangs.js");
+		lsThenAnswer();
+		const text = await runLoom(["-p", "-e", "hangs.js", ...serverFlags(server.openaiBaseUrl), "list"], ws);
+		expect(text.code).toBe(1);
+		expect(text.stdout).toBe("");
+		expect(text.stderr).toBe(`loom: Extension ${path}: its tool_call handler never settled: it waits on nothing that can happen.\n`);
+		expect(server.requests).toHaveLength(1);
+		expect(savedResult(ws.home)).toMatchObject({ isError: true, content: [{ type: "text", text: expect.stringContaining(`"${path}" failed: its tool_call handler never settled`) }] });
+
+		server.reset();
+		lsThenAnswer();
+		const json = await runLoom(["-p", "--mode", "json", "-e", "hangs.js", ...serverFlags(server.openaiBaseUrl), "list"], ws);
+		expect(json.code).toBe(1);
+		const lines = jsonLines(json.stdout);
+		expect(lines.find((line) => line.type === "tool_execution_end")).toMatchObject({ isError: true });
+		expect(lines.at(-1)).toEqual({ type: "run_end", status: "error", errorMessage: `Extension ${path}: its tool_call handler never settled: it waits on nothing that can happen.` });
+	});
+
+	it("ends the run as an error naming the extension when a timer of its handler throws, without a stack or source line", async () => {
+		const ws = workspace();
+		const pending = join(ws.cwd, "pending.js");
+		writeFileSync(pending, THROWS_WHILE_PENDING);
+		lsThenAnswer();
+		const whilePending = await runLoom(["-p", "-e", "pending.js", ...serverFlags(server.openaiBaseUrl), "list"], ws);
+		expect(whilePending.code).toBe(1);
+		expect(whilePending.stderr).toBe(`loom: Extension ${pending} threw outside its handlers (in a timer or callback): boom in a timer\n`);
+		expect(server.requests).toHaveLength(1);
+		expect(savedResult(ws.home)).toMatchObject({ isError: true, content: [{ type: "text", text: expect.stringContaining("boom in a timer") }] });
+
+		server.reset();
+		const later = join(ws.cwd, "later.js");
+		writeFileSync(later, THROWS_AFTER_RETURNING);
+		lsThenAnswer();
+		const afterReturning = await runLoom(["-p", "-e", "later.js", ...serverFlags(server.openaiBaseUrl), "list"], ws);
+		expect(afterReturning.code).toBe(1);
+		// The run stops where the timer found it (its next request may have gone out already).
+		expect(afterReturning.stderr).toBe(`loom: Extension ${later} threw outside its handlers (in a timer or callback): boom in a timer\n`);
 	});
 });

@@ -1,7 +1,7 @@
 // End to end: a damaged session file (a corrupt line in the middle, two writers interleaved) is rebuilt along its
 // parentId chain, and whatever is missing, the provider never receives an invalid sequence; each repair is reported.
-import { writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { readdirSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { runLoom, serverFlags, useScriptedServer } from "../support/loom-process.js";
 import { workspace } from "../support/temp-dir.js";
@@ -141,5 +141,27 @@ describe("resuming a damaged session", () => {
 		const { stderr, roles } = await resume(ws, file);
 		expect(stderr).toBe("");
 		expect(roles).toEqual(["user", "assistant", "tool", "assistant", "user"]);
+	});
+});
+
+describe("a session file whose header id is no session id", () => {
+	it("is refused by name on resume and on --export, with nothing written outside the folder", async () => {
+		for (const id of ["a/../../escaped", "..", "x\\y"]) {
+			const ws = workspace();
+			const file = join(ws.cwd, "forged.jsonl");
+			const header = { type: "session", version: 1, id, created: "2026-01-01T00:00:00.000Z", cwd: ws.cwd };
+			const entry = { type: "message", id: "e1", parentId: null, timestamp: "2026-01-01T00:00:00.000Z", n: 1, message: user("hi") };
+			writeFileSync(file, `${JSON.stringify(header)}\n${JSON.stringify(entry)}\n`);
+			const refusal = `loom: ${file} is not a loom session file: its header's id ${JSON.stringify(id)} is not a session id (letters, digits, "-" and "_").`;
+
+			const resumed = await runLoom(["-p", "--session", file, ...serverFlags(server.openaiBaseUrl), "next"], ws);
+			expect({ id, code: resumed.code, first: resumed.stderr.split("\n")[0] }).toEqual({ id, code: 2, first: refusal });
+			expect(server.requests).toHaveLength(0);
+
+			const exported = await runLoom(["--export", file], ws);
+			expect({ id, code: exported.code, first: exported.stderr.split("\n")[0] }).toEqual({ id, code: 2, first: refusal });
+			expect(readdirSync(dirname(ws.cwd)).filter((name) => name.endsWith(".html"))).toEqual([]);
+			expect(readdirSync(ws.cwd)).toEqual(["forged.jsonl"]);
+		}
 	});
 });

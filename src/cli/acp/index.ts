@@ -4,6 +4,7 @@ import { Readable, Writable } from "node:stream";
 import { ndJsonStream } from "@agentclientprotocol/sdk";
 import { stripControls } from "../../core/index.js";
 import { type AcpAgentOptions, createAcpAgent } from "./acp-agent.js";
+import { boundedInput, MAX_MESSAGE_BYTES } from "./bounded-input.js";
 
 export type { OpenSessionRequest } from "./acp-agent.js";
 
@@ -24,9 +25,12 @@ export interface AcpServer {
 export function serveAcp(options: AcpServerOptions): AcpServer {
 	const log = (text: string) => options.stderr.write(`${stripControls(text, { keepTabs: true })}\n`);
 	const loom = createAcpAgent({ ...options, log });
+	// The library writes each message as one whole line, so an error line written beside it never splits one.
+	const input = boundedInput(options.input, (line) => options.output.write(line));
 	const stream = ndJsonStream(
 		Writable.toWeb(options.output as Writable) as WritableStream<Uint8Array>,
-		Readable.toWeb(options.input as Readable) as ReadableStream<Uint8Array>,
+		Readable.toWeb(input as Readable) as ReadableStream<Uint8Array>,
+		{ maxMessageBytes: MAX_MESSAGE_BYTES },
 	);
 	const connection = loom.app.connect(stream);
 	const done = connection.closed.then(() => loom.closeAll());

@@ -1,13 +1,15 @@
 // A saved conversation as the `session/update`s a client replays when it loads the session: the user's
 // messages, the answers and thinking, and every tool call with how it ended, in the order they happened.
 import type { SessionUpdate } from "@agentclientprotocol/sdk";
-import { type AgentMessage, findTool, type ToolDefinition } from "../../core/index.js";
+import { type AgentMessage, findTool, pairToolResults, type ToolCall, type ToolDefinition, type ToolResultMessage } from "../../core/index.js";
 import { finishedCall } from "./session-updates.js";
 import { type CallStart, contentBlock, toolCallStart } from "./tool-calls.js";
 
 export function replayUpdates(messages: readonly AgentMessage[], tools: readonly ToolDefinition[], cwd: string): SessionUpdate[] {
 	const updates: SessionUpdate[] = [];
-	const open = new Map<string, CallStart>();
+	// Each result's call, as the messages pair them (ids are unique within one message only); calls in order.
+	const callOf = new Map<ToolResultMessage, ToolCall>([...pairToolResults(messages)].map(([call, result]) => [result, call]));
+	const open = new Map<ToolCall, CallStart>();
 	for (const message of messages) {
 		switch (message.role) {
 			case "user": {
@@ -27,15 +29,16 @@ export function replayUpdates(messages: readonly AgentMessage[], tools: readonly
 						updates.push({ sessionUpdate: "agent_thought_chunk", content: { type: "text", text: block.thinking } });
 					} else if (block.type === "toolCall") {
 						const call = { toolCallId: block.id, toolName: block.name, args: block.arguments, tool: findTool(tools, block.name) };
-						open.set(block.id, call);
+						open.set(block, call);
 						updates.push({ sessionUpdate: "tool_call", ...toolCallStart(call, cwd) });
 					}
 				}
 				break;
 			case "toolResult": {
-				const call = open.get(message.toolCallId);
-				if (!call) break;
-				open.delete(message.toolCallId);
+				const block = callOf.get(message);
+				const call = block && open.get(block);
+				if (!block || !call) break;
+				open.delete(block);
 				updates.push(finishedCall({ ...call, result: message, isError: message.isError }, cwd));
 				break;
 			}

@@ -3,22 +3,30 @@
 
 export interface LineHandlers {
 	line(text: string): void;
-	/** A line longer than the limit was skipped; `chars` is how far it got before it was dropped. */
-	tooLong(chars: number): void;
+	/**
+	 * A line longer than the limit was skipped; `chars` is how far it got before it was dropped, `head` its first
+	 * HEAD_CHARS characters (enough to tell whose request it was).
+	 */
+	tooLong(chars: number, head: string): void;
 }
+
+/** How much of a skipped line's start is kept for its report. */
+export const HEAD_CHARS = 1024;
 
 /** Resolves when the stream ends (or fails: a reader gone is the same as an end). */
 export function readLines(stream: NodeJS.ReadableStream, maxChars: number, handlers: LineHandlers): Promise<void> {
 	let pieces: string[] = [];
 	let length = 0;
 	let skipping = false;
+	let head = "";
 
 	const take = (piece: string) => {
 		if (skipping) return;
+		if (head.length < HEAD_CHARS) head += piece.slice(0, HEAD_CHARS - head.length);
 		if (length + piece.length > maxChars) {
 			skipping = true;
 			pieces = [];
-			handlers.tooLong(length + piece.length);
+			handlers.tooLong(length + piece.length, head);
 			return;
 		}
 		pieces.push(piece);
@@ -32,6 +40,7 @@ export function readLines(stream: NodeJS.ReadableStream, maxChars: number, handl
 		pieces = [];
 		length = 0;
 		skipping = false;
+		head = "";
 	};
 
 	stream.setEncoding("utf8");

@@ -45,4 +45,5 @@ export {
 	normalizeOpenAIToolCallId,
 	transformMessages,
 } from "./transform-messages.js";
+export { pairToolResults } from "./tool-pairs.js";
 export { calculateCost, emptyUsage } from "./usage.js";

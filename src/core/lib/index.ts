@@ -41,7 +41,7 @@ export {
 } from "./files/index.js";
 export { formatCost, formatCount, formatDuration, formatLocalMinute, formatRelativeTime, formatSize, formatTokens } from "./format.js";
 export { expandHome } from "./home-path.js";
-export { ProcessGroupSet, isAlive, onProcessExit } from "./process/index.js";
+export { ProcessGroupSet, claimUncaughtErrors, isAlive, offerUncaughtError, onProcessExit, type UncaughtErrorClaimer } from "./process/index.js";
 export { rawBoolean, rawField, rawNumber, rawString } from "./raw-value.js";
 export {
 	DEFAULT_MAX_BYTES,

@@ -253,6 +253,15 @@ export class AgentSession extends SessionPlugs {
 		await this.waitForIdle();
 	}
 
+	/**
+	 * Something the run depends on broke (an extension's handler that can never settle): the run ends after this
+	 * turn (its tool calls finish; the model is not asked again) as an error with `problem` as its message, also
+	 * when it is aborted meanwhile. False: no run was in progress.
+	 */
+	failRun(problem: string): boolean {
+		return this.runner.fail(problem);
+	}
+
 	async waitForIdle(): Promise<void> {
 		await this.agent.waitForIdle();
 		await this.compaction.settled();
@@ -400,7 +409,7 @@ export class AgentSession extends SessionPlugs {
 	private persist(message: AgentMessage): void {
 		const problem = this.record.append(message);
 		if (!problem) return;
-		this.runner.writeFailed(problem);
+		this.runner.fail(problem);
 		void this.listeners.emit({ type: "session_error", message: problem });
 	}
 

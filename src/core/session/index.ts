@@ -64,6 +64,7 @@ export {
 	sessionDirFor,
 	sessionFileText,
 	sessionIdFromFileName,
+	isSessionId,
 	sessionTree,
 	sessionsRoot,
 	sumUsage,

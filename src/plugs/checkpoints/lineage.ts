@@ -1,7 +1,7 @@
 // A forked session shares its parent's prompts (entry ids are copied), so its checkpoints include the parent's:
 // the runs of a session and of every session it was forked from, in the order they started.
 import { closeSync } from "node:fs";
-import { openRegularFile, readAt, type RegularFile, sessionIdFromFileName } from "../../core/index.js";
+import { isSessionId, openRegularFile, readAt, type RegularFile, sessionIdFromFileName } from "../../core/index.js";
 import { type RunRecord, logPath, readLog } from "./checkpoint-log.js";
 
 /** A header line is a few hundred bytes; more is not read. */
@@ -15,7 +15,8 @@ export function lineageRuns(projectDir: string, session: { id: string; parentFil
 	while (parent && ids.length < MAX_DEPTH) {
 		const header = readHeader(parent);
 		const id = sessionIdFromFileName(parent) ?? header?.id;
-		if (!id || ids.includes(id)) break;
+		// A hand-edited header's id names a log file: one that is no session id ends the lineage.
+		if (!isSessionId(id) || ids.includes(id)) break;
 		ids.push(id);
 		parent = header?.parentSession;
 	}

@@ -16,6 +16,7 @@ import {
 	formatCost,
 	formatCount,
 	formatTokens,
+	pairToolResults,
 	textFromContent,
 	promptText,
 	sumUsage,
@@ -46,9 +47,8 @@ const OPEN_OUTPUT_LINES = 20;
 
 export function renderSessionHtml(input: ExportInput): string {
 	const messages = input.entries.flatMap((entry) => (entry.type === "message" ? [entry.message] : []));
-	const results = new Map<string, ToolResultMessage>();
-	for (const message of messages) if (message.role === "toolResult") results.set(message.toolCallId, message);
-	const shown = new Set<string>();
+	const results = pairToolResults(messages);
+	const shown = new Set<ToolResultMessage>();
 	const body: string[] = [];
 	for (const entry of input.entries) {
 		if (entry.type === "compaction") body.push(compactionBlock(entry.summary, entry.tokensBefore));
@@ -56,7 +56,7 @@ export function renderSessionHtml(input: ExportInput): string {
 		const message = entry.message;
 		if (message.role === "user") body.push(userBlock(entry.id, entry.timestamp, message));
 		else if (message.role === "assistant") body.push(assistantBlock(entry.id, entry.timestamp, message, results, shown, input.tools));
-		else if (message.role === "toolResult" && !shown.has(message.toolCallId)) body.push(orphanResult(message, input.tools));
+		else if (message.role === "toolResult" && !shown.has(message)) body.push(orphanResult(message, input.tools));
 	}
 	const title = firstPrompt(messages) || "loom session";
 	return `<!doctype html>
@@ -123,8 +123,8 @@ function assistantBlock(
 	entryId: string,
 	timestamp: string,
 	message: AssistantMessage,
-	results: ReadonlyMap<string, ToolResultMessage>,
-	shown: Set<string>,
+	results: ReadonlyMap<ToolCall, ToolResultMessage>,
+	shown: Set<ToolResultMessage>,
 	tools: readonly NamedToolPresentation[] | undefined,
 ): string {
 	const parts: string[] = [];
@@ -133,8 +133,8 @@ function assistantBlock(
 			parts.push(`<details class="thinking"><summary>Thinking</summary>${markdownBlock(part.thinking)}</details>`);
 		} else if (part.type === "text" && part.text.trim() !== "") parts.push(markdownBlock(part.text));
 		else if (part.type === "toolCall") {
-			const result = results.get(part.id);
-			if (result) shown.add(part.id);
+			const result = results.get(part);
+			if (result) shown.add(result);
 			parts.push(toolBlock(part, result, tools));
 		}
 	}

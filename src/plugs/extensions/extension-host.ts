@@ -23,6 +23,7 @@ import type {
 	ToolResultEventResult,
 	ToolResultHandler,
 } from "./extension-api.js";
+import { HandlerWatch } from "./handler-watch.js";
 import { withLoadTimeout } from "./load-timeout.js";
 
 /** Where an extension's tools go: the assembly's tool set, which enables them on the session. */
@@ -44,12 +45,15 @@ export class ExtensionHost {
 	private readonly reported = new WeakSet<object>();
 	private stopObserving: (() => void) | undefined;
 	private readonly removers: (() => void)[] = [];
+	private readonly watch: HandlerWatch;
 
 	constructor(
 		private readonly session: AgentSession,
 		private readonly tools: ToolRegistrar,
 		private readonly loadTimeoutMs: number,
-	) {}
+	) {
+		this.watch = new HandlerWatch((problem, waiting) => this.broken(problem, waiting));
+	}
 
 	/**
 	 * Calls one extension's factory with its API. When the factory throws (or does not finish in time), whatever
@@ -69,6 +73,7 @@ export class ExtensionHost {
 		try {
 			await withLoadTimeout(Promise.resolve().then(() => factory(api)), this.loadTimeoutMs);
 			this.removers.push(...taken);
+			this.watch.loaded(name);
 		} catch (error) {
 			open = false;
 			for (const remove of taken.reverse()) remove();
@@ -82,6 +87,17 @@ export class ExtensionHost {
 		this.stopObserving?.();
 		this.stopObserving = undefined;
 		this.observers.clear();
+		this.watch.dispose();
+	}
+
+	/**
+	 * An extension broke the run without a handler of its throwing (see HandlerWatch): the run ends as an error
+	 * saying so. Calls waiting on it have their error results, so the run ends after this turn; with none waiting
+	 * (a timer of its own threw) it stops now. With no run in progress the user is told, and loom goes on.
+	 */
+	private broken(problem: string, waiting: boolean): void {
+		if (!this.session.failRun(problem)) this.session.ui.notify("error", `${problem} (loom goes on)`);
+		else if (!waiting) void this.session.abort();
 	}
 
 	private api(name: string, scope: CommandScope, keep: (remove: () => void) => void): ExtensionAPI {
@@ -90,9 +106,9 @@ export class ExtensionHost {
 			if (typeof handler !== "function") throw new Error(`Extension ${name}: on("${event}") needs a handler function.`);
 			const remove =
 				event === "tool_call"
-					? session.hooks.before.add(this.beforeLink(handler as ToolCallHandler), { stage: "extension", name })
+					? session.hooks.before.add(this.beforeLink(name, handler as ToolCallHandler), { stage: "extension", name })
 					: event === "tool_result"
-						? session.hooks.after.add(this.afterLink(handler as ToolResultHandler), { stage: "extension", name })
+						? session.hooks.after.add(this.afterLink(name, handler as ToolResultHandler), { stage: "extension", name })
 						: this.observe(event, { extension: name, handler: handler as Observer });
 			keep(remove);
 			return remove;
@@ -113,11 +129,11 @@ export class ExtensionHost {
 		return { cwd: session.cwd, session, ui: session.ui, signal };
 	}
 
-	/** A throw blocks the call; the chain names the extension in the reason the model reads. */
-	private beforeLink(handler: ToolCallHandler): BeforeLink {
+	/** A throw (or a handler that can never settle) blocks the call; the chain names the extension in the reason the model reads. */
+	private beforeLink(extension: string, handler: ToolCallHandler): BeforeLink {
 		return async ({ toolCall, args }, signal) => {
 			const event = { type: "tool_call", toolCallId: toolCall.id, toolName: toolCall.name, input: args } as ToolCallEvent;
-			const result = await handler(event, this.context(signal));
+			const result = await this.watch.run(extension, "tool_call", () => handler(event, this.context(signal)), signal);
 			if (!result?.block) return undefined;
 			return { block: true, reason: result.reason, terminate: result.terminate };
 		};
@@ -127,7 +143,7 @@ export class ExtensionHost {
 	 * A throw turns the result into an error result (the chain names the extension). What the handler returns is
 	 * checked by the chain (composeAfter): a malformed result is refused there, naming the extension.
 	 */
-	private afterLink(handler: ToolResultHandler): AfterLink {
+	private afterLink(extension: string, handler: ToolResultHandler): AfterLink {
 		return async ({ toolCall, args, result, isError }, signal) => {
 			const event = {
 				type: "tool_result",
@@ -138,7 +154,7 @@ export class ExtensionHost {
 				details: result.details,
 				isError,
 			} as ToolResultEvent;
-			const after: unknown = await handler(event, this.context(signal));
+			const after: unknown = await this.watch.run(extension, "tool_result", () => handler(event, this.context(signal)), signal);
 			if (after === undefined || after === null) return undefined;
 			// Not an object: handed on whole, for the chain to refuse.
 			if (typeof after !== "object") return after as AfterToolCallResult;

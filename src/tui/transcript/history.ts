@@ -4,6 +4,7 @@ import type { AgentMessage } from "../../core/index.js";
 import {
 	textFromContent,
 	findTool,
+	pairToolResults,
 	type NamedToolPresentation,
 	toolSummary,
 	isCompactionSummary,
@@ -17,14 +18,6 @@ export const HISTORY_MESSAGES = 60;
 /** Prompts of an opened session the editor's Up arrow recalls at most (the latest). */
 export const HISTORY_PROMPTS = 500;
 
-interface ToolResultLike {
-	role: "toolResult";
-	toolCallId: string;
-	content: unknown;
-	details?: unknown;
-	isError?: boolean;
-}
-
 function isRole<R extends string>(message: AgentMessage, role: R): boolean {
 	return (message as { role?: string }).role === role;
 }
@@ -33,13 +26,7 @@ function isRole<R extends string>(message: AgentMessage, role: R): boolean {
 export function historyItems(messages: readonly AgentMessage[], tools: readonly NamedToolPresentation[] = [], cwd?: string, limit = HISTORY_MESSAGES): NewItem[] {
 	const start = Math.max(0, messages.length - limit);
 	const shown = messages.slice(start);
-	const results = new Map<string, ToolResultLike>();
-	for (const message of shown) {
-		if (isRole(message, "toolResult")) {
-			const result = message as unknown as ToolResultLike;
-			results.set(result.toolCallId, result);
-		}
-	}
+	const results = pairToolResults(shown);
 	const items: NewItem[] = [];
 	if (start > 0) items.push({ kind: "notice", level: "info", text: `${start} earlier messages not shown` });
 	let turn = 0;
@@ -69,7 +56,7 @@ export function historyItems(messages: readonly AgentMessage[], tools: readonly 
 		const runs: ToolRunView[] = calls.map((call) => {
 			const id = String(call.id);
 			const name = typeof call.name === "string" ? call.name : "tool";
-			const result = results.get(id);
+			const result = results.get(call);
 			return {
 				id,
 				name,

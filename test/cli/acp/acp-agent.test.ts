@@ -327,6 +327,19 @@ describe("loom acp", () => {
 		await expect(prompt(acp, sessionId, "hi")).rejects.toThrow(/OPENAI_API_KEY/);
 		expect((await acp.close()).code).toBe(0);
 	});
+
+	it("answers a message over the size limit with an error to its request, and goes on serving", async () => {
+		const ws = workspace();
+		const { acp, sessionId } = await connected(ws);
+		// Over 32 MB, the protocol library's own limit, and over loom's (RPC mode's) of 64 Mi characters.
+		const huge = "x".repeat(64 * 1024 * 1024 + 1);
+		await expect(prompt(acp, sessionId, huge)).rejects.toMatchObject({ code: -32600, message: expect.stringMatching(/over .* characters was skipped; messages are limited to 67108864/) });
+		expect(server.requests).toHaveLength(0);
+		server.enqueue({ text: "Still here." });
+		expect(await prompt(acp, sessionId, "hi")).toEqual({ stopReason: "end_turn" });
+		expect(answerText(acp.updates(sessionId))).toBe("Still here.");
+		expect((await acp.close()).code).toBe(0);
+	}, 60_000);
 });
 
 // The MCP servers an editor passes, read back by loom's own configuration parser.

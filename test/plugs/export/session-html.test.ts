@@ -79,3 +79,25 @@ describe("the exported page", () => {
 		expect(html).toContain(`>#${prompt}</a>`);
 	});
 });
+
+describe("tool results in the exported page", () => {
+	it("go with a call of the message before them, also when the server reuses call ids across turns", () => {
+		const store = SessionStore.create({ home: tempDir(), cwd: "/work/app", persist: false });
+		const call = (command: string) => answer([{ type: "toolCall", id: "call_0", name: "bash", arguments: { command } }], [10, 5, 0]);
+		store.append({ type: "message", message: { role: "user", content: "build", timestamp: 0 } });
+		store.append({ type: "message", message: call("make") });
+		store.append({ type: "message", message: result("call_0", "bash", "make: *** no rule", undefined, true) });
+		store.append({ type: "message", message: call("ls") });
+		store.append({ type: "message", message: result("call_0", "bash", "Makefile.in") });
+		const html = renderSessionHtml({ header: store.header, entries: store.entries, tools: builtinTools, exportedAt: new Date("2026-01-02T03:04:05Z") });
+		const sections = [...html.matchAll(/<section class="tool( failed)?">(.*?)<\/section>/gs)].map(([, failed, body]) => ({
+			failed: failed !== undefined,
+			command: /<code>(.*?)<\/code>/.exec(body!)?.[1],
+			output: body!.includes("make: *** no rule") ? "no rule" : body!.includes("Makefile.in") ? "Makefile.in" : "none",
+		}));
+		expect(sections).toEqual([
+			{ failed: true, command: "make", output: "no rule" },
+			{ failed: false, command: "ls", output: "Makefile.in" },
+		]);
+	});
+});

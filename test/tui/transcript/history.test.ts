@@ -51,4 +51,21 @@ describe("historyItems", () => {
 		expect(items[0]).toEqual({ kind: "notice", level: "info", text: "90 earlier messages not shown" });
 		expect(items.slice(1).map((item) => (item.kind === "user" ? item.text : ""))).toEqual(Array.from({ length: 10 }, (_, i) => `prompt ${90 + i}`));
 	});
+
+	it("pairs each result with a call of the message before it, also when the server reuses call ids across turns", () => {
+		const messages: AgentMessage[] = [
+			{ role: "user", content: "build", timestamp: 0 },
+			assistant([toolCall("call_0", "bash", { command: "make" })]),
+			toolResult("call_0", "bash", "make: *** no rule", true),
+			assistant([toolCall("call_0", "bash", { command: "ls" })]),
+			toolResult("call_0", "bash", "Makefile.in", false),
+			assistant([toolCall("call_0", "bash", { command: "sleep 9" })]),
+		];
+		const runs = historyItems(messages, builtinTools).flatMap((item) => (item.kind === "tools" ? item.runs : []));
+		expect(runs.map((run) => [run.argsPreview, run.status, run.resultText])).toEqual([
+			["make", "error", "make: *** no rule"],
+			["ls", "done", "Makefile.in"],
+			["sleep 9", "error", "No result recorded."],
+		]);
+	});
 });

@@ -1,7 +1,7 @@
 // Files the agent read and changed, taken from its tool calls (each tool's definition says which files a call
 // touches), carried from summary to summary.
 import type { AgentMessage } from "../../engine/index.js";
-import type { AssistantMessage, ToolResultMessage } from "../../ai/index.js";
+import { pairToolResults } from "../../ai/index.js";
 import { findTool, type ToolDefinition, toolFileEffects } from "../../engine/index.js";
 
 export interface FileOperations {
@@ -27,19 +27,11 @@ export function collectFileOperations(
 	tools: readonly FileEffectTool[],
 	into: FileOperations = emptyFileOperations(),
 ): FileOperations {
-	const succeeded = new Set<string>();
-	for (const message of messages) {
-		const result = message as ToolResultMessage;
-		if (result.role === "toolResult" && !result.isError) succeeded.add(result.toolCallId);
-	}
-	for (const message of messages) {
-		if ((message as { role?: string }).role !== "assistant") continue;
-		for (const part of (message as AssistantMessage).content) {
-			if (part.type !== "toolCall" || !succeeded.has(part.id)) continue;
-			const effects = toolFileEffects(findTool(tools, part.name), part.arguments);
-			for (const path of effects.reads) into.read.add(path);
-			for (const path of effects.changes) into.modified.add(path);
-		}
+	for (const [call, result] of pairToolResults(messages)) {
+		if (result.isError) continue;
+		const effects = toolFileEffects(findTool(tools, call.name), call.arguments);
+		for (const path of effects.reads) into.read.add(path);
+		for (const path of effects.changes) into.modified.add(path);
 	}
 	return into;
 }

@@ -1,5 +1,5 @@
 // One prompt's run, from the prompt to its outcome: everything the session learns along the way, in one object
-// created per prompt, so nothing one run learned (an abort, a write failure, its last answer) reaches the next.
+// created per prompt, so nothing one run learned (an abort, a problem, its last answer) reaches the next.
 import type { AssistantMessage } from "../../ai/index.js";
 import type { RunOutcome } from "../agent-session-types.js";
 import { RetryTracker } from "./retry-tracker.js";
@@ -20,8 +20,8 @@ export class RunState {
 	readonly retries: RetryTracker;
 	/** The run's last assistant message (the agent's messages may be swapped by a compaction meanwhile). */
 	lastAnswer: AssistantMessage | undefined;
-	/** The session file could not be written: the run ends after this turn. */
-	writeProblem: string | undefined;
+	/** Why the run ends as an error, after this turn, whatever the model did (the session file could not be written, an extension broke). */
+	problem: string | undefined;
 
 	constructor(
 		private readonly maxTurns = Infinity,
@@ -30,17 +30,17 @@ export class RunState {
 		this.retries = new RetryTracker(emit);
 	}
 
-	/** Counts a finished model turn; true when the run has reached its turn limit. */
+	/** Counts a finished model turn; true when the run has reached its turn limit or has a problem. */
 	countTurn(): boolean {
-		return ++this.turns >= this.maxTurns;
+		return ++this.turns >= this.maxTurns || this.problem !== undefined;
 	}
 
 	/** Whether another agent run may follow this one (an overflow retry, queued messages). */
 	get mayContinue(): boolean {
-		return !this.abortRequested && this.writeProblem === undefined && this.turns < this.maxTurns;
+		return !this.abortRequested && this.problem === undefined && this.turns < this.maxTurns;
 	}
 
 	outcome(): RunOutcome {
-		return runOutcome(this.lastAnswer, this.abortRequested, this.writeProblem);
+		return runOutcome(this.lastAnswer, this.abortRequested, this.problem);
 	}
 }

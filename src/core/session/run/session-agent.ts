@@ -19,7 +19,7 @@ export interface SessionAgentParts {
 	thinkingLevel: ThinkingLevel;
 	/** Compaction's view of the messages before each model call. */
 	compactedView(messages: AgentMessage[], signal?: AbortSignal): Promise<AgentMessage[]>;
-	/** Counts a model turn; true once the run reached its limit. */
+	/** Counts a model turn; true once the run reached its limit or failed. */
 	countTurn(): boolean;
 	onRetry(info: RetryInfo): void;
 }
@@ -40,7 +40,7 @@ export function createSessionAgent(parts: SessionAgentParts): Agent {
 			const view = await parts.compactedView(messages, signal);
 			return options.transformContext ? options.transformContext(view, signal) : view;
 		},
-		shouldStopAfterTurn: options.maxTurns === undefined ? undefined : () => parts.countTurn(),
+		shouldStopAfterTurn: () => parts.countTurn(),
 		streamOptions: { maxRetries: options.maxRetries, idleTimeoutMs: options.idleTimeoutMs, onRetry: (info) => parts.onRetry(info) },
 	});
 }

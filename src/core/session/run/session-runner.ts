@@ -46,7 +46,7 @@ export class SessionRunner {
 		return this.queued.texts();
 	}
 
-	/** For the agent's shouldStopAfterTurn: counts a model turn; true once the run reached its limit. */
+	/** For the agent's shouldStopAfterTurn: counts a model turn; true once the run reached its limit or failed. */
 	countTurn(): boolean {
 		return this.run?.countTurn() ?? false;
 	}
@@ -106,9 +106,15 @@ export class SessionRunner {
 		this.host.compaction.abort();
 	}
 
-	/** The session file could not be written: the run ends after this turn. */
-	writeFailed(problem: string): void {
-		if (this.run) this.run.writeProblem = problem;
+	/**
+	 * The run must end as an error (the session file could not be written, an extension broke): it ends after this
+	 * turn, whose tool calls finish, and the model is not asked again. The first problem is the one reported.
+	 * False: no run.
+	 */
+	fail(problem: string): boolean {
+		if (!this.run) return false;
+		this.run.problem ??= problem;
+		return true;
 	}
 
 	onRetry(info: RetryInfo): void {

@@ -1,7 +1,7 @@
 // Door of the session store: the JSON Lines file, its entries and tree, its lock, and the list of sessions on disk.
 export { missingResult, repairConversation, unansweredToolCalls } from "./conversation-repair.js";
 export { sessionChain } from "./session-chain.js";
-export { SessionFileError, type CompactionEntry, type SessionEntry, type SessionHeader } from "./session-entries.js";
+export { SessionFileError, isSessionId, type CompactionEntry, type SessionEntry, type SessionHeader } from "./session-entries.js";
 export { listAllSessions, listSessions, newestSessionFile, readSessionInfo, type SessionInfo } from "./session-list.js";
 export { SessionInUseError, describeHolder } from "./session-lock.js";
 export { cwdFolderName, sessionDirFor, sessionFileText, sessionIdFromFileName, sessionsRoot } from "./session-paths.js";

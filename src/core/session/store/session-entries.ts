@@ -83,7 +83,15 @@ export class SessionFileError extends Error {
 	}
 }
 
-/** Parses the first line of a file; throws SessionFileError when it is not a loom session header. */
+/**
+ * Whether `id` can be a session's id: loom writes UUIDs; any id read is checked, because ids become parts of
+ * file names (exports, checkpoint logs) and of git refs (checkpoints), where "/" or ".." would lead elsewhere.
+ */
+export function isSessionId(id: unknown): id is string {
+	return typeof id === "string" && /^[A-Za-z0-9_-]{1,128}$/.test(id);
+}
+
+/** Parses the first line of a file; throws SessionFileError when it is not a loom session header (its id checked). */
 export function parseHeader(line: string, file: string): SessionHeader {
 	let value: any;
 	try {
@@ -96,6 +104,9 @@ export function parseHeader(line: string, file: string): SessionHeader {
 	}
 	if (typeof value.id !== "string" || typeof value.cwd !== "string" || typeof value.version !== "number") {
 		throw notASession(file, "its header lacks id, cwd or version");
+	}
+	if (!isSessionId(value.id)) {
+		throw notASession(file, `its header's id ${JSON.stringify(value.id).slice(0, 80)} is not a session id (letters, digits, "-" and "_")`);
 	}
 	if (value.version > SESSION_FORMAT_VERSION) {
 		throw new SessionFileError(

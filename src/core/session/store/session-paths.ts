@@ -1,6 +1,7 @@
 // Where session files live: <loomHome>/sessions/<cwd as a safe folder name>/<timestamp>_<id>.jsonl
 import { createHash } from "node:crypto";
 import { basename, join } from "node:path";
+import { isSessionId } from "./session-entries.js";
 
 const MAX_FOLDER_NAME = 120;
 
@@ -32,7 +33,8 @@ export function sessionFileName(created: Date, id: string): string {
 /** The session id encoded in a file name, or undefined for a file loom did not name. */
 export function sessionIdFromFileName(file: string): string | undefined {
 	const match = /^\d{4}-\d{2}-\d{2}T[\d-]+Z_(.+)\.jsonl$/.exec(basename(file));
-	return match?.[1];
+	const id = match?.[1];
+	return isSessionId(id) ? id : undefined;
 }
 
 /** A session file as the user is told of it: its path and whether it exists yet, or that nothing is kept. */
