@@ -1,8 +1,5 @@
-// Door of the text helpers: terminal escapes stripped, secrets masked, text decoded and truncated.
-export { closestName } from "./closest-name.js";
-export { decodeText, withoutBom } from "./decode-text.js";
-export { editDistance } from "./edit-distance.js";
-export { escapeRegex } from "./escape-regex.js";
+// Door of the text helpers: terminal escapes stripped, secrets masked, names matched, text truncated.
+export { closestName, editDistance, escapeRegex } from "./matching.js";
 export {
 	showControls,
 	stripCommandOutput,
