@@ -46,7 +46,7 @@ export const PROCESS_TESTS = [
 	"test/core/lib/process/process-group-set.test.ts",
 	"test/core/ai/providers/anthropic-messages.test.ts",
 	"test/core/ai/api-registry.test.ts",
-	"test/core/ai/context-overflow.test.ts",
+	"test/core/ai/providers/provider-error.test.ts",
 	"test/core/ai/providers/cross-provider.test.ts",
 	"test/core/ai/providers/google-generative-ai.test.ts",
 	"test/core/ai/providers/invalid-tool-arguments.test.ts",

@@ -3,7 +3,6 @@
 export { API_KEY_FLAG, API_KEY_OPTION, missingApiKeyMessage } from "./api-keys.js";
 export { apiProvider, knownApis, registerApi, type ApiProvider } from "./api-registry.js";
 export { AttachmentError, attachmentBlock, attachmentPath, readAttachment, type Attachment } from "./attach-file.js";
-export { isContextOverflow } from "./context-overflow.js";
 export { EventStream } from "./event-stream.js";
 export {
 	THINKING_LEVELS,
@@ -28,7 +27,9 @@ export {
 } from "./llm-types.js";
 export {
 	answerText,
+	calculateCost,
 	emptyAssistantMessage,
+	emptyUsage,
 	errorAssistantMessage,
 	inlinedFile,
 	textFromContent,
@@ -37,7 +38,7 @@ export {
 } from "./messages.js";
 export { BUILTIN_MODELS, BUILTIN_PROVIDERS, placeholderModel } from "./models-catalog.js";
 export { ModelRegistry, loadModelRegistry, parseModelsJson, type ModelListing } from "./models/index.js";
-export { isRecord, runProviderStream } from "./providers/index.js";
+export { isContextOverflow, isRecord, runProviderStream } from "./providers/index.js";
 export { preloadModelSdk, streamModel } from "./stream-model.js";
 export {
 	NO_RESULT_TEXT,
@@ -45,4 +46,3 @@ export {
 	normalizeOpenAIToolCallId,
 	transformMessages,
 } from "./transform-messages.js";
-export { calculateCost, emptyUsage } from "./usage.js";

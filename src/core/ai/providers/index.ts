@@ -2,6 +2,7 @@
 export { streamAnthropicMessages } from "./anthropic-messages.js";
 export { ANTHROPIC_THINKING } from "./anthropic-request.js";
 export { isRecord } from "./event-shape.js";
+export { isContextOverflow } from "./provider-error.js";
 export { streamGoogleGenerativeAi } from "./google-generative-ai.js";
 export { GOOGLE_THINKING } from "./google-request.js";
 export { streamOpenAICompletions } from "./openai-completions.js";
