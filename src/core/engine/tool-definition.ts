@@ -58,6 +58,11 @@ export interface ToolPresentation {
 	fileEffects?(args: unknown): ToolFileEffects;
 	/** Declares that the tool changes nothing (read, grep, find, ls). A tool that does not say so is treated as changing. */
 	readOnly?: boolean;
+	/**
+	 * Declares that a call gives the model a file's text from its path (read): the system prompt lists the skills
+	 * only while such a tool is enabled, since reading a skill's file is how it is used.
+	 */
+	readsFiles?: boolean;
 	/** The shell command a call runs (bash), from its prepared arguments: approval rules and guards check each command in it. */
 	shellCommand?(args: unknown): string | undefined;
 	/**
