@@ -16,7 +16,7 @@ import {
 } from "../core/index.js";
 import { EXIT } from "./exit-codes.js";
 import { chooseModel, namedModelChoice, SessionOptionError } from "../sdk/index.js";
-import type { CliOptions } from "./args.js";
+import { API_KEY_FLAG, type CliOptions } from "./args.js";
 import { optionUsageError } from "./usage-error.js";
 
 export interface ListModelsIo {
@@ -38,7 +38,7 @@ export function printModelList(options: ListModelsOptions, io: ListModelsIo): nu
 	let registry: ModelRegistry;
 	let settings: Settings;
 	try {
-		registry = loadModelRegistry(io.home, io.env);
+		registry = loadModelRegistry(io.home, io.env, API_KEY_FLAG);
 		settings = loadSettings(io.home);
 	} catch (error) {
 		io.stderr.write(stderrLine(stripToOneLine((error as Error).message)));
@@ -69,7 +69,7 @@ export function printModelList(options: ListModelsOptions, io: ListModelsIo): nu
 	]);
 	io.stdout.write(table([[...HEADER], ...rows]));
 	const keyless = [...new Set(shown.filter((listing) => !listing.hasKey).map((listing) => listing.model.provider))];
-	for (const provider of keyless) io.stderr.write(stderrLine(stripToOneLine(missingApiKeyMessage(provider, { modelsJsonPath: registry.modelsJsonPath }))));
+	for (const provider of keyless) io.stderr.write(stderrLine(stripToOneLine(missingApiKeyMessage(provider, { modelsJsonPath: registry.modelsJsonPath, keyOption: API_KEY_FLAG }))));
 	return EXIT.ok;
 }
 

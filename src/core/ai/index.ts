@@ -1,6 +1,6 @@
 // Public entry of the model providers: one StreamFn for every supported API, the model catalog and
 // registry (models.json, keys), cost, and the helpers the session layer needs (overflow, conversion).
-export { API_KEY_FLAG, API_KEY_OPTION, missingApiKeyMessage } from "./api-keys.js";
+export { API_KEY_OPTION, missingApiKeyMessage } from "./api-keys.js";
 export { apiProvider, knownApis, registerApi, type ApiProvider } from "./api-registry.js";
 export { AttachmentError, attachmentBlock, attachmentPath, readAttachment, type Attachment } from "./attach-file.js";
 export { EventStream } from "./event-stream.js";

@@ -4,7 +4,7 @@
 import { join } from "node:path";
 import { editDistance } from "../../lib/index.js";
 import type { Api, Model } from "../llm-types.js";
-import { API_KEY_FLAG, envApiKey, missingApiKeyMessage } from "../api-keys.js";
+import { API_KEY_OPTION, envApiKey, missingApiKeyMessage } from "../api-keys.js";
 import { BUILTIN_MODELS, BUILTIN_PROVIDERS, DEFAULT_MODEL_LIMITS, DEFAULT_PROVIDER, FREE } from "../models-catalog.js";
 import { type ModelsJson, type ModelsJsonModel, type ModelsJsonProvider, readModelsJson } from "./models-json.js";
 
@@ -49,7 +49,7 @@ export class ModelRegistry {
 		readonly modelsJsonPath: string,
 		private readonly env: NodeJS.ProcessEnv = process.env,
 		/** How the caller's user passes a key, as the missing-key messages name it: the command line's flag, or the SDK's option. */
-		private readonly keyOption = API_KEY_FLAG,
+		private readonly keyOption = API_KEY_OPTION,
 	) {
 		for (const builtin of Object.values(BUILTIN_PROVIDERS)) {
 			const models = new Map(BUILTIN_MODELS.filter((m) => m.provider === builtin.name).map((m) => [m.id, { ...m }]));
@@ -230,7 +230,7 @@ function mergeModel(base: Model, spec: ModelsJsonModel): Model {
 }
 
 /** Loads `<loomHome>/models.json` (absent is fine) into a registry. Throws on an invalid file. `keyOption`: see ModelRegistry. */
-export function loadModelRegistry(loomHome: string, env: NodeJS.ProcessEnv = process.env, keyOption = API_KEY_FLAG): ModelRegistry {
+export function loadModelRegistry(loomHome: string, env: NodeJS.ProcessEnv = process.env, keyOption = API_KEY_OPTION): ModelRegistry {
 	const path = join(loomHome, "models.json");
 	return new ModelRegistry(readModelsJson(path), path, env, keyOption);
 }
