@@ -47,7 +47,7 @@ export const PROCESS_TESTS = [
 	"test/core/lib/process/process-group-set.test.ts",
 	"test/core/ai/providers/anthropic-messages.test.ts",
 	"test/core/ai/providers/api-registry.test.ts",
-	"test/core/ai/context-overflow.test.ts",
+	"test/core/ai/providers/provider-error.test.ts",
 	"test/core/ai/providers/cross-provider.test.ts",
 	"test/core/ai/providers/google-generative-ai.test.ts",
 	"test/core/ai/providers/invalid-tool-arguments.test.ts",

@@ -10,6 +10,9 @@ import {
 } from "../core/index.js";
 import { UsageError } from "./run-io.js";
 
+/** The flag that passes a key explicitly; what the missing-key messages of a command-line run tell the user to pass. */
+export const API_KEY_FLAG = "--api-key";
+
 export interface CliOptions {
 	/** `loom acp`: serve the Agent Client Protocol on stdin/stdout instead of prompting. */
 	command?: "acp";
@@ -87,7 +90,7 @@ function buildProgram(version: string, output: ParseOutput, commands: { acp(): v
 		.option("-m, --model <id>", 'model id; "provider/id" also accepted')
 		.option("--list-models [search]", "list the models loom knows (or those matching search) and whether their key is set, then exit")
 		.option("--base-url <url>", "override the provider endpoint")
-		.option("--api-key <key>", "API key (default: environment or models.json)")
+		.option(`${API_KEY_FLAG} <key>`, "API key (default: environment or models.json)")
 		.addOption(new Option("--thinking <level>", "thinking level").choices(THINKING_LEVELS))
 		.addOption(
 			new Option("--toolExecution <mode>", "parallel (default) | sequential: run every tool call one at a time").choices([
@@ -144,7 +147,7 @@ function buildProgram(version: string, output: ParseOutput, commands: { acp(): v
 			"",
 			"Environment:",
 			`  ${BUILTINS.map((p) => p.apiKeyEnvs.join(" or ")).join(", ")}`,
-			`  ${"".padEnd(39)}keys (or --api-key; local servers: apiKey in models.json)`,
+			`  ${"".padEnd(39)}keys (or ${API_KEY_FLAG}; local servers: apiKey in models.json)`,
 			`  ${BUILTINS.map((p) => p.baseUrlEnv).join(", ")}`,
 			`  ${"".padEnd(39)}endpoints (or --base-url)`,
 			"  LOOM_HOME                              where settings, models.json and sessions live (default ~/.loom)",

@@ -1,7 +1,6 @@
 // The command line's session: its options mapped onto createAgentSession's, the one way a session is made.
 // Loaded only on paths that run a model, so --help and --version never import the SDKs.
 import type { SessionUi, Settings } from "../core/index.js";
-import { API_KEY_FLAG } from "../core/index.js";
 import {
 	assembleAgentSession,
 	type CreateAgentSessionResult,
@@ -10,7 +9,7 @@ import {
 } from "../sdk/index.js";
 import { RuleError } from "../plugs/index.js";
 import type { TextFileAccess } from "../tools/index.js";
-import type { CliOptions } from "./args.js";
+import { API_KEY_FLAG, type CliOptions } from "./args.js";
 import { optionUsageError, UsageError } from "./run-io.js";
 
 export interface SessionSetup {

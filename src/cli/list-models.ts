@@ -16,7 +16,7 @@ import {
 } from "../core/index.js";
 import { EXIT, optionUsageError } from "./run-io.js";
 import { chooseModel, namedModelChoice, SessionOptionError } from "../sdk/index.js";
-import type { CliOptions } from "./args.js";
+import { API_KEY_FLAG, type CliOptions } from "./args.js";
 
 export interface ListModelsIo {
 	home: string;
@@ -37,7 +37,7 @@ export function printModelList(options: ListModelsOptions, io: ListModelsIo): nu
 	let registry: ModelRegistry;
 	let settings: Settings;
 	try {
-		registry = loadModelRegistry(io.home, io.env);
+		registry = loadModelRegistry(io.home, io.env, API_KEY_FLAG);
 		settings = loadSettings(io.home);
 	} catch (error) {
 		io.stderr.write(stderrLine(stripToOneLine((error as Error).message)));
@@ -68,7 +68,7 @@ export function printModelList(options: ListModelsOptions, io: ListModelsIo): nu
 	]);
 	io.stdout.write(table([[...HEADER], ...rows]));
 	const keyless = [...new Set(shown.filter((listing) => !listing.hasKey).map((listing) => listing.model.provider))];
-	for (const provider of keyless) io.stderr.write(stderrLine(stripToOneLine(missingApiKeyMessage(provider, { modelsJsonPath: registry.modelsJsonPath }))));
+	for (const provider of keyless) io.stderr.write(stderrLine(stripToOneLine(missingApiKeyMessage(provider, { modelsJsonPath: registry.modelsJsonPath, keyOption: API_KEY_FLAG }))));
 	return EXIT.ok;
 }
 

@@ -1,6 +1,5 @@
 // Door of the agent core: the engine, the model layer, configuration, the session layer and the helpers below them.
 export {
-	API_KEY_FLAG,
 	API_KEY_OPTION,
 	AttachmentError,
 	BUILTIN_PROVIDERS,

@@ -99,6 +99,7 @@ function readSummary(row: ToolRowState): string {
 const presentation: ToolPresentation = {
 	promptGuide: "read a file (text or image); use offset/limit to page through long files",
 	readOnly: true,
+	readsFiles: true,
 	summarizeArgs(args) {
 		const path = pathArgument(args);
 		return path === undefined ? compactArgs(args) : `${path}${readRange(args)}`;

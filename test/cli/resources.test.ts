@@ -4,7 +4,7 @@ import { execFileSync } from "node:child_process";
 import { lutimesSync, rmSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { escapeRegex } from "../../src/core/lib/text/escape-regex.js";
+import { escapeRegex } from "../../src/core/lib/text/matching.js";
 import { messagesOf, systemOf } from "../core/session/compaction/server-model.js";
 import { writeTree } from "../support/project-tree.js";
 import { workspace } from "../support/temp-dir.js";

@@ -7,7 +7,7 @@ import path from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { createEditTool, createReadTool, createWriteTool } from "../../src/tools/index.js";
 import { openRegularFile, readOpenFile } from "../../src/core/lib/checked-read.js";
-import { MAX_IMAGE_BYTES } from "../../src/core/lib/files/file-kind.js";
+import { MAX_IMAGE_BYTES } from "../../src/core/lib/checked-read.js";
 import type { TextFileAccess } from "../../src/tools/text-files.js";
 import { tempDir } from "../support/temp-dir.js";
 

@@ -1,24 +1,23 @@
 // Where an API key comes from, and what to tell the user when there is none. The built-in providers' key
-// variables are listed with the providers (models-catalog.ts).
+// variables are listed with the providers (models-catalog.ts). How a key is passed explicitly is the caller's
+// wording (the command line names its flag): core knows only the option a stream and createAgentSession take.
 import type { Model } from "./llm-types.js";
 import { BUILTIN_PROVIDERS } from "./models-catalog.js";
 
-/** The command-line flag that passes a key explicitly. */
-export const API_KEY_FLAG = "--api-key";
 /** How code passes a key explicitly (createAgentSession's and a stream's option), as messages to it name it. */
 export const API_KEY_OPTION = "the apiKey option";
 
 export interface MissingKeyContext {
 	/** Where models.json is, for a provider loom does not know. */
 	modelsJsonPath?: string;
-	/** The caller's way to pass a key: the command line's flag (default), or the SDK's option. */
+	/** The caller's way to pass a key, as its user knows it (the command line's flag); default: the apiKey option. */
 	keyOption?: string;
 	/** The variable models.json reads the provider's key from, when it names one that is not set. */
 	variable?: string;
 }
 
 /** Names exactly what to set: the provider's variable, the models.json entry or the variable it reads, or `keyOption`. */
-export function missingApiKeyMessage(provider: string, { modelsJsonPath = "models.json", keyOption = API_KEY_FLAG, variable }: MissingKeyContext = {}): string {
+export function missingApiKeyMessage(provider: string, { modelsJsonPath = "models.json", keyOption = API_KEY_OPTION, variable }: MissingKeyContext = {}): string {
 	const start = `No API key for provider "${provider}"`;
 	if (variable) return `${start}: ${modelsJsonPath} reads it from ${variable}, which is not set. Set ${variable} or pass ${keyOption}.`;
 	const [first, ...others] = BUILTIN_PROVIDERS[provider]?.apiKeyEnvs ?? [];

@@ -1,9 +1,8 @@
 // Door of the model layer: the model and message types, one StreamFn for every wire API (the provider table), the
 // model catalog and registry (models.json, keys), cost, and the helpers the session layer needs (overflow, conversion).
-export { API_KEY_FLAG, API_KEY_OPTION, missingApiKeyMessage } from "./api-keys.js";
-export { apiProvider, isRecord, knownApis, registerApi, runProviderStream, type ApiProvider } from "./providers/index.js";
+export { API_KEY_OPTION, missingApiKeyMessage } from "./api-keys.js";
+export { apiProvider, isContextOverflow, isRecord, knownApis, registerApi, runProviderStream, type ApiProvider } from "./providers/index.js";
 export { AttachmentError, attachmentBlock, attachmentPath, readAttachment, type Attachment } from "./attach-file.js";
-export { isContextOverflow } from "./context-overflow.js";
 export { EventStream } from "./event-stream.js";
 export {
 	THINKING_LEVELS,
@@ -28,8 +27,10 @@ export {
 export { ANSWER_PARTS, TOOL_RESULT_PARTS, contentPartProblem, contentProblem, type ContentPartKind } from "./content-parts.js";
 export {
 	answerText,
+	calculateCost,
 	createAssistantMessageEventStream,
 	emptyAssistantMessage,
+	emptyUsage,
 	errorAssistantMessage,
 	inlinedFile,
 	textFromContent,
@@ -46,4 +47,3 @@ export {
 	transformMessages,
 } from "./transform-messages.js";
 export { pairToolResults } from "./tool-pairs.js";
-export { calculateCost, emptyUsage } from "./usage.js";

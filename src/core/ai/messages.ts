@@ -1,8 +1,8 @@
 // The messages loom itself builds (a user prompt and a file inlined in one, an assistant message that is empty
-// or reports a failure, the stream an assistant message arrives in), and the text read back out of a message's content.
+// or reports a failure, the stream an assistant message arrives in), the text read back out of a message's content,
+// and token usage with its price: every assistant message carries usage.cost computed from the model's prices.
 import { EventStream } from "./event-stream.js";
-import type { AssistantMessage, AssistantMessageEvent, AssistantMessageEventStream, ImageContent, Model, UserMessage } from "./llm-types.js";
-import { emptyUsage } from "./usage.js";
+import type { AssistantMessage, AssistantMessageEvent, AssistantMessageEventStream, ImageContent, Model, Usage, UserMessage } from "./llm-types.js";
 
 /** How a prompt is sent besides its text: images after it, and what the user typed when the text stands for more. */
 export interface PromptOptions {
@@ -94,4 +94,38 @@ export function createAssistantMessageEventStream(): AssistantMessageEventStream
 			throw new Error("Unexpected completing event");
 		},
 	);
+}
+
+/** Usage with every counter and price at zero. */
+export function emptyUsage(): Usage {
+	return {
+		input: 0,
+		output: 0,
+		cacheRead: 0,
+		cacheWrite: 0,
+		totalTokens: 0,
+		cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
+	};
+}
+
+/** Computes `usage.cost` (US dollars) from the model's per-million-token prices; stores it and returns it. */
+export function calculateCost(model: Pick<Model, "cost">, usage: Usage): Usage["cost"] {
+	const perToken = (pricePerMillion: number, tokens: number) => (pricePerMillion * tokens) / 1_000_000;
+	const cost = {
+		input: perToken(model.cost.input, usage.input),
+		output: perToken(model.cost.output, usage.output),
+		cacheRead: perToken(model.cost.cacheRead, usage.cacheRead),
+		cacheWrite: perToken(model.cost.cacheWrite, usage.cacheWrite),
+		total: 0,
+	};
+	cost.total = cost.input + cost.output + cost.cacheRead + cost.cacheWrite;
+	usage.cost = cost;
+	return cost;
+}
+
+/** Sets totalTokens and cost from the four counters. */
+export function finalizeUsage(model: Pick<Model, "cost">, usage: Usage): Usage {
+	usage.totalTokens = usage.input + usage.output + usage.cacheRead + usage.cacheWrite;
+	calculateCost(model, usage);
+	return usage;
 }

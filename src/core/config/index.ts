@@ -1,11 +1,12 @@
 // Door of the configuration: loom's home, settings files and their keys, approval modes, project trust.
 export { APPROVAL_MODES, APPROVAL_MODE_TEXT, type ApprovalMode } from "./approval-mode.js";
-export { loomHome, loomHomeProblem } from "./loom-home.js";
 export { isProjectTrusted, projectTrust, setProjectTrust } from "./project-trust.js";
 export {
 	SettingsError,
 	loadProjectSettings,
 	loadSettings,
+	loomHome,
+	loomHomeProblem,
 	projectSettingsPath,
 	settingsPath,
 	settingsWarnings,

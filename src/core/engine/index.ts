@@ -17,15 +17,21 @@ export type {
 export { Agent, defaultConvertToLlm, type AgentOptions } from "./agent.js";
 export { OrderedDelivery, callInOrder } from "./event-delivery.js";
 export {
+	MAX_TOOL_NAME_LENGTH,
+	TOOL_NAME_RULE,
 	capLines,
 	compactArgs,
 	describeToolCall,
 	errorLines,
 	findTool,
+	isValidToolName,
 	lastLines,
+	matchesToolPattern,
 	oneLine,
 	tailLines,
 	toolFileEffects,
+	toolNameCharacters,
+	toolNamePattern,
 	toolPromptGuide,
 	toolResultLines,
 	toolSummary,
@@ -38,13 +44,4 @@ export {
 	type ToolPresentation,
 	type ToolRowState,
 } from "./tool-definition.js";
-export { applyAfterToolCall, createErrorToolResult } from "./tool-execution.js";
-export {
-	MAX_TOOL_NAME_LENGTH,
-	TOOL_NAME_RULE,
-	isValidToolName,
-	matchesToolPattern,
-	toolNameCharacters,
-	toolNamePattern,
-} from "./tool-name-pattern.js";
-export { validateToolArguments } from "./validate-tool-arguments.js";
+export { applyAfterToolCall, createErrorToolResult, validateToolArguments } from "./tool-execution.js";

@@ -3,7 +3,11 @@
 // nothing (an extension or MCP tool) gets the generic fallbacks below: its name and compact JSON arguments, its
 // text result. Every part reads raw data defensively and a part that throws falls back too: a tool's
 // presentation must never break a row, a prompt or a compaction.
+// A tool's name: what a name may be (the characters and length every provider accepts: letters, digits, `_` and
+// `-`, at most 64), and how a pattern names tools (--tools, approval rules): `*` stands for any run of
+// characters, everything else for itself, so `mcp__github__*` names every tool of that server.
 import type { TSchema } from "@sinclair/typebox";
+import { escapeRegex } from "../lib/index.js";
 import type { AgentTool } from "./agent-types.js";
 
 export type LineStyle = "plain" | "dim" | "added" | "removed" | "hunk" | "ok" | "error" | "warning";
@@ -54,6 +58,11 @@ export interface ToolPresentation {
 	fileEffects?(args: unknown): ToolFileEffects;
 	/** Declares that the tool changes nothing (read, grep, find, ls). A tool that does not say so is treated as changing. */
 	readOnly?: boolean;
+	/**
+	 * Declares that a call gives the model a file's text from its path (read): the system prompt lists the skills
+	 * only while such a tool is enabled, since reading a skill's file is how it is used.
+	 */
+	readsFiles?: boolean;
 	/** The shell command a call runs (bash), from its prepared arguments: approval rules and guards check each command in it. */
 	shellCommand?(args: unknown): string | undefined;
 	/**
@@ -217,4 +226,29 @@ export function capLines(lines: StyledLine[], max: number): StyledLine[] {
 	if (max <= 0) return [];
 	const kept = lines.slice(0, max - 1);
 	return [...kept, { text: `… ${lines.length - kept.length} more lines`, style: "dim" }];
+}
+
+/** The longest tool name every provider accepts. */
+export const MAX_TOOL_NAME_LENGTH = 64;
+
+/** How a valid name is described to whoever gave one that is not. */
+export const TOOL_NAME_RULE = `letters, digits, _ or - (at most ${MAX_TOOL_NAME_LENGTH})`;
+
+const VALID_NAME = new RegExp(`^[A-Za-z0-9_-]{1,${MAX_TOOL_NAME_LENGTH}}$`);
+
+export function isValidToolName(name: string): boolean {
+	return VALID_NAME.test(name);
+}
+
+/** `text` in the characters a tool name may hold: any other becomes `_` (the length is the caller's to fit). */
+export function toolNameCharacters(text: string): string {
+	return text.replace(/[^A-Za-z0-9_-]/g, "_");
+}
+
+export function toolNamePattern(pattern: string): RegExp {
+	return new RegExp(`^${pattern.split("*").map(escapeRegex).join(".*")}$`);
+}
+
+export function matchesToolPattern(pattern: string, name: string): boolean {
+	return pattern.includes("*") ? toolNamePattern(pattern).test(name) : pattern === name;
 }

@@ -1,10 +1,11 @@
 // Executing one assistant message's tool calls: prepare each call, execute it, finalize it, emit.
 // Parallel mode: preflight in source order, execution concurrent, tool_execution_end in completion order,
-// toolResult messages in source order.
+// toolResult messages in source order. Preparing a call checks the model's raw arguments against the tool's
+// TypeBox schema first (validateToolArguments).
+import { Value } from "@sinclair/typebox/value";
 import { ABORT_GRACE_MS, AbortedError, raceAbort, errorMessage } from "../lib/index.js";
 import type { AfterToolCallResult, AgentContext, AgentEvent, AgentLoopConfig, AgentTool, AgentToolResult } from "./agent-types.js";
-import type { AssistantMessage, ToolCall, ToolResultMessage } from "../ai/index.js";
-import { validateToolArguments } from "./validate-tool-arguments.js";
+import type { AssistantMessage, Tool, ToolCall, ToolResultMessage } from "../ai/index.js";
 
 export type AgentEventSink = (event: AgentEvent) => Promise<void> | void;
 
@@ -304,4 +305,21 @@ async function emitToolResultMessage(finalized: FinalizedToolCall, emit: AgentEv
 	await emit({ type: "message_start", message });
 	await emit({ type: "message_end", message });
 	return message;
+}
+
+/**
+ * Checks a model's raw tool arguments against the tool's TypeBox schema. Coerces what can be coerced ("3" → 3 for a number field), then checks.
+ * The error names the tool, every failing path and the received arguments, so the model can fix its call.
+ */
+export function validateToolArguments(tool: Tool, toolCall: Pick<ToolCall, "arguments">): any {
+	const original = toolCall.arguments ?? {};
+	const converted = Value.Convert(tool.parameters, structuredClone(original));
+	if (Value.Check(tool.parameters, converted)) return converted;
+
+	const problems = [...Value.Errors(tool.parameters, converted)]
+		.map((error) => `  - ${error.path || "(root)"}: ${error.message}`)
+		.join("\n");
+	throw new Error(
+		`Validation failed for tool "${tool.name}":\n${problems}\n\nReceived arguments:\n${JSON.stringify(original, null, 2)}`,
+	);
 }

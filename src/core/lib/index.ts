@@ -2,25 +2,29 @@
 export { ABORT_GRACE_MS, AbortedError, raceAbort } from "./abort.js";
 export {
 	CheckedReadError,
+	MAX_IMAGE_BYTES,
+	SNIFF_BYTES,
+	decodeText,
+	detectImageMimeType,
+	looksBinary,
 	openRegularFile,
 	readAt,
 	readCheckedFile,
 	readCheckedText,
 	readOpenFile,
 	specialFileKind,
+	withoutBom,
+	type ImageMimeType,
 	type RegularFile,
 } from "./checked-read.js";
 export { errorMessage, errorMessageWithCause } from "./error-text.js";
 export {
 	FileChangedError,
-	MAX_IMAGE_BYTES,
-	SNIFF_BYTES,
 	atomicWriteFile,
-	detectImageMimeType,
 	directoryNames,
 	entryExists,
+	expandHome,
 	isDirectory,
-	looksBinary,
 	outputFolder,
 	parseJson,
 	readConfigText,
@@ -35,12 +39,10 @@ export {
 	writeJsonState,
 	type EntryKind,
 	type FileSnapshot,
-	type ImageMimeType,
 	type TreeEntry,
 	type WalkOptions,
 } from "./files/index.js";
 export { formatCost, formatCount, formatDuration, formatLocalMinute, formatRelativeTime, formatSize, formatTokens } from "./format.js";
-export { expandHome } from "./home-path.js";
 export { ProcessGroupSet, claimUncaughtErrors, isAlive, offerUncaughtError, onProcessExit, type UncaughtErrorClaimer } from "./process/index.js";
 export { rawBoolean, rawField, rawNumber, rawString } from "./raw-value.js";
 export {
@@ -48,7 +50,6 @@ export {
 	DEFAULT_MAX_LINES,
 	MASK,
 	closestName,
-	decodeText,
 	editDistance,
 	escapeRegex,
 	maskValues,
@@ -64,7 +65,6 @@ export {
 	truncateHead,
 	truncateTail,
 	unfinishedSequenceStart,
-	withoutBom,
 	type Mention,
 	type PathWord,
 	type SecretMask,

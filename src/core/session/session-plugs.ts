@@ -1,11 +1,15 @@
 // What assemblies and interfaces plug into a session, beside its run: how it asks the user, the approval mode
 // its policy reports, the secret mask, the runner of the user's own shell commands, file checkpoints, what a
-// prompt waits for before its run, and the cleanups dispose() runs. AgentSession extends it.
+// prompt waits for before its run, and the cleanups dispose() runs. AgentSession extends it. And who hears a
+// session (SessionListeners): its listeners, in subscription order, each awaited before the next event; every
+// event (the agent's and the session's own) after the ones before it. The session's own state is reduced from each
+// event as it is emitted (reduceWith), and the events that yields are delivered just before it.
 import type { ApprovalMode } from "../config/index.js";
+import { OrderedDelivery, callInOrder } from "../engine/index.js";
+import type { SessionListener } from "./agent-session-types.js";
 import type { FileCheckpoints } from "./file-checkpoints.js";
 import { type RunGate, RunGates } from "./run/index.js";
-import type { ApprovalEvent } from "./session-events.js";
-import { SessionListeners } from "./session-listeners.js";
+import type { ApprovalEvent, SessionEvent } from "./session-events.js";
 import { nonInteractiveUi, type SessionUi, UiSlot } from "./session-ui.js";
 import type { UserCommandOptions, UserCommandResult, UserCommandRunner } from "./user-command.js";
 
@@ -114,5 +118,50 @@ export class SessionPlugs {
 				// One failing cleanup must not keep the others (or the file) from being released.
 			}
 		}
+	}
+}
+
+const DELIVERED: Promise<void> = Promise.resolve();
+
+/** A session's listeners and the one ordered delivery of its events to them. */
+export class SessionListeners {
+	/** Replaced, never changed in place: a delivery in progress keeps the list it started with. */
+	private listeners: readonly SessionListener[] = [];
+	private readonly delivery = new OrderedDelivery<SessionEvent>((event) => callInOrder(this.listeners, (listener) => listener(event)));
+	private reduce: ((event: SessionEvent) => readonly SessionEvent[]) | undefined;
+
+	/** Sets what reduces the session's state from each event emitted; what it returns is delivered before the event. */
+	reduceWith(reduce: (event: SessionEvent) => readonly SessionEvent[]): void {
+		this.reduce = reduce;
+	}
+
+	/** Returns the function that removes this listener only. */
+	add(listener: SessionListener): () => void {
+		this.listeners = [...this.listeners, listener];
+		return () => {
+			const index = this.listeners.indexOf(listener);
+			if (index >= 0) this.listeners = this.listeners.filter((_, i) => i !== index);
+		};
+	}
+
+	clear(): void {
+		this.listeners = [];
+	}
+
+	/** Delivers one event after the events before it; undefined when that happened synchronously (a stream's updates). */
+	deliver(event: SessionEvent): Promise<void> | undefined {
+		const preceding = this.reduce?.(event);
+		if (!preceding || preceding.length === 0) return this.delivery.deliver(event);
+		const pending: Promise<void>[] = [];
+		for (const before of [...preceding, event]) {
+			const delivered = this.delivery.deliver(before);
+			if (delivered) pending.push(delivered);
+		}
+		return pending.length === 0 ? undefined : Promise.all(pending).then(() => {});
+	}
+
+	/** deliver(), always as a promise. */
+	emit(event: SessionEvent): Promise<void> {
+		return this.deliver(event) ?? DELIVERED;
 	}
 }

@@ -7,7 +7,6 @@ import type { ThinkingLevel } from "../ai/index.js";
 import { missingResult, unansweredToolCalls, type UsageTotals, addUsage, sumEntryUsage } from "./store/index.js";
 import { type SessionContext, buildSessionContext } from "./compaction/index.js";
 import type { SessionEntry, SessionStore } from "./store/index.js";
-import { SettingsRecord } from "./settings-record.js";
 
 const INTERRUPTED_TOOL_TEXT = "Interrupted: loom exited while this tool was running; its result is unknown.";
 
@@ -94,6 +93,39 @@ export class SessionRecord {
 			return undefined;
 		} catch (error) {
 			return `Could not write the session file ${this.current.file}: ${errorMessage(error)}`;
+		}
+	}
+}
+
+/** Which model and thinking level the session file last recorded, so each change is written once. */
+export class SettingsRecord {
+	private model: string | undefined;
+	private thinking: ThinkingLevel | undefined;
+
+	constructor(context: SessionContext) {
+		this.reset(context);
+	}
+
+	/** Takes what an opened or resumed file recorded last. */
+	reset(context: SessionContext): void {
+		this.model = context.model && `${context.model.provider}/${context.model.modelId}`;
+		this.thinking = context.thinkingLevel;
+	}
+
+	hasModel(provider: string, modelId: string): boolean {
+		return this.model === `${provider}/${modelId}`;
+	}
+
+	/** Appends model_change / thinking_change entries for what changed (a model only once it is usable). Throws on a write failure. */
+	write(store: SessionStore, current: { provider: string; modelId: string; usable: boolean; thinking: ThinkingLevel }): void {
+		const model = `${current.provider}/${current.modelId}`;
+		if (current.usable && this.model !== model) {
+			store.append({ type: "model_change", provider: current.provider, modelId: current.modelId });
+			this.model = model;
+		}
+		if (this.thinking !== current.thinking) {
+			store.append({ type: "thinking_change", thinkingLevel: current.thinking });
+			this.thinking = current.thinking;
 		}
 	}
 }

@@ -2,8 +2,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { loadSettings, SettingsError, settingsWarnings } from "../../../src/core/config/settings.js";
-import { loomHome } from "../../../src/core/config/loom-home.js";
+import { loadSettings, loomHome, SettingsError, settingsWarnings } from "../../../src/core/config/settings.js";
 import { tempDir } from "../../support/temp-dir.js";
 
 describe("loomHome", () => {

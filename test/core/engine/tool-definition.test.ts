@@ -1,7 +1,11 @@
 // The generic fallbacks: what loom shows and says for a tool that describes nothing about itself (an
-// extension or MCP tool), and for a tool whose own presentation fails.
+// extension or MCP tool), and for a tool whose own presentation fails; and the one rule for tool names (what
+// every provider accepts) and how a pattern names tools.
 import { describe, expect, it } from "vitest";
 import {
+	isValidToolName,
+	matchesToolPattern,
+	toolNameCharacters,
 	type ToolPresentation,
 	type ToolRowState,
 	toolFileEffects,
@@ -87,5 +91,26 @@ describe("a tool whose own presentation fails", () => {
 		const doneOnly: ToolPresentation = { resultLines: (row) => (row.status === "done" ? [{ text: "all good", style: "ok" }] : undefined) };
 		expect(lines(doneOnly, { status: "done", resultText: "x" })).toEqual(["ok:all good"]);
 		expect(lines(doneOnly, { status: "error", resultText: "bad" })).toEqual(["error:bad"]);
+	});
+});
+
+describe("tool names", () => {
+	it("accepts letters, digits, _ and -, from 1 to 64 characters", () => {
+		expect(isValidToolName("mcp__github__create-issue_2")).toBe(true);
+		expect(isValidToolName("x".repeat(64))).toBe(true);
+		expect(isValidToolName("x".repeat(65))).toBe(false);
+		expect(isValidToolName("")).toBe(false);
+		expect(isValidToolName("has space")).toBe(false);
+		expect(isValidToolName("dotted.name")).toBe(false);
+	});
+
+	it("turns any other character into _", () => {
+		expect(toolNameCharacters("my server.io/é")).toBe("my_server_io__");
+	});
+
+	it("a pattern's * stands for any characters; everything else for itself", () => {
+		expect(matchesToolPattern("mcp__github__*", "mcp__github__list")).toBe(true);
+		expect(matchesToolPattern("mcp__github__*", "mcp__gitlab__list")).toBe(false);
+		expect(matchesToolPattern("a.b", "axb")).toBe(false);
 	});
 });

@@ -139,4 +139,15 @@ describe("buildSystemPrompt", () => {
 		expect(withoutRead).not.toContain("Skills");
 		expect(buildSystemPrompt({ tools, cwd: "/w", date, skills: [] })).not.toContain("Skills");
 	});
+
+	it("asks the tool definitions whether one reads files, not for the name read", () => {
+		const skills = [{ name: "review", description: "Review a change", path: "/w/.loom/skills/review/SKILL.md" }];
+		const others = tools.filter((tool) => !tool.readsFiles);
+		const cat = { name: "cat", description: "Prints a file.", readsFiles: true };
+		const withCat = buildSystemPrompt({ tools: [...others, cat], cwd: "/w", date, skills });
+		expect(withCat).toContain("<name>review</name>");
+		expect(withCat).toContain("read its file with the cat tool first and follow it");
+		const namedReadOnly = { name: "read", description: "Reads something, but not files." };
+		expect(buildSystemPrompt({ tools: [...others, namedReadOnly], cwd: "/w", date, skills })).not.toContain("Skills");
+	});
 });

@@ -4,7 +4,7 @@ import { Type } from "@sinclair/typebox";
 import { afterEach } from "vitest";
 import type { AgentToolResult } from "../../../src/core/engine/agent-types.js";
 import type { ToolDefinition } from "../../../src/core/engine/tool-definition.js";
-import { validateToolArguments } from "../../../src/core/engine/validate-tool-arguments.js";
+import { validateToolArguments } from "../../../src/core/engine/tool-execution.js";
 import type { ConfiguredServer } from "../../../src/plugs/mcp/config-sources.js";
 import { parseMcpConfig } from "../../../src/plugs/mcp/mcp-config.js";
 import { McpServers } from "../../../src/plugs/mcp/mcp-servers.js";

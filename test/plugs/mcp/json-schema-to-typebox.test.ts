@@ -1,7 +1,7 @@
 // A server's plain JSON Schema, checked by the same validation as every tool's arguments, and sent to the
 // provider exactly as the server wrote it.
 import { describe, expect, it } from "vitest";
-import { validateToolArguments } from "../../../src/core/engine/validate-tool-arguments.js";
+import { validateToolArguments } from "../../../src/core/engine/tool-execution.js";
 import { checkableSchema } from "../../../src/plugs/mcp/json-schema-to-typebox.js";
 
 function validate(schema: unknown, args: unknown): unknown {

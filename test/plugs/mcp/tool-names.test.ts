@@ -1,6 +1,6 @@
 // mcp__<server>__<tool> in the characters and length every provider accepts; --tools patterns over them.
 import { describe, expect, it } from "vitest";
-import { matchesToolPattern, toolNameCharacters } from "../../../src/core/engine/tool-name-pattern.js";
+import { matchesToolPattern, toolNameCharacters } from "../../../src/core/engine/tool-definition.js";
 import { mcpToolName, patternMayNameServer } from "../../../src/plugs/mcp/tool-names.js";
 
 describe("mcpToolName", () => {

@@ -1,9 +1,10 @@
 // Which model to talk to and with which key: the built-in catalog merged with models.json, base URLs
-// and keys from options, environment and file, and errors that say exactly what to set.
+// and keys from options, environment and file, and errors that say exactly what to set, with the known models
+// closest to an id that matched none ("did you mean", for -m, /model and --list-models).
 import { join } from "node:path";
+import { editDistance } from "../../lib/index.js";
 import type { Api, Model } from "../llm-types.js";
-import { API_KEY_FLAG, envApiKey, missingApiKeyMessage } from "../api-keys.js";
-import { closestModels } from "./model-suggestions.js";
+import { API_KEY_OPTION, envApiKey, missingApiKeyMessage } from "../api-keys.js";
 import { BUILTIN_MODELS, BUILTIN_PROVIDERS, DEFAULT_MODEL_LIMITS, DEFAULT_PROVIDER, FREE } from "../models-catalog.js";
 import { type ModelsJson, type ModelsJsonModel, type ModelsJsonProvider, readModelsJson } from "./models-json.js";
 
@@ -48,7 +49,7 @@ export class ModelRegistry {
 		readonly modelsJsonPath: string,
 		private readonly env: NodeJS.ProcessEnv = process.env,
 		/** How the caller's user passes a key, as the missing-key messages name it: the command line's flag, or the SDK's option. */
-		private readonly keyOption = API_KEY_FLAG,
+		private readonly keyOption = API_KEY_OPTION,
 	) {
 		for (const builtin of Object.values(BUILTIN_PROVIDERS)) {
 			const models = new Map(BUILTIN_MODELS.filter((m) => m.provider === builtin.name).map((m) => [m.id, { ...m }]));
@@ -229,7 +230,41 @@ function mergeModel(base: Model, spec: ModelsJsonModel): Model {
 }
 
 /** Loads `<loomHome>/models.json` (absent is fine) into a registry. Throws on an invalid file. `keyOption`: see ModelRegistry. */
-export function loadModelRegistry(loomHome: string, env: NodeJS.ProcessEnv = process.env, keyOption = API_KEY_FLAG): ModelRegistry {
+export function loadModelRegistry(loomHome: string, env: NodeJS.ProcessEnv = process.env, keyOption = API_KEY_OPTION): ModelRegistry {
 	const path = join(loomHome, "models.json");
 	return new ModelRegistry(readModelsJson(path), path, env, keyOption);
+}
+
+/** How many suggestions an unknown-model message offers. */
+const SUGGESTION_COUNT = 3;
+
+/**
+ * The `provider/id` names of the models most like `typed` (compared with both the id and provider/id, case
+ * ignored), closest first. Only near misses count (a few typos, or a name that contains what was typed), and of
+ * those only the nearest: one typo away hides three typos away.
+ */
+export function closestModels(typed: string, models: readonly Pick<Model, "provider" | "id">[], limit = SUGGESTION_COUNT): string[] {
+	const query = typed.trim().toLowerCase();
+	if (query === "") return [];
+	const allowed = Math.max(2, Math.floor(query.length / 3));
+	const scored: { name: string; score: number }[] = [];
+	for (const model of models) {
+		const name = `${model.provider}/${model.id}`;
+		const id = model.id.toLowerCase();
+		const full = name.toLowerCase();
+		let score = Math.min(editDistance(query, id), editDistance(query, full));
+		if (query.length >= 3) {
+			// "sonnet" for claude-sonnet-5-5: a part of the name is as good as a typo or two...
+			if (id.includes(query) || full.includes(query)) score = Math.min(score, 1 + (id.length - query.length) / 100);
+			// ...and "sonet" is a typo in one of its words.
+			for (const word of id.split(/[-./:_]/)) if (word.length >= 3) score = Math.min(score, editDistance(query, word) + 0.5);
+		}
+		if (score <= allowed) scored.push({ name, score });
+	}
+	scored.sort((a, b) => a.score - b.score || a.name.length - b.name.length);
+	const best = scored[0]?.score ?? 0;
+	return scored
+		.filter((entry) => entry.score <= best + 1)
+		.slice(0, limit)
+		.map((entry) => entry.name);
 }

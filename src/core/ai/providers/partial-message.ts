@@ -12,7 +12,7 @@ import type {
 } from "../llm-types.js";
 import { emptyAssistantMessage } from "../messages.js";
 import { uniqueToolCallId } from "../transform-messages.js";
-import { emptyUsage, finalizeUsage } from "../usage.js";
+import { emptyUsage, finalizeUsage } from "../messages.js";
 
 const COUNTS = ["input", "output", "cacheRead", "cacheWrite"] as const;
 

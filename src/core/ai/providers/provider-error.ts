@@ -1,5 +1,7 @@
 // What went wrong with a provider request, read from SDK errors by shape (the SDKs are loaded lazily,
-// so their classes are not at hand): a clear message, and whether retrying can help.
+// so their classes are not at hand): a clear message, and whether retrying can help. And "the conversation no
+// longer fits", recognised from any provider's failure, so the session can compact and retry.
+import type { AssistantMessage } from "../llm-types.js";
 
 export interface ProviderFailure {
 	message: string;
@@ -188,4 +190,39 @@ export function retryAfterMs(headers: ErrorLike["headers"]): number | undefined 
 	if (Number.isFinite(seconds) && seconds >= 0) return seconds * 1000;
 	const date = Date.parse(value);
 	return Number.isFinite(date) ? Math.max(0, date - Date.now()) : undefined;
+}
+
+/** What each provider says when the context was too long. */
+const OVERFLOW_PATTERNS: RegExp[] = [
+	/prompt is too long/i, // Anthropic
+	/model_context_window_exceeded/i, // Anthropic stop reason
+	/request_too_large/i, // Anthropic 413
+	/context_length_exceeded/i, // OpenAI code (Chat Completions and Responses)
+	/input exceeds the context window/i, // OpenAI Responses
+	/input token count.*exceeds the maximum/i, // Gemini
+	/maximum context length/i, // OpenAI, vLLM, OpenRouter, Groq
+	/exceeds? (the )?(available )?context (size|window|length)/i, // llama.cpp, Ollama, others
+	/exceed_context_size_error/i, // llama.cpp type
+	/context (length|window) (of|is) (only )?\d+/i, // LM Studio
+	/prompt too long/i, // Ollama
+	/input (is )?too long/i,
+	/reduce the length of the messages/i,
+	/token limit exceeded/i,
+];
+
+/**
+ * True when the message failed because the context was too long. With `contextWindow`, also true for a
+ * "successful" reply whose reported input already exceeds the window (servers that truncate silently).
+ */
+export function isContextOverflow(message: AssistantMessage, contextWindow?: number): boolean {
+	if (message.stopReason === "error") {
+		const text = message.errorMessage ?? "";
+		// Token-per-minute rate limits talk about tokens too, but compaction would not help them.
+		if (/rate.?limit|\b429\b/i.test(text)) return false;
+		return OVERFLOW_PATTERNS.some((pattern) => pattern.test(text));
+	}
+	if (contextWindow && contextWindow > 0 && message.stopReason !== "aborted") {
+		return message.usage.input + message.usage.cacheRead > contextWindow;
+	}
+	return false;
 }

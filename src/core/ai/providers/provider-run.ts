@@ -1,5 +1,6 @@
 // Drives one provider request to an event stream: attempts, retries with backoff, the idle timeout and abort.
-// Providers only say how to send one attempt; everything that can go wrong ends here as an `error` event.
+// Providers only say how to send one attempt; everything that can go wrong ends here as an `error` event. Retried
+// requests back off exponentially with jitter, the server's retry-after honoured.
 import { performance } from "node:perf_hooks";
 import { errorMessage, formatCount, redactSecrets } from "../../lib/index.js";
 import { createAssistantMessageEventStream } from "../messages.js";
@@ -7,7 +8,6 @@ import type { AssistantMessageEventStream, Model, StopReason, StreamOptions } fr
 import { providerApiKey } from "../api-keys.js";
 import { PartialAssistantMessage } from "./partial-message.js";
 import { checkBaseUrl, describeProviderError, ProviderStreamError } from "./provider-error.js";
-import { DEFAULT_RETRY, type RetrySettings, retryDelayMs, sleepUnlessAborted } from "./retry.js";
 
 export const DEFAULT_IDLE_TIMEOUT_MS = 5 * 60_000;
 
@@ -229,4 +229,41 @@ export function sdkClientOptions(model: Model, apiKey: string, options: Provider
 		logLevel: "off" as const,
 		defaultHeaders: { ...model.headers, ...options.headers },
 	};
+}
+
+export interface RetrySettings {
+	maxRetries: number;
+	/** First delay; doubles each attempt (default 1 s). */
+	baseDelayMs: number;
+	/** Longest wait accepted; a server asking for more ends the request with an error instead. */
+	maxDelayMs: number;
+}
+
+export const DEFAULT_RETRY: RetrySettings = { maxRetries: 3, baseDelayMs: 1000, maxDelayMs: 60_000 };
+
+/**
+ * Delay before retry number `attempt` (1-based): the server's retry-after when it gave one,
+ * else base * 2^(attempt-1) with ±20% jitter, capped at maxDelayMs.
+ */
+export function retryDelayMs(attempt: number, settings: RetrySettings, retryAfterMs?: number, random = Math.random): number {
+	if (retryAfterMs !== undefined) return Math.ceil(retryAfterMs);
+	const exponential = settings.baseDelayMs * 2 ** (attempt - 1);
+	const jitter = 1 + (random() * 0.4 - 0.2);
+	return Math.min(settings.maxDelayMs, Math.round(exponential * jitter));
+}
+
+/** Resolves after `ms`, or as soon as `signal` aborts (returns false then). */
+export function sleepUnlessAborted(ms: number, signal?: AbortSignal): Promise<boolean> {
+	return new Promise((resolve) => {
+		if (signal?.aborted) return resolve(false);
+		const onAbort = () => {
+			clearTimeout(timer);
+			resolve(false);
+		};
+		const timer = setTimeout(() => {
+			signal?.removeEventListener("abort", onAbort);
+			resolve(true);
+		}, ms);
+		signal?.addEventListener("abort", onAbort, { once: true });
+	});
 }

@@ -1,8 +1,9 @@
 // Replaces a file's content so that a crash leaves either the old content or the new, never half of it, and so
 // that the file stays the same file: symlinks are written through (a dangling one gets its target created), and
 // mode, owner and group are kept. A file with several hard links is written in place, so no name is split off.
+// A small file loom owns itself (state, settings it writes) is simply replaced whole, atomically (replaceFileSync).
 import { randomBytes } from "node:crypto";
-import { appendFileSync, renameSync, type Stats } from "node:fs";
+import { appendFileSync, renameSync, rmSync, type Stats, writeFileSync } from "node:fs";
 import fs from "node:fs/promises";
 import path from "node:path";
 import { specialFileKind } from "../checked-read.js";
@@ -178,5 +179,20 @@ async function carryOverLateAppends(target: string, replaced: FileSnapshot, carr
 			waited = true;
 			await new Promise((resolve) => setTimeout(resolve, LATE_WRITER_GRACE_MS));
 		} else return;
+	}
+}
+
+/**
+ * Replaces a small file loom owns whole: written beside it under a name no other writer uses, then renamed over
+ * it, so a reader never sees half of it and two writers never write into each other's temporary file.
+ */
+export function replaceFileSync(target: string, data: string, options: { mode?: number } = {}): void {
+	const temporary = `${target}.${process.pid}-${randomBytes(4).toString("hex")}.tmp`;
+	try {
+		writeFileSync(temporary, data, options);
+		renameSync(temporary, target);
+	} catch (error) {
+		rmSync(temporary, { force: true });
+		throw error;
 	}
 }

@@ -4,9 +4,8 @@
 // replaced whole when written, so a reader never sees half of one.
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
-import { CheckedReadError, readCheckedText } from "../checked-read.js";
-import { withoutBom } from "../text/index.js";
-import { replaceFileSync } from "./replace-file.js";
+import { CheckedReadError, readCheckedText, withoutBom } from "../checked-read.js";
+import { replaceFileSync } from "./atomic-write.js";
 
 /**
  * A configuration file's text (without a byte-order mark), at most `maxBytes`; undefined when there is no such

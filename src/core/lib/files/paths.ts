@@ -1,6 +1,8 @@
-// Small questions about the filesystem that many places ask, each answered one way: a folder's names, whether a
-// path is a folder or any entry at all, where a path really is, and which git repository holds a folder. None of them throws.
+// Small questions about paths that many places ask, each answered one way: a folder's names, whether a path is a
+// folder or any entry at all, where a path really is, which git repository holds a folder, and what a typed `~`
+// means. None of them throws.
 import { existsSync, lstatSync, readdirSync, realpathSync, statSync } from "node:fs";
+import { homedir } from "node:os";
 import { dirname, join } from "node:path";
 
 /** The names in a folder, in the order the system lists them; none when it does not exist or cannot be read. */
@@ -49,4 +51,14 @@ export function repositoryTop(dir: string): string | undefined {
 		if (existsSync(join(current, ".git"))) return current;
 		if (dirname(current) === current) return undefined;
 	}
+}
+
+/**
+ * `~` and `~/…` become the home directory and paths under it; any other path is returned unchanged. A path a person
+ * typed: shells expand `~` only in some positions, so loom does it where paths come in.
+ */
+export function expandHome(path: string, home: string = homedir()): string {
+	if (path === "~") return home;
+	if (path.startsWith("~/")) return join(home, path.slice(2));
+	return path;
 }

@@ -2,8 +2,61 @@
 // its own (spawned detached), so that ending the group ends whatever the child started too, and so that Ctrl+C
 // in loom's terminal reaches loom only. Whatever way loom leaves, every group still tracked in any set is
 // killed as it exits.
-import { onProcessExit } from "./exit-hooks.js";
-import { isGroupAlive } from "./is-alive.js";
+//
+// What must happen however the process exits (a normal exit, a signal the CLI turns into one, an uncaught
+// error): one "exit" listener for the whole process runs every hook registered with onProcessExit. Hooks run
+// synchronously (nothing asynchronous runs during "exit"), in the order they were first registered, each on its
+// own: one that throws does not keep the others from running.
+//
+// Whether a process (or a process group) still exists is asked with signal 0, which tests without sending.
+
+const hooks = new Set<() => void>();
+let installed = false;
+
+/**
+ * Runs `hook` when the process exits; registering the same function again changes nothing. Returns the function
+ * that unregisters it.
+ */
+export function onProcessExit(hook: () => void): () => void {
+	hooks.add(hook);
+	if (!installed) {
+		installed = true;
+		process.on("exit", runExitHooks);
+	}
+	return () => {
+		hooks.delete(hook);
+	};
+}
+
+/** What the exit listener runs: every hook once, in order. */
+export function runExitHooks(): void {
+	for (const hook of [...hooks]) {
+		try {
+			hook();
+		} catch {
+			// The process is leaving: nothing can be reported, and the other hooks must still run.
+		}
+	}
+}
+
+/** True while the process exists, ours or not (EPERM: another user's, alive all the same). */
+export function isAlive(pid: number): boolean {
+	return pid > 0 && Number.isInteger(pid) && exists(pid);
+}
+
+/** True while any process of the group exists. */
+export function isGroupAlive(pgid: number): boolean {
+	return pgid > 0 && Number.isInteger(pgid) && exists(-pgid);
+}
+
+function exists(id: number): boolean {
+	try {
+		process.kill(id, 0);
+		return true;
+	} catch (error) {
+		return (error as NodeJS.ErrnoException).code !== "ESRCH";
+	}
+}
 
 /** The sets holding groups now; the exit hook kills theirs. */
 const live = new Set<ProcessGroupSet>();

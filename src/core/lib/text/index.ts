@@ -1,9 +1,6 @@
-// Door of the text helpers: terminal escapes stripped, secrets masked, text decoded and truncated, paths written
+// Door of the text helpers: terminal escapes stripped, secrets masked, names matched, text truncated, paths written
 // and read as shell words and @-mentions.
-export { closestName } from "./closest-name.js";
-export { decodeText, withoutBom } from "./decode-text.js";
-export { editDistance } from "./edit-distance.js";
-export { escapeRegex } from "./escape-regex.js";
+export { closestName, editDistance, escapeRegex } from "./matching.js";
 export {
 	showControls,
 	stripCommandOutput,

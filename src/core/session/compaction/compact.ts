@@ -2,7 +2,7 @@
 import type { AgentMessage } from "../../engine/index.js";
 import type { Model, StreamFn, StreamOptions } from "../../ai/index.js";
 import type { CompactionEntry, SessionEntry } from "../store/index.js";
-import { CompactionError, compactionAborted } from "./compaction-error.js";
+import { CompactionError, compactionAborted } from "./generate-summary.js";
 import { type CompactionSettings, effectiveKeepRecentTokens, resolveCompactionSettings } from "./compaction-settings.js";
 import { buildCompactedContext } from "./compacted-context.js";
 import { findCutPoint } from "./cut-point.js";

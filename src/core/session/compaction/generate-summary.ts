@@ -1,9 +1,9 @@
-// Asks the model for the summary: one plain request, no tools, no side effects.
+// Asks the model for the summary: one plain request, no tools, no side effects. And the ways a compaction can end
+// without a summary (CompactionError); the session turns them into compaction_end events.
 import type { AgentMessage } from "../../engine/index.js";
 import { errorMessage, redactSecrets } from "../../lib/index.js";
 import type { AssistantMessage, Context, Model, StreamFn, StreamOptions } from "../../ai/index.js";
 import { textFromContent, userMessage } from "../../ai/index.js";
-import { CompactionError, compactionAborted } from "./compaction-error.js";
 import { SUMMARY_SYSTEM_PROMPT, buildSummaryPrompt } from "./summary-prompt.js";
 import { CHARS_PER_TOKEN } from "./token-estimate.js";
 
@@ -74,4 +74,30 @@ export async function generateSummary(model: Model, messages: readonly AgentMess
 
 function failed(reason: string, apiKey: string | undefined): CompactionError {
 	return new CompactionError("summary_failed", `Compaction failed: the model could not summarise the conversation: ${redactSecrets(reason, apiKey)}`);
+}
+
+export type CompactionErrorCode =
+	/** The signal fired: nothing was changed. */
+	| "aborted"
+	/** The conversation is already within the recent part kept verbatim. */
+	| "nothing_to_compact"
+	/** The provider failed or returned no summary. */
+	| "summary_failed";
+
+export class CompactionError extends Error {
+	constructor(
+		readonly code: CompactionErrorCode,
+		message: string,
+	) {
+		super(message);
+		this.name = "CompactionError";
+	}
+}
+
+export function isCompactionAborted(error: unknown): boolean {
+	return error instanceof CompactionError && error.code === "aborted";
+}
+
+export function compactionAborted(): CompactionError {
+	return new CompactionError("aborted", "Compaction aborted; the session is unchanged.");
 }

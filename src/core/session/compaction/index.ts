@@ -1,7 +1,7 @@
 // Compaction: context accounting, the cut, the summary, and the compacted view of a session.
 export { compact } from "./compact.js";
 export { buildCompactedContext } from "./compacted-context.js";
-export { CompactionError, compactionAborted, isCompactionAborted } from "./compaction-error.js";
+export { CompactionError, compactionAborted, isCompactionAborted } from "./generate-summary.js";
 export {
 	DEFAULT_COMPACTION_SETTINGS,
 	compactionThreshold,
@@ -12,9 +12,9 @@ export {
 export { findCutPoint } from "./cut-point.js";
 export { collectFileOperations, formatFileLists, splitFileLists, type FileEffectTool } from "./file-operations.js";
 export { generateSummary } from "./generate-summary.js";
-export { applyCompactionToLoopMessages } from "./loop-view.js";
+export { applyCompactionToLoopMessages } from "./compacted-context.js";
 export { serializeConversation } from "./serialize-conversation.js";
-export { buildSessionContext, type SessionContext } from "./session-context.js";
+export { buildSessionContext, type SessionContext } from "./compacted-context.js";
 export {
 	SUMMARY_LEAD_IN,
 	compactionSummaryToUser,

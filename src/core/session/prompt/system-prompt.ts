@@ -4,9 +4,9 @@ import { type ToolDefinition, toolPromptGuide } from "../../engine/index.js";
 import type { ContextFile } from "./context-files.js";
 
 /** What the prompt takes from a tool's definition. */
-export type PromptTool = Pick<ToolDefinition, "name" | "description" | "promptGuide" | "promptRules">;
+export type PromptTool = Pick<ToolDefinition, "name" | "description" | "promptGuide" | "promptRules" | "readsFiles">;
 
-/** A skill as the prompt lists it: the model reads its file with the read tool when a task calls for it. */
+/** A skill as the prompt lists it: the model reads its file with a tool that reads files when a task calls for it. */
 export interface PromptSkill {
 	name: string;
 	description: string;
@@ -24,7 +24,7 @@ export interface PromptParts {
 	/** Added after the prompt (--append-system-prompt). */
 	appendPrompt?: string;
 	contextFiles?: readonly ContextFile[];
-	/** Listed (name, description, file) only while the read tool is enabled: reading the file is how a skill is used. */
+	/** Listed (name, description, file) only while a tool that reads files is enabled: reading the file is how a skill is used. */
 	skills?: readonly PromptSkill[];
 }
 
@@ -47,7 +47,8 @@ export function buildSystemPrompt(options: SystemPromptOptions): string {
 		);
 	}
 	const skills = options.skills ?? [];
-	if (skills.length > 0 && options.tools.some((tool) => tool.name === "read")) parts.push(skillsSection(skills));
+	const reader = options.tools.find((tool) => tool.readsFiles);
+	if (skills.length > 0 && reader) parts.push(skillsSection(skills, reader.name));
 	parts.push(`Working directory: ${options.cwd}\nToday's date: ${isoDate(options.date ?? new Date())}`);
 	return parts.join("\n\n");
 }
@@ -70,14 +71,17 @@ function defaultPrompt(tools: readonly PromptTool[]): string {
 	return lines.join("\n");
 }
 
-/** The skills as the Agent Skills format suggests announcing them: name, description and location, in XML. */
-function skillsSection(skills: readonly PromptSkill[]): string {
+/**
+ * The skills as the Agent Skills format suggests announcing them: name, description and location, in XML.
+ * `reader`: the enabled tool that reads files, which the model is told to read a skill's file with.
+ */
+function skillsSection(skills: readonly PromptSkill[], reader: string): string {
 	const entries = skills.map((skill) =>
 		["  <skill>", `    <name>${xml(skill.name)}</name>`, `    <description>${xml(skill.description)}</description>`, `    <location>${xml(skill.path)}</location>`, "  </skill>"].join("\n"),
 	);
 	return [
 		"# Skills",
-		"Skills are instructions for particular tasks, each in a SKILL.md file. When a task matches a skill's description, read its file with the read tool first and follow it; paths in a skill are relative to the folder of its SKILL.md.",
+		`Skills are instructions for particular tasks, each in a SKILL.md file. When a task matches a skill's description, read its file with the ${reader} tool first and follow it; paths in a skill are relative to the folder of its SKILL.md.`,
 		["<available_skills>", ...entries, "</available_skills>"].join("\n"),
 	].join("\n\n");
 }

@@ -1,9 +1,8 @@
 // One prompt's run, from the prompt to its outcome: everything the session learns along the way, in one object
-// created per prompt, so nothing one run learned (an abort, a problem, its last answer) reaches the next.
-import type { AssistantMessage } from "../../ai/index.js";
+// created per prompt, so nothing one run learned (an abort, a problem, its last answer) reaches the next;
+// what the run gives back (how it ended); and the retry events of its model requests.
+import type { AssistantMessage, RetryInfo } from "../../ai/index.js";
 import type { RunOutcome } from "../agent-session-types.js";
-import { RetryTracker } from "./retry-tracker.js";
-import { runOutcome } from "./run-outcome.js";
 import type { SessionEvent } from "../session-events.js";
 
 export class RunState {
@@ -42,5 +41,48 @@ export class RunState {
 
 	outcome(): RunOutcome {
 		return runOutcome(this.lastAnswer, this.abortRequested, this.problem);
+	}
+}
+
+/**
+ * What a prompt's run gives back: how it ended. `last`: the run's last assistant message; a problem (a write
+ * failure, a plug that broke) or an abort request outranks how it ended.
+ */
+export function runOutcome(last: AssistantMessage | undefined, abortRequested: boolean, problem: string | undefined): RunOutcome {
+	if (problem) return { status: "error", message: last, errorMessage: problem };
+	if (abortRequested || last?.stopReason === "aborted") {
+		return { status: "aborted", message: last, errorMessage: last?.errorMessage ?? "Aborted" };
+	}
+	if (last?.stopReason === "error") return { status: "error", message: last, errorMessage: last.errorMessage };
+	return { status: "done", message: last };
+}
+
+/**
+ * The retry events of one model request: retry_scheduled each time the provider waits to try again, then one
+ * retry_finished once the retried request is heard from (content arrived, or it ended).
+ */
+export class RetryTracker {
+	/** The attempt announced by the last retry_scheduled and not yet finished. */
+	private attempt: number | undefined;
+
+	constructor(private readonly emit: (event: SessionEvent) => Promise<void>) {}
+
+	/** A retry is announced and its outcome not yet reported. */
+	get pending(): boolean {
+		return this.attempt !== undefined;
+	}
+
+	/** The request's onRetry: announces the wait. */
+	scheduled(info: RetryInfo): void {
+		this.attempt = info.attempt;
+		void this.emit({ type: "retry_scheduled", ...info });
+	}
+
+	/** Reports how the announced retry went; nothing when none is pending. */
+	finish(success: boolean): Promise<void> {
+		const attempt = this.attempt;
+		if (attempt === undefined) return Promise.resolve();
+		this.attempt = undefined;
+		return this.emit({ type: "retry_finished", attempt, success });
 	}
 }

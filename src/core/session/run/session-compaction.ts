@@ -17,7 +17,7 @@ import {
 	estimateContextTokens,
 } from "../compaction/index.js";
 import type { FileEffectTool } from "../compaction/index.js";
-import { RetryTracker } from "./retry-tracker.js";
+import { RetryTracker } from "./run-state.js";
 import type { CompactionReason, SessionEvent } from "../session-events.js";
 import type { SessionStore } from "../store/index.js";
 

@@ -1,14 +1,14 @@
 // A session's prompts, one at a time: from a prompt to its outcome (waiting for the session to open, a
 // compaction, run gates; then the agent's runs, overflow recovery and queued messages), the steering and
-// follow-up queue, and abort. It owns the run in progress and what the agent's events mean for it.
+// follow-up queue, and abort. It owns the run in progress and what the agent's events mean for it. Run gates are
+// what a prompt waits for before its run starts (tools still arriving: MCP servers starting), so the run starts
+// with them; each gate bounds its own wait, and an abort ends the wait at once.
 import type { Agent, AgentMessage } from "../../engine/index.js";
 import { errorMessage } from "../../lib/index.js";
 import type { AssistantMessage, RetryInfo } from "../../ai/index.js";
 import { type PromptOptions, userMessage } from "../../ai/index.js";
 import type { RunOutcome } from "../agent-session-types.js";
-import { MessageQueue, type QueueKind } from "./message-queue.js";
 import type { ModelChoice } from "../model-choice.js";
-import type { RunGates } from "./run-gates.js";
 import { RunState } from "./run-state.js";
 import type { SessionCompaction } from "./session-compaction.js";
 import type { SessionEvent } from "../session-events.js";
@@ -174,5 +174,67 @@ export class SessionRunner {
 
 	private emitQueue(): Promise<void> {
 		return this.host.emit({ type: "queue_changed", ...this.queued.texts() });
+	}
+}
+
+export type QueueKind = "steering" | "followUp";
+
+/** The texts of steering and follow-up messages waiting for delivery, as the screen shows them. */
+export class MessageQueue {
+	private items: { kind: QueueKind; message: AgentMessage; text: string }[] = [];
+
+	add(kind: QueueKind, message: AgentMessage, text: string): void {
+		this.items.push({ kind, message, text });
+	}
+
+	/** Forgets a message that reached the conversation; true if it was queued. */
+	delivered(message: AgentMessage): boolean {
+		const index = this.items.findIndex((item) => item.message === message);
+		if (index === -1) return false;
+		this.items.splice(index, 1);
+		return true;
+	}
+
+	clear(): void {
+		this.items = [];
+	}
+
+	texts(): { steering: string[]; followUp: string[] } {
+		return {
+			steering: this.items.filter((item) => item.kind === "steering").map((item) => item.text),
+			followUp: this.items.filter((item) => item.kind === "followUp").map((item) => item.text),
+		};
+	}
+}
+
+/** A wait before a prompt's run; it ends early when `signal` aborts. */
+export type RunGate = (signal: AbortSignal) => Promise<void>;
+
+export class RunGates {
+	private readonly gates = new Set<RunGate>();
+	/** Ends the wait of the prompt waiting at the gates now. */
+	private waiting: AbortController | undefined;
+
+	/** Returns the function that removes the gate. */
+	add(gate: RunGate): () => void {
+		this.gates.add(gate);
+		return () => this.gates.delete(gate);
+	}
+
+	/** Waits at every gate together; a gate that fails is passed. */
+	async pass(): Promise<void> {
+		if (this.gates.size === 0) return;
+		const wait = new AbortController();
+		this.waiting = wait;
+		try {
+			await Promise.all([...this.gates].map((gate) => gate(wait.signal).catch(() => {})));
+		} finally {
+			if (this.waiting === wait) this.waiting = undefined;
+		}
+	}
+
+	/** Ends the current wait (the prompt waiting was stopped). */
+	abort(): void {
+		this.waiting?.abort();
 	}
 }

@@ -6,7 +6,7 @@ export { listAllSessions, listSessions, newestSessionFile, readSessionInfo, type
 export { SessionInUseError, describeHolder } from "./session-lock.js";
 export { cwdFolderName, sessionDirFor, sessionFileText, sessionIdFromFileName, sessionsRoot } from "./session-paths.js";
 export { loadSessionFile } from "./session-reader.js";
-export { resolveSessionArgument } from "./session-resolve.js";
+export { resolveSessionArgument } from "./session-list.js";
 export { SessionStore } from "./session-store.js";
 export { promptPoints, promptText, sessionTree, type PromptPoint, type SessionTree } from "./session-tree.js";
 export { addUsage, sumEntryUsage, sumUsage, zeroUsage, type UsageTotals } from "./usage-totals.js";

@@ -1,11 +1,12 @@
 // Lists sessions fast: each file's head (header, first prompt) and tail (message count) only, never the whole file.
-import { closeSync, fstatSync, openSync, statSync } from "node:fs";
-import { join } from "node:path";
+// And finds the session file a user means: a path, or a prefix of a session id.
+import { closeSync, existsSync, fstatSync, openSync, statSync } from "node:fs";
+import { isAbsolute, join, resolve, sep } from "node:path";
 import { Allow, parse as parsePartialJson } from "partial-json";
 import { readAt, directoryNames } from "../../lib/index.js";
 import { textFromContent } from "../../ai/index.js";
-import { type SessionHeader, parseHeader } from "./session-entries.js";
-import { sessionDirFor, sessionsRoot } from "./session-paths.js";
+import { type SessionHeader, SessionFileError, parseHeader } from "./session-entries.js";
+import { cwdFolderName, sessionDirFor, sessionIdFromFileName, sessionsRoot } from "./session-paths.js";
 
 export interface SessionInfo {
 	file: string;
@@ -167,4 +168,32 @@ function countMessagesSlowly(fd: number, size: number): number {
 		carry = data.subarray(Math.max(0, data.length - MESSAGE_LINE.length + 1));
 	}
 	return count;
+}
+
+/**
+ * The session file a user means (--session, /resume). A path (anything with a separator, ending in .jsonl, or naming an existing file) is taken as is.
+ * Otherwise the argument is an id prefix, looked up by file name in the cwd's sessions first, then in all others.
+ */
+export function resolveSessionArgument(arg: string, home: string, cwd: string): string {
+	const trimmed = arg.trim();
+	if (trimmed === "") throw new SessionFileError("A session is named by a session file path or an id prefix; none was given.");
+	const asPath = isAbsolute(trimmed) ? trimmed : resolve(cwd, trimmed);
+	if (trimmed.includes("/") || trimmed.includes(sep) || trimmed.endsWith(".jsonl") || existsSync(asPath)) {
+		if (!existsSync(asPath)) throw new SessionFileError(`No session file at ${asPath}.`);
+		return asPath;
+	}
+	const root = sessionsRoot(home);
+	const own = cwdFolderName(cwd);
+	const folders = [own, ...directoryNames(root).filter((name) => name !== own)];
+	for (const folder of folders) {
+		const matches = directoryNames(join(root, folder)).filter((name) => sessionIdFromFileName(name)?.startsWith(trimmed));
+		if (matches.length === 1) return join(root, folder, matches[0]!);
+		if (matches.length > 1) {
+			const ids = matches.map((name) => `  ${sessionIdFromFileName(name)}`).join("\n");
+			throw new SessionFileError(`Session id prefix "${trimmed}" is ambiguous; it matches:\n${ids}\nGive more characters.`);
+		}
+	}
+	throw new SessionFileError(
+		`No session with an id starting with "${trimmed}" under ${root}. Run \`loom -r\` to list this directory's sessions.`,
+	);
 }

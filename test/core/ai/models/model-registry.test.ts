@@ -78,14 +78,20 @@ describe("model registry", () => {
 		);
 	});
 
-	it("says exactly which variable or flag to set when no key is usable", async () => {
+	it("says exactly which variable or caller's option to set when no key is usable", async () => {
 		await writeModels({ providers: { rented: { baseUrl: "https://x/v1", apiKey: "$RENTED_KEY" }, bare: { baseUrl: "https://y/v1", models: [{ id: "m" }] } } });
-		const registry = loadModelRegistry(home, {});
+		const registry = loadModelRegistry(home, {}, "--api-key");
 		expect(() => registry.resolve()).toThrow("No API key for provider \"anthropic\": set ANTHROPIC_API_KEY or pass --api-key.");
 		expect(() => registry.resolve({ provider: "openai" })).toThrow(/set OPENAI_API_KEY or pass --api-key/);
 		expect(() => registry.resolve({ modelId: "rented/m" })).toThrow(/reads it from RENTED_KEY, which is not set\. Set RENTED_KEY or pass --api-key/);
 		expect(() => registry.resolve({ modelId: "bare/m" })).toThrow(/add "apiKey" to providers\.bare in .*models\.json/);
 		expect(registry.resolve({ provider: "anthropic", apiKey: "explicit" }).apiKey).toBe("explicit");
+	});
+
+	it("names the apiKey option when the caller gives no wording of its own: core knows no command-line flag", () => {
+		const registry = loadModelRegistry(home, {});
+		expect(() => registry.resolve()).toThrow('No API key for provider "anthropic": set ANTHROPIC_API_KEY or pass the apiKey option.');
+		expect(() => registry.resolve({ provider: "openai" })).toThrow(/set OPENAI_API_KEY or pass the apiKey option\.$/);
 	});
 
 	it("names an unknown provider in provider/id", () => {
@@ -161,7 +167,7 @@ describe("model registry", () => {
 		const both = loadModelRegistry(home, { GEMINI_API_KEY: "gem", GOOGLE_API_KEY: "goo" });
 		expect(both.resolve({ modelId: "gemini-3.1-pro" })).toMatchObject({ apiKey: "gem", model: { api: "google-generative-ai", contextWindow: 1_048_576 } });
 		expect(loadModelRegistry(home, { GOOGLE_API_KEY: "goo" }).resolve({ provider: "google" }).apiKey).toBe("goo");
-		expect(() => loadModelRegistry(home, {}).resolve({ provider: "google" })).toThrow(
+		expect(() => loadModelRegistry(home, {}, "--api-key").resolve({ provider: "google" })).toThrow(
 			'No API key for provider "google": set GEMINI_API_KEY (or GOOGLE_API_KEY) or pass --api-key.',
 		);
 	});

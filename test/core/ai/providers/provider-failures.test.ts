@@ -385,13 +385,14 @@ describe.each(PROTOCOLS)("%s failures", (api) => {
 		expect(Date.now() - t0).toBeGreaterThan(400);
 	});
 
-	it("without a key, names the variable and the flag to set, and sends nothing", async () => {
+	it("without a key, names the variable to set and the stream's apiKey option (no command-line flag), and sends nothing", async () => {
 		for (const name of WIRES[api].keyEnvs) vi.stubEnv(name, "");
 		try {
 			const { message } = await collect(streamModel(model(), context()));
 			expect(message.stopReason).toBe("error");
 			expect(message.errorMessage).toContain(WIRES[api].keyEnvs[0]);
-			expect(message.errorMessage).toContain("--api-key");
+			expect(message.errorMessage).toContain("or pass the apiKey option.");
+			expect(message.errorMessage).not.toContain("--api-key");
 			expect(server.requests).toHaveLength(0);
 		} finally {
 			vi.unstubAllEnvs();

@@ -1,8 +1,8 @@
 // Process groups: real shells in groups of their own, ended TERM then KILL, all of a set at once, and forgotten
-// once gone.
+// once gone. What must happen when loom exits hangs on one "exit" listener, whatever registers it and however often.
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { afterEach, describe, expect, it } from "vitest";
-import { isAlive, isGroupAlive, ProcessGroupSet } from "../../../../src/core/lib/process/index.js";
+import { isAlive, isGroupAlive, onProcessExit, ProcessGroupSet, runExitHooks } from "../../../../src/core/lib/process/index.js";
 import { waitFor } from "../../../support/wait-for.js";
 
 const started: ChildProcess[] = [];
@@ -103,5 +103,33 @@ describe("ProcessGroupSet", () => {
 		all.killAll();
 		expect(await waitFor(() => !isGroupAlive(first) && !isGroupAlive(second))).toBe(true);
 		expect(all.tracked()).toEqual([]);
+	});
+});
+
+describe("exit hooks", () => {
+	it("add one exit listener to the process for every hook, however often each is registered", () => {
+		const before = process.listeners("exit").length;
+		const removers = [() => {}, () => {}, () => {}].map((hook) => [onProcessExit(hook), onProcessExit(hook)]).flat();
+		expect(process.listeners("exit").length - before).toBeLessThanOrEqual(1);
+		expect(process.listeners("exit")).toContain(runExitHooks);
+		for (const remove of removers) remove();
+	});
+
+	it("run each hook once, in the order registered, past one that throws; unregistered hooks do not run", () => {
+		const ran: string[] = [];
+		const first = () => ran.push("first");
+		const removers = [
+			onProcessExit(first),
+			onProcessExit(() => {
+				throw new Error("broken hook");
+			}),
+			onProcessExit(() => ran.push("second")),
+			onProcessExit(first),
+		];
+		const gone = onProcessExit(() => ran.push("gone"));
+		gone();
+		runExitHooks();
+		expect(ran).toEqual(["first", "second"]);
+		for (const remove of removers) remove();
 	});
 });

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { AssistantMessage } from "../../../src/core/index.js";
-import { emptyUsage, isContextOverflow, streamModel } from "../../../src/core/ai/index.js";
-import { type ScriptedModelServer, startScriptedModelServer } from "../../support/scripted-model-server.mjs";
-import { collect, context, FAST_RETRY, PROTOCOLS, serverModel } from "./providers/helpers.js";
+import type { AssistantMessage } from "../../../../src/core/index.js";
+import { emptyUsage, isContextOverflow, streamModel } from "../../../../src/core/ai/index.js";
+import { type ScriptedModelServer, startScriptedModelServer } from "../../../support/scripted-model-server.mjs";
+import { collect, context, FAST_RETRY, PROTOCOLS, serverModel } from "./helpers.js";
 
 let server: ScriptedModelServer;
 beforeAll(async () => {
