@@ -8,10 +8,9 @@ import {
 	APPROVAL_MODES,
 	type ApprovalMode,
 } from "../core/index.js";
-import { UsageError } from "./run-io.js";
+import { BUILTIN_TOOL_NAMES } from "../tools/index.js";
+import { API_KEY_FLAG, UsageError } from "./run-io.js";
 
-/** The flag that passes a key explicitly; what the missing-key messages of a command-line run tell the user to pass. */
-export const API_KEY_FLAG = "--api-key";
 
 export interface CliOptions {
 	/** `loom acp`: serve the Agent Client Protocol on stdin/stdout instead of prompting. */
@@ -98,7 +97,7 @@ function buildProgram(version: string, output: ParseOutput, commands: { acp(): v
 				"sequential",
 			]),
 		)
-		.option("--tools <list>", "comma-separated tools to enable (default: read,bash,edit,write; also grep,find,ls)", parseToolList)
+		.option("--tools <list>", `comma-separated tools to enable (${builtinToolsText()})`, parseToolList)
 		.option("--no-tools", "no tools at all")
 		.option("--system-prompt <text>", "replace the default system prompt")
 		.option("--append-system-prompt <text>", "add text to the system prompt")
@@ -329,4 +328,10 @@ function parsePositiveInt(value: string): number {
 	const n = Number(value);
 	if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError("must be a whole number of at least 1.");
 	return n;
+}
+
+/** The built-in tools as --tools' help names them: those on by default, then the others. */
+function builtinToolsText(): string {
+	const names = (byDefault: boolean) => BUILTIN_TOOL_NAMES.filter((tool) => tool.byDefault === byDefault).map((tool) => tool.name).join(",");
+	return `default: ${names(true)}; also ${names(false)}`;
 }

@@ -9,8 +9,8 @@ import {
 } from "../sdk/index.js";
 import { RuleError } from "../plugs/index.js";
 import type { TextFileAccess } from "../tools/index.js";
-import { API_KEY_FLAG, type CliOptions } from "./args.js";
-import { optionUsageError, UsageError } from "./run-io.js";
+import type { CliOptions } from "./args.js";
+import { API_KEY_FLAG, optionUsageError, UsageError } from "./run-io.js";
 
 export interface SessionSetup {
 	options: CliOptions;

@@ -14,9 +14,9 @@ import {
 	type Settings,
 	stripToOneLine,
 } from "../core/index.js";
-import { EXIT, optionUsageError } from "./run-io.js";
+import { API_KEY_FLAG, EXIT, optionUsageError } from "./run-io.js";
 import { chooseModel, namedModelChoice, SessionOptionError } from "../sdk/index.js";
-import { API_KEY_FLAG, type CliOptions } from "./args.js";
+import type { CliOptions } from "./args.js";
 
 export interface ListModelsIo {
 	home: string;

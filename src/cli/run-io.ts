@@ -3,6 +3,9 @@
 import { stderrLine } from "../core/index.js";
 import type { SessionOptionError } from "../sdk/index.js";
 
+/** The flag that passes a key explicitly; what the missing-key messages of a command-line run tell the user to pass. */
+export const API_KEY_FLAG = "--api-key";
+
 /**
  * How loom's process ends, the same in every mode (print, JSON, RPC, the screen). 128 + the signal's number, as a
  * shell reports it; 141 (SIGPIPE) for a program whose reader closed the pipe.

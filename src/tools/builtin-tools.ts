@@ -6,6 +6,7 @@ import { createFindTool } from "./find.js";
 import { createGrepTool } from "./grep.js";
 import { createLsTool } from "./ls.js";
 import { createReadTool } from "./read.js";
+import { BUILTIN_TOOL_NAMES, type BuiltinToolName } from "./builtin-tool-names.js";
 import type { TextFileAccess } from "./text-files.js";
 import { createWriteTool } from "./write.js";
 
@@ -24,26 +25,32 @@ export type ToolFactory = (cwd: string, context?: ToolContext) => ToolDefinition
 
 /** A built-in tool: how it is made, and whether a session without --tools enables it. */
 export interface BuiltinTool {
+	/** What its definition is named. */
+	name: string;
 	create: ToolFactory;
 	/** False: known (--tools may name it, a resumed conversation's calls of it are understood) but off unless asked for. */
 	byDefault: boolean;
 }
 
+/** How each built-in tool is made: the compiler holds this to the names in builtin-tool-names.ts. */
+const FACTORIES: Readonly<Record<BuiltinToolName, ToolFactory>> = {
+	read: createReadTool,
+	bash: createBashTool,
+	edit: createEditTool,
+	write: createWriteTool,
+	grep: createGrepTool,
+	find: createFindTool,
+	ls: createLsTool,
+};
+
 /**
  * The built-in tools, in the order the model gets them. A new tool is its file (a factory returning its
- * definition, presentation included) and one line here: the CLI's --tools, the system prompt, the screen's
- * rows and compaction's file lists all take it from its definition. The search tools are off by default:
- * read, bash, edit and write are the set a session starts with; --tools read,grep,find,ls makes an explorer.
+ * definition, presentation included), its name in BUILTIN_TOOL_NAMES and its factory above: the CLI's --tools, the
+ * system prompt, the screen's rows and compaction's file lists all take it from its definition. The search tools
+ * are off by default: read, bash, edit and write are the set a session starts with; --tools read,grep,find,ls makes
+ * an explorer.
  */
-export const BUILTIN_TOOLS: readonly BuiltinTool[] = [
-	{ create: createReadTool, byDefault: true },
-	{ create: createBashTool, byDefault: true },
-	{ create: createEditTool, byDefault: true },
-	{ create: createWriteTool, byDefault: true },
-	{ create: createGrepTool, byDefault: false },
-	{ create: createFindTool, byDefault: false },
-	{ create: createLsTool, byDefault: false },
-];
+export const BUILTIN_TOOLS: readonly BuiltinTool[] = BUILTIN_TOOL_NAMES.map(({ name, byDefault }) => ({ name, create: FACTORIES[name], byDefault }));
 
 export interface BuiltinToolSet {
 	/** Every tool of the list, in its order. */

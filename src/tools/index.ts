@@ -18,3 +18,4 @@ export { killAllBashProcesses, sessionProcessGroups } from "./run-command.js";
 export { createReadTool, type ReadToolInput } from "./read.js";
 export type { TextFileAccess } from "./text-files.js";
 export { createWriteTool, type WriteToolInput } from "./write.js";
+export { BUILTIN_TOOL_NAMES } from "./builtin-tool-names.js";

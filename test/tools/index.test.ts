@@ -27,6 +27,11 @@ describe("tools entry", () => {
 		expect(known.filter((tool) => tool.readOnly).map((tool) => tool.name)).toEqual(["read", "grep", "find", "ls"]);
 	});
 
+	it("makes each tool of the names table under its table name, in the table's order", () => {
+		expect(tools.BUILTIN_TOOLS.map((tool) => tool.create("/").name)).toEqual(tools.BUILTIN_TOOL_NAMES.map((tool) => tool.name));
+		expect(tools.BUILTIN_TOOLS.map((tool) => tool.name)).toEqual(tools.BUILTIN_TOOL_NAMES.map((tool) => tool.name));
+	});
+
 	it("tells the model its limits in each description", () => {
 		const [read, bash] = tools.createCodingTools("/");
 		expect(read!.description).toMatch(/2000 lines or 50 KB/);

@@ -21,7 +21,7 @@ import { tempDir } from "../support/temp-dir.js";
 const server = useScriptedServer();
 
 /** The list of built-in tools with the new tool's one line added. */
-const TOOLS_WITH_WORD_COUNT = [...BUILTIN_TOOLS, { create: createWordCountTool, byDefault: true }];
+const TOOLS_WITH_WORD_COUNT = [...BUILTIN_TOOLS, { name: "wc", create: createWordCountTool, byDefault: true }];
 
 /** The tools `--tools <names>` enables among `known` (without names: `defaults`), as the session's assembly does. */
 function selectTools(known: ToolDefinition[], names: string[] | undefined, defaults: ToolDefinition[] = known): ToolDefinition[] {

@@ -3,41 +3,8 @@
 // in loom's terminal reaches loom only. Whatever way loom leaves, every group still tracked in any set is
 // killed as it exits.
 //
-// What must happen however the process exits (a normal exit, a signal the CLI turns into one, an uncaught
-// error): one "exit" listener for the whole process runs every hook registered with onProcessExit. Hooks run
-// synchronously (nothing asynchronous runs during "exit"), in the order they were first registered, each on its
-// own: one that throws does not keep the others from running.
-//
 // Whether a process (or a process group) still exists is asked with signal 0, which tests without sending.
-
-const hooks = new Set<() => void>();
-let installed = false;
-
-/**
- * Runs `hook` when the process exits; registering the same function again changes nothing. Returns the function
- * that unregisters it.
- */
-export function onProcessExit(hook: () => void): () => void {
-	hooks.add(hook);
-	if (!installed) {
-		installed = true;
-		process.on("exit", runExitHooks);
-	}
-	return () => {
-		hooks.delete(hook);
-	};
-}
-
-/** What the exit listener runs: every hook once, in order. */
-export function runExitHooks(): void {
-	for (const hook of [...hooks]) {
-		try {
-			hook();
-		} catch {
-			// The process is leaving: nothing can be reported, and the other hooks must still run.
-		}
-	}
-}
+import { onProcessExit } from "./process-exit.js";
 
 /** True while the process exists, ours or not (EPERM: another user's, alive all the same). */
 export function isAlive(pid: number): boolean {
