@@ -12,6 +12,7 @@ import {
 	stderrNotice,
 	stripControls,
 	stripToOneLine,
+	mentionWord,
 } from "../core/index.js";
 import type { AgentSession, ProjectTrustGate } from "../core/index.js";
 import { EXIT } from "./exit-codes.js";
@@ -22,7 +23,6 @@ import { buildPromptInput, MAX_STDIN_BYTES, type PromptInput, readStdin, withWor
 import { fail, type RunIo } from "./run-io.js";
 import { askToFork, chooseSessionFile, sessionInUseMessage } from "./session-choice.js";
 import type { InteractiveOptions } from "../tui/index.js";
-import { mentionWord } from "../tui/index.js";
 import { InterruptedError, UsageError } from "./usage-error.js";
 import { consoleToStderr } from "./console-to-stderr.js";
 

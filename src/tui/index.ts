@@ -7,7 +7,6 @@ import { colorlessStream, colorRefused } from "./text/index.js";
 import { promptHistoryPath } from "./editor/index.js";
 import type { SessionPort } from "./session-port.js";
 import { PASTE_OFF, PASTE_ON, releaseTerminal } from "./screen/index.js";
-export { mentionWord } from "./editor/index.js";
 
 export interface InteractiveOptions {
 	/** Sent as soon as the screen is up (`loom "a first prompt"`). */

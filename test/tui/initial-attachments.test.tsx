@@ -3,7 +3,7 @@ import * as fs from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it, vi } from "vitest";
 import { buildPromptInput } from "../../src/cli/prompt-input.js";
-import { mentionWord } from "../../src/tui/editor/shell-words.js";
+import { mentionWord } from "../../src/core/index.js";
 import { opened } from "../support/open-spy.js";
 import { tempDir } from "../support/temp-dir.js";
 import { FakeSession } from "./fake-session.js";

@@ -4,9 +4,8 @@
 import { readdir } from "node:fs/promises";
 import { homedir } from "node:os";
 import { resolve } from "node:path";
-import { stripToOneLine } from "../../core/index.js";
+import { mentionWord, pathWordAt, shellWord, stripToOneLine } from "../../core/index.js";
 import { fuzzyFilter } from "./fuzzy-match.js";
-import { mentionWord, pathWordAt, shellWord } from "../editor/index.js";
 import type { FileMatcher } from "./file-matcher.js";
 
 export interface Suggestion {

@@ -1,5 +1,4 @@
 // Door of the prompt editor as data: its state and keys, paste markers, @mentions, slash commands, prompt history.
-export { attachMentions, attachedFiles, type AttachedPrompt } from "./attach-mentions.js";
 export { PASTE_END, PASTE_START, editorCommands, type EditorCommand } from "./editor-keys.js";
 export { layoutEditor } from "./editor-layout.js";
 export {
@@ -40,5 +39,4 @@ export {
 } from "./paste-marker.js";
 export { loadPromptHistory, promptHistoryPath, savePrompt } from "./prompt-history-file.js";
 export { parseShellCommand, withShellContext, type ShellRequest, type ShellResult } from "./shell-command.js";
-export { mentionWord, pathWordAt, shellWord } from "./shell-words.js";
 export { hiddenCommandNotices, runSlashCommand, screenCommands } from "./slash-commands.js";
