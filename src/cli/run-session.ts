@@ -79,7 +79,7 @@ export async function runSession(options: CliOptions, home: string, io: RunIo, v
 		if (error instanceof SessionFileError) throw new UsageError(error.message);
 		if (error instanceof UsageError) throw error;
 		if (error instanceof InterruptedError) {
-			io.stderr.write(stderrLine("interrupted"));
+			io.stderr.write(stderrLine(error.message));
 			return EXIT.interrupted;
 		}
 		return fail(io, (error as Error).message);

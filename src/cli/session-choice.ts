@@ -97,6 +97,6 @@ async function pickSession(sessions: SessionInfo[], cwd: string, io: ChoiceIo): 
 	const choices = sessions.map((info) => ({ ...sessionChoice(info), value: info.file }));
 	const title = `Resume which session? ${sessions.length} in ${showControls(cwd)}, newest first`;
 	const answer = await askInTerminal({ title, filter: true }, choices, io);
-	if (!answer) throw new UsageError("No session chosen.");
+	if (!answer) throw new InterruptedError("No session chosen.");
 	return answer.value;
 }
