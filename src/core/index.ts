@@ -80,6 +80,8 @@ export {
 	toolResultLines,
 	toolSummary,
 	validateToolArguments,
+	checkableSchema,
+	isTypeBoxSchema,
 	type AfterToolCallContext,
 	type AfterToolCallResult,
 	type AgentContext,

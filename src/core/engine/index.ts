@@ -45,4 +45,5 @@ export {
 	toolNameCharacters,
 	toolNamePattern,
 } from "./tool-name-pattern.js";
+export { checkableSchema, isTypeBoxSchema } from "./json-schema-to-typebox.js";
 export { validateToolArguments } from "./validate-tool-arguments.js";

@@ -2,8 +2,7 @@
 // tool's arguments, `readOnly` from the tool's readOnlyHint, progress shown while a call runs, and the result
 // converted to content the model reads.
 import type { AgentToolResult, ToolDefinition } from "../../core/index.js";
-import { textFromContent } from "../../core/index.js";
-import { checkableSchema } from "./json-schema-to-typebox.js";
+import { checkableSchema, textFromContent } from "../../core/index.js";
 import type { ListedTool } from "./open-client.js";
 import type { ServerConnection } from "./server-connection.js";
 import { convertToolResult, type McpToolDetails } from "./tool-result.js";
