@@ -79,7 +79,9 @@ export function formatSessionList(sessions: readonly SessionInfo[], width = 100)
 			const head = `${number}. ${when}  ${count}  ${showControls(info.id.slice(0, 8))}  `;
 			const prompt = stripToOneLine(info.firstPrompt) || "(no prompt)";
 			const room = Math.max(10, width - head.length);
-			return head + (prompt.length > room ? `${prompt.slice(0, room - 1)}…` : prompt);
+			const fork = info.forkOf ? ` (fork of ${showControls(info.forkOf.slice(0, 8))})` : "";
+			const line = prompt + fork;
+			return head + (line.length > room ? `${line.slice(0, room - 1)}…` : line);
 		})
 		.join("\n");
 }

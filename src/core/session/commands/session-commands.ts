@@ -10,7 +10,7 @@ import { describeRewind, type RewindResult, type RewindScope } from "../session-
 import type { UiChoice } from "../session-ui.js";
 
 /** One saved session, as /resume lists it. */
-export type SessionSummary = Pick<SessionInfo, "file" | "id" | "modified" | "firstPrompt" | "messageCount">;
+export type SessionSummary = Pick<SessionInfo, "file" | "id" | "modified" | "firstPrompt" | "messageCount" | "forkOf">;
 
 /** What the session's commands ask of a session. Methods may be sync or async; commands await them either way. */
 export interface CommandSession {
@@ -100,7 +100,7 @@ async function pickModel(ctx: Context): Promise<void> {
 export function sessionChoice(info: SessionSummary, now = new Date()): { label: string; description: string } {
 	return {
 		label: info.firstPrompt === "" ? "(no prompt yet)" : info.firstPrompt.slice(0, 200),
-		description: `${formatRelativeTime(info.modified, now)} · ${info.messageCount} messages`,
+		description: `${formatRelativeTime(info.modified, now)} · ${info.messageCount} messages${info.forkOf ? ` · fork of ${stripToOneLine(info.forkOf.slice(0, 8))}` : ""}`,
 	};
 }
 
