@@ -142,6 +142,8 @@ async function runScreen(session: AgentSession, first: Pick<InteractiveOptions, 
 	try {
 		const { runInteractive } = await import("../tui/index.js");
 		const code = await runInteractive(session, { initialPrompt: first.initialPrompt || undefined, initialAttachments: first.initialAttachments, stdin: io.stdin, stdout: io.stdout, stderr: io.stderr, loomHome, stop });
+		// The screen is gone: say how to come back to what it left (a session with nothing saved has nothing to resume).
+		if (session.sessionFile !== undefined && session.sessionSaved) io.stdout.write(`Resume this session with: loom --session ${session.sessionId}\n`);
 		return signalled ?? code;
 	} finally {
 		stopSignals();
