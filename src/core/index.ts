@@ -17,6 +17,7 @@ export {
 	loadModelRegistry,
 	missingApiKeyMessage,
 	readAttachment,
+	splitAttachedBlocks,
 	attachMentions,
 	attachedFiles,
 	type AttachedPrompt,
