@@ -1,5 +1,5 @@
 // Builds the prompt from its three sources: @file arguments, prompt words, and piped stdin.
-import { type Attachment, AttachmentError, attachmentBlock, type CommandLookup, readAttachment, resolveCommand } from "../core/index.js";
+import { type Attachment, AttachmentError, attachMentions, attachmentBlock, type CommandLookup, readAttachment, resolveCommand } from "../core/index.js";
 import type { ImageContent } from "../core/index.js";
 import { UsageError } from "./run-io.js";
 
@@ -55,9 +55,13 @@ async function readAll(stream: NodeJS.ReadableStream, limit: number, onData: () 
 	return Buffer.concat(chunks).toString("utf8");
 }
 
-/** Text files become `<file name="...">` blocks before the prompt; images are attached as image content. */
+/**
+ * Text files become `<file name="...">` blocks before the prompt; images are attached as image content. The files
+ * are the @file arguments and, by the screen's rule, the @-mentions inside the words (`loom -p "explain @a.txt"`).
+ */
 export function buildPromptInput(files: readonly string[], words: string, stdinText: string, cwd: string): PromptInput {
-	const attached = files.map((file) => attach(file, cwd));
+	const named = files.map((file) => attach(file, cwd));
+	const attached = [...named, ...mentioned(words, cwd, named)];
 	const images = attached.flatMap((attachment) => ("image" in attachment ? [attachment.image] : []));
 	const blocks = attached.map(attachmentBlock);
 	return withWords({ text: "", images, parts: { blocks, words: words.trim(), stdin: stdinText.trimEnd() }, attached }, words);
@@ -68,6 +72,17 @@ export function withWords(input: PromptInput, words: string): PromptInput {
 	const parts = { ...input.parts, words: words.trim() };
 	const text = [...parts.blocks, parts.words, parts.stdin].filter((part) => part !== "").join("\n\n");
 	return { ...input, text, parts };
+}
+
+/** The files the words' @-mentions name, besides those in `named`; what stops one is a usage error. */
+function mentioned(words: string, cwd: string, named: readonly Attachment[]): Attachment[] {
+	try {
+		// Whether the model takes images is known later, as for the @file arguments.
+		const { attached } = attachMentions("", words, cwd, { acceptsImages: true, model: "the model" }, named);
+		return attached.filter((attachment) => !named.some((done) => done.path === attachment.path));
+	} catch (error) {
+		throw error instanceof AttachmentError ? new UsageError(error.message) : error;
+	}
 }
 
 /** The @file read for the prompt; what stops it is a usage error. */

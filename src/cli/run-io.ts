@@ -43,10 +43,13 @@ export class UsageError extends Error {
 	}
 }
 
-/** The user pressed Ctrl+C before a run started (e.g. at the session picker): exit 130, nothing to abort. */
+/**
+ * The user stopped loom before a run started: Ctrl+C, or a cancelled session picker (Esc, q, Ctrl+D, as fzf
+ * counts them). Exit 130 with `reason` on one line, nothing to abort.
+ */
 export class InterruptedError extends Error {
-	constructor() {
-		super("interrupted");
+	constructor(reason = "interrupted") {
+		super(reason);
 		this.name = "InterruptedError";
 	}
 }

@@ -76,7 +76,7 @@ export async function runSession(options: CliOptions, home: string, io: RunIo, v
 		if (error instanceof SessionFileError) throw new UsageError(error.message);
 		if (error instanceof UsageError) throw error;
 		if (error instanceof InterruptedError) {
-			io.stderr.write(stderrLine("interrupted"));
+			io.stderr.write(stderrLine(error.message));
 			return EXIT.interrupted;
 		}
 		return fail(io, (error as Error).message);
@@ -139,6 +139,8 @@ async function runScreen(session: AgentSession, first: Pick<InteractiveOptions, 
 	try {
 		const { runInteractive } = await import("../tui/index.js");
 		const code = await runInteractive(session, { initialPrompt: first.initialPrompt || undefined, initialAttachments: first.initialAttachments, stdin: io.stdin, stdout: io.stdout, stderr: io.stderr, loomHome, stop });
+		// The screen is gone: say how to come back to what it left (a session with nothing saved has nothing to resume).
+		if (session.sessionFile !== undefined && session.sessionSaved) io.stdout.write(`Resume this session with: loom --session ${session.sessionId}\n`);
 		return signalled ?? code;
 	} finally {
 		stopSignals();

@@ -79,7 +79,9 @@ export function formatSessionList(sessions: readonly SessionInfo[], width = 100)
 			const head = `${number}. ${when}  ${count}  ${showControls(info.id.slice(0, 8))}  `;
 			const prompt = stripToOneLine(info.firstPrompt) || "(no prompt)";
 			const room = Math.max(10, width - head.length);
-			return head + (prompt.length > room ? `${prompt.slice(0, room - 1)}…` : prompt);
+			const fork = info.forkOf ? ` (fork of ${showControls(info.forkOf.slice(0, 8))})` : "";
+			const line = prompt + fork;
+			return head + (line.length > room ? `${line.slice(0, room - 1)}…` : line);
 		})
 		.join("\n");
 }
@@ -97,6 +99,6 @@ async function pickSession(sessions: SessionInfo[], cwd: string, io: ChoiceIo): 
 	const choices = sessions.map((info) => ({ ...sessionChoice(info), value: info.file }));
 	const title = `Resume which session? ${sessions.length} in ${showControls(cwd)}, newest first`;
 	const answer = await askInTerminal({ title, filter: true }, choices, io);
-	if (!answer) throw new UsageError("No session chosen.");
+	if (!answer) throw new InterruptedError("No session chosen.");
 	return answer.value;
 }

@@ -6,7 +6,8 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { setProjectTrust } from "../../src/core/config/project-trust.js";
 import { isAlive } from "../../src/core/lib/process/index.js";
-import { everythingStdio, everythingWithPid, filesystemStdio, pidIn, processesGone } from "../support/mcp-servers.js";
+import { commandLine } from "../../src/plugs/mcp/server-label.js";
+import { EVERYTHING_ENTRY, everythingStdio, everythingWithPid, filesystemStdio, pidIn, processesGone } from "../support/mcp-servers.js";
 import { tempDir, workspace } from "../support/temp-dir.js";
 import { ROOT, jsonLines, runLoom, serverFlags, startLoom, useScriptedServer } from "../support/loom-process.js";
 
@@ -80,8 +81,9 @@ describe("MCP servers in print mode", () => {
 		writeFileSync(join(ws.cwd, ".loom", "extensions", "noop.js"), "export default function () {}\n");
 		const result = await runLoom(["-p", ...serverFlags(server.openaiBaseUrl), "hi"], ws);
 		expect(result.code).toBe(0);
+		expect(result.stderr).toContain("server-everything/dist/index.js stdio");
 		expect(result.stderr).toBe(
-			`loom: skipped the project's own code (.mcp.json server everything: ${process.execPath}, .loom/extensions/noop.js): this folder is not trusted yet: ` +
+			`loom: skipped the project's own code (.mcp.json server everything: ${commandLine(process.execPath, [EVERYTHING_ENTRY, "stdio"])}, .loom/extensions/noop.js): this folder is not trusted yet: ` +
 				'pass --trust (or set "trustProjects": true in settings.json), or run loom here without -p to be asked.\n',
 		);
 		expect(toolNames(0)).toEqual(["read", "bash", "edit", "write"]);

@@ -57,6 +57,21 @@ describe("buildPromptInput", () => {
 		expect(input.images).toEqual([]);
 	});
 
+	it("attaches the files that @-mentions inside the words name, as the screen does; a mention naming no file stays text", () => {
+		writeFileSync(join(dir, "a.txt"), "A body\n");
+		writeFileSync(join(dir, "b.md"), "B body\n");
+		const input = buildPromptInput([], "explain @a.txt and @b.md, not @missing.txt or me@a.txt", "", dir);
+		expect(input.attached.map((file) => file.path)).toEqual([join(dir, "a.txt"), join(dir, "b.md")]);
+		expect(input.text).toBe(
+			`<file name="${join(dir, "a.txt")}">\nA body\n</file>\n\n<file name="${join(dir, "b.md")}">\nB body\n</file>\n\n` +
+				"explain @a.txt and @b.md, not @missing.txt or me@a.txt",
+		);
+		// A file given as an argument and mentioned too goes along once.
+		expect(buildPromptInput(["a.txt"], "explain @a.txt", "", dir).attached).toHaveLength(1);
+		writeFileSync(join(dir, "blob.bin"), Buffer.from([1, 2, 0, 3]));
+		expect(() => buildPromptInput([], "what is @blob.bin", "", dir)).toThrow(UsageError);
+	});
+
 	it("attaches images found by their bytes, whatever the extension", () => {
 		const gif = Buffer.from("GIF89a\x01\x00\x01\x00\x00\x00\x00;", "binary");
 		writeFileSync(join(dir, "picture.dat"), gif);

@@ -79,11 +79,12 @@ describe.skipIf(!hasScript)("loom -r on a terminal", () => {
 		expect(JSON.stringify(server.requests[2]!.body.messages)).toContain("first prompt");
 	});
 
-	it("Esc cancels: no session chosen, exit 2", async () => {
+	it("Esc cancels, as Ctrl+C does: one line saying no session was chosen, exit 130, not a usage error", async () => {
 		const ws = await withTwoSessions();
 		const result = await pickOnTerminal(["-p", "-r", ...serverFlags(server.openaiBaseUrl), "third"], ws, "\u001b");
-		expect(result.code).toBe(2);
-		expect(result.screen).toContain("No session chosen");
+		expect(result.code).toBe(130);
+		expect(result.screen).toContain("loom: No session chosen.");
+		expect(result.screen).not.toContain("--help");
 		expect(server.requests).toHaveLength(2);
 	});
 
@@ -95,10 +96,10 @@ describe.skipIf(!hasScript)("loom -r on a terminal", () => {
 		expect(server.requests).toHaveLength(2);
 	});
 
-	it("Ctrl+D at the question cancels like q: no session chosen, exit 2", async () => {
+	it("Ctrl+D at the question cancels like Esc: no session chosen, exit 130", async () => {
 		const ws = await withTwoSessions();
 		const result = await pickOnTerminal(["-p", "-r", ...serverFlags(server.openaiBaseUrl), "third"], ws, "\u0004");
-		expect(result.code).toBe(2);
+		expect(result.code).toBe(130);
 		expect(result.screen).toContain("No session chosen");
 		expect(result.screen).not.toContain("Aborted with");
 		expect(server.requests).toHaveLength(2);

@@ -62,6 +62,8 @@ export interface ScriptedTurn {
 	pingIntervalMs?: number;
 	/** Extra response headers. */
 	headers?: Record<string, string>;
+	/** Answer in this wire format whatever the request asked for (a server that speaks another API). */
+	speak?: "anthropic" | "openai" | "openai-responses" | "google";
 	/** Answer with this body as is (a string, or a value sent as JSON) and HTTP `status ?? 200`, not a stream. */
 	rawBody?: unknown;
 	/** Content type of `rawBody` (default application/json). */

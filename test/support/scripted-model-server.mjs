@@ -81,7 +81,7 @@ export async function startScriptedModelServer(options = {}) {
 		requests.push(record);
 
 		const turn = (await responder?.(body, index, record)) ?? queue.shift() ?? defaultTurn;
-		await serveTurn(req, res, turn, format, body);
+		await serveTurn(req, res, turn, turn.speak ?? format, body);
 	}
 
 	async function handleAdmin(req, res, path, raw) {

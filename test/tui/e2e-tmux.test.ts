@@ -3,6 +3,8 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
+import { sessionIdFromFileName } from "../../src/core/session/store/session-paths.js";
+import { sessionFiles } from "../support/loom-process.js";
 import { useLoomInTmux } from "../support/loom-in-tmux.js";
 import { type TmuxTerminal, count, hasTmux } from "../support/tmux-terminal.js";
 import { sleep } from "../support/wait-for.js";
@@ -10,15 +12,16 @@ import { sleep } from "../support/wait-for.js";
 describe.skipIf(!hasTmux())("loom in a terminal (tmux)", () => {
 	const { server, workspace, open } = useLoomInTmux("loom-e2e");
 	let terminal: TmuxTerminal;
+	let ws: ReturnType<typeof workspace>;
 
 	beforeAll(() => {
-		const ws = workspace();
+		ws = workspace();
 		writeFileSync(join(ws.cwd, "README.md"), "# demo\n");
 		// The shell prints loom's exit code when it ends; the pane stays to read it.
 		({ terminal } = open({ workspace: ws }));
 	});
 
-	it("streams an answer with tool rows, stops a slow stream on Esc, and exits on Ctrl+D", async () => {
+	it("streams an answer with tool rows, stops a slow stream on Esc, and exits on Ctrl+D saying how to resume", async () => {
 		await terminal.waitForScreen((text) => text.includes("Ask loom") && text.includes("ready"), "the editor and the footer");
 		expect(terminal.screen()).toContain("openai/scripted");
 
@@ -75,5 +78,8 @@ describe.skipIf(!hasTmux())("loom in a terminal (tmux)", () => {
 		const after = terminal.screen();
 		expect(after).toContain("Interrupted.");
 		expect(after).not.toContain("Ask loom");
-	});
+		// And the way back, once the screen is gone.
+		const [file] = sessionFiles(ws.home);
+		expect(after).toContain(`Resume this session with: loom --session ${sessionIdFromFileName(file!)}`);
+	}, 120_000);
 });

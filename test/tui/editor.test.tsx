@@ -117,13 +117,30 @@ describe("Editor", () => {
 
 	it("Ctrl+C during a run interrupts it as Esc does when the editor is empty; a second within two seconds exits", async () => {
 		const onExit = vi.fn();
+		const onInterrupt = vi.fn(() => []);
+		const { press, frame, app } = setup({ onExit, onInterrupt, running: true });
+		await press("\u0003");
+		expect(onInterrupt).toHaveBeenCalledTimes(1);
+		await expect.poll(frame).toContain("Press Ctrl+C again to exit.");
+		expect(onExit).not.toHaveBeenCalled();
+		await press("\u0003");
+		expect(onExit).toHaveBeenCalledTimes(1);
+		expect(onInterrupt).toHaveBeenCalledTimes(1);
+		app.unmount();
+	});
+
+	it("a second Ctrl+C after an interrupt clears the queued text it put back instead of exiting; one more with the editor empty exits", async () => {
+		const onExit = vi.fn();
 		const onInterrupt = vi.fn(() => ["queued steer"]);
 		const { press, frame, app } = setup({ onExit, onInterrupt, running: true });
 		await press("\u0003");
 		expect(onInterrupt).toHaveBeenCalledTimes(1);
 		await expect.poll(frame).toContain("› queued steer");
-		expect(frame()).toContain("Press Ctrl+C again to exit.");
+		expect(frame()).toContain("Press Ctrl+C again to clear the editor.");
+		await press("\u0003");
+		await expect.poll(frame).not.toContain("queued steer");
 		expect(onExit).not.toHaveBeenCalled();
+		expect(frame()).toContain("Press Ctrl+C again to exit.");
 		await press("\u0003");
 		expect(onExit).toHaveBeenCalledTimes(1);
 		expect(onInterrupt).toHaveBeenCalledTimes(1);

@@ -1,6 +1,6 @@
 // Print mode: run one prompt without the screen. Text mode prints the final answer; JSON mode streams every event.
 import type { AgentSession, RunOutcome, SessionEvent } from "../../core/index.js";
-import { answerText, runOutcome, stripControls } from "../../core/index.js";
+import { answerText, runOutcome, stderrLine, stripControls, stripToOneLine } from "../../core/index.js";
 import { eventToJsonLine, LineWriter, type SessionLine } from "./line-writer.js";
 import { ToolUpdateDeltas } from "./tool-update-deltas.js";
 import type { PromptInput } from "../prompt-input.js";
@@ -44,8 +44,10 @@ async function runJson(session: AgentSession, input: PromptInput, io: PrintIo): 
 
 async function runText(session: AgentSession, input: PromptInput, io: PrintIo): Promise<RunOutcome> {
 	const status = io.stderr.isTTY ? new StatusLine(io.stderr, () => session.toolCalls) : undefined;
-	// Errors reach stderr once, from the outcome (see run.ts); the status line only shows progress.
+	// Errors reach stderr once, from the outcome (see run.ts); the status line only shows progress. Without it
+	// a retry is said as it is scheduled, so a server that is down is not a silent wait.
 	if (status) session.subscribe((event: SessionEvent) => status.update(event));
+	else session.subscribe((event: SessionEvent) => void (event.type === "retry_scheduled" && io.stderr.write(stderrLine(retryNotice(event)))));
 	await session.start();
 	if (io.stopped?.()) return NOT_STARTED;
 	status?.start();
@@ -61,6 +63,18 @@ async function runText(session: AgentSession, input: PromptInput, io: PrintIo): 
 	const text = io.stdout.isTTY ? stripControls(answer, { keepTabs: true }) : answer;
 	if (text) await writeOut(io.stdout, text.endsWith("\n") ? text : `${text}\n`);
 	return outcome;
+}
+
+/**
+ * "connection failed; retrying up to 3 times over about 7s (the first in 1s)" on the first retry (waits double
+ * from the first), "retry 2/3 in 2s" on the next ones.
+ */
+export function retryNotice(event: Extract<SessionEvent, { type: "retry_scheduled" }>): string {
+	const seconds = (ms: number) => `${Math.max(1, Math.round(ms / 1000))}s`;
+	const reason = stripToOneLine(event.reason);
+	if (event.attempt > 1) return `${reason}; retry ${event.attempt}/${event.maxRetries} in ${seconds(event.delayMs)}.`;
+	const times = event.maxRetries === 1 ? "once" : `up to ${event.maxRetries} times over about ${seconds(event.delayMs * (2 ** event.maxRetries - 1))}`;
+	return `${reason}; retrying ${times} (the first in ${seconds(event.delayMs)}).`;
 }
 
 /** stdout refused the output (a full disk, a closed pipe): the answer did not reach its reader. */

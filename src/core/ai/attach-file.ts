@@ -67,6 +67,28 @@ export function attachmentBlock(attachment: Attachment): string {
 	return "image" in attachment ? `<file name="${attachment.path}">(image attached)</file>` : inlinedFile(attachment.path, attachment.text);
 }
 
+/** A file block read back from a prompt's text: its name, and its text (undefined for an image, sent as its own part). */
+export interface AttachedBlock {
+	name: string;
+	text?: string;
+}
+
+const LEADING_BLOCK = /^<file name="([^"\n]*)">(?:\(image attached\)<\/file>|\n([\s\S]*?)\n<\/file>)(?:\n\n|$)/;
+
+/**
+ * The attachmentBlock()s at the start of a prompt's text (where loom puts them) and the text after them, for
+ * showing the files as attachments rather than as markup.
+ */
+export function splitAttachedBlocks(text: string): { blocks: AttachedBlock[]; rest: string } {
+	const blocks: AttachedBlock[] = [];
+	let rest = text;
+	for (let match = LEADING_BLOCK.exec(rest); match; match = LEADING_BLOCK.exec(rest)) {
+		blocks.push(match[2] === undefined ? { name: match[1]! } : { name: match[1]!, text: match[2] });
+		rest = rest.slice(match[0].length);
+	}
+	return { blocks, rest };
+}
+
 function tooLarge(file: string, size: number): AttachmentError {
 	return new AttachmentError(
 		`@${file} is ${formatSize(size)}; loom inlines files up to ${MAX_ATTACHED_TEXT_BYTES / 1024 / 1024} MB. Inline a part of it (e.g. piped through tail), or ask the model to read it with its read tool.`,

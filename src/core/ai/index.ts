@@ -2,7 +2,8 @@
 // model catalog and registry (models.json, keys), cost, and the helpers the session layer needs (overflow, conversion).
 export { API_KEY_OPTION, missingApiKeyMessage } from "./api-keys.js";
 export { apiProvider, isContextOverflow, isRecord, knownApis, registerApi, runProviderStream, type ApiProvider } from "./providers/index.js";
-export { AttachmentError, attachmentBlock, attachmentPath, readAttachment, type Attachment } from "./attach-file.js";
+export { AttachmentError, attachmentBlock, attachmentPath, readAttachment, splitAttachedBlocks, type AttachedBlock, type Attachment } from "./attach-file.js";
+export { attachMentions, attachedFiles, type AttachedPrompt, type ImageTarget } from "./attach-mentions.js";
 export { EventStream } from "./event-stream.js";
 export {
 	THINKING_LEVELS,

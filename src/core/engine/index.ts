@@ -45,3 +45,4 @@ export {
 	type ToolRowState,
 } from "./tool-definition.js";
 export { applyAfterToolCall, createErrorToolResult, validateToolArguments } from "./tool-execution.js";
+export { checkableSchema, isTypeBoxSchema } from "./json-schema-to-typebox.js";

@@ -15,8 +15,10 @@ import type {
 import {
 	formatCost,
 	formatCount,
+	formatSize,
 	formatTokens,
 	pairToolResults,
+	splitAttachedBlocks,
 	textFromContent,
 	promptText,
 	sumUsage,
@@ -109,10 +111,10 @@ function heading(role: string, entryId: string, timestamp: string): string {
 function userBlock(entryId: string, timestamp: string, message: AgentMessage & { role: "user" }): string {
 	const content = message.content;
 	const parts: string[] = [];
-	if (typeof content === "string") parts.push(markdownBlock(content));
+	if (typeof content === "string") parts.push(promptBlock(content));
 	else {
 		for (const part of content) {
-			if (part.type === "text") parts.push(markdownBlock(part.text));
+			if (part.type === "text") parts.push(promptBlock(part.text));
 			else if (part.type === "image") parts.push(imageBlock(part));
 		}
 	}
@@ -185,6 +187,17 @@ function compactionBlock(summary: string, tokensBefore: number): string {
 	return `<aside class="compaction"><details><summary>The conversation before this point was summarised for the model (${escapeHtml(formatTokens(tokensBefore))} tokens); the summary:</summary>${markdownBlock(summary)}</details></aside>`;
 }
 
+/** A prompt's text: the files attached to it folded away as attachments (name and size), then what was typed. */
+function promptBlock(text: string): string {
+	const { blocks, rest } = splitAttachedBlocks(text);
+	const files = blocks.map((block) =>
+		block.text === undefined
+			? `<p class="attachment">Attached image ${escapeHtml(block.name)}</p>`
+			: `<details class="attachment"><summary>Attached ${escapeHtml(block.name)} · ${escapeHtml(formatSize(Buffer.byteLength(block.text)))}</summary><pre>${escapeHtml(boundedOutput(block.text))}</pre></details>`,
+	);
+	return files.join("") + (rest === "" ? "" : markdownBlock(rest));
+}
+
 function markdownBlock(text: string): string {
 	return `<div class="md">${markdownToHtml(text)}</div>`;
 }
@@ -213,7 +226,9 @@ function prettyJson(value: unknown): string {
 
 function firstPrompt(messages: readonly AgentMessage[]): string {
 	const first = messages.find((message) => message.role === "user");
-	return first ? promptText(first).replace(/\s+/g, " ").trim() : "";
+	// A prompt without its typed form (print mode's) starts with its files' blocks: the title is what follows.
+	const text = first ? promptText(first) : "";
+	return (splitAttachedBlocks(text).rest || text).replace(/\s+/g, " ").trim();
 }
 
 // Markdown from the model (or the user) as HTML that cannot run or fetch anything: raw HTML is shown as text,

@@ -127,7 +127,7 @@ export interface ExtensionAPI {
 	 */
 	on<T extends SessionEventType>(event: T, handler: SessionEventHandler<T>): () => void;
 	/**
-	 * Adds a tool the model can call (a TypeBox schema for `parameters`, `label`, `execute`, optionally
+	 * Adds a tool the model can call (`parameters` a TypeBox schema or plain JSON Schema, `label`, `execute`, optionally
 	 * `executionMode` and the presentation parts: promptGuide, promptRules, summarizeArgs, resultLines, …).
 	 * Enabled from the next prompt on. Throws when a tool of that name exists.
 	 */

@@ -1,7 +1,7 @@
 // Runs extensions against one session: each extension's API puts its handlers on the session's seams (a link in
 // the before- or after-chain, an observer of the event stream, a tool, a command) and remembers how to take each
 // back, so a failed load leaves nothing behind and disposing the session removes everything.
-import { errorMessage, isValidToolName, TOOL_NAME_RULE } from "../../core/index.js";
+import { checkableSchema, errorMessage, isTypeBoxSchema, isValidToolName, TOOL_NAME_RULE } from "../../core/index.js";
 import type {
 	AfterToolCallResult,
 	AgentSession,
@@ -223,10 +223,12 @@ function checkTool(tool: ToolDefinition<any>, extension: string): ToolDefinition
 			: typeof tool.execute !== "function"
 				? "an execute function"
 				: typeof tool.parameters !== "object" || tool.parameters === null
-					? "parameters (a TypeBox schema, e.g. Type.Object({...}))"
+					? "parameters (a TypeBox schema, e.g. Type.Object({...}), or a JSON Schema object)"
 					: typeof tool.description !== "string"
 						? "a description for the model"
 						: undefined;
 	if (problem) throw new Error(`Extension ${extension}: registerTool(${JSON.stringify(tool?.name ?? null)}) needs ${problem}.`);
-	return { ...tool, label: typeof tool.label === "string" && tool.label !== "" ? tool.label : tool.name };
+	// Plain JSON Schema is checked as an MCP server's is: made checkable, sent to the model as written.
+	const parameters = isTypeBoxSchema(tool.parameters) ? tool.parameters : checkableSchema(tool.parameters);
+	return { ...tool, parameters, label: typeof tool.label === "string" && tool.label !== "" ? tool.label : tool.name };
 }

@@ -2,10 +2,10 @@
 // anything; a project's once it is trusted), gives their tools to the session's tool set as each becomes ready,
 // makes a prompt wait for servers still starting, registers `/mcp`, and closes the servers with the session.
 import type { AgentSession, ProjectTrustGate } from "../../core/index.js";
-import { loadMcpConfig, PROJECT_CONFIG_FILE } from "./config-sources.js";
+import { loadMcpConfig } from "./config-sources.js";
 import { mcpCommand } from "./mcp-command.js";
 import { McpServers, type McpToolSet } from "./mcp-servers.js";
-import type { ServerConnection } from "./server-connection.js";
+import { projectServerLabel } from "./server-label.js";
 import { patternMayNameServer } from "./tool-names.js";
 
 export interface InstallMcpOptions {
@@ -50,21 +50,6 @@ export function installMcp(session: AgentSession, options: InstallMcpOptions): M
 	session.addRunGate((signal) => servers.beforeRun(signal));
 	servers.start();
 	const project = servers.projectServers;
-	if (project.length > 0) void trust.whenTrusted(project.map(trustLabel), () => servers.startProject());
+	if (project.length > 0) void trust.whenTrusted(project.map((connection) => projectServerLabel(connection.name, connection.entry.spec)), () => servers.startProject());
 	return servers;
-}
-
-/** How a project's server is named in the trust question: its file, name, and what it runs or reaches. */
-function trustLabel(connection: ServerConnection): string {
-	const spec = connection.entry.spec;
-	const target = !spec ? "" : spec.transport === "stdio" ? `: ${spec.command}` : `: ${hostOf(spec.url)}`;
-	return `${PROJECT_CONFIG_FILE} server ${connection.name}${target}`;
-}
-
-function hostOf(url: string): string {
-	try {
-		return new URL(url).host;
-	} catch {
-		return url;
-	}
 }

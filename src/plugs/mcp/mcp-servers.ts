@@ -2,9 +2,8 @@
 // their tools given to the session's tool set as each server becomes ready, a prompt waiting for the servers
 // still starting before its run starts, and every server closed with the session.
 import type { AgentToolResult, NoticeLevel, ToolDefinition } from "../../core/index.js";
-import { errorMessage, textFromContent } from "../../core/index.js";
+import { checkableSchema, errorMessage, textFromContent } from "../../core/index.js";
 import type { ConfiguredServer } from "./config-sources.js";
-import { checkableSchema } from "./json-schema-to-typebox.js";
 import type { ListedTool } from "./open-client.js";
 import { type ClientOpener, ServerConnection } from "./server-connection.js";
 import { mcpToolName, patternMayNameServer } from "./tool-names.js";

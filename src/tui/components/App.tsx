@@ -1,10 +1,8 @@
 import { Box, useStdout } from "ink";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
-import { errorMessage, resolveCommand, type NoticeLevel } from "../../core/index.js";
-import type { Attachment, ImageContent } from "../../core/index.js";
+import { attachMentions, errorMessage, resolveCommand, type NoticeLevel } from "../../core/index.js";
+import type { AttachedPrompt, Attachment, ImageContent } from "../../core/index.js";
 import {
-	type AttachedPrompt,
-	attachMentions,
 	hasMarker,
 	loadPromptHistory,
 	savePrompt,

@@ -308,17 +308,19 @@ function EditorView({
 				case "escape":
 					return running ? interrupt(current) : current;
 				case "ctrlC": {
+					// Ctrl+C never throws text away by exiting: with text in the editor (typed, or put back by an
+					// interrupt) it clears it; with the editor empty it interrupts a run, and a second press exits.
 					const now = Date.now();
-					if (now - lastCtrlC.current <= CTRL_C_EXIT_WINDOW_MS) {
+					const again = now - lastCtrlC.current <= CTRL_C_EXIT_WINDOW_MS;
+					lastCtrlC.current = now;
+					if (current.text === "" && again) {
 						onExit();
 						return current;
 					}
-					lastCtrlC.current = now;
-					showHint("Press Ctrl+C again to exit.");
-					// During a run, an empty editor's Ctrl+C interrupts it as Esc does; otherwise it clears the text.
-					if (running && current.text === "") return interrupt(current);
-					pastes.current = [];
-					return edit.setText(current, "");
+					const next = current.text === "" ? (running ? interrupt(current) : current) : edit.setText(current, "");
+					if (current.text !== "") pastes.current = [];
+					showHint(next.text === "" ? "Press Ctrl+C again to exit." : "Press Ctrl+C again to clear the editor.");
+					return next;
 				}
 				case "ctrlD":
 					if (current.text === "") {

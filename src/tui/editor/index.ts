@@ -1,5 +1,4 @@
 // Door of the prompt editor as data: its state and keys, paste markers, @mentions, slash commands, prompt history.
-export { attachMentions, attachedFiles, type AttachedPrompt } from "./attach-mentions.js";
 export { PASTE_END, PASTE_START, editorCommands, type EditorCommand } from "./editor-keys.js";
 export { layoutEditor } from "./editor-layout.js";
 export {

@@ -1,7 +1,6 @@
 // Text projections of messages as the screen shows them: a prompt as typed, a user message with its images named,
 // thinking. Plain text of any content is core/messages' textFromContent.
-import { textFromContent } from "../../core/index.js";
-import { attachedFiles } from "../editor/index.js";
+import { attachedFiles, textFromContent } from "../../core/index.js";
 
 type ContentBlock = { type: string; text?: unknown; thinking?: unknown; redacted?: unknown };
 

@@ -1,5 +1,6 @@
 // End to end: the built `loom` binary in print mode against the scripted model server.
 import { readFileSync, writeFileSync } from "node:fs";
+import { createServer, type AddressInfo } from "node:net";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { workspace } from "../../support/temp-dir.js";
@@ -100,6 +101,21 @@ describe("loom -p (text mode)", () => {
 		expect(result.stderr).toMatch(/bad request from the scripted server/);
 		expect(result.stderr).not.toContain("test-key");
 	});
+
+	it("says at the first failure to reach a server that is not running that it will retry, and how often, before the error", async () => {
+		const ws = workspace();
+		writeFileSync(join(ws.home, "settings.json"), JSON.stringify({ retry: { maxRetries: 2 } }));
+		const closed = createServer();
+		await new Promise<void>((resolve) => closed.listen(0, "127.0.0.1", resolve));
+		const { port } = closed.address() as AddressInfo;
+		await new Promise((resolve) => closed.close(resolve));
+		const result = await runLoom(["-p", ...serverFlags(`http://127.0.0.1:${port}/v1`), "hi"], ws);
+		expect(result.code).toBe(1);
+		const lines = result.stderr.trim().split("\n");
+		expect(lines[0]).toMatch(/^loom: connection failed; retrying up to 2 times over about \d+s \(the first in \d+s\)\.$/);
+		expect(lines[1]).toMatch(/^loom: connection failed; retry 2\/2 in \d+s\.$/);
+		expect(lines.at(-1)).toMatch(/Could not connect to openai at http:\/\/127\.0\.0\.1:\d+\/v1.*gave up after 2 retries/);
+	}, 60_000);
 
 	it("keeps a server's escape sequences off stderr", async () => {
 		server.enqueue({ status: 400, errorMessage: "bad \u001b]2;title\u0007request \u001b[31mfrom\u001b[0m the server" });

@@ -258,11 +258,12 @@ describe("/tree and /fork on a real session", () => {
 		await project.command("tree");
 		const asked = project.ui.asked.at(-1)!;
 		expect(asked.title).toBe("Switch to which branch? (its newest message)");
-		expect(asked.shown.map((row) => row.replace(/ · \d{4}-\d\d-\d\d \d\d:\d\d/, ""))).toEqual([
-			"first — 2 messages",
-			"├─ second — 6 messages",
-			"│  third — 6 messages",
-			"└─ ● (here: the next prompt starts this branch) — 2 messages · you are here",
+		// Each branch's length is said once, on the row that ends it.
+		expect(asked.shown.map((row) => row.replace(/\d{4}-\d\d-\d\d \d\d:\d\d/, "<time>"))).toEqual([
+			"first — <time>",
+			"├─ second — <time>",
+			"│  third — 6 messages · <time>",
+			"└─ ● (here: the next prompt starts this branch) — 2 messages · <time> · you are here",
 		]);
 		expect(project.texts()).toEqual(["first", "assistant", "second", "assistant", "third", "assistant"]);
 

@@ -41,6 +41,19 @@ describe("the exported page", () => {
 	const store = sampleSession();
 	const html = renderSessionHtml({ header: store.header, entries: store.entries, tools: builtinTools, exportedAt: new Date("2026-01-02T03:04:05Z") });
 
+	it("shows a file attached to a prompt as a folded attachment with its name and size, not as <file> markup", () => {
+		const attached = SessionStore.create({ home: tempDir(), cwd: "/work/app", persist: false });
+		const text = '<file name="/work/app/notes.md">\n# Notes\nremember <b>milk</b>\n</file>\n\n<file name="/work/app/shot.png">(image attached)</file>\n\nexplain @notes.md';
+		attached.append({ type: "message", message: { role: "user", content: [{ type: "text", text }], typed: "explain @notes.md", timestamp: 0 } as never });
+		const page = renderSessionHtml({ header: attached.header, entries: attached.entries, tools: builtinTools, exportedAt: new Date(0) });
+		expect(page).not.toContain("&lt;file name=");
+		expect(page).toContain('<details class="attachment"><summary>Attached /work/app/notes.md · ');
+		expect(page).toContain("<pre># Notes\nremember &lt;b&gt;milk&lt;/b&gt;</pre></details>");
+		expect(page).toContain('<p class="attachment">Attached image /work/app/shot.png</p>');
+		expect(page).toContain("explain @notes.md");
+		expect(page).toContain("<title>loom · explain @notes.md</title>");
+	});
+
 	it("is self-contained: inline style, no script element, a policy that allows no request", () => {
 		expect(html).toMatch(/^<!doctype html>/);
 		expect(html).toContain(`<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:;`);

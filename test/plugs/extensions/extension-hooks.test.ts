@@ -265,6 +265,38 @@ describe("registerTool, registerCommand, sendMessage, notify", () => {
 		expect(session.commands.get("stats")).toBeUndefined();
 	});
 
+	it("a tool whose parameters are plain JSON Schema is checked like an MCP server's: a good call runs, a bad one reads why", async () => {
+		const ran: unknown[] = [];
+		const plain: ExtensionFactory = (loom) => {
+			loom.registerTool({
+				name: "greet",
+				label: "Greet",
+				description: "Greets someone.",
+				// What a JavaScript extension written without TypeBox would pass.
+				parameters: { type: "object", properties: { name: { type: "string" }, times: { type: "integer", minimum: 1 } }, required: ["name"] } as never,
+				async execute(_id, params: any) {
+					ran.push(params);
+					return { content: [{ type: "text", text: `hello ${params.name}` }], details: undefined };
+				},
+			});
+		};
+		const { session } = await scriptedSdkSession(server, { extensions: [plain] });
+		server.enqueue(
+			{ toolCalls: [{ id: "g1", name: "greet", arguments: { name: "Ada", times: 2 } }, { id: "g2", name: "greet", arguments: { times: 0 } }] },
+			{ text: "done" },
+		);
+		await session.prompt("greet");
+		expect(ran).toEqual([{ name: "Ada", times: 2 }]);
+		const [good, bad] = toolResults(1);
+		expect(good).toBe("hello Ada");
+		expect(bad).not.toContain("Unknown type");
+		expect(bad).toMatch(/name/);
+		// The model is sent the schema as the extension wrote it.
+		const sent = server.requests[0]!.body.tools.find((tool: any) => tool.function.name === "greet");
+		expect(sent.function.parameters).toEqual({ type: "object", properties: { name: { type: "string" }, times: { type: "integer", minimum: 1 } }, required: ["name"] });
+		session.dispose();
+	});
+
 	it("the tools option chooses among extension tools too, and a taken tool name fails that extension's load", async () => {
 		const tool = (name: string): ToolDefinition => ({
 			name,

@@ -2,6 +2,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { applySuggestion, commandSuggestions, pathSuggestions } from "../../../src/tui/completion/suggestions.js";
+import { mentions, mentionWord, shellWord } from "../../../src/core/index.js";
 import { tempDir } from "../../support/temp-dir.js";
 
 const commands = [

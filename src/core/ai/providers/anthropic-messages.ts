@@ -179,7 +179,7 @@ export function streamAnthropicMessages(
 			const response = await client.post("/v1/messages", { body: params, stream: true, signal }).asResponse();
 			touch();
 			const reader = new AnthropicEventReader(partial);
-			await readSseBody(response, touch, (event, data) => {
+			await readSseBody(response, "anthropic-messages", touch, (event, data) => {
 				// Like the SDK: keep-alive pings and unnamed events are skipped, `error` events throw.
 				if (event === undefined || event === "ping") return;
 				if (event === "error") {

@@ -161,7 +161,7 @@ export function streamGoogleGenerativeAi(model: Model, context: Context, options
 			if (!response.ok) throw await httpError(response);
 			touch();
 			const reader = new GeminiChunkReader(partial);
-			await readSseBody(response, touch, (_event, data) => {
+			await readSseBody(response, "google-generative-ai", touch, (_event, data) => {
 				if (data === "") return;
 				const chunk: unknown = JSON.parse(data);
 				if (isRecord(chunk) && isRecord(chunk.error)) throw apiError(chunk.error, response.headers, 500);

@@ -1,6 +1,8 @@
-// A provider answered a streaming request with something that is not an event stream (a JSON error body, an
-// HTML page, a complete non-streamed answer): say what the server said, and whether trying again can help.
+// A provider answered a streaming request with something that is not its event stream (a JSON error body, an
+// HTML page, a complete non-streamed answer, the events of another wire API): say what the server said, and
+// whether trying again can help.
 import { stripToOneLine } from "../../lib/index.js";
+import type { BuiltinApi } from "../llm-types.js";
 import { ProviderStreamError, RETRYABLE_STREAM_ERROR_TYPES } from "./provider-error.js";
 
 /** Enough of a body to find its message; the rest is not read. */
@@ -30,6 +32,43 @@ export function nonStreamError(text: string, contentType: string): ProviderStrea
 	return new ProviderStreamError(
 		`The server answered with ${contentType ? `"${quote(contentType)}"` : "a body"} instead of an event stream: ${quote(text)}`,
 	);
+}
+
+/** What each built-in wire API's stream events look like, for telling which one a server speaks. */
+const WIRE_EVENTS: Record<BuiltinApi, { name: string; matches: (event: string | undefined, data: Record<string, unknown>) => boolean }> = {
+	"openai-completions": {
+		name: "OpenAI Chat Completions",
+		matches: (_event, data) => data.object === "chat.completion.chunk" || (Array.isArray(data.choices) && data.type === undefined),
+	},
+	"openai-responses": { name: "OpenAI Responses", matches: (_event, data) => typeof data.type === "string" && data.type.startsWith("response.") },
+	"anthropic-messages": {
+		name: "Anthropic Messages",
+		matches: (event, data) => ANTHROPIC_EVENTS.has(event ?? "") || ANTHROPIC_EVENTS.has(String(data.type)),
+	},
+	"google-generative-ai": { name: "Google Generative AI", matches: (_event, data) => Array.isArray(data.candidates) || isRecordLike(data.usageMetadata) },
+};
+const ANTHROPIC_EVENTS = new Set(["message_start", "content_block_start", "content_block_delta", "content_block_stop", "message_delta", "message_stop"]);
+
+/** The built-in wire API a stream event plainly belongs to; undefined when it cannot be told (a ping, a comment). */
+export function wireApiOf(event: string | undefined, data: string): BuiltinApi | undefined {
+	const parsed = parseJson(data);
+	if (!isRecordLike(parsed)) return undefined;
+	return (Object.keys(WIRE_EVENTS) as BuiltinApi[]).find((api) => WIRE_EVENTS[api].matches(event, parsed));
+}
+
+/** The error for a stream of `found`'s events sent to a model whose API is `api`: the same request gets the same answer. */
+export function otherWireFormatError(api: string, found: BuiltinApi): ProviderStreamError | undefined {
+	// A wire API of an extension's may well speak a built-in's events.
+	const expected = WIRE_EVENTS[api as BuiltinApi];
+	if (!expected || found === api) return undefined;
+	return new ProviderStreamError(
+		`The server answered in another format: ${WIRE_EVENTS[found].name} events, while this model's API is ${expected.name} ("${api}"). ` +
+			`Give the model "api": "${found}" in models.json, or choose a model the server serves with ${api}.`,
+	);
+}
+
+function isRecordLike(value: unknown): value is Record<string, unknown> {
+	return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 /** Reads at most NON_STREAM_READ_LIMIT bytes of a body as text, then lets the connection go. */

@@ -126,7 +126,7 @@ export function streamOpenAICompletions(
 			touch();
 			const reader = new OpenAIChunkReader(partial);
 			let done = false;
-			await readSseBody(response, touch, (_event, data) => {
+			await readSseBody(response, "openai-completions", touch, (_event, data) => {
 				// Like the SDK: nothing after [DONE] counts, every other event is a JSON chunk.
 				if (done) return;
 				if (data.startsWith("[DONE]")) {

@@ -133,7 +133,7 @@ export function streamOpenAIResponses(model: Model, context: Context, options: P
 			const response = await client.responses.create(params, { signal }).asResponse();
 			touch();
 			const reader = new ResponsesEventReader(partial, (failure) => new APIError(undefined, failure, undefined, response.headers));
-			await readSseBody(response, touch, (_event, data) => {
+			await readSseBody(response, "openai-responses", touch, (_event, data) => {
 				// Each event is one JSON object named by its `type`; there is no [DONE] (some servers send it).
 				if (data === "" || data.startsWith("[DONE]")) return;
 				reader.handle(JSON.parse(data));

@@ -6,7 +6,9 @@ import {
 	looksLikeNonStreamBody,
 	NON_STREAM_READ_LIMIT,
 	nonStreamError,
+	otherWireFormatError,
 	readBodyStart,
+	wireApiOf,
 } from "./non-stream-body.js";
 import { ProviderStreamError } from "./provider-error.js";
 import { type SseEventHandler, SseParser } from "./sse-parser.js";
@@ -23,14 +25,24 @@ const YIELD_EVERY_MS = 8;
  * read waits for it. Rejects with the read error
  * (a cut connection, an abort) or with whatever `onEvent` throws; the body is cancelled then, so the
  * connection is released at once. A body that is not an event stream (JSON, HTML) rejects with what the
- * server said in it.
+ * server said in it; a stream whose first event is another wire API's than `api` rejects saying so.
  */
-export async function readSseBody(response: Response, onChunk: () => unknown, onEvent: SseEventHandler): Promise<void> {
+export async function readSseBody(response: Response, api: string, onChunk: () => unknown, onEvent: SseEventHandler): Promise<void> {
 	if (!response.body) throw new ProviderStreamError("The provider answered without a response body.");
 	const contentType = response.headers.get("content-type") ?? "";
 	if (isNonStreamContentType(contentType)) throw nonStreamError(await readBodyStart(response), contentType);
 	const reader = response.body.getReader();
-	const parser = new SseParser(onEvent);
+	// The first event that tells a wire format is checked to be `api`'s before any reaches the reader.
+	let formatKnown = false;
+	const parser = new SseParser((event, data) => {
+		if (!formatKnown) {
+			const found = wireApiOf(event, data);
+			formatKnown = found !== undefined;
+			const wrong = found && otherWireFormatError(api, found);
+			if (wrong) throw wrong;
+		}
+		onEvent(event, data);
+	});
 	// The body's start, kept until the first event: when none ever comes, it tells what the server sent instead.
 	let start: Uint8Array[] | undefined = [];
 	let startBytes = 0;

@@ -12,7 +12,7 @@ import { describeRestorePlan, describeRewind, type RewindResult, type RewindScop
 import type { UiChoice } from "../session-ui.js";
 
 /** One saved session, as /resume lists it. */
-export type SessionSummary = Pick<SessionInfo, "file" | "id" | "modified" | "firstPrompt" | "messageCount">;
+export type SessionSummary = Pick<SessionInfo, "file" | "id" | "modified" | "firstPrompt" | "messageCount" | "forkOf">;
 
 /** What the session's commands ask of a session. Methods may be sync or async; commands await them either way. */
 export interface CommandSession {
@@ -107,7 +107,7 @@ async function pickModel(ctx: Context): Promise<void> {
 export function sessionChoice(info: SessionSummary, now = new Date()): { label: string; description: string } {
 	return {
 		label: info.firstPrompt === "" ? "(no prompt yet)" : info.firstPrompt.slice(0, 200),
-		description: `${formatRelativeTime(info.modified, now)} · ${info.messageCount} messages`,
+		description: `${formatRelativeTime(info.modified, now)} · ${info.messageCount} messages${info.forkOf ? ` · fork of ${stripToOneLine(info.forkOf.slice(0, 8))}` : ""}`,
 	};
 }
 
@@ -279,10 +279,14 @@ async function tree(_args: string, ctx: Context): Promise<void> {
 	if (rows.length === 0) return ctx.notify("info", "No prompts yet: the conversation has no branches.");
 	const ui = interactiveUi(ctx, "tree");
 	if (!ui) return;
-	const choices = rows.map((row) => ({
+	// The rows of one branch share its message count: it is said once, on the row that ends the branch.
+	const ends = new Map(rows.map((row, index) => [row.leafId, index]));
+	const choices = rows.map((row, index) => ({
 		label: `${row.prefix}${row.here ? "● " : ""}${row.kind === "position" ? POSITION_TEXT : rowText(row.text)}`,
 		value: row,
-		description: `${row.messages} messages · ${when(row.timestamp)}${row.here ? " · you are here" : ""}`,
+		description: [ends.get(row.leafId) === index ? `${row.messages} messages` : "", when(row.timestamp), row.here ? "you are here" : ""]
+			.filter((part) => part !== "")
+			.join(" · "),
 	}));
 	const title = branched ? "Switch to which branch? (its newest message)" : "The conversation has one branch; /rewind makes another.";
 	const chosen = await ui.select({ title, filter: true, initialIndex: Math.max(0, rows.findIndex((row) => row.here)) }, choices);

@@ -1,7 +1,7 @@
 // Lists sessions fast: each file's head (header, first prompt) and tail (message count) only, never the whole file.
 // And finds the session file a user means: a path, or a prefix of a session id.
 import { closeSync, existsSync, fstatSync, openSync, statSync } from "node:fs";
-import { isAbsolute, join, resolve, sep } from "node:path";
+import { basename, isAbsolute, join, resolve, sep } from "node:path";
 import { Allow, parse as parsePartialJson } from "partial-json";
 import { readAt, directoryNames } from "../../lib/index.js";
 import { textFromContent } from "../../ai/index.js";
@@ -18,6 +18,8 @@ export interface SessionInfo {
 	/** The first user message's text, whitespace collapsed, cut to PREVIEW_CHARS. Empty if none yet. */
 	firstPrompt: string;
 	messageCount: number;
+	/** The id of the session this one was forked from (its header's parentSession), when it is a fork. */
+	forkOf?: string;
 }
 
 const HEAD_BYTES = 16 * 1024;
@@ -66,6 +68,7 @@ export function readSessionInfo(file: string): SessionInfo | undefined {
 			modified: stat.mtime,
 			firstPrompt: headerEnd === -1 ? "" : firstPromptIn(head.slice(headerEnd + 1)),
 			messageCount: messageCountFromTail(fd, stat.size),
+			...(typeof header.parentSession === "string" ? { forkOf: sessionIdFromFileName(header.parentSession) ?? basename(header.parentSession) } : {}),
 		};
 	} finally {
 		closeSync(fd);

@@ -53,7 +53,7 @@ function chatLinesApi(loadSdk = async () => ({})): ApiProvider<string | undefine
 					if (!response.ok) throw new Error(`HTTP ${response.status}`);
 					let text: number | undefined;
 					let finished = false;
-					await readSseBody(response, touch, (_event, data) => {
+					await readSseBody(response, "scripted-echo", touch, (_event, data) => {
 						if (data.startsWith("[DONE]")) return;
 						const chunk = JSON.parse(data);
 						const delta = chunk.choices?.[0]?.delta?.content;

@@ -36,6 +36,18 @@ describe.each(PROTOCOLS)("%s failures", (api) => {
 		},
 	);
 
+	it("says the server answered in another wire format, without retrying, when it streams another API's events", async () => {
+		const others = { "anthropic-messages": "openai-responses", "openai-completions": "anthropic", "openai-responses": "openai", "google-generative-ai": "openai" } as const;
+		server.enqueue({ speak: others[api], text: "hello" }, { text: "never" });
+		const retries: RetryInfo[] = [];
+		const { message } = await collect(streamModel(model(), context(), { ...FAST_RETRY, onRetry: (i) => retries.push(i) }));
+		expect(message.stopReason).toBe("error");
+		expect(message.errorMessage).toMatch(new RegExp(`answered in another format: .* events, while this model's API is .* \\("${api}"\\)`));
+		expect(message.content).toEqual([]);
+		expect(retries).toEqual([]);
+		expect(server.requests).toHaveLength(1);
+	});
+
 	it.each([401, 403, 404, 413, 422])("does not retry an HTTP %i, which the same request will always get", async (status) => {
 		server.enqueue({ status }, { text: "never" });
 		const retries: RetryInfo[] = [];

@@ -18,7 +18,7 @@ describe("readSseBody", () => {
 	it("reports every chunk and every event, in order", async () => {
 		let chunks = 0;
 		const events: string[] = [];
-		await readSseBody(bufferedResponse([": ping\n\n", "data: a\n\nda", "ta: b\n\n"]), () => chunks++, (_event, data) => events.push(data));
+		await readSseBody(bufferedResponse([": ping\n\n", "data: a\n\nda", "ta: b\n\n"]), "openai-completions", () => chunks++, (_event, data) => events.push(data));
 		expect(chunks).toBe(3);
 		expect(events).toEqual(["a", "b"]);
 	});
@@ -28,7 +28,7 @@ describe("readSseBody", () => {
 		let handled = 0;
 		setTimeout(() => (timerFiredAt = handled), 10);
 		const chunks = Array.from({ length: 2000 }, (_, i) => `data: ${i}\n\n`);
-		await readSseBody(bufferedResponse(chunks), () => {}, () => {
+		await readSseBody(bufferedResponse(chunks), "openai-completions", () => {}, () => {
 			handled++;
 			const until = performance.now() + 0.1;
 			while (performance.now() < until);
@@ -49,7 +49,7 @@ describe("readSseBody", () => {
 				cancelled = true;
 			},
 		});
-		await expect(readSseBody(new Response(body), () => {}, (_event, data) => JSON.parse(data))).rejects.toThrow(SyntaxError);
+		await expect(readSseBody(new Response(body), "openai-completions", () => {}, (_event, data) => JSON.parse(data))).rejects.toThrow(SyntaxError);
 		expect(cancelled).toBe(true);
 	});
 });

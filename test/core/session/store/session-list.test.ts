@@ -9,9 +9,11 @@ import {
 	readSessionInfo,
 	resolveSessionArgument,
 	SessionStore,
+	sessionChoice,
 	sessionDirFor,
 	sessionIdFromFileName,
 } from "../../../../src/core/session/index.js";
+import { formatSessionList } from "../../../../src/cli/session-choice.js";
 import { tempDir } from "../../../support/temp-dir.js";
 import { assistant, toolResult, user } from "../session-fixtures.js";
 
@@ -40,6 +42,23 @@ describe("listSessions", () => {
 		expect(infos[1]!.modified.toISOString()).toBe("2024-01-01T00:00:00.000Z");
 		expect(infos[1]!.created.getTime()).toBeGreaterThan(0);
 		expect(listAllSessions(home)).toHaveLength(3);
+	});
+
+	it("marks a fork with the id of the session it was forked from, which the -r list and /resume show", async () => {
+		const home = tempDir();
+		const original = session(home, "/proj", ["the question"], new Date("2024-01-01T00:00:00Z"));
+		const fork = await SessionStore.fork(original, { home, cwd: "/proj" });
+		fork.save();
+		fork.close();
+		const infos = listSessions(home, "/proj");
+		const parent = infos.find((info) => info.file === original)!;
+		const child = infos.find((info) => info.file === fork.file)!;
+		expect(parent.forkOf).toBeUndefined();
+		expect(child.forkOf).toBe(parent.id);
+		expect(child.firstPrompt).toBe(parent.firstPrompt);
+		expect(sessionChoice(child).description).toContain(`fork of ${parent.id.slice(0, 8)}`);
+		expect(sessionChoice(parent).description).not.toContain("fork of");
+		expect(formatSessionList([child], 200)).toContain(`the question (fork of ${parent.id.slice(0, 8)})`);
 	});
 
 	it("returns an empty list when there are no sessions", () => {

@@ -1,4 +1,4 @@
-// A tool's plain JSON Schema (an MCP server's inputSchema) made checkable by TypeBox, which the agent loop
+// A tool's plain JSON Schema (an MCP server's inputSchema, an extension tool's parameters) made checkable by TypeBox, which the agent loop
 // validates every tool's arguments with. TypeBox schemas are JSON Schema plus a `Kind` symbol on each node, so
 // each node is copied with its kind added; where TypeBox needs a keyword the JSON Schema spells differently
 // (enum, type lists, oneOf, $ref), the keyword it reads is added as a non-enumerable property. The schema a
@@ -6,9 +6,14 @@
 // What TypeBox cannot check (tuples, draft-4 boolean bounds, a pattern JavaScript cannot compile, non-local
 // $refs) is accepted as is: the server checks its own arguments too.
 import { FormatRegistry, Kind, type TSchema } from "@sinclair/typebox";
-import { isRecord } from "../../core/index.js";
+import { isRecord } from "../ai/index.js";
 
 type Node = Record<string | symbol, unknown>;
+
+/** Whether `schema` is TypeBox's already (each of its nodes carries a kind), not plain JSON Schema. */
+export function isTypeBoxSchema(schema: unknown): schema is TSchema {
+	return isRecord(schema) && Kind in schema;
+}
 
 /** A TypeBox-checkable copy of `schema` that serialises exactly as `schema` does. */
 export function checkableSchema(schema: unknown): TSchema {

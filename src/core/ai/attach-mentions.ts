@@ -1,17 +1,10 @@
-// `@path` typed in a prompt attaches the file, as `loom -p @path` does: its text inlined ahead of the prompt, an
-// image attached where the model takes images. The transcript then names what went along (path and size) from
+// `@path` in a prompt's text attaches the file, as `loom -p @path` does, in the screen and in print mode alike: its
+// text inlined ahead of the prompt, an image attached where the model takes images. The transcript then names what went along (path and size) from
 // the message itself, so a resumed session shows it too.
-import {
-	type Attachment,
-	AttachmentError,
-	attachmentBlock,
-	attachmentPath,
-	readAttachment,
-	formatSize,
-	mentions,
-	textFromContent,
-} from "../../core/index.js";
-import type { ImageContent, Mention } from "../../core/index.js";
+import { formatSize, type Mention, mentions } from "../lib/index.js";
+import { type Attachment, AttachmentError, attachmentBlock, attachmentPath, readAttachment } from "./attach-file.js";
+import type { ImageContent } from "./llm-types.js";
+import { textFromContent } from "./messages.js";
 
 export interface AttachedPrompt {
 	/** The prompt with the files' blocks ahead of it (the prompt itself unchanged when nothing was attached). */

@@ -2,7 +2,7 @@
 // provider exactly as the server wrote it.
 import { describe, expect, it } from "vitest";
 import { validateToolArguments } from "../../../src/core/engine/tool-execution.js";
-import { checkableSchema } from "../../../src/plugs/mcp/json-schema-to-typebox.js";
+import { checkableSchema } from "../../../src/core/engine/json-schema-to-typebox.js";
 
 function validate(schema: unknown, args: unknown): unknown {
 	return validateToolArguments({ name: "mcp__s__t", description: "", parameters: checkableSchema(schema) }, { arguments: args as any });
