@@ -373,7 +373,8 @@ describe("createAgentSession's MCP servers", () => {
 		await waitForPid(pidFile);
 		expect(ui.titles()).toEqual(["Trust this project folder?"]);
 		// `other` is named by no chosen tool, so it is not asked about.
-		expect(listed.slice(1, -1)).toEqual([".mcp.json server local: sh", join(".loom", "extensions", "noop.js")]);
+		// The server is named with its command and arguments (a shell running the everything server here).
+		expect(listed.slice(1, -1)).toEqual([expect.stringMatching(/^\.mcp\.json server local: sh -c .*server-everything.* stdio/), join(".loom", "extensions", "noop.js")]);
 		await session.prompt("hi");
 		expect(toolNames(0)).toEqual(["read", "mcp__local__echo"]);
 		session.dispose();

@@ -8,7 +8,7 @@ import { ensureBuilt, ROOT } from "../support/loom-process.js";
 import { tempDir } from "../support/temp-dir.js";
 
 const WRITER = join(ROOT, "test", "support", "prompt-history-writer.mjs");
-const MODULE = join(ROOT, "dist", "tui", "prompt-history-file.js");
+const MODULE = join(ROOT, "dist", "tui", "editor", "prompt-history-file.js");
 const MAX_SAVED_PROMPTS = 1000;
 
 function runWriter(file: string, name: string, count: number, loadEvery: number): Promise<void> {
