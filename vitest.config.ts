@@ -117,6 +117,21 @@ export const PROCESS_TESTS = [
  */
 const PROCESS_TIMEOUT_MS = 180_000;
 
+/**
+ * Unit test files that need modules of their own: they mock modules (vi.mock, vi.doMock) or watch how a module loads
+ * (React's build, the highlighter, the file reads made once). Every other unit file shares a worker's loaded modules
+ * with the files before it (isolate: false), which takes most of the unit run's time away: loading the sources.
+ */
+const ISOLATED_UNIT_TESTS = [
+	"test/core/session/session-store-open.test.ts",
+	"test/core/session/session-store-write-failure.test.ts",
+	"test/sdk/shell-preload.test.ts",
+	"test/tui/initial-attachments.test.tsx",
+	"test/tui/render-count.test.tsx",
+	"test/tui/screen-loader.test.ts",
+	"test/tui/transcript-printer.test.tsx",
+];
+
 export default defineConfig({
 	test: {
 		testTimeout: 20_000,
@@ -135,9 +150,14 @@ export default defineConfig({
 				test: {
 					name: "unit",
 					include: TESTS,
-					exclude: [...configDefaults.exclude, ...PROCESS_TESTS],
+					exclude: [...configDefaults.exclude, ...PROCESS_TESTS, ...ISOLATED_UNIT_TESTS],
 					setupFiles: ["test/support/no-processes.ts"],
+					isolate: false,
 				},
+			},
+			{
+				extends: true,
+				test: { name: "unit-isolated", include: ISOLATED_UNIT_TESTS, setupFiles: ["test/support/no-processes.ts"] },
 			},
 			{
 				extends: true,
