@@ -5,7 +5,7 @@ import { createRequire } from "node:module";
 import { stderrLine } from "../core/index.js";
 import { EXIT, UsageError } from "./run-io.js";
 import { parseArgs } from "./args.js";
-import { installProcessGuards } from "./process-guards.js";
+import { installProcessGuards } from "./termination.js";
 
 const { version } = createRequire(import.meta.url)("../../package.json") as { version: string };
 
