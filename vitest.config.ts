@@ -151,7 +151,7 @@ export default defineConfig({
 					name: "unit",
 					include: TESTS,
 					exclude: [...configDefaults.exclude, ...PROCESS_TESTS, ...ISOLATED_UNIT_TESTS],
-					setupFiles: ["test/support/no-processes.ts"],
+					setupFiles: ["test/support/no-processes.ts", "test/support/lazy-modules-loaded.ts"],
 					isolate: false,
 				},
 			},
