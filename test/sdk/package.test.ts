@@ -50,9 +50,12 @@ async function consumerLock(tarball: string, devDependencies: Record<string, str
 	};
 	for (const [key, entry] of Object.entries(lock.packages)) {
 		if (key === "") continue;
-		if ((entry.dev || entry.devOptional) && !CONSUMER_DEV.includes(key.replace(/^node_modules\//, ""))) continue;
+		if (entry.dev && !CONSUMER_DEV.includes(key.replace(/^node_modules\//, ""))) continue;
 		const name = key.slice(key.lastIndexOf("node_modules/") + "node_modules/".length);
-		packages[key] = { ...entry, resolved: entry.resolved ?? `${registry}${name}/-/${name.split("/").pop()}-${entry.version}.tgz` };
+		// Needed by a development dependency here and by an optional one of the package's (a native addon's helper):
+		// for the consumer, optional.
+		const { devOptional, ...kept } = entry;
+		packages[key] = { ...kept, ...(devOptional ? { optional: true } : {}), resolved: entry.resolved ?? `${registry}${name}/-/${name.split("/").pop()}-${entry.version}.tgz` };
 	}
 	return { name: "consumer", lockfileVersion: 3, requires: true, packages };
 }
