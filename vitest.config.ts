@@ -14,6 +14,7 @@ export const PROCESS_TESTS = [
 	"test/cli/acp/client-files.test.ts",
 	"test/bench/smoke.test.ts",
 	"test/plugs/checkpoints/files-mode.test.ts",
+	"test/plugs/hooks/settings-hooks.test.ts",
 	"test/plugs/checkpoints/git-output.test.ts",
 	"test/plugs/checkpoints/prune.test.ts",
 	"test/plugs/checkpoints/restore-deletes.test.ts",
