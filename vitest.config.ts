@@ -29,6 +29,7 @@ export const PROCESS_TESTS = [
 	"test/cli/double-interrupt.test.ts",
 	"test/cli/extensions.test.ts",
 	"test/cli/file-permissions.test.ts",
+	"test/cli/hooks.test.ts",
 	"test/cli/json-mode.test.ts",
 	"test/cli/mcp.test.ts",
 	"test/cli/models.test.ts",

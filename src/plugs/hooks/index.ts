@@ -4,3 +4,4 @@ export { HOOK_EVENTS, readSettingsHooks, type HookEvent, type SettingsHook } fro
 export { runHookCommand, type HookCommandOptions, type HookCommandResult } from "./run-hook-command.js";
 export { runHookEvent, hookLabel, type EventOutcome } from "./hook-event.js";
 export { claudeCall } from "./claude-tool-input.js";
+export { listHooks, replayHooks } from "./hooks-report.js";
