@@ -34,9 +34,15 @@ describe("loom hooks", () => {
 			}),
 		);
 
+		writeFileAt(
+			join(ws.cwd, ".claude", "settings.local.json"),
+			JSON.stringify({ hooks: { SessionEnd: [{ hooks: [{ type: "command", command: 'cat > "$CLAUDE_PROJECT_DIR/.claude/ended.json"' }] }] } }),
+		);
+
 		const listed = await runLoom(["hooks"], ws);
 		expect(listed.code).toBe(0);
 		expect(listed.stdout).toContain("PreToolUse:");
+		expect(listed.stdout).toContain("SessionEnd:");
 		expect(listed.stdout).toContain('Bash: "$CLAUDE_PROJECT_DIR"/.claude/hooks/guard.sh  (30 s; .claude/settings.json) [waits for the project to be trusted]');
 
 		server.enqueue({ toolCalls: [{ name: "bash", arguments: { command: "rm -rf build" } }, { name: "bash", arguments: { command: "echo fine" } }] }, { text: "done" });
@@ -47,6 +53,8 @@ describe("loom hooks", () => {
 		expect(results[1]).toContain("fine");
 		expect(readFileSync(join(ws.cwd, ".claude", "allowed.log"), "utf8")).toBe("echo fine\n");
 		const sessionId = jsonLines(result.stdout).find((event) => event.type === "session_open").sessionId;
+		// SessionEnd runs as loom leaves, and may finish after it.
+		await expect.poll(() => existsSync(join(ws.cwd, ".claude", "ended.json")) && readFileSync(join(ws.cwd, ".claude", "ended.json"), "utf8")).toContain('"hook_event_name":"SessionEnd"');
 
 		const replayed = await runLoom(["hooks", "test", "PreToolUse", "--session", sessionId], ws);
 		expect(replayed.code, replayed.stderr).toBe(0);

@@ -34,6 +34,8 @@ export interface EventRunOptions {
 	groups?: ProcessGroupSet;
 	/** Plain stdout of exit 0 is context for the model (UserPromptSubmit, SessionStart). */
 	stdoutIsContext?: boolean;
+	/** The commands may outlive loom, and nothing is heard of them (SessionEnd); see runHookCommand. */
+	outlive?: boolean;
 }
 
 const PERMISSION_RANK: Record<PermissionDecision, number> = { allow: 1, ask: 2, deny: 3 };
@@ -52,9 +54,18 @@ export async function runHookEvent(event: HookEvent, hooks: readonly SettingsHoo
 	const stdin = JSON.stringify({ ...input, hook_event_name: event });
 	const results = await Promise.all(
 		unique.map((hook) =>
-			runHookCommand(hook.command, { cwd: options.cwd, input: stdin, env: options.env, timeoutMs: hook.timeoutS * 1000, signal: options.signal, groups: options.groups }),
+			runHookCommand(hook.command, {
+				cwd: options.cwd,
+				input: stdin,
+				env: options.env,
+				timeoutMs: hook.timeoutS * 1000,
+				signal: options.signal,
+				groups: options.groups,
+				outlive: options.outlive,
+			}),
 		),
 	);
+	if (options.outlive) return outcome;
 	const blocks: string[] = [];
 	unique.forEach((hook, index) => merge(outcome, blocks, hook, results[index]!, options));
 	if (blocks.length > 0) outcome.blocked = blocks.join("\n");

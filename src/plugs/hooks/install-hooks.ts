@@ -146,10 +146,10 @@ export function installHooks(session: AgentSession, options: HooksOptions): Inst
 		if (outcome.stop !== undefined) return undefined;
 		return outcome.blocked === undefined ? undefined : `Stop hook feedback:\n${outcome.blocked}`;
 	});
-	// Not awaited (disposal is synchronous): the commands run on their own, within their timeouts, while loom lives.
+	// Disposal is synchronous and loom may exit right after it: the commands run on their own, within their timeouts.
 	session.onDispose(() => {
 		const hooks = matching("SessionEnd");
-		if (hooks.length > 0) void runHookEvent("SessionEnd", hooks, { ...base(), reason: "other" }, { cwd, env });
+		if (hooks.length > 0) void runHookEvent("SessionEnd", hooks, { ...base(), reason: "other" }, { cwd, env, outlive: true });
 	});
 
 	admitProjectHooks(session, options, all, (hooks) => {

@@ -18,6 +18,12 @@ export interface HookCommandOptions {
 	signal?: AbortSignal;
 	/** The groups that die with the session (and with loom, however it exits). */
 	groups?: ProcessGroupSet;
+	/**
+	 * The command may outlive loom (SessionEnd, which runs as loom leaves): it is not tracked, nothing waits for
+	 * it, its output is dropped, and coreutils' `timeout` kills its group at the timeout even after loom is gone.
+	 * The promise resolves as soon as it started.
+	 */
+	outlive?: boolean;
 }
 
 export interface HookCommandResult {
@@ -38,6 +44,7 @@ const fallbackGroups = new ProcessGroupSet();
 
 /** Runs one hook command to its end, its timeout, or the signal; see the file's header. */
 export function runHookCommand(command: string, options: HookCommandOptions): Promise<HookCommandResult> {
+	if (options.outlive) return startOutliving(command, options);
 	const groups = options.groups ?? fallbackGroups;
 	return new Promise((resolve) => {
 		const out = new BoundedText();
@@ -98,6 +105,28 @@ export function runHookCommand(command: string, options: HookCommandOptions): Pr
 		child.stdin!.on("error", () => {});
 		child.stdin!.end(options.input);
 	});
+}
+
+function startOutliving(command: string, options: HookCommandOptions): Promise<HookCommandResult> {
+	const started = (spawnError?: string): HookCommandResult => ({ exitCode: null, stdout: "", stderr: "", timedOut: false, aborted: false, ...(spawnError ? { spawnError } : {}) });
+	try {
+		const seconds = String(Math.max(1, Math.ceil(options.timeoutMs / 1000)));
+		// Not --foreground: timeout leads the group and kills all of it.
+		const child = spawn("timeout", ["-s", "KILL", seconds, "bash", "-c", command], {
+			cwd: options.cwd,
+			env: { ...process.env, ...options.env },
+			detached: true,
+			stdio: ["pipe", "ignore", "ignore"],
+		});
+		child.on("error", () => {});
+		child.stdin!.on("error", () => {});
+		child.stdin!.end(options.input);
+		child.unref();
+		(child.stdin as unknown as { unref?: () => void }).unref?.();
+		return Promise.resolve(started());
+	} catch (error) {
+		return Promise.resolve(started((error as Error).message));
+	}
 }
 
 /** Collects up to MAX_HOOK_OUTPUT_BYTES of a stream and says how much more was dropped. */

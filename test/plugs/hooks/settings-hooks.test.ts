@@ -65,6 +65,16 @@ describe("settings hooks", () => {
 		session.dispose();
 	});
 
+	it("a PreToolUse hook's updatedInput is what the tool runs", async () => {
+		const hook = `node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>{const c=JSON.parse(s).tool_input.command;console.log(JSON.stringify({hookSpecificOutput:{hookEventName:"PreToolUse",updatedInput:{command:c.replace("first","second")}}}))})'`;
+		const ws = withHooks({ PreToolUse: [{ matcher: "Bash", hooks: [command(hook)] }] });
+		server.enqueue({ toolCalls: [{ name: "bash", arguments: { command: "echo first > out.txt" } }] }, { text: "done" });
+		const { session } = await scriptedSdkSession(server, {}, ws);
+		await session.runPrompt("go");
+		expect(readFileSync(join(ws.cwd, "out.txt"), "utf8")).toBe("second\n");
+		session.dispose();
+	});
+
 	it("a PostToolUse formatter rewrites the file the agent wrote, and its additionalContext reaches the model", async () => {
 		const formatter = `node -e 'const fs=require("fs");let s="";process.stdin.on("data",d=>s+=d).on("end",()=>{const p=JSON.parse(s).tool_input.file_path;fs.writeFileSync(p,fs.readFileSync(p,"utf8").toUpperCase());console.log(JSON.stringify({hookSpecificOutput:{hookEventName:"PostToolUse",additionalContext:"formatted "+require("path").basename(p)}}))})'`;
 		const ws = withHooks({ PostToolUse: [{ matcher: "Write|Edit|MultiEdit", hooks: [command(formatter)] }] });
