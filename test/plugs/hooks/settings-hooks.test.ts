@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { MAX_STOP_CONTINUATIONS, isAlive } from "../../../src/core/index.js";
 import { writeFileAt } from "../../support/project-tree.js";
+import { ScriptedUi } from "../../support/scripted-ui.js";
 import { scriptedSdkSession } from "../../support/sdk-session.js";
 import { workspace, type Workspace } from "../../support/temp-dir.js";
 import { useScriptedServer } from "../../support/use-scripted-server.js";
@@ -163,5 +164,27 @@ describe("settings hooks", () => {
 		await second.session.runPrompt("go");
 		expect(readFileSync(join(trusted.cwd, "hook-ran"), "utf8")).toBe("ran\n");
 		second.session.dispose();
+	});
+
+	it("asks before a trusted project's hooks run the first time, not again while they stay the same, and again once one changed", async () => {
+		const ws = workspace();
+		const hooksFile = (word: string) =>
+			writeFileAt(
+				join(ws.cwd, ".claude", "settings.json"),
+				JSON.stringify({ hooks: { PreToolUse: [{ matcher: "Bash", hooks: [command(`echo ${word} >> "$CLAUDE_PROJECT_DIR/hook.log"`)] }] } }),
+			);
+		const session = async (ui: ScriptedUi) => {
+			server.enqueue({ toolCalls: [{ name: "bash", arguments: { command: "true" } }] }, { text: "done" });
+			const made = await scriptedSdkSession(server, { ui }, ws);
+			await made.session.runPrompt("go");
+			made.session.dispose();
+			return ui.titles();
+		};
+		hooksFile("one");
+		expect(await session(new ScriptedUi().choose(/^Yes/))).toEqual(["Trust this project folder?"]);
+		expect(await session(new ScriptedUi())).toEqual([]);
+		hooksFile("two");
+		expect(await session(new ScriptedUi().choose(/^Yes/))).toEqual(["Run this project's new or changed hooks?"]);
+		expect(readFileSync(join(ws.cwd, "hook.log"), "utf8")).toBe("one\none\ntwo\n");
 	});
 });
