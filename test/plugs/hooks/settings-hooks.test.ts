@@ -5,6 +5,8 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { MAX_STOP_CONTINUATIONS, isAlive } from "../../../src/core/index.js";
 import { writeFileAt } from "../../support/project-tree.js";
+import { runHookEvent } from "../../../src/plugs/hooks/hook-event.js";
+import { MAX_HOOK_OUTPUT_BYTES } from "../../../src/plugs/hooks/run-hook-command.js";
 import { ScriptedUi } from "../../support/scripted-ui.js";
 import { scriptedSdkSession } from "../../support/sdk-session.js";
 import { workspace, type Workspace } from "../../support/temp-dir.js";
@@ -186,5 +188,28 @@ describe("settings hooks", () => {
 		hooksFile("two");
 		expect(await session(new ScriptedUi().choose(/^Yes/))).toEqual(["Run this project's new or changed hooks?"]);
 		expect(readFileSync(join(ws.cwd, "hook.log"), "utf8")).toBe("one\none\ntwo\n");
+	});
+
+	it("a hook that floods, crashes or closes its stdin is bounded and reported, and the others of its event still count", async () => {
+		const cwd = workspace().cwd;
+		const hook = (text: string) => ({ event: "PreToolUse" as const, command: text, timeoutS: 30, source: { file: "/settings.json", scope: "user" as const } });
+		const outcome = await runHookEvent(
+			"PreToolUse",
+			[
+				hook("head -c 5000000 /dev/zero | tr '\\0' x; exit 1"),
+				hook("exec 0<&-; kill -SEGV $$"),
+				hook(`echo '{"hookSpecificOutput":{"permissionDecision":"ask"}}'`),
+			],
+			{ tool_name: "Bash", tool_input: { command: "ls" } },
+			{ cwd, env: {} },
+		);
+		expect(outcome.permission).toBe("ask");
+		expect(outcome.notices.map((notice) => notice.text)).toEqual([
+			expect.stringMatching(/^The PreToolUse hook `head -c .*` \(\/settings\.json\) failed \(exit 1\)\.$/),
+			expect.stringContaining("failed (exit by a signal)"),
+		]);
+		const flood = await runHookEvent("UserPromptSubmit", [hook("head -c 5000000 /dev/zero | tr '\\0' x")], {}, { cwd, env: {}, stdoutIsContext: true });
+		expect(flood.context[0]!.length).toBeLessThan(MAX_HOOK_OUTPUT_BYTES + 100);
+		expect(flood.context[0]).toContain("more bytes of output dropped");
 	});
 });
