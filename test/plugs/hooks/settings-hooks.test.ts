@@ -212,4 +212,20 @@ describe("settings hooks", () => {
 		expect(flood.context[0]!.length).toBeLessThan(MAX_HOOK_OUTPUT_BYTES + 100);
 		expect(flood.context[0]).toContain("more bytes of output dropped");
 	});
+
+	it("Notification hears an approval question, PreCompact a /compact, with Claude Code's fields", async () => {
+		const ws = withHooks({
+			Notification: [{ hooks: [command(`cat > "$LOOM_PROJECT_DIR/notification.json"`)] }],
+			PreCompact: [{ matcher: "manual", hooks: [command(`cat > "$LOOM_PROJECT_DIR/precompact.json"`)] }],
+		});
+		server.enqueue({ toolCalls: [{ name: "write", arguments: { path: "a.txt", content: "x" } }] }, { text: "done" }, { text: "the summary" });
+		const ui = new ScriptedUi().choose("Allow once");
+		const { session } = await scriptedSdkSession(server, { approval: "ask", ui }, ws);
+		await session.runPrompt("write it");
+		await session.compact();
+		const read = (name: string) => JSON.parse(readFileSync(join(ws.cwd, name), "utf8"));
+		await expect.poll(() => existsSync(join(ws.cwd, "notification.json")) && read("notification.json")).toMatchObject({ hook_event_name: "Notification", message: "loom needs your permission to use Write" });
+		expect(read("precompact.json")).toMatchObject({ hook_event_name: "PreCompact", trigger: "manual", session_id: session.sessionId });
+		session.dispose();
+	});
 });
