@@ -110,7 +110,7 @@ function buildProgram(version: string, output: ParseOutput, commands: { acp(): v
 		.option("--no-session", "keep nothing on disk")
 		.option("--no-context-files", "skip AGENTS.md / CLAUDE.md")
 		.option("-e, --extension <path>", "load an extension (a .ts or .js module, or a folder with an index); repeatable", collect, [])
-		.option("--trust", "run this project's own code (.loom/extensions, .mcp.json servers) without asking")
+		.option("--trust", "run this project's own code (.loom/extensions, .mcp.json servers, hooks) without asking")
 		.option("--mcp-config <file>", "MCP servers from this file (or JSON text) too, besides .mcp.json and $LOOM_HOME/mcp.json; repeatable", collect, [])
 		.option("--max-turns <n>", "stop after n model turns", parsePositiveInt)
 		.addOption(new Option("--approval <mode>", approvalHelp()).choices(APPROVAL_MODES))
