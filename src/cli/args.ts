@@ -13,8 +13,10 @@ import { API_KEY_FLAG, UsageError } from "./run-io.js";
 
 
 export interface CliOptions {
-	/** `loom acp`: serve the Agent Client Protocol on stdin/stdout instead of prompting. */
-	command?: "acp";
+	/** `loom acp`: serve the Agent Client Protocol on stdin/stdout instead of prompting; `loom hooks`: list or test the settings hooks. */
+	command?: "acp" | "hooks";
+	/** `loom hooks [test <event>]`: the words after `hooks`. */
+	hooksArgs?: string[];
 	print: boolean;
 	/** text / json: print mode's output; rpc: commands on stdin, events and responses on stdout. */
 	mode?: "text" | "json" | "rpc";
@@ -72,7 +74,7 @@ export type ParseResult = { kind: "run"; options: CliOptions } | { kind: "exit";
 
 const BUILTINS = Object.values(BUILTIN_PROVIDERS);
 
-function buildProgram(version: string, output: ParseOutput, commands: { acp(): void }): Command {
+function buildProgram(version: string, output: ParseOutput, commands: { acp(): void; hooks(words: string[]): void }): Command {
 	const program = new Command("loom")
 		.description("A terminal coding agent. Without -p, opens the interactive screen.")
 		.usage("[options] [@file...] [prompt...]")
@@ -108,7 +110,7 @@ function buildProgram(version: string, output: ParseOutput, commands: { acp(): v
 		.option("--no-session", "keep nothing on disk")
 		.option("--no-context-files", "skip AGENTS.md / CLAUDE.md")
 		.option("-e, --extension <path>", "load an extension (a .ts or .js module, or a folder with an index); repeatable", collect, [])
-		.option("--trust", "run this project's own code (.loom/extensions, .mcp.json servers) without asking")
+		.option("--trust", "run this project's own code (.loom/extensions, .mcp.json servers, hooks) without asking")
 		.option("--mcp-config <file>", "MCP servers from this file (or JSON text) too, besides .mcp.json and $LOOM_HOME/mcp.json; repeatable", collect, [])
 		.option("--max-turns <n>", "stop after n model turns", parsePositiveInt)
 		.addOption(new Option("--approval <mode>", approvalHelp()).choices(APPROVAL_MODES))
@@ -128,6 +130,10 @@ function buildProgram(version: string, output: ParseOutput, commands: { acp(): v
 		.command("acp")
 		.description("serve the Agent Client Protocol on stdin/stdout, for editors such as Zed (model and tool options apply)")
 		.action(commands.acp);
+	program
+		.command("hooks [words...]")
+		.description("list the settings hooks in force here, with their files; `loom hooks test <event> --session <id>` replays a session's events through them")
+		.action((words: string[] | undefined) => commands.hooks(words ?? []));
 	program.addHelpText(
 		"after",
 		[
@@ -187,7 +193,14 @@ export function parseArgs(
 	output: ParseOutput = { out: (text) => process.stdout.write(text), err: (text) => process.stderr.write(text) },
 ): ParseResult {
 	let command: CliOptions["command"];
-	const program = buildProgram(version, output, { acp: () => (command = "acp") });
+	let hooksArgs: string[] | undefined;
+	const program = buildProgram(version, output, {
+		acp: () => (command = "acp"),
+		hooks: (words) => {
+			command = "hooks";
+			hooksArgs = words;
+		},
+	});
 	try {
 		program.parse(argv, { from: "user" });
 	} catch (error) {
@@ -199,9 +212,10 @@ export function parseArgs(
 	}
 	const raw = program.opts();
 	// The subcommand's name is not a prompt word.
-	const args = command === undefined ? program.args : program.args.slice(1);
+	const args = command === undefined ? program.args : command === "hooks" ? [] : program.args.slice(1);
 	const options: CliOptions = {
 		command,
+		...(hooksArgs ? { hooksArgs } : {}),
 		print: raw.print === true,
 		mode: raw.mode,
 		provider: raw.provider,

@@ -15,6 +15,10 @@ export async function run(options: CliOptions, io: RunIo = defaultIo(), version 
 		const { printModelList } = await import("./list-models.js");
 		return printModelList({ ...options, search: options.listModels }, { home, env: io.env, stdout: io.stdout, stderr: io.stderr });
 	}
+	if (options.command === "hooks") {
+		const { runHooksCommand } = await import("./hooks-command.js");
+		return runHooksCommand(options, home, io);
+	}
 	if (options.pruneCheckpoints || options.exportSession) {
 		try {
 			return await runOfflineCommand(options, home, io);

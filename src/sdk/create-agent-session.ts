@@ -37,6 +37,7 @@ import {
 	installCheckpoints,
 	installExport,
 	installMcp,
+	installHooks,
 } from "../plugs/index.js";
 import { BUILTIN_TOOLS, createBuiltinTools, createUserCommandRunner, sessionProcessGroups, type TextFileAccess } from "../tools/index.js";
 import { type ModelOptions, modelChoice, namedModelChoice } from "./model-option.js";
@@ -209,6 +210,8 @@ interface Assembly {
 async function install(session: AgentSession, assembly: Assembly): Promise<Installed> {
 	const { options, home, cwd, settings, tools, projectTrust, secrets } = assembly;
 	const flags = { approval: options.approval, allow: options.allow, deny: options.deny };
+	// Before the policy: a PreToolUse hook's link runs ahead of the approval link in the same stage.
+	installHooks(session, { cwd, home, settings, trust: projectTrust, optIn: options.trustProject ?? settings.trustProjects ?? false });
 	installApprovalPolicy(session, { flags, settings, settingsFile: settingsPath(home), secrets });
 	// MCP servers start here and come up while the rest loads.
 	installMcp(session, { cwd, home, configs: options.mcpConfig, trust: projectTrust, tools });

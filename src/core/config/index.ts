@@ -2,6 +2,7 @@
 export { APPROVAL_MODES, APPROVAL_MODE_TEXT, type ApprovalMode } from "./approval-mode.js";
 export { isProjectTrusted, projectTrust, setProjectTrust } from "./project-trust.js";
 export {
+	MAX_CONFIG_BYTES,
 	SettingsError,
 	loadProjectSettings,
 	loadSettings,

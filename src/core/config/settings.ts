@@ -19,6 +19,20 @@ const ThinkingSchema = Type.Union(THINKING_LEVELS.map((level) => Type.Literal(le
 
 const RuleListSchema = Type.Array(Type.String({ minLength: 1 }));
 
+/** One matcher group of a hooks event, in Claude Code's schema: `{"matcher": "Bash|Edit", "hooks": [{"type": "command", "command": "…"}]}`. */
+const HookGroupSchema = Type.Object(
+	{
+		matcher: Type.Optional(Type.String()),
+		hooks: Type.Array(
+			Type.Object(
+				{ type: Type.String(), command: Type.Optional(Type.String()), timeout: Type.Optional(Type.Number({ exclusiveMinimum: 0 })) },
+				{ additionalProperties: true },
+			),
+		),
+	},
+	{ additionalProperties: true },
+);
+
 export const SettingsSchema = Type.Object(
 	{
 		/** Default provider: anthropic, openai, or one from models.json. */
@@ -48,6 +62,8 @@ export const SettingsSchema = Type.Object(
 		guards: Type.Optional(Type.Record(Type.String(), Type.Boolean())),
 		/** Run every project's own code (.loom/extensions, .mcp.json servers) without asking; like --trust everywhere. */
 		trustProjects: Type.Optional(Type.Boolean()),
+		/** Shell commands run on the session's events, by event name (PreToolUse, Stop, …), in Claude Code's schema. */
+		hooks: Type.Optional(Type.Record(Type.String(), Type.Array(HookGroupSchema))),
 		checkpoints: Type.Optional(
 			Type.Object({
 				/** Record the working tree before each prompt so /rewind can restore files (default true). */

@@ -69,6 +69,8 @@ export interface BeforeToolCallResult {
 	/** The error text the model sees for a blocked call. */
 	reason?: string;
 	terminate?: boolean;
+	/** Arguments that replace the call's (validated again against the tool's schema) when it is not blocked. */
+	args?: unknown;
 }
 
 export interface AfterToolCallContext {

@@ -152,7 +152,7 @@ async function prepareToolCall(
 	}
 	try {
 		const prepared = tool.prepareArguments ? tool.prepareArguments(toolCall.arguments) : toolCall.arguments;
-		const args = validateToolArguments(tool, { arguments: prepared as Record<string, any> });
+		let args = validateToolArguments(tool, { arguments: prepared as Record<string, any> });
 		if (config.beforeToolCall) {
 			const before = await raceAbort(
 				Promise.resolve(config.beforeToolCall({ assistantMessage, toolCall, args, context }, signal)),
@@ -161,6 +161,7 @@ async function prepareToolCall(
 			if (before?.block) {
 				return immediate(before.reason || "Tool execution was blocked", before.terminate === true);
 			}
+			if (before?.args !== undefined) args = validateToolArguments(tool, { arguments: before.args as Record<string, any> });
 		}
 		if (signal?.aborted) return immediate("Tool call aborted before execution");
 		return { kind: "prepared", tool, args };

@@ -4,7 +4,7 @@ import type { Agent, AgentMessage, ToolDefinition } from "../engine/index.js";
 import type { Model, ThinkingLevel, ModelListing, PromptOptions } from "../ai/index.js";
 import { preloadModelSdk, streamModel } from "../ai/index.js";
 import type { AgentSessionOptions, RunOutcome, SessionListener } from "./agent-session-types.js";
-import { announceExecution, createSessionAgent, SessionCompaction, SessionRunner } from "./run/index.js";
+import { announceExecution, createSessionAgent, RunHooks, SessionCompaction, SessionRunner } from "./run/index.js";
 import {
 	CommandRegistry,
 	busyRefusal,
@@ -40,6 +40,8 @@ export class AgentSession extends SessionPlugs {
 		(text) => this.ui.notify("error", text),
 		(toolCallId) => this.callStates.markBlocked(toolCallId),
 	);
+	/** Links a prompt's run asks: may a prompt run and what it carries, may the agent stop (settings hooks). */
+	readonly runHooks = new RunHooks();
 	/**
 	 * Slash commands this session offers (its built-ins; later extensions, prompt templates, skills). A command
 	 * another of its name hides is reported once, as a warning through the session's ui.
@@ -95,6 +97,7 @@ export class AgentSession extends SessionPlugs {
 			compaction: this.compaction,
 			maxTurns: options.maxTurns,
 			gates: this.runGates,
+			runHooks: this.runHooks,
 			emit,
 			start: () => this.start(),
 			recordSettings: () => this.recordSettings(),

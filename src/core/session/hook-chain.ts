@@ -59,27 +59,37 @@ function failure(entry: Entry<unknown>, error: unknown): string {
 }
 
 /**
- * One beforeToolCall made of the chain: links run in order and the first `{ block: true }` wins (its reason
+ * One beforeToolCall made of the chain: links run in order, each seeing the arguments as the links before it
+ * replaced them (`args`), and the first `{ block: true }` wins (its reason
  * and terminate are kept; later links do not run). A link that throws blocks the call, and the model reads
  * which link failed and why; so does a block whose reason is not text.
  */
 export function composeBefore(chain: HookChain<BeforeLink>): BeforeLink {
 	return async (context, signal) => {
+		let args = context.args;
+		let replaced = false;
 		for (const entry of chain.snapshot()) {
 			let result: Awaited<ReturnType<BeforeLink>>;
 			try {
-				result = await entry.link(context, signal);
+				result = await entry.link({ ...context, args }, signal);
 			} catch (error) {
 				return { block: true, reason: failure(entry, error) };
 			}
-			if (!result?.block) continue;
+			if (!result?.block) {
+				// Replaced arguments are what the later links (and the tool) see.
+				if (result?.args !== undefined) {
+					args = result.args;
+					replaced = true;
+				}
+				continue;
+			}
 			// The reason becomes the text of the call's result: what is not text is said for it, the block stands.
 			if (result.reason !== undefined && typeof result.reason !== "string") {
 				return { ...result, reason: `The ${entry.stage} hook "${entry.name}" blocked the call (its reason was ${typeof result.reason}, not text).` };
 			}
 			return result;
 		}
-		return undefined;
+		return replaced ? { args } : undefined;
 	};
 }
 
@@ -129,9 +139,17 @@ export function composeAfter(chain: HookChain<AfterLink>, report: (text: string)
 }
 
 /** The session's two chains and the composed hooks the Agent's slots hold; `onBlock` hears each call the before-chain refuses. */
+/**
+ * What a link that runs before the approval policy's says about a call's approval: "allow" spares the user the
+ * question (deny rules, guards and read-only mode still hold), "ask" asks even where the mode or a rule would
+ * allow the call.
+ */
+export type ApprovalHint = "allow" | "ask";
+
 export class ToolHooks {
 	readonly before = new HookChain<BeforeLink>();
 	readonly after = new HookChain<AfterLink>();
+	private readonly hints = new Map<string, ApprovalHint>();
 	readonly beforeToolCall: BeforeLink;
 	readonly afterToolCall: AfterLink;
 
@@ -147,5 +165,17 @@ export class ToolHooks {
 			return result;
 		};
 		this.afterToolCall = composeAfter(this.after, report);
+	}
+
+	/** For a link before the policy's (settings hooks): says how the policy should treat this call's approval. */
+	hintApproval(toolCallId: string, hint: ApprovalHint): void {
+		this.hints.set(toolCallId, hint);
+	}
+
+	/** For the approval policy: the hint given for this call, once (it is forgotten as it is taken). */
+	takeApprovalHint(toolCallId: string): ApprovalHint | undefined {
+		const hint = this.hints.get(toolCallId);
+		this.hints.delete(toolCallId);
+		return hint;
 	}
 }

@@ -27,12 +27,12 @@ export {
 	resolveCompactionSettings,
 } from "./compaction/index.js";
 export type { FileAction, FileChange, FileCheckpoints, FilesRestore, RestoreReport } from "./file-checkpoints.js";
-export type { AfterLink, BeforeLink } from "./hook-chain.js";
+export type { AfterLink, ApprovalHint, BeforeLink } from "./hook-chain.js";
 export { ModelChoice, type ModelResolver, type ModelSelection } from "./model-choice.js";
 export { NOTICE_MARK, plainNotice, stderrLine, stderrNotice } from "./notice-text.js";
 export { ProjectTrustGate } from "./project-trust-gate.js";
 export { ancestorsFromRoot, buildSystemPrompt, loadContextFiles, type PromptSkill } from "./prompt/index.js";
-export { runOutcome } from "./run/index.js";
+export { MAX_STOP_CONTINUATIONS, RunHooks, runOutcome, type PromptLink, type PromptVerdict, type StopLink, type StopQuestion } from "./run/index.js";
 export type { ApprovalOutcome, CompactionReason, SessionEvent, ToolCallState, ToolCallStatus } from "./session-events.js";
 export { isSettledCall, toolCallTimes } from "./tool-calls.js";
 export { describeRewind, type RewindResult } from "./session-rewind.js";

@@ -3,7 +3,7 @@
 // nothing, and a deny rule brought over from Claude Code would deny nothing. It is refused with loom's spelling.
 
 /** Claude Code's names of the tools loom has, with loom's names. */
-const CLAUDE_CODE_TOOLS: ReadonlyMap<string, string> = new Map([
+export const CLAUDE_CODE_TOOLS: ReadonlyMap<string, string> = new Map([
 	["Bash", "bash"],
 	["Read", "read"],
 	["Edit", "edit"],

@@ -13,11 +13,11 @@ import {
 	type ToolDefinition,
 	type SecretMask,
 } from "../../core/index.js";
-import type { BeforeLink, AgentSession, ApprovalOutcome, ApprovalMode } from "../../core/index.js";
+import type { BeforeLink, AgentSession, ApprovalHint, ApprovalOutcome, ApprovalMode } from "../../core/index.js";
 import { approvalCommand, type ApprovalControl } from "./approval-command.js";
 import { askApproval } from "./approval-question.js";
 import { gatherFacts, type PolicyContext, realPath } from "./call-facts.js";
-import { decide, type PolicyState } from "./decide.js";
+import { decide, type PolicyState, type Verdict } from "./decide.js";
 import { floorRefusal, policyConfig, type PolicySources } from "./policy-config.js";
 import { exactRules, parseRule } from "./rules.js";
 import { maskResult } from "./secrets.js";
@@ -68,7 +68,7 @@ export function installApprovalPolicy(session: AgentSession, options: ApprovalPo
 		const tool = findTool(context.tools, toolCall.name) as ToolDefinition | undefined;
 		const facts = await gatherFacts(tool, toolCall.name, args, ctx);
 		const ui = session.ui;
-		const verdict = decide(facts, state, ctx, ui.interactive);
+		const verdict = withHint(decide(facts, state, ctx, ui.interactive), session.hooks.takeApprovalHint(toolCall.id), ui.interactive);
 		if (verdict.kind === "allow") return undefined;
 		if (verdict.kind === "block") {
 			if (verdict.cause === "unanswered") await report(toolCall.id, toolCall.name, "unanswered", exactRules(facts, ctx));
@@ -124,4 +124,22 @@ export function installApprovalPolicy(session: AgentSession, options: ApprovalPo
 	];
 	void control.setMode(state.mode);
 	return control;
+}
+
+/**
+ * The verdict as a settings hook's permission decision changes it: "allow" answers the question the mode would ask
+ * (also where nobody could answer it); "ask" asks about a call the mode or a rule would allow. What blocks for
+ * another cause (a deny rule, a guard, read-only mode) still blocks.
+ */
+function withHint(verdict: Verdict, hint: ApprovalHint | undefined, canAsk: boolean): Verdict {
+	if (hint === "allow" && (verdict.kind === "ask" || (verdict.kind === "block" && verdict.cause === "unanswered"))) return { kind: "allow" };
+	if (hint === "ask" && verdict.kind === "allow") {
+		if (canAsk) return { kind: "ask" };
+		return {
+			kind: "block",
+			cause: "unanswered",
+			reason: "Not run: a PreToolUse hook asked for the user's approval of this call, and nobody can answer here (print mode). Carry on without it, or tell the user.",
+		};
+	}
+	return verdict;
 }

@@ -77,6 +77,22 @@ describe("hook chain order", () => {
 });
 
 describe("before-chain", () => {
+	it("gives later links and the tool the arguments a link replaced, validated again", async () => {
+		const hooks = new ToolHooks();
+		const seen: unknown[] = [];
+		hooks.before.add(() => ({ args: { value: "2" } }), { stage: "policy", name: "rewrite" });
+		hooks.before.add(({ args }) => void seen.push(args), { stage: "extension", name: "look" });
+		const { log } = await runOneCall(hooks);
+		expect(seen).toEqual([{ value: "2" }]);
+		expect(log).toEqual(["execute:2"]);
+
+		const broken = new ToolHooks();
+		broken.before.add(() => ({ args: {} }), { stage: "policy", name: "bad" });
+		const refused = await runOneCall(broken);
+		expect(refused.log).toEqual([]);
+		expect(JSON.stringify(refused.results[0]!.content)).toContain("value");
+	});
+
 	it("lets a call through when no link blocks it, after every link has seen the validated arguments", async () => {
 		const hooks = new ToolHooks();
 		const seen: unknown[] = [];

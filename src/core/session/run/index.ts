@@ -5,3 +5,4 @@ export { runOutcome } from "./run-state.js";
 export { createSessionAgent } from "./session-agent.js";
 export { SessionCompaction } from "./session-compaction.js";
 export { SessionRunner } from "./session-runner.js";
+export { MAX_STOP_CONTINUATIONS, RunHooks, type PromptLink, type PromptVerdict, type StopLink, type StopQuestion } from "./run-hooks.js";

@@ -19,6 +19,10 @@ export class RunState {
 	readonly retries: RetryTracker;
 	/** The run's last assistant message (the agent's messages may be swapped by a compaction meanwhile). */
 	lastAnswer: AssistantMessage | undefined;
+	/** Aborted with the run: what plugs run on its behalf between turns (prompt and stop hooks). */
+	readonly stopHooks = new AbortController();
+	/** How many times a stop hook made the run go on. */
+	continued = 0;
 	/** Why the run ends as an error, after this turn, whatever the model did (the session file could not be written, an extension broke). */
 	problem: string | undefined;
 
@@ -37,6 +41,10 @@ export class RunState {
 	/** Whether another agent run may follow this one (an overflow retry, queued messages). */
 	get mayContinue(): boolean {
 		return !this.abortRequested && this.problem === undefined && this.turns < this.maxTurns;
+	}
+
+	get signal(): AbortSignal {
+		return this.stopHooks.signal;
 	}
 
 	outcome(): RunOutcome {

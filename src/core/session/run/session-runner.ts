@@ -12,6 +12,7 @@ import type { ModelChoice } from "../model-choice.js";
 import { RunState } from "./run-state.js";
 import type { SessionCompaction } from "./session-compaction.js";
 import type { SessionEvent } from "../session-events.js";
+import { MAX_STOP_CONTINUATIONS, type RunHooks } from "./run-hooks.js";
 
 const ALREADY_RUNNING = "A run is already active: use steer() or followUp() to queue a message.";
 
@@ -23,6 +24,8 @@ export interface RunnerHost {
 	maxTurns: number | undefined;
 	/** What a prompt waits for before its run starts. */
 	gates: RunGates;
+	/** Whether a prompt runs and what it carries; whether the agent may stop. */
+	runHooks: RunHooks;
 	emit(event: SessionEvent): Promise<void>;
 	/** Opens the session (session_open) if it is not yet. */
 	start(): Promise<void>;
@@ -65,7 +68,12 @@ export class SessionRunner {
 			if (!choice.ensure()) throw new Error(choice.error);
 			// Stopped while it waited: nothing is sent.
 			if (run.abortRequested) return run.outcome();
-			return await this.runToEnd(run, userMessage(text, options.images, options.typed));
+			const checked = await this.host.runHooks.checkPrompt(text, run.signal);
+			if (run.abortRequested) return run.outcome();
+			if (checked.block !== undefined) throw new Error(checked.block);
+			// The context goes to the model with the prompt; the transcript shows what the user wrote.
+			const sent = checked.context.length > 0 ? [text, ...checked.context].join("\n\n") : text;
+			return await this.runToEnd(run, userMessage(sent, options.images, options.typed ?? (sent === text ? undefined : text)));
 		} finally {
 			if (this.run === run) this.run = undefined;
 		}
@@ -100,7 +108,10 @@ export class SessionRunner {
 
 	/** Stops the run (gates, provider stream and retries, tools) and a compaction; they settle on their own. */
 	abort(): void {
-		if (this.run) this.run.abortRequested = true;
+		if (this.run) {
+			this.run.abortRequested = true;
+			this.run.stopHooks.abort();
+		}
 		this.host.gates.abort();
 		this.host.agent.abort();
 		this.host.compaction.abort();
@@ -158,7 +169,11 @@ export class SessionRunner {
 			for (;;) {
 				// A request the context window could not hold: compact, then retry the turn once.
 				if (!retried && !run.abortRequested && (await compaction.recoverFromOverflow(run.lastAnswer))) retried = true;
-				else if (!agent.hasQueuedMessages()) break;
+				else if (!agent.hasQueuedMessages()) {
+					const goOn = await this.stopObjection(run);
+					if (goOn === undefined) break;
+					agent.followUp(userMessage(goOn));
+				}
 				if (!run.mayContinue) break;
 				await agent.continue();
 			}
@@ -170,6 +185,16 @@ export class SessionRunner {
 			await this.host.emit({ type: "run_end", status, errorMessage });
 		}
 		return run.outcome();
+	}
+
+	/** What the agent must go on with instead of stopping (a Stop hook's reason), within MAX_STOP_CONTINUATIONS. */
+	private async stopObjection(run: RunState): Promise<string | undefined> {
+		const stopReason = run.lastAnswer?.stopReason;
+		if (!run.mayContinue || stopReason === "error" || stopReason === "aborted" || run.continued >= MAX_STOP_CONTINUATIONS) return undefined;
+		const reason = await this.host.runHooks.checkStop({ lastAnswer: run.lastAnswer, continued: run.continued }, run.signal);
+		if (reason === undefined || !run.mayContinue) return undefined;
+		run.continued++;
+		return reason;
 	}
 
 	private emitQueue(): Promise<void> {
