@@ -47,6 +47,8 @@ export {
 export {
 	APPROVAL_MODES,
 	APPROVAL_MODE_TEXT,
+	SANDBOX_MODES,
+	SANDBOX_MODE_TEXT,
 	SettingsError,
 	loadProjectSettings,
 	loadSettings,
@@ -56,6 +58,7 @@ export {
 	settingsPath,
 	settingsWarnings,
 	type ApprovalMode,
+	type SandboxMode,
 	type Settings,
 } from "./config/index.js";
 export {
@@ -116,6 +119,8 @@ export {
 	MAX_IMAGE_BYTES,
 	ProcessGroupSet,
 	SNIFF_BYTES,
+	type ConfineSpawn,
+	type SpawnSpec,
 	atomicWriteFile,
 	claimUncaughtErrors,
 	detectImageMimeType,

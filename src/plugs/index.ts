@@ -22,5 +22,6 @@ export {
 	type ToolResultHandler,
 } from "./extensions/index.js";
 export { McpConfigError, configuredMcpCredentials, installMcp } from "./mcp/index.js";
-export { RuleError, configuredKeys, installApprovalPolicy, secretMask } from "./policy/index.js";
+export { RuleError, configuredKeys, installApprovalPolicy, sandboxPathRules, secretMask } from "./policy/index.js";
 export { installResources } from "./resources/index.js";
+export { Sandbox, installSandbox, type SandboxOptions } from "./sandbox/index.js";

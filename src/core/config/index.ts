@@ -1,5 +1,6 @@
 // Door of the configuration: loom's home, settings files and their keys, approval modes, project trust.
 export { APPROVAL_MODES, APPROVAL_MODE_TEXT, type ApprovalMode } from "./approval-mode.js";
+export { SANDBOX_MODES, SANDBOX_MODE_TEXT, type SandboxMode } from "./sandbox-mode.js";
 export { isProjectTrusted, projectTrust, setProjectTrust } from "./project-trust.js";
 export {
 	SettingsError,

@@ -2,3 +2,4 @@
 export { installApprovalPolicy, type ApprovalPolicy } from "./install.js";
 export { RuleError } from "./rules.js";
 export { configuredKeys, secretMask } from "./secrets.js";
+export { sandboxPathRules, type SandboxPathOptions, type SandboxPathRules } from "./sandbox-paths.js";
