@@ -4,9 +4,9 @@
 // mode asks, the network namespace unshared when closed. Later binds win, so the order below is the contract.
 // Paths that do not exist are left out: a bind would create its mount point on the host.
 import { realpathSync, statSync } from "node:fs";
-import { isAbsolute, join, relative } from "node:path";
+import { isAbsolute, relative } from "node:path";
 import type { SpawnSpec } from "../../core/index.js";
-import type { SandboxPolicy } from "./sandbox-policy.js";
+import { protectedPaths, type SandboxPolicy } from "./sandbox-policy.js";
 
 /** How bwrap-args sees the file system (the real one by default; tests give their own). */
 export interface PathProbe {
@@ -53,8 +53,7 @@ export function bwrapArgs(policy: SandboxPolicy, spec: SpawnSpec, probe: PathPro
 	}
 	const roots = existing(policy.writableRoots);
 	for (const root of roots) args.push("--bind", root, root);
-	const guarded = roots.flatMap((root) => policy.protectedNames.map((name) => join(root, name)));
-	for (const path of existing([...guarded, ...policy.readOnlyPaths])) args.push("--ro-bind", path, path);
+	for (const path of existing([...protectedPaths(policy), ...policy.readOnlyPaths])) args.push("--ro-bind", path, path);
 	for (const path of existing(policy.hiddenPaths)) {
 		if (probe.kind(path) === "directory") args.push("--tmpfs", path, "--remount-ro", path);
 		else args.push("--ro-bind", "/dev/null", path);

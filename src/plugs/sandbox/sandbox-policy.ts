@@ -69,6 +69,11 @@ export function sandboxPolicy(inputs: SandboxPolicyInputs): SandboxPolicy {
 	};
 }
 
+/** The protected names inside each writable root but the temp dir (shared with every program, it plants nothing loom runs). */
+export function protectedPaths(policy: SandboxPolicy): string[] {
+	return policy.writableRoots.filter((root) => root !== policy.tmpDir).flatMap((root) => policy.protectedNames.map((name) => join(root, name)));
+}
+
 function unique(paths: string[]): string[] {
 	return [...new Set(paths)];
 }

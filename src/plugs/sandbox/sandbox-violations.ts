@@ -1,9 +1,9 @@
 // A write the sandbox refused, found in a command's output: the kernel answers EROFS ("Read-only file system")
 // for a path outside the writable roots or under a protected one, and the program says so with the path. Each
 // becomes a plain sentence for the model and a record on the call ("blocked by the sandbox: write to ~/.bashrc").
-import { isAbsolute, join, resolve } from "node:path";
+import { basename, isAbsolute, join, resolve } from "node:path";
 import { isWithin } from "./bwrap-args.js";
-import type { SandboxPolicy } from "./sandbox-policy.js";
+import { protectedPaths, type SandboxPolicy } from "./sandbox-policy.js";
 
 export interface SandboxBlock {
 	/** The path as written for a person (~ for the home folder). */
@@ -48,8 +48,8 @@ function blockReason(path: string, policy: SandboxPolicy): string | undefined {
 	if (policy.hiddenPaths.some((hidden) => isWithin(path, hidden))) return "it is hidden from commands";
 	const root = policy.writableRoots.find((candidate) => isWithin(path, candidate));
 	if (root) {
-		const name = policy.protectedNames.find((protectedName) => isWithin(path, join(root, protectedName)));
-		if (name) return `${name} stays read-only inside the project (what is planted there runs later without asking)`;
+		const guarded = protectedPaths(policy).find((protectedPath) => isWithin(path, protectedPath));
+		if (guarded) return `${basename(guarded)} stays read-only inside the project (what is planted there runs later without asking)`;
 		if (policy.readOnlyPaths.some((readOnly) => isWithin(path, readOnly))) return "a deny rule keeps it read-only";
 		return undefined;
 	}

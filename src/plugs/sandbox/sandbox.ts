@@ -27,7 +27,8 @@ export function resetFallbackNotice(): void {
 export class Sandbox {
 	/** Undefined until first asked: the default depends on the probe, which waits for the first command. */
 	private chosenMode: SandboxMode | undefined;
-	private readonly explicit: boolean;
+	/** The mode was asked for (--sandbox, settings, /sandbox) rather than defaulted. */
+	private explicit: boolean;
 	private notifyFallback: (text: string) => void = () => {};
 	private network: SandboxNetwork | undefined;
 	/** Folders and files the user allowed writing for this session (/sandbox allow PATH). */
@@ -44,11 +45,6 @@ export class Sandbox {
 		return this.chosenMode;
 	}
 
-	/** Whether commands run unconfined because the default mode found no launcher. */
-	get fellBack(): boolean {
-		return !this.explicit && this.launcher().kind === "none";
-	}
-
 	/** The launcher this sandbox uses, or why there is none. */
 	launcher(): Launcher {
 		return findLauncher(this.options.pathVariable ?? process.env.PATH, this.options.platform ?? process.platform);
@@ -59,6 +55,7 @@ export class Sandbox {
 		const launcher = this.launcher();
 		if (mode !== "off" && launcher.kind === "none") throw new Error(`The sandbox cannot run here: ${launcher.reason}. To have it, ${launcher.fix}.`);
 		this.chosenMode = mode;
+		this.explicit = true;
 	}
 
 	/** Where the fallback notice is said (the session's notices). */
@@ -93,7 +90,7 @@ export class Sandbox {
 	}
 
 	readonly confine: ConfineSpawn = (spec: SpawnSpec): SpawnSpec => {
-		if (this.chosenMode === "off") return spec;
+		if (this.explicit && this.chosenMode === "off") return spec;
 		const launcher = this.launcher();
 		if (launcher.kind === "none") {
 			if (this.explicit) {

@@ -2,8 +2,7 @@
 // allows by default and then denies what the policy takes away; in Seatbelt the last matching rule wins, so
 // the order below is the contract: writes denied, the writable roots allowed, protected names and read-only
 // paths denied again, hidden paths denied to read and write, the network denied but loom's proxy.
-import { join } from "node:path";
-import type { SandboxPolicy } from "./sandbox-policy.js";
+import { protectedPaths, type SandboxPolicy } from "./sandbox-policy.js";
 
 /** Devices every program writes to. */
 const DEVICE_WRITES = ['(literal "/dev/null")', '(literal "/dev/zero")', '(literal "/dev/dtracehelper")', '(regex #"^/dev/tty")', '(regex #"^/dev/fd/")'];
@@ -17,8 +16,7 @@ export function seatbeltProfile(policy: SandboxPolicy): string {
 	const lines = ["(version 1)", "(allow default)", "(deny file-write*)", `(allow file-write* ${DEVICE_WRITES.join(" ")})`];
 	const roots = [...policy.writableRoots, ...(policy.privateTmp ? [policy.tmpDir] : [])];
 	if (roots.length > 0) lines.push(`(allow file-write* ${roots.map((root) => `(subpath ${quoted(root)})`).join(" ")})`);
-	const guarded = policy.writableRoots.flatMap((root) => policy.protectedNames.map((name) => join(root, name)));
-	const readOnly = [...guarded, ...policy.readOnlyPaths];
+	const readOnly = [...protectedPaths(policy), ...policy.readOnlyPaths];
 	if (readOnly.length > 0) lines.push(`(deny file-write* ${readOnly.map((path) => `(subpath ${quoted(path)})`).join(" ")})`);
 	if (policy.hiddenPaths.length > 0) {
 		lines.push(`(deny file-read* file-write* ${policy.hiddenPaths.map((path) => `(subpath ${quoted(path)})`).join(" ")})`);
