@@ -208,7 +208,7 @@ describe("an unprivileged user", () => {
 			args: ["-c", `echo in > inside.txt; echo out > ${dirs.outside}/o.txt; echo done`],
 			cwd: dirs.project,
 		});
-		const run = asNobody(spec.command, spec.args);
+		const run = asNobody(spec.command, [...spec.args]);
 		expect(run.stdout).toBe("done\n");
 		expect(run.stderr).toContain(`${dirs.outside}/o.txt: Read-only file system`);
 		expect(readFileSync(join(dirs.project, "inside.txt"), "utf8")).toBe("in\n");
