@@ -8,7 +8,6 @@ import {
 	APPROVAL_MODES,
 	type ApprovalMode,
 	SANDBOX_MODES,
-	SANDBOX_MODE_TEXT,
 	type SandboxMode,
 } from "../core/index.js";
 import { BUILTIN_TOOL_NAMES } from "../tools/index.js";
@@ -172,9 +171,8 @@ function approvalHelp(): string {
 	return APPROVAL_MODES.map((mode) => `${mode}${mode === "auto" ? " (default)" : ""}: ${APPROVAL_MODE_TEXT[mode].brief}`).join("; ");
 }
 
-/** "off: no confinement; workspace-write (default where bubblewrap runs): …". */
 function sandboxHelp(): string {
-	return `the kernel sandbox of commands and MCP servers: ${SANDBOX_MODES.map((mode) => `${mode}${mode === "workspace-write" ? " (default where bubblewrap runs)" : ""}: ${SANDBOX_MODE_TEXT[mode].brief}`).join("; ")}`;
+	return "the kernel sandbox of commands and MCP servers: off; workspace-write (default where bubblewrap runs): write the project and temp only, no network; read-only: write nothing, no network";
 }
 
 /**

@@ -48,7 +48,6 @@ export {
 	APPROVAL_MODES,
 	APPROVAL_MODE_TEXT,
 	SANDBOX_MODES,
-	SANDBOX_MODE_TEXT,
 	SettingsError,
 	loadProjectSettings,
 	loadSettings,

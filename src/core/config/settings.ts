@@ -7,8 +7,7 @@ import { join, resolve } from "node:path";
 import { type Static, Type } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
 import { THINKING_LEVELS } from "../ai/index.js";
-import { APPROVAL_MODES } from "./approval-mode.js";
-import { SANDBOX_MODES } from "./sandbox-mode.js";
+import { APPROVAL_MODES, SANDBOX_MODES } from "./approval-mode.js";
 import { expandHome, withoutBom, parseJson, readConfigText } from "../lib/index.js";
 import { unknownKeys, unknownKeyWarning } from "./settings-keys.js";
 

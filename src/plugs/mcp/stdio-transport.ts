@@ -64,7 +64,8 @@ export class ProcessGroupTransport implements Transport {
 		try {
 			launched = this.confine ? this.confine(spec) : spec;
 		} catch (error) {
-			return Promise.reject(error as Error);
+			const code = (error as NodeJS.ErrnoException).code;
+			return Promise.reject(code === "ENOENT" ? spawnError(error as NodeJS.ErrnoException, this.spec) : (error as Error));
 		}
 		return new Promise((resolveStart, rejectStart) => {
 			const child = spawn(launched.command, launched.args, {

@@ -1,8 +1,15 @@
 // /sandbox: shows the mode and what it lets commands do, switches it, or lets commands write one more path
 // for the session (what a "blocked by the sandbox" note asks for).
 import { resolve } from "node:path";
-import { type CommandDefinition, expandHome, SANDBOX_MODE_TEXT, SANDBOX_MODES, type SandboxMode } from "../../core/index.js";
+import { type CommandDefinition, expandHome, SANDBOX_MODES, type SandboxMode } from "../../core/index.js";
 import type { Sandbox } from "./sandbox.js";
+
+/** What each mode lets commands do, in a sentence's middle. */
+export const SANDBOX_MODE_MEANING: Readonly<Record<SandboxMode, string>> = {
+	off: "commands run unconfined, with everything the user can reach",
+	"workspace-write": "commands may write only the working tree and the temp dir (not .git, .loom and the like), the network is closed",
+	"read-only": "commands may write nothing but a private /tmp, the network is closed",
+};
 
 export function sandboxCommand(sandbox: Sandbox, cwd: string, home: string): CommandDefinition<unknown> {
 	return {
@@ -38,7 +45,7 @@ export function sandboxCommand(sandbox: Sandbox, cwd: string, home: string): Com
 				ctx.notify("error", (error as Error).message);
 				return;
 			}
-			ctx.notify("info", `Sandbox: ${word} (${SANDBOX_MODE_TEXT[word as SandboxMode].meaning}).`);
+			ctx.notify("info", `Sandbox: ${word} (${SANDBOX_MODE_MEANING[word as SandboxMode]}).`);
 		},
 	};
 }
@@ -47,7 +54,7 @@ function statusText(sandbox: Sandbox): string {
 	const mode = sandbox.mode;
 	const launcher = sandbox.launcher();
 	const policy = sandbox.policy();
-	const lines = [`Sandbox: ${mode} (${SANDBOX_MODE_TEXT[mode].meaning}). Switch with /sandbox <${SANDBOX_MODES.join("|")}>.`];
+	const lines = [`Sandbox: ${mode} (${SANDBOX_MODE_MEANING[mode]}). Switch with /sandbox <${SANDBOX_MODES.join("|")}>.`];
 	if (launcher.kind === "none") lines.push(`No sandbox can run here: ${launcher.reason}. To have one, ${launcher.fix}.`);
 	else lines.push(`Launcher: ${launcher.path}`);
 	if (mode !== "off") {

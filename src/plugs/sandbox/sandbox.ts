@@ -2,6 +2,8 @@
 // `confine(spec)` returns the spec to spawn, inside bubblewrap or Seatbelt as the mode and policy say. Where no
 // launcher works, a mode chosen by default falls back to running unconfined and says so once; a mode the user
 // asked for (--sandbox, settings) refuses to run the command instead.
+import { accessSync, constants } from "node:fs";
+import { delimiter, join } from "node:path";
 import type { ConfineSpawn, SandboxMode, SpawnSpec } from "../../core/index.js";
 import { bwrapArgs } from "./bwrap-args.js";
 import { findLauncher, type Launcher } from "./launcher-probe.js";
@@ -22,6 +24,24 @@ let fallbackSaid = false;
 /** Lets a test see the notice again (the notice is once per process). */
 export function resetFallbackNotice(): void {
 	fallbackSaid = false;
+}
+
+/**
+ * Throws ENOENT, as a spawn would, for a command not on PATH: inside the launcher it would only be the launcher's
+ * exit status, and the spawner could not say "command not found".
+ */
+function checkFound(spec: SpawnSpec): void {
+	if (spec.command.includes("/")) return;
+	const path = (spec.env ?? process.env).PATH ?? "";
+	const found = path.split(delimiter).some((folder) => {
+		try {
+			accessSync(join(folder || ".", spec.command), constants.X_OK);
+			return true;
+		} catch {
+			return false;
+		}
+	});
+	if (!found) throw Object.assign(new Error(`spawn ${spec.command} ENOENT`), { code: "ENOENT" });
 }
 
 export class Sandbox {
@@ -104,6 +124,7 @@ export class Sandbox {
 		}
 		if (this.mode === "off") return spec;
 		const policy = this.policy();
+		checkFound(spec);
 		if (launcher.kind === "bwrap") return { ...spec, command: launcher.path, args: bwrapArgs(policy, spec) };
 		return { ...spec, command: launcher.path, args: ["-p", seatbeltProfile(policy), spec.command, ...spec.args] };
 	};
