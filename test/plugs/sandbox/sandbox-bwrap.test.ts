@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ProcessGroupTransport } from "../../../src/plugs/mcp/stdio-transport.js";
 import { findLauncher, resetFallbackNotice, Sandbox, startNetworkProxy } from "../../../src/plugs/sandbox/index.js";
+import { sandboxCommand } from "../../../src/plugs/sandbox/sandbox-command.js";
 import { createBashTool } from "../../../src/tools/index.js";
 import { scriptedSdkSession } from "../../support/sdk-session.js";
 import { tempDir } from "../../support/temp-dir.js";
@@ -166,6 +167,29 @@ describe("read-only", () => {
 		expect(output).toMatch(/^x\n.*inside\.txt: Read-only file system/s);
 		expect(existsSync(join(dirs.project, "inside.txt"))).toBe(false);
 		expect(existsSync("/tmp/mine")).toBe(false);
+	});
+});
+
+describe("/sandbox", () => {
+	it("shows the mode and what it allows, switches it, and lets a refused path be written for the session", async () => {
+		const dirs = layout();
+		const sandbox = sandboxFor(dirs, { mode: "workspace-write" });
+		const command = sandboxCommand(sandbox, dirs.project, dirs.home);
+		const notices: string[] = [];
+		const ctx = { notify: (_level: string, text: string) => notices.push(text) } as never;
+		await command.handler("", ctx);
+		expect(notices[0]).toContain("Sandbox: workspace-write (commands may write only the working tree and the temp dir");
+		expect(notices[0]).toContain(`Writable: ${dirs.project}, ${dirs.tmp}`);
+		expect(notices[0]).toContain("Network: closed");
+		const write = `echo x > ${dirs.outside}/granted.txt; true`;
+		expect(await run(sandbox, dirs.project, write)).toContain("Read-only file system");
+		await command.handler(`allow ${dirs.outside}`, ctx);
+		expect(notices[1]).toBe(`Commands may write ${dirs.outside} for this session.`);
+		expect(await run(sandbox, dirs.project, write)).toBe("(no output)");
+		await command.handler("read-only", ctx);
+		expect(sandbox.mode).toBe("read-only");
+		await command.handler("sometimes", ctx);
+		expect(notices.at(-1)).toBe("Unknown sandbox mode \"sometimes\". Use one of: off, workspace-write, read-only, or allow PATH.");
 	});
 });
 
