@@ -3,6 +3,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { loadSettings, SettingsError } from "../../../src/core/config/settings.js";
 import { sandboxPathRules } from "../../../src/plugs/policy/index.js";
 import { bwrapArgs, hostAllowed, sandboxBlocks, sandboxPolicy, seatbeltProfile, type PathProbe } from "../../../src/plugs/sandbox/index.js";
 import { tempDir } from "../../support/temp-dir.js";
@@ -120,5 +121,16 @@ describe("sandboxPathRules", () => {
 		expect(rules.hidden.sort()).toEqual(["/home/u/.kube", join(cwd, ".env"), join(cwd, "config", ".env")].sort());
 		expect(rules.readOnly).toEqual([join(cwd, "dist")]);
 		expect(rules.writable).toEqual(["/srv/notes"]);
+	});
+});
+
+describe("settings' sandbox", () => {
+	it("takes a mode, roots, protected names allowed, hidden paths and a network allowlist; refuses an unknown mode", () => {
+		const home = tempDir();
+		const sandbox = { mode: "read-only", writableRoots: ["~/.npm"], writableProtected: [".git"], hide: ["~/.kube"], network: { allow: ["registry.npmjs.org"] } };
+		writeFileSync(join(home, "settings.json"), JSON.stringify({ sandbox }));
+		expect(loadSettings(home).sandbox).toEqual(sandbox);
+		writeFileSync(join(home, "settings.json"), JSON.stringify({ sandbox: { mode: "sometimes" } }));
+		expect(() => loadSettings(home)).toThrow(SettingsError);
 	});
 });
