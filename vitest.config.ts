@@ -80,6 +80,7 @@ export const PROCESS_TESTS = [
 	"test/plugs/extensions/extension-loading.test.ts",
 	"test/plugs/mcp/http-servers.test.ts",
 	"test/plugs/mcp/stdio-servers.test.ts",
+	"test/plugs/sandbox/sandbox-bwrap.test.ts",
 	"test/plugs/resources/install-resources.test.ts",
 	"test/cli/rpc/rpc-questions.test.ts",
 	"test/sdk/create-agent-session.test.ts",

@@ -7,6 +7,8 @@ import {
 	APPROVAL_MODE_TEXT,
 	APPROVAL_MODES,
 	type ApprovalMode,
+	SANDBOX_MODES,
+	type SandboxMode,
 } from "../core/index.js";
 import { BUILTIN_TOOL_NAMES } from "../tools/index.js";
 import { API_KEY_FLAG, UsageError } from "./run-io.js";
@@ -52,6 +54,8 @@ export interface CliOptions {
 	approval?: ApprovalMode;
 	allow: string[];
 	deny: string[];
+	/** The kernel sandbox of commands and stdio MCP servers; undefined: settings', else the default. */
+	sandbox?: SandboxMode;
 	/** --prune-checkpoints [days]: remove unusable and old checkpoints, then exit. */
 	pruneCheckpoints?: { days: number };
 	/** --export <session> [file]: write a session's conversation as an HTML page, then exit. */
@@ -116,6 +120,7 @@ function buildProgram(version: string, output: ParseOutput, commands: { acp(): v
 		.addOption(new Option("--approval <mode>", approvalHelp()).choices(APPROVAL_MODES))
 		.option("--allow <rule>", 'allow calls without asking, e.g. "bash(npm test)", "edit(src/**)" (repeatable)', collect, [])
 		.option("--deny <rule>", 'never allow such calls, e.g. "bash(git push*)", "write(.env)" (repeatable)', collect, [])
+		.addOption(new Option("--sandbox <mode>", sandboxHelp()).choices(SANDBOX_MODES))
 		.option("--export <path|id>", "write a session's conversation as an HTML page (to the file given after it, or loom-session-<id>.html) and exit")
 		.option("--prune-checkpoints [days]", `remove checkpoints of deleted sessions and those older than days (default ${DEFAULT_PRUNE_DAYS}), then exit`, parseDays)
 		.version(version, "-v, --version", "print the version")
@@ -170,6 +175,10 @@ function buildProgram(version: string, output: ParseOutput, commands: { acp(): v
 /** "auto (default): run everything guards allow; ask: changes wait for you; read-only: only reading". */
 function approvalHelp(): string {
 	return APPROVAL_MODES.map((mode) => `${mode}${mode === "auto" ? " (default)" : ""}: ${APPROVAL_MODE_TEXT[mode].brief}`).join("; ");
+}
+
+function sandboxHelp(): string {
+	return "the kernel sandbox of commands and MCP servers: off; workspace-write (default where bubblewrap runs): write the project and temp only, no network; read-only: write nothing, no network";
 }
 
 /**
@@ -241,6 +250,7 @@ export function parseArgs(
 		approval: raw.approval,
 		allow: raw.allow ?? [],
 		deny: raw.deny ?? [],
+		sandbox: raw.sandbox,
 		pruneCheckpoints: raw.pruneCheckpoints === undefined ? undefined : { days: raw.pruneCheckpoints === true ? DEFAULT_PRUNE_DAYS : raw.pruneCheckpoints },
 		exportSession: typeof raw.export === "string" ? exportTarget(raw.export, args) : undefined,
 		files: args.filter((arg) => arg.startsWith("@") && arg.length > 1).map((arg) => arg.slice(1)),

@@ -52,6 +52,7 @@ export async function createSession(setup: SessionSetup): Promise<CreateAgentSes
 			approval: options.approval,
 			allow: options.allow,
 			deny: options.deny,
+			sandbox: options.sandbox,
 			ui,
 			files: setup.files,
 		}, API_KEY_FLAG);

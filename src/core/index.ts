@@ -48,6 +48,7 @@ export {
 	APPROVAL_MODES,
 	APPROVAL_MODE_TEXT,
 	MAX_CONFIG_BYTES,
+	SANDBOX_MODES,
 	SettingsError,
 	projectTrust,
 	loadProjectSettings,
@@ -58,6 +59,7 @@ export {
 	settingsPath,
 	settingsWarnings,
 	type ApprovalMode,
+	type SandboxMode,
 	type Settings,
 } from "./config/index.js";
 export {
@@ -118,6 +120,8 @@ export {
 	MAX_IMAGE_BYTES,
 	ProcessGroupSet,
 	SNIFF_BYTES,
+	type ConfineSpawn,
+	type SpawnSpec,
 	atomicWriteFile,
 	claimUncaughtErrors,
 	detectImageMimeType,

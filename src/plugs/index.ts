@@ -23,5 +23,6 @@ export {
 } from "./extensions/index.js";
 export { installHooks, listHooks, readSettingsHooks, replayHooks, type SettingsHook } from "./hooks/index.js";
 export { McpConfigError, configuredMcpCredentials, installMcp } from "./mcp/index.js";
-export { RuleError, configuredKeys, installApprovalPolicy, secretMask } from "./policy/index.js";
+export { RuleError, configuredKeys, installApprovalPolicy, sandboxPathRules, secretMask } from "./policy/index.js";
 export { installResources } from "./resources/index.js";
+export { Sandbox, installSandbox, type SandboxOptions } from "./sandbox/index.js";

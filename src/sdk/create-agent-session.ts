@@ -1,10 +1,13 @@
 // The one way a session is made, for the CLI and for code embedding loom: options mirroring the command line,
 // the user's settings and models.json, the built-in tools, the default system prompt with context files, then
 // the install steps (extensions, and whatever else plugs into the session) in a fixed order.
+import { homedir, tmpdir } from "node:os";
 import { resolve } from "node:path";
 import {
 	raceAbort,
 	expandHome,
+	repositoryTop,
+	type SandboxMode,
 	API_KEY_OPTION,
 	loadModelRegistry,
 	streamModel,
@@ -38,6 +41,9 @@ import {
 	installExport,
 	installMcp,
 	installHooks,
+	installSandbox,
+	Sandbox,
+	sandboxPathRules,
 } from "../plugs/index.js";
 import { BUILTIN_TOOLS, createBuiltinTools, createUserCommandRunner, sessionProcessGroups, type TextFileAccess } from "../tools/index.js";
 import { type ModelOptions, modelChoice, namedModelChoice } from "./model-option.js";
@@ -94,6 +100,11 @@ export interface CreateAgentSessionOptions extends ModelOptions {
 	approval?: ApprovalMode;
 	allow?: readonly string[];
 	deny?: readonly string[];
+	/**
+	 * The kernel sandbox of bash commands and stdio MCP servers (default: settings' sandbox.mode, else
+	 * workspace-write where bubblewrap or sandbox-exec works, else off with a notice said once).
+	 */
+	sandbox?: SandboxMode;
 }
 
 /** What the install steps report. */
@@ -136,7 +147,8 @@ export async function assembleAgentSession(options: CreateAgentSessionOptions, k
 	// The background jobs of this session's commands end with it, not with another session of the same process.
 	const processGroups = sessionProcessGroups();
 	const redact = (text: string, live: boolean) => (live ? secrets.maskLive(text) : secrets.mask(text));
-	const builtins = createBuiltinTools(cwd, BUILTIN_TOOLS, { processGroups, redact, files: options.files });
+	const sandbox = sessionSandbox(options, settings, home, cwd);
+	const builtins = createBuiltinTools(cwd, BUILTIN_TOOLS, { processGroups, redact, files: options.files, confine: sandbox.confine });
 	const tools = new ToolCatalog(builtins.known, options.tools, builtins.defaults);
 	const session = new AgentSession({
 		cwd,
@@ -167,7 +179,7 @@ export async function assembleAgentSession(options: CreateAgentSessionOptions, k
 	tools.attach(session);
 	const projectTrust = new ProjectTrustGate(home, cwd, options.trustProject ?? settings.trustProjects ?? false);
 	try {
-		const installed = await install(session, { options, home, cwd, settings, tools, projectTrust, secrets });
+		const installed = await install(session, { options, home, cwd, settings, tools, projectTrust, secrets, sandbox });
 		tools.checkChoice();
 		if (projectTrust.status === "undecided" && projectTrust.pending.length > 0) {
 			session
@@ -200,6 +212,27 @@ interface Assembly {
 	projectTrust: ProjectTrustGate;
 	/** The configured keys and secret-looking environment values, masked in what tools return. */
 	secrets: SecretMask;
+	/** What commands and stdio servers start through. */
+	sandbox: Sandbox;
+}
+
+/** The session's sandbox: the mode asked for, the settings' roots and allowlist, the approval rules' paths. */
+function sessionSandbox(options: CreateAgentSessionOptions, settings: Settings, home: string, cwd: string): Sandbox {
+	const userHome = homedir();
+	let pathRules;
+	try {
+		pathRules = sandboxPathRules({ flags: { allow: options.allow, deny: options.deny }, settings, settingsFile: settingsPath(home), cwd, home: userHome });
+	} catch {
+		// A bad rule is reported by the approval policy's installation, which rejects the session.
+	}
+	return new Sandbox({
+		mode: options.sandbox ?? settings.sandbox?.mode,
+		workTree: repositoryTop(cwd) ?? cwd,
+		home: userHome,
+		tmpDir: tmpdir(),
+		settings: settings.sandbox,
+		pathRules,
+	});
 }
 
 /**
@@ -208,13 +241,14 @@ interface Assembly {
  * tools come first and who may see the others'.
  */
 async function install(session: AgentSession, assembly: Assembly): Promise<Installed> {
-	const { options, home, cwd, settings, tools, projectTrust, secrets } = assembly;
+	const { options, home, cwd, settings, tools, projectTrust, secrets, sandbox } = assembly;
 	const flags = { approval: options.approval, allow: options.allow, deny: options.deny };
 	// Before the policy: a PreToolUse hook's link runs ahead of the approval link in the same stage.
-	installHooks(session, { cwd, home, settings, trust: projectTrust, optIn: options.trustProject ?? settings.trustProjects ?? false });
+	installHooks(session, { cwd, home, settings, trust: projectTrust, optIn: options.trustProject ?? settings.trustProjects ?? false, confine: sandbox.confine });
 	installApprovalPolicy(session, { flags, settings, settingsFile: settingsPath(home), secrets });
 	// MCP servers start here and come up while the rest loads.
-	installMcp(session, { cwd, home, configs: options.mcpConfig, trust: projectTrust, tools });
+	installSandbox(session, sandbox);
+	installMcp(session, { cwd, home, configs: options.mcpConfig, trust: projectTrust, tools, confine: sandbox.confine });
 	await installResources(session, { cwd, home });
 	const { enabled, ...limits } = settings.checkpoints ?? {};
 	installCheckpoints(session, { home, enabled, limits });

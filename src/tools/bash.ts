@@ -1,7 +1,7 @@
 // The bash tool: one shell command, live output, the tail returned, failures thrown with their reason.
 import fs from "node:fs";
 import { type Static, Type } from "@sinclair/typebox";
-import type { AgentToolResult, ProcessGroupSet, UserCommandRunner } from "../core/index.js";
+import type { AgentToolResult, ConfineSpawn, ProcessGroupSet, UserCommandRunner } from "../core/index.js";
 import {
 	isDirectory,
 	formatSize,
@@ -56,6 +56,8 @@ export interface BashToolOptions {
 	redact?: (text: string, live: boolean) => string;
 	/** Tracks the commands' process groups for their owner (a session kills them when disposed). */
 	processGroups?: ProcessGroupSet;
+	/** Starts each command inside the session's sandbox (see plugs/sandbox); default unconfined. */
+	confine?: ConfineSpawn;
 }
 
 export interface BashToolDetails {
@@ -251,6 +253,7 @@ export function createBashRunner(cwd: string, options: BashToolOptions = {}): Ba
 				},
 				resume: () => collector.drained(),
 				processGroups: options.processGroups,
+				confine: options.confine,
 			});
 		} finally {
 			if (updateTimer) clearTimeout(updateTimer);

@@ -1,5 +1,5 @@
 // The built-in tools as one table, and the definitions a session makes from it for a working directory.
-import type { ToolDefinition, ProcessGroupSet } from "../core/index.js";
+import type { ConfineSpawn, ToolDefinition, ProcessGroupSet } from "../core/index.js";
 import { createBashTool } from "./bash.js";
 import { createEditTool } from "./edit.js";
 import { createFindTool } from "./find.js";
@@ -18,6 +18,8 @@ export interface ToolContext {
 	redact?: (text: string, live: boolean) => string;
 	/** read, edit and write get and put text files' content through this (an editor's buffers) instead of the disk. */
 	files?: TextFileAccess;
+	/** Starts the processes a tool runs inside the session's sandbox. */
+	confine?: ConfineSpawn;
 }
 
 /** Makes a tool working in a directory. */

@@ -1,7 +1,7 @@
 // Runs one shell command in its own process group and settles promptly, whatever its children do.
 // execa is loaded with the first command: loom starts (its screen included) without compiling it.
 import type { Readable } from "node:stream";
-import { ProcessGroupSet } from "../core/index.js";
+import { type ConfineSpawn, ProcessGroupSet } from "../core/index.js";
 
 // The process groups of the commands the tools run. A session's own set is within this one, so that the CLI,
 // leaving, ends every command's background jobs whichever session started them.
@@ -34,6 +34,8 @@ export interface RunCommandOptions {
 	resume: () => Promise<void>;
 	/** Where the command's process group is tracked (its owner's set); default: the tools' own. */
 	processGroups?: ProcessGroupSet;
+	/** The sandbox's launcher: the shell is started as it says (may throw why it cannot run). */
+	confine?: ConfineSpawn;
 }
 
 export interface RunCommandOutcome {
@@ -64,9 +66,11 @@ const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
 
 export async function runCommand(options: RunCommandOptions): Promise<RunCommandOutcome> {
 	const { execa } = await import("execa");
-	const child = execa(options.shell, ["-c", options.command], {
-		cwd: options.cwd,
-		env: options.env,
+	const spec = { command: options.shell, args: ["-c", options.command], cwd: options.cwd, env: options.env };
+	const launched = options.confine ? options.confine(spec) : spec;
+	const child = execa(launched.command, launched.args, {
+		cwd: launched.cwd,
+		env: launched.env,
 		detached: true,
 		stdin: "ignore",
 		stdout: "pipe",

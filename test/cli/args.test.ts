@@ -17,7 +17,7 @@ describe("parseArgs", () => {
 		const { options } = parse(
 			"-p", "--mode", "json", "--provider", "openai", "-m", "gpt-x", "--base-url", "http://h/v1", "--api-key", "k",
 			"--thinking", "high", "--toolExecution", "sequential", "--tools", "read,bash", "--system-prompt", "S",
-			"--append-system-prompt", "A", "--no-context-files", "--max-turns", "3", "--approval", "ask",
+			"--append-system-prompt", "A", "--no-context-files", "--max-turns", "3", "--approval", "ask", "--sandbox", "read-only",
 			"--allow", "bash(npm test)", "--allow", "edit(src/**)", "--deny", "bash(git push*)", "-e", "guard.ts", "--extension", "tools/",
 			"--trust", "--mcp-config", "a.json", "--mcp-config", '{"mcpServers":{}}', "@a.ts", "fix", "@b.png", "it",
 		);
@@ -25,7 +25,7 @@ describe("parseArgs", () => {
 			print: true, mode: "json", provider: "openai", model: "gpt-x", baseUrl: "http://h/v1", apiKey: "k",
 			thinking: "high", toolExecution: "sequential", tools: ["read", "bash"], systemPrompt: "S", appendSystemPrompt: "A",
 			continue: false, resume: false, session: undefined, persist: true, contextFiles: false, maxTurns: 3,
-			approval: "ask", allow: ["bash(npm test)", "edit(src/**)"], deny: ["bash(git push*)"],
+			approval: "ask", allow: ["bash(npm test)", "edit(src/**)"], deny: ["bash(git push*)"], sandbox: "read-only",
 			extensions: ["guard.ts", "tools/"], trust: true, mcpConfig: ["a.json", '{"mcpServers":{}}'], files: ["a.ts", "b.png"], prompt: "fix it",
 		});
 	});
@@ -75,6 +75,7 @@ describe("parseArgs", () => {
 	it("asks for exit 2 on unknown flags and bad values, with the reason on stderr", () => {
 		expect(parse("--nope").result).toEqual({ kind: "exit", code: 2 });
 		expect(parse("--approval", "sometimes").result).toEqual({ kind: "exit", code: 2 });
+		expect(parse("--sandbox", "sometimes").result).toEqual({ kind: "exit", code: 2 });
 		const mode = parse("--mode", "xml");
 		expect(mode.result).toEqual({ kind: "exit", code: 2 });
 		expect(mode.err).toMatch(/Allowed choices are text, json/);

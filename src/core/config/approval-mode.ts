@@ -4,6 +4,10 @@
 export const APPROVAL_MODES = ["auto", "ask", "read-only"] as const;
 export type ApprovalMode = (typeof APPROVAL_MODES)[number];
 
+// The sandbox modes, for the same reason (what each means: the sandbox plug).
+export const SANDBOX_MODES = ["off", "workspace-write", "read-only"] as const;
+export type SandboxMode = (typeof SANDBOX_MODES)[number];
+
 export interface ApprovalModeText {
 	/** As a title: "Read-only". */
 	name: string;

@@ -7,7 +7,7 @@ import { join, resolve } from "node:path";
 import { type Static, Type } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
 import { THINKING_LEVELS } from "../ai/index.js";
-import { APPROVAL_MODES } from "./approval-mode.js";
+import { APPROVAL_MODES, SANDBOX_MODES } from "./approval-mode.js";
 import { expandHome, withoutBom, parseJson, readConfigText } from "../lib/index.js";
 import { unknownKeys, unknownKeyWarning } from "./settings-keys.js";
 
@@ -60,6 +60,25 @@ export const SettingsSchema = Type.Object(
 		deny: Type.Optional(RuleListSchema),
 		/** Built-in guards by name; false turns one off (a project's own settings cannot). */
 		guards: Type.Optional(Type.Record(Type.String(), Type.Boolean())),
+		/** The kernel sandbox of commands and stdio MCP servers (see the README's "Sandbox"); --sandbox overrides the mode. */
+		sandbox: Type.Optional(
+			Type.Object({
+				/** Default: workspace-write where bubblewrap can run, else off (said once). */
+				mode: Type.Optional(Type.Union(SANDBOX_MODES.map((mode) => Type.Literal(mode)))),
+				/** More folders commands may write in workspace-write ("~/.npm", "/var/tmp/build"). */
+				writableRoots: Type.Optional(RuleListSchema),
+				/** Protected names inside writable roots that commands may write after all (".git" lets `git commit` run). */
+				writableProtected: Type.Optional(RuleListSchema),
+				/** More files and folders hidden from commands, besides ~/.ssh, ~/.aws and read deny rules. */
+				hide: Type.Optional(RuleListSchema),
+				network: Type.Optional(
+					Type.Object({
+						/** Hosts commands may reach through loom's proxy ("registry.npmjs.org", "*.github.com"); default none: the network is closed. */
+						allow: Type.Optional(RuleListSchema),
+					}),
+				),
+			}),
+		),
 		/** Run every project's own code (.loom/extensions, .mcp.json servers) without asking; like --trust everywhere. */
 		trustProjects: Type.Optional(Type.Boolean()),
 		/** Shell commands run on the session's events, by event name (PreToolUse, Stop, …), in Claude Code's schema. */

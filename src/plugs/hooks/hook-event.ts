@@ -4,7 +4,7 @@
 // `permissionDecision`, `permissionDecisionReason`, `additionalContext`, `updatedInput`), or plain text (context
 // for UserPromptSubmit and SessionStart). Exit 2: blocks, with stderr as the reason. Any other end is an error
 // the user is told of, and the event goes on.
-import { showControls, type ProcessGroupSet } from "../../core/index.js";
+import { type ConfineSpawn, showControls, type ProcessGroupSet } from "../../core/index.js";
 import type { HookEvent, SettingsHook } from "./hook-settings.js";
 import { runHookCommand, type HookCommandResult } from "./run-hook-command.js";
 
@@ -36,6 +36,7 @@ export interface EventRunOptions {
 	stdoutIsContext?: boolean;
 	/** The commands may outlive loom, and nothing is heard of them (SessionEnd); see runHookCommand. */
 	outlive?: boolean;
+	confine?: ConfineSpawn;
 }
 
 const PERMISSION_RANK: Record<PermissionDecision, number> = { allow: 1, ask: 2, deny: 3 };
@@ -62,6 +63,7 @@ export async function runHookEvent(event: HookEvent, hooks: readonly SettingsHoo
 				signal: options.signal,
 				groups: options.groups,
 				outlive: options.outlive,
+				confine: options.confine,
 			}),
 		),
 	);

@@ -10,6 +10,7 @@ import {
 	type AfterToolCallResult,
 	type BeforeLink,
 	type AfterLink,
+	type ConfineSpawn,
 	ProcessGroupSet,
 	type ProjectTrustGate,
 	type SessionEvent,
@@ -33,6 +34,8 @@ export interface HooksOptions {
 	optIn?: boolean;
 	/** Default ~/.claude. */
 	claudeHome?: string;
+	/** The sandbox's launcher: hook commands run confined where it is on. */
+	confine?: ConfineSpawn;
 }
 
 export interface InstalledHooks {
@@ -65,7 +68,7 @@ export function installHooks(session: AgentSession, options: HooksOptions): Inst
 		for (const notice of outcome.notices) session.ui.notify(notice.level, notice.text);
 	};
 	const run = async (event: HookEvent, hooks: readonly SettingsHook[], input: Record<string, unknown>, signal?: AbortSignal, stdoutIsContext = false) => {
-		const outcome = await runHookEvent(event, hooks, { ...base(), ...input }, { cwd, env, signal, groups, stdoutIsContext });
+		const outcome = await runHookEvent(event, hooks, { ...base(), ...input }, { cwd, env, signal, groups, stdoutIsContext, confine: options.confine });
 		tell(outcome);
 		return outcome;
 	};
@@ -149,7 +152,7 @@ export function installHooks(session: AgentSession, options: HooksOptions): Inst
 	// Disposal is synchronous and loom may exit right after it: the commands run on their own, within their timeouts.
 	session.onDispose(() => {
 		const hooks = matching("SessionEnd");
-		if (hooks.length > 0) void runHookEvent("SessionEnd", hooks, { ...base(), reason: "other" }, { cwd, env, outlive: true });
+		if (hooks.length > 0) void runHookEvent("SessionEnd", hooks, { ...base(), reason: "other" }, { cwd, env, outlive: true, confine: options.confine });
 	});
 
 	admitProjectHooks(session, options, all, (hooks) => {

@@ -1,9 +1,9 @@
 // The one way a settings hook's command runs: `bash -c <command>` in a process group of its own, the event's
 // JSON on stdin, its output bounded, and the whole group killed on timeout or abort. Whatever the command does
 // (hang, flood, crash, close stdin early), this resolves: it never rejects and never outlives its timeout by more
-// than the kill. The sandbox, when on, wraps this function's spawn.
+// than the kill. The sandbox, when on, confines the command (`confine`).
 import { spawn } from "node:child_process";
-import { ProcessGroupSet } from "../../core/index.js";
+import { type ConfineSpawn, ProcessGroupSet, type SpawnSpec } from "../../core/index.js";
 
 /** Each of stdout and stderr keeps at most this much; the rest is dropped (and said). */
 export const MAX_HOOK_OUTPUT_BYTES = 256 * 1024;
@@ -24,6 +24,8 @@ export interface HookCommandOptions {
 	 * The promise resolves as soon as it started.
 	 */
 	outlive?: boolean;
+	/** The sandbox's launcher: the command runs as it returns (unconfined without it). */
+	confine?: ConfineSpawn;
 }
 
 export interface HookCommandResult {
@@ -42,6 +44,12 @@ const CLOSE_GRACE_MS = 1000;
 
 const fallbackGroups = new ProcessGroupSet();
 
+/** `bash -c command` as it is to be spawned: confined where the sandbox is on. Throws where it refuses to run. */
+function hookSpawn(command: string, options: HookCommandOptions): SpawnSpec {
+	const spec: SpawnSpec = { command: "bash", args: ["-c", command], cwd: options.cwd, env: { ...process.env, ...options.env } };
+	return options.confine ? options.confine(spec) : spec;
+}
+
 /** Runs one hook command to its end, its timeout, or the signal; see the file's header. */
 export function runHookCommand(command: string, options: HookCommandOptions): Promise<HookCommandResult> {
 	if (options.outlive) return startOutliving(command, options);
@@ -54,9 +62,10 @@ export function runHookCommand(command: string, options: HookCommandOptions): Pr
 		let settled = false;
 		let child: ReturnType<typeof spawn>;
 		try {
-			child = spawn("bash", ["-c", command], {
-				cwd: options.cwd,
-				env: { ...process.env, ...options.env },
+			const spec = hookSpawn(command, options);
+			child = spawn(spec.command, spec.args, {
+				cwd: spec.cwd,
+				env: spec.env,
 				detached: true,
 				stdio: ["pipe", "pipe", "pipe"],
 			});
@@ -111,10 +120,12 @@ function startOutliving(command: string, options: HookCommandOptions): Promise<H
 	const started = (spawnError?: string): HookCommandResult => ({ exitCode: null, stdout: "", stderr: "", timedOut: false, aborted: false, ...(spawnError ? { spawnError } : {}) });
 	try {
 		const seconds = String(Math.max(1, Math.ceil(options.timeoutMs / 1000)));
-		// Not --foreground: timeout leads the group and kills all of it.
-		const child = spawn("timeout", ["-s", "KILL", seconds, "bash", "-c", command], {
-			cwd: options.cwd,
-			env: { ...process.env, ...options.env },
+		// Not --foreground: timeout leads the group and kills all of it. It is the sandbox's parent, so a confined
+		// command outlives loom too.
+		const spec = hookSpawn(command, options);
+		const child = spawn("timeout", ["-s", "KILL", seconds, spec.command, ...spec.args], {
+			cwd: spec.cwd,
+			env: spec.env,
 			detached: true,
 			stdio: ["pipe", "ignore", "ignore"],
 		});

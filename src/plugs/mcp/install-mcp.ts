@@ -1,7 +1,7 @@
 // The one entry the session's assembly calls: reads the configuration, starts the servers (without delaying
 // anything; a project's once it is trusted), gives their tools to the session's tool set as each becomes ready,
 // makes a prompt wait for servers still starting, registers `/mcp`, and closes the servers with the session.
-import type { AgentSession, ProjectTrustGate } from "../../core/index.js";
+import type { AgentSession, ConfineSpawn, ProjectTrustGate } from "../../core/index.js";
 import { loadMcpConfig } from "./config-sources.js";
 import { mcpCommand } from "./mcp-command.js";
 import { McpServers, type McpToolSet } from "./mcp-servers.js";
@@ -19,6 +19,8 @@ export interface InstallMcpOptions {
 	tools: McpToolSet & { expectTools(expected: { accepts(pattern: string): boolean; hint: string }): void };
 	/** The version loom gives servers when it connects. */
 	clientVersion?: string;
+	/** The sandbox's launcher: stdio servers start through it. */
+	confine?: ConfineSpawn;
 }
 
 /**
@@ -36,7 +38,7 @@ export function installMcp(session: AgentSession, options: InstallMcpOptions): M
 		// A server's messages may echo its configured credentials.
 		notify: (level, text) => session.ui.notify(level, session.maskSecrets(text)),
 		// The SDK loads here, on the first server's start: a session without servers never loads it.
-		open: async (spec, events) => (await import("./open-client.js")).openClient(spec, options.clientVersion ?? "0", events),
+		open: async (spec, events) => (await import("./open-client.js")).openClient(spec, options.clientVersion ?? "0", events, options.confine),
 	});
 	session.commands.register(mcpCommand(servers));
 	if (config.servers.length === 0) return servers;

@@ -8,7 +8,7 @@ import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { ErrorCode, McpError, type Tool } from "@modelcontextprotocol/sdk/types.js";
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
 import type { jsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/types.js";
-import { errorMessageWithCause } from "../../core/index.js";
+import { type ConfineSpawn, errorMessageWithCause } from "../../core/index.js";
 import { type FailureKind, formatMs, RequestFailure, schemaIssuesText } from "./call-errors.js";
 import type { McpServerSpec } from "./mcp-config.js";
 import { ProcessGroupTransport } from "./stdio-transport.js";
@@ -39,8 +39,8 @@ export interface OpenClient {
 	close(): Promise<void>;
 }
 
-export async function openClient(spec: McpServerSpec, version: string, events: ClientEvents): Promise<OpenClient> {
-	const transport = createTransport(spec);
+export async function openClient(spec: McpServerSpec, version: string, events: ClientEvents, confine?: ConfineSpawn): Promise<OpenClient> {
+	const transport = createTransport(spec, confine);
 	const client = new Client(
 		{ name: "loom", version },
 		{
@@ -114,8 +114,8 @@ const lenientValidator: jsonSchemaValidator = {
 	},
 };
 
-function createTransport(spec: McpServerSpec): Transport {
-	if (spec.transport === "stdio") return new ProcessGroupTransport(spec);
+function createTransport(spec: McpServerSpec, confine: ConfineSpawn | undefined): Transport {
+	if (spec.transport === "stdio") return new ProcessGroupTransport(spec, confine);
 	const options = { requestInit: { headers: spec.headers } };
 	return spec.transport === "sse" ? new SSEClientTransport(new URL(spec.url), options) : new StreamableHTTPClientTransport(new URL(spec.url), options);
 }

@@ -6,7 +6,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { ReadBuffer, STDIO_DEFAULT_MAX_BUFFER_SIZE, serializeMessage } from "@modelcontextprotocol/sdk/shared/stdio.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
-import { isDirectory, ProcessGroupSet } from "../../core/index.js";
+import { type ConfineSpawn, isDirectory, ProcessGroupSet } from "../../core/index.js";
 import type { StdioServerSpec } from "./mcp-config.js";
 
 /** How much of the server's stderr is kept for messages. */
@@ -33,7 +33,11 @@ export class ProcessGroupTransport implements Transport {
 	private exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
 	private exited: Promise<void> = Promise.resolve();
 
-	constructor(private readonly spec: StdioServerSpec) {}
+	/** `confine`: the sandbox's launcher, which the server starts through (it may throw why it cannot run). */
+	constructor(
+		private readonly spec: StdioServerSpec,
+		private readonly confine?: ConfineSpawn,
+	) {}
 
 	/** The server's process id (its group's id too), once started. */
 	get pid(): number | undefined {
@@ -55,10 +59,18 @@ export class ProcessGroupTransport implements Transport {
 	start(): Promise<void> {
 		if (this.child) throw new Error("This transport was started already.");
 		if (!isDirectory(this.spec.cwd)) return Promise.reject(new Error(`its working directory ${this.spec.cwd} does not exist`));
+		const spec = { command: this.spec.command, args: this.spec.args, cwd: this.spec.cwd, env: { ...process.env, ...this.spec.env } };
+		let launched;
+		try {
+			launched = this.confine ? this.confine(spec) : spec;
+		} catch (error) {
+			const code = (error as NodeJS.ErrnoException).code;
+			return Promise.reject(code === "ENOENT" ? spawnError(error as NodeJS.ErrnoException, this.spec) : (error as Error));
+		}
 		return new Promise((resolveStart, rejectStart) => {
-			const child = spawn(this.spec.command, this.spec.args, {
-				cwd: this.spec.cwd,
-				env: { ...process.env, ...this.spec.env },
+			const child = spawn(launched.command, launched.args, {
+				cwd: launched.cwd,
+				env: launched.env,
 				stdio: ["pipe", "pipe", "pipe"],
 				detached: true,
 			});

@@ -3,3 +3,4 @@ export { installApprovalPolicy, type ApprovalPolicy } from "./install.js";
 export { RuleError } from "./rules.js";
 export { configuredKeys, secretMask } from "./secrets.js";
 export { CLAUDE_CODE_TOOLS } from "./claude-code-rules.js";
+export { sandboxPathRules, type SandboxPathOptions, type SandboxPathRules } from "./sandbox-paths.js";

@@ -5,9 +5,10 @@ import fileCompletion from "./file-completion.mjs";
 import loopOverhead from "./loop-overhead.mjs";
 import parallelTools from "./parallel-tools.mjs";
 import screenReady from "./screen-ready.mjs";
+import sandbox from "./sandbox.mjs";
 import sessions from "./sessions.mjs";
 import startup from "./startup.mjs";
 import streamingScreen from "./streaming-screen.mjs";
 import toolIo from "./tool-io.mjs";
 
-export const benchmarks = [startup, screenReady, loopOverhead, parallelTools, streamingScreen, toolIo, sessions, grep, fileCompletion, checkpoints];
+export const benchmarks = [startup, screenReady, loopOverhead, parallelTools, streamingScreen, toolIo, sessions, grep, fileCompletion, checkpoints, sandbox];

@@ -1,0 +1,63 @@
+// Whether this machine can confine a command: bubblewrap on Linux (found on PATH and able to make its
+// namespaces: user namespaces may be off, or a container may forbid them), sandbox-exec on macOS. Asked once
+// per process and PATH; the answer is kept.
+import { spawnSync } from "node:child_process";
+import { accessSync, constants } from "node:fs";
+import { delimiter, join } from "node:path";
+
+export type Launcher = { kind: "bwrap" | "seatbelt"; path: string } | { kind: "none"; reason: string; fix: string };
+
+const SEATBELT = "/usr/bin/sandbox-exec";
+/** bwrap starts in a few milliseconds; this is for a machine under load. */
+const PROBE_TIMEOUT_MS = 10_000;
+
+const probed = new Map<string, Launcher>();
+
+/** The launcher for this platform, probed on first use for each PATH. */
+export function findLauncher(pathVariable: string | undefined = process.env.PATH, platform: NodeJS.Platform = process.platform): Launcher {
+	const key = `${platform}\0${pathVariable ?? ""}`;
+	let launcher = probed.get(key);
+	if (!launcher) {
+		launcher = probe(pathVariable ?? "", platform);
+		probed.set(key, launcher);
+	}
+	return launcher;
+}
+
+function probe(pathVariable: string, platform: NodeJS.Platform): Launcher {
+	if (platform === "darwin") {
+		return executable(SEATBELT)
+			? { kind: "seatbelt", path: SEATBELT }
+			: { kind: "none", reason: `${SEATBELT} is missing`, fix: "it ships with macOS; check that /usr/bin is intact" };
+	}
+	if (platform !== "linux") return { kind: "none", reason: `loom has no sandbox for ${platform}`, fix: "run loom on Linux or macOS for one" };
+	const bwrap = pathVariable
+		.split(delimiter)
+		.filter((folder) => folder !== "")
+		.map((folder) => join(folder, "bwrap"))
+		.find(executable);
+	if (!bwrap) {
+		return { kind: "none", reason: "bubblewrap (bwrap) is not on PATH", fix: "install it (Debian, Ubuntu: apt install bubblewrap; Fedora: dnf install bubblewrap; Arch: pacman -S bubblewrap)" };
+	}
+	const run = spawnSync(bwrap, ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--unshare-net", "--die-with-parent", "--", "/bin/sh", "-c", ":"], {
+		stdio: ["ignore", "ignore", "pipe"],
+		timeout: PROBE_TIMEOUT_MS,
+		encoding: "utf8",
+	});
+	if (run.status === 0) return { kind: "bwrap", path: bwrap };
+	const said = (run.stderr ?? "").trim().split("\n")[0] || run.error?.message || `exit ${run.status ?? run.signal}`;
+	return {
+		kind: "none",
+		reason: `${bwrap} cannot create its namespaces here (${said})`,
+		fix: "allow unprivileged user namespaces (sysctl kernel.unprivileged_userns_clone=1; on Ubuntu 24.04 also kernel.apparmor_restrict_unprivileged_userns=0), or in a container run it with user namespaces allowed",
+	};
+}
+
+function executable(path: string): boolean {
+	try {
+		accessSync(path, constants.X_OK);
+		return true;
+	} catch {
+		return false;
+	}
+}

@@ -1,0 +1,79 @@
+// What the sandbox lets a command do, as one value both launchers (bubblewrap, Seatbelt) compile: which folders
+// it may write, which names inside them stay read-only, what it must not see, and whether it reaches the network.
+import { join, resolve } from "node:path";
+import { expandHome, type SandboxMode, type Settings } from "../../core/index.js";
+
+/**
+ * Inside a writable root these stay read-only unless the user allows them: code planted there runs later without
+ * anyone approving it (git hooks and config, loom's and Claude Code's settings and extensions, MCP servers, editor tasks).
+ */
+export const PROTECTED_NAMES = [".git", ".loom", ".claude", ".mcp.json", ".vscode"] as const;
+
+/** Secrets hidden from every command, besides what `read` deny rules and `sandbox.hide` name. */
+export const DEFAULT_HIDDEN = ["~/.ssh", "~/.aws", "~/.gnupg"] as const;
+
+export type SandboxNetwork =
+	| { kind: "closed" }
+	/** Only through loom's proxy at `proxyUrl`, which lets `allow` hosts through (the network is shared: a weaker guarantee). */
+	| { kind: "proxy"; allow: readonly string[]; proxyUrl?: string };
+
+export interface SandboxPolicy {
+	mode: SandboxMode;
+	/** Absolute folders commands may write (none in read-only). */
+	writableRoots: string[];
+	/** Names kept read-only inside each writable root. */
+	protectedNames: string[];
+	/** Absolute paths kept read-only wherever they are (write/edit deny rules). */
+	readOnlyPaths: string[];
+	/** Absolute paths replaced by an empty folder or file. */
+	hiddenPaths: string[];
+	/** The project, seen (read-only at least) even where a private /tmp would cover it. */
+	workTree: string;
+	/** The system temp dir: writable in workspace-write, private in read-only. */
+	tmpDir: string;
+	/** A private, empty /tmp and temp dir instead of the host's. */
+	privateTmp: boolean;
+	network: SandboxNetwork;
+}
+
+export interface SandboxPolicyInputs {
+	mode: SandboxMode;
+	/** The project: the repository's top, else the working directory. */
+	workTree: string;
+	home: string;
+	/** The system temp dir (os.tmpdir()), writable in workspace-write. */
+	tmpDir: string;
+	settings?: Settings["sandbox"];
+	/** What the approval rules' file patterns compile to. */
+	pathRules?: { hidden: readonly string[]; readOnly: readonly string[]; writable: readonly string[] };
+}
+
+export function sandboxPolicy(inputs: SandboxPolicyInputs): SandboxPolicy {
+	const { mode, home, settings = {}, pathRules } = inputs;
+	const absolute = (path: string) => resolve(expandHome(path, home));
+	const writable = mode === "workspace-write";
+	const allowProtected = new Set(settings.writableProtected ?? []);
+	const allow = settings.network?.allow ?? [];
+	return {
+		mode,
+		writableRoots: writable
+			? unique([resolve(inputs.workTree), resolve(inputs.tmpDir), ...(settings.writableRoots ?? []).map(absolute), ...(pathRules?.writable ?? [])])
+			: [],
+		protectedNames: PROTECTED_NAMES.filter((name) => !allowProtected.has(name)),
+		readOnlyPaths: unique([...(pathRules?.readOnly ?? [])]),
+		hiddenPaths: unique([...DEFAULT_HIDDEN.map((path) => join(home, path.slice(2))), ...(settings.hide ?? []).map(absolute), ...(pathRules?.hidden ?? [])]),
+		workTree: resolve(inputs.workTree),
+		tmpDir: resolve(inputs.tmpDir),
+		privateTmp: mode === "read-only",
+		network: allow.length > 0 ? { kind: "proxy", allow } : { kind: "closed" },
+	};
+}
+
+/** The protected names inside each writable root but the temp dir (shared with every program, it plants nothing loom runs). */
+export function protectedPaths(policy: SandboxPolicy): string[] {
+	return policy.writableRoots.filter((root) => root !== policy.tmpDir).flatMap((root) => policy.protectedNames.map((name) => join(root, name)));
+}
+
+function unique(paths: string[]): string[] {
+	return [...new Set(paths)];
+}
