@@ -223,10 +223,18 @@ describe("a settings hook", () => {
 		const hook = `echo in > "$LOOM_PROJECT_DIR/hook.txt"; echo out > ${JSON.stringify(join(dirs.outside, "hook.txt"))}; exit 0`;
 		mkdirSync(loomHome);
 		writeFileSync(join(loomHome, "settings.json"), JSON.stringify({ hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: hook }] }] } }));
-		const { session } = await scriptedSdkSession(server, { sandbox: "workspace-write" }, { cwd: dirs.project, home: loomHome });
-		server.enqueue({ toolCalls: [{ id: "call_1", name: "bash", arguments: { command: "true" } }] }, { text: "done" });
-		await session.prompt("go");
-		session.dispose();
+		// The system temp dir is writable, and holds the layout: the sandbox's own temp dir stands for it.
+		const saved = process.env.TMPDIR;
+		process.env.TMPDIR = dirs.tmp;
+		try {
+			const { session } = await scriptedSdkSession(server, { sandbox: "workspace-write" }, { cwd: dirs.project, home: loomHome });
+			server.enqueue({ toolCalls: [{ id: "call_1", name: "bash", arguments: { command: "true" } }] }, { text: "done" });
+			await session.prompt("go");
+			session.dispose();
+		} finally {
+			if (saved === undefined) delete process.env.TMPDIR;
+			else process.env.TMPDIR = saved;
+		}
 		expect(readFileSync(join(dirs.project, "hook.txt"), "utf8")).toBe("in\n");
 		expect(tree(dirs.outside)).toEqual([]);
 	});
