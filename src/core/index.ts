@@ -226,6 +226,7 @@ export {
 	type AfterLink,
 	type ApprovalChoice,
 	type ApprovalOutcome,
+	type BackgroundShellSummary,
 	type ApprovalSubject,
 	type BeforeLink,
 	type CommandContext,
