@@ -5,13 +5,13 @@
 export const BUILTIN_TOOL_NAMES = [
 	{ name: "read", byDefault: true },
 	{ name: "bash", byDefault: true },
-	{ name: "bash_output", byDefault: true },
-	{ name: "bash_kill", byDefault: true },
 	{ name: "edit", byDefault: true },
 	{ name: "write", byDefault: true },
 	{ name: "grep", byDefault: false },
 	{ name: "find", byDefault: false },
 	{ name: "ls", byDefault: false },
+	{ name: "bash_output", byDefault: true },
+	{ name: "bash_kill", byDefault: true },
 	{ name: "ask_user", byDefault: true },
 ] as const;
 
