@@ -57,6 +57,8 @@ export {
 	settingsWarnings,
 	type ApprovalMode,
 	type Settings,
+	NOTIFY_VIA,
+	type NotifyVia,
 } from "./config/index.js";
 export {
 	Agent,
