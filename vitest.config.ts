@@ -33,6 +33,7 @@ export const PROCESS_TESTS = [
 	"test/cli/mcp.test.ts",
 	"test/cli/models.test.ts",
 	"test/cli/print/print-mode.test.ts",
+	"test/cli/print/ask-user-print.test.ts",
 	"test/cli/resources.test.ts",
 	"test/cli/rpc-mode.test.ts",
 	"test/cli/session-lock.test.ts",
