@@ -111,7 +111,7 @@ export function App({ session, initialPrompt, initialAttachments, inputActive, o
 	const dialogs = useDialogs(session, notify, inputActive);
 	const dialogTitle = dialogs.current ? (dialogs.current.kind === "select" ? dialogs.current.options.title : dialogs.current.title) : undefined;
 	const dialogId = dialogs.current?.id;
-	// biome-ignore lint/correctness/useExhaustiveDependencies: once per dialog, by its id
+	// Once per dialog (by its id), not on every render while it is open.
 	useEffect(() => {
 		if (dialogTitle !== undefined) onDialog?.(dialogTitle);
 	}, [dialogId]);
