@@ -133,10 +133,6 @@ export class BackgroundShells {
 		return [...this.shells.values()].map((shell) => shell.summary);
 	}
 
-	get running(): number {
-		return this.list().filter((shell) => shell.status === "running").length;
-	}
-
 	/** Starts `spawn` and returns its first read once it has printed its first lines, ended, or had `waitMs`. */
 	async start(spawn: BackgroundSpawn, waitMs = FIRST_OUTPUT_WAIT_MS): Promise<BackgroundRead> {
 		const id = `bg${++this.counter}`;
