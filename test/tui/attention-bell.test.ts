@@ -2,7 +2,7 @@
 // setting), one that ends while it is focused and was short does not; the focus reports never reach the editor.
 import { stripVTControlCharacters } from "node:util";
 import { describe, expect, it } from "vitest";
-import { autoRing, ringSequence } from "../../src/tui/screen/index.js";
+import { AttentionBell, autoRing, ringSequence } from "../../src/tui/screen/index.js";
 import { runInteractive } from "../../src/tui/index.js";
 import { waitFor } from "../support/wait-for.js";
 import { FakeSession, gate } from "./fake-session.js";
@@ -46,6 +46,25 @@ describe("notifications", () => {
 		await typeKeys(stdin, "/quit", "\r");
 		expect(await done).toBe(0);
 		expect(output()).toContain("\u001b[?1004l");
+	});
+
+	it("rings when a run waits for an answer unfocused or after the threshold, never for a question outside a run or with notify off", () => {
+		let now = 0;
+		const written: string[] = [];
+		const bell = new AttentionBell({ write: (text) => written.push(text), setting: { via: "bel", afterSeconds: 10 }, now: () => now });
+		bell.waiting("Trust this folder?");
+		bell.runStarted();
+		bell.waiting("Allow bash to run this command?");
+		expect(written).toEqual([]);
+		now = 11_000;
+		bell.waiting("The agent asks");
+		bell.setFocused(false);
+		bell.runEnded("aborted");
+		expect(written).toEqual(["\u0007"]);
+		bell.runStarted();
+		bell.waiting("The agent asks");
+		expect(written).toEqual(["\u0007", "\u0007"]);
+		expect(new AttentionBell({ write: () => {}, setting: "off" }).enabled).toBe(false);
 	});
 
 	it("chooses OSC 9 or 777 only where the terminal shows it, BEL elsewhere and inside tmux", () => {
