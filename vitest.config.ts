@@ -10,6 +10,7 @@ const TESTS = ["test/**/*.test.ts", "test/**/*.test.tsx"];
  */
 export const PROCESS_TESTS = [
 	"test/cli/acp/acp-agent.test.ts",
+	"test/sdk/background-shells.test.ts",
 	"test/cli/acp/acp-permissions.test.ts",
 	"test/cli/acp/client-files.test.ts",
 	"test/bench/smoke.test.ts",
@@ -34,6 +35,7 @@ export const PROCESS_TESTS = [
 	"test/cli/mcp.test.ts",
 	"test/cli/models.test.ts",
 	"test/cli/print/print-mode.test.ts",
+	"test/cli/print/ask-user-print.test.ts",
 	"test/cli/resources.test.ts",
 	"test/cli/rpc-mode.test.ts",
 	"test/cli/session-lock.test.ts",
@@ -93,6 +95,7 @@ export const PROCESS_TESTS = [
 	"test/tools/output-files.test.ts",
 	"test/tools/special-files.test.ts",
 	"test/tui/approval-tmux.test.ts",
+	"test/tui/long-tasks-tmux.test.ts",
 	"test/tui/e2e-tmux.test.ts",
 	"test/tui/escape-sequences-tmux.test.ts",
 	"test/tui/fork-tmux.test.ts",

@@ -92,7 +92,7 @@ export async function runSession(options: CliOptions, home: string, io: RunIo, v
 		// The screen sends the @files read above with the prompt, shown as typed with what went along.
 		if (interactive) {
 			const initialPrompt = [options.prompt.trim(), ...options.files.map((file) => mentionWord(file))].filter((part) => part !== "").join(" ");
-			return await runScreen(session, { initialPrompt, initialAttachments: input.attached }, io, home);
+			return await runScreen(session, { initialPrompt, initialAttachments: input.attached, notify: settings.notify }, io, home);
 		}
 		if (rpc) return await runRpc(session, io);
 		// A prompt template or skill named by the words is expanded as the screen would; other commands are refused.
@@ -105,7 +105,7 @@ export async function runSession(options: CliOptions, home: string, io: RunIo, v
 	}
 }
 
-async function runScreen(session: AgentSession, first: Pick<InteractiveOptions, "initialPrompt" | "initialAttachments">, io: RunIo, loomHome: string): Promise<number> {
+async function runScreen(session: AgentSession, first: Pick<InteractiveOptions, "initialPrompt" | "initialAttachments" | "notify">, io: RunIo, loomHome: string): Promise<number> {
 	// From a run's run_start until its run_end has been delivered (the session file and checkpoint complete).
 	let runEnded: Promise<void> | undefined;
 	let endRun = () => {};
@@ -138,7 +138,17 @@ async function runScreen(session: AgentSession, first: Pick<InteractiveOptions, 
 	});
 	try {
 		const { runInteractive } = await import("../tui/index.js");
-		const code = await runInteractive(session, { initialPrompt: first.initialPrompt || undefined, initialAttachments: first.initialAttachments, stdin: io.stdin, stdout: io.stdout, stderr: io.stderr, loomHome, stop });
+		const code = await runInteractive(session, {
+			initialPrompt: first.initialPrompt || undefined,
+			initialAttachments: first.initialAttachments,
+			notify: first.notify,
+			env: io.env,
+			stdin: io.stdin,
+			stdout: io.stdout,
+			stderr: io.stderr,
+			loomHome,
+			stop,
+		});
 		// The screen is gone: say how to come back to what it left (a session with nothing saved has nothing to resume).
 		if (session.sessionFile !== undefined && session.sessionSaved) io.stdout.write(`Resume this session with: loom --session ${session.sessionId}\n`);
 		return signalled ?? code;

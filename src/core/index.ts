@@ -61,6 +61,8 @@ export {
 	type ApprovalMode,
 	type SandboxMode,
 	type Settings,
+	NOTIFY_VIA,
+	type NotifyVia,
 } from "./config/index.js";
 export {
 	Agent,
@@ -238,6 +240,7 @@ export {
 	type StopQuestion,
 	type ApprovalChoice,
 	type ApprovalOutcome,
+	type BackgroundShellSummary,
 	type ApprovalSubject,
 	type BeforeLink,
 	type CommandContext,

@@ -46,6 +46,7 @@ import {
 	sandboxPathRules,
 } from "../plugs/index.js";
 import { BUILTIN_TOOLS, createBuiltinTools, createUserCommandRunner, sessionProcessGroups, type TextFileAccess } from "../tools/index.js";
+import { backgroundShellsFor, installBackgroundShells } from "./background-shells-command.js";
 import { type ModelOptions, modelChoice, namedModelChoice } from "./model-option.js";
 import { SessionManager } from "./session-manager.js";
 import { SessionOptionError } from "./session-option-error.js";
@@ -148,7 +149,9 @@ export async function assembleAgentSession(options: CreateAgentSessionOptions, k
 	const processGroups = sessionProcessGroups();
 	const redact = (text: string, live: boolean) => (live ? secrets.maskLive(text) : secrets.mask(text));
 	const sandbox = sessionSandbox(options, settings, home, cwd);
-	const builtins = createBuiltinTools(cwd, BUILTIN_TOOLS, { processGroups, redact, files: options.files, confine: sandbox.confine });
+	let made: AgentSession | undefined;
+	const backgroundShells = backgroundShellsFor(() => made, (text) => redact(text, false));
+	const builtins = createBuiltinTools(cwd, BUILTIN_TOOLS, { processGroups, redact, files: options.files, confine: sandbox.confine, backgroundShells, ui: () => session.ui });
 	const tools = new ToolCatalog(builtins.known, options.tools, builtins.defaults);
 	const session = new AgentSession({
 		cwd,
@@ -174,8 +177,10 @@ export async function assembleAgentSession(options: CreateAgentSessionOptions, k
 		warnings: [...settingsWarnings(settings), ...contextFiles.flatMap((file) => (file.warning ? [file.warning] : []))],
 		userCommands: createUserCommandRunner(cwd, { processGroups, redact }),
 	});
+	made = session;
 	session.setUi(options.ui ?? stderrUi());
 	session.onDispose(() => processGroups.killAll());
+	installBackgroundShells(session, backgroundShells);
 	tools.attach(session);
 	const projectTrust = new ProjectTrustGate(home, cwd, options.trustProject ?? settings.trustProjects ?? false);
 	try {

@@ -20,7 +20,9 @@ import {
 	tailLines,
 	textFromContent,
 } from "../core/index.js";
-import { type CollectedOutput, MAX_OUTPUT_FILE_BYTES, OutputCollector } from "./output-collector.js";
+import { formatCollectedOutput, MAX_OUTPUT_FILE_BYTES, OutputCollector } from "./output-collector.js";
+import type { BackgroundShells, BackgroundSpawn } from "./background-shells.js";
+import { describeBackgroundRead } from "./background-shell-tools.js";
 import { type RunCommandOutcome, runCommand } from "./run-command.js";
 
 /** What a progress update carries: the latest output, not the whole tail the model will get. */
@@ -29,6 +31,9 @@ const LIVE_TAIL = { maxLines: 50, maxBytes: 4096 };
 export const bashSchema = Type.Object({
 	command: Type.String({ description: "Shell command to run" }),
 	timeout: Type.Optional(Type.Number({ exclusiveMinimum: 0, description: "Timeout in seconds (no timeout if omitted)" })),
+	background: Type.Optional(
+		Type.Boolean({ description: "Start it as a background shell (a server, a watcher): returns at once with its id and first lines; read more with bash_output, stop it with bash_kill" }),
+	),
 });
 
 export type BashToolInput = Static<typeof bashSchema>;
@@ -58,6 +63,8 @@ export interface BashToolOptions {
 	processGroups?: ProcessGroupSet;
 	/** Starts each command inside the session's sandbox (see plugs/sandbox); default unconfined. */
 	confine?: ConfineSpawn;
+	/** Where `background: true` commands run on (the session's registry, shared with bash_output and bash_kill). */
+	backgroundShells?: BackgroundShells;
 }
 
 export interface BashToolDetails {
@@ -72,6 +79,8 @@ export interface BashToolDetails {
 	fullOutputPath?: string;
 	/** Bytes of output so far. */
 	totalBytes: number;
+	/** Set when the command was started as a background shell: its id. */
+	background?: string;
 }
 
 /** Thrown when the command fails; the message is what the model reads, details are for the screen. */
@@ -93,7 +102,8 @@ function describe(maxLines: number, maxBytes: number, maxFileBytes: number): str
 	return `Run a shell command (bash -c) in the working directory, with stdin closed (interactive programs will not work). stdout and stderr come back merged.
 Output is the last ${maxLines} lines or ${formatSize(maxBytes)}, whichever is smaller; when cut, the complete output (up to ${formatSize(maxFileBytes)}: the start and the end of a longer one) is saved to a temporary file whose path is given, to read or grep while this session runs.
 A non-zero exit code, a signal, or a timeout is reported as an error together with the output. timeout is in seconds (optional). Commands run one at a time.
-Jobs started in the background (cmd &) keep running until loom exits, but what they print after the command returns is not captured: send it to a file (cmd > out.log 2>&1 &) and read that.`;
+For a command that keeps running (a dev server, a watcher, a long build), pass background: true: the call returns at once with the shell's id (bg1, …) and its first lines; bash_output reads what it printed since, bash_kill stops it, and every background shell is stopped when the session ends.
+Jobs started with & in a command keep running until loom exits, but what they print after the command returns is not captured: send it to a file (cmd > out.log 2>&1 &), or use background: true.`;
 }
 
 /** Output lines a row shows: the newest ones tell how a command is going and how it ended. */
@@ -101,6 +111,8 @@ const ROW_OUTPUT_LINES = 5;
 
 /** "exit 0", "timed out", "killed by SIGKILL", … with the full output's path when the output was cut. */
 function bashStatus(details: unknown): StyledLine | undefined {
+	const background = rawString(details, "background");
+	if (background) return { text: `background shell ${background} (/bashes lists them)`, style: "dim" };
 	const notes: string[] = [];
 	const fullOutputPath = rawString(details, "fullOutputPath");
 	if (rawBoolean(details, "truncated") && fullOutputPath) notes.push(`full output: ${fullOutputPath}`);
@@ -148,28 +160,30 @@ function withoutStatusNotes(text: string | undefined, details: unknown): string 
 	return rawBoolean(details, "truncated") && rawString(details, "fullOutputPath") ? output.replace(CUT_NOTE, "") : output;
 }
 
-function formatOutput(collected: CollectedOutput): string {
-	const { truncation, totalBytes, fullOutputPath } = collected;
-	const text = truncation.content.length > 0 ? truncation.content : "(no output)";
-	if (!truncation.truncated) return text;
-	const kept = collected.fileKept;
-	const where = !fullOutputPath
-		? "The full output could not be saved"
-		: kept
-			? `Output file (its first ${formatSize(kept.head)} and last ${formatSize(kept.tail)}; ${formatSize(totalBytes - kept.head - kept.tail)} in between dropped): ${fullOutputPath}`
-			: `Full output: ${fullOutputPath}`;
-	const shown = truncation.lastLinePartial
-		? `the last ${formatSize(truncation.outputBytes)} of its final line`
-		: `the last ${truncation.outputLines} lines (${formatSize(truncation.outputBytes)})`;
-	return `${text}\n\n[Output cut: showing ${shown} of ${formatSize(totalBytes)}. ${where}]`;
-}
-
 function failureReason(outcome: RunCommandOutcome, timeoutSeconds: number | undefined): string | undefined {
 	if (outcome.aborted) return "Command aborted.";
 	if (outcome.timedOut) return `Command timed out after ${timeoutSeconds} s.`;
 	if (outcome.signal) return `Command killed by ${outcome.signal}.`;
 	if (outcome.exitCode !== 0) return `Command failed with exit code ${outcome.exitCode}.`;
 	return undefined;
+}
+
+function checkCommand(command: unknown): void {
+	if (typeof command !== "string" || command.trim() === "") throw new Error("command must be a non-empty string: the shell command to run.");
+	if (command.includes("\0")) throw new Error("command contains a NUL byte, which no shell command can carry; remove it.");
+}
+
+/** How every command of the bash tool is started, in the foreground or the background: the one spawn path. */
+function commandSpawn(cwd: string, command: string, options: BashToolOptions): BackgroundSpawn {
+	return {
+		shell: options.shell ?? defaultShell(),
+		command,
+		cwd,
+		env: options.env ? { ...process.env, ...options.env } : undefined,
+		killGraceMs: options.killGraceMs ?? 500,
+		processGroups: options.processGroups,
+		confine: options.confine,
+	};
 }
 
 function checkCwd(cwd: string): void {
@@ -197,10 +211,7 @@ export function createBashRunner(cwd: string, options: BashToolOptions = {}): Ba
 	const updateIntervalMs = options.updateIntervalMs ?? 100;
 	const redact = options.redact ?? ((text: string) => text);
 	return async (params, signal, onUpdate) => {
-		if (typeof params.command !== "string" || params.command.trim() === "") {
-			throw new Error("command must be a non-empty string: the shell command to run.");
-		}
-		if (params.command.includes("\0")) throw new Error("command contains a NUL byte, which no shell command can carry; remove it.");
+		checkCommand(params.command);
 		const timeoutSeconds = params.timeout ?? options.defaultTimeout;
 		if (timeoutSeconds !== undefined && !(Number.isFinite(timeoutSeconds) && timeoutSeconds > 0)) {
 			throw new Error(`timeout must be a positive number of seconds, got ${params.timeout}.`);
@@ -239,21 +250,15 @@ export function createBashRunner(cwd: string, options: BashToolOptions = {}): Ba
 		let outcome: RunCommandOutcome;
 		try {
 			outcome = await runCommand({
-				shell: options.shell ?? defaultShell(),
-				command: params.command,
-				cwd,
-				env: options.env ? { ...process.env, ...options.env } : undefined,
+				...commandSpawn(cwd, params.command, options),
 				timeoutSeconds,
 				signal,
-				killGraceMs: options.killGraceMs ?? 500,
 				onChunk: (chunk) => {
 					const accepted = collector.write(chunk);
 					scheduleUpdate();
 					return accepted;
 				},
 				resume: () => collector.drained(),
-				processGroups: options.processGroups,
-				confine: options.confine,
 			});
 		} finally {
 			if (updateTimer) clearTimeout(updateTimer);
@@ -269,7 +274,7 @@ export function createBashRunner(cwd: string, options: BashToolOptions = {}): Ba
 			...(collected.fullOutputPath ? { fullOutputPath: collected.fullOutputPath } : {}),
 			totalBytes: collected.totalBytes,
 		};
-		const output = redact(formatOutput(collected), false);
+		const output = redact(formatCollectedOutput(collected), false);
 		return { output, details, failure: failureReason(outcome, timeoutSeconds) };
 	};
 }
@@ -285,12 +290,32 @@ export function createBashTool(cwd: string, options: BashToolOptions = {}): Tool
 		// Commands share the working tree and the terminal's processes; one at a time keeps them predictable.
 		executionMode: "sequential",
 		async execute(_toolCallId, params, signal, onUpdate) {
+			if (params.background) return startInBackground(cwd, params, options);
 			const { output, details, failure } = await run(params, signal, onUpdate);
 			if (failure) throw new BashToolError(`${output}\n\n${failure}`, details);
 			const result: AgentToolResult<BashToolDetails> = { content: [{ type: "text", text: output }], details };
 			return result;
 		},
 	};
+}
+
+/** Starts a background shell and returns its id and first lines (the details say where it is, not how bash ended). */
+async function startInBackground(cwd: string, params: BashToolInput, options: BashToolOptions): Promise<AgentToolResult<BashToolDetails>> {
+	checkCommand(params.command);
+	if (!options.backgroundShells) throw new Error("This bash cannot start background shells; run the command without background.");
+	if (params.timeout !== undefined) throw new Error("A background shell has no timeout: it runs until bash_kill stops it or the session ends. Leave timeout out.");
+	checkCwd(cwd);
+	const read = await options.backgroundShells.start(commandSpawn(cwd, params.command, options));
+	const details: BashToolDetails = {
+		exitCode: read.outcome?.exitCode ?? null,
+		signal: read.outcome?.signal ?? null,
+		timedOut: false,
+		aborted: false,
+		truncated: false,
+		totalBytes: 0,
+		background: read.shell.id,
+	};
+	return { content: [{ type: "text", text: describeBackgroundRead(read, true) }], details };
 }
 
 /**

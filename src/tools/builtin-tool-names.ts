@@ -10,6 +10,9 @@ export const BUILTIN_TOOL_NAMES = [
 	{ name: "grep", byDefault: false },
 	{ name: "find", byDefault: false },
 	{ name: "ls", byDefault: false },
+	{ name: "bash_output", byDefault: true },
+	{ name: "bash_kill", byDefault: true },
+	{ name: "ask_user", byDefault: true },
 ] as const;
 
 export type BuiltinToolName = (typeof BUILTIN_TOOL_NAMES)[number]["name"];

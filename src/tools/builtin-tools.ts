@@ -1,5 +1,9 @@
 // The built-in tools as one table, and the definitions a session makes from it for a working directory.
-import type { ConfineSpawn, ToolDefinition, ProcessGroupSet } from "../core/index.js";
+import type { ConfineSpawn, ToolDefinition, ProcessGroupSet, SessionUi } from "../core/index.js";
+import { nonInteractiveUi } from "../core/index.js";
+import { createAskUserTool } from "./ask-user.js";
+import { createBashKillTool, createBashOutputTool } from "./background-shell-tools.js";
+import { BackgroundShells } from "./background-shells.js";
 import { createBashTool } from "./bash.js";
 import { createEditTool } from "./edit.js";
 import { createFindTool } from "./find.js";
@@ -20,6 +24,10 @@ export interface ToolContext {
 	files?: TextFileAccess;
 	/** Starts the processes a tool runs inside the session's sandbox. */
 	confine?: ConfineSpawn;
+	/** The session's background shells, which bash starts and bash_output and bash_kill reach (default: a set of their own). */
+	backgroundShells?: BackgroundShells;
+	/** How ask_user asks the user: the session's ui as it is when the call runs (default: nobody to ask). */
+	ui?: () => SessionUi;
 }
 
 /** Makes a tool working in a directory. */
@@ -38,12 +46,20 @@ export interface BuiltinTool {
 const FACTORIES: Readonly<Record<BuiltinToolName, ToolFactory>> = {
 	read: createReadTool,
 	bash: createBashTool,
+	bash_output: (_cwd, context) => createBashOutputTool(shellsOf(context)),
+	bash_kill: (_cwd, context) => createBashKillTool(shellsOf(context)),
 	edit: createEditTool,
 	write: createWriteTool,
 	grep: createGrepTool,
 	find: createFindTool,
 	ls: createLsTool,
+	ask_user: (_cwd, context) => createAskUserTool(context?.ui ?? (() => nonInteractiveUi())),
 };
+
+/** createBuiltinTools gives bash and these one set; a tool made alone gets a set of its own (and finds no shell). */
+function shellsOf(context: ToolContext | undefined): BackgroundShells {
+	return context?.backgroundShells ?? new BackgroundShells();
+}
 
 /**
  * The built-in tools, in the order the model gets them. A new tool is its file (a factory returning its
@@ -63,7 +79,9 @@ export interface BuiltinToolSet {
 
 /** The definitions of `tools` (default: the built-in tools) for a working directory. */
 export function createBuiltinTools(cwd: string, tools: readonly BuiltinTool[] = BUILTIN_TOOLS, context: ToolContext = {}): BuiltinToolSet {
-	const made = tools.map((tool) => ({ definition: tool.create(cwd, context), byDefault: tool.byDefault }));
+	// bash and bash_output must share one set of background shells.
+	const shared: ToolContext = { ...context, backgroundShells: context.backgroundShells ?? new BackgroundShells() };
+	const made = tools.map((tool) => ({ definition: tool.create(cwd, shared), byDefault: tool.byDefault }));
 	return { known: made.map((tool) => tool.definition), defaults: made.filter((tool) => tool.byDefault).map((tool) => tool.definition) };
 }
 

@@ -1,4 +1,7 @@
 // Public entry of the built-in coding tools.
+export { createAskUserTool, NOBODY_TO_ASK, type AskUserDetails, type AskUserInput } from "./ask-user.js";
+export { createBashKillTool, createBashOutputTool } from "./background-shell-tools.js";
+export { BackgroundShells, type BackgroundShellsOptions } from "./background-shells.js";
 export { BashToolError, createBashTool, createUserCommandRunner, type BashToolDetails, type BashToolInput } from "./bash.js";
 export {
 	BUILTIN_TOOLS,

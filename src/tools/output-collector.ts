@@ -4,6 +4,7 @@ import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import {
+	formatSize,
 	stripCommandOutput,
 	DEFAULT_MAX_BYTES,
 	DEFAULT_MAX_LINES,
@@ -147,4 +148,21 @@ export class OutputCollector {
 			this.dropped = true;
 		}
 	}
+}
+
+/** The output as the model reads it: the tail, and when it was cut, a note saying how much and where the rest is. */
+export function formatCollectedOutput(collected: CollectedOutput): string {
+	const { truncation, totalBytes, fullOutputPath } = collected;
+	const text = truncation.content.length > 0 ? truncation.content : "(no output)";
+	if (!truncation.truncated) return text;
+	const kept = collected.fileKept;
+	const where = !fullOutputPath
+		? "The full output could not be saved"
+		: kept
+			? `Output file (its first ${formatSize(kept.head)} and last ${formatSize(kept.tail)}; ${formatSize(totalBytes - kept.head - kept.tail)} in between dropped): ${fullOutputPath}`
+			: `Full output: ${fullOutputPath}`;
+	const shown = truncation.lastLinePartial
+		? `the last ${formatSize(truncation.outputBytes)} of its final line`
+		: `the last ${truncation.outputLines} lines (${formatSize(truncation.outputBytes)})`;
+	return `${text}\n\n[Output cut: showing ${shown} of ${formatSize(totalBytes)}. ${where}]`;
 }

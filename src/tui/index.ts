@@ -1,12 +1,12 @@
 // Entry of the interactive screen. The CLI calls runInteractive when stdin and stdout are terminals.
 import { createRequire } from "node:module";
 import { homedir } from "node:os";
-import type { Attachment, SelectOptions, UiChoice } from "../core/index.js";
+import type { Attachment, SelectOptions, Settings, UiChoice } from "../core/index.js";
 import { onProcessExit } from "../core/index.js";
 import { colorlessStream, colorRefused } from "./text/index.js";
 import { promptHistoryPath } from "./editor/index.js";
 import type { SessionPort } from "./session-port.js";
-import { PASTE_OFF, PASTE_ON, releaseTerminal } from "./screen/index.js";
+import { AttentionBell, FOCUS_OFF, FOCUS_ON, PASTE_OFF, PASTE_ON, releaseTerminal } from "./screen/index.js";
 
 export interface InteractiveOptions {
 	/** Sent as soon as the screen is up (`loom "a first prompt"`). */
@@ -23,6 +23,10 @@ export interface InteractiveOptions {
 	loomHome?: string;
 	/** Resolves with an exit code when the screen must end now (a signal from outside); the screen ends as on quit. */
 	stop?: Promise<number>;
+	/** settings.json's `notify`: how the screen calls the user back (default "auto"). */
+	notify?: Settings["notify"];
+	/** For the "auto" notification's choice (default the process's). */
+	env?: NodeJS.ProcessEnv;
 }
 
 
@@ -91,27 +95,52 @@ export async function runInteractive(session: SessionPort, options: InteractiveO
 	};
 	void options.stop?.then(onExit);
 	const { mountScreen } = await loadScreen();
+	// Only a terminal both ways can report focus and show a ring.
+	const bell = pasteMode ? new AttentionBell({ write: (text) => stdout.write(text), setting: options.notify, env: options.env }) : undefined;
+	const ringing = bell?.enabled ? bell : undefined;
 	// Leaving the process with the screen up (process.exit, a second signal): the terminal as a shell expects it.
 	// Ink pops the keyboard protocol it pushed as it unmounts; writes to a terminal are synchronous.
 	const leave = () => {
 		unmount?.();
+		if (ringing) stdout.write(FOCUS_OFF);
 		if (pasteMode) releaseTerminal({ stdin, stdout });
 	};
 	const forgetLeave = onProcessExit(leave);
 	if (pasteMode) stdout.write(PASTE_ON);
+	const stopListening = ringing ? listenForBell(session, ringing) : () => {};
+	if (ringing) stdout.write(FOCUS_ON);
 	try {
 		const instance = mountScreen(
-			{ session, initialPrompt: options.initialPrompt, initialAttachments: options.initialAttachments, inputActive, onExit, home: homedir(), historyFile: options.loomHome && promptHistoryPath(options.loomHome) },
-			{ stdin, stdout, stderr, patchConsole: options.patchConsole ?? true },
+			{
+				session,
+				initialPrompt: options.initialPrompt,
+				initialAttachments: options.initialAttachments,
+				inputActive,
+				onExit,
+				home: homedir(),
+				historyFile: options.loomHome && promptHistoryPath(options.loomHome),
+				onDialog: ringing && ((title) => ringing.waiting(title)),
+			},
+			{ stdin, stdout, stderr, patchConsole: options.patchConsole ?? true, onFocus: ringing && ((focused) => ringing.setFocused(focused)) },
 		);
 		unmount = () => instance.unmount();
 		if (exitRequested) instance.unmount();
 		await instance.waitUntilExit();
 	} finally {
 		forgetLeave();
+		stopListening();
+		if (ringing) stdout.write(FOCUS_OFF);
 		if (pasteMode) stdout.write(PASTE_OFF);
 	}
 	return exitCode;
+}
+
+/** The runs' starts and ends, for the bell. */
+function listenForBell(session: SessionPort, bell: AttentionBell): () => void {
+	return session.subscribe((event) => {
+		if (event.type === "run_start") bell.runStarted();
+		else if (event.type === "run_end") bell.runEnded(event.status);
+	});
 }
 
 /**

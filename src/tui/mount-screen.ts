@@ -12,6 +12,8 @@ export interface MountOptions {
 	stdout: NodeJS.WriteStream;
 	stderr: NodeJS.WriteStream;
 	patchConsole: boolean;
+	/** Told of each focus report the terminal sends (focus reporting on). */
+	onFocus?: (focused: boolean) => void;
 }
 
 export interface MountedScreen {
@@ -19,10 +21,10 @@ export interface MountedScreen {
 	waitUntilExit(): Promise<unknown>;
 }
 
-export function mountScreen(props: AppProps, options: MountOptions): MountedScreen {
+export function mountScreen(props: AppProps, { onFocus, ...options }: MountOptions): MountedScreen {
 	return render(createElement(App, props), {
 		...options,
-		stdin: withPasteFilter(options.stdin),
+		stdin: withPasteFilter(options.stdin, onFocus),
 		exitOnCtrlC: false,
 		// Unthrottled: the screen limits its own renders (stream updates at most every 33 ms, the clock every
 		// 100 ms), and the transcript printer needs Ink to draw each committed frame at once (a deferred draw

@@ -43,6 +43,8 @@ export function sessionState(session: AgentSession, mode: ModeState) {
 		toolCalls: [...session.toolCalls.values()],
 		// auto, ask or read-only (run_command "approval" changes it); null without an approval policy.
 		approvalMode: session.approvalMode ?? null,
+		// The background shells bash started (id, command, status); their changes arrive as background_shells_changed.
+		backgroundShells: session.backgroundShells,
 	};
 }
 

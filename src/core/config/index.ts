@@ -12,4 +12,6 @@ export {
 	settingsPath,
 	settingsWarnings,
 	type Settings,
+	NOTIFY_VIA,
+	type NotifyVia,
 } from "./settings.js";

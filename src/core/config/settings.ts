@@ -32,6 +32,10 @@ const HookGroupSchema = Type.Object(
 	},
 	{ additionalProperties: true },
 );
+/** How a notification is written: see the `notify` setting. */
+export const NOTIFY_VIA = ["auto", "bel", "osc9", "osc777", "off"] as const;
+export type NotifyVia = (typeof NOTIFY_VIA)[number];
+const NotifyViaSchema = Type.Union(NOTIFY_VIA.map((via) => Type.Literal(via)));
 
 export const SettingsSchema = Type.Object(
 	{
@@ -92,6 +96,21 @@ export const SettingsSchema = Type.Object(
 				/** More files than this to record at once: only write/edit pre-images are kept. */
 				maxFiles: Type.Optional(Type.Integer({ minimum: 1 })),
 			}),
+		),
+		/**
+		 * How the screen calls the user back when a run ends or waits for an answer while the terminal is not
+		 * focused, or after a long run: "auto" (default: OSC 9 or OSC 777 where the terminal is known to show it, else
+		 * BEL), one of them by name, or "off"; as an object, with the run time after which it rings even when focused.
+		 */
+		notify: Type.Optional(
+			Type.Union([
+				NotifyViaSchema,
+				Type.Object({
+					via: Type.Optional(NotifyViaSchema),
+					/** Ring after a run that took this long, focused or not (default 30; 0: after every run). */
+					afterSeconds: Type.Optional(Type.Number({ minimum: 0 })),
+				}),
+			]),
 		),
 		compaction: Type.Optional(
 			Type.Object({

@@ -70,6 +70,17 @@ export interface ToolCallState {
  */
 export type SessionOpenReason = "open" | "new" | "resume" | "fork" | "rewind" | "branch";
 
+/** A shell the model started with bash's `background: true`, as interfaces list it (the screen's /bashes, its footer). */
+export interface BackgroundShellSummary {
+	/** "bg1", "bg2", …: what bash_output and bash_kill take. */
+	id: string;
+	command: string;
+	status: "running" | "exited" | "killed";
+	/** Set once it exited by itself. */
+	exitCode?: number | null;
+	startedAt: number;
+}
+
 export type SessionOwnEvent =
 	| {
 			type: "session_open";
@@ -122,6 +133,8 @@ export type SessionOwnEvent =
 	| { type: "tool_call_changed"; call: ToolCallState }
 	/** Something the user must act on (missing key, unreachable provider), shown instead of a stack trace. */
 	| { type: "session_error"; message: string }
+	/** A background shell started, ended or was killed: every background shell of the session, oldest first. */
+	| { type: "background_shells_changed"; shells: BackgroundShellSummary[] }
 	| ApprovalEvent;
 
 export type SessionEvent = AgentEvent | SessionOwnEvent;

@@ -9,7 +9,7 @@ import { OrderedDelivery, callInOrder } from "../engine/index.js";
 import type { SessionListener } from "./agent-session-types.js";
 import type { FileCheckpoints } from "./file-checkpoints.js";
 import { type RunGate, RunGates } from "./run/index.js";
-import type { ApprovalEvent, SessionEvent } from "./session-events.js";
+import type { ApprovalEvent, BackgroundShellSummary, SessionEvent } from "./session-events.js";
 import { nonInteractiveUi, type SessionUi, UiSlot } from "./session-ui.js";
 import type { UserCommandOptions, UserCommandResult, UserCommandRunner } from "./user-command.js";
 
@@ -24,6 +24,7 @@ export class SessionPlugs {
 	private checkpoints: FileCheckpoints | undefined;
 	private shownApprovalMode: ApprovalMode | undefined;
 	private secretMask: ((text: string) => string) | undefined;
+	private shells: readonly BackgroundShellSummary[] = [];
 
 	constructor(private readonly userCommands: UserCommandRunner | undefined) {}
 
@@ -54,6 +55,17 @@ export class SessionPlugs {
 	reportApproval(event: ApprovalEvent): Promise<void> {
 		if (event.type === "approval_mode_changed") this.shownApprovalMode = event.mode;
 		return this.listeners.emit(event);
+	}
+
+	/** The background shells the session's bash started (running and ended), as last reported. */
+	get backgroundShells(): readonly BackgroundShellSummary[] {
+		return this.shells;
+	}
+
+	/** For the registry of the session's background shells: delivers their list to every listener, in order with the rest. */
+	reportBackgroundShells(shells: BackgroundShellSummary[]): Promise<void> {
+		this.shells = shells;
+		return this.listeners.emit({ type: "background_shells_changed", shells });
 	}
 
 	/**

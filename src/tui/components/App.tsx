@@ -58,6 +58,8 @@ export interface AppProps {
 	 * scrollback. (Tests record it instead: Ink's debug mode redraws whole frames and would drop it.)
 	 */
 	print?: (text: string) => void;
+	/** Told of each dialog as it opens, by its title (the screen rings when a run waits for an answer). */
+	onDialog?: (title: string) => void;
 }
 
 function viewFromSession(session: SessionPort): ScreenView {
@@ -73,7 +75,7 @@ function viewFromSession(session: SessionPort): ScreenView {
 	return { ...view, usage: { ...session.usageTotals }, contextTokens: session.contextUsage?.tokens };
 }
 
-export function App({ session, initialPrompt, initialAttachments, inputActive, onExit, home, historyFile, print }: AppProps) {
+export function App({ session, initialPrompt, initialAttachments, inputActive, onExit, home, historyFile, print, onDialog }: AppProps) {
 	const refreshClock = useRef(() => {});
 	const { view, latest, dispatch, flush } = useSessionView(
 		session,
@@ -107,6 +109,12 @@ export function App({ session, initialPrompt, initialAttachments, inputActive, o
 
 	const notify = useCallback((level: NoticeLevel, text: string) => dispatch({ type: "ui_notice", level, text }), [dispatch]);
 	const dialogs = useDialogs(session, notify, inputActive);
+	const dialogTitle = dialogs.current ? (dialogs.current.kind === "select" ? dialogs.current.options.title : dialogs.current.title) : undefined;
+	const dialogId = dialogs.current?.id;
+	// Once per dialog (by its id), not on every render while it is open.
+	useEffect(() => {
+		if (dialogTitle !== undefined) onDialog?.(dialogTitle);
+	}, [dialogId]);
 
 	const exit = useCallback(
 		(code = 0) => {

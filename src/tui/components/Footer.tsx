@@ -44,6 +44,17 @@ function ApprovalMode({ mode }: { mode: string }) {
 	);
 }
 
+/** How many background shells run; /bashes lists them. */
+function BackgroundShells({ count }: { count: number }) {
+	return (
+		<Text>
+			<Text dimColor> · </Text>
+			<Text color="cyan">{count === 1 ? "1 shell" : `${count} shells`}</Text>
+			<Text dimColor> (/bashes)</Text>
+		</Text>
+	);
+}
+
 export function Footer({ view, contextWindow, now, width, home }: FooterProps) {
 	const { info, context, contextColor } = infoRow(view, width, contextWindow, home);
 	return (
@@ -57,6 +68,7 @@ export function Footer({ view, contextWindow, now, width, home }: FooterProps) {
 			<Text wrap="truncate-end">
 				<RunLine view={view} now={now} />
 				{view.session.approvalMode ? <ApprovalMode mode={view.session.approvalMode} /> : null}
+				{view.session.backgroundShells ? <BackgroundShells count={view.session.backgroundShells} /> : null}
 			</Text>
 			<Text wrap="truncate-end">
 				<Text dimColor>{info}</Text>

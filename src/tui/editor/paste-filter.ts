@@ -16,6 +16,9 @@ const END = "\u001b[201~";
 //   know: it becomes the kitty form of the same key, CSI code;m u.
 const MISREAD = /\u007f|\u001b\[127((?:;[\d:]+)*)u|\u001b\[27;(\d+);(\d+)~/g;
 
+/** What a terminal with focus reporting on (CSI ?1004h) sends as it gains and loses focus: no key, taken out. */
+const FOCUS_REPORT = /\u001b\[([IO])/g;
+
 export function normalizeKeys(input: string): string {
 	if (!input.includes("\u007f") && !input.includes("\u001b[")) return input;
 	return input.replace(MISREAD, (match, kittyRest: string | undefined, modifiers: string | undefined, code: string | undefined) => {
@@ -32,6 +35,9 @@ function cleanPaste(text: string): string {
 
 /** Cleans bracketed pastes in terminal input, one chunk at a time, whatever the chunks' boundaries. */
 export class PasteFilter {
+	/** `onFocus`: told of each focus report the keys held (which are taken out of them). */
+	constructor(private readonly onFocus?: (focused: boolean) => void) {}
+
 	private pasting = false;
 	/** Inside a paste: a sequence the last chunk ended inside (the end marker's start, say), completed by the next. */
 	private held = "";
@@ -50,10 +56,10 @@ export class PasteFilter {
 				const at = seen.indexOf(START);
 				if (at === -1) {
 					this.recent = seen.slice(-(START.length - 1));
-					return out + normalizeKeys(text.slice(from));
+					return out + this.keys(text.slice(from));
 				}
 				const end = from + at + START.length - this.recent.length;
-				out += normalizeKeys(text.slice(from, end));
+				out += this.keys(text.slice(from, end));
 				from = end;
 				this.pasting = true;
 				this.recent = "";
@@ -73,6 +79,12 @@ export class PasteFilter {
 		}
 		return out;
 	}
+
+	/** Keys as Ink reads them right, without focus reports (told to onFocus instead). */
+	private keys(text: string): string {
+		const keys = this.onFocus && text.includes("\u001b[") ? text.replace(FOCUS_REPORT, (_match, which: string) => (this.onFocus?.(which === "I"), "")) : text;
+		return normalizeKeys(keys);
+	}
 }
 
 /**
@@ -86,10 +98,10 @@ function splitInterrupts(text: string): string[] {
 
 /**
  * `stdin` as Ink reads it (read() after "readable"), with every paste cleaned and the keys Ink misreads
- * rewritten; all else is the stream itself.
+ * rewritten, focus reports taken out (and told to `onFocus`); all else is the stream itself.
  */
-export function withPasteFilter(stdin: NodeJS.ReadStream): NodeJS.ReadStream {
-	const filter = new PasteFilter();
+export function withPasteFilter(stdin: NodeJS.ReadStream, onFocus?: (focused: boolean) => void): NodeJS.ReadStream {
+	const filter = new PasteFilter(onFocus);
 	const pending: string[] = [];
 	// Ink calls read() until it returns null, so the pieces of one chunk all arrive in the same turn.
 	const read = (size?: number): string | null => {

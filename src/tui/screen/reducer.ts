@@ -62,6 +62,8 @@ export function reduceView(view: ScreenView, event: ScreenEvent, now: number): S
 			return showToolCall(view, event.call);
 		case "approval_mode_changed":
 			return { ...view, session: { ...view.session, approvalMode: event.mode } };
+		case "background_shells_changed":
+			return { ...view, session: { ...view.session, backgroundShells: event.shells.filter((shell) => shell.status === "running").length } };
 
 		case "session_open": {
 			const where = sessionFileText(event.file, event.saved);
@@ -70,6 +72,8 @@ export function reduceView(view: ScreenView, event: ScreenEvent, now: number): S
 				session: {
 					// The approval mode belongs to the policy, not to the session file: it carries over.
 					approvalMode: view.session.approvalMode,
+					// So are the background shells: they belong to the running loom, whichever conversation it shows.
+					backgroundShells: view.session.backgroundShells,
 					sessionId: event.sessionId,
 					file: event.file,
 					cwd: event.cwd,

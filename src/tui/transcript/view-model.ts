@@ -108,6 +108,8 @@ export interface SessionInfoView {
 	messageCount: number;
 	/** Undefined when no approval policy is installed. */
 	approvalMode?: ApprovalMode;
+	/** Background shells running (the footer counts them). */
+	backgroundShells?: number;
 }
 
 export interface ScreenView {
