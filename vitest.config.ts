@@ -89,6 +89,7 @@ export const PROCESS_TESTS = [
 	"test/tools/new-tool.test.ts",
 	"test/tools/output-files.test.ts",
 	"test/tools/special-files.test.ts",
+	"test/tools/web-fetch.test.ts",
 	"test/tui/approval-tmux.test.ts",
 	"test/tui/e2e-tmux.test.ts",
 	"test/tui/escape-sequences-tmux.test.ts",

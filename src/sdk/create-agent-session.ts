@@ -135,7 +135,7 @@ export async function assembleAgentSession(options: CreateAgentSessionOptions, k
 	// The background jobs of this session's commands end with it, not with another session of the same process.
 	const processGroups = sessionProcessGroups();
 	const redact = (text: string, live: boolean) => (live ? secrets.maskLive(text) : secrets.mask(text));
-	const builtins = createBuiltinTools(cwd, BUILTIN_TOOLS, { processGroups, redact, files: options.files });
+	const builtins = createBuiltinTools(cwd, BUILTIN_TOOLS, { processGroups, redact, files: options.files, web: settings.web });
 	const tools = new ToolCatalog(builtins.known, options.tools, builtins.defaults);
 	const session = new AgentSession({
 		cwd,

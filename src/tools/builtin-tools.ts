@@ -9,6 +9,8 @@ import { createReadTool } from "./read.js";
 import { BUILTIN_TOOL_NAMES, type BuiltinToolName } from "./builtin-tool-names.js";
 import type { TextFileAccess } from "./text-files.js";
 import { createWriteTool } from "./write.js";
+import type { WebSettings } from "./web-address.js";
+import { createWebFetchTool } from "./web-fetch.js";
 
 /** What a session gives the tools it makes, besides their directory; each takes what concerns it. */
 export interface ToolContext {
@@ -18,6 +20,8 @@ export interface ToolContext {
 	redact?: (text: string, live: boolean) => string;
 	/** read, edit and write get and put text files' content through this (an editor's buffers) instead of the disk. */
 	files?: TextFileAccess;
+	/** web_fetch's settings (which private hosts it may reach, its timeout). */
+	web?: WebSettings;
 }
 
 /** Makes a tool working in a directory. */
@@ -41,6 +45,7 @@ const FACTORIES: Readonly<Record<BuiltinToolName, ToolFactory>> = {
 	grep: createGrepTool,
 	find: createFindTool,
 	ls: createLsTool,
+	web_fetch: createWebFetchTool,
 };
 
 /**

@@ -20,11 +20,11 @@ describe("tools entry", () => {
 		expect(created.filter((tool) => tool.executionMode === "sequential").map((tool) => tool.name)).toEqual(["bash"]);
 	});
 
-	it("knows the search tools without enabling them by default; all of them only read", () => {
+	it("knows the search and web tools without enabling them by default; all of them only read", () => {
 		const { known, defaults } = tools.createBuiltinTools("/");
-		expect(known.map((tool) => tool.name)).toEqual(["read", "bash", "edit", "write", "grep", "find", "ls"]);
+		expect(known.map((tool) => tool.name)).toEqual(["read", "bash", "edit", "write", "grep", "find", "ls", "web_fetch"]);
 		expect(defaults.map((tool) => tool.name)).toEqual(["read", "bash", "edit", "write"]);
-		expect(known.filter((tool) => tool.readOnly).map((tool) => tool.name)).toEqual(["read", "grep", "find", "ls"]);
+		expect(known.filter((tool) => tool.readOnly).map((tool) => tool.name)).toEqual(["read", "grep", "find", "ls", "web_fetch"]);
 	});
 
 	it("makes each tool of the names table under its table name, in the table's order", () => {
