@@ -21,6 +21,6 @@ export {
 	type ToolResultEventResult,
 	type ToolResultHandler,
 } from "./extensions/index.js";
-export { McpConfigError, configuredMcpCredentials, installMcp } from "./mcp/index.js";
+export { McpConfigError, configuredMcpCredentials, installMcp, serverToolPrefix } from "./mcp/index.js";
 export { RuleError, configuredKeys, installApprovalPolicy, secretMask } from "./policy/index.js";
 export { installResources } from "./resources/index.js";

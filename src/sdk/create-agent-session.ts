@@ -37,6 +37,7 @@ import {
 	installCheckpoints,
 	installExport,
 	installMcp,
+	serverToolPrefix,
 } from "../plugs/index.js";
 import { BUILTIN_TOOLS, createBuiltinTools, createUserCommandRunner, sessionProcessGroups, type TextFileAccess } from "../tools/index.js";
 import { type ModelOptions, modelChoice, namedModelChoice } from "./model-option.js";
@@ -160,6 +161,7 @@ export async function assembleAgentSession(options: CreateAgentSessionOptions, k
 		maxTurns: options.maxTurns,
 		warnings: [...settingsWarnings(settings), ...contextFiles.flatMap((file) => (file.warning ? [file.warning] : []))],
 		userCommands: createUserCommandRunner(cwd, { processGroups, redact }),
+		untrustedTool: untrustedServerTools(settings.web?.untrustedMcpServers),
 	});
 	session.setUi(options.ui ?? stderrUi());
 	session.onDispose(() => processGroups.killAll());
@@ -185,6 +187,13 @@ export async function assembleAgentSession(options: CreateAgentSessionOptions, k
 		session.dispose();
 		throw error;
 	}
+}
+
+/** Whether a tool belongs to one of the MCP servers settings mark untrusted (their results taint the conversation). */
+function untrustedServerTools(servers: readonly string[] | undefined): ((toolName: string) => boolean) | undefined {
+	if (!servers || servers.length === 0) return undefined;
+	const prefixes = servers.map(serverToolPrefix);
+	return (toolName) => prefixes.some((prefix) => toolName.startsWith(prefix));
 }
 
 /** What the install steps are given: the options as passed, and what the assembly resolved from them. */

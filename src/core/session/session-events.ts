@@ -88,6 +88,8 @@ export type SessionOwnEvent =
 			thinkingLevel: ThinkingLevel;
 			/** Messages loaded from an existing session file. */
 			messageCount: number;
+			/** The conversation's taint mark (see taint_changed), if any. */
+			taint?: string;
 	  }
 	/**
 	 * A prompt's run, from its start to its end: one or more agent runs (agent_start … agent_end), with an
@@ -122,6 +124,8 @@ export type SessionOwnEvent =
 	| { type: "tool_call_changed"; call: ToolCallState }
 	/** Something the user must act on (missing key, unreachable provider), shown instead of a stack trace. */
 	| { type: "session_error"; message: string }
+	/** The conversation was marked as holding text from the web or another untrusted source (`source`), or cleared (none). */
+	| { type: "taint_changed"; source?: string }
 	| ApprovalEvent;
 
 export type SessionEvent = AgentEvent | SessionOwnEvent;

@@ -44,6 +44,17 @@ function ApprovalMode({ mode }: { mode: string }) {
 	);
 }
 
+/** The conversation holds text from the web: auto mode asks before network and config changes until /trust-web. */
+function TaintMark() {
+	return (
+		<Text>
+			<Text dimColor> · </Text>
+			<Text color="magenta">web text</Text>
+			<Text dimColor> (/trust-web)</Text>
+		</Text>
+	);
+}
+
 export function Footer({ view, contextWindow, now, width, home }: FooterProps) {
 	const { info, context, contextColor } = infoRow(view, width, contextWindow, home);
 	return (
@@ -57,6 +68,7 @@ export function Footer({ view, contextWindow, now, width, home }: FooterProps) {
 			<Text wrap="truncate-end">
 				<RunLine view={view} now={now} />
 				{view.session.approvalMode ? <ApprovalMode mode={view.session.approvalMode} /> : null}
+				{view.session.taint ? <TaintMark /> : null}
 			</Text>
 			<Text wrap="truncate-end">
 				<Text dimColor>{info}</Text>

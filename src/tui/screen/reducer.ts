@@ -62,6 +62,8 @@ export function reduceView(view: ScreenView, event: ScreenEvent, now: number): S
 			return showToolCall(view, event.call);
 		case "approval_mode_changed":
 			return { ...view, session: { ...view.session, approvalMode: event.mode } };
+		case "taint_changed":
+			return { ...view, session: { ...view.session, taint: event.source } };
 
 		case "session_open": {
 			const where = sessionFileText(event.file, event.saved);
@@ -77,6 +79,7 @@ export function reduceView(view: ScreenView, event: ScreenEvent, now: number): S
 					model: event.model,
 					thinkingLevel: event.thinkingLevel,
 					messageCount: event.messageCount,
+					taint: event.taint,
 				},
 				usage: zeroUsage(),
 				contextTokens: undefined,

@@ -108,6 +108,8 @@ export interface SessionInfoView {
 	messageCount: number;
 	/** Undefined when no approval policy is installed. */
 	approvalMode?: ApprovalMode;
+	/** What brought untrusted text (a fetched page) into the conversation, until /trust-web clears it. */
+	taint?: string;
 }
 
 export interface ScreenView {
