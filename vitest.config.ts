@@ -54,6 +54,7 @@ export const PROCESS_TESTS = [
 	"test/core/ai/providers/malformed-chunks.test.ts",
 	"test/core/ai/providers/openai-completions.test.ts",
 	"test/core/ai/providers/openai-responses.test.ts",
+	"test/core/ai/providers/web-search-blocks.test.ts",
 	"test/core/ai/providers/provider-failures.test.ts",
 	"test/core/ai/providers/slow-consumer.test.ts",
 	"test/core/ai/transform-messages.test.ts",

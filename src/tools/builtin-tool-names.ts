@@ -11,6 +11,7 @@ export const BUILTIN_TOOL_NAMES = [
 	{ name: "find", byDefault: false },
 	{ name: "ls", byDefault: false },
 	{ name: "web_fetch", byDefault: false },
+	{ name: "web_search", byDefault: false },
 ] as const;
 
 export type BuiltinToolName = (typeof BUILTIN_TOOL_NAMES)[number]["name"];

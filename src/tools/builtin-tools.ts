@@ -11,6 +11,7 @@ import type { TextFileAccess } from "./text-files.js";
 import { createWriteTool } from "./write.js";
 import type { WebSettings } from "./web-address.js";
 import { createWebFetchTool } from "./web-fetch.js";
+import { createWebSearchTool } from "./web-search.js";
 
 /** What a session gives the tools it makes, besides their directory; each takes what concerns it. */
 export interface ToolContext {
@@ -46,6 +47,7 @@ const FACTORIES: Readonly<Record<BuiltinToolName, ToolFactory>> = {
 	find: createFindTool,
 	ls: createLsTool,
 	web_fetch: createWebFetchTool,
+	web_search: createWebSearchTool,
 };
 
 /**
