@@ -417,7 +417,15 @@ export class AgentSession extends SessionPlugs {
 
 	/** Synchronous for the common events (a stream's updates), so they cost no promise when the listeners are too. */
 	private onAgentEvent(event: SessionEvent): Promise<void> | undefined {
-		if (event.type === "message_end") this.persist(event.message);
+		if (event.type === "message_end") {
+			this.persist(event.message);
+			// The provider's own search put pages' text into the model's context.
+			if (event.message.role === "assistant" && event.message.search && this.record.taint === undefined) {
+				const taint = this.setTaint("web_search");
+				const before = this.runner.before(event);
+				return taint.then(() => before).then(() => this.listeners.emit(event));
+			}
+		}
 		if (event.type === "tool_execution_end" && !event.isError && this.record.taint === undefined && this.untrusted(event.toolName)) {
 			const taint = this.setTaint(event.toolName);
 			const before = this.runner.before(event);
