@@ -95,6 +95,7 @@ export const PROCESS_TESTS = [
 	"test/tui/e2e-tmux.test.ts",
 	"test/tui/escape-sequences-tmux.test.ts",
 	"test/tui/fork-tmux.test.ts",
+	"test/tui/web-sources-tmux.test.ts",
 	"test/tui/initial-files-tmux.test.ts",
 	"test/tui/mcp-tmux.test.ts",
 	"test/tui/hangup-exit-tmux.test.ts",
