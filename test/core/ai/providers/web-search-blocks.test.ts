@@ -3,7 +3,7 @@
 // request sends them back as each API requires.
 import { Type } from "@sinclair/typebox";
 import { describe, expect, it } from "vitest";
-import type { Tool } from "../../../../src/core/index.js";
+import type { Tool } from "../../../../src/core/ai/index.js";
 import { streamModel } from "../../../../src/core/ai/index.js";
 import { useScriptedServer } from "../../../support/use-scripted-server.js";
 import {
