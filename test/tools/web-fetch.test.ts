@@ -27,6 +27,8 @@ beforeAll(async () => {
 		if (path === "/paper.pdf") return void response.writeHead(200, { "content-type": "application/pdf" }).end("%PDF-1.7\n");
 		if (path === "/long.txt") return void response.writeHead(200, { "content-type": "text/plain" }).end(Array.from({ length: 3000 }, (_, i) => `line ${i + 1}`).join("\n"));
 		if (path === "/slow") return void slowResponses.push(response);
+		// As a proxy: a plain http request arrives with its absolute address.
+		if (path.startsWith("http://")) return void response.writeHead(200, { "content-type": "text/plain" }).end(`proxied ${path}`);
 		if (path === "/big") {
 			response.writeHead(200, { "content-type": "text/plain" });
 			const chunk = Buffer.alloc(64 * 1024, `${"x".repeat(1023)}\n`);
@@ -98,5 +100,11 @@ describe("web_fetch", () => {
 		expect(rest.text).toContain("line 2001\n");
 		expect(rest.details).toMatchObject({ startLine: 2001, endLine: 3000 });
 		await expect(callTool(fetchTool(), { url: `${base}/missing` })).rejects.toThrow(/HTTP 404/);
+	});
+
+	it("goes through HTTP_PROXY, leaving a name only the proxy knows to it, and not for NO_PROXY hosts", async () => {
+		const proxied = createWebFetchTool("/", { web: { allowPrivate: ["127.0.0.1"] }, env: { HTTP_PROXY: base, NO_PROXY: "skip.invalid" } });
+		expect((await callTool(proxied, { url: "http://docs.invalid/page?x=1" })).text).toContain("proxied http://docs.invalid/page?x=1");
+		await expect(callTool(proxied, { url: "http://skip.invalid/" })).rejects.toThrow(/Could not resolve skip.invalid/);
 	});
 });
