@@ -5,6 +5,8 @@ import { Type } from "@sinclair/typebox";
 import { describe, expect, it } from "vitest";
 import type { Tool } from "../../../../src/core/ai/index.js";
 import { streamModel } from "../../../../src/core/ai/index.js";
+import { runLoomInProcess } from "../../../support/loom-in-process.js";
+import { workspace } from "../../../support/temp-dir.js";
 import { useScriptedServer } from "../../../support/use-scripted-server.js";
 import {
 	anthropicSearchResultBlock,
@@ -64,5 +66,16 @@ describe("provider web search", () => {
 		const input = server.requests.at(-1)!.body.input;
 		expect(JSON.stringify(input)).not.toMatch(/server_tool_use|encrypted/);
 		expect(input).toContainEqual({ role: "assistant", content: SEARCH_ANSWER });
+	});
+
+	it("print mode writes the answer on stdout and its sources on stderr", async () => {
+		server.enqueue(anthropicSearchTurn);
+		const flags = ["--provider", "anthropic", "--model", "claude-test", "--base-url", server.anthropicBaseUrl, "--api-key", "test-key", "--tools", "web_search"];
+		const result = await runLoomInProcess(["-p", ...flags, "when was node 20 released?"], workspace());
+		expect(result.code).toBe(0);
+		expect(result.stdout).toContain(SEARCH_ANSWER);
+		expect(result.stderr).toContain(
+			"Sources:\n  Searched: node 20 release date\n  [1] Node.js 20 release notes <https://nodejs.org/en/blog/release/v20.0.0>\n  [2] Node.js changelog <https://github.com/nodejs/node/blob/main/CHANGELOG.md>\n",
+		);
 	});
 });
