@@ -22,7 +22,7 @@ export {
 	type ToolResultHandler,
 } from "./extensions/index.js";
 export { installHooks, listHooks, readSettingsHooks, replayHooks, type SettingsHook } from "./hooks/index.js";
-export { McpConfigError, configuredMcpCredentials, installMcp } from "./mcp/index.js";
+export { McpConfigError, configuredMcpCredentials, installMcp, serverToolPrefix } from "./mcp/index.js";
 export { RuleError, configuredKeys, installApprovalPolicy, sandboxPathRules, secretMask } from "./policy/index.js";
 export { installResources } from "./resources/index.js";
 export { Sandbox, installSandbox, type SandboxOptions } from "./sandbox/index.js";

@@ -44,6 +44,7 @@ import {
 	installSandbox,
 	Sandbox,
 	sandboxPathRules,
+	serverToolPrefix,
 } from "../plugs/index.js";
 import { BUILTIN_TOOLS, createBuiltinTools, createUserCommandRunner, sessionProcessGroups, type TextFileAccess } from "../tools/index.js";
 import { backgroundShellsFor, installBackgroundShells } from "./background-shells-command.js";
@@ -151,7 +152,7 @@ export async function assembleAgentSession(options: CreateAgentSessionOptions, k
 	const sandbox = sessionSandbox(options, settings, home, cwd);
 	let made: AgentSession | undefined;
 	const backgroundShells = backgroundShellsFor(() => made, (text) => redact(text, false));
-	const builtins = createBuiltinTools(cwd, BUILTIN_TOOLS, { processGroups, redact, files: options.files, confine: sandbox.confine, backgroundShells, ui: () => session.ui });
+	const builtins = createBuiltinTools(cwd, BUILTIN_TOOLS, { processGroups, redact, files: options.files, confine: sandbox.confine, backgroundShells, ui: () => session.ui, web: settings.web });
 	const tools = new ToolCatalog(builtins.known, options.tools, builtins.defaults);
 	const session = new AgentSession({
 		cwd,
@@ -176,6 +177,7 @@ export async function assembleAgentSession(options: CreateAgentSessionOptions, k
 		maxTurns: options.maxTurns,
 		warnings: [...settingsWarnings(settings), ...contextFiles.flatMap((file) => (file.warning ? [file.warning] : []))],
 		userCommands: createUserCommandRunner(cwd, { processGroups, redact }),
+		untrustedTool: untrustedServerTools(settings.web?.untrustedMcpServers),
 	});
 	made = session;
 	session.setUi(options.ui ?? stderrUi());
@@ -203,6 +205,13 @@ export async function assembleAgentSession(options: CreateAgentSessionOptions, k
 		session.dispose();
 		throw error;
 	}
+}
+
+/** Whether a tool belongs to one of the MCP servers settings mark untrusted (their results taint the conversation). */
+function untrustedServerTools(servers: readonly string[] | undefined): ((toolName: string) => boolean) | undefined {
+	if (!servers || servers.length === 0) return undefined;
+	const prefixes = servers.map(serverToolPrefix);
+	return (toolName) => prefixes.some((prefix) => toolName.startsWith(prefix));
 }
 
 /** What the install steps are given: the options as passed, and what the assembly resolved from them. */

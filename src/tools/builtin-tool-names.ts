@@ -13,6 +13,8 @@ export const BUILTIN_TOOL_NAMES = [
 	{ name: "bash_output", byDefault: true },
 	{ name: "bash_kill", byDefault: true },
 	{ name: "ask_user", byDefault: true },
+	{ name: "web_fetch", byDefault: false },
+	{ name: "web_search", byDefault: false },
 ] as const;
 
 export type BuiltinToolName = (typeof BUILTIN_TOOL_NAMES)[number]["name"];

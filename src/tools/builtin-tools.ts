@@ -13,6 +13,9 @@ import { createReadTool } from "./read.js";
 import { BUILTIN_TOOL_NAMES, type BuiltinToolName } from "./builtin-tool-names.js";
 import type { TextFileAccess } from "./text-files.js";
 import { createWriteTool } from "./write.js";
+import type { WebSettings } from "./web-address.js";
+import { createWebFetchTool } from "./web-fetch.js";
+import { createWebSearchTool } from "./web-search.js";
 
 /** What a session gives the tools it makes, besides their directory; each takes what concerns it. */
 export interface ToolContext {
@@ -28,6 +31,8 @@ export interface ToolContext {
 	backgroundShells?: BackgroundShells;
 	/** How ask_user asks the user: the session's ui as it is when the call runs (default: nobody to ask). */
 	ui?: () => SessionUi;
+	/** web_fetch's settings (which private hosts it may reach, its timeout). */
+	web?: WebSettings;
 }
 
 /** Makes a tool working in a directory. */
@@ -54,6 +59,8 @@ const FACTORIES: Readonly<Record<BuiltinToolName, ToolFactory>> = {
 	find: createFindTool,
 	ls: createLsTool,
 	ask_user: (_cwd, context) => createAskUserTool(context?.ui ?? (() => nonInteractiveUi())),
+	web_fetch: createWebFetchTool,
+	web_search: createWebSearchTool,
 };
 
 /** createBuiltinTools gives bash and these one set; a tool made alone gets a set of its own (and finds no shell). */

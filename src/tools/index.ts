@@ -21,4 +21,7 @@ export { killAllBashProcesses, sessionProcessGroups } from "./run-command.js";
 export { createReadTool, type ReadToolInput } from "./read.js";
 export type { TextFileAccess } from "./text-files.js";
 export { createWriteTool, type WriteToolInput } from "./write.js";
+export { createWebFetchTool, type WebFetchToolInput } from "./web-fetch.js";
+export { createWebSearchTool, type WebSearchToolInput } from "./web-search.js";
+export { isPrivateAddress, type WebSettings } from "./web-address.js";
 export { BUILTIN_TOOL_NAMES } from "./builtin-tool-names.js";

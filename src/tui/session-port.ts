@@ -58,6 +58,8 @@ export interface SessionPort extends CommandSession {
 	readonly tools?: readonly NamedToolPresentation[];
 	/** The approval mode, when a policy is installed (its changes arrive as approval_mode_changed). Optional. */
 	readonly approvalMode?: ApprovalMode;
+	/** What marked the conversation as holding untrusted text (changes arrive as taint_changed). Optional. */
+	readonly taint?: string;
 	/**
 	 * Runs a shell command the user typed (`!command`) in the session's directory; resolves when the shell is done
 	 * (a background job it left does not hold it), rejects when it cannot start. Aborting stops it.

@@ -20,11 +20,11 @@ describe("tools entry", () => {
 		expect(created.filter((tool) => tool.executionMode === "sequential").map((tool) => tool.name)).toEqual(["bash", "ask_user"]);
 	});
 
-	it("knows the search tools without enabling them by default; all of them only read", () => {
+	it("knows the search and web tools without enabling them by default; all of them only read", () => {
 		const { known, defaults } = tools.createBuiltinTools("/");
-		expect(known.map((tool) => tool.name)).toEqual(["read", "bash", "edit", "write", "grep", "find", "ls", "bash_output", "bash_kill", "ask_user"]);
+		expect(known.map((tool) => tool.name)).toEqual(["read", "bash", "edit", "write", "grep", "find", "ls", "bash_output", "bash_kill", "ask_user", "web_fetch", "web_search"]);
 		expect(defaults.map((tool) => tool.name)).toEqual(["read", "bash", "edit", "write", "bash_output", "bash_kill", "ask_user"]);
-		expect(known.filter((tool) => tool.readOnly).map((tool) => tool.name)).toEqual(["read", "grep", "find", "ls", "bash_output", "bash_kill", "ask_user"]);
+		expect(known.filter((tool) => tool.readOnly).map((tool) => tool.name)).toEqual(["read", "grep", "find", "ls", "bash_output", "bash_kill", "ask_user", "web_fetch", "web_search"]);
 	});
 
 	it("makes each tool of the names table under its table name, in the table's order", () => {

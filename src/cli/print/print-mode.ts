@@ -1,6 +1,6 @@
 // Print mode: run one prompt without the screen. Text mode prints the final answer; JSON mode streams every event.
 import type { AgentSession, RunOutcome, SessionEvent } from "../../core/index.js";
-import { answerText, runOutcome, stderrLine, stripControls, stripToOneLine } from "../../core/index.js";
+import { answerText, messageSearch, runOutcome, sourceLines, stderrLine, stripControls, stripToOneLine, type WebSearchRecord } from "../../core/index.js";
 import { eventToJsonLine, LineWriter, type SessionLine } from "./line-writer.js";
 import { ToolUpdateDeltas } from "./tool-update-deltas.js";
 import type { PromptInput } from "../prompt-input.js";
@@ -48,6 +48,15 @@ async function runText(session: AgentSession, input: PromptInput, io: PrintIo): 
 	// a retry is said as it is scheduled, so a server that is down is not a silent wait.
 	if (status) session.subscribe((event: SessionEvent) => status.update(event));
 	else session.subscribe((event: SessionEvent) => void (event.type === "retry_scheduled" && io.stderr.write(stderrLine(retryNotice(event)))));
+	// The provider's searches of the run and the pages its answers rest on, said on stderr after the answer (JSON
+	// mode has them in each message's `search`).
+	const searched: WebSearchRecord = { queries: [], sources: [] };
+	session.subscribe((event: SessionEvent) => {
+		const search = event.type === "message_end" ? messageSearch(event.message) : undefined;
+		if (!search) return;
+		for (const query of search.queries) if (!searched.queries.includes(query)) searched.queries.push(query);
+		for (const source of search.sources) if (!searched.sources.some((known) => known.url === source.url)) searched.sources.push(source);
+	});
 	await session.start();
 	if (io.stopped?.()) return NOT_STARTED;
 	status?.start();
@@ -62,6 +71,9 @@ async function runText(session: AgentSession, input: PromptInput, io: PrintIo): 
 	// for whoever reads it, passed on exactly as the model wrote it.
 	const text = io.stdout.isTTY ? stripControls(answer, { keepTabs: true }) : answer;
 	if (text) await writeOut(io.stdout, text.endsWith("\n") ? text : `${text}\n`);
+	if (searched.sources.length > 0 || searched.queries.length > 0) {
+		io.stderr.write(`\nSources:\n${sourceLines(searched).map((line) => `  ${stripControls(line)}\n`).join("")}`);
+	}
 	return outcome;
 }
 

@@ -5,11 +5,15 @@ export { apiProvider, isContextOverflow, isRecord, knownApis, registerApi, runPr
 export { AttachmentError, attachmentBlock, attachmentPath, readAttachment, splitAttachedBlocks, type AttachedBlock, type Attachment } from "./attach-file.js";
 export { attachMentions, attachedFiles, type AttachedPrompt, type ImageTarget } from "./attach-mentions.js";
 export { EventStream } from "./event-stream.js";
+export { messageSearch, sourceLines } from "./web-sources.js";
 export {
 	THINKING_LEVELS,
 	type AssistantMessage,
 	type AssistantMessageEvent,
 	type AssistantMessageEventStream,
+	type ServerBlock,
+	type WebSearchRecord,
+	type WebSource,
 	type Context,
 	type ImageContent,
 	type Message,

@@ -19,6 +19,8 @@ export interface TextContent {
 	 * to the model that produced it and dropped for any other.
 	 */
 	signature?: string;
+	/** An assistant text's citations as its provider sent them (Anthropic citations, Responses annotations), sent back to the same API. */
+	citations?: unknown[];
 }
 
 export interface ThinkingContent {
@@ -89,6 +91,31 @@ export interface AssistantMessage {
 	stopReason: StopReason;
 	errorMessage?: string;
 	timestamp: number;
+	/** Blocks of the provider's own server-side tools (its web search), kept to be sent back to the same API. */
+	serverBlocks?: ServerBlock[];
+	/** What the provider's search looked for and the pages the answer rests on, for the screen, export and print mode. */
+	search?: WebSearchRecord;
+}
+
+/** A block of a provider-run tool (Anthropic server_tool_use and web_search_tool_result, a Responses web_search_call). */
+export interface ServerBlock {
+	/** The wire API whose block it is: it goes back to that API only. */
+	api: Api;
+	/** How many content blocks came before it: where it goes back, in order. */
+	at: number;
+	/** As received. */
+	raw: unknown;
+}
+
+export interface WebSource {
+	url: string;
+	title?: string;
+}
+
+export interface WebSearchRecord {
+	queries: string[];
+	/** Each page once, in the order first cited or found. */
+	sources: WebSource[];
 }
 
 export interface ToolResultMessage<TDetails = any> {
@@ -107,6 +134,12 @@ export interface Tool<TParameters extends TSchema = TSchema> {
 	name: string;
 	description: string;
 	parameters: TParameters;
+	/**
+	 * Stands for a tool the provider runs itself: a provider that has it sends its own (Anthropic's web search tool,
+	 * Responses' web_search, Gemini's googleSearch) instead of this function; one that does not sends the function,
+	 * whose execute() says the search is unavailable.
+	 */
+	serverTool?: "web_search";
 }
 
 /** What a provider is asked: the model's view of the conversation. */

@@ -96,7 +96,15 @@ function convertAssistant(
 			content.push({ ...(sameModel ? block : withoutSignature(block)), id, arguments: block.arguments ?? {} });
 		}
 	}
-	return { ...message, content };
+	// A server tool's blocks go back only to the API that made them; its citations likewise.
+	if (message.api === model.api) return { ...message, content };
+	const { serverBlocks: _blocks, ...rest } = message;
+	return { ...rest, content: content.map((block) => (block.type === "text" && block.citations ? withoutCitations(block) : block)) };
+}
+
+function withoutCitations(block: TextContent): TextContent {
+	const { citations: _citations, ...rest } = block;
+	return rest;
 }
 
 function withoutSignature<T extends TextContent | ToolCall>(block: T): T {

@@ -112,6 +112,16 @@ export const SettingsSchema = Type.Object(
 				}),
 			]),
 		),
+		web: Type.Optional(
+			Type.Object({
+				/** Loopback and private addresses web_fetch may reach: true for all, or host names and addresses. */
+				allowPrivate: Type.Optional(Type.Union([Type.Boolean(), Type.Array(Type.String({ minLength: 1 }))])),
+				/** A web_fetch gives up after this long (default 30000). */
+				timeoutMs: Type.Optional(Type.Integer({ minimum: 1 })),
+				/** MCP servers, by name, whose tools' results mark the session as tainted like a fetched page. */
+				untrustedMcpServers: Type.Optional(Type.Array(Type.String({ minLength: 1 }))),
+			}),
+		),
 		compaction: Type.Optional(
 			Type.Object({
 				/** Compact automatically near the context window and after a context overflow (/compact works either way). */

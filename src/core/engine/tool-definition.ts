@@ -59,6 +59,11 @@ export interface ToolPresentation {
 	/** Declares that the tool changes nothing (read, grep, find, ls). A tool that does not say so is treated as changing. */
 	readOnly?: boolean;
 	/**
+	 * Declares that what a call returns was written by others (a web page, an untrusted MCP server): once such a
+	 * result joins the conversation the session is marked as tainted and the approval policy brakes (see taint).
+	 */
+	untrustedOutput?: boolean;
+	/**
 	 * Declares that a call gives the model a file's text from its path (read): the system prompt lists the skills
 	 * only while such a tool is enabled, since reading a skill's file is how it is used.
 	 */

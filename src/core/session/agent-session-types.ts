@@ -59,6 +59,11 @@ export interface AgentSessionOptions {
 	warnings?: readonly string[];
 	/** Runs the user's own shell commands (runUserCommand); without it the session runs none. */
 	userCommands?: UserCommandRunner;
+	/**
+	 * Tools whose results mark the conversation as tainted besides those declaring untrustedOutput (the tools of
+	 * MCP servers the user marked untrusted).
+	 */
+	untrustedTool?: (toolName: string) => boolean;
 }
 
 export type SessionListener = (event: SessionEvent) => void | Promise<void>;

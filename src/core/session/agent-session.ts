@@ -189,6 +189,23 @@ export class AgentSession extends SessionPlugs {
 		return this.record.store.entries;
 	}
 	/** Problems met assembling the session and loading its file (lines skipped, conversation repaired). */
+	/**
+	 * What brought text written by others (a fetched page, an untrusted MCP server's result) into the conversation;
+	 * undefined when nothing did or the user cleared it. Kept in the session file, so a resume keeps it. While set,
+	 * the approval policy asks before calls that could carry out what such text asks for.
+	 */
+	get taint(): string | undefined {
+		return this.record.taint;
+	}
+
+	/** Marks the conversation (a source) or clears the mark (undefined), in the file, then emits taint_changed. */
+	async setTaint(source: string | undefined): Promise<void> {
+		if (source === this.record.taint) return;
+		const problem = this.record.writeTaint(source);
+		if (problem) await this.listeners.emit({ type: "session_error", message: problem });
+		await this.listeners.emit({ type: "taint_changed", ...(source === undefined ? {} : { source }) });
+	}
+
 	get loadWarnings(): readonly string[] {
 		return [...this.assemblyWarnings, ...this.record.warnings];
 	}
@@ -403,9 +420,28 @@ export class AgentSession extends SessionPlugs {
 
 	/** Synchronous for the common events (a stream's updates), so they cost no promise when the listeners are too. */
 	private onAgentEvent(event: SessionEvent): Promise<void> | undefined {
-		if (event.type === "message_end") this.persist(event.message);
+		if (event.type === "message_end") {
+			this.persist(event.message);
+			// The provider's own search put pages' text into the model's context.
+			if (event.message.role === "assistant" && event.message.search && this.record.taint === undefined) {
+				const taint = this.setTaint("web_search");
+				const before = this.runner.before(event);
+				return taint.then(() => before).then(() => this.listeners.emit(event));
+			}
+		}
+		if (event.type === "tool_execution_end" && !event.isError && this.record.taint === undefined && this.untrusted(event.toolName)) {
+			const taint = this.setTaint(event.toolName);
+			const before = this.runner.before(event);
+			return taint.then(() => before).then(() => this.listeners.emit(event));
+		}
 		const before = this.runner.before(event);
 		return before ? before.then(() => this.listeners.emit(event)) : this.listeners.deliver(event);
+	}
+
+	/** Whether what the tool returns was written by others (see ToolPresentation.untrustedOutput). */
+	private untrusted(toolName: string): boolean {
+		const tool = this.toolSet.known.find((known) => known.name === toolName) ?? this.tools.find((known) => known.name === toolName);
+		return tool?.untrustedOutput === true || this.options.untrustedTool?.(toolName) === true;
 	}
 
 	/** Appends at message_end. A write failure is reported and ends the run after this turn; it never crashes it. */

@@ -99,6 +99,8 @@ export type SessionOwnEvent =
 			thinkingLevel: ThinkingLevel;
 			/** Messages loaded from an existing session file. */
 			messageCount: number;
+			/** The conversation's taint mark (see taint_changed), if any. */
+			taint?: string;
 	  }
 	/**
 	 * A prompt's run, from its start to its end: one or more agent runs (agent_start … agent_end), with an
@@ -135,6 +137,8 @@ export type SessionOwnEvent =
 	| { type: "session_error"; message: string }
 	/** A background shell started, ended or was killed: every background shell of the session, oldest first. */
 	| { type: "background_shells_changed"; shells: BackgroundShellSummary[] }
+	/** The conversation was marked as holding text from the web or another untrusted source (`source`), or cleared (none). */
+	| { type: "taint_changed"; source?: string }
 	| ApprovalEvent;
 
 export type SessionEvent = AgentEvent | SessionOwnEvent;

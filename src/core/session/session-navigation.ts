@@ -127,6 +127,7 @@ export class SessionNavigation {
 			model: choice.modelId,
 			thinkingLevel: agent.state.thinkingLevel,
 			messageCount: agent.state.messages.length,
+			...(this.host.record.taint === undefined ? {} : { taint: this.host.record.taint }),
 		});
 		if (saveError) await this.host.emit({ type: "session_error", message: saveError });
 		if (choice.error) await this.host.emit({ type: "session_error", message: choice.error });

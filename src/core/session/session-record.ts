@@ -16,6 +16,7 @@ export class SessionRecord {
 	private repairs: readonly string[] = [];
 	private totals: UsageTotals;
 	private readonly settings: SettingsRecord;
+	private taintSource: string | undefined;
 	/** The conversation the file held when the session opened (model's view, model and thinking level recorded). */
 	readonly opened: SessionContext;
 
@@ -25,6 +26,7 @@ export class SessionRecord {
 	) {
 		this.current = store;
 		this.opened = this.read();
+		this.taintSource = this.opened.taint;
 		this.settings = new SettingsRecord(this.opened);
 		this.totals = sumEntryUsage(store.allEntries);
 	}
@@ -55,6 +57,7 @@ export class SessionRecord {
 		const context = this.read();
 		this.totals = sumEntryUsage(store.allEntries);
 		this.settings.reset(context);
+		this.taintSource = context.taint;
 		return context;
 	}
 
@@ -62,6 +65,17 @@ export class SessionRecord {
 	append(message: AgentMessage): string | undefined {
 		if (message.role === "assistant") this.totals = addUsage(this.totals, message);
 		return this.attempt(() => this.current.append({ type: "message", message }));
+	}
+
+	/** What marked the conversation as holding untrusted text; undefined: nothing, or the user cleared it. */
+	get taint(): string | undefined {
+		return this.taintSource;
+	}
+
+	/** Records the mark (a source) or its clearing (undefined). */
+	writeTaint(source: string | undefined): string | undefined {
+		this.taintSource = source;
+		return this.attempt(() => this.current.append({ type: "taint", source: source ?? null }));
 	}
 
 	/** Writes a file held in memory so far (a fork's copy) now. */

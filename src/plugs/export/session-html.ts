@@ -4,6 +4,7 @@
 // nothing the model wrote can run in it.
 import { Marked, type Tokens } from "marked";
 import type {
+	WebSearchRecord,
 	AgentMessage,
 	AssistantMessage,
 	ImageContent,
@@ -13,6 +14,7 @@ import type {
 	SessionHeader,
 } from "../../core/index.js";
 import {
+	messageSearch,
 	formatCost,
 	formatCount,
 	formatSize,
@@ -121,6 +123,13 @@ function userBlock(entryId: string, timestamp: string, message: AgentMessage & {
 	return `<article class="message user" id="e-${escapeHtml(entryId)}">${heading("You", entryId, timestamp)}${parts.join("")}</article>`;
 }
 
+/** The provider's searches and the answer's pages, numbered links; only http(s) addresses become links. */
+function sourcesBlock(search: WebSearchRecord): string {
+	const queries = search.queries.length > 0 ? `<p class="searched">Searched: ${escapeHtml(search.queries.join("; "))}</p>` : "";
+	const items = search.sources.map((source) => `<li><a href="${escapeHtml(source.url)}" rel="noreferrer noopener">${escapeHtml(source.title ?? source.url)}</a></li>`).join("");
+	return `<div class="sources">${queries}${items ? `<ol>${items}</ol>` : ""}</div>`;
+}
+
 function assistantBlock(
 	entryId: string,
 	timestamp: string,
@@ -140,6 +149,8 @@ function assistantBlock(
 			parts.push(toolBlock(part, result, tools));
 		}
 	}
+	const search = messageSearch(message);
+	if (search) parts.push(sourcesBlock(search));
 	if (message.stopReason === "error" || message.stopReason === "aborted") {
 		parts.push(`<p class="stopped">${escapeHtml(message.stopReason === "aborted" ? "Interrupted." : `Error: ${message.errorMessage ?? "the request failed"}`)}</p>`);
 	}

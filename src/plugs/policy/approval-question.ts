@@ -25,6 +25,8 @@ export interface Question {
 	tool: ToolDefinition | undefined;
 	args: unknown;
 	facts: CallFacts;
+	/** Why the question is asked when the mode alone would not ask (a tainted conversation). */
+	note?: string;
 }
 
 /** Lines of a diff or command shown in the question at most; the dialog shows what fits. */
@@ -39,6 +41,7 @@ export async function askApproval(ui: SessionUi, question: Question, ctx: Policy
 		{ label: "Deny, and say why (optional)", value: "deny" },
 	];
 	const body = capLines(await questionBody(question, signal), MAX_BODY_LINES);
+	if (question.note) body.unshift({ text: stripControls(question.note), style: "warning" });
 	// Marked, so an interface with its own approval request (RPC, ACP) recognises the question.
 	const approval: ApprovalSubject = { toolCallId: question.toolCallId, toolName: facts.tool };
 	const choice = await ui.select({ title: questionTitle(question), body, signal, approval }, choices);

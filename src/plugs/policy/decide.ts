@@ -4,6 +4,7 @@ import type { ApprovalMode } from "../../core/index.js";
 import type { CallFacts, PolicyContext } from "./call-facts.js";
 import { type GuardName, guardFinding } from "./guards.js";
 import { allowedByRules, denyingRule, exactRules, type Rule, ruleCovers } from "./rules.js";
+import { taintBrake } from "./taint-brake.js";
 
 export interface PolicyState {
 	mode: ApprovalMode;
@@ -12,14 +13,16 @@ export interface PolicyState {
 	/** What the user allowed for this session while asked. */
 	grants: readonly Rule[];
 	disabledGuards: ReadonlySet<GuardName>;
+	/** The conversation holds text from the web or another untrusted source (see taint-brake.ts): auto mode brakes. */
+	taint?: string;
 }
 
-export type BlockCause = "unreadable" | "deny-rule" | "guard" | "read-only" | "unanswered";
+export type BlockCause = "unreadable" | "deny-rule" | "guard" | "read-only" | "unanswered" | "tainted";
 
 export type Verdict =
 	| { kind: "allow" }
-	/** The user must answer (ask mode, nothing allows the call yet). */
-	| { kind: "ask" }
+	/** The user must answer (ask mode, nothing allows the call yet; auto mode braked by taint: `note` says why). */
+	| { kind: "ask"; note?: string }
 	/** `reason` is what the model reads. */
 	| { kind: "block"; cause: BlockCause; reason: string; guard?: GuardName };
 
@@ -47,8 +50,18 @@ export function decide(call: CallFacts, state: PolicyState, ctx: PolicyContext, 
 	if (finding) return { kind: "block", cause: "guard", guard: finding.guard, reason: `Blocked by loom's ${finding.guard} guard: ${finding.reason}` };
 	if (call.readOnly) return { kind: "allow" };
 	switch (state.mode) {
-		case "auto":
-			return { kind: "allow" };
+		case "auto": {
+			const brake = state.taint === undefined ? undefined : taintBrake(call, ctx);
+			if (brake === undefined || allowedByRules(call, allow, ctx)) return { kind: "allow" };
+			const note = `Text from ${state.taint} is in the conversation and ${brake}; loom asks before such calls until /trust-web.`;
+			if (canAsk) return { kind: "ask", note };
+			return block(
+				"tainted",
+				`Not run: ${note} Nobody can answer here (print mode). Carry on without it, or tell the user it can be allowed with ${exactRules(call, ctx)
+					.map((rule) => `--allow '${rule}'`)
+					.join(" ")}.`,
+			);
+		}
 		case "read-only":
 			return block(
 				"read-only",

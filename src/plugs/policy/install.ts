@@ -16,6 +16,7 @@ import {
 import type { BeforeLink, AgentSession, ApprovalHint, ApprovalOutcome, ApprovalMode } from "../../core/index.js";
 import { approvalCommand, type ApprovalControl } from "./approval-command.js";
 import { askApproval } from "./approval-question.js";
+import { trustWebCommand } from "./trust-web-command.js";
 import { gatherFacts, type PolicyContext, realPath } from "./call-facts.js";
 import { decide, type PolicyState, type Verdict } from "./decide.js";
 import { floorRefusal, policyConfig, type PolicySources } from "./policy-config.js";
@@ -68,14 +69,14 @@ export function installApprovalPolicy(session: AgentSession, options: ApprovalPo
 		const tool = findTool(context.tools, toolCall.name) as ToolDefinition | undefined;
 		const facts = await gatherFacts(tool, toolCall.name, args, ctx);
 		const ui = session.ui;
-		const verdict = withHint(decide(facts, state, ctx, ui.interactive), session.hooks.takeApprovalHint(toolCall.id), ui.interactive);
+		const verdict = withHint(decide(facts, { ...state, taint: session.taint }, ctx, ui.interactive), session.hooks.takeApprovalHint(toolCall.id), ui.interactive);
 		if (verdict.kind === "allow") return undefined;
 		if (verdict.kind === "block") {
 			if (verdict.cause === "unanswered") await report(toolCall.id, toolCall.name, "unanswered", exactRules(facts, ctx));
 			return { block: true, reason: verdict.reason };
 		}
 		await session.reportApproval({ type: "tool_approval_requested", toolCallId: toolCall.id, toolName: toolCall.name });
-		const answer = await askApproval(ui, { toolCallId: toolCall.id, tool, args, facts }, ctx, signal);
+		const answer = await askApproval(ui, { toolCallId: toolCall.id, tool, args, facts, note: verdict.note }, ctx, signal);
 		switch (answer.kind) {
 			case "once":
 				await report(toolCall.id, toolCall.name, "allowed");
@@ -121,6 +122,7 @@ export function installApprovalPolicy(session: AgentSession, options: ApprovalPo
 		// Final: what extensions' after-links return is masked too.
 		session.hooks.after.add(({ result }) => maskResult(result, options.secrets), { stage: "final", name: "secrets" }),
 		session.commands.register(approvalCommand(control)),
+		session.commands.register(trustWebCommand(session)),
 	];
 	void control.setMode(state.mode);
 	return control;

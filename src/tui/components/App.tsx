@@ -71,6 +71,7 @@ function viewFromSession(session: SessionPort): ScreenView {
 		thinkingLevel: session.thinkingLevel,
 		messageCount: session.messageCount,
 		approvalMode: session.approvalMode,
+		taint: session.taint,
 	});
 	return { ...view, usage: { ...session.usageTotals }, contextTokens: session.contextUsage?.tokens };
 }

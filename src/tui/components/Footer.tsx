@@ -55,6 +55,17 @@ function BackgroundShells({ count }: { count: number }) {
 	);
 }
 
+/** The conversation holds text from the web: auto mode asks before network and config changes until /trust-web. */
+function TaintMark() {
+	return (
+		<Text>
+			<Text dimColor> · </Text>
+			<Text color="magenta">web text</Text>
+			<Text dimColor> (/trust-web)</Text>
+		</Text>
+	);
+}
+
 export function Footer({ view, contextWindow, now, width, home }: FooterProps) {
 	const { info, context, contextColor } = infoRow(view, width, contextWindow, home);
 	return (
@@ -69,6 +80,7 @@ export function Footer({ view, contextWindow, now, width, home }: FooterProps) {
 				<RunLine view={view} now={now} />
 				{view.session.approvalMode ? <ApprovalMode mode={view.session.approvalMode} /> : null}
 				{view.session.backgroundShells ? <BackgroundShells count={view.session.backgroundShells} /> : null}
+				{view.session.taint ? <TaintMark /> : null}
 			</Text>
 			<Text wrap="truncate-end">
 				<Text dimColor>{info}</Text>

@@ -1,7 +1,7 @@
 // Assistant message timeline: message_start/update/end of role "assistant".
 // Deltas grow the live text; finished paragraphs move to the transcript; message_end is authoritative.
 import type { AssistantMessage, AssistantMessageEvent } from "../../core/index.js";
-import { textFromContent } from "../../core/index.js";
+import { messageSearch, textFromContent } from "../../core/index.js";
 import { thinkingFromContent } from "../transcript/index.js";
 import { splitFinished } from "../text/index.js";
 import type { ActiveAssistant, NewTranscriptItem as NewItem, ScreenView, TranscriptItem } from "../transcript/index.js";
@@ -98,6 +98,11 @@ function remainingText(active: ActiveAssistant, finalText: string): string {
 	return active.tail;
 }
 
+function sourcesItem(message: AssistantMessage): NewItem[] {
+	const search = messageSearch(message);
+	return search ? [{ kind: "sources", search }] : [];
+}
+
 function stopNotice(message: AssistantMessage): NewItem[] {
 	switch (message.stopReason) {
 		case "error":
@@ -124,6 +129,7 @@ export function endAssistant(view: ScreenView, message: AssistantMessage): Scree
 	const items = [
 		...thinkingItem(active, thinking, finalThinking.redacted && thinking === ""),
 		...textItem(active, remainingText(active, textFromContent(message.content))),
+		...sourcesItem(message),
 		...stopNotice(message),
 	];
 	const usage = message.usage;

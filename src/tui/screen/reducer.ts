@@ -64,6 +64,8 @@ export function reduceView(view: ScreenView, event: ScreenEvent, now: number): S
 			return { ...view, session: { ...view.session, approvalMode: event.mode } };
 		case "background_shells_changed":
 			return { ...view, session: { ...view.session, backgroundShells: event.shells.filter((shell) => shell.status === "running").length } };
+		case "taint_changed":
+			return { ...view, session: { ...view.session, taint: event.source } };
 
 		case "session_open": {
 			const where = sessionFileText(event.file, event.saved);
@@ -81,6 +83,7 @@ export function reduceView(view: ScreenView, event: ScreenEvent, now: number): S
 					model: event.model,
 					thinkingLevel: event.thinkingLevel,
 					messageCount: event.messageCount,
+					taint: event.taint,
 				},
 				usage: zeroUsage(),
 				contextTokens: undefined,

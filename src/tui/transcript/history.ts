@@ -2,6 +2,7 @@
 // thinking, and each assistant message's tool calls as a finished batch with their results.
 import type { AgentMessage } from "../../core/index.js";
 import {
+	messageSearch,
 	textFromContent,
 	findTool,
 	pairToolResults,
@@ -51,6 +52,8 @@ export function historyItems(messages: readonly AgentMessage[], tools: readonly 
 		if (thinking.text.trim() !== "" || thinking.redacted) items.push({ kind: "thinking", messageId, turn, text: thinking.text, redacted: thinking.redacted });
 		const text = textFromContent(content);
 		if (text.trim() !== "") items.push({ kind: "assistant", messageId, turn, text });
+		const search = messageSearch(message);
+		if (search) items.push({ kind: "sources", search });
 		const calls = Array.isArray(content) ? content.filter((block) => block?.type === "toolCall") : [];
 		if (calls.length === 0) return;
 		const runs: ToolRunView[] = calls.map((call) => {

@@ -3,7 +3,7 @@
 // a long answer than everything else on the screen together. Pure: an item and a width give the exact text.
 // Lines already printed cannot change, so what is cut short here is printed again whole on Ctrl+O (expandLast).
 import chalk from "chalk";
-import { formatCount, NOTICE_MARK, stripControls } from "../../core/index.js";
+import { formatCount, NOTICE_MARK, sourceLines, stripControls } from "../../core/index.js";
 import type { NamedToolPresentation, NoticeLevel } from "../../core/index.js";
 import { noticeRows, renderMarkdown, truncateRow, wrapRows } from "../text/index.js";
 import { styledLineText, toolRowHeader, toolRowLines } from "./tool-row-text.js";
@@ -52,6 +52,8 @@ export function transcriptRows(item: TranscriptItem, width: number, showThinking
 			return item.runs.flatMap((run) => toolRows(run, columns, tools));
 		case "notice":
 			return noticeText(item, columns);
+		case "sources":
+			return sourceLines(item.search).flatMap((line, index) => wrapRows(index === 0 && item.search.queries.length > 0 ? chalk.dim(`⌕ ${stripControls(line)}`) : `  ${chalk.cyan(stripControls(line))}`, columns));
 		case "shell":
 			return shellRows(item, columns);
 		case "expanded":

@@ -1,6 +1,6 @@
 // The screen's own view model: a projection of session events for display,
 // never the agent's state. Everything here is plain data, produced only by the reducer.
-import type { ThinkingLevel, CompactionReason, ApprovalMode, NoticeLevel } from "../../core/index.js";
+import type { ThinkingLevel, CompactionReason, ApprovalMode, NoticeLevel, WebSearchRecord } from "../../core/index.js";
 import { type UsageTotals, zeroUsage } from "../../core/index.js";
 
 /** Idle from run_end to run_start; "settling" between an agent run's end and the prompt's run_end. */
@@ -50,6 +50,8 @@ export type TranscriptItem =
 			text: string;
 	  }
 	| { kind: "thinking"; id: string; messageId: string; turn: number; text: string; redacted: boolean }
+	/** What the provider's web search looked for and the pages an answer rests on, numbered, under the answer. */
+	| { kind: "sources"; id: string; search: WebSearchRecord }
 	| { kind: "tools"; id: string; turn: number; runs: ToolRunView[] }
 	| {
 			kind: "notice";
@@ -110,6 +112,8 @@ export interface SessionInfoView {
 	approvalMode?: ApprovalMode;
 	/** Background shells running (the footer counts them). */
 	backgroundShells?: number;
+	/** What brought untrusted text (a fetched page) into the conversation, until /trust-web clears it. */
+	taint?: string;
 }
 
 export interface ScreenView {

@@ -86,6 +86,15 @@ describe("the exported page", () => {
 		expect(html).toContain("<dt>Directory</dt><dd>/work/app</dd>");
 	});
 
+	it("numbers an answer's web sources as links under it, only web addresses linked", () => {
+		const searched = SessionStore.create({ home: tempDir(), cwd: "/work/app", persist: false });
+		const message = answer([{ type: "text", text: "Node 20 came out in April 2023." }], [10, 10, 0]);
+		message.search = { queries: ["node 20 <release>"], sources: [{ url: "https://nodejs.org/en/blog", title: "Node <blog>" }, { url: "https://example.org/x" }] };
+		searched.append({ type: "message", message });
+		const page = renderSessionHtml({ header: searched.header, entries: searched.entries, tools: builtinTools });
+		expect(page).toContain('<div class="sources"><p class="searched">Searched: node 20 &lt;release&gt;</p><ol><li><a href="https://nodejs.org/en/blog" rel="noreferrer noopener">Node &lt;blog&gt;</a></li><li><a href="https://example.org/x" rel="noreferrer noopener">https://example.org/x</a></li></ol></div>');
+	});
+
 	it("names each entry so a fork can start from it", () => {
 		const prompt = store.entries[0]!.id;
 		expect(html).toContain(`id="e-${prompt}"`);

@@ -7,6 +7,7 @@ import type { PartialAssistantMessage } from "./partial-message.js";
 import { ProviderStreamError } from "./provider-error.js";
 import { type FinishReason, type ProviderAttempt, type ProviderStreamOptions, runKeyedProviderStream, sdkClientOptions } from "./provider-run.js";
 import { readSseBody } from "./sse-body.js";
+import { addSearchQuery, addSource, keepServerBlock, withServerBlocks } from "./server-blocks.js";
 import { normalizeAnthropicToolCallId, transformMessages } from "../transform-messages.js";
 
 // Builds an Anthropic Messages request from the core's context: messages, system prompt and tools,
@@ -35,11 +36,15 @@ export function buildAnthropicParams(model: Model, context: Context, options: Pr
 		params.system = [{ type: "text", text: context.systemPrompt, cache_control: CACHE }];
 	}
 	if (context.tools?.length) {
-		params.tools = context.tools.map((tool) => ({
-			name: tool.name,
-			description: tool.description,
-			input_schema: tool.parameters as unknown as Anthropic.Tool["input_schema"],
-		}));
+		params.tools = context.tools.map((tool) =>
+			tool.serverTool === "web_search"
+				? ({ type: "web_search_20250305", name: "web_search", max_uses: 5 } as Anthropic.WebSearchTool20250305)
+				: {
+						name: tool.name,
+						description: tool.description,
+						input_schema: tool.parameters as unknown as Anthropic.Tool["input_schema"],
+					},
+		);
 	}
 
 	const thinking = thinkingSettings(model, options.reasoning, maxTokens);
@@ -93,23 +98,20 @@ function convertMessages(messages: Message[]): MessageParam[] {
 			if (content.length === 0 || (typeof content === "string" && content.trim() === "")) continue;
 			out.push({ role: "user", content });
 		} else if (message.role === "assistant") {
-			const content: ContentBlockParam[] = [];
-			for (const block of message.content) {
+			// The web search's server_tool_use and web_search_tool_result blocks go back where they were, as received.
+			const content = withServerBlocks<ContentBlockParam>(message, "anthropic-messages", (block) => {
 				if (block.type === "text") {
-					if (block.text.trim() !== "") content.push({ type: "text", text: block.text });
-				} else if (block.type === "thinking") {
-					if (block.redacted && block.thinkingSignature) {
-						content.push({ type: "redacted_thinking", data: block.thinkingSignature });
-					} else if (block.thinkingSignature) {
-						content.push({ type: "thinking", thinking: block.thinking, signature: block.thinkingSignature });
-					} else if (block.thinking.trim() !== "") {
-						// Without a signature the API would reject the block; keep the words as text.
-						content.push({ type: "text", text: block.thinking });
-					}
-				} else {
-					content.push({ type: "tool_use", id: block.id, name: block.name, input: block.arguments ?? {} });
+					if (block.text.trim() === "") return [];
+					return [block.citations ? ({ type: "text", text: block.text, citations: block.citations } as ContentBlockParam) : { type: "text", text: block.text }];
 				}
-			}
+				if (block.type === "thinking") {
+					if (block.redacted && block.thinkingSignature) return [{ type: "redacted_thinking", data: block.thinkingSignature }];
+					if (block.thinkingSignature) return [{ type: "thinking", thinking: block.thinking, signature: block.thinkingSignature }];
+					// Without a signature the API would reject the block; keep the words as text.
+					return block.thinking.trim() !== "" ? [{ type: "text", text: block.thinking }] : [];
+				}
+				return [{ type: "tool_use", id: block.id, name: block.name, input: block.arguments ?? {} }];
+			}, (raw) => raw as ContentBlockParam);
 			if (content.length > 0) out.push({ role: "assistant", content });
 		} else {
 			const blocks = convertUserBlocks(message.content);
@@ -213,6 +215,8 @@ function safeJson(text: string): unknown {
 class AnthropicEventReader {
 	/** Anthropic block index → our content index. */
 	private readonly blocks = new Map<number, number>();
+	/** Anthropic block index → a server tool block still receiving its input, and that input's JSON so far. */
+	private readonly serverInputs = new Map<number, { raw: Record<string, unknown>; json: string }>();
 	private stopReason: string | null = null;
 	private stopped = false;
 
@@ -260,13 +264,31 @@ class AnthropicEventReader {
 						partial.appendToolArguments(index, JSON.stringify(block.input));
 					}
 				}
-				// Server-side tool blocks (web search...) are not part of this agent's protocol: ignored.
+				else if (block.type === "server_tool_use" || block.type === "web_search_tool_result") {
+					// The provider's own tool: kept as received, to go back in its place; its pages are the answer's sources.
+					const raw = { ...block };
+					keepServerBlock(partial.message, "anthropic-messages", raw);
+					if (block.type === "server_tool_use") this.serverInputs.set(at, { raw, json: "" });
+					if (Array.isArray(block.content)) for (const result of block.content) if (isRecord(result)) addSource(partial.message, result.url, result.title);
+				}
 				break;
 			}
 			case "content_block_delta": {
+				const server = this.serverInputs.get(event.index as number);
+				if (server) {
+					const delta = record(event.delta, "delta");
+					if (delta.type === "input_json_delta") server.json += text(delta.partial_json, "delta.partial_json");
+					break;
+				}
 				const index = this.blocks.get(event.index as number);
 				if (index === undefined) break;
 				const delta = record(event.delta, "delta");
+				if (delta.type === "citations_delta" && isRecord(delta.citation)) {
+					const block = partial.message.content[index];
+					if (block?.type === "text") (block.citations ??= []).push(delta.citation);
+					addSource(partial.message, delta.citation.url, delta.citation.title);
+					break;
+				}
 				if (delta.type === "text_delta") partial.appendText(index, text(delta.text, "delta.text"));
 				else if (delta.type === "thinking_delta") partial.appendThinking(index, text(delta.thinking, "delta.thinking"));
 				else if (delta.type === "signature_delta") partial.appendSignature(index, text(delta.signature, "delta.signature"));
@@ -274,6 +296,13 @@ class AnthropicEventReader {
 				break;
 			}
 			case "content_block_stop": {
+				const server = this.serverInputs.get(event.index as number);
+				if (server) {
+					this.serverInputs.delete(event.index as number);
+					if (server.json.trim() !== "") server.raw.input = safeJson(server.json) ?? server.raw.input;
+					if (isRecord(server.raw.input)) addSearchQuery(partial.message, server.raw.input.query);
+					break;
+				}
 				const index = this.blocks.get(event.index as number);
 				if (index !== undefined) partial.endBlock(index);
 				break;

@@ -15,6 +15,7 @@ import type { PartialAssistantMessage } from "./partial-message.js";
 import { ProviderStreamError } from "./provider-error.js";
 import { type FinishReason, type ProviderAttempt, type ProviderStreamOptions, runKeyedProviderStream } from "./provider-run.js";
 import { readSseBody } from "./sse-body.js";
+import { addSearchQuery, addSource } from "./server-blocks.js";
 import type { Content, GenerationConfig, Part, ThinkingConfig, Tool as GeminiTool } from "@google/genai";
 import { normalizeAnthropicToolCallId, transformMessages } from "../transform-messages.js";
 
@@ -47,14 +48,17 @@ export function buildGoogleParams(model: Model, context: Context, options: Provi
 	const messages = transformMessages(context.messages, model, { normalizeToolCallId: normalizeAnthropicToolCallId });
 	const body: GoogleRequestBody = { contents: convertMessages(messages, model) };
 	if (context.systemPrompt) body.systemInstruction = { parts: [{ text: context.systemPrompt }] };
-	if (context.tools?.length) {
+	const functions = (context.tools ?? []).filter((tool) => tool.serverTool !== "web_search");
+	if (functions.length > 0) {
 		body.tools = [
 			{
 				// JSON Schema as is (the older `parameters` field takes only an OpenAPI subset).
-				functionDeclarations: context.tools.map((tool) => ({ name: tool.name, description: tool.description, parametersJsonSchema: tool.parameters })),
+				functionDeclarations: functions.map((tool) => ({ name: tool.name, description: tool.description, parametersJsonSchema: tool.parameters })),
 			},
 		];
 	}
+	// web_search is Google Search grounding: the sources come back as the candidate's groundingMetadata.
+	if (context.tools?.some((tool) => tool.serverTool === "web_search")) (body.tools ??= []).push({ googleSearch: {} });
 	const config: GenerationConfig = {};
 	if (options.maxTokens !== undefined) config.maxOutputTokens = options.maxTokens;
 	if (options.temperature !== undefined) config.temperature = options.temperature;
@@ -196,6 +200,7 @@ class GeminiChunkReader {
 		const parts = content.parts ?? [];
 		if (!Array.isArray(parts)) throw malformed("candidates[0].content.parts", parts, "a list");
 		for (let i = 0; i < parts.length; i++) this.readPart(record(parts[i], `candidates[0].content.parts[${i}]`), `candidates[0].content.parts[${i}]`);
+		if (isRecord(candidate.groundingMetadata)) readGrounding(this.partial.message, candidate.groundingMetadata);
 		this.finishReason = optionalText(candidate.finishReason, "candidates[0].finishReason") ?? this.finishReason;
 		this.finishMessage = optionalText(candidate.finishMessage, "candidates[0].finishMessage") ?? this.finishMessage;
 	}
@@ -322,4 +327,12 @@ function withRetryDelay(headers: Headers, error: Record<string, unknown>): Heade
 		return copy;
 	}
 	return headers;
+}
+
+/** Google Search grounding: its queries and the pages it rests on. Nothing of it goes back: Gemini takes the text alone. */
+function readGrounding(message: AssistantMessage, metadata: Record<string, unknown>): void {
+	for (const query of Array.isArray(metadata.webSearchQueries) ? metadata.webSearchQueries : []) addSearchQuery(message, query);
+	for (const chunk of Array.isArray(metadata.groundingChunks) ? metadata.groundingChunks : []) {
+		if (isRecord(chunk) && isRecord(chunk.web)) addSource(message, chunk.web.uri, chunk.web.title);
+	}
 }

@@ -10,6 +10,7 @@ import type { PartialAssistantMessage } from "./partial-message.js";
 import { ProviderStreamError } from "./provider-error.js";
 import { type FinishReason, type ProviderAttempt, type ProviderStreamOptions, runKeyedProviderStream, sdkClientOptions } from "./provider-run.js";
 import { readSseBody } from "./sse-body.js";
+import { addSearchQuery, addSource, keepServerBlock, withServerBlocks } from "./server-blocks.js";
 import { normalizeOpenAIToolCallId, transformMessages } from "../transform-messages.js";
 
 // Builds an OpenAI Responses request from the core's context. Nothing is stored on OpenAI's side (store: false):
@@ -32,13 +33,17 @@ export function buildOpenAIResponsesParams(model: Model, context: Context, optio
 	const params: Params = { model: model.id, input: convertMessages(messages), stream: true, store: false };
 	if (context.systemPrompt) params.instructions = context.systemPrompt;
 	if (context.tools?.length) {
-		params.tools = context.tools.map((tool) => ({
-			type: "function",
-			name: tool.name,
-			description: tool.description,
-			parameters: tool.parameters as Record<string, unknown>,
-			strict: false,
-		}));
+		params.tools = context.tools.map((tool) =>
+			tool.serverTool === "web_search"
+				? ({ type: "web_search" } as OpenAI.Responses.Tool)
+				: {
+						type: "function",
+						name: tool.name,
+						description: tool.description,
+						parameters: tool.parameters as Record<string, unknown>,
+						strict: false,
+					},
+		);
 	}
 	if (options.maxTokens !== undefined) params.max_output_tokens = options.maxTokens;
 	if (options.temperature !== undefined) params.temperature = options.temperature;
@@ -81,17 +86,15 @@ function convertMessages(messages: Message[]): InputItem[] {
  * model's thinking text), messages, function calls.
  */
 function convertAssistant(message: AssistantMessage): InputItem[] {
-	const items: InputItem[] = [];
-	for (const block of message.content) {
+	// The web_search_call items go back where they were, as received.
+	const items = withServerBlocks<InputItem>(message, "openai-responses", (block) => {
 		if (block.type === "thinking") {
 			const item = reasoningItem(block.thinkingSignature);
-			if (item) items.push(item);
-		} else if (block.type === "text") {
-			items.push({ role: "assistant", content: block.text });
-		} else {
-			items.push({ type: "function_call", call_id: block.id, name: block.name, arguments: JSON.stringify(block.arguments ?? {}) });
+			return item ? [item] : [];
 		}
-	}
+		if (block.type === "text") return [{ role: "assistant", content: block.text }];
+		return [{ type: "function_call", call_id: block.id, name: block.name, arguments: JSON.stringify(block.arguments ?? {}) }];
+	}, (raw) => raw as InputItem);
 	// A reasoning item must be followed by the output it led to; one that led to nothing (a cut-off answer) goes.
 	while (items.at(-1)?.type === "reasoning") items.pop();
 	return items;
@@ -294,7 +297,18 @@ class ResponsesEventReader {
 			if (call.name === "") throw malformed("item.name", item.name, "a function name");
 			partial.endBlock(index);
 		} else if (item.type === "message" && index !== undefined) {
+			// url_citation annotations: the pages the answer cites.
+			const annotations = (Array.isArray(item.content) ? item.content : []).flatMap((part) => (isRecord(part) && Array.isArray(part.annotations) ? part.annotations : []));
+			const block = partial.message.content[index];
+			if (annotations.length > 0 && block?.type === "text") block.citations = annotations;
+			for (const annotation of annotations) if (isRecord(annotation) && annotation.type === "url_citation") addSource(partial.message, annotation.url, annotation.title);
 			partial.endBlock(index);
+		} else if (item.type === "web_search_call") {
+			this.closeOpenText();
+			keepServerBlock(partial.message, "openai-responses", item);
+			const action = isRecord(item.action) ? item.action : {};
+			addSearchQuery(partial.message, action.query);
+			for (const source of Array.isArray(action.sources) ? action.sources : []) if (isRecord(source)) addSource(partial.message, source.url, source.title);
 		}
 	}
 

@@ -101,6 +101,8 @@ export interface SessionContext {
 	model?: { provider: string; modelId: string };
 	/** The last thinking_change, if any. */
 	thinkingLevel?: ThinkingLevel;
+	/** What last brought text from the web (or another untrusted source) into the conversation, unless cleared since. */
+	taint?: string;
 	/**
 	 * What the model would receive that no provider accepts (a damaged file), and how each request repairs it
 	 * (see repairConversation); empty for an intact session. `messages` stay as recorded.
@@ -121,6 +123,7 @@ export function buildSessionContext(
 	for (const entry of entries) {
 		if (entry.type === "model_change") context.model = { provider: entry.provider, modelId: entry.modelId };
 		else if (entry.type === "thinking_change") context.thinkingLevel = entry.thinkingLevel;
+		else if (entry.type === "taint") context.taint = entry.source ?? undefined;
 	}
 	return context;
 }

@@ -65,16 +65,26 @@ export interface BranchEntry extends EntryBase {
 	fromId: string | null;
 }
 
-export type SessionEntry = MessageEntry | ModelChangeEntry | ThinkingChangeEntry | CompactionEntry | BranchEntry;
+/**
+ * The conversation took in text written by others (a fetched page, an untrusted MCP server's result): `source`
+ * says what; null when the user cleared the mark (/trust-web). The last one on the conversation's path holds.
+ */
+export interface TaintEntry extends EntryBase {
+	type: "taint";
+	source: string | null;
+}
+
+export type SessionEntry = MessageEntry | ModelChangeEntry | ThinkingChangeEntry | CompactionEntry | BranchEntry | TaintEntry;
 
 /** An entry's payload: what a caller supplies; the store adds id, parentId, timestamp and n. */
 export type EntryPayload =
 	| Pick<MessageEntry, "type" | "message">
 	| Pick<ModelChangeEntry, "type" | "provider" | "modelId">
 	| Pick<ThinkingChangeEntry, "type" | "thinkingLevel">
-	| Pick<CompactionEntry, "type" | "summary" | "firstKeptEntryId" | "tokensBefore">;
+	| Pick<CompactionEntry, "type" | "summary" | "firstKeptEntryId" | "tokensBefore">
+	| Pick<TaintEntry, "type" | "source">;
 
-export const ENTRY_TYPES: ReadonlySet<string> = new Set(["message", "model_change", "thinking_change", "compaction", "branch"]);
+export const ENTRY_TYPES: ReadonlySet<string> = new Set(["message", "model_change", "thinking_change", "compaction", "branch", "taint"]);
 
 export class SessionFileError extends Error {
 	constructor(message: string) {
