@@ -23,7 +23,7 @@ import {
 	nonInteractiveUi,
 	stderrNotice,
 } from "../core/index.js";
-import type { NoticeLevel, ToolExecutionMode, ThinkingLevel } from "../core/index.js";
+import type { NoticeLevel, ToolExecutionMode, ThinkingLevel, TodoItem } from "../core/index.js";
 import type { ExtensionFactory } from "../plugs/index.js";
 import {
 	type ExtensionsReport,
@@ -135,7 +135,9 @@ export async function assembleAgentSession(options: CreateAgentSessionOptions, k
 	// The background jobs of this session's commands end with it, not with another session of the same process.
 	const processGroups = sessionProcessGroups();
 	const redact = (text: string, live: boolean) => (live ? secrets.maskLive(text) : secrets.mask(text));
-	const builtins = createBuiltinTools(cwd, BUILTIN_TOOLS, { processGroups, redact, files: options.files });
+	// todo_write puts its list in the session made just below (its calls come only once the session runs).
+	const todos = { set: (items: readonly TodoItem[]) => session.setTodos(items) };
+	const builtins = createBuiltinTools(cwd, BUILTIN_TOOLS, { processGroups, redact, files: options.files, todos });
 	const tools = new ToolCatalog(builtins.known, options.tools, builtins.defaults);
 	const session = new AgentSession({
 		cwd,

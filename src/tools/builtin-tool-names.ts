@@ -10,6 +10,7 @@ export const BUILTIN_TOOL_NAMES = [
 	{ name: "grep", byDefault: false },
 	{ name: "find", byDefault: false },
 	{ name: "ls", byDefault: false },
+	{ name: "todo_write", byDefault: true },
 ] as const;
 
 export type BuiltinToolName = (typeof BUILTIN_TOOL_NAMES)[number]["name"];

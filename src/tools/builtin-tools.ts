@@ -8,6 +8,7 @@ import { createLsTool } from "./ls.js";
 import { createReadTool } from "./read.js";
 import { BUILTIN_TOOL_NAMES, type BuiltinToolName } from "./builtin-tool-names.js";
 import type { TextFileAccess } from "./text-files.js";
+import { createTodoWriteTool, type TodoListPort } from "./todo-write.js";
 import { createWriteTool } from "./write.js";
 
 /** What a session gives the tools it makes, besides their directory; each takes what concerns it. */
@@ -18,6 +19,8 @@ export interface ToolContext {
 	redact?: (text: string, live: boolean) => string;
 	/** read, edit and write get and put text files' content through this (an editor's buffers) instead of the disk. */
 	files?: TextFileAccess;
+	/** Where todo_write puts the list (the session's); without it the tool only checks the list. */
+	todos?: TodoListPort;
 }
 
 /** Makes a tool working in a directory. */
@@ -41,6 +44,7 @@ const FACTORIES: Readonly<Record<BuiltinToolName, ToolFactory>> = {
 	grep: createGrepTool,
 	find: createFindTool,
 	ls: createLsTool,
+	todo_write: (cwd, context) => createTodoWriteTool(cwd, context?.todos),
 };
 
 /**

@@ -17,5 +17,6 @@ export { createLsTool, type LsToolInput } from "./ls.js";
 export { killAllBashProcesses, sessionProcessGroups } from "./run-command.js";
 export { createReadTool, type ReadToolInput } from "./read.js";
 export type { TextFileAccess } from "./text-files.js";
+export { createTodoWriteTool, type TodoListPort, type TodoWriteInput } from "./todo-write.js";
 export { createWriteTool, type WriteToolInput } from "./write.js";
 export { BUILTIN_TOOL_NAMES } from "./builtin-tool-names.js";
