@@ -1,7 +1,6 @@
 // The session's todo list: the items the model keeps with its todo tool (or an approved plan gives it), each
 // pending, in progress or done. The list lives in the session file as todo entries; the latest one on the
-// conversation's chain is the list, so a resume, a fork or a rewind brings back the list of that point.
-import type { SessionEntry } from "./session-entries.js";
+// conversation's chain (a SessionEntry[]) is the list, so a resume, a fork or a rewind brings back the list of that point.
 
 export const TODO_STATUSES = ["pending", "in_progress", "done"] as const;
 export type TodoStatus = (typeof TODO_STATUSES)[number];
@@ -37,10 +36,12 @@ export function todoListText(items: readonly TodoItem[]): string {
 export const TODO_HEADING = "Todo list (current; keep it up to date with the todo tool):";
 
 /** The current list: the latest todo entry among `entries` (a conversation's chain); empty without one. */
-export function latestTodos(entries: readonly SessionEntry[]): TodoItem[] {
+export function latestTodos(entries: readonly { type: string; items?: unknown }[]): TodoItem[] {
 	for (let i = entries.length - 1; i >= 0; i--) {
 		const entry = entries[i]!;
-		if (entry.type === "todo") return entry.items.filter(isTodoItem).map((item) => ({ text: item.text, status: item.status }));
+		if (entry.type === "todo" && Array.isArray(entry.items)) {
+			return entry.items.filter(isTodoItem).map((item) => ({ text: item.text, status: item.status }));
+		}
 	}
 	return [];
 }
