@@ -22,5 +22,6 @@ export {
 	type ToolResultHandler,
 } from "./extensions/index.js";
 export { McpConfigError, configuredMcpCredentials, installMcp } from "./mcp/index.js";
+export { PLAN_MODE_NOTE, PRESENT_PLAN_TOOL, installPlanMode, planSteps, presentedPlan } from "./plan/index.js";
 export { RuleError, configuredKeys, installApprovalPolicy, secretMask } from "./policy/index.js";
 export { installResources } from "./resources/index.js";

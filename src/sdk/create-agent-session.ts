@@ -32,6 +32,7 @@ import {
 	configuredKeys,
 	configuredMcpCredentials,
 	installApprovalPolicy,
+	installPlanMode,
 	secretMask,
 	installResources,
 	installCheckpoints,
@@ -211,7 +212,8 @@ interface Assembly {
 async function install(session: AgentSession, assembly: Assembly): Promise<Installed> {
 	const { options, home, cwd, settings, tools, projectTrust, secrets } = assembly;
 	const flags = { approval: options.approval, allow: options.allow, deny: options.deny };
-	installApprovalPolicy(session, { flags, settings, settingsFile: settingsPath(home), secrets });
+	const policy = installApprovalPolicy(session, { flags, settings, settingsFile: settingsPath(home), secrets });
+	installPlanMode(session, { control: policy, tools });
 	// MCP servers start here and come up while the rest loads.
 	installMcp(session, { cwd, home, configs: options.mcpConfig, trust: projectTrust, tools });
 	await installResources(session, { cwd, home });

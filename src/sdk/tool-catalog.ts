@@ -42,7 +42,7 @@ export class ToolCatalog {
 	/** The built-ins and the given definitions, in order. */
 	private readonly base: ToolDefinition<any>[];
 	/** Added tools, group by group in the order the groups were made. */
-	private groups: { tools: readonly ToolDefinition<any>[] }[] = [];
+	private groups: { tools: readonly ToolDefinition<any>[]; always: boolean }[] = [];
 	private readonly patterns: readonly string[] | undefined;
 	/** Built-ins known but not enabled unless named (the search tools). */
 	private readonly offByDefault: ReadonlySet<ToolDefinition<any>>;
@@ -69,7 +69,8 @@ export class ToolCatalog {
 
 	/** The enabled tools, in the catalog's order. */
 	enabled(): ToolDefinition<any>[] {
-		return this.all.filter((tool) => (this.patterns ? this.allows(tool.name) : !this.offByDefault.has(tool)));
+		const always = new Set(this.groups.filter((group) => group.always).flatMap((group) => group.tools));
+		return this.all.filter((tool) => always.has(tool) || (this.patterns ? this.allows(tool.name) : !this.offByDefault.has(tool)));
 	}
 
 	/** Whether the choice enables a tool so named that is not a built-in (every such tool when it chose none). */
@@ -112,9 +113,12 @@ export class ToolCatalog {
 		return () => group.remove();
 	}
 
-	/** A group of tools, empty until set, placed after the tools added so far. */
-	group(owner: string): ToolGroup {
-		const entry: { tools: readonly ToolDefinition<any>[] } = { tools: [] };
+	/**
+	 * A group of tools, empty until set, placed after the tools added so far. `always`: enabled whatever the
+	 * options chose (a mode's own tool, such as plan mode's present_plan, which the mode adds and takes away).
+	 */
+	group(owner: string, options: { always?: boolean } = {}): ToolGroup {
+		const entry: { tools: readonly ToolDefinition<any>[]; always: boolean } = { tools: [], always: options.always === true };
 		this.groups.push(entry);
 		return {
 			set: (tools) => {

@@ -23,7 +23,7 @@ export const KEY_HELP: ReadonlyArray<[string, string]> = [
 	["Ctrl+C", "interrupt the run (on an empty editor), else clear the editor; twice within 2 s: exit"],
 	["Ctrl+D", "exit (on an empty editor)"],
 	["Ctrl+T", "show or hide thinking in full, for the whole transcript (printed again)"],
-	["Shift+Tab", "next approval mode: auto → ask → read-only (also /approval)"],
+	["Shift+Tab", "next approval mode: auto → ask → read-only → plan (also /approval)"],
 	["Ctrl+O", "show the latest tool output, summary, thinking or shell output in full"],
 	["Ctrl+G", "edit the prompt in $VISUAL / $EDITOR"],
 	["Ctrl+Z", "suspend to the shell (fg comes back)"],
