@@ -24,6 +24,7 @@ export const KEY_HELP: ReadonlyArray<[string, string]> = [
 	["Ctrl+D", "exit (on an empty editor)"],
 	["Ctrl+T", "show or hide thinking in full, for the whole transcript (printed again)"],
 	["Shift+Tab", "next approval mode: auto → ask → read-only → plan (also /approval)"],
+	["Ctrl+X", "fold or unfold the todo list shown above the editor during a run"],
 	["Ctrl+O", "show the latest tool output, summary, thinking or shell output in full"],
 	["Ctrl+G", "edit the prompt in $VISUAL / $EDITOR"],
 	["Ctrl+Z", "suspend to the shell (fg comes back)"],
