@@ -9,6 +9,7 @@ const TESTS = ["test/**/*.test.ts", "test/**/*.test.tsx"];
  * tests are added, without a naming rule that would have moved files.
  */
 export const PROCESS_TESTS = [
+	"test/sdk/todo-and-plan.test.ts",
 	"test/cli/acp/acp-agent.test.ts",
 	"test/cli/acp/acp-permissions.test.ts",
 	"test/cli/acp/client-files.test.ts",
