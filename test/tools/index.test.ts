@@ -11,7 +11,7 @@ describe("tools entry", () => {
 	it("creates the coding tools in the order read, bash, edit, write", async () => {
 		const dir = tempDir();
 		const created = tools.createCodingTools(dir);
-		expect(created.map((tool) => tool.name)).toEqual(["read", "bash", "edit", "write"]);
+		expect(created.map((tool) => tool.name)).toEqual(["read", "bash", "edit", "write", "todo_write"]);
 		for (const tool of created) {
 			expect(tool.label.length).toBeGreaterThan(0);
 			expect(tool.description.length).toBeGreaterThan(40);
@@ -22,9 +22,9 @@ describe("tools entry", () => {
 
 	it("knows the search tools without enabling them by default; all of them only read", () => {
 		const { known, defaults } = tools.createBuiltinTools("/");
-		expect(known.map((tool) => tool.name)).toEqual(["read", "bash", "edit", "write", "grep", "find", "ls"]);
-		expect(defaults.map((tool) => tool.name)).toEqual(["read", "bash", "edit", "write"]);
-		expect(known.filter((tool) => tool.readOnly).map((tool) => tool.name)).toEqual(["read", "grep", "find", "ls"]);
+		expect(known.map((tool) => tool.name)).toEqual(["read", "bash", "edit", "write", "grep", "find", "ls", "todo_write"]);
+		expect(defaults.map((tool) => tool.name)).toEqual(["read", "bash", "edit", "write", "todo_write"]);
+		expect(known.filter((tool) => tool.readOnly).map((tool) => tool.name)).toEqual(["read", "grep", "find", "ls", "todo_write"]);
 	});
 
 	it("makes each tool of the names table under its table name, in the table's order", () => {

@@ -81,7 +81,7 @@ describe("a tool added as one file and one line in the list of tools", () => {
 	it("--tools accepts its name, and an unknown name lists every known tool", async () => {
 		const { known, defaults } = createBuiltinTools("/", TOOLS_WITH_WORD_COUNT);
 		expect(selectTools(known, ["word_count", "bash"]).map((tool) => tool.name)).toEqual(["bash", "word_count"]);
-		expect(selectTools(known, undefined, defaults).map((tool) => tool.name)).toEqual(["read", "bash", "edit", "write", "word_count"]);
-		expect(() => selectTools(known, ["word_count", "fly"])).toThrow("tools: unknown tool fly; choose from read,bash,edit,write,grep,find,ls,word_count.");
+		expect(selectTools(known, undefined, defaults).map((tool) => tool.name)).toEqual(["read", "bash", "edit", "write", "todo_write", "word_count"]);
+		expect(() => selectTools(known, ["word_count", "fly"])).toThrow("tools: unknown tool fly; choose from read,bash,edit,write,grep,find,ls,todo_write,word_count.");
 	});
 });
