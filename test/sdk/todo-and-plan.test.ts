@@ -7,6 +7,8 @@ import { loadSessionFile } from "../../src/core/session/index.js";
 import { SessionManager } from "../../src/sdk/session-manager.js";
 import { answerSummaries } from "../core/session/compaction-session-fixtures.js";
 import { textOf } from "../core/session/compaction/server-model.js";
+import { runLoomInProcess } from "../support/loom-in-process.js";
+import { jsonLines, serverFlags } from "../support/loom-process.js";
 import { scriptedSdkSession } from "../support/sdk-session.js";
 import { ScriptedUi } from "../support/scripted-ui.js";
 import { workspace } from "../support/temp-dir.js";
@@ -145,5 +147,23 @@ describe("plan mode", () => {
 		await session.runPrompt("now");
 		expect(systemOf(1)).not.toContain("# Plan mode");
 		session.dispose();
+	});
+});
+
+describe("the command line", () => {
+	it("print mode with --approval plan prints the plan and exits 0; JSON mode carries the todo list as todo_changed", async () => {
+		const ws = workspace();
+		const plan = "# Plan\n\n1. Read the code\n2. Change it";
+		server.enqueue({ text: "Here is my plan.", toolCalls: [{ id: "p1", name: "present_plan", arguments: { plan } }] });
+		const printed = await runLoomInProcess(["-p", "--approval", "plan", ...serverFlags(server.openaiBaseUrl), "plan it"], ws);
+		expect(printed.stderr).toBe("");
+		expect(printed).toMatchObject({ code: 0, stdout: `${plan}\n` });
+		// The run ended with the plan shown: the model was not asked again.
+		expect(server.requests).toHaveLength(1);
+
+		server.enqueue({ toolCalls: [{ id: "t1", name: "todo_write", arguments: { todos: LIST } }] }, { text: "listed" });
+		const json = await runLoomInProcess(["--mode", "json", ...serverFlags(server.openaiBaseUrl), "list it"], ws);
+		expect(json.code).toBe(0);
+		expect(jsonLines(json.stdout)).toContainEqual({ type: "todo_changed", items: LIST });
 	});
 });
