@@ -91,6 +91,7 @@ export const PROCESS_TESTS = [
 	"test/tools/output-files.test.ts",
 	"test/tools/special-files.test.ts",
 	"test/tui/approval-tmux.test.ts",
+	"test/tui/plan-mode-tmux.test.ts",
 	"test/tui/e2e-tmux.test.ts",
 	"test/tui/escape-sequences-tmux.test.ts",
 	"test/tui/fork-tmux.test.ts",
