@@ -41,8 +41,10 @@ export function sessionState(session: AgentSession, mode: ModeState) {
 		tools: session.tools.map((tool) => tool.name),
 		// The latest batch's tool calls as the session keeps them (status, timings, description, results).
 		toolCalls: [...session.toolCalls.values()],
-		// auto, ask or read-only (run_command "approval" changes it); null without an approval policy.
+		// auto, ask, read-only or plan (run_command "approval" changes it); null without an approval policy.
 		approvalMode: session.approvalMode ?? null,
+		// The todo list (each change also arrives as todo_changed).
+		todos: session.todos,
 	};
 }
 
