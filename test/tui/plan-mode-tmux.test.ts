@@ -21,10 +21,16 @@ describe.skipIf(!hasTmux())("plan mode in a terminal (tmux)", () => {
 
 		server.enqueue(
 			{ toolCalls: [{ id: "p1", name: "present_plan", arguments: { plan: PLAN } }] },
-			// Held back a moment: the run goes on, and the todo list shows above the editor meanwhile.
-			{ hangMs: 3000, toolCalls: [{ id: "w1", name: "write", arguments: { path: "greet.txt", content: "hello\n" } }] },
+			{ toolCalls: [{ id: "w1", name: "write", arguments: { path: "greet.txt", content: "hello\n" } }] },
 			{ text: "Greeted." },
 		);
+		// The request after the approval is answered only once the test has seen the todo list: the run goes on meanwhile.
+		let release = () => {};
+		const held = new Promise<void>((resolve) => (release = resolve));
+		server.setResponder(async (_body, index) => {
+			if (index === 1) await held;
+			return undefined;
+		});
 		await terminal.typeLine("add a greeting");
 		let text = await terminal.waitForScreen((t) => t.includes("The agent's plan: implement it?"), "the plan's question");
 		expect(text).toContain("1. Write greet.txt");
@@ -36,6 +42,7 @@ describe.skipIf(!hasTmux())("plan mode in a terminal (tmux)", () => {
 		text = await terminal.waitForScreen((t) => t.includes("Todo 0/2 done") && t.includes("○ Check it"), "the todo list during the run");
 		expect(text).toContain("○ Write greet.txt");
 		expect(text).toContain("auto (shift+tab)");
+		release();
 
 		await terminal.waitForScreen((t) => t.includes("Greeted.") && t.includes("ready"), "the implemented plan");
 		expect(readFileSync(join(ws.cwd, "greet.txt"), "utf8")).toBe("hello\n");
