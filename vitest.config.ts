@@ -9,6 +9,7 @@ const TESTS = ["test/**/*.test.ts", "test/**/*.test.tsx"];
  * tests are added, without a naming rule that would have moved files.
  */
 export const PROCESS_TESTS = [
+	"test/sdk/todo-and-plan.test.ts",
 	"test/cli/acp/acp-agent.test.ts",
 	"test/sdk/background-shells.test.ts",
 	"test/cli/acp/acp-permissions.test.ts",
@@ -98,6 +99,7 @@ export const PROCESS_TESTS = [
 	"test/tools/web-fetch.test.ts",
 	"test/tui/approval-tmux.test.ts",
 	"test/tui/long-tasks-tmux.test.ts",
+	"test/tui/plan-mode-tmux.test.ts",
 	"test/tui/e2e-tmux.test.ts",
 	"test/tui/escape-sequences-tmux.test.ts",
 	"test/tui/fork-tmux.test.ts",

@@ -283,4 +283,12 @@ export {
 	type UserCommandOptions,
 	type UserCommandResult,
 	type UserCommandRunner,
+	type PlanEntry,
+	type TodoEntry,
+	type TodoItem,
+	type TodoStatus,
+	TODO_STATUSES,
+	MAX_TODO_ITEMS,
+	todoListProblem,
+	todoListText,
 } from "./session/index.js";

@@ -26,7 +26,7 @@ import {
 	nonInteractiveUi,
 	stderrNotice,
 } from "../core/index.js";
-import type { NoticeLevel, ToolExecutionMode, ThinkingLevel } from "../core/index.js";
+import type { NoticeLevel, ToolExecutionMode, ThinkingLevel, TodoItem } from "../core/index.js";
 import type { ExtensionFactory } from "../plugs/index.js";
 import {
 	type ExtensionsReport,
@@ -35,6 +35,7 @@ import {
 	configuredKeys,
 	configuredMcpCredentials,
 	installApprovalPolicy,
+	installPlanMode,
 	secretMask,
 	installResources,
 	installCheckpoints,
@@ -152,7 +153,18 @@ export async function assembleAgentSession(options: CreateAgentSessionOptions, k
 	const sandbox = sessionSandbox(options, settings, home, cwd);
 	let made: AgentSession | undefined;
 	const backgroundShells = backgroundShellsFor(() => made, (text) => redact(text, false));
-	const builtins = createBuiltinTools(cwd, BUILTIN_TOOLS, { processGroups, redact, files: options.files, confine: sandbox.confine, backgroundShells, ui: () => session.ui, web: settings.web });
+	// todo_write puts its list in the session made just below (its calls come only once the session runs).
+	const todos = { set: (items: readonly TodoItem[]) => session.setTodos(items) };
+	const builtins = createBuiltinTools(cwd, BUILTIN_TOOLS, {
+		processGroups,
+		redact,
+		files: options.files,
+		confine: sandbox.confine,
+		backgroundShells,
+		ui: () => session.ui,
+		web: settings.web,
+		todos,
+	});
 	const tools = new ToolCatalog(builtins.known, options.tools, builtins.defaults);
 	const session = new AgentSession({
 		cwd,
@@ -259,7 +271,8 @@ async function install(session: AgentSession, assembly: Assembly): Promise<Insta
 	const flags = { approval: options.approval, allow: options.allow, deny: options.deny };
 	// Before the policy: a PreToolUse hook's link runs ahead of the approval link in the same stage.
 	installHooks(session, { cwd, home, settings, trust: projectTrust, optIn: options.trustProject ?? settings.trustProjects ?? false, confine: sandbox.confine });
-	installApprovalPolicy(session, { flags, settings, settingsFile: settingsPath(home), secrets });
+	const policy = installApprovalPolicy(session, { flags, settings, settingsFile: settingsPath(home), secrets });
+	installPlanMode(session, { control: policy, tools });
 	// MCP servers start here and come up while the rest loads.
 	installSandbox(session, sandbox);
 	installMcp(session, { cwd, home, configs: options.mcpConfig, trust: projectTrust, tools, confine: sandbox.confine });

@@ -85,3 +85,5 @@ export { type Static, type TSchema, Type } from "@sinclair/typebox";
 export { assembleAgentSession } from "./create-agent-session.js";
 export { chooseModel, namedModelChoice } from "./model-option.js";
 export { stderrUi } from "./create-agent-session.js";
+// Plan mode's presented plan, which print mode prints in place of an answer.
+export { PRESENT_PLAN_TOOL, presentedPlan } from "../plugs/index.js";

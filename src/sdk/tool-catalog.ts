@@ -3,7 +3,7 @@
 // otherwise the tools the names and patterns (`*` any characters) match, and the given definitions.
 import type { AgentSession, ToolDefinition } from "../core/index.js";
 import { matchesToolPattern } from "../core/index.js";
-import type { AskUserInput, BashToolInput, EditToolInput, FindToolInput, GrepToolInput, LsToolInput, ReadToolInput, WriteToolInput } from "../tools/index.js";
+import type { AskUserInput, BashToolInput, EditToolInput, FindToolInput, GrepToolInput, LsToolInput, ReadToolInput, TodoWriteInput, WriteToolInput } from "../tools/index.js";
 import { SessionOptionError } from "./session-option-error.js";
 
 // The built-in tools' inputs, as extension handlers see them once they check `event.toolName`.
@@ -17,6 +17,7 @@ declare module "../plugs/extensions/extension-api.js" {
 		find: FindToolInput;
 		ls: LsToolInput;
 		ask_user: AskUserInput;
+		todo_write: TodoWriteInput;
 	}
 }
 
@@ -42,7 +43,7 @@ export class ToolCatalog {
 	/** The built-ins and the given definitions, in order. */
 	private readonly base: ToolDefinition<any>[];
 	/** Added tools, group by group in the order the groups were made. */
-	private groups: { tools: readonly ToolDefinition<any>[] }[] = [];
+	private groups: { tools: readonly ToolDefinition<any>[]; always: boolean }[] = [];
 	private readonly patterns: readonly string[] | undefined;
 	/** Built-ins known but not enabled unless named (the search tools). */
 	private readonly offByDefault: ReadonlySet<ToolDefinition<any>>;
@@ -69,7 +70,8 @@ export class ToolCatalog {
 
 	/** The enabled tools, in the catalog's order. */
 	enabled(): ToolDefinition<any>[] {
-		return this.all.filter((tool) => (this.patterns ? this.allows(tool.name) : !this.offByDefault.has(tool)));
+		const always = new Set(this.groups.filter((group) => group.always).flatMap((group) => group.tools));
+		return this.all.filter((tool) => always.has(tool) || (this.patterns ? this.allows(tool.name) : !this.offByDefault.has(tool)));
 	}
 
 	/** Whether the choice enables a tool so named that is not a built-in (every such tool when it chose none). */
@@ -112,9 +114,12 @@ export class ToolCatalog {
 		return () => group.remove();
 	}
 
-	/** A group of tools, empty until set, placed after the tools added so far. */
-	group(owner: string): ToolGroup {
-		const entry: { tools: readonly ToolDefinition<any>[] } = { tools: [] };
+	/**
+	 * A group of tools, empty until set, placed after the tools added so far. `always`: enabled whatever the
+	 * options chose (a mode's own tool, such as plan mode's present_plan, which the mode adds and takes away).
+	 */
+	group(owner: string, options: { always?: boolean } = {}): ToolGroup {
+		const entry: { tools: readonly ToolDefinition<any>[]; always: boolean } = { tools: [], always: options.always === true };
 		this.groups.push(entry);
 		return {
 			set: (tools) => {

@@ -13,6 +13,7 @@ export const BUILTIN_TOOL_NAMES = [
 	{ name: "bash_output", byDefault: true },
 	{ name: "bash_kill", byDefault: true },
 	{ name: "ask_user", byDefault: true },
+	{ name: "todo_write", byDefault: true },
 	{ name: "web_fetch", byDefault: false },
 	{ name: "web_search", byDefault: false },
 ] as const;

@@ -12,6 +12,7 @@ import { createLsTool } from "./ls.js";
 import { createReadTool } from "./read.js";
 import { BUILTIN_TOOL_NAMES, type BuiltinToolName } from "./builtin-tool-names.js";
 import type { TextFileAccess } from "./text-files.js";
+import { createTodoWriteTool, type TodoListPort } from "./todo-write.js";
 import { createWriteTool } from "./write.js";
 import type { WebSettings } from "./web-address.js";
 import { createWebFetchTool } from "./web-fetch.js";
@@ -33,6 +34,8 @@ export interface ToolContext {
 	ui?: () => SessionUi;
 	/** web_fetch's settings (which private hosts it may reach, its timeout). */
 	web?: WebSettings;
+	/** Where todo_write puts the list (the session's); without it the tool only checks the list. */
+	todos?: TodoListPort;
 }
 
 /** Makes a tool working in a directory. */
@@ -61,6 +64,7 @@ const FACTORIES: Readonly<Record<BuiltinToolName, ToolFactory>> = {
 	ask_user: (_cwd, context) => createAskUserTool(context?.ui ?? (() => nonInteractiveUi())),
 	web_fetch: createWebFetchTool,
 	web_search: createWebSearchTool,
+	todo_write: (cwd, context) => createTodoWriteTool(cwd, context?.todos),
 };
 
 /** createBuiltinTools gives bash and these one set; a tool made alone gets a set of its own (and finds no shell). */

@@ -20,6 +20,7 @@ export { createLsTool, type LsToolInput } from "./ls.js";
 export { killAllBashProcesses, sessionProcessGroups } from "./run-command.js";
 export { createReadTool, type ReadToolInput } from "./read.js";
 export type { TextFileAccess } from "./text-files.js";
+export { createTodoWriteTool, type TodoListPort, type TodoWriteInput } from "./todo-write.js";
 export { createWriteTool, type WriteToolInput } from "./write.js";
 export { createWebFetchTool, type WebFetchToolInput } from "./web-fetch.js";
 export { createWebSearchTool, type WebSearchToolInput } from "./web-search.js";

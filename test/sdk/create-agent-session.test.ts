@@ -69,7 +69,7 @@ describe("createAgentSession without options", () => {
 		const request = server.requests[0]!;
 		expect(request.body.model).toBe("coder-1");
 		expect(request.headers.authorization).toBe("[redacted]");
-		expect(toolNames(0)).toEqual(["read", "bash", "edit", "write", "bash_output", "bash_kill", "ask_user"]);
+		expect(toolNames(0)).toEqual(["read", "bash", "edit", "write", "bash_output", "bash_kill", "ask_user", "todo_write"]);
 		expect(systemOf(request)).toContain("You are loom, a coding agent");
 		expect(systemOf(request)).toContain("Answer in one sentence.");
 		expect(systemOf(request)).toContain(`Working directory: ${cwd}`);

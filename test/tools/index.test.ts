@@ -11,7 +11,7 @@ describe("tools entry", () => {
 	it("creates the coding tools in the order read, bash, edit, write", async () => {
 		const dir = tempDir();
 		const created = tools.createCodingTools(dir);
-		expect(created.map((tool) => tool.name)).toEqual(["read", "bash", "edit", "write", "bash_output", "bash_kill", "ask_user"]);
+		expect(created.map((tool) => tool.name)).toEqual(["read", "bash", "edit", "write", "bash_output", "bash_kill", "ask_user", "todo_write"]);
 		for (const tool of created) {
 			expect(tool.label.length).toBeGreaterThan(0);
 			expect(tool.description.length).toBeGreaterThan(40);
@@ -22,9 +22,9 @@ describe("tools entry", () => {
 
 	it("knows the search and web tools without enabling them by default; all of them only read", () => {
 		const { known, defaults } = tools.createBuiltinTools("/");
-		expect(known.map((tool) => tool.name)).toEqual(["read", "bash", "edit", "write", "grep", "find", "ls", "bash_output", "bash_kill", "ask_user", "web_fetch", "web_search"]);
-		expect(defaults.map((tool) => tool.name)).toEqual(["read", "bash", "edit", "write", "bash_output", "bash_kill", "ask_user"]);
-		expect(known.filter((tool) => tool.readOnly).map((tool) => tool.name)).toEqual(["read", "grep", "find", "ls", "bash_output", "bash_kill", "ask_user", "web_fetch", "web_search"]);
+		expect(known.map((tool) => tool.name)).toEqual(["read", "bash", "edit", "write", "grep", "find", "ls", "bash_output", "bash_kill", "ask_user", "todo_write", "web_fetch", "web_search"]);
+		expect(defaults.map((tool) => tool.name)).toEqual(["read", "bash", "edit", "write", "bash_output", "bash_kill", "ask_user", "todo_write"]);
+		expect(known.filter((tool) => tool.readOnly).map((tool) => tool.name)).toEqual(["read", "grep", "find", "ls", "bash_output", "bash_kill", "ask_user", "todo_write", "web_fetch", "web_search"]);
 	});
 
 	it("makes each tool of the names table under its table name, in the table's order", () => {

@@ -198,6 +198,8 @@ describe("approval on the screen", () => {
 		await screen.type(SHIFT_TAB);
 		await screen.until((f) => f.includes("read-only (shift+tab)"));
 		await screen.type(SHIFT_TAB);
+		await screen.until((f) => f.includes("plan (shift+tab)"));
+		await screen.type(SHIFT_TAB);
 		const frame = await screen.until((f) => f.includes("auto (shift+tab)"));
 		expect(state.mode).toBe("auto");
 		// Shift+Tab says nothing more than the footer does; /approval explains.

@@ -3,7 +3,7 @@
 // progress once it runs, updated with its live output, and finished with its content (diffs for edits and writes).
 // Remembers of a call only what it sent the client (and a file's text before a write) until the call ends.
 import type { SessionUpdate } from "@agentclientprotocol/sdk";
-import { type AgentToolResult, findTool, type SessionEvent, type ToolCallState, type ToolDefinition } from "../../core/index.js";
+import { type AgentToolResult, findTool, type SessionEvent, type TodoItem, type ToolCallState, type ToolDefinition } from "../../core/index.js";
 import { type CallStart, changedLine, type FileBefore, resultContent, toolCallContent, toolCallStart, toolLocations, wholeFileTarget } from "./tool-calls.js";
 
 export interface UpdateSource {
@@ -46,6 +46,11 @@ export class SessionUpdates {
 			}
 			case "approval_mode_changed":
 				return [{ sessionUpdate: "current_mode_update", currentModeId: event.mode }];
+			case "todo_changed":
+				return [planUpdate(event.items)];
+			case "session_open":
+				// A resumed or rewound conversation's list replaces whatever the client shows.
+				return event.todos ? [planUpdate(event.todos)] : [];
 			default:
 				return [];
 		}
@@ -100,5 +105,13 @@ export function finishedCall(call: Parameters<typeof toolCallContent>[0], cwd: s
 		status: call.isError ? "failed" : "completed",
 		content: toolCallContent(call, cwd),
 		...(line !== undefined && locations.length === 1 ? { locations: [{ path: locations[0]!.path, line }] } : {}),
+	};
+}
+
+/** The todo list as ACP's plan: the whole list each time (the client replaces its own), every entry of equal priority. */
+export function planUpdate(items: readonly TodoItem[]): SessionUpdate {
+	return {
+		sessionUpdate: "plan",
+		entries: items.map((item) => ({ content: item.text, priority: "medium", status: item.status === "done" ? "completed" : item.status })),
 	};
 }

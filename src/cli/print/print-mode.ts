@@ -5,6 +5,7 @@ import { eventToJsonLine, LineWriter, type SessionLine } from "./line-writer.js"
 import { ToolUpdateDeltas } from "./tool-update-deltas.js";
 import type { PromptInput } from "../prompt-input.js";
 import { StatusLine } from "./status-line.js";
+import { presentedPlan } from "../../sdk/index.js";
 
 export interface PrintIo {
 	stdout: NodeJS.WriteStream;
@@ -66,7 +67,9 @@ async function runText(session: AgentSession, input: PromptInput, io: PrintIo): 
 	} finally {
 		status?.stop();
 	}
-	const answer = outcome.message ? answerText(outcome.message) : "";
+	// Plan mode's run ends with the plan presented (nobody can approve it here): the plan is the answer.
+	const plan = outcome.status === "done" ? presentedPlan(outcome.message) : undefined;
+	const answer = plan ?? (outcome.message ? answerText(outcome.message) : "");
 	// Into a terminal the answer is drawn, so it loses its escape sequences; into a pipe or a file it is data
 	// for whoever reads it, passed on exactly as the model wrote it.
 	const text = io.stdout.isTTY ? stripControls(answer, { keepTabs: true }) : answer;

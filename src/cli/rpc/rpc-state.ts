@@ -41,10 +41,12 @@ export function sessionState(session: AgentSession, mode: ModeState) {
 		tools: session.tools.map((tool) => tool.name),
 		// The latest batch's tool calls as the session keeps them (status, timings, description, results).
 		toolCalls: [...session.toolCalls.values()],
-		// auto, ask or read-only (run_command "approval" changes it); null without an approval policy.
+		// auto, ask, read-only or plan (run_command "approval" changes it); null without an approval policy.
 		approvalMode: session.approvalMode ?? null,
 		// The background shells bash started (id, command, status); their changes arrive as background_shells_changed.
 		backgroundShells: session.backgroundShells,
+		// The todo list (each change also arrives as todo_changed).
+		todos: session.todos,
 	};
 }
 

@@ -14,7 +14,8 @@ import {
 } from "./commands/index.js";
 import { ToolHooks } from "./hook-chain.js";
 import { ModelChoice, type ModelSelection } from "./model-choice.js";
-import type { SessionEntry, SessionHeader, SessionInfo, PromptPoint, SessionTree, UsageTotals } from "./store/index.js";
+import type { SessionEntry, SessionHeader, SessionInfo, PromptPoint, SessionTree, UsageTotals, TodoItem } from "./store/index.js";
+import { latestTodos, todoListProblem } from "./store/index.js";
 import type { SessionEvent } from "./session-events.js";
 import { SessionNavigation } from "./session-navigation.js";
 import { SessionPlugs } from "./session-plugs.js";
@@ -188,6 +189,29 @@ export class AgentSession extends SessionPlugs {
 	get entries(): readonly SessionEntry[] {
 		return this.record.store.entries;
 	}
+	/** The conversation's todo list now (the latest todo entry on its chain); empty without one. */
+	get todos(): TodoItem[] {
+		return latestTodos(this.record.store.entries);
+	}
+
+	/**
+	 * Replaces the todo list: validated (at most one item in progress; throws an Error saying what is wrong),
+	 * appended to the session file as a todo entry, announced as todo_changed.
+	 */
+	async setTodos(items: readonly TodoItem[]): Promise<void> {
+		const list = items.map((item) => ({ text: item.text.trim(), status: item.status }));
+		const problem = todoListProblem(list);
+		if (problem) throw new Error(problem);
+		this.appendEntry({ type: "todo", items: list });
+		await this.listeners.emit({ type: "todo_changed", items: list.map((item) => ({ ...item })) });
+	}
+
+	/** Records a plan the user approved (plan mode) as a plan entry and announces it; its steps become the todo list separately. */
+	async recordPlan(plan: string): Promise<void> {
+		this.appendEntry({ type: "plan", plan });
+		await this.listeners.emit({ type: "plan_approved", plan });
+	}
+
 	/** Problems met assembling the session and loading its file (lines skipped, conversation repaired). */
 	/**
 	 * What brought text written by others (a fetched page, an untrusted MCP server's result) into the conversation;
@@ -450,6 +474,12 @@ export class AgentSession extends SessionPlugs {
 		if (!problem) return;
 		this.runner.fail(problem);
 		void this.listeners.emit({ type: "session_error", message: problem });
+	}
+
+	/** Appends a todo or plan entry; a write failure is reported like a message's. */
+	private appendEntry(payload: { type: "todo"; items: TodoItem[] } | { type: "plan"; plan: string }): void {
+		const problem = this.record.appendEntry(payload);
+		if (problem) void this.listeners.emit({ type: "session_error", message: problem });
 	}
 
 	/** Writes model and thinking changes into the session file (held until a new session's first message). */

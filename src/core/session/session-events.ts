@@ -2,6 +2,7 @@
 import type { AgentEvent, AgentToolResult, ToolCallDescription } from "../engine/index.js";
 import type { ThinkingLevel } from "../ai/index.js";
 import type { ApprovalMode } from "../config/index.js";
+import type { TodoItem } from "./store/index.js";
 
 export type CompactionReason = "threshold" | "overflow" | "manual";
 /** How a prompt's run ended. */
@@ -101,7 +102,13 @@ export type SessionOwnEvent =
 			messageCount: number;
 			/** The conversation's taint mark (see taint_changed), if any. */
 			taint?: string;
+			/** The conversation's todo list at this point (absent: none). */
+			todos?: TodoItem[];
 	  }
+	/** The todo list changed (the todo tool, an approved plan); `items` is the whole new list. */
+	| { type: "todo_changed"; items: TodoItem[] }
+	/** The user approved a plan presented in plan mode; it is recorded in the session file and became the todo list. */
+	| { type: "plan_approved"; plan: string }
 	/**
 	 * A prompt's run, from its start to its end: one or more agent runs (agent_start … agent_end), with an
 	 * overflow's compaction or queued follow-ups between them. Busy from run_start to run_end.

@@ -16,6 +16,7 @@ import {
 	type SessionTree,
 	promptPoints,
 	sessionTree,
+	latestTodos,
 } from "./store/index.js";
 import type { SessionRecord } from "./session-record.js";
 import { type RewindResult, type RewindScope, prepareRestore, restoreFiles } from "./session-rewind.js";
@@ -128,6 +129,7 @@ export class SessionNavigation {
 			thinkingLevel: agent.state.thinkingLevel,
 			messageCount: agent.state.messages.length,
 			...(this.host.record.taint === undefined ? {} : { taint: this.host.record.taint }),
+			...todosOf(this.store.entries),
 		});
 		if (saveError) await this.host.emit({ type: "session_error", message: saveError });
 		if (choice.error) await this.host.emit({ type: "session_error", message: choice.error });
@@ -159,4 +161,9 @@ export class SessionNavigation {
 	private refuseWhileBusy(what: string): void {
 		if (this.host.busy()) throw new Error(busyRefusal(what, "Wait for it to end or interrupt it first."));
 	}
+}
+
+function todosOf(entries: Parameters<typeof latestTodos>[0]): { todos?: ReturnType<typeof latestTodos> } {
+	const todos = latestTodos(entries);
+	return todos.length === 0 ? {} : { todos };
 }

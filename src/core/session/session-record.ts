@@ -6,7 +6,7 @@ import { errorMessage } from "../lib/index.js";
 import type { ThinkingLevel } from "../ai/index.js";
 import { missingResult, unansweredToolCalls, type UsageTotals, addUsage, sumEntryUsage } from "./store/index.js";
 import { type SessionContext, buildSessionContext } from "./compaction/index.js";
-import type { SessionEntry, SessionStore } from "./store/index.js";
+import type { EntryPayload, SessionEntry, SessionStore } from "./store/index.js";
 
 const INTERRUPTED_TOOL_TEXT = "Interrupted: loom exited while this tool was running; its result is unknown.";
 
@@ -76,6 +76,11 @@ export class SessionRecord {
 	writeTaint(source: string | undefined): string | undefined {
 		this.taintSource = source;
 		return this.attempt(() => this.current.append({ type: "taint", source: source ?? null }));
+	}
+
+	/** Appends an entry that is no message (a todo list, an approved plan). */
+	appendEntry(payload: Extract<EntryPayload, { type: "todo" | "plan" }>): string | undefined {
+		return this.attempt(() => this.current.append(payload));
 	}
 
 	/** Writes a file held in memory so far (a fork's copy) now. */

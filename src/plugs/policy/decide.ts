@@ -17,7 +17,7 @@ export interface PolicyState {
 	taint?: string;
 }
 
-export type BlockCause = "unreadable" | "deny-rule" | "guard" | "read-only" | "unanswered" | "tainted";
+export type BlockCause = "unreadable" | "deny-rule" | "guard" | "read-only" | "plan" | "unanswered" | "tainted";
 
 export type Verdict =
 	| { kind: "allow" }
@@ -66,6 +66,12 @@ export function decide(call: CallFacts, state: PolicyState, ctx: PolicyContext, 
 			return block(
 				"read-only",
 				`Blocked: this session is in read-only mode, so only tools that change nothing (such as read) run, and ${call.tool} may change things. Describe the change you would make instead; the user can switch modes with /approval ask or /approval auto.`,
+			);
+		case "plan":
+			// bash included: the policy cannot prove a command changes nothing, so planning reads with the reading tools.
+			return block(
+				"plan",
+				`Blocked: this session is in plan mode, so only tools that change nothing (such as read) run, and ${call.tool} may change things. Do not change anything yet: finish exploring, then present your plan with present_plan; the user approves it before anything is changed.`,
 			);
 		case "ask":
 			if (allowedByRules(call, allow, ctx)) return { kind: "allow" };

@@ -37,13 +37,20 @@ function strictness(mode: ApprovalMode): number {
 	return APPROVAL_MODES.indexOf(mode);
 }
 
-/** The modes a session may switch to, loosest first: every one, or the floor's and stricter ones. */
+/**
+ * The modes a session may switch to, loosest first: every one, or the floor's and stricter ones. Plan mode ends
+ * by implementing in ask or auto, so a read-only floor, which allows neither, leaves it out.
+ */
 export function allowedModes(floor: ApprovalFloor | undefined): ApprovalMode[] {
-	return floor ? APPROVAL_MODES.slice(strictness(floor.mode)) : [...APPROVAL_MODES];
+	if (!floor) return [...APPROVAL_MODES];
+	return APPROVAL_MODES.slice(strictness(floor.mode)).filter((mode) => !(mode === "plan" && floor.mode === "read-only"));
 }
 
-/** Why switching to `mode` is refused, when it is looser than the project's floor. */
+/** Why switching to `mode` is refused, when it is looser than the project's floor (or plan mode under a read-only one). */
 export function floorRefusal(floor: ApprovalFloor | undefined, mode: ApprovalMode): string | undefined {
+	if (floor?.mode === "read-only" && mode === "plan") {
+		return `${floor.file} keeps this project at approval "read-only" for the whole session, so no plan could be implemented: "plan" is refused.`;
+	}
 	if (!floor || strictness(mode) >= strictness(floor.mode)) return undefined;
 	return `${floor.file} keeps this project at approval "${floor.mode}" or stricter for the whole session, so "${mode}" is refused. To loosen it, change that file and start loom again.`;
 }

@@ -32,6 +32,7 @@ import { Editor } from "./Editor.js";
 import { Footer } from "./Footer.js";
 import { LiveArea } from "./LiveArea.js";
 import { QueuedMessages, queuedHeight } from "./QueuedMessages.js";
+import { TodoList, todoListHeight } from "./TodoList.js";
 import { ShellRow } from "./ShellRow.js";
 
 /** Once the screen has been this quiet, the highlighter loads and the markdown renderer gets ready. */
@@ -245,7 +246,7 @@ export function App({ session, initialPrompt, initialAttachments, inputActive, o
 	const onExitKey = useCallback(() => exit(0), [exit]);
 	const redraw = useCallback(() => printer.reprint(CLEAR_TERMINAL), [printer]);
 	const handoff = useTerminalHandoff(redraw, notify);
-	useScreenKeys({ onExpand: () => dispatch({ type: "ui_expand_last" }), onRedraw: redraw, onSuspend: handoff.suspend, onEscape: shell.stop }, inputActive);
+	useScreenKeys({ onExpand: () => dispatch({ type: "ui_expand_last" }), onRedraw: redraw, onSuspend: handoff.suspend, onEscape: shell.stop, onToggleTodos: () => dispatch({ type: "ui_toggle_todos" }) }, inputActive);
 
 	// Terminals reflow their lines when the width changes, so the live area Ink erases no longer has the
 	// height Ink remembers, and its leftovers would stay in the scrollback. Start clean instead: clear the
@@ -282,7 +283,9 @@ export function App({ session, initialPrompt, initialAttachments, inputActive, o
 	}, [exitCode, onExit]);
 
 	const footer = footerHeight(view);
-	const queued = queuedHeight(view.queue.steering, view.queue.followUp) + (shell.running ? 1 : 0);
+	// The todo list is shown while a run goes on.
+	const todos = running ? view.todos : [];
+	const queued = queuedHeight(view.queue.steering, view.queue.followUp) + (shell.running ? 1 : 0) + todoListHeight(todos, view.todosCollapsed);
 	const dialog = dialogs.current;
 	const budget = liveBudget({ rows, editor: dialog ? dialogHeight : editorHeight, footer, queued });
 	const editorMaxRows = Math.max(1, Math.min(10, Math.floor(rows / 3)));
@@ -292,6 +295,7 @@ export function App({ session, initialPrompt, initialAttachments, inputActive, o
 	return (
 		<Box flexDirection="column" width={columns}>
 			<LiveArea active={view.activeAssistant} runs={view.liveToolIds.map((id) => view.tools[id]).filter((run) => run !== undefined)} now={now} width={columns} budget={budget} tools={session.tools} />
+			<TodoList items={todos} collapsed={view.todosCollapsed} width={columns} />
 			<QueuedMessages steering={view.queue.steering} followUp={view.queue.followUp} width={columns} />
 			{shell.running ? <ShellRow command={shell.running.command} startedAt={shell.running.startedAt} now={now} /> : null}
 			{dialog ? <DialogHost dialog={dialog} width={columns} maxRows={dialogMaxRows({ rows, footer, queued })} active={inputActive} onHeightChange={setDialogHeight} /> : null}

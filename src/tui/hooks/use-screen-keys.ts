@@ -8,6 +8,8 @@ export interface ScreenKeys {
 	onRedraw(): void;
 	/** Ctrl+Z: suspend loom to the shell (`fg` brings it back). */
 	onSuspend?(): void;
+	/** Ctrl+X: fold or unfold the todo list. */
+	onToggleTodos?(): void;
 	/** Esc, besides what the editor or a dialog does with it (stops a `!command`). */
 	onEscape?(): void;
 }
@@ -20,5 +22,6 @@ export function useScreenKeys(keys: ScreenKeys, active: boolean): void {
 		if (input === "o") keys.onExpand();
 		else if (input === "l") keys.onRedraw();
 		else if (input === "z") keys.onSuspend?.();
+		else if (input === "x") keys.onToggleTodos?.();
 	}, active);
 }

@@ -66,6 +66,10 @@ export function reduceView(view: ScreenView, event: ScreenEvent, now: number): S
 			return { ...view, session: { ...view.session, backgroundShells: event.shells.filter((shell) => shell.status === "running").length } };
 		case "taint_changed":
 			return { ...view, session: { ...view.session, taint: event.source } };
+		case "todo_changed":
+			return { ...view, todos: event.items };
+		case "plan_approved":
+			return appendItems(view, [{ kind: "notice", level: "info", text: "Plan approved: its steps are the todo list." }]);
 
 		case "session_open": {
 			const where = sessionFileText(event.file, event.saved);
@@ -88,6 +92,8 @@ export function reduceView(view: ScreenView, event: ScreenEvent, now: number): S
 				usage: zeroUsage(),
 				contextTokens: undefined,
 				turn: 0,
+				// The conversation's list at the point opened (resume, fork, rewind), none for a new one.
+				todos: event.todos ?? [],
 			};
 			const text = openedText(event, where);
 			return appendItems(opened, [{ kind: "notice", level: "info", text }]);
@@ -131,6 +137,8 @@ export function reduceView(view: ScreenView, event: ScreenEvent, now: number): S
 			const transcript = view.transcript.filter((item) => !(item.kind === "notice" && THINKING_TOGGLE_NOTICES.includes(item.text)));
 			return appendItems({ ...view, showThinking, transcript }, [{ kind: "notice", level: "info", text: THINKING_TOGGLE_NOTICES[showThinking ? 1 : 0] }]);
 		}
+		case "ui_toggle_todos":
+			return { ...view, todosCollapsed: !view.todosCollapsed };
 		case "ui_leave_run":
 			if (!isBusy(view)) return view;
 			return appendItems({ ...closeRun(view, now), runStatus: "idle", retry: undefined, runStartedAt: undefined, leftRun: true }, [

@@ -1,6 +1,6 @@
 // The screen's own view model: a projection of session events for display,
 // never the agent's state. Everything here is plain data, produced only by the reducer.
-import type { ThinkingLevel, CompactionReason, ApprovalMode, NoticeLevel, WebSearchRecord } from "../../core/index.js";
+import type { ThinkingLevel, CompactionReason, ApprovalMode, NoticeLevel, TodoItem, WebSearchRecord } from "../../core/index.js";
 import { type UsageTotals, zeroUsage } from "../../core/index.js";
 
 /** Idle from run_end to run_start; "settling" between an agent run's end and the prompt's run_end. */
@@ -142,6 +142,10 @@ export interface ScreenView {
 	leftRun?: boolean;
 	/** The prompts of the session opened last with a conversation (-c, -r, /resume), for the editor's history. */
 	sessionPrompts: readonly string[];
+	/** The session's todo list (the latest todo_changed, or the one a session_open brought). */
+	todos: readonly TodoItem[];
+	/** Ctrl+X folded the list above the editor to one line. */
+	todosCollapsed: boolean;
 	/** Source of transcript ids; keeps the reducer pure. */
 	nextId: number;
 }
@@ -150,6 +154,8 @@ export interface ScreenView {
 export type UiEvent =
 	| { type: "ui_notice"; level: NoticeLevel; text: string }
 	| { type: "ui_toggle_thinking" }
+	/** Ctrl+X: fold or unfold the todo list above the editor. */
+	| { type: "ui_toggle_todos" }
 	/** The screen leaves during a run: what was live goes into the transcript, with a line saying so. */
 	| { type: "ui_leave_run" }
 	/** Ctrl+O: print the latest tool output, compaction summary, thinking or shell output again, in full. */
@@ -179,6 +185,8 @@ export function initialView(session: Partial<SessionInfoView> = {}): ScreenView 
 		session: { messageCount: 0, ...session },
 		showThinking: false,
 		sessionPrompts: [],
+		todos: [],
+		todosCollapsed: false,
 		nextId: 1,
 	};
 }

@@ -47,6 +47,7 @@ describe("loom acp: approvals", () => {
 				expect.objectContaining({ id: "auto", name: "Auto" }),
 				expect.objectContaining({ id: "ask", name: "Ask" }),
 				expect.objectContaining({ id: "read-only", name: "Read-only" }),
+				expect.objectContaining({ id: "plan", name: "Plan" }),
 			],
 		});
 		await acp.close();

@@ -233,7 +233,7 @@ describe("/approval and the project's settings", () => {
 		expect(session.approvalMode).toBe("read-only");
 		expect(events.at(-1)).toEqual({ type: "approval_mode_changed", mode: "read-only" });
 		await session.commands.get("approval")!.handler("sometimes", ctx);
-		expect(notices.at(-1)).toBe('Unknown approval mode "sometimes". Use one of: auto, ask, read-only.');
+		expect(notices.at(-1)).toBe('Unknown approval mode "sometimes". Use one of: auto, ask, read-only, plan.');
 		await session.commands.get("approval")!.handler("", ctx);
 		expect(notices.at(-1)).toContain("Approval mode: read-only (only tools that change nothing run)");
 	});
@@ -278,19 +278,19 @@ describe("/approval and the project's settings", () => {
 		expect(notices.at(-1)![1]).toContain(`Approval mode: read-only (only tools that change nothing run). ${join(cwd, ".loom", "settings.json")} allows nothing looser.`);
 	});
 
-	it("/approval next cycles through the modes the project allows, and through all three without one", async () => {
+	it("/approval next cycles through the modes the project allows, and through all four without one", async () => {
 		const cycle = async (setup: Partial<Setup>) => {
 			const { session } = setUp({ turns: [], ...setup });
 			await session.start();
 			const seen = [session.approvalMode];
-			for (let step = 0; step < 3; step++) {
+			for (let step = 0; step < 4; step++) {
 				await session.commands.get("approval")!.handler("next", { session, busy: false, notify: () => {} });
 				seen.push(session.approvalMode);
 			}
 			return seen;
 		};
-		expect(await cycle({})).toEqual(["auto", "ask", "read-only", "auto"]);
-		expect(await cycle({ flags: { approval: "read-only" }, project: { approval: "ask" } })).toEqual(["read-only", "ask", "read-only", "ask"]);
+		expect(await cycle({})).toEqual(["auto", "ask", "read-only", "plan", "auto"]);
+		expect(await cycle({ flags: { approval: "read-only" }, project: { approval: "ask" } })).toEqual(["read-only", "plan", "ask", "read-only", "plan"]);
 	});
 
 	it("reports a bad rule and an unknown guard with where they were written", () => {

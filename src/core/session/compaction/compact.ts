@@ -1,7 +1,7 @@
 // One compaction, start to end, without writing anything: the session appends the result as a compaction entry.
 import type { AgentMessage } from "../../engine/index.js";
 import type { Model, StreamFn, StreamOptions } from "../../ai/index.js";
-import type { CompactionEntry, SessionEntry } from "../store/index.js";
+import { type CompactionEntry, latestTodos, type SessionEntry, TODO_HEADING, todoListText } from "../store/index.js";
 import { CompactionError, compactionAborted } from "./generate-summary.js";
 import { type CompactionSettings, effectiveKeepRecentTokens, resolveCompactionSettings } from "./compaction-settings.js";
 import { buildCompactedContext } from "./compacted-context.js";
@@ -73,5 +73,9 @@ export async function compact(options: CompactOptions): Promise<CompactionResult
 		customInstructions: options.customInstructions,
 	});
 	const files = collectFileOperations(messagesToSummarize, options.tools ?? [], splitFileLists(previousSummary ?? "").operations);
-	return { summary: `${body}\n\n${formatFileLists(files)}`, firstKeptEntryId: cut.firstKeptEntryId, tokensBefore };
+	// The todo list goes between the model's text and the file lists (which stay last: splitFileLists reads them
+	// there), so the summary, and with it every later request, carries the list as it is now.
+	const todos = latestTodos(entries);
+	const todoPart = todos.length === 0 ? "" : `${TODO_HEADING}\n${todoListText(todos)}\n\n`;
+	return { summary: `${body}\n\n${todoPart}${formatFileLists(files)}`, firstKeptEntryId: cut.firstKeptEntryId, tokensBefore };
 }

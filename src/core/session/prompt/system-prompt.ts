@@ -23,6 +23,8 @@ export interface PromptParts {
 	customPrompt?: string;
 	/** Added after the prompt (--append-system-prompt). */
 	appendPrompt?: string;
+	/** What the approval mode tells the model while it holds (plan mode: it is planning), after appendPrompt. */
+	modeNote?: string;
 	contextFiles?: readonly ContextFile[];
 	/** Listed (name, description, file) only while a tool that reads files is enabled: reading the file is how a skill is used. */
 	skills?: readonly PromptSkill[];
@@ -36,6 +38,7 @@ export interface SystemPromptOptions extends PromptParts {
 export function buildSystemPrompt(options: SystemPromptOptions): string {
 	const parts = [options.customPrompt?.trim() || defaultPrompt(options.tools)];
 	if (options.appendPrompt?.trim()) parts.push(options.appendPrompt.trim());
+	if (options.modeNote?.trim()) parts.push(options.modeNote.trim());
 	const contextFiles = options.contextFiles ?? [];
 	if (contextFiles.length > 0) {
 		parts.push(

@@ -1,7 +1,16 @@
 // Door of the session store: the JSON Lines file, its entries and tree, its lock, and the list of sessions on disk.
 export { missingResult, repairConversation, unansweredToolCalls } from "./conversation-repair.js";
 export { sessionChain } from "./session-chain.js";
-export { SessionFileError, isSessionId, type CompactionEntry, type SessionEntry, type SessionHeader } from "./session-entries.js";
+export {
+	SessionFileError,
+	isSessionId,
+	type CompactionEntry,
+	type EntryPayload,
+	type PlanEntry,
+	type SessionEntry,
+	type SessionHeader,
+	type TodoEntry,
+} from "./session-entries.js";
 export { listAllSessions, listSessions, newestSessionFile, readSessionInfo, type SessionInfo } from "./session-list.js";
 export { SessionInUseError, describeHolder } from "./session-lock.js";
 export { cwdFolderName, sessionDirFor, sessionFileText, sessionIdFromFileName, sessionsRoot } from "./session-paths.js";
@@ -10,3 +19,13 @@ export { resolveSessionArgument } from "./session-list.js";
 export { SessionStore } from "./session-store.js";
 export { promptPoints, promptText, sessionTree, type PromptPoint, type SessionTree } from "./session-tree.js";
 export { addUsage, sumEntryUsage, sumUsage, zeroUsage, type UsageTotals } from "./usage-totals.js";
+export {
+	MAX_TODO_ITEMS,
+	TODO_HEADING,
+	TODO_STATUSES,
+	latestTodos,
+	todoListProblem,
+	todoListText,
+	type TodoItem,
+	type TodoStatus,
+} from "./todo-list.js";

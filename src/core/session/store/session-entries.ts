@@ -1,6 +1,7 @@
 // The session file format: one JSON object per line, a header first, then entries (append-only).
 import type { AgentMessage } from "../../engine/index.js";
 import type { ThinkingLevel } from "../../ai/index.js";
+import type { TodoItem } from "./todo-list.js";
 
 export const SESSION_FORMAT_VERSION = 1;
 
@@ -74,7 +75,19 @@ export interface TaintEntry extends EntryBase {
 	source: string | null;
 }
 
-export type SessionEntry = MessageEntry | ModelChangeEntry | ThinkingChangeEntry | CompactionEntry | BranchEntry | TaintEntry;
+/** The todo list from here on (see todo-list.ts): written whole at every change. */
+export interface TodoEntry extends EntryBase {
+	type: "todo";
+	items: TodoItem[];
+}
+
+/** A plan the user approved in plan mode, as the model presented it (Markdown). */
+export interface PlanEntry extends EntryBase {
+	type: "plan";
+	plan: string;
+}
+
+export type SessionEntry = MessageEntry | ModelChangeEntry | ThinkingChangeEntry | CompactionEntry | BranchEntry | TaintEntry | TodoEntry | PlanEntry;
 
 /** An entry's payload: what a caller supplies; the store adds id, parentId, timestamp and n. */
 export type EntryPayload =
@@ -82,9 +95,11 @@ export type EntryPayload =
 	| Pick<ModelChangeEntry, "type" | "provider" | "modelId">
 	| Pick<ThinkingChangeEntry, "type" | "thinkingLevel">
 	| Pick<CompactionEntry, "type" | "summary" | "firstKeptEntryId" | "tokensBefore">
-	| Pick<TaintEntry, "type" | "source">;
+	| Pick<TaintEntry, "type" | "source">
+	| Pick<TodoEntry, "type" | "items">
+	| Pick<PlanEntry, "type" | "plan">;
 
-export const ENTRY_TYPES: ReadonlySet<string> = new Set(["message", "model_change", "thinking_change", "compaction", "branch", "taint"]);
+export const ENTRY_TYPES: ReadonlySet<string> = new Set(["message", "model_change", "thinking_change", "compaction", "branch", "taint", "todo", "plan"]);
 
 export class SessionFileError extends Error {
 	constructor(message: string) {

@@ -141,6 +141,8 @@ function parseEntry(line: string): { entry: SessionEntry; skippedParts: number }
 	if (value.type === "message" && (!value.message || typeof value.message.role !== "string")) {
 		return "is a message entry without a message";
 	}
+	if (value.type === "todo" && !Array.isArray(value.items)) return "is a todo entry without items";
+	if (value.type === "plan" && typeof value.plan !== "string") return "is a plan entry without a plan";
 	if (value.type !== "message") return { entry: value as SessionEntry, skippedParts: 0 };
 	const { message, skipped } = dropMalformedParts(value.message);
 	return { entry: (skipped === 0 ? value : { ...value, message }) as SessionEntry, skippedParts: skipped };
