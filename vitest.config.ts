@@ -10,6 +10,7 @@ const TESTS = ["test/**/*.test.ts", "test/**/*.test.tsx"];
  */
 export const PROCESS_TESTS = [
 	"test/cli/acp/acp-agent.test.ts",
+	"test/plugs/lsp/language-servers.test.ts",
 	"test/cli/acp/acp-permissions.test.ts",
 	"test/cli/acp/client-files.test.ts",
 	"test/bench/smoke.test.ts",

@@ -105,6 +105,7 @@ export {
 	type ToolFileEffects,
 	type ToolPresentation,
 	type ToolRowState,
+	type ToolResultDiagnostics,
 } from "./engine/index.js";
 export {
 	AbortedError,

@@ -21,6 +21,7 @@ export {
 	type ToolResultEventResult,
 	type ToolResultHandler,
 } from "./extensions/index.js";
+export { LanguageServers, installLsp, runLspQuery, type LanguageServerSetting, type LspQuery, type LspSettings } from "./lsp/index.js";
 export { McpConfigError, configuredMcpCredentials, installMcp } from "./mcp/index.js";
 export { RuleError, configuredKeys, installApprovalPolicy, secretMask } from "./policy/index.js";
 export { installResources } from "./resources/index.js";

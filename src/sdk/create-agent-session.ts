@@ -37,6 +37,9 @@ import {
 	installCheckpoints,
 	installExport,
 	installMcp,
+	installLsp,
+	LanguageServers,
+	runLspQuery,
 } from "../plugs/index.js";
 import { BUILTIN_TOOLS, createBuiltinTools, createUserCommandRunner, sessionProcessGroups, type TextFileAccess } from "../tools/index.js";
 import { type ModelOptions, modelChoice, namedModelChoice } from "./model-option.js";
@@ -135,7 +138,9 @@ export async function assembleAgentSession(options: CreateAgentSessionOptions, k
 	// The background jobs of this session's commands end with it, not with another session of the same process.
 	const processGroups = sessionProcessGroups();
 	const redact = (text: string, live: boolean) => (live ? secrets.maskLive(text) : secrets.mask(text));
-	const builtins = createBuiltinTools(cwd, BUILTIN_TOOLS, { processGroups, redact, files: options.files });
+	// Nothing starts before the first file a server covers is read or edited.
+	const languageServers = new LanguageServers({ cwd, settings: settings.lsp });
+	const builtins = createBuiltinTools(cwd, BUILTIN_TOOLS, { processGroups, redact, files: options.files, languageServers: { query: (input) => runLspQuery(languageServers, input) } });
 	const tools = new ToolCatalog(builtins.known, options.tools, builtins.defaults);
 	const session = new AgentSession({
 		cwd,
@@ -166,7 +171,7 @@ export async function assembleAgentSession(options: CreateAgentSessionOptions, k
 	tools.attach(session);
 	const projectTrust = new ProjectTrustGate(home, cwd, options.trustProject ?? settings.trustProjects ?? false);
 	try {
-		const installed = await install(session, { options, home, cwd, settings, tools, projectTrust, secrets });
+		const installed = await install(session, { options, home, cwd, settings, tools, projectTrust, secrets, languageServers });
 		tools.checkChoice();
 		if (projectTrust.status === "undecided" && projectTrust.pending.length > 0) {
 			session
@@ -199,6 +204,8 @@ interface Assembly {
 	projectTrust: ProjectTrustGate;
 	/** The configured keys and secret-looking environment values, masked in what tools return. */
 	secrets: SecretMask;
+	/** The session's language servers (the lsp tool asks them too). */
+	languageServers: LanguageServers;
 }
 
 /**
@@ -207,7 +214,7 @@ interface Assembly {
  * tools come first and who may see the others'.
  */
 async function install(session: AgentSession, assembly: Assembly): Promise<Installed> {
-	const { options, home, cwd, settings, tools, projectTrust, secrets } = assembly;
+	const { options, home, cwd, settings, tools, projectTrust, secrets, languageServers } = assembly;
 	const flags = { approval: options.approval, allow: options.allow, deny: options.deny };
 	installApprovalPolicy(session, { flags, settings, settingsFile: settingsPath(home), secrets });
 	// MCP servers start here and come up while the rest loads.
@@ -216,6 +223,7 @@ async function install(session: AgentSession, assembly: Assembly): Promise<Insta
 	const { enabled, ...limits } = settings.checkpoints ?? {};
 	installCheckpoints(session, { home, enabled, limits });
 	installExport(session);
+	installLsp(session, languageServers);
 	try {
 		const extensions = await installExtensions(session, { cwd, home, extensions: options.extensions, trust: projectTrust, tools, modules: extensionModules });
 		return { extensions };

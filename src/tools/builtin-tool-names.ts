@@ -10,6 +10,7 @@ export const BUILTIN_TOOL_NAMES = [
 	{ name: "grep", byDefault: false },
 	{ name: "find", byDefault: false },
 	{ name: "ls", byDefault: false },
+	{ name: "lsp", byDefault: false },
 ] as const;
 
 export type BuiltinToolName = (typeof BUILTIN_TOOL_NAMES)[number]["name"];

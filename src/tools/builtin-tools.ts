@@ -5,6 +5,7 @@ import { createEditTool } from "./edit.js";
 import { createFindTool } from "./find.js";
 import { createGrepTool } from "./grep.js";
 import { createLsTool } from "./ls.js";
+import { createLspTool, type LanguageServerQueries } from "./lsp.js";
 import { createReadTool } from "./read.js";
 import { BUILTIN_TOOL_NAMES, type BuiltinToolName } from "./builtin-tool-names.js";
 import type { TextFileAccess } from "./text-files.js";
@@ -18,6 +19,8 @@ export interface ToolContext {
 	redact?: (text: string, live: boolean) => string;
 	/** read, edit and write get and put text files' content through this (an editor's buffers) instead of the disk. */
 	files?: TextFileAccess;
+	/** What the lsp tool asks: the session's language servers. */
+	languageServers?: LanguageServerQueries;
 }
 
 /** Makes a tool working in a directory. */
@@ -41,6 +44,7 @@ const FACTORIES: Readonly<Record<BuiltinToolName, ToolFactory>> = {
 	grep: createGrepTool,
 	find: createFindTool,
 	ls: createLsTool,
+	lsp: createLspTool,
 };
 
 /**

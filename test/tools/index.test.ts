@@ -22,9 +22,9 @@ describe("tools entry", () => {
 
 	it("knows the search tools without enabling them by default; all of them only read", () => {
 		const { known, defaults } = tools.createBuiltinTools("/");
-		expect(known.map((tool) => tool.name)).toEqual(["read", "bash", "edit", "write", "grep", "find", "ls"]);
+		expect(known.map((tool) => tool.name)).toEqual(["read", "bash", "edit", "write", "grep", "find", "ls", "lsp"]);
 		expect(defaults.map((tool) => tool.name)).toEqual(["read", "bash", "edit", "write"]);
-		expect(known.filter((tool) => tool.readOnly).map((tool) => tool.name)).toEqual(["read", "grep", "find", "ls"]);
+		expect(known.filter((tool) => tool.readOnly).map((tool) => tool.name)).toEqual(["read", "grep", "find", "ls", "lsp"]);
 	});
 
 	it("makes each tool of the names table under its table name, in the table's order", () => {

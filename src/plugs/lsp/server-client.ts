@@ -1,0 +1,230 @@
+// One running language server: spawned in a process group of its own (ended with it, and when loom exits), spoken
+// to over stdio with vscode-jsonrpc. It keeps what it last published for each file, and can wait for the
+// diagnostics of a file's latest text. Loaded only when a server starts (the JSON-RPC library with it).
+import { type ChildProcess, spawn } from "node:child_process";
+import { pathToFileURL } from "node:url";
+import { createProtocolConnection, StreamMessageReader, StreamMessageWriter, type ProtocolConnection } from "vscode-languageserver-protocol/node.js";
+import type { Diagnostic, InitializeParams, PublishDiagnosticsParams } from "vscode-languageserver-protocol";
+import { ProcessGroupSet } from "../../core/index.js";
+import { languageId, type ServerSpec, uriOf } from "./server-specs.js";
+
+/** The groups of the servers running: whatever way loom leaves, they are killed as it exits. */
+const serverGroups = new ProcessGroupSet();
+
+/** How much of a server's stderr is kept, for the message when it fails. */
+const STDERR_TAIL_BYTES = 2048;
+/** How long a server may take to answer `shutdown` and leave before its group is killed. */
+const SHUTDOWN_GRACE_MS = 1000;
+/**
+ * After a publication, how long the server may stay quiet before its diagnostics count as complete: servers
+ * publish a file's diagnostics in parts (typescript-language-server: syntax, then semantic, then suggestions).
+ */
+const SETTLE_MS = 300;
+
+interface OpenFile {
+	version: number;
+	text: string;
+}
+
+interface Published {
+	/** Publications for this file so far. */
+	count: number;
+	diagnostics: Diagnostic[];
+}
+
+export class ServerClient {
+	private connection: ProtocolConnection | undefined;
+	private child: ChildProcess | undefined;
+	private stderr = "";
+	private readonly open = new Map<string, OpenFile>();
+	private readonly published = new Map<string, Published>();
+	private readonly waiters = new Set<() => void>();
+	/** Each file's latest sync still waiting for its diagnostics. */
+	private readonly syncing = new Map<string, Promise<Diagnostic[] | undefined>>();
+	private exitText: string | undefined;
+	private closing = false;
+
+	/** `onExit`: the server left without being asked ("exited with code 1", "was killed by SIGKILL"). */
+	constructor(
+		readonly spec: ServerSpec,
+		readonly root: string,
+		private readonly onExit: (description: string, stderr: string) => void,
+	) {}
+
+	get pid(): number | undefined {
+		return this.child?.pid;
+	}
+
+	get exited(): boolean {
+		return this.exitText !== undefined;
+	}
+
+	/** Spawns and initializes the server; rejects when it cannot start or leaves first. */
+	async start(): Promise<void> {
+		const child = spawn(this.spec.command, [...this.spec.args], { cwd: this.root, stdio: ["pipe", "pipe", "pipe"], detached: true });
+		this.child = child;
+		const failed = new Promise<never>((_, reject) => {
+			child.once("error", (error) => reject(new Error(`it could not start: ${error.message}`)));
+			child.once("exit", (code, signal) => {
+				if (child.pid !== undefined) serverGroups.kill(child.pid);
+				this.exitText = signal ? `was killed by ${signal}` : `exited with code ${code}`;
+				for (const wake of this.waiters) wake();
+				this.connection?.dispose();
+				if (!this.closing) this.onExit(this.exitText, this.stderr);
+				reject(new Error(`it ${this.exitText}${this.stderr ? `: ${this.stderr.trim().split("\n").slice(-3).join(" ")}` : ""}`));
+			});
+		});
+		failed.catch(() => undefined);
+		if (child.pid !== undefined) serverGroups.track(child.pid);
+		child.stderr!.on("data", (chunk: Buffer) => {
+			this.stderr = (this.stderr + chunk.toString("utf8")).slice(-STDERR_TAIL_BYTES);
+		});
+		// A pipe closed under a write is the exit's to report.
+		child.stdin!.on("error", () => undefined);
+		const connection = createProtocolConnection(new StreamMessageReader(child.stdout!), new StreamMessageWriter(child.stdin!));
+		this.connection = connection;
+		connection.onNotification("textDocument/publishDiagnostics", (params: PublishDiagnosticsParams) => {
+			const before = this.published.get(params.uri);
+			this.published.set(params.uri, { count: (before?.count ?? 0) + 1, diagnostics: params.diagnostics });
+			for (const wake of this.waiters) wake();
+		});
+		// What servers ask of a client: no settings of its own, no capabilities registered dynamically, progress ignored.
+		connection.onRequest("workspace/configuration", (params: { items?: unknown[] }) => (params.items ?? []).map(() => null));
+		connection.onRequest("client/registerCapability", () => null);
+		connection.onRequest("window/workDoneProgress/create", () => null);
+		connection.onRequest("workspace/workspaceFolders", () => [{ uri: pathToFileURL(this.root).href, name: this.root }]);
+		connection.onError(() => undefined);
+		connection.listen();
+		const params: InitializeParams = {
+			processId: process.pid,
+			rootUri: pathToFileURL(this.root).href,
+			workspaceFolders: [{ uri: pathToFileURL(this.root).href, name: this.root }],
+			initializationOptions: this.spec.initializationOptions(this.root),
+			capabilities: {
+				textDocument: {
+					synchronization: { didSave: false, dynamicRegistration: false },
+					publishDiagnostics: { versionSupport: true, relatedInformation: false },
+					definition: { linkSupport: false },
+					references: {},
+					hover: { contentFormat: ["plaintext", "markdown"] },
+					documentSymbol: { hierarchicalDocumentSymbolSupport: true },
+				},
+				workspace: { symbol: {}, workspaceFolders: true, configuration: true },
+			},
+		};
+		await Promise.race([connection.sendRequest("initialize", params), failed]);
+		await connection.sendNotification("initialized", {});
+	}
+
+	/**
+	 * Gives the server `text` as the file's content (opening it, or reopening it so it publishes afresh even when
+	 * nothing changed) and resolves with its diagnostics for that text once they have settled; undefined when
+	 * none came within `limitMs` (or the server left).
+	 */
+	async sync(path: string, text: string, limitMs: number): Promise<Diagnostic[] | undefined> {
+		const connection = this.live();
+		const uri = uriOf(path);
+		const deadline = Date.now() + limitMs;
+		const open = this.open.get(uri);
+		if (open) {
+			await connection.sendNotification("textDocument/didClose", { textDocument: { uri } });
+			// What the server publishes for the close (an empty list) comes before its answer to a later request.
+			await withinMs(connection.sendRequest("loom/sync").catch(() => undefined), deadline - Date.now());
+		}
+		const version = (open?.version ?? 0) + 1;
+		const since = this.published.get(uri)?.count ?? 0;
+		this.open.set(uri, { version, text });
+		await connection.sendNotification("textDocument/didOpen", { textDocument: { uri, languageId: languageId(path, this.spec.language), version, text } });
+		const settled = this.settled(uri, since, deadline);
+		this.syncing.set(uri, settled);
+		void settled.then(() => this.syncing.get(uri) === settled && this.syncing.delete(uri));
+		return settled;
+	}
+
+	/** The file's diagnostics for the text it has: those of a sync still settling once it has, else the latest. */
+	async currentDiagnostics(path: string): Promise<Diagnostic[] | undefined> {
+		const pending = this.syncing.get(uriOf(path));
+		return pending ? ((await pending) ?? this.diagnosticsOf(path)) : this.diagnosticsOf(path);
+	}
+
+	/** The file's text as the server has it, undefined when it does not have the file open. */
+	textOf(path: string): string | undefined {
+		return this.open.get(uriOf(path))?.text;
+	}
+
+	/** What the server last published for the file. */
+	diagnosticsOf(path: string): Diagnostic[] | undefined {
+		return this.published.get(uriOf(path))?.diagnostics;
+	}
+
+	request<R>(method: string, params: unknown, limitMs: number): Promise<R | undefined> {
+		return withinMs(this.live().sendRequest(method, params) as Promise<R>, limitMs);
+	}
+
+	/** Asks the server to shut down and leave; its group is killed after a grace period in any case. */
+	close(): void {
+		this.closing = true;
+		const pid = this.child?.pid;
+		if (pid === undefined || this.exited) return;
+		const connection = this.connection;
+		if (connection) {
+			void withinMs(connection.sendRequest("shutdown"), SHUTDOWN_GRACE_MS / 2)
+				.then(() => connection.sendNotification("exit"))
+				.catch(() => undefined);
+		}
+		const timer = setTimeout(() => serverGroups.kill(pid), SHUTDOWN_GRACE_MS);
+		timer.unref();
+		this.child!.once("exit", () => clearTimeout(timer));
+	}
+
+	/** Kills the server's group at once (loom is leaving, or the server hangs). */
+	kill(): void {
+		this.closing = true;
+		if (this.child?.pid !== undefined) serverGroups.kill(this.child.pid);
+	}
+
+	private live(): ProtocolConnection {
+		if (!this.connection || this.exitText) throw new Error(`the ${this.spec.language} language server ${this.exitText ?? "is not running"}`);
+		return this.connection;
+	}
+
+	/** Waits for a publication after `since`, then for SETTLE_MS without another; the latest at the deadline else. */
+	private settled(uri: string, since: number, deadline: number): Promise<Diagnostic[] | undefined> {
+		return new Promise((resolveWait) => {
+			let quiet: NodeJS.Timeout | undefined;
+			const finish = () => {
+				clearTimeout(quiet);
+				clearTimeout(limit);
+				this.waiters.delete(check);
+				const published = this.published.get(uri);
+				resolveWait(published && published.count > since ? published.diagnostics : undefined);
+			};
+			const check = () => {
+				if (this.exitText) return finish();
+				const published = this.published.get(uri);
+				if (!published || published.count <= since) return;
+				clearTimeout(quiet);
+				quiet = setTimeout(finish, Math.min(SETTLE_MS, Math.max(0, deadline - Date.now())));
+			};
+			const limit = setTimeout(finish, Math.max(0, deadline - Date.now()));
+			this.waiters.add(check);
+			check();
+		});
+	}
+}
+
+function withinMs<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
+	return new Promise((resolveWait, rejectWait) => {
+		const timer = setTimeout(() => resolveWait(undefined), Math.max(0, ms));
+		promise.then(
+			(value) => {
+				clearTimeout(timer);
+				resolveWait(value);
+			},
+			(error: unknown) => {
+				clearTimeout(timer);
+				rejectWait(error);
+			},
+		);
+	});
+}
