@@ -16,8 +16,9 @@ const STDERR_TAIL_BYTES = 2048;
 /** How long a server may take to answer `shutdown` and leave before its group is killed. */
 const SHUTDOWN_GRACE_MS = 1000;
 /**
- * After a publication, how long the server may stay quiet before its diagnostics count as complete: servers
- * publish a file's diagnostics in parts (typescript-language-server: syntax, then semantic, then suggestions).
+ * After a publication, how long the server may stay quiet (at least) before its diagnostics count as complete:
+ * servers publish a file's diagnostics in parts (typescript-language-server: syntax, then semantic, then
+ * suggestions), most without a version to say which text they are for.
  */
 const SETTLE_MS = 300;
 
@@ -42,6 +43,11 @@ export class ServerClient {
 	/** Each file's latest sync still waiting for its diagnostics. */
 	private readonly syncing = new Map<string, Promise<Diagnostic[] | undefined>>();
 	private exitText: string | undefined;
+	/**
+	 * How a file's diagnostics are asked for rather than waited for: LSP's pull request where the server offers it,
+	 * tsserver's own requests through typescript-language-server; undefined once asking failed (publications then).
+	 */
+	private pull: "lsp" | "tsserver" | undefined;
 	private closing = false;
 
 	/** `onExit`: the server left without being asked ("exited with code 1", "was killed by SIGKILL"). */
@@ -104,6 +110,7 @@ export class ServerClient {
 				textDocument: {
 					synchronization: { didSave: false, dynamicRegistration: false },
 					publishDiagnostics: { versionSupport: true, relatedInformation: false },
+					diagnostic: { dynamicRegistration: false },
 					definition: { linkSupport: false },
 					references: {},
 					hover: { contentFormat: ["plaintext", "markdown"] },
@@ -112,13 +119,15 @@ export class ServerClient {
 				workspace: { symbol: {}, workspaceFolders: true, configuration: true },
 			},
 		};
-		await Promise.race([connection.sendRequest("initialize", params), failed]);
+		const initialized = (await Promise.race([connection.sendRequest("initialize", params), failed])) as { capabilities?: { diagnosticProvider?: unknown } } | null;
+		if (initialized?.capabilities?.diagnosticProvider) this.pull = "lsp";
+		else if (this.spec.language === "typescript") this.pull = "tsserver";
 		await connection.sendNotification("initialized", {});
 	}
 
 	/**
-	 * Gives the server `text` as the file's content (opening it, or reopening it so it publishes afresh even when
-	 * nothing changed) and resolves with its diagnostics for that text once they have settled; undefined when
+	 * Gives the server `text` as the file's content (opening it; changing it where diagnostics are asked for, else
+	 * reopening it so the server publishes afresh even when nothing changed) and resolves with its diagnostics for that text once they have settled; undefined when
 	 * none came within `limitMs` (or the server left).
 	 */
 	async sync(path: string, text: string, limitMs: number): Promise<Diagnostic[] | undefined> {
@@ -126,6 +135,13 @@ export class ServerClient {
 		const uri = uriOf(path);
 		const deadline = Date.now() + limitMs;
 		const open = this.open.get(uri);
+		if (open && this.pull) {
+			// Asked for, the diagnostics are those of the text sent: a change is enough.
+			const version = open.version + 1;
+			this.open.set(uri, { version, text });
+			await connection.sendNotification("textDocument/didChange", { textDocument: { uri, version }, contentChanges: [{ text }] });
+			return this.track(uri, this.pulled(path, this.published.get(uri)?.count ?? 0, deadline));
+		}
 		if (open) {
 			await connection.sendNotification("textDocument/didClose", { textDocument: { uri } });
 			// What the server publishes for the close (an empty list) comes before its answer to a later request.
@@ -135,7 +151,11 @@ export class ServerClient {
 		const since = this.published.get(uri)?.count ?? 0;
 		this.open.set(uri, { version, text });
 		await connection.sendNotification("textDocument/didOpen", { textDocument: { uri, languageId: languageId(path, this.spec.language), version, text } });
-		const settled = this.settled(uri, since, deadline);
+		return this.track(uri, this.pull ? this.pulled(path, since, deadline) : this.settled(uri, since, deadline));
+	}
+
+	/** Keeps `settled` as the file's sync in progress until it resolves. */
+	private track(uri: string, settled: Promise<Diagnostic[] | undefined>): Promise<Diagnostic[] | undefined> {
 		this.syncing.set(uri, settled);
 		void settled.then(() => this.syncing.get(uri) === settled && this.syncing.delete(uri));
 		return settled;
@@ -188,10 +208,41 @@ export class ServerClient {
 		return this.connection;
 	}
 
-	/** Waits for a publication after `since`, then for SETTLE_MS without another; the latest at the deadline else. */
+	/** The file's diagnostics asked of the server; what it publishes when asking fails (and from then on). */
+	private async pulled(path: string, since: number, deadline: number): Promise<Diagnostic[] | undefined> {
+		const uri = uriOf(path);
+		try {
+			const remaining = () => Math.max(0, deadline - Date.now());
+			let diagnostics: Diagnostic[] | undefined;
+			if (this.pull === "lsp") {
+				const report = await this.request<{ kind?: string; items?: Diagnostic[] }>("textDocument/diagnostic", { textDocument: { uri } }, remaining());
+				diagnostics = report?.kind === "full" ? report.items : report ? this.diagnosticsOf(path) : undefined;
+			} else {
+				const ask = (command: string) =>
+					this.request<{ body?: TsserverDiagnostic[] }>("workspace/executeCommand", { command: "typescript.tsserverRequest", arguments: [command, { file: path }] }, remaining());
+				const [syntactic, semantic] = await Promise.all([ask("syntacticDiagnosticsSync"), ask("semanticDiagnosticsSync")]);
+				if (syntactic === undefined || semantic === undefined) return undefined;
+				if (!Array.isArray(syntactic?.body) || !Array.isArray(semantic?.body)) throw new Error("no diagnostics in the answer");
+				diagnostics = [...syntactic.body, ...semantic.body].map(fromTsserver);
+			}
+			if (diagnostics) this.published.set(uri, { count: (this.published.get(uri)?.count ?? 0) + 1, diagnostics });
+			return diagnostics;
+		} catch {
+			if (this.exitText) return undefined;
+			this.pull = undefined;
+			return this.settled(uri, since, deadline);
+		}
+	}
+
+	/**
+	 * Waits for a publication after `since`, then for a quiet spell without another (SETTLE_MS, or half as long as
+	 * the first publication took when longer); the latest at the deadline else.
+	 */
 	private settled(uri: string, since: number, deadline: number): Promise<Diagnostic[] | undefined> {
 		return new Promise((resolveWait) => {
 			let quiet: NodeJS.Timeout | undefined;
+			const started = Date.now();
+			let first: number | undefined;
 			const finish = () => {
 				clearTimeout(quiet);
 				clearTimeout(limit);
@@ -204,7 +255,9 @@ export class ServerClient {
 				const published = this.published.get(uri);
 				if (!published || published.count <= since) return;
 				clearTimeout(quiet);
-				quiet = setTimeout(finish, Math.min(SETTLE_MS, Math.max(0, deadline - Date.now())));
+				// A server slow to its first part (a busy machine, a big file) is as slow to the next ones.
+				first ??= Date.now() - started;
+				quiet = setTimeout(finish, Math.min(Math.max(SETTLE_MS, first / 2), Math.max(0, deadline - Date.now())));
 			};
 			const limit = setTimeout(finish, Math.max(0, deadline - Date.now()));
 			this.waiters.add(check);
@@ -227,4 +280,28 @@ function withinMs<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
 			},
 		);
 	});
+}
+
+/** A diagnostic as tsserver gives it (positions 1-based). */
+interface TsserverDiagnostic {
+	start: { line: number; offset: number };
+	end: { line: number; offset: number };
+	text: string;
+	code?: number;
+	category?: string;
+}
+
+const TSSERVER_SEVERITY: Record<string, 1 | 2 | 3 | 4> = { error: 1, warning: 2, message: 3, suggestion: 4 };
+
+function fromTsserver(diagnostic: TsserverDiagnostic): Diagnostic {
+	return {
+		range: {
+			start: { line: diagnostic.start.line - 1, character: diagnostic.start.offset - 1 },
+			end: { line: diagnostic.end.line - 1, character: diagnostic.end.offset - 1 },
+		},
+		message: diagnostic.text,
+		severity: TSSERVER_SEVERITY[diagnostic.category ?? "error"] ?? 1,
+		...(diagnostic.code !== undefined ? { code: diagnostic.code } : {}),
+		source: "typescript",
+	};
 }

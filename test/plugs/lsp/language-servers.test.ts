@@ -54,9 +54,7 @@ describe("language servers", () => {
 
 		// An edit that adds a type error: the result says so, with the error's place and code, and not the old one.
 		server.enqueue(edit("call_1", "src/main.ts", "export const x = double(2);", 'export const x = double(2);\nexport const y: number = "two";'), { text: "ok" });
-		console.time("add y");
 		await session.prompt("add y");
-		console.timeEnd("add y");
 		const [introduced] = toolResults(1);
 		expect(introduced).toContain("1 new error");
 		expect(introduced).toContain("src/main.ts:4:14 Type 'string' is not assignable to type 'number'. [2322]");
@@ -66,9 +64,7 @@ describe("language servers", () => {
 
 		// The fix brings none (the old error is still there, and still not new).
 		server.enqueue(edit("call_2", "src/main.ts", '"two"', "2"), { text: "ok" });
-		console.time("fix y");
 		await session.prompt("fix y");
-		console.timeEnd("fix y");
 		expect(toolResults(3).at(-1)).not.toContain("language server");
 		expect((ends[1] as any).result.details.diagnostics).toBeUndefined();
 
@@ -78,12 +74,9 @@ describe("language servers", () => {
 			{ toolCalls: [{ id: "call_4", name: "lsp", arguments: { operation: "diagnostics", path: "src/main.ts" } }] },
 			{ text: "ok" },
 		);
-		console.time("where is double");
 		await session.prompt("where is double");
-		console.timeEnd("where is double");
 		expect(toolResults(5).at(-1)).toBe("src/util.ts:1:17: export function double(n: number): number {");
 		expect(toolResults(6).at(-1)).toContain("src/main.ts:2:7 Type 'number' is not assignable to type 'string'. [2322]");
-		expect(toolResults(6).at(-1)).toContain("src/main.ts:2:7 hint: 'old' is declared but its value is never read. [6133]");
 
 		// The server is killed: that is said, and the next edit still succeeds (and a new server checks it).
 		const [pid] = serverPids();
@@ -91,19 +84,15 @@ describe("language servers", () => {
 		process.kill(-pid!, "SIGKILL");
 		await expect.poll(() => ui.notices.map((notice) => notice.text).join("\n")).toContain("The typescript language server was killed by SIGKILL");
 		server.enqueue(edit("call_5", "src/main.ts", "const old: string = 1;", "const old: string = 1;\nconst z: boolean = 3;"), { text: "ok" });
-		console.time("add z");
 		await session.prompt("add z");
-		console.timeEnd("add z");
 		const afterKill = toolResults(8).at(-1)!;
 		expect(afterKill).toContain("Edited src/main.ts");
 		expect(afterKill).toContain("src/main.ts:3:7 Type 'number' is not assignable to type 'boolean'. [2322]");
 		const restarted = serverPids();
 		expect(restarted).toHaveLength(1);
 
-		console.time("dispose");
 		session.dispose();
 		await expect.poll(() => groupAlive(restarted[0]!)).toBe(false);
 		expect(serverPids()).toEqual([]);
-		console.timeEnd("dispose");
 	});
 });
