@@ -5,7 +5,7 @@ import { execFileSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
-import type { AgentSessionEvent } from "../../../src/core/index.js";
+import type { SessionEvent } from "../../../src/core/index.js";
 import { scriptedSdkSession } from "../../support/sdk-session.js";
 import { useScriptedServer } from "../../support/use-scripted-server.js";
 
@@ -49,7 +49,7 @@ describe("language servers", () => {
 		mkdirSync(join(ws.cwd, "src"));
 		writeFileSync(join(ws.cwd, "src", "util.ts"), "export function double(n: number): number {\n\treturn n * 2;\n}\n");
 		writeFileSync(join(ws.cwd, "src", "main.ts"), 'import { double } from "./util.js";\nconst old: string = 1;\nexport const x = double(2);\n');
-		const ends: AgentSessionEvent[] = [];
+		const ends: SessionEvent[] = [];
 		session.subscribe((event) => void (event.type === "tool_execution_end" && ends.push(event)));
 
 		// An edit that adds a type error: the result says so, with the error's place and code, and not the old one.
