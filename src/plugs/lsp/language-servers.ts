@@ -32,6 +32,8 @@ interface Running {
 	client: Promise<ServerClient>;
 	/** The client once started. */
 	ready?: ServerClient;
+	/** An edit stopped waiting for it to start. */
+	gaveUp?: boolean;
 	restarts: number;
 }
 
@@ -91,8 +93,18 @@ export class LanguageServers {
 		const deadline = Date.now() + spec.waitMs;
 		const baseline = this.baselines.get(file);
 		this.baselines.delete(file);
+		const key = this.key(spec, file);
+		// A server still starting after an edit gave up waiting for it is not waited for again until it is up.
+		if (this.running.get(key)?.gaveUp && !this.running.get(key)?.ready) return undefined;
 		const client = await this.client(spec, file, deadline);
-		if (!client) return undefined;
+		if (!client) {
+			const running = this.running.get(key);
+			if (running && !running.ready && !this.failed.has(key)) {
+				running.gaveUp = true;
+				this.reportOnce(`${key}:starting`, `The ${spec.language} language server has not started within ${spec.waitMs} ms; edits go without its diagnostics until it has.`);
+			}
+			return undefined;
+		}
 		const before = baseline ? await beforeDeadline(baseline, deadline) : [];
 		const text = await readFile(file, "utf8").catch(() => undefined);
 		if (text === undefined) return undefined;

@@ -13,6 +13,8 @@ const serverGroups = new ProcessGroupSet();
 
 /** How much of a server's stderr is kept, for the message when it fails. */
 const STDERR_TAIL_BYTES = 2048;
+/** How long a server may take to answer `initialize` before it is given up (and killed). */
+const START_LIMIT_MS = 120_000;
 /** How long a server may take to answer `shutdown` and leave before its group is killed. */
 const SHUTDOWN_GRACE_MS = 1000;
 /**
@@ -49,6 +51,7 @@ export class ServerClient {
 	 */
 	private pull: "lsp" | "tsserver" | undefined;
 	private closing = false;
+	private started = false;
 
 	/** `onExit`: the server left without being asked ("exited with code 1", "was killed by SIGKILL"). */
 	constructor(
@@ -74,10 +77,12 @@ export class ServerClient {
 			child.once("exit", (code, signal) => {
 				if (child.pid !== undefined) serverGroups.kill(child.pid);
 				this.exitText = signal ? `was killed by ${signal}` : `exited with code ${code}`;
+				// First: a start in progress fails for this, not for the connection's end.
+				reject(new Error(`it ${this.exitText}${this.stderr ? `: ${this.stderr.trim().split("\n").slice(-3).join(" ")}` : ""}`));
 				for (const wake of this.waiters) wake();
 				this.connection?.dispose();
-				if (!this.closing) this.onExit(this.exitText, this.stderr);
-				reject(new Error(`it ${this.exitText}${this.stderr ? `: ${this.stderr.trim().split("\n").slice(-3).join(" ")}` : ""}`));
+				// Leaving before it was up is start()'s failure to report.
+				if (!this.closing && this.started) this.onExit(this.exitText, this.stderr);
 			});
 		});
 		failed.catch(() => undefined);
@@ -119,10 +124,16 @@ export class ServerClient {
 				workspace: { symbol: {}, workspaceFolders: true, configuration: true },
 			},
 		};
-		const initialized = (await Promise.race([connection.sendRequest("initialize", params), failed])) as { capabilities?: { diagnosticProvider?: unknown } } | null;
+		const tooLong = new Promise<never>((_, reject) => {
+			const timer = setTimeout(() => reject(new Error(`it did not answer "initialize" within ${START_LIMIT_MS / 1000} s`)), START_LIMIT_MS);
+			timer.unref();
+			void failed.catch(() => undefined).finally(() => clearTimeout(timer));
+		});
+		const initialized = (await Promise.race([connection.sendRequest("initialize", params), failed, tooLong])) as { capabilities?: { diagnosticProvider?: unknown } } | null;
 		if (initialized?.capabilities?.diagnosticProvider) this.pull = "lsp";
 		else if (this.spec.language === "typescript") this.pull = "tsserver";
 		await connection.sendNotification("initialized", {});
+		this.started = true;
 	}
 
 	/**

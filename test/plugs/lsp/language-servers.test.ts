@@ -2,7 +2,7 @@
 // edit's result carries the errors it introduced and no others, the lsp tool answers across files, a server that
 // dies is reported and the next edit still works, and no server outlives the session. One server for the file.
 import { execFileSync } from "node:child_process";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { SessionEvent } from "../../../src/core/index.js";
@@ -94,5 +94,20 @@ describe("language servers", () => {
 		session.dispose();
 		await expect.poll(() => groupAlive(restarted[0]!)).toBe(false);
 		expect(serverPids()).toEqual([]);
+	});
+
+	it("report a server that cannot start once, and the edits go on without it", async () => {
+		const { session, ws, ui } = await scriptedSdkSession(server, {
+			settings: { lsp: { broken: { command: [process.execPath, "-e", "process.exit(3)"], extensions: [".broken"], waitMs: 60_000 } } },
+		});
+		const write = (id: string, content: string) => ({ toolCalls: [{ id, name: "write", arguments: { path: "a.broken", content } }] });
+		server.enqueue(write("call_1", "one"), write("call_2", "two"), { text: "ok" });
+		await session.prompt("write twice");
+		expect(toolResults(server.requests.length - 1)).toEqual([expect.stringContaining("a.broken"), expect.stringContaining("a.broken")]);
+		expect(readFileSync(join(ws.cwd, "a.broken"), "utf8")).toBe("two");
+		const notices = ui.notices.filter((notice) => notice.text.includes("broken language server"));
+		expect(notices).toHaveLength(1);
+		expect(notices[0]!.text).toContain("did not start: it exited with code 3");
+		session.dispose();
 	});
 });
