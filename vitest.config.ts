@@ -12,6 +12,7 @@ export const PROCESS_TESTS = [
 	"test/sdk/todo-and-plan.test.ts",
 	"test/cli/acp/acp-agent.test.ts",
 	"test/sdk/background-shells.test.ts",
+	"test/plugs/lsp/language-servers.test.ts",
 	"test/cli/acp/acp-permissions.test.ts",
 	"test/cli/acp/client-files.test.ts",
 	"test/bench/smoke.test.ts",

@@ -115,6 +115,7 @@ export {
 	type ToolFileEffects,
 	type ToolPresentation,
 	type ToolRowState,
+	type ToolResultDiagnostics,
 } from "./engine/index.js";
 export {
 	AbortedError,

@@ -46,6 +46,9 @@ import {
 	Sandbox,
 	sandboxPathRules,
 	serverToolPrefix,
+	installLsp,
+	LanguageServers,
+	runLspQuery,
 } from "../plugs/index.js";
 import { BUILTIN_TOOLS, createBuiltinTools, createUserCommandRunner, sessionProcessGroups, type TextFileAccess } from "../tools/index.js";
 import { backgroundShellsFor, installBackgroundShells } from "./background-shells-command.js";
@@ -150,7 +153,9 @@ export async function assembleAgentSession(options: CreateAgentSessionOptions, k
 	// The background jobs of this session's commands end with it, not with another session of the same process.
 	const processGroups = sessionProcessGroups();
 	const redact = (text: string, live: boolean) => (live ? secrets.maskLive(text) : secrets.mask(text));
+	// Nothing starts before the first file a server covers is read or edited.
 	const sandbox = sessionSandbox(options, settings, home, cwd);
+	const languageServers = new LanguageServers({ cwd, settings: settings.lsp, confine: sandbox.confine });
 	let made: AgentSession | undefined;
 	const backgroundShells = backgroundShellsFor(() => made, (text) => redact(text, false));
 	// todo_write puts its list in the session made just below (its calls come only once the session runs).
@@ -164,6 +169,7 @@ export async function assembleAgentSession(options: CreateAgentSessionOptions, k
 		ui: () => session.ui,
 		web: settings.web,
 		todos,
+		languageServers: { query: (input) => runLspQuery(languageServers, input) },
 	});
 	const tools = new ToolCatalog(builtins.known, options.tools, builtins.defaults);
 	const session = new AgentSession({
@@ -198,7 +204,7 @@ export async function assembleAgentSession(options: CreateAgentSessionOptions, k
 	tools.attach(session);
 	const projectTrust = new ProjectTrustGate(home, cwd, options.trustProject ?? settings.trustProjects ?? false);
 	try {
-		const installed = await install(session, { options, home, cwd, settings, tools, projectTrust, secrets, sandbox });
+		const installed = await install(session, { options, home, cwd, settings, tools, projectTrust, secrets, sandbox, languageServers });
 		tools.checkChoice();
 		if (projectTrust.status === "undecided" && projectTrust.pending.length > 0) {
 			session
@@ -238,6 +244,8 @@ interface Assembly {
 	projectTrust: ProjectTrustGate;
 	/** The configured keys and secret-looking environment values, masked in what tools return. */
 	secrets: SecretMask;
+	/** The session's language servers (the lsp tool asks them too). */
+	languageServers: LanguageServers;
 	/** What commands and stdio servers start through. */
 	sandbox: Sandbox;
 }
@@ -267,7 +275,7 @@ function sessionSandbox(options: CreateAgentSessionOptions, settings: Settings, 
  * tools come first and who may see the others'.
  */
 async function install(session: AgentSession, assembly: Assembly): Promise<Installed> {
-	const { options, home, cwd, settings, tools, projectTrust, secrets, sandbox } = assembly;
+	const { options, home, cwd, settings, tools, projectTrust, secrets, sandbox, languageServers } = assembly;
 	const flags = { approval: options.approval, allow: options.allow, deny: options.deny };
 	// Before the policy: a PreToolUse hook's link runs ahead of the approval link in the same stage.
 	installHooks(session, { cwd, home, settings, trust: projectTrust, optIn: options.trustProject ?? settings.trustProjects ?? false, confine: sandbox.confine });
@@ -280,6 +288,7 @@ async function install(session: AgentSession, assembly: Assembly): Promise<Insta
 	const { enabled, ...limits } = settings.checkpoints ?? {};
 	installCheckpoints(session, { home, enabled, limits });
 	installExport(session);
+	installLsp(session, languageServers);
 	try {
 		const extensions = await installExtensions(session, { cwd, home, extensions: options.extensions, trust: projectTrust, tools, modules: extensionModules });
 		return { extensions };

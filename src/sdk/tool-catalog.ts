@@ -3,7 +3,7 @@
 // otherwise the tools the names and patterns (`*` any characters) match, and the given definitions.
 import type { AgentSession, ToolDefinition } from "../core/index.js";
 import { matchesToolPattern } from "../core/index.js";
-import type { AskUserInput, BashToolInput, EditToolInput, FindToolInput, GrepToolInput, LsToolInput, ReadToolInput, TodoWriteInput, WriteToolInput } from "../tools/index.js";
+import type { AskUserInput, BashToolInput, EditToolInput, FindToolInput, GrepToolInput, LsToolInput, LspToolInput, ReadToolInput, TodoWriteInput, WriteToolInput } from "../tools/index.js";
 import { SessionOptionError } from "./session-option-error.js";
 
 // The built-in tools' inputs, as extension handlers see them once they check `event.toolName`.
@@ -18,6 +18,7 @@ declare module "../plugs/extensions/extension-api.js" {
 		ls: LsToolInput;
 		ask_user: AskUserInput;
 		todo_write: TodoWriteInput;
+		lsp: LspToolInput;
 	}
 }
 

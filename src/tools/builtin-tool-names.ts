@@ -16,6 +16,7 @@ export const BUILTIN_TOOL_NAMES = [
 	{ name: "todo_write", byDefault: true },
 	{ name: "web_fetch", byDefault: false },
 	{ name: "web_search", byDefault: false },
+	{ name: "lsp", byDefault: false },
 ] as const;
 
 export type BuiltinToolName = (typeof BUILTIN_TOOL_NAMES)[number]["name"];

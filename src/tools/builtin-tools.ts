@@ -9,6 +9,7 @@ import { createEditTool } from "./edit.js";
 import { createFindTool } from "./find.js";
 import { createGrepTool } from "./grep.js";
 import { createLsTool } from "./ls.js";
+import { createLspTool, type LanguageServerQueries } from "./lsp.js";
 import { createReadTool } from "./read.js";
 import { BUILTIN_TOOL_NAMES, type BuiltinToolName } from "./builtin-tool-names.js";
 import type { TextFileAccess } from "./text-files.js";
@@ -36,6 +37,8 @@ export interface ToolContext {
 	web?: WebSettings;
 	/** Where todo_write puts the list (the session's); without it the tool only checks the list. */
 	todos?: TodoListPort;
+	/** What the lsp tool asks: the session's language servers. */
+	languageServers?: LanguageServerQueries;
 }
 
 /** Makes a tool working in a directory. */
@@ -65,6 +68,7 @@ const FACTORIES: Readonly<Record<BuiltinToolName, ToolFactory>> = {
 	web_fetch: createWebFetchTool,
 	web_search: createWebSearchTool,
 	todo_write: (cwd, context) => createTodoWriteTool(cwd, context?.todos),
+	lsp: createLspTool,
 };
 
 /** createBuiltinTools gives bash and these one set; a tool made alone gets a set of its own (and finds no shell). */

@@ -17,6 +17,7 @@ export { withFileMutationQueue } from "./file-mutation-queue.js";
 export { createFindTool, type FindToolInput } from "./find.js";
 export { MAX_GREP_FILE_BYTES, createGrepTool, type GrepToolInput } from "./grep.js";
 export { createLsTool, type LsToolInput } from "./ls.js";
+export { createLspTool, type LanguageServerQueries, type LspToolInput } from "./lsp.js";
 export { killAllBashProcesses, sessionProcessGroups } from "./run-command.js";
 export { createReadTool, type ReadToolInput } from "./read.js";
 export type { TextFileAccess } from "./text-files.js";

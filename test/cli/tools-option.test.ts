@@ -27,7 +27,7 @@ describe("--tools", () => {
 		const ws = workspace();
 		const result = await runLoom(["-p", "--tools", "read,fly,teleport", ...serverFlags(server.openaiBaseUrl), "hi"], ws);
 		expect(result.code).toBe(2);
-		expect(result.stderr.split("\n")[0]).toBe("loom: --tools: unknown tool fly, teleport; choose from read,bash,edit,write,grep,find,ls,bash_output,bash_kill,ask_user,todo_write,web_fetch,web_search.");
+		expect(result.stderr.split("\n")[0]).toBe("loom: --tools: unknown tool fly, teleport; choose from read,bash,edit,write,grep,find,ls,bash_output,bash_kill,ask_user,todo_write,web_fetch,web_search,lsp.");
 		expect(server.requests).toHaveLength(0);
 		expect(sessionFiles(ws.home)).toEqual([]);
 	});

@@ -118,7 +118,7 @@ describe("createAgentSession's options mirror the command line", () => {
 		const ws = workspace();
 		const failed = createAgentSession(scriptedSdkOptions(server, ws, { tools: ["read", "teleport"] }));
 		await expect(failed).rejects.toBeInstanceOf(SessionOptionError);
-		await expect(failed).rejects.toThrow("tools: unknown tool teleport; choose from read,bash,edit,write,grep,find,ls,bash_output,bash_kill,ask_user,web_fetch,web_search.");
+		await expect(failed).rejects.toThrow("tools: unknown tool teleport; choose from read,bash,edit,write,grep,find,ls,bash_output,bash_kill,ask_user,todo_write,web_fetch,web_search,lsp.");
 	});
 
 	it("rejects a model or provider it cannot find, as the command line does, naming the option and the closest known models", async () => {

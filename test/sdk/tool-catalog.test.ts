@@ -37,9 +37,9 @@ describe("ToolCatalog", () => {
 
 	it("refuses a name no tool has and no tool to come may have, listing both", () => {
 		expect(() => withServers(["mcp__gitlab__*"]).checkChoice()).toThrow(
-			"unknown tool mcp__gitlab__*; choose from read,bash,edit,write,grep,find,ls,bash_output,bash_kill,ask_user,todo_write,web_fetch,web_search, or mcp__<server>__<tool> of the MCP servers github, fs.",
+			"unknown tool mcp__gitlab__*; choose from read,bash,edit,write,grep,find,ls,bash_output,bash_kill,ask_user,todo_write,web_fetch,web_search,lsp, or mcp__<server>__<tool> of the MCP servers github, fs.",
 		);
-		expect(() => new ToolCatalog(known, ["mcp__github__x"], defaults).checkChoice()).toThrow("unknown tool mcp__github__x; choose from read,bash,edit,write,grep,find,ls,bash_output,bash_kill,ask_user,todo_write,web_fetch,web_search.");
+		expect(() => new ToolCatalog(known, ["mcp__github__x"], defaults).checkChoice()).toThrow("unknown tool mcp__github__x; choose from read,bash,edit,write,grep,find,ls,bash_output,bash_kill,ask_user,todo_write,web_fetch,web_search,lsp.");
 	});
 
 	it("a group's tools are replaced as a whole and keep their place; the choice enables those it names", () => {

@@ -22,9 +22,9 @@ describe("tools entry", () => {
 
 	it("knows the search and web tools without enabling them by default; all of them only read", () => {
 		const { known, defaults } = tools.createBuiltinTools("/");
-		expect(known.map((tool) => tool.name)).toEqual(["read", "bash", "edit", "write", "grep", "find", "ls", "bash_output", "bash_kill", "ask_user", "todo_write", "web_fetch", "web_search"]);
+		expect(known.map((tool) => tool.name)).toEqual(["read", "bash", "edit", "write", "grep", "find", "ls", "bash_output", "bash_kill", "ask_user", "todo_write", "web_fetch", "web_search", "lsp"]);
 		expect(defaults.map((tool) => tool.name)).toEqual(["read", "bash", "edit", "write", "bash_output", "bash_kill", "ask_user", "todo_write"]);
-		expect(known.filter((tool) => tool.readOnly).map((tool) => tool.name)).toEqual(["read", "grep", "find", "ls", "bash_output", "bash_kill", "ask_user", "todo_write", "web_fetch", "web_search"]);
+		expect(known.filter((tool) => tool.readOnly).map((tool) => tool.name)).toEqual(["read", "grep", "find", "ls", "bash_output", "bash_kill", "ask_user", "todo_write", "web_fetch", "web_search", "lsp"]);
 	});
 
 	it("makes each tool of the names table under its table name, in the table's order", () => {

@@ -82,6 +82,6 @@ describe("a tool added as one file and one line in the list of tools", () => {
 		const { known, defaults } = createBuiltinTools("/", TOOLS_WITH_WORD_COUNT);
 		expect(selectTools(known, ["word_count", "bash"]).map((tool) => tool.name)).toEqual(["bash", "word_count"]);
 		expect(selectTools(known, undefined, defaults).map((tool) => tool.name)).toEqual(["read", "bash", "edit", "write", "bash_output", "bash_kill", "ask_user", "todo_write", "word_count"]);
-		expect(() => selectTools(known, ["word_count", "fly"])).toThrow("tools: unknown tool fly; choose from read,bash,edit,write,grep,find,ls,bash_output,bash_kill,ask_user,todo_write,web_fetch,web_search,word_count.");
+		expect(() => selectTools(known, ["word_count", "fly"])).toThrow("tools: unknown tool fly; choose from read,bash,edit,write,grep,find,ls,bash_output,bash_kill,ask_user,todo_write,web_fetch,web_search,lsp,word_count.");
 	});
 });

@@ -67,7 +67,7 @@ describe("files a call touches", () => {
 		expect(effects("write", { path: "", content: "" })).toEqual({ reads: [], changes: [] });
 		expect(effects("bash", { command: "rm -rf build" })).toEqual({ reads: [], changes: [] });
 		expect(findTool(builtinTools, "read")!.readOnly).toBe(true);
-		expect(builtinTools.filter((tool) => tool.readOnly).map((tool) => tool.name)).toEqual(["read", "grep", "find", "ls", "bash_output", "bash_kill", "ask_user", "todo_write", "web_fetch", "web_search"]);
+		expect(builtinTools.filter((tool) => tool.readOnly).map((tool) => tool.name)).toEqual(["read", "grep", "find", "ls", "bash_output", "bash_kill", "ask_user", "todo_write", "web_fetch", "web_search", "lsp"]);
 		expect(effects("grep", { pattern: "x", path: "src" })).toEqual({ reads: [], changes: [] });
 	});
 });

@@ -122,6 +122,33 @@ export const SettingsSchema = Type.Object(
 				untrustedMcpServers: Type.Optional(Type.Array(Type.String({ minLength: 1 }))),
 			}),
 		),
+		/**
+		 * Language servers by language (typescript, python, go, rust, c, or a name of your own): each one's command,
+		 * the file endings it covers, and how edits wait for its diagnostics; false turns them all off.
+		 */
+		lsp: Type.Optional(
+			Type.Union([
+				Type.Literal(false),
+				Type.Record(
+					Type.String(),
+					Type.Object(
+						{
+							command: Type.Optional(Type.Array(Type.String({ minLength: 1 }), { minItems: 1 })),
+							extensions: Type.Optional(Type.Array(Type.String({ minLength: 1 }))),
+							enabled: Type.Optional(Type.Boolean()),
+							initializationOptions: Type.Optional(Type.Unknown()),
+							/** How long an edit waits for the server's diagnostics at most (default 4000). */
+							waitMs: Type.Optional(Type.Integer({ minimum: 0 })),
+							/** Most diagnostics lines an edit's result gets (default 10). */
+							maxLines: Type.Optional(Type.Integer({ minimum: 1 })),
+							/** Report new warnings too, not only errors. */
+							warnings: Type.Optional(Type.Boolean()),
+						},
+						{ additionalProperties: true },
+					),
+				),
+			]),
+		),
 		compaction: Type.Optional(
 			Type.Object({
 				/** Compact automatically near the context window and after a context overflow (/compact works either way). */

@@ -43,6 +43,7 @@ export {
 	type ToolFileEffects,
 	type ToolPresentation,
 	type ToolRowState,
+	type ToolResultDiagnostics,
 } from "./tool-definition.js";
 export { applyAfterToolCall, createErrorToolResult, validateToolArguments } from "./tool-execution.js";
 export { checkableSchema, isTypeBoxSchema } from "./json-schema-to-typebox.js";

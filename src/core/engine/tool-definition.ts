@@ -34,6 +34,15 @@ export interface ToolRowState {
 	details?: unknown;
 }
 
+/**
+ * What a language server said about the files a call changed, kept in its result's details as `diagnostics` (by
+ * the link that asked, whatever the tool): the new errors' lines, `path:line:col message [code]`.
+ */
+export interface ToolResultDiagnostics {
+	count: number;
+	lines: string[];
+}
+
 /** Paths as the call gave them (relative or absolute). */
 export interface ToolFileEffects {
 	reads: string[];
@@ -117,11 +126,28 @@ export function toolResultLines(tool: ToolPresentation | undefined, row: ToolRow
 			return ownLines(tool?.updateLines, row, max) ?? tailLines(row.progressText, 1, "dim");
 		case "error":
 			return ownLines(tool?.resultLines, row, max) ?? errorLines(row, Math.min(ERROR_LINES, max));
-		case "done":
-			return ownLines(tool?.resultLines, row, max) ?? genericDoneLines(row, max);
+		case "done": {
+			const diagnostics = diagnosticLines(row.details, max);
+			const room = max - diagnostics.length;
+			const own = room > 0 ? (ownLines(tool?.resultLines, row, room) ?? genericDoneLines(row, room)) : [];
+			return [...diagnostics, ...own];
+		}
 		default:
 			return [];
 	}
+}
+
+/** Rows this many lines tall or more (an expanded row) list the new errors under their count. */
+const DIAGNOSTICS_LISTED_FROM = 8;
+
+/** "2 new errors" from a result's `diagnostics` (ToolResultDiagnostics), with their lines when the row has room. */
+function diagnosticLines(details: unknown, max: number): StyledLine[] {
+	const diagnostics = (details as { diagnostics?: unknown } | null | undefined)?.diagnostics as Partial<ToolResultDiagnostics> | undefined;
+	if (!diagnostics || typeof diagnostics !== "object" || typeof diagnostics.count !== "number" || diagnostics.count <= 0) return [];
+	const head: StyledLine = { text: `${diagnostics.count} new ${diagnostics.count === 1 ? "error" : "errors"}`, style: "error" };
+	const lines = Array.isArray(diagnostics.lines) ? diagnostics.lines.filter((line): line is string => typeof line === "string") : [];
+	if (max < DIAGNOSTICS_LISTED_FROM) return [head];
+	return [head, ...lines.slice(0, Math.floor(max / 2) - 1).map((text) => ({ text: `  ${text}`, style: "error" as const }))];
 }
 
 /** A failed call's last `count` lines of text, in red; a failure without text still says it failed. */

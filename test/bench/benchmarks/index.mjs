@@ -3,6 +3,7 @@ import checkpoints from "./checkpoints.mjs";
 import grep from "./grep.mjs";
 import fileCompletion from "./file-completion.mjs";
 import loopOverhead from "./loop-overhead.mjs";
+import lspDiagnostics from "./lsp-diagnostics.mjs";
 import parallelTools from "./parallel-tools.mjs";
 import screenReady from "./screen-ready.mjs";
 import sandbox from "./sandbox.mjs";
@@ -11,4 +12,4 @@ import startup from "./startup.mjs";
 import streamingScreen from "./streaming-screen.mjs";
 import toolIo from "./tool-io.mjs";
 
-export const benchmarks = [startup, screenReady, loopOverhead, parallelTools, streamingScreen, toolIo, sessions, grep, fileCompletion, checkpoints, sandbox];
+export const benchmarks = [startup, screenReady, loopOverhead, parallelTools, streamingScreen, toolIo, sessions, grep, fileCompletion, checkpoints, sandbox, lspDiagnostics];

@@ -94,6 +94,21 @@ describe("a tool whose own presentation fails", () => {
 	});
 });
 
+describe("a result a language server found new errors in", () => {
+	const details = { diagnostics: { count: 2, lines: ["a.ts:1:1 one [1]", "a.ts:2:1 two [2]"] } };
+	it('says "2 new errors" above the tool\'s own lines, and lists them when the row is expanded', () => {
+		expect(lines(undefined, { status: "done", resultText: "Edited a.ts", details }, 3)).toEqual(["error:2 new errors", "dim:Edited a.ts"]);
+		expect(lines(undefined, { status: "done", resultText: "Edited a.ts", details }, 8)).toEqual([
+			"error:2 new errors",
+			"error:  a.ts:1:1 one [1]",
+			"error:  a.ts:2:1 two [2]",
+			"dim:Edited a.ts",
+		]);
+		expect(lines(undefined, { status: "done", resultText: "ok", details: { diagnostics: { count: 1, lines: "bad" } } }, 3)).toEqual(["error:1 new error", "dim:ok"]);
+		expect(lines(undefined, { status: "done", resultText: "ok", details: { diagnostics: null } }, 3)).toEqual(["dim:ok"]);
+	});
+});
+
 describe("tool names", () => {
 	it("accepts letters, digits, _ and -, from 1 to 64 characters", () => {
 		expect(isValidToolName("mcp__github__create-issue_2")).toBe(true);
