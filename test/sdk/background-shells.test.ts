@@ -24,7 +24,9 @@ describe("background shells in a session", () => {
 	it("runs a server in the background that a later bash call reaches, reads its new output, and kills it with the session", async () => {
 		const ws = workspace();
 		writeFileSync(join(ws.cwd, "server.js"), HTTP_SERVER);
-		const { session } = await scriptedSdkSession(server, {}, ws);
+		// With the sandbox's network closed each command has a loopback of its own (README, "Sandbox"): the server and
+		// the later call share the host's here.
+		const { session } = await scriptedSdkSession(server, { sandbox: "off" }, ws);
 		const changes: number[] = [];
 		session.subscribe((event) => {
 			if (event.type === "background_shells_changed") changes.push(event.shells.filter((shell) => shell.status === "running").length);

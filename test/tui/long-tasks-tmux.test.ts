@@ -47,7 +47,8 @@ describe.skipIf(!hasTmux())("background shells and questions in a terminal (tmux
 			step = "answer";
 			return { text: `Noted: ${last}` };
 		});
-		const { terminal } = open({ workspace: ws });
+		// The server and the later call share the host's loopback (with the sandbox's network closed each has its own).
+		const { terminal } = open({ workspace: ws, args: ["--sandbox", "off"] });
 		await terminal.waitForScreen((text) => text.includes("Ask loom"), "the editor");
 		await terminal.typeLine("start the server");
 
