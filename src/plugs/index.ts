@@ -27,4 +27,4 @@ export { McpConfigError, configuredMcpCredentials, installMcp, serverToolPrefix 
 export { PLAN_MODE_NOTE, PRESENT_PLAN_TOOL, installPlanMode, planSteps, presentedPlan } from "./plan/index.js";
 export { RuleError, configuredKeys, installApprovalPolicy, sandboxPathRules, secretMask } from "./policy/index.js";
 export { installResources } from "./resources/index.js";
-export { Sandbox, installSandbox, type SandboxOptions } from "./sandbox/index.js";
+export { Sandbox, hostAllowed, installSandbox, type SandboxOptions } from "./sandbox/index.js";

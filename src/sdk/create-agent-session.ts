@@ -45,6 +45,7 @@ import {
 	installSandbox,
 	Sandbox,
 	sandboxPathRules,
+	hostAllowed,
 	serverToolPrefix,
 	installLsp,
 	LanguageServers,
@@ -168,6 +169,7 @@ export async function assembleAgentSession(options: CreateAgentSessionOptions, k
 		backgroundShells,
 		ui: () => session.ui,
 		web: settings.web,
+		refuseHost: (host) => webHostRefusal(sandbox, host),
 		todos,
 		languageServers: { query: (input) => runLspQuery(languageServers, input) },
 	});
@@ -248,6 +250,13 @@ interface Assembly {
 	languageServers: LanguageServers;
 	/** What commands and stdio servers start through. */
 	sandbox: Sandbox;
+}
+
+/** With the sandbox on and a network allowlist, web_fetch reaches what commands may reach, and no more. */
+function webHostRefusal(sandbox: Sandbox, host: string): string | undefined {
+	const allow = sandbox.networkAllow;
+	if (allow.length === 0 || sandbox.mode === "off" || hostAllowed(host, allow)) return undefined;
+	return `${host} is not in the sandbox's network allowlist (sandbox.network.allow: ${allow.join(", ")}); add it in settings to fetch from it.`;
 }
 
 /** The session's sandbox: the mode asked for, the settings' roots and allowlist, the approval rules' paths. */

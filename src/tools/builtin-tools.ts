@@ -35,6 +35,8 @@ export interface ToolContext {
 	ui?: () => SessionUi;
 	/** web_fetch's settings (which private hosts it may reach, its timeout). */
 	web?: WebSettings;
+	/** Why web_fetch may not reach a host (the sandbox's network allowlist); undefined: it may. */
+	refuseHost?: (host: string) => string | undefined;
 	/** Where todo_write puts the list (the session's); without it the tool only checks the list. */
 	todos?: TodoListPort;
 	/** What the lsp tool asks: the session's language servers. */

@@ -86,6 +86,8 @@ function wrapLong(text: string): string[] {
 export interface WebFetchToolOptions {
 	web?: WebSettings;
 	env?: NodeJS.ProcessEnv;
+	/** See FetchOptions.refuseHost. */
+	refuseHost?: (host: string) => string | undefined;
 }
 
 export function createWebFetchTool(_cwd: string, options: WebFetchToolOptions = {}): ToolDefinition<typeof webFetchSchema, WebFetchToolDetails> {
@@ -93,7 +95,7 @@ export function createWebFetchTool(_cwd: string, options: WebFetchToolOptions = 
 	const load = async (url: string, signal?: AbortSignal): Promise<CachedPage> => {
 		const held = cache.get(url);
 		if (held && Date.now() - held.at < CACHE_MS) return held;
-		const page = await fetchPage(url, { settings: options.web ?? {}, signal, env: options.env });
+		const page = await fetchPage(url, { settings: options.web ?? {}, signal, env: options.env, refuseHost: options.refuseHost });
 		if (page.status >= 400) {
 			const text = page.body.subarray(0, 2000).toString("utf8");
 			throw new Error(`HTTP ${page.status} from ${page.url}.${text.trim() ? `\n${text.trim().slice(0, 500)}` : ""}`);

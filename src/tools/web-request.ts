@@ -26,6 +26,11 @@ export interface FetchOptions {
 	signal?: AbortSignal;
 	maxBytes?: number;
 	env?: NodeJS.ProcessEnv;
+	/**
+	 * Why a host may not be fetched (the sandbox's network allowlist), or undefined where it may; asked of the first
+	 * address and of every redirect.
+	 */
+	refuseHost?: (host: string) => string | undefined;
 }
 
 const USER_AGENT = "loom-web-fetch/1 (+https://github.com/)";
@@ -39,6 +44,8 @@ export async function fetchPage(address: string, options: FetchOptions): Promise
 	const seen: string[] = [];
 	try {
 		for (let hop = 0; ; hop++) {
+			const refused = options.refuseHost?.(url.hostname);
+			if (refused) throw new Error(refused);
 			const response = await get(url, options, signal);
 			const location = response.headers.location;
 			if (response.statusCode !== undefined && response.statusCode >= 300 && response.statusCode < 400 && location) {

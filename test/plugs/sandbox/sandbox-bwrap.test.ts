@@ -240,6 +240,35 @@ describe("a settings hook", () => {
 	});
 });
 
+describe("web_fetch with a network allowlist", () => {
+	it("reaches the hosts commands may reach, and not one a redirect points to outside the list", async () => {
+		const dirs = layout();
+		const loomHome = join(dirs.root, "loom-home");
+		mkdirSync(loomHome);
+		const site: Server = createServer((request, response) => {
+			if (request.url === "/away") response.writeHead(302, { location: `http://localhost:${(site.address() as AddressInfo).port}/page` }).end();
+			else response.writeHead(200, { "content-type": "text/plain" }).end("allowed page");
+		});
+		await new Promise<void>((resolve) => site.listen(0, "127.0.0.1", resolve));
+		const base = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
+		writeFileSync(join(loomHome, "settings.json"), JSON.stringify({ sandbox: { network: { allow: ["127.0.0.1"] } }, web: { allowPrivate: true } }));
+		try {
+			const { session } = await scriptedSdkSession(server, { sandbox: "workspace-write", tools: ["web_fetch"] }, { cwd: dirs.project, home: loomHome });
+			server.enqueue(
+				{ toolCalls: [{ id: "call_1", name: "web_fetch", arguments: { url: `${base}/page` } }, { id: "call_2", name: "web_fetch", arguments: { url: `${base}/away` } }] },
+				{ text: "done" },
+			);
+			await session.prompt("go");
+			session.dispose();
+			const results = session.messages.filter((message) => message.role === "toolResult") as { content: { text: string }[] }[];
+			expect(results[0]!.content[0]!.text).toContain("allowed page");
+			expect(results[1]!.content[0]!.text).toContain("localhost is not in the sandbox's network allowlist");
+		} finally {
+			site.close();
+		}
+	});
+});
+
 describe("an unprivileged user", () => {
 	it("gets the same confinement (unprivileged user namespaces work here)", () => {
 		const dirs = layout();
