@@ -36,7 +36,7 @@ const CONSUMER_DEV = ["@types/node", "undici-types"];
 
 /**
  * A lock file for a project depending on the tarball: the tarball's entry, and this repository's lock entries of
- * everything but development dependencies (the package's dependencies, resolved as here) save the consumer's own
+ * everything but development-only dependencies (the package's dependencies, resolved as here) save the consumer's own
  * (CONSUMER_DEV). Entries get the registry's address, so npm takes each package from its cache by integrity
  * instead of asking the registry.
  */
@@ -50,7 +50,8 @@ async function consumerLock(tarball: string, devDependencies: Record<string, str
 	};
 	for (const [key, entry] of Object.entries(lock.packages)) {
 		if (key === "") continue;
-		if ((entry.dev || entry.devOptional) && !CONSUMER_DEV.includes(key.replace(/^node_modules\//, ""))) continue;
+		// devOptional: needed by development and by an optional dependency of the package's own, so kept.
+		if (entry.dev && !CONSUMER_DEV.includes(key.replace(/^node_modules\//, ""))) continue;
 		const name = key.slice(key.lastIndexOf("node_modules/") + "node_modules/".length);
 		packages[key] = { ...entry, resolved: entry.resolved ?? `${registry}${name}/-/${name.split("/").pop()}-${entry.version}.tgz` };
 	}
