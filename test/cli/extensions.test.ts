@@ -171,13 +171,14 @@ describe("extension folders", () => {
 		expect(lines.slice(2)).toEqual(["loom: guard was on duty", ""]);
 	});
 
-	// Nothing but the stuck extension keeps the process alive: loom must not end quietly (exit 0, no answer).
-	it("gives up on an extension whose loading never finishes (at import or in its factory), says which, and answers", async () => {
+	// Nothing but the stuck extension keeps the process alive: loom must not end quietly (exit 0, no answer). The
+	// stuck factory comes first: the import after it is waited on meanwhile, so the run waits one timeout, not two.
+	it("gives up on an extension whose loading never finishes (in its factory or at import), says which, and answers", async () => {
 		const ws = workspace();
 		const folder = join(ws.home, "extensions");
 		mkdirSync(folder);
-		writeFileSync(join(folder, "1-stuck-import.mjs"), "await new Promise(() => {});\nexport default function () {}\n");
-		writeFileSync(join(folder, "2-stuck-factory.ts"), "export default async function () {\n\tawait new Promise(() => {});\n}\n");
+		writeFileSync(join(folder, "1-stuck-factory.ts"), "export default async function () {\n\tawait new Promise(() => {});\n}\n");
+		writeFileSync(join(folder, "2-stuck-import.mjs"), "await new Promise(() => {});\nexport default function () {}\n");
 		writeFileSync(join(folder, "3-guard.ts"), GUARD);
 		rmRfTurns(ws);
 		const result = await runLoom(["-p", ...serverFlags(server.openaiBaseUrl), "clean up"], ws);
@@ -185,8 +186,8 @@ describe("extension folders", () => {
 		expect(result.stdout).toBe("All done.\n");
 		expect(toolResult()).toContain("blocked by the team guard");
 		expect(result.stderr.split("\n")).toEqual([
-			`loom: error: Extension ${join(folder, "1-stuck-import.mjs")} was not loaded: it did not finish loading within 10 s.`,
-			`loom: error: Extension ${join(folder, "2-stuck-factory.ts")} was not loaded: it did not finish loading within 10 s.`,
+			`loom: error: Extension ${join(folder, "1-stuck-factory.ts")} was not loaded: it did not finish loading within 10 s.`,
+			`loom: error: Extension ${join(folder, "2-stuck-import.mjs")} was not loaded: it did not finish loading within 10 s.`,
 			"loom: guard was on duty",
 			"",
 		]);

@@ -79,8 +79,9 @@ describe("loom --mode rpc", () => {
 
 		const response = await client.request({ type: "prompt", message: "write a note, then wait" });
 		expect(response).toEqual({ type: "response", id: response.id, command: "prompt", success: true });
-		// The prompt's response comes before its run's events.
+		// The prompt's response comes before its run's events (which may still be on their way).
 		const responseAt = client.lines.indexOf(response);
+		await client.waitForEvent("run_start");
 		expect(client.lines.findIndex((line) => line.type === "run_start")).toBe(responseAt + 1);
 
 		await client.waitForLine((line) => line.type === "tool_execution_start" && line.toolCallId === "call_sleep", "bash to start");

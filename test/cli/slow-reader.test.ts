@@ -86,9 +86,20 @@ describe("a slow reader of stdout", () => {
 			let stderr = "";
 			child.stderr.setEncoding("utf8").on("data", (chunk) => (stderr += chunk));
 			const exited = new Promise<number | null>((resolve) => child.on("close", resolve));
+			// The run ends are counted as the output comes, in each chunk (with the end of the one before, for a line
+			// split between them): the output grows to tens of megabytes, and searching all of it at every poll would
+			// take the CPU loom needs.
+			const RUN_END = '{"type":"run_end","status":"done"}\n';
 			let out = "";
-			child.stdout.setEncoding("utf8").on("data", (chunk) => (out += chunk));
-			const runEnds = () => out.split('{"type":"run_end","status":"done"}\n').length - 1;
+			let ends = 0;
+			let tail = "";
+			child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
+				out += chunk;
+				const text = tail + chunk;
+				for (let at = text.indexOf(RUN_END); at !== -1; at = text.indexOf(RUN_END, at + RUN_END.length)) ends += 1;
+				tail = text.slice(-(RUN_END.length - 1));
+			});
+			const runEnds = () => ends;
 			// A first prompt loads what any prompt needs, so the memory measured next is the answer's.
 			child.stdin.write(`${JSON.stringify({ type: "prompt", message: "warm up" })}\n`);
 			await waitFor(runEnds, (count) => count === 1, { what: "the first run's end", show: () => out });

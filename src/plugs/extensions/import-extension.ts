@@ -4,13 +4,17 @@
 import type { Jiti } from "jiti";
 import { readCheckedText, errorMessage } from "../../core/index.js";
 import type { ExtensionFactory } from "./extension-api.js";
+import { withLoadTimeout } from "./load-timeout.js";
 
 /** An extension's own file larger than this is refused before it is read (its imports are its own business). */
 const MAX_EXTENSION_BYTES = 16 * 1024 * 1024;
 
 export interface ExtensionImporter {
-	/** The module's default export, checked to be a function; throws a one-line message otherwise. */
-	importFactory(path: string): Promise<ExtensionFactory>;
+	/**
+	 * The module's default export, checked to be a function; throws a one-line message otherwise. Its top-level code
+	 * gets `timeoutMs` to finish, counted from when it starts (after the loader is ready and the module transpiled).
+	 */
+	importFactory(path: string, timeoutMs: number): Promise<ExtensionFactory>;
 }
 
 /**
@@ -31,12 +35,13 @@ export function extensionImporter(modules: () => Promise<Record<string, unknown>
 			}),
 		));
 	return {
-		async importFactory(path) {
+		async importFactory(path, timeoutMs) {
 			// Read as any file read on the user's behalf: checked to be a regular file, and bounded.
 			const source = readCheckedText(path, { maxBytes: MAX_EXTENSION_BYTES, label: "the extension" });
+			const loader = await jiti();
 			let loaded: unknown;
 			try {
-				const module = (await (await jiti()).evalModule(source, { filename: path, id: path, async: true })) as { default?: unknown } | undefined;
+				const module = (await withLoadTimeout(Promise.resolve(loader.evalModule(source, { filename: path, id: path, async: true })), timeoutMs)) as { default?: unknown } | undefined;
 				loaded = module?.default ?? module;
 			} catch (error) {
 				throw new Error(oneLine(error));

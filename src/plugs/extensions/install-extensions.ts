@@ -9,7 +9,7 @@ import type { ExtensionFactory } from "./extension-api.js";
 import { extensionFiles, extensionModule } from "./extension-files.js";
 import { ExtensionHost, type ToolRegistrar } from "./extension-host.js";
 import { extensionImporter } from "./import-extension.js";
-import { EXTENSION_LOAD_TIMEOUT_MS, withLoadTimeout } from "./load-timeout.js";
+import { EXTENSION_LOAD_TIMEOUT_MS } from "./load-timeout.js";
 
 export interface InstallExtensionsOptions {
 	cwd: string;
@@ -63,12 +63,21 @@ export async function installExtensions(session: AgentSession, options: InstallE
 		report.failed.push(failure);
 		session.ui.notify("error", `Extension ${failure.source} was not loaded: ${failure.error}`);
 	};
-	/** Loads each source in turn; a failure goes to `failed`, and the next source loads all the same. */
+	/**
+	 * Imports the sources' modules all at once (a stuck import neither holds back the others nor adds its wait to
+	 * theirs), then calls their factories in turn, in the sources' order; a failure goes to `failed`, and the next
+	 * source loads all the same.
+	 */
 	const load = async (sources: readonly Source[], failed = reportFailure): Promise<void> => {
-		for (const source of sources) {
+		const factories = sources.map((source) => {
+			const factory = "factory" in source ? Promise.resolve(source.factory) : (async () => importer.importFactory(extensionModule(source.path), loadTimeoutMs))();
+			// Awaited below, in order: a rejection meanwhile is not an unhandled one.
+			factory.catch(() => undefined);
+			return factory;
+		});
+		for (const [index, source] of sources.entries()) {
 			try {
-				const factory = "factory" in source ? source.factory : await withLoadTimeout(importer.importFactory(extensionModule(source.path)), loadTimeoutMs);
-				await host.load(source.label, factory, source.scope);
+				await host.load(source.label, await factories[index]!, source.scope);
 				report.loaded.push(source.label);
 			} catch (error) {
 				failed({ source: source.label, error: errorMessage(error) });

@@ -1,9 +1,11 @@
-// End to end: the built `loom` binary in print mode against the scripted model server.
+// End to end: the built `loom` binary in print mode against the scripted model server; its refusals to start (about
+// arguments and configuration), in-process.
 import { readFileSync, writeFileSync } from "node:fs";
 import { createServer, type AddressInfo } from "node:net";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { workspace } from "../../support/temp-dir.js";
+import { runLoomInProcess } from "../../support/loom-in-process.js";
 import { runLoom, serverFlags, sessionFiles, useScriptedServer } from "../../support/loom-process.js";
 
 const server = useScriptedServer();
@@ -51,47 +53,6 @@ describe("loom -p (text mode)", () => {
 		expect(text.trimEnd().endsWith("summarise")).toBe(true);
 		const image = parts.find((p: any) => p.type === "image_url");
 		expect(image.image_url.url).toBe(`data:image/png;base64,${png.toString("base64")}`);
-	});
-
-	it("rejects a missing @file as a usage error (exit 2)", async () => {
-		const result = await runLoom(["-p", ...serverFlags(server.openaiBaseUrl), "@nope.txt", "hi"], workspace());
-		expect(result.code).toBe(2);
-		expect(result.stderr).toMatch(/@nope\.txt: no such file/);
-		expect(server.requests).toHaveLength(0);
-	});
-
-	it("exits 2 without a prompt in print mode", async () => {
-		const result = await runLoom(["-p", ...serverFlags(server.openaiBaseUrl)], workspace());
-		expect(result.code).toBe(2);
-		expect(result.stderr).toMatch(/No prompt/);
-	});
-
-	it("exits 2 on an unknown flag, naming it", async () => {
-		const result = await runLoom(["-p", "--frobnicate", "hi"], workspace());
-		expect(result.code).toBe(2);
-		expect(result.stderr).toMatch(/unknown option '--frobnicate'/);
-		expect(result.stdout).toBe("");
-	});
-
-	it("exits 2 on a bad flag value", async () => {
-		const ws = workspace();
-		expect((await runLoom(["-p", "--tools", "read,fly", "hi"], ws)).stderr).toMatch(/unknown tool fly/);
-		expect((await runLoom(["-p", "--thinking", "max", "hi"], ws)).code).toBe(2);
-		expect((await runLoom(["-p", "--max-turns", "0", "hi"], ws)).code).toBe(2);
-		expect((await runLoom(["-p", "-c", "--no-session", "hi"], ws)).code).toBe(2);
-	});
-
-	it("exits 1 without an API key, naming the variable to set", async () => {
-		const ws = workspace();
-		const result = await runLoom(["-p", "--provider", "openai", "--base-url", server.openaiBaseUrl, "hi"], ws);
-		expect(result.code).toBe(1);
-		expect(result.stderr).toMatch(/OPENAI_API_KEY/);
-		expect(result.stderr.trim().split("\n")).toHaveLength(1);
-		expect(server.requests).toHaveLength(0);
-		expect(sessionFiles(ws.home)).toEqual([]);
-		const anthropic = await runLoom(["-p", "--provider", "anthropic", "hi"], ws);
-		expect(anthropic.code).toBe(1);
-		expect(anthropic.stderr).toMatch(/ANTHROPIC_API_KEY/);
 	});
 
 	it("exits 1 when the model ends in an error, with the error on stderr", async () => {
@@ -221,5 +182,49 @@ describe("loom -p (text mode)", () => {
 		expect(result.code).toBe(0);
 		expect(result.stdout).toBe("");
 		expect(result.stderr).toBe("loom: the model returned no text.\n");
+	});
+});
+
+// Refusals before any request: about arguments and configuration, so run in-process (loom-in-process.ts).
+describe("loom -p refusing to start", () => {
+	it("rejects a missing @file as a usage error (exit 2)", async () => {
+		const result = await runLoomInProcess(["-p", ...serverFlags(server.openaiBaseUrl), "@nope.txt", "hi"], workspace());
+		expect(result.code).toBe(2);
+		expect(result.stderr).toMatch(/@nope\.txt: no such file/);
+		expect(server.requests).toHaveLength(0);
+	});
+
+	it("exits 2 without a prompt in print mode", async () => {
+		const result = await runLoomInProcess(["-p", ...serverFlags(server.openaiBaseUrl)], workspace());
+		expect(result.code).toBe(2);
+		expect(result.stderr).toMatch(/No prompt/);
+	});
+
+	it("exits 2 on an unknown flag, naming it", async () => {
+		const result = await runLoomInProcess(["-p", "--frobnicate", "hi"], workspace());
+		expect(result.code).toBe(2);
+		expect(result.stderr).toMatch(/unknown option '--frobnicate'/);
+		expect(result.stdout).toBe("");
+	});
+
+	it("exits 2 on a bad flag value", async () => {
+		const ws = workspace();
+		expect((await runLoomInProcess(["-p", "--tools", "read,fly", "hi"], ws)).stderr).toMatch(/unknown tool fly/);
+		expect((await runLoomInProcess(["-p", "--thinking", "max", "hi"], ws)).code).toBe(2);
+		expect((await runLoomInProcess(["-p", "--max-turns", "0", "hi"], ws)).code).toBe(2);
+		expect((await runLoomInProcess(["-p", "-c", "--no-session", "hi"], ws)).code).toBe(2);
+	});
+
+	it("exits 1 without an API key, naming the variable to set", async () => {
+		const ws = workspace();
+		const result = await runLoomInProcess(["-p", "--provider", "openai", "--base-url", server.openaiBaseUrl, "hi"], ws);
+		expect(result.code).toBe(1);
+		expect(result.stderr).toMatch(/OPENAI_API_KEY/);
+		expect(result.stderr.trim().split("\n")).toHaveLength(1);
+		expect(server.requests).toHaveLength(0);
+		expect(sessionFiles(ws.home)).toEqual([]);
+		const anthropic = await runLoomInProcess(["-p", "--provider", "anthropic", "hi"], ws);
+		expect(anthropic.code).toBe(1);
+		expect(anthropic.stderr).toMatch(/ANTHROPIC_API_KEY/);
 	});
 });

@@ -114,6 +114,32 @@ export default function (loom: ExtensionAPI) {
 		session.dispose();
 	});
 
+	// One slow import must not add its wait to the others': a folder's modules are imported together, their
+	// factories called in order. Here the first factory waits for the second module's top-level code.
+	it("imports a folder's modules together, then calls their factories in the folder's order", async () => {
+		const ws = workspace();
+		const folder = join(ws.home, "extensions");
+		const first = writeFileAt(
+			join(folder, "1-waits.mjs"),
+			'export default async function (loom) {\n\tawait globalThis.loomTestSecondImported;\n\tloom.registerCommand("first", { description: "x", handler: () => {} });\n}\n',
+		);
+		const second = writeFileAt(
+			join(folder, "2-imported.mjs"),
+			'globalThis.loomTestMarkSecond();\nexport default function (loom) {\n\tloom.registerCommand("second", { description: "x", handler: () => {} });\n}\n',
+		);
+		const global = globalThis as { loomTestSecondImported?: Promise<void>; loomTestMarkSecond?: () => void };
+		global.loomTestSecondImported = new Promise<void>((resolve) => (global.loomTestMarkSecond = resolve));
+		try {
+			const { session, extensions } = await scriptedSdkSession(server, {}, ws);
+			expect(extensions).toEqual({ loaded: [first, second], failed: [] });
+			expect(commandNames(session)).toEqual(["first", "second"]);
+			session.dispose();
+		} finally {
+			delete global.loomTestSecondImported;
+			delete global.loomTestMarkSecond;
+		}
+	});
+
 	it("rejects the session, naming each and why, when an extension named by path or factory does not load; nothing of it stays", async () => {
 		const ws = workspace();
 		writeFileAt(join(ws.cwd, "guard.ts"), commandExtension("guard", "ts"));
