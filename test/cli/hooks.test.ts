@@ -1,5 +1,6 @@
 // Settings hooks end to end with the built loom: a project's .claude/settings.json as Claude Code wrote it
 // (permissions and all), listed by `loom hooks`, run in print mode with --trust, and replayed by `loom hooks test`.
+// The hooks write their logs in the project, not in .claude/, which the sandbox keeps read-only (README, "Hooks").
 import { chmodSync, existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -16,7 +17,7 @@ if [[ "$command" == *"rm -rf"* ]]; then
   echo "Blocked by .claude/hooks/guard.sh: rm -rf is not allowed here" >&2
   exit 2
 fi
-echo "$command" >> "$CLAUDE_PROJECT_DIR/.claude/allowed.log"
+echo "$command" >> "$CLAUDE_PROJECT_DIR/allowed.log"
 `;
 
 describe("loom hooks", () => {
@@ -36,7 +37,7 @@ describe("loom hooks", () => {
 
 		writeFileAt(
 			join(ws.cwd, ".claude", "settings.local.json"),
-			JSON.stringify({ hooks: { SessionEnd: [{ hooks: [{ type: "command", command: 'cat > "$CLAUDE_PROJECT_DIR/.claude/ended.json"' }] }] } }),
+			JSON.stringify({ hooks: { SessionEnd: [{ hooks: [{ type: "command", command: 'cat > "$CLAUDE_PROJECT_DIR/ended.json"' }] }] } }),
 		);
 
 		const listed = await runLoom(["hooks"], ws);
@@ -51,10 +52,10 @@ describe("loom hooks", () => {
 		const results = server.requests[1]!.body.messages.filter((message: any) => message.role === "tool").map((message: any) => JSON.stringify(message.content));
 		expect(results[0]).toContain("rm -rf is not allowed here");
 		expect(results[1]).toContain("fine");
-		expect(readFileSync(join(ws.cwd, ".claude", "allowed.log"), "utf8")).toBe("echo fine\n");
+		expect(readFileSync(join(ws.cwd, "allowed.log"), "utf8")).toBe("echo fine\n");
 		const sessionId = jsonLines(result.stdout).find((event) => event.type === "session_open").sessionId;
 		// SessionEnd runs as loom leaves, and may finish after it.
-		await expect.poll(() => existsSync(join(ws.cwd, ".claude", "ended.json")) && readFileSync(join(ws.cwd, ".claude", "ended.json"), "utf8")).toContain('"hook_event_name":"SessionEnd"');
+		await expect.poll(() => existsSync(join(ws.cwd, "ended.json")) && readFileSync(join(ws.cwd, "ended.json"), "utf8")).toContain('"hook_event_name":"SessionEnd"');
 
 		const replayed = await runLoom(["hooks", "test", "PreToolUse", "--session", sessionId], ws);
 		expect(replayed.code, replayed.stderr).toBe(0);

@@ -21,7 +21,7 @@ describe.skipIf(!hasTmux())("skills and prompt templates in the screen (tmux)", 
 			".loom/prompts/fix.md": "---\ndescription: Fix a numbered issue\nargument-hint: <issue>\n---\nFix issue #$1 and add a test.\n",
 			".claude/commands/help.md": "Hidden by the screen's /help.\n",
 		});
-		({ terminal } = open({ workspace: { cwd, home }, columns: 120, rows: 40 }));
+		({ terminal } = open({ workspace: { cwd, home }, columns: 120, rows: 80 }));
 	});
 
 	it("lists them in /help, sends a template and a skill, and says which template /help hides", async () => {
