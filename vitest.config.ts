@@ -31,6 +31,7 @@ export const PROCESS_TESTS = [
 	"test/cli/json-mode.test.ts",
 	"test/cli/mcp.test.ts",
 	"test/cli/models.test.ts",
+	"test/cli/output-schema.test.ts",
 	"test/cli/print/print-mode.test.ts",
 	"test/cli/resources.test.ts",
 	"test/cli/rpc-mode.test.ts",

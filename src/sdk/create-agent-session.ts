@@ -15,6 +15,7 @@ import {
 	loadSettings,
 	loomHome,
 	ProjectTrustGate,
+	type OutputSchema,
 	type SessionUi,
 	type Settings,
 	settingsPath,
@@ -82,6 +83,11 @@ export interface CreateAgentSessionOptions extends ModelOptions {
 	sessionManager?: SessionManager;
 	/** Stop a prompt's run after this many model turns. */
 	maxTurns?: number;
+	/**
+	 * Every model request asks for a final answer that is JSON valid against this schema, the provider's own way
+	 * (see StreamOptions.outputSchema). The answer is not validated here: the caller does (loom's --output-schema).
+	 */
+	outputSchema?: OutputSchema;
 	/** How the session asks and tells the user until an interface installs its own (default: notices on stderr, no questions). */
 	ui?: SessionUi;
 	/**
@@ -158,6 +164,7 @@ export async function assembleAgentSession(options: CreateAgentSessionOptions, k
 		idleTimeoutMs: settings.retry?.idleTimeoutMs,
 		compaction: settings.compaction,
 		maxTurns: options.maxTurns,
+		outputSchema: options.outputSchema,
 		warnings: [...settingsWarnings(settings), ...contextFiles.flatMap((file) => (file.warning ? [file.warning] : []))],
 		userCommands: createUserCommandRunner(cwd, { processGroups, redact }),
 	});
@@ -166,7 +173,7 @@ export async function assembleAgentSession(options: CreateAgentSessionOptions, k
 	tools.attach(session);
 	const projectTrust = new ProjectTrustGate(home, cwd, options.trustProject ?? settings.trustProjects ?? false);
 	try {
-		const installed = await install(session, { options, home, cwd, settings, tools, projectTrust, secrets });
+		const installed = await install(session, { options, home, cwd, settings, tools, projectTrust, secrets, persists: manager.persists });
 		tools.checkChoice();
 		if (projectTrust.status === "undecided" && projectTrust.pending.length > 0) {
 			session
@@ -199,6 +206,8 @@ interface Assembly {
 	projectTrust: ProjectTrustGate;
 	/** The configured keys and secret-looking environment values, masked in what tools return. */
 	secrets: SecretMask;
+	/** False for an in-memory session: nothing of it is written under loom's home (no checkpoints either). */
+	persists: boolean;
 }
 
 /**
@@ -207,14 +216,14 @@ interface Assembly {
  * tools come first and who may see the others'.
  */
 async function install(session: AgentSession, assembly: Assembly): Promise<Installed> {
-	const { options, home, cwd, settings, tools, projectTrust, secrets } = assembly;
+	const { options, home, cwd, settings, tools, projectTrust, secrets, persists } = assembly;
 	const flags = { approval: options.approval, allow: options.allow, deny: options.deny };
 	installApprovalPolicy(session, { flags, settings, settingsFile: settingsPath(home), secrets });
 	// MCP servers start here and come up while the rest loads.
 	installMcp(session, { cwd, home, configs: options.mcpConfig, trust: projectTrust, tools });
 	await installResources(session, { cwd, home });
 	const { enabled, ...limits } = settings.checkpoints ?? {};
-	installCheckpoints(session, { home, enabled, limits });
+	installCheckpoints(session, { home, enabled: persists && enabled, limits });
 	installExport(session);
 	try {
 		const extensions = await installExtensions(session, { cwd, home, extensions: options.extensions, trust: projectTrust, tools, modules: extensionModules });
