@@ -32,6 +32,7 @@ export const PROCESS_TESTS = [
 	"test/cli/mcp.test.ts",
 	"test/cli/models.test.ts",
 	"test/cli/output-schema.test.ts",
+	"test/cli/ephemeral.test.ts",
 	"test/cli/print/print-mode.test.ts",
 	"test/cli/resources.test.ts",
 	"test/cli/rpc-mode.test.ts",
