@@ -33,6 +33,8 @@ export const PROCESS_TESTS = [
 	"test/cli/models.test.ts",
 	"test/cli/output-schema.test.ts",
 	"test/cli/ephemeral.test.ts",
+	"test/cli/batch/batch.test.ts",
+	"test/cli/batch/queue.test.ts",
 	"test/cli/print/print-mode.test.ts",
 	"test/cli/resources.test.ts",
 	"test/cli/rpc-mode.test.ts",

@@ -26,6 +26,8 @@ export interface CliOptions {
 	outputSchema?: string;
 	/** --ephemeral: nothing written under loom's home or the project (implies no session file). */
 	ephemeral: boolean;
+	/** false with --no-checkpoints. */
+	checkpoints: boolean;
 	print: boolean;
 	/** text / json: print mode's output; rpc: commands on stdin, events and responses on stdout. */
 	mode?: "text" | "json" | "rpc";
@@ -143,6 +145,7 @@ function buildProgram(version: string, output: ParseOutput, commands: Commands):
 		.option("--fork <path|id[:entry]>", "continue a copy of a session (file or id prefix), up to an entry if given, in a new session; the original is untouched")
 		.option("--no-session", "keep no session file")
 		.option("--ephemeral", "write nothing under loom's home or the project: no session file, checkpoints, prompt history or remembered warnings")
+		.option("--no-checkpoints", "take no checkpoints of the files (/rewind then restores none); loom batch's tasks take none")
 		.option("--output-schema <file>", "the final answer must be JSON valid against this JSON Schema; stdout carries exactly that JSON (exit 3 if it is not, after asking once more)")
 		.option("--no-context-files", "skip AGENTS.md / CLAUDE.md")
 		.option("-e, --extension <path>", "load an extension (a .ts or .js module, or a folder with an index); repeatable", collect, [])
@@ -274,6 +277,7 @@ export function parseArgs(
 		worker,
 		outputSchema: raw.outputSchema,
 		ephemeral: raw.ephemeral === true,
+		checkpoints: raw.checkpoints !== false,
 		print: raw.print === true,
 		mode: raw.mode,
 		provider: raw.provider,

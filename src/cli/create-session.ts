@@ -54,6 +54,7 @@ export async function createSession(setup: SessionSetup): Promise<CreateAgentSes
 			mcpConfig: options.mcpConfig,
 			sessionManager: sessionManager(setup),
 			maxTurns: options.maxTurns,
+			checkpoints: options.checkpoints,
 			approval: options.approval,
 			allow: options.allow,
 			deny: options.deny,

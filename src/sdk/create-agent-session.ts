@@ -88,6 +88,8 @@ export interface CreateAgentSessionOptions extends ModelOptions {
 	 * (see StreamOptions.outputSchema). The answer is not validated here: the caller does (loom's --output-schema).
 	 */
 	outputSchema?: OutputSchema;
+	/** false: take no checkpoints (a throwaway worktree's run); default settings' checkpoints.enabled. Never for an in-memory session. */
+	checkpoints?: boolean;
 	/** How the session asks and tells the user until an interface installs its own (default: notices on stderr, no questions). */
 	ui?: SessionUi;
 	/**
@@ -223,7 +225,7 @@ async function install(session: AgentSession, assembly: Assembly): Promise<Insta
 	installMcp(session, { cwd, home, configs: options.mcpConfig, trust: projectTrust, tools });
 	await installResources(session, { cwd, home });
 	const { enabled, ...limits } = settings.checkpoints ?? {};
-	installCheckpoints(session, { home, enabled: persists && enabled, limits });
+	installCheckpoints(session, { home, enabled: persists && options.checkpoints !== false && enabled, limits });
 	installExport(session);
 	try {
 		const extensions = await installExtensions(session, { cwd, home, extensions: options.extensions, trust: projectTrust, tools, modules: extensionModules });
