@@ -35,6 +35,7 @@ export const PROCESS_TESTS = [
 	"test/cli/ephemeral.test.ts",
 	"test/cli/batch/batch.test.ts",
 	"test/cli/batch/queue.test.ts",
+	"test/action/run-action.test.ts",
 	"test/cli/print/print-mode.test.ts",
 	"test/cli/resources.test.ts",
 	"test/cli/rpc-mode.test.ts",

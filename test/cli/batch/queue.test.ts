@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { tempDir } from "../../support/temp-dir.js";
 import { serverFlags, startLoom, useScriptedServer } from "../../support/loom-process.js";
-import { gitProject, readResults, taskResponder, writeTasks } from "../../support/batch-tasks.js";
+import { gitProject, readResults, taskOf, taskResponder, writeTasks } from "../../support/batch-tasks.js";
 import { type RedisServer, startRedis } from "../../support/redis-server.js";
 
 const server = useScriptedServer();
@@ -43,8 +43,8 @@ describe("loom batch --queue with loom workers", () => {
 		const open = taskResponder();
 		server.setResponder(async (body, index, request) => {
 			const turn = await open(body, index, request);
-			const id = /task t(\d+)/.exec(JSON.stringify(body.messages[0] ?? body.messages))?.[1];
-			if (id !== undefined && Number(id) > 6 && body.messages.at(-1)?.role !== "tool") {
+			const id = taskOf(body);
+			if (id !== undefined && Number(id.slice(1)) > 6 && body.messages.at(-1)?.role !== "tool") {
 				held++;
 				await released;
 			}
