@@ -133,6 +133,9 @@ export async function runQueueWorker(options: QueueWorker): Promise<void> {
 		{
 			connection,
 			concurrency: options.jobs,
+			// BullMQ honours the queue's rate limit (queue.rateLimit, set on a 429 above) only for workers with a
+			// limiter; this one never limits by itself.
+			limiter: { max: 1_000_000, duration: 1000 },
 			...(options.lockMs !== undefined ? { lockDuration: options.lockMs, stalledInterval: options.lockMs } : {}),
 		},
 	);
