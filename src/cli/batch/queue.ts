@@ -12,6 +12,21 @@ import type { Progress } from "./progress.js";
 import { runTask, type TaskRun } from "./run-task.js";
 import { hostname } from "node:os";
 
+/** How long closing the queue's connections may take before loom leaves anyway. */
+const CLOSE_WAIT_MS = 5000;
+
+/** Waits for `work` (its failure ignored), or `ms` at most. */
+function settleWithin(work: Promise<unknown>, ms: number): Promise<void> {
+	return new Promise((resolve) => {
+		const timer = setTimeout(resolve, ms);
+		timer.unref();
+		work.then(
+			() => resolve(),
+			() => resolve(),
+		).finally(() => clearTimeout(timer));
+	});
+}
+
 /** The BullMQ queue every loom batch and worker on a Redis shares. */
 export const QUEUE_NAME = "loom-tasks";
 
@@ -94,8 +109,7 @@ export async function runQueuedBatch(batch: QueuedBatch): Promise<{ failed: numb
 		}
 		return { failed };
 	} finally {
-		await events.close().catch(() => undefined);
-		await queue.close().catch(() => undefined);
+		await settleWithin(Promise.all([events.close(), queue.close()]), CLOSE_WAIT_MS);
 		connection.disconnect();
 		eventsConnection.disconnect();
 	}
@@ -147,10 +161,10 @@ export async function runQueueWorker(options: QueueWorker): Promise<void> {
 			options.signal.addEventListener("abort", () => resolve(), { once: true });
 		});
 	} finally {
-		// The running tasks' looms stop; their jobs fail this attempt and run again on a worker.
+		// The running tasks' looms stop; their jobs fail this attempt and run again on a worker. A Redis that is gone
+		// must not hold the worker open: closing waits a few seconds at most.
 		stop.abort();
-		await worker.close().catch(() => undefined);
-		await queue.close().catch(() => undefined);
+		await settleWithin(Promise.all([worker.close(), queue.close()]), CLOSE_WAIT_MS);
 		connection.disconnect();
 		queueConnection.disconnect();
 	}

@@ -30,6 +30,21 @@ async function git(args: string[], options: { cwd?: string; env?: Record<string,
 /** Git's own identity for the snapshot commits, whatever the user configured (or did not). */
 const IDENTITY = ["-c", "user.name=loom", "-c", "user.email=loom@localhost", "-c", "commit.gpgsign=false"];
 
+/**
+ * Runs a git command again (a few times, after a short wait) when it failed on another process's lock: the workers
+ * of a machine add worktrees of the same repository at the same time.
+ */
+async function withLockRetries<T>(work: () => Promise<T>): Promise<T> {
+	for (let attempt = 1; ; attempt++) {
+		try {
+			return await work();
+		} catch (error) {
+			if (attempt >= 5 || !/\.lock|could not lock|Unable to create/i.test(String((error as Error).message))) throw error;
+			await new Promise((resolve) => setTimeout(resolve, 100 * attempt + Math.random() * 100));
+		}
+	}
+}
+
 /** Repository creation serialised: git locks a repository's worktree list, and parallel adds can trip on it. */
 let queue: Promise<unknown> = Promise.resolve();
 function serial<T>(work: () => Promise<T>): Promise<T> {
@@ -49,7 +64,7 @@ export async function makeTaskFolder(dir: string, from: { cwd: string } | { repo
 		() => undefined,
 	);
 	if (top !== undefined) {
-		await serial(() => git(["worktree", "add", "--quiet", "--detach", dir, "HEAD"], { cwd: top }));
+		await serial(() => withLockRetries(() => git(["worktree", "add", "--quiet", "--detach", dir, "HEAD"], { cwd: top })));
 		const cwd = join(dir, relative(top, from.cwd));
 		mkdirSync(cwd, { recursive: true });
 		return gitFolder(dir, cwd, () =>
