@@ -12,6 +12,9 @@ import type { Progress } from "./progress.js";
 import { runTask, type TaskRun } from "./run-task.js";
 import { hostname } from "node:os";
 
+/** Times a job may stall (its worker gone or too slow to renew the lock) and still run again. */
+const MAX_STALLS = 3;
+
 /** How long closing the queue's connections may take before loom leaves anyway. */
 const CLOSE_WAIT_MS = 5000;
 
@@ -151,6 +154,9 @@ export async function runQueueWorker(options: QueueWorker): Promise<void> {
 			// limiter; this one never limits by itself.
 			limiter: { max: 1_000_000, duration: 1000 },
 			...(options.lockMs !== undefined ? { lockDuration: options.lockMs, stalledInterval: options.lockMs } : {}),
+			// A busy machine may miss a lock renewal: a task is handed to another worker up to this many times before
+			// it fails as stalled.
+			maxStalledCount: MAX_STALLS,
 		},
 	);
 	worker.on("error", () => undefined);
