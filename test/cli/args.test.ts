@@ -42,7 +42,7 @@ describe("parseArgs", () => {
 			model: "m",
 			prompt: "",
 		});
-		expect(parse("batch", "t.jsonl").options.batch!).toMatchObject({ jobs: 4, queue: undefined });
+		expect(parse("batch", "t.jsonl").options?.batch).toMatchObject({ jobs: 4, queue: undefined });
 		expect(parse("worker", "--queue", "redis://h:6379/0", "--lock-ms", "500").options).toMatchObject({ command: "worker", worker: { queue: "redis://h:6379/0", jobs: 1, lockMs: 500 } });
 		expect(() => parse("batch", "t.jsonl", "--collect")).toThrow("--collect collects from a queue");
 	});
