@@ -15,10 +15,24 @@ import { API_KEY_FLAG, UsageError } from "./run-io.js";
 
 
 export interface CliOptions {
-	/** `loom acp`: serve the Agent Client Protocol on stdin/stdout instead of prompting; `loom hooks`: list or test the settings hooks. */
-	command?: "acp" | "hooks";
+	/**
+	 * `loom acp`: serve the Agent Client Protocol on stdin/stdout instead of prompting. `loom hooks`: list or test the
+	 * settings hooks. `loom batch`: run the tasks of a JSON Lines file (see `batch`); `loom worker`: take tasks from a
+	 * queue (see `worker`).
+	 */
+	command?: "acp" | "hooks" | "batch" | "worker";
 	/** `loom hooks [test <event>]`: the words after `hooks`. */
 	hooksArgs?: string[];
+	/** `loom batch <tasks.jsonl>`'s own options. */
+	batch?: BatchCommandOptions;
+	/** `loom worker`'s own options. */
+	worker?: WorkerCommandOptions;
+	/** --output-schema: a JSON Schema file the final answer must be valid against. */
+	outputSchema?: string;
+	/** --ephemeral: nothing written under loom's home or the project (implies no session file). */
+	ephemeral: boolean;
+	/** false with --no-checkpoints. */
+	checkpoints: boolean;
 	print: boolean;
 	/** text / json: print mode's output; rpc: commands on stdin, events and responses on stdout. */
 	mode?: "text" | "json" | "rpc";
@@ -66,6 +80,25 @@ export interface CliOptions {
 	prompt: string;
 }
 
+export interface BatchCommandOptions {
+	tasks: string;
+	/** Tasks run at once on this machine (default 4). */
+	jobs: number;
+	/** Where results are appended (default: results.jsonl beside the tasks file). */
+	results?: string;
+	/** redis://…: enqueue the tasks on this BullMQ queue instead of running them here. */
+	queue?: string;
+	/** With a queue: only collect the results of tasks enqueued earlier. */
+	collect: boolean;
+}
+
+export interface WorkerCommandOptions {
+	queue: string;
+	jobs: number;
+	/** How long a task's lock lasts without renewal before BullMQ counts its worker as gone (default 30 s). */
+	lockMs?: number;
+}
+
 /** What `--fork` names: a session (path or id prefix), and optionally the entry its conversation is copied up to. */
 export interface ForkTarget {
 	session: string;
@@ -78,7 +111,14 @@ export type ParseResult = { kind: "run"; options: CliOptions } | { kind: "exit";
 
 const BUILTINS = Object.values(BUILTIN_PROVIDERS);
 
-function buildProgram(version: string, output: ParseOutput, commands: { acp(): void; hooks(words: string[]): void }): Command {
+interface Commands {
+	acp(): void;
+	hooks(words: string[]): void;
+	batch(tasks: string, options: Record<string, unknown>): void;
+	worker(options: Record<string, unknown>): void;
+}
+
+function buildProgram(version: string, output: ParseOutput, commands: Commands): Command {
 	const program = new Command("loom")
 		.description("A terminal coding agent. Without -p, opens the interactive screen.")
 		.usage("[options] [@file...] [prompt...]")
@@ -111,7 +151,10 @@ function buildProgram(version: string, output: ParseOutput, commands: { acp(): v
 		.option("-r, --resume", "choose a session of this directory to resume")
 		.option("--session <path|id>", "open a given session file, or id prefix")
 		.option("--fork <path|id[:entry]>", "continue a copy of a session (file or id prefix), up to an entry if given, in a new session; the original is untouched")
-		.option("--no-session", "keep nothing on disk")
+		.option("--no-session", "keep no session file")
+		.option("--ephemeral", "write nothing under loom's home or the project: no session file, checkpoints, prompt history or remembered warnings")
+		.option("--no-checkpoints", "take no checkpoints of the files (/rewind then restores none); loom batch's tasks take none")
+		.option("--output-schema <file>", "the final answer must be JSON valid against this JSON Schema; stdout carries exactly that JSON (exit 3 if it is not, after asking once more)")
 		.option("--no-context-files", "skip AGENTS.md / CLAUDE.md")
 		.option("-e, --extension <path>", "load an extension (a .ts or .js module, or a folder with an index); repeatable", collect, [])
 		.option("--trust", "run this project's own code (.loom/extensions, .mcp.json servers, hooks) without asking")
@@ -139,6 +182,22 @@ function buildProgram(version: string, output: ParseOutput, commands: { acp(): v
 		.command("hooks [words...]")
 		.description("list the settings hooks in force here, with their files; `loom hooks test <event> --session <id>` replays a session's events through them")
 		.action((words: string[] | undefined) => commands.hooks(words ?? []));
+	program
+		.command("batch")
+		.description("run each task of a JSON Lines file (prompt, and optionally id, cwd or repo, model, outputSchema) in its own worktree; results to results.jsonl")
+		.argument("<tasks>", "the tasks file (.jsonl)")
+		.option("-j, --jobs <n>", "tasks run at once (default 4)", parsePositiveInt)
+		.option("--results <file>", "where results are appended (default: results.jsonl beside the tasks)")
+		.option("--queue <redis-url>", "enqueue the tasks on a BullMQ queue in Redis for `loom worker`s, and collect their results")
+		.option("--collect", "with --queue: enqueue nothing, collect the results of tasks enqueued before")
+		.action((tasks: string, options: Record<string, unknown>) => commands.batch(tasks, options));
+	program
+		.command("worker")
+		.description("take tasks from a BullMQ queue (loom batch --queue) and run them, --jobs at once")
+		.requiredOption("--queue <redis-url>", "the queue's Redis, e.g. redis://host:6379/0")
+		.option("-j, --jobs <n>", "tasks run at once (default 1)", parsePositiveInt)
+		.option("--lock-ms <ms>", "how long a silent worker keeps its task before another takes it (default 30000)", parsePositiveInt)
+		.action((options: Record<string, unknown>) => commands.worker(options));
 	program.addHelpText(
 		"after",
 		[
@@ -154,6 +213,8 @@ function buildProgram(version: string, output: ParseOutput, commands: { acp(): v
 			"  loom -p --approval ask --allow 'bash(npm test)' \"fix the tests\"",
 			"                                         run npm test; refuse other commands and changes",
 			"  loom acp                               serve an editor speaking ACP (Zed: agent_servers, see README)",
+			"  loom -p --output-schema s.json \"...\"    the answer as JSON valid against s.json",
+			"  loom batch tasks.jsonl --jobs 4        each task in its own worktree, results in results.jsonl",
 			"",
 			"Environment:",
 			`  ${BUILTINS.map((p) => p.apiKeyEnvs.join(" or ")).join(", ")}`,
@@ -165,7 +226,7 @@ function buildProgram(version: string, output: ParseOutput, commands: { acp(): v
 			"",
 			"Settings: $LOOM_HOME/settings.json; custom providers (Ollama, vLLM, ...): $LOOM_HOME/models.json",
 			"",
-			"Exit codes: 0 done, 1 model error, abort or unusable provider, 2 usage error,",
+			"Exit codes: 0 done, 1 model error, abort or unusable provider, 2 usage error, 3 answer not valid against --output-schema,",
 			"            129 hang-up (SIGHUP), 130 Ctrl+C, 141 stdout's reader went away, 143 SIGTERM",
 		].join("\n"),
 	);
@@ -203,11 +264,21 @@ export function parseArgs(
 ): ParseResult {
 	let command: CliOptions["command"];
 	let hooksArgs: string[] | undefined;
+	let batch: BatchCommandOptions | undefined;
+	let worker: WorkerCommandOptions | undefined;
 	const program = buildProgram(version, output, {
 		acp: () => (command = "acp"),
 		hooks: (words) => {
 			command = "hooks";
 			hooksArgs = words;
+		},
+		batch(tasks, raw) {
+			command = "batch";
+			batch = { tasks, jobs: (raw.jobs as number | undefined) ?? 4, results: raw.results as string | undefined, queue: raw.queue as string | undefined, collect: raw.collect === true };
+		},
+		worker(raw) {
+			command = "worker";
+			worker = { queue: raw.queue as string, jobs: (raw.jobs as number | undefined) ?? 1, lockMs: raw.lockMs as number | undefined };
 		},
 	});
 	try {
@@ -221,10 +292,15 @@ export function parseArgs(
 	}
 	const raw = program.opts();
 	// The subcommand's name is not a prompt word.
-	const args = command === undefined ? program.args : command === "hooks" ? [] : program.args.slice(1);
+	const args = command === undefined ? program.args : command === "acp" ? program.args.slice(1) : [];
 	const options: CliOptions = {
 		command,
 		...(hooksArgs ? { hooksArgs } : {}),
+		batch,
+		worker,
+		outputSchema: raw.outputSchema,
+		ephemeral: raw.ephemeral === true,
+		checkpoints: raw.checkpoints !== false,
 		print: raw.print === true,
 		mode: raw.mode,
 		provider: raw.provider,
@@ -240,7 +316,7 @@ export function parseArgs(
 		resume: raw.resume === true,
 		session: typeof raw.session === "string" ? nonEmpty(raw.session, "--session") : undefined,
 		fork: typeof raw.fork === "string" ? parseForkTarget(raw.fork) : undefined,
-		persist: raw.session !== false,
+		persist: raw.session !== false && raw.ephemeral !== true,
 		contextFiles: raw.contextFiles !== false,
 		extensions: raw.extension,
 		trust: raw.trust === true,
@@ -268,7 +344,9 @@ function checkCombinations(options: CliOptions): void {
 		options.fork && "--fork",
 	].filter(Boolean);
 	if (picks.length > 1) throw new UsageError(`${picks.join(" and ")} cannot be combined: choose one way to open a session.`);
-	if (!options.persist && picks.length > 0) throw new UsageError(`--no-session cannot be combined with ${picks[0]}.`);
+	if (!options.persist && picks.length > 0) throw new UsageError(`${options.ephemeral ? "--ephemeral" : "--no-session"} cannot be combined with ${picks[0]}.`);
+	if (options.batch?.collect && !options.batch.queue) throw new UsageError("--collect collects from a queue: give --queue <redis-url> too.");
+	if (options.outputSchema !== undefined && options.mode === "rpc") throw new UsageError("--output-schema is for print mode (-p), not --mode rpc.");
 	if (options.mode === "rpc" && (options.prompt !== "" || options.files.length > 0)) {
 		throw new UsageError('--mode rpc takes its prompts on stdin, as {"type": "prompt", "message": "..."} lines; drop the prompt arguments.');
 	}

@@ -10,6 +10,7 @@ import {
 import { RuleError } from "../plugs/index.js";
 import type { TextFileAccess } from "../tools/index.js";
 import type { CliOptions } from "./args.js";
+import { type OutputCheck, outputInstruction } from "./print/index.js";
 import { API_KEY_FLAG, optionUsageError, UsageError } from "./run-io.js";
 
 export interface SessionSetup {
@@ -25,10 +26,13 @@ export interface SessionSetup {
 	ui: SessionUi;
 	/** The file tools read and write text through this (an editor's buffers) instead of the disk. */
 	files?: TextFileAccess;
+	/** --output-schema, compiled: the providers are asked for it and the system prompt says it. */
+	output?: OutputCheck;
 }
 
 export async function createSession(setup: SessionSetup): Promise<CreateAgentSessionResult> {
-	const { options, settings, home, cwd, ui } = setup;
+	const { options, settings, home, cwd, ui, output } = setup;
+	const appendSystemPrompt = output ? [options.appendSystemPrompt, outputInstruction(output)].filter(Boolean).join("\n\n") : options.appendSystemPrompt;
 	try {
 		return await assembleAgentSession({
 			cwd,
@@ -42,13 +46,15 @@ export async function createSession(setup: SessionSetup): Promise<CreateAgentSes
 			toolExecution: options.toolExecution,
 			tools: options.tools,
 			systemPrompt: options.systemPrompt,
-			appendSystemPrompt: options.appendSystemPrompt,
+			appendSystemPrompt,
+			outputSchema: output?.schema,
 			contextFiles: options.contextFiles,
 			extensions: options.extensions,
 			trustProject: options.trust || undefined,
 			mcpConfig: options.mcpConfig,
 			sessionManager: sessionManager(setup),
 			maxTurns: options.maxTurns,
+			checkpoints: options.checkpoints,
 			approval: options.approval,
 			allow: options.allow,
 			deny: options.deny,

@@ -8,9 +8,10 @@ export const API_KEY_FLAG = "--api-key";
 
 /**
  * How loom's process ends, the same in every mode (print, JSON, RPC, the screen). 128 + the signal's number, as a
- * shell reports it; 141 (SIGPIPE) for a program whose reader closed the pipe.
+ * shell reports it; 141 (SIGPIPE) for a program whose reader closed the pipe. 3: the answer was still not valid
+ * against --output-schema after the model was asked once more.
  */
-export const EXIT = { ok: 0, failure: 1, usage: 2, hangup: 129, interrupted: 130, brokenPipe: 141, terminated: 143 } as const;
+export const EXIT = { ok: 0, failure: 1, usage: 2, invalidOutput: 3, hangup: 129, interrupted: 130, brokenPipe: 141, terminated: 143 } as const;
 
 export interface RunIo {
 	stdin: NodeJS.ReadStream;

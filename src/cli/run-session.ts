@@ -17,7 +17,7 @@ import {
 import type { AgentSession, ProjectTrustGate } from "../core/index.js";
 import { EXIT, fail, type RunIo, InterruptedError, UsageError, consoleToStderr } from "./run-io.js";
 import type { CliOptions } from "./args.js";
-import { runPrintMode, StdoutError, warningsToReport } from "./print/index.js";
+import { loadOutputSchema, type OutputCheck, OutputSchemaError, runPrintMode, StdoutError, warningsToReport } from "./print/index.js";
 import { enterPhase } from "./termination.js";
 import { buildPromptInput, MAX_STDIN_BYTES, printPrompt, type PromptInput, readStdin, withWords } from "./prompt-input.js";
 import { askToFork, chooseSessionFile, sessionInUseMessage } from "./session-choice.js";
@@ -51,6 +51,15 @@ export async function runSession(options: CliOptions, home: string, io: RunIo, v
 		throw new UsageError('No prompt: give one as arguments (loom -p "...") or pipe it on stdin.');
 	}
 
+	if (options.outputSchema !== undefined && interactive) throw new UsageError("--output-schema is for print mode: add -p.");
+	let output: OutputCheck | undefined;
+	try {
+		output = options.outputSchema === undefined ? undefined : loadOutputSchema(options.outputSchema, io.cwd);
+	} catch (error) {
+		if (error instanceof OutputSchemaError) throw new UsageError(error.message);
+		throw error;
+	}
+
 	// The screen loads while the session is assembled; without it, stdout is loom's alone before extensions load.
 	if (interactive) void import("../tui/index.js").then((tui) => tui.preloadScreen());
 	else consoleToStderr();
@@ -59,7 +68,7 @@ export async function runSession(options: CliOptions, home: string, io: RunIo, v
 		const sessionFile = await chooseSessionFile(options, home, io.cwd, { ...io, canAsk });
 		// Loaded here, not at the top: this is where the SDKs come in, and --help/--version never get this far.
 		const [{ createSession }, { stderrUi }] = await Promise.all([import("./create-session.js"), import("../sdk/index.js")]);
-		const setup = { options, settings, home, cwd: io.cwd, sessionFile, fork: options.fork !== undefined, ui: stderrUi(io.stderr) };
+		const setup = { options, settings, home, cwd: io.cwd, sessionFile, fork: options.fork !== undefined, ui: stderrUi(io.stderr), output };
 		let created: Awaited<ReturnType<typeof createSession>>;
 		try {
 			created = await createSession(setup);
@@ -82,7 +91,8 @@ export async function runSession(options: CliOptions, home: string, io: RunIo, v
 		return fail(io, (error as Error).message);
 	}
 	// Print mode says a warning about a file once per change of the file; the screen and RPC at each start.
-	const warnings = interactive || rpc ? session.loadWarnings : warningsToReport(home, session.loadWarnings);
+	// --ephemeral remembers nothing, so it says every warning each time.
+	const warnings = interactive || rpc || options.ephemeral ? session.loadWarnings : warningsToReport(home, session.loadWarnings);
 	for (const warning of warnings) io.stderr.write(stderrNotice("warning", warning));
 
 	const { killAllBashProcesses } = await import("../tools/index.js");
@@ -92,12 +102,13 @@ export async function runSession(options: CliOptions, home: string, io: RunIo, v
 		// The screen sends the @files read above with the prompt, shown as typed with what went along.
 		if (interactive) {
 			const initialPrompt = [options.prompt.trim(), ...options.files.map((file) => mentionWord(file))].filter((part) => part !== "").join(" ");
-			return await runScreen(session, { initialPrompt, initialAttachments: input.attached, notify: settings.notify }, io, home);
+			// Without a home the screen keeps no prompt history.
+			return await runScreen(session, { initialPrompt, initialAttachments: input.attached, notify: settings.notify }, io, options.ephemeral ? undefined : home);
 		}
 		if (rpc) return await runRpc(session, io);
 		// A prompt template or skill named by the words is expanded as the screen would; other commands are refused.
 		const prompt = withWords(input, await printPrompt(session.commands, input.parts.words));
-		return await runPrint(session, prompt, options, io);
+		return await runPrint(session, prompt, options, io, output);
 	} finally {
 		session.dispose();
 		killAllBashProcesses();
@@ -105,7 +116,7 @@ export async function runSession(options: CliOptions, home: string, io: RunIo, v
 	}
 }
 
-async function runScreen(session: AgentSession, first: Pick<InteractiveOptions, "initialPrompt" | "initialAttachments" | "notify">, io: RunIo, loomHome: string): Promise<number> {
+async function runScreen(session: AgentSession, first: Pick<InteractiveOptions, "initialPrompt" | "initialAttachments" | "notify">, io: RunIo, loomHome: string | undefined): Promise<number> {
 	// From a run's run_start until its run_end has been delivered (the session file and checkpoint complete).
 	let runEnded: Promise<void> | undefined;
 	let endRun = () => {};
@@ -172,7 +183,7 @@ async function runRpc(session: AgentSession, io: RunIo): Promise<number> {
 	}
 }
 
-async function runPrint(session: AgentSession, input: PromptInput, options: CliOptions, io: RunIo): Promise<number> {
+async function runPrint(session: AgentSession, input: PromptInput, options: CliOptions, io: RunIo, output: OutputCheck | undefined): Promise<number> {
 	let interrupted: number | undefined;
 	// Ctrl+C aborts the run; the session file already holds every finished message, and the aborted one is
 	// appended as the run settles. A second Ctrl+C leaves at once.
@@ -217,7 +228,7 @@ async function runPrint(session: AgentSession, input: PromptInput, options: CliO
 	try {
 		// Stopped before the prompt starts (the session still opening): it is never sent.
 		const stopped = () => interrupted !== undefined || outputError !== undefined;
-		const outcome = await runPrintMode(session, input, options.mode === "json" ? "json" : "text", { ...io, stopped });
+		const { outcome, structured } = await runPrintMode(session, input, options.mode === "json" ? "json" : "text", { ...io, stopped, output });
 		if (denied > 0) io.stderr.write(`${deniedNote(denied, [...unanswered])}\n`);
 		if (outputError) return fail(io, outputError.message);
 		if (interrupted !== undefined) {
@@ -225,6 +236,10 @@ async function runPrint(session: AgentSession, input: PromptInput, options: CliO
 			return interrupted;
 		}
 		if (outcome.status !== "done") return fail(io, outcome.errorMessage ?? outcome.status);
+		if (structured && !structured.ok) {
+			io.stderr.write(stderrLine(`the answer is not valid against --output-schema, even when asked again:\n${structured.errors}`));
+			return EXIT.invalidOutput;
+		}
 		// Exit 0 all the same (the answer is what the model wrote), but a script's reader must know it is incomplete.
 		if (outcome.message?.stopReason === "length") {
 			io.stderr.write(stderrLine("the answer was cut off at the model's output limit (max tokens)."));

@@ -27,6 +27,10 @@ export async function run(options: CliOptions, io: RunIo = defaultIo(), version 
 			return fail(io, errorMessage(error));
 		}
 	}
+	if (options.command === "batch" || options.command === "worker") {
+		const { runBatchCommand, runWorkerCommand } = await import("./batch/index.js");
+		return options.command === "batch" ? runBatchCommand(options, io) : runWorkerCommand(options, io);
+	}
 	const { runSession } = await import("./run-session.js");
 	return runSession(options, home, io, version);
 }

@@ -38,6 +38,7 @@ export {
 	type Model,
 	type ModelListing,
 	type PromptOptions,
+	type OutputSchema,
 	type RetryInfo,
 	type StreamFn,
 	type StreamOptions,

@@ -18,6 +18,7 @@ import {
 	loadSettings,
 	loomHome,
 	ProjectTrustGate,
+	type OutputSchema,
 	type SessionUi,
 	type Settings,
 	settingsPath,
@@ -96,6 +97,13 @@ export interface CreateAgentSessionOptions extends ModelOptions {
 	sessionManager?: SessionManager;
 	/** Stop a prompt's run after this many model turns. */
 	maxTurns?: number;
+	/**
+	 * Every model request asks for a final answer that is JSON valid against this schema, the provider's own way
+	 * (see StreamOptions.outputSchema). The answer is not validated here: the caller does (loom's --output-schema).
+	 */
+	outputSchema?: OutputSchema;
+	/** false: take no checkpoints (a throwaway worktree's run); default settings' checkpoints.enabled. Never for an in-memory session. */
+	checkpoints?: boolean;
 	/** How the session asks and tells the user until an interface installs its own (default: notices on stderr, no questions). */
 	ui?: SessionUi;
 	/**
@@ -195,6 +203,7 @@ export async function assembleAgentSession(options: CreateAgentSessionOptions, k
 		idleTimeoutMs: settings.retry?.idleTimeoutMs,
 		compaction: settings.compaction,
 		maxTurns: options.maxTurns,
+		outputSchema: options.outputSchema,
 		warnings: [...settingsWarnings(settings), ...contextFiles.flatMap((file) => (file.warning ? [file.warning] : []))],
 		userCommands: createUserCommandRunner(cwd, { processGroups, redact }),
 		untrustedTool: untrustedServerTools(settings.web?.untrustedMcpServers),
@@ -206,7 +215,7 @@ export async function assembleAgentSession(options: CreateAgentSessionOptions, k
 	tools.attach(session);
 	const projectTrust = new ProjectTrustGate(home, cwd, options.trustProject ?? settings.trustProjects ?? false);
 	try {
-		const installed = await install(session, { options, home, cwd, settings, tools, projectTrust, secrets, sandbox, languageServers });
+		const installed = await install(session, { options, home, cwd, settings, tools, projectTrust, secrets, sandbox, languageServers, persists: manager.persists });
 		tools.checkChoice();
 		if (projectTrust.status === "undecided" && projectTrust.pending.length > 0) {
 			session
@@ -246,6 +255,8 @@ interface Assembly {
 	projectTrust: ProjectTrustGate;
 	/** The configured keys and secret-looking environment values, masked in what tools return. */
 	secrets: SecretMask;
+	/** False for an in-memory session: nothing of it is written under loom's home (no checkpoints either). */
+	persists: boolean;
 	/** The session's language servers (the lsp tool asks them too). */
 	languageServers: LanguageServers;
 	/** What commands and stdio servers start through. */
@@ -284,7 +295,7 @@ function sessionSandbox(options: CreateAgentSessionOptions, settings: Settings, 
  * tools come first and who may see the others'.
  */
 async function install(session: AgentSession, assembly: Assembly): Promise<Installed> {
-	const { options, home, cwd, settings, tools, projectTrust, secrets, sandbox, languageServers } = assembly;
+	const { options, home, cwd, settings, tools, projectTrust, secrets, sandbox, languageServers, persists } = assembly;
 	const flags = { approval: options.approval, allow: options.allow, deny: options.deny };
 	// Before the policy: a PreToolUse hook's link runs ahead of the approval link in the same stage.
 	installHooks(session, { cwd, home, settings, trust: projectTrust, optIn: options.trustProject ?? settings.trustProjects ?? false, confine: sandbox.confine });
@@ -295,7 +306,7 @@ async function install(session: AgentSession, assembly: Assembly): Promise<Insta
 	installMcp(session, { cwd, home, configs: options.mcpConfig, trust: projectTrust, tools, confine: sandbox.confine });
 	await installResources(session, { cwd, home });
 	const { enabled, ...limits } = settings.checkpoints ?? {};
-	installCheckpoints(session, { home, enabled, limits });
+	installCheckpoints(session, { home, enabled: persists && options.checkpoints !== false && enabled, limits });
 	installExport(session);
 	installLsp(session, languageServers);
 	try {

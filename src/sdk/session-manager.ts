@@ -12,7 +12,10 @@ export class SessionManager {
 		readonly cwd?: string,
 	) {}
 
-	/** Nothing is written to disk; /new starts another session in memory. */
+	/**
+	 * Nothing is written under loom's home: no session file, no checkpoints (so /rewind restores no files); /new
+	 * starts another session in memory.
+	 */
 	static inMemory(cwd?: string): SessionManager {
 		return new SessionManager({ kind: "memory" }, cwd && resolve(cwd));
 	}

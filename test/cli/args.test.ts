@@ -27,7 +27,24 @@ describe("parseArgs", () => {
 			continue: false, resume: false, session: undefined, persist: true, contextFiles: false, maxTurns: 3,
 			approval: "ask", allow: ["bash(npm test)", "edit(src/**)"], deny: ["bash(git push*)"], sandbox: "read-only",
 			extensions: ["guard.ts", "tools/"], trust: true, mcpConfig: ["a.json", '{"mcpServers":{}}'], files: ["a.ts", "b.png"], prompt: "fix it",
+			ephemeral: false, checkpoints: true,
 		});
+	});
+
+	it("reads --output-schema, --ephemeral (no session file) and --no-checkpoints", () => {
+		expect(parse("-p", "--output-schema", "s.json", "--ephemeral", "--no-checkpoints", "go").options).toMatchObject({ outputSchema: "s.json", ephemeral: true, persist: false, checkpoints: false, prompt: "go" });
+	});
+
+	it("reads `loom batch` and `loom worker` with their own options and the model flags around them", () => {
+		expect(parse("batch", "tasks.jsonl", "-j", "3", "--results", "r.jsonl", "-m", "m").options).toMatchObject({
+			command: "batch",
+			batch: { tasks: "tasks.jsonl", jobs: 3, results: "r.jsonl", collect: false },
+			model: "m",
+			prompt: "",
+		});
+		expect(parse("batch", "t.jsonl").options?.batch).toMatchObject({ jobs: 4, queue: undefined });
+		expect(parse("worker", "--queue", "redis://h:6379/0", "--lock-ms", "500").options).toMatchObject({ command: "worker", worker: { queue: "redis://h:6379/0", jobs: 1, lockMs: 500 } });
+		expect(() => parse("batch", "t.jsonl", "--collect")).toThrow("--collect collects from a queue");
 	});
 
 	it("reads `loom acp` with the model and tool options, and keeps a prompt that only mentions acp", () => {

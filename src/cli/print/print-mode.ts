@@ -6,22 +6,50 @@ import { ToolUpdateDeltas } from "./tool-update-deltas.js";
 import type { PromptInput } from "../prompt-input.js";
 import { StatusLine } from "./status-line.js";
 import { presentedPlan } from "../../sdk/index.js";
+import { type OutputCheck, repairPrompt } from "./output-schema.js";
 
 export interface PrintIo {
 	stdout: NodeJS.WriteStream;
 	stderr: NodeJS.WriteStream;
 	/** Whether the run was stopped (a signal) before its prompt could start: the prompt is then not sent. */
 	stopped?: () => boolean;
+	/** --output-schema: the answer must be JSON valid against it (asked once more with the errors when it is not). */
+	output?: OutputCheck;
 }
+
+/** What print mode ended with: the run's outcome and, with an output schema, the checked answer. */
+export interface PrintResult {
+	outcome: RunOutcome;
+	/** Set when an output schema was given and the run finished: the valid value, or the last answer's problems. */
+	structured?: { ok: true; value: unknown } | { ok: false; errors: string };
+}
+
+/** JSON mode's last line with --output-schema. */
+export type ResultLine = { type: "result"; status: "ok"; result: unknown } | { type: "result"; status: "invalid"; errors: string; answer: string };
 
 /** A prompt stopped before it was sent ends as an aborted run. */
 const NOT_STARTED = runOutcome(undefined, true, undefined);
 
-export async function runPrintMode(session: AgentSession, input: PromptInput, mode: "text" | "json", io: PrintIo): Promise<RunOutcome> {
+export async function runPrintMode(session: AgentSession, input: PromptInput, mode: "text" | "json", io: PrintIo): Promise<PrintResult> {
 	return mode === "json" ? runJson(session, input, io) : runText(session, input, io);
 }
 
-async function runJson(session: AgentSession, input: PromptInput, io: PrintIo): Promise<RunOutcome> {
+/**
+ * Runs the prompt; with an output schema, checks the answer and, when it does not validate, asks once more with
+ * the problems. `run` runs one prompt's text.
+ */
+async function runChecked(input: PromptInput, io: PrintIo, run: (text: string, images?: PromptInput["images"]) => Promise<RunOutcome>): Promise<PrintResult> {
+	let outcome = await run(input.text, input.images);
+	if (!io.output) return { outcome };
+	for (let attempt = 1; ; attempt++) {
+		if (outcome.status !== "done" || io.stopped?.()) return { outcome };
+		const structured = io.output.check(outcome.message ? answerText(outcome.message) : "");
+		if (structured.ok || attempt === 2) return { outcome, structured };
+		outcome = await run(repairPrompt(structured.errors));
+	}
+}
+
+async function runJson(session: AgentSession, input: PromptInput, io: PrintIo): Promise<PrintResult> {
 	const first: SessionLine = {
 		type: "session",
 		id: session.sessionId,
@@ -39,11 +67,19 @@ async function runJson(session: AgentSession, input: PromptInput, io: PrintIo): 
 		return line === undefined ? undefined : out.write(line);
 	});
 	await session.start();
-	if (io.stopped?.()) return NOT_STARTED;
-	return session.runPrompt(input.text, { images: input.images });
+	if (io.stopped?.()) return { outcome: NOT_STARTED };
+	const result = await runChecked(input, io, (text, images) => session.runPrompt(text, { images }));
+	if (result.structured) {
+		const answer = result.outcome.message ? answerText(result.outcome.message) : "";
+		const line: ResultLine = result.structured.ok
+			? { type: "result", status: "ok", result: result.structured.value }
+			: { type: "result", status: "invalid", errors: result.structured.errors, answer };
+		await out.write(line);
+	}
+	return result;
 }
 
-async function runText(session: AgentSession, input: PromptInput, io: PrintIo): Promise<RunOutcome> {
+async function runText(session: AgentSession, input: PromptInput, io: PrintIo): Promise<PrintResult> {
 	const status = io.stderr.isTTY ? new StatusLine(io.stderr, () => session.toolCalls) : undefined;
 	// Errors reach stderr once, from the outcome (see run.ts); the status line only shows progress. Without it
 	// a retry is said as it is scheduled, so a server that is down is not a silent wait.
@@ -59,13 +95,19 @@ async function runText(session: AgentSession, input: PromptInput, io: PrintIo): 
 		for (const source of search.sources) if (!searched.sources.some((known) => known.url === source.url)) searched.sources.push(source);
 	});
 	await session.start();
-	if (io.stopped?.()) return NOT_STARTED;
+	if (io.stopped?.()) return { outcome: NOT_STARTED };
 	status?.start();
-	let outcome: RunOutcome;
+	let result: PrintResult;
 	try {
-		outcome = await session.runPrompt(input.text, { images: input.images });
+		result = await runChecked(input, io, (text, images) => session.runPrompt(text, { images }));
 	} finally {
 		status?.stop();
+	}
+	const { outcome, structured } = result;
+	// With a schema stdout carries exactly the valid JSON, or nothing.
+	if (structured) {
+		if (structured.ok) await writeOut(io.stdout, `${JSON.stringify(structured.value)}\n`);
+		return result;
 	}
 	// Plan mode's run ends with the plan presented (nobody can approve it here): the plan is the answer.
 	const plan = outcome.status === "done" ? presentedPlan(outcome.message) : undefined;
@@ -77,7 +119,7 @@ async function runText(session: AgentSession, input: PromptInput, io: PrintIo): 
 	if (searched.sources.length > 0 || searched.queries.length > 0) {
 		io.stderr.write(`\nSources:\n${sourceLines(searched).map((line) => `  ${stripControls(line)}\n`).join("")}`);
 	}
-	return outcome;
+	return result;
 }
 
 /**

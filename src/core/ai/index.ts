@@ -18,6 +18,7 @@ export {
 	type ImageContent,
 	type Message,
 	type Model,
+	type OutputSchema,
 	type RetryInfo,
 	type StreamFn,
 	type StreamOptions,

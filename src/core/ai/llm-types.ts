@@ -207,6 +207,19 @@ export interface StreamOptions {
 	idleTimeoutMs?: number;
 	onRetry?: (info: RetryInfo) => void;
 	headers?: Record<string, string>;
+	/**
+	 * The final answer must be JSON valid against this schema: each provider asks for it its own way (Anthropic: a
+	 * forced output tool whose input comes back as the text; OpenAI: response_format / text.format; Gemini:
+	 * responseJsonSchema). The text is still validated by whoever asked (a model may not keep to it).
+	 */
+	outputSchema?: OutputSchema;
+}
+
+/** A JSON Schema the final answer must follow, and the name providers give it. */
+export interface OutputSchema {
+	/** Letters, digits, _ and - (the name OpenAI's response_format asks for). */
+	name: string;
+	schema: Record<string, unknown>;
 }
 
 /**

@@ -1,6 +1,6 @@
 // What an AgentSession is made from, and what it reports.
 import type { AgentLoopConfig, AgentMessage, ToolExecutionMode, ToolDefinition } from "../engine/index.js";
-import type { AssistantMessage, StreamFn, ThinkingLevel } from "../ai/index.js";
+import type { AssistantMessage, OutputSchema, StreamFn, ThinkingLevel } from "../ai/index.js";
 import type { CompactionSettings } from "./compaction/index.js";
 import type { ModelResolver, ModelSelection } from "./model-choice.js";
 import type { SessionEntry, SessionStore } from "./store/index.js";
@@ -43,6 +43,8 @@ export interface AgentSessionOptions {
 	idleTimeoutMs?: number;
 	/** Stop a run after this many model turns. */
 	maxTurns?: number;
+	/** Every model request of a prompt's run asks for a final answer valid against this schema (see StreamOptions). */
+	outputSchema?: OutputSchema;
 	/** settings.json's `compaction` (enabled, reserveTokens, keepRecentTokens); missing fields take the defaults. */
 	compaction?: Partial<CompactionSettings>;
 	/**

@@ -1,4 +1,5 @@
 // The benchmarks, in the order they are reported.
+import batch from "./batch.mjs";
 import checkpoints from "./checkpoints.mjs";
 import grep from "./grep.mjs";
 import fileCompletion from "./file-completion.mjs";
@@ -12,4 +13,4 @@ import startup from "./startup.mjs";
 import streamingScreen from "./streaming-screen.mjs";
 import toolIo from "./tool-io.mjs";
 
-export const benchmarks = [startup, screenReady, loopOverhead, parallelTools, streamingScreen, toolIo, sessions, grep, fileCompletion, checkpoints, sandbox, lspDiagnostics];
+export const benchmarks = [startup, screenReady, loopOverhead, parallelTools, streamingScreen, toolIo, sessions, grep, fileCompletion, checkpoints, sandbox, lspDiagnostics, batch];

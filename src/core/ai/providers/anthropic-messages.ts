@@ -49,10 +49,42 @@ export function buildAnthropicParams(model: Model, context: Context, options: Pr
 
 	const thinking = thinkingSettings(model, options.reasoning, maxTokens);
 	if (thinking.thinking) params.thinking = thinking.thinking;
+	if (options.outputSchema) {
+		params.tools = [...(params.tools ?? []), outputTool(options.outputSchema.schema)];
+		// Thinking allows only tool_choice auto; otherwise every turn calls a tool, the answer being the output tool.
+		const thinks = thinking.thinking !== undefined && thinking.thinking.type !== "disabled";
+		params.tool_choice = thinks ? { type: "auto" } : { type: "any" };
+	}
 	if (thinking.effort) params.output_config = { effort: thinking.effort };
 	if (thinking.maxTokens !== maxTokens) params.max_tokens = maxTokens = thinking.maxTokens;
 	// options.temperature is not sent: this API version has no sampling parameters (current models reject them).
 	return params;
+}
+
+/**
+ * The tool Claude gives its final answer through when an output schema is asked for: its input is the answer,
+ * which the reader turns back into the message's text (the agent never sees a call). A tool's input is an object,
+ * so a schema of another type is wrapped as { value: … } and unwrapped again.
+ */
+export const OUTPUT_TOOL = "structured_output";
+
+function outputTool(schema: Record<string, unknown>): Anthropic.Tool {
+	const wrapped = schema.type !== "object";
+	return {
+		name: OUTPUT_TOOL,
+		description: "Give your final answer through this tool, once the task is done: its input is the answer, valid against the schema.",
+		input_schema: (wrapped ? { type: "object", properties: { value: schema }, required: ["value"] } : schema) as Anthropic.Tool["input_schema"],
+	};
+}
+
+/** The answer an output tool call's input stands for: the input's JSON, or its `value` when the schema was wrapped. */
+function outputToolAnswer(json: string, wrapped: boolean): string {
+	if (!wrapped) return json;
+	try {
+		return JSON.stringify((JSON.parse(json) as { value?: unknown }).value ?? null);
+	} catch {
+		return json;
+	}
 }
 
 /** How a model generation takes thinking: adaptive with an effort (4.6 and later) or a token budget. */
@@ -180,7 +212,7 @@ export function streamAnthropicMessages(
 			// an HTTP error status into its APIError; the event stream is read by our parser (see sse-parser.ts).
 			const response = await client.post("/v1/messages", { body: params, stream: true, signal }).asResponse();
 			touch();
-			const reader = new AnthropicEventReader(partial);
+			const reader = new AnthropicEventReader(partial, options.outputSchema && { wrapped: options.outputSchema.schema.type !== "object" });
 			await readSseBody(response, "anthropic-messages", touch, (event, data) => {
 				// Like the SDK: keep-alive pings and unnamed events are skipped, `error` events throw.
 				if (event === undefined || event === "ping") return;
@@ -219,8 +251,15 @@ class AnthropicEventReader {
 	private readonly serverInputs = new Map<number, { raw: Record<string, unknown>; json: string }>();
 	private stopReason: string | null = null;
 	private stopped = false;
+	/** Anthropic block index → the output tool's input JSON so far (see OUTPUT_TOOL). */
+	private readonly outputBlocks = new Map<number, string>();
+	private otherToolCalls = 0;
 
-	constructor(private readonly partial: PartialAssistantMessage) {}
+	constructor(
+		private readonly partial: PartialAssistantMessage,
+		/** Set when an output schema was asked for: the output tool's calls are the answer's text. */
+		private readonly output?: { wrapped: boolean },
+	) {}
 
 	handle(value: unknown): void {
 		const event = record(value, "the event");
@@ -256,6 +295,11 @@ class AnthropicEventReader {
 				} else if (block.type === "tool_use") {
 					const name = optionalText(block.name, "content_block.name");
 					if (!name) throw malformed("content_block.name", block.name, "a tool name");
+					if (this.output && name === OUTPUT_TOOL) {
+						this.outputBlocks.set(at, isRecord(block.input) && Object.keys(block.input).length > 0 ? JSON.stringify(block.input) : "");
+						break;
+					}
+					this.otherToolCalls++;
 					const id = optionalText(block.id, "content_block.id") || `toolu_${randomUUID().replace(/-/g, "").slice(0, 24)}`;
 					const index = partial.startToolCall(id, name);
 					this.blocks.set(at, index);
@@ -280,6 +324,12 @@ class AnthropicEventReader {
 					if (delta.type === "input_json_delta") server.json += text(delta.partial_json, "delta.partial_json");
 					break;
 				}
+				const output = this.outputBlocks.get(event.index as number);
+				if (output !== undefined) {
+					const delta = record(event.delta, "delta");
+					if (delta.type === "input_json_delta") this.outputBlocks.set(event.index as number, output + text(delta.partial_json, "delta.partial_json"));
+					break;
+				}
 				const index = this.blocks.get(event.index as number);
 				if (index === undefined) break;
 				const delta = record(event.delta, "delta");
@@ -301,6 +351,14 @@ class AnthropicEventReader {
 					this.serverInputs.delete(event.index as number);
 					if (server.json.trim() !== "") server.raw.input = safeJson(server.json) ?? server.raw.input;
 					if (isRecord(server.raw.input)) addSearchQuery(partial.message, server.raw.input.query);
+					break;
+				}
+				const output = this.outputBlocks.get(event.index as number);
+				if (output !== undefined) {
+					const index = partial.startText();
+					partial.appendText(index, outputToolAnswer(output || "{}", this.output!.wrapped));
+					partial.endBlock(index);
+					this.outputBlocks.delete(event.index as number);
 					break;
 				}
 				const index = this.blocks.get(event.index as number);
@@ -338,7 +396,8 @@ class AnthropicEventReader {
 			case "max_tokens":
 				return "length";
 			case "tool_use":
-				return "toolUse";
+				// Only the output tool was called: the answer is given, the run is over.
+				return this.output && this.otherToolCalls === 0 ? "stop" : "toolUse";
 			case "model_context_window_exceeded":
 				// The conversation filled the context window: an error the session layer can answer by compacting.
 				throw new ProviderStreamError(

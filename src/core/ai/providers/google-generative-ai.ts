@@ -64,6 +64,11 @@ export function buildGoogleParams(model: Model, context: Context, options: Provi
 	if (options.temperature !== undefined) config.temperature = options.temperature;
 	const thinking = model.reasoning && options.reasoning ? GOOGLE_THINKING[options.reasoning] : undefined;
 	if (thinking) config.thinkingConfig = { ...thinking };
+	// JSON Schema as is, like the tools' parametersJsonSchema (responseSchema takes only the OpenAPI subset).
+	if (options.outputSchema) {
+		config.responseMimeType = "application/json";
+		config.responseJsonSchema = options.outputSchema.schema;
+	}
 	if (Object.keys(config).length > 0) body.generationConfig = config;
 	return body;
 }

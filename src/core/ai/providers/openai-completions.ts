@@ -53,6 +53,10 @@ export function buildOpenAIParams(model: Model, context: Context, options: Provi
 	if (options.temperature !== undefined) params.temperature = options.temperature;
 	const effort = options.reasoning && OPENAI_REASONING_EFFORT[options.reasoning];
 	if (model.reasoning && effort) params.reasoning_effort = effort;
+	// Not strict: strict mode refuses schemas with optional properties, and the answer is validated anyway.
+	if (options.outputSchema) {
+		params.response_format = { type: "json_schema", json_schema: { name: options.outputSchema.name, schema: options.outputSchema.schema, strict: false } };
+	}
 	return params;
 }
 

@@ -53,6 +53,10 @@ export function buildOpenAIResponsesParams(model: Model, context: Context, optio
 		const reasoning = options.reasoning && OPENAI_RESPONSES_REASONING[options.reasoning];
 		if (reasoning) params.reasoning = { ...reasoning };
 	}
+	// Not strict, as for Chat Completions (see openai-completions.ts).
+	if (options.outputSchema) {
+		params.text = { format: { type: "json_schema", name: options.outputSchema.name, schema: options.outputSchema.schema, strict: false } };
+	}
 	return params;
 }
 

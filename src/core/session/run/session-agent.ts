@@ -41,6 +41,11 @@ export function createSessionAgent(parts: SessionAgentParts): Agent {
 			return options.transformContext ? options.transformContext(view, signal) : view;
 		},
 		shouldStopAfterTurn: () => parts.countTurn(),
-		streamOptions: { maxRetries: options.maxRetries, idleTimeoutMs: options.idleTimeoutMs, onRetry: (info) => parts.onRetry(info) },
+		streamOptions: {
+			maxRetries: options.maxRetries,
+			idleTimeoutMs: options.idleTimeoutMs,
+			onRetry: (info) => parts.onRetry(info),
+			outputSchema: options.outputSchema,
+		},
 	});
 }
