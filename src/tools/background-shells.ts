@@ -152,8 +152,15 @@ export class BackgroundShells {
 	async read(id: string, waitSeconds = 0, signal?: AbortSignal): Promise<BackgroundRead> {
 		const shell = this.find(id);
 		if (waitSeconds > 0 && shell.unread === 0 && !shell.outcome && !signal?.aborted) {
-			const aborted = new Promise<void>((resolve) => signal?.addEventListener("abort", () => resolve(), { once: true }));
-			await Promise.race([shell.nextOutput(Math.min(waitSeconds, MAX_READ_WAIT_SECONDS) * 1000), aborted]);
+			// The run's signal outlives this call: its listener goes with the wait.
+			let onAbort = () => {};
+			const aborted = new Promise<void>((resolve) => (onAbort = () => resolve()));
+			signal?.addEventListener("abort", onAbort, { once: true });
+			try {
+				await Promise.race([shell.nextOutput(Math.min(waitSeconds, MAX_READ_WAIT_SECONDS) * 1000), aborted]);
+			} finally {
+				signal?.removeEventListener("abort", onAbort);
+			}
 		}
 		const { text } = await shell.read();
 		return { output: this.options.redact ? this.options.redact(text) : text, shell: shell.summary, ...(shell.outcome ? { outcome: shell.outcome } : {}) };

@@ -33,7 +33,7 @@ export interface FetchOptions {
 	refuseHost?: (host: string) => string | undefined;
 }
 
-const USER_AGENT = "loom-web-fetch/1 (+https://github.com/)";
+const USER_AGENT = "loom-web-fetch/1";
 
 /** Throws an Error saying what went wrong (refused address, too many redirects, timeout, HTTP failure). */
 export async function fetchPage(address: string, options: FetchOptions): Promise<FetchedPage> {

@@ -6,7 +6,7 @@ import { onProcessExit } from "../core/index.js";
 import { colorlessStream, colorRefused } from "./text/index.js";
 import { promptHistoryPath } from "./editor/index.js";
 import type { SessionPort } from "./session-port.js";
-import { AttentionBell, FOCUS_OFF, FOCUS_ON, PASTE_OFF, PASTE_ON, releaseTerminal } from "./screen/index.js";
+import { AttentionBell, PASTE_OFF, PASTE_ON, releaseTerminal, setFocusReporting } from "./screen/index.js";
 
 export interface InteractiveOptions {
 	/** Sent as soon as the screen is up (`loom "a first prompt"`). */
@@ -102,13 +102,13 @@ export async function runInteractive(session: SessionPort, options: InteractiveO
 	// Ink pops the keyboard protocol it pushed as it unmounts; writes to a terminal are synchronous.
 	const leave = () => {
 		unmount?.();
-		if (ringing) stdout.write(FOCUS_OFF);
+		if (ringing) setFocusReporting(stdout, false);
 		if (pasteMode) releaseTerminal({ stdin, stdout });
 	};
 	const forgetLeave = onProcessExit(leave);
 	if (pasteMode) stdout.write(PASTE_ON);
 	const stopListening = ringing ? listenForBell(session, ringing) : () => {};
-	if (ringing) stdout.write(FOCUS_ON);
+	if (ringing) setFocusReporting(stdout, true);
 	try {
 		const instance = mountScreen(
 			{
@@ -129,7 +129,7 @@ export async function runInteractive(session: SessionPort, options: InteractiveO
 	} finally {
 		forgetLeave();
 		stopListening();
-		if (ringing) stdout.write(FOCUS_OFF);
+		if (ringing) setFocusReporting(stdout, false);
 		if (pasteMode) stdout.write(PASTE_OFF);
 	}
 	return exitCode;

@@ -82,6 +82,7 @@ export function childFlags(options: CliOptions): string[] {
 	for (const config of options.mcpConfig) flags.push("--mcp-config", config.trimStart().startsWith("{") ? config : resolve(config));
 	value("--max-turns", options.maxTurns);
 	value("--approval", options.approval);
+	value("--sandbox", options.sandbox);
 	for (const rule of options.allow) flags.push("--allow", rule);
 	for (const rule of options.deny) flags.push("--deny", rule);
 	if (options.ephemeral) flags.push("--ephemeral");

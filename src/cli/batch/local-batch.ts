@@ -1,11 +1,12 @@
 // The embedded batch: this machine runs the tasks, --jobs at once (fewer while the provider limits the rate), and
 // appends each one's result as it ends. Stopped through the signal, it starts nothing more, stops the running
 // tasks' looms (they record no result, so a rerun runs them again) and returns once they have gone.
+import { errorMessage } from "../../core/index.js";
 import type { BatchTask } from "./tasks-file.js";
 import { appendResult } from "./results-file.js";
 import { Pacer } from "./pacer.js";
 import type { Progress } from "./progress.js";
-import { runTask, type TaskRun } from "./run-task.js";
+import { failed as failedTask, runTask, type TaskRun } from "./run-task.js";
 
 /** Times a task is put back because the provider limited the rate, before its failure is recorded. */
 const MAX_RATE_LIMIT_REQUEUES = 5;
@@ -45,7 +46,13 @@ export async function runLocalBatch(batch: LocalBatch): Promise<{ failed: number
 			else pacer.succeeded();
 			batch.progress.finished(result);
 		});
-		const tracked = work.finally(() => {
+		const startedAt = Date.now();
+		// A task that could not be run or recorded (its folder, the results file) fails alone; the batch goes on.
+		const settled = work.catch((error: unknown) => {
+			failed++;
+			batch.progress.finished(failedTask(task, startedAt, errorMessage(error)));
+		});
+		const tracked = settled.finally(() => {
 			running.delete(tracked);
 			wake();
 		});

@@ -80,7 +80,7 @@ export async function runTask(task: BatchTask, run: TaskRun): Promise<TaskOutcom
 	}
 }
 
-function failed(task: BatchTask, started: number, error: string): TaskResult {
+export function failed(task: BatchTask, started: number, error: string): TaskResult {
 	return { id: task.id, status: "failed", error, usage: emptyUsage(), cost: 0, durationMs: Date.now() - started, host: hostname(), pid: process.pid };
 }
 
@@ -105,7 +105,9 @@ function runChild(args: string[], cwd: string, run: TaskRun): Promise<ChildOutco
 		const child = spawn(process.execPath, args, { cwd, env: run.env, stdio: ["ignore", "pipe", "pipe"] });
 		const outcome: ChildOutcome = { code: null, signal: null, stderr: "", usage: emptyUsage(), cost: 0 };
 		const stop = () => child.kill("SIGINT");
-		run.signal?.addEventListener("abort", stop, { once: true });
+		// A batch stopped while the task's folder was being made: the child is stopped as soon as it exists.
+		if (run.signal?.aborted) stop();
+		else run.signal?.addEventListener("abort", stop, { once: true });
 		child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
 			outcome.stderr = (outcome.stderr + chunk).slice(-4 * MAX_ERROR_CHARS);
 		});

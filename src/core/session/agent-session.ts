@@ -212,7 +212,6 @@ export class AgentSession extends SessionPlugs {
 		await this.listeners.emit({ type: "plan_approved", plan });
 	}
 
-	/** Problems met assembling the session and loading its file (lines skipped, conversation repaired). */
 	/**
 	 * What brought text written by others (a fetched page, an untrusted MCP server's result) into the conversation;
 	 * undefined when nothing did or the user cleared it. Kept in the session file, so a resume keeps it. While set,
@@ -230,6 +229,7 @@ export class AgentSession extends SessionPlugs {
 		await this.listeners.emit({ type: "taint_changed", ...(source === undefined ? {} : { source }) });
 	}
 
+	/** Problems met assembling the session and loading its file (lines skipped, conversation repaired). */
 	get loadWarnings(): readonly string[] {
 		return [...this.assemblyWarnings, ...this.record.warnings];
 	}

@@ -138,7 +138,6 @@ export function composeAfter(chain: HookChain<AfterLink>, report: (text: string)
 	};
 }
 
-/** The session's two chains and the composed hooks the Agent's slots hold; `onBlock` hears each call the before-chain refuses. */
 /**
  * What a link that runs before the approval policy's says about a call's approval: "allow" spares the user the
  * question (deny rules, guards and read-only mode still hold), "ask" asks even where the mode or a rule would
@@ -146,6 +145,7 @@ export function composeAfter(chain: HookChain<AfterLink>, report: (text: string)
  */
 export type ApprovalHint = "allow" | "ask";
 
+/** The session's two chains and the composed hooks the Agent's slots hold; `onBlock` hears each call the before-chain refuses. */
 export class ToolHooks {
 	readonly before = new HookChain<BeforeLink>();
 	readonly after = new HookChain<AfterLink>();

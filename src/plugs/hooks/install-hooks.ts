@@ -185,7 +185,11 @@ function admitProjectHooks(session: AgentSession, options: HooksOptions, all: re
 		return;
 	}
 	// Trusted before, but these hooks are new or changed since the user allowed the project's hooks.
-	if (!session.ui.interactive) session.addLoadWarning(`The project's hooks changed since they were allowed, so they do not run: ${described.join("; ")}. Start loom interactively to allow them, or pass --trust.`);
+	if (!session.ui.interactive) {
+		// Nobody can answer here: the runs go on without them (a gate waiting for an answer would hold every prompt).
+		session.addLoadWarning(`The project's hooks changed since they were allowed, so they do not run: ${described.join("; ")}. Start loom interactively to allow them, or pass --trust.`);
+		return;
+	}
 	const answered = session.whenInteractive().then(async (ui) => {
 		const yes = await ui.select(
 			{
@@ -203,5 +207,5 @@ function admitProjectHooks(session: AgentSession, options: HooksOptions, all: re
 		if (yes) allow();
 	});
 	const removeGate = session.addRunGate((signal) => raceAbort(answered, signal, 0).catch(() => {}));
-	void answered.finally(removeGate);
+	answered.finally(removeGate).catch(() => {});
 }

@@ -57,18 +57,26 @@ export function createPresentPlanTool(review: PlanReview): ToolDefinition<typeof
  * each without Markdown's list marks and checkboxes; at most MAX_TODO_ITEMS. A plan without a list is one step.
  */
 export function planSteps(plan: string, given: readonly string[] | undefined): string[] {
-	const clean = (text: string) => text.replace(/^\[[ xX]\]\s*/, "").trim();
+	const clean = (text: string) => text.trim().replace(/^\[[ xX]\]\s*/, "").trim();
 	const fromGiven = (given ?? []).map(clean).filter((text) => text !== "");
 	if (fromGiven.length > 0) return fromGiven.slice(0, MAX_TODO_ITEMS);
 	const lines = plan.split("\n");
 	for (const marker of [/^ {0,3}\d+[.)]\s+(.*)$/, /^ {0,3}[-*+]\s+(.*)$/]) {
-		const items = lines.flatMap((line) => {
-			const match = marker.exec(line);
-			return match ? [clean(match[1]!)] : [];
-		});
+		const items = firstList(lines, marker).map(clean);
 		if (items.length > 0) return items.filter((text) => text !== "").slice(0, MAX_TODO_ITEMS);
 	}
 	return ["Carry out the plan"];
+}
+
+/** The items of the first list whose items `marker` matches: it ends at a line that is not blank, indented, or an item. */
+function firstList(lines: readonly string[], marker: RegExp): string[] {
+	const items: string[] = [];
+	for (const line of lines) {
+		const match = marker.exec(line);
+		if (match) items.push(match[1]!);
+		else if (items.length > 0 && line.trim() !== "" && !/^\s/.test(line)) break;
+	}
+	return items;
 }
 
 /** The plan an assistant message presented (its present_plan call's), if it did: what print mode prints. */

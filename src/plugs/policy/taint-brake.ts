@@ -33,7 +33,7 @@ const NETWORK_SUBCOMMANDS: Readonly<Record<string, ReadonlySet<string>>> = {
 /** Interpreters given code on the command line: what the code does is not known before it runs. */
 const INLINE_CODE: Readonly<Record<string, string>> = { python: "-c", python3: "-c", node: "-e", perl: "-e", ruby: "-e", php: "-r", deno: "eval" };
 /** Folders and files that configure tools which run code or hold credentials: changing them outlives the session. */
-const CONFIG_PARTS = new Set([".git", ".loom", ".claude"]);
+const CONFIG_PARTS = new Set([".git", ".loom", ".claude", ".vscode"]);
 const CONFIG_FILES = new Set([".mcp.json"]);
 /** Commands that write or move the files they name: one naming a path outside the working tree is asked about. */
 const FILE_WRITERS = new Set(["cp", "mv", "tee", "tar", "zip", "ln", "install", "dd", "touch", "mkdir", "rm", "rmdir", "chmod", "chown", "truncate", "sed", "unzip"]);

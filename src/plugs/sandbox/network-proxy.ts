@@ -46,7 +46,8 @@ export function startNetworkProxy(allow: readonly string[], onRefused: (host: st
 			res.writeHead(answer.statusCode ?? 502, answer.headers);
 			answer.pipe(res);
 		});
-		upstream.on("error", (error) => res.writeHead(502).end(`${error.message}\n`));
+		// Once the answer's head is sent, an upstream failure can only cut the body short.
+		upstream.on("error", (error) => (res.headersSent ? res.destroy() : res.writeHead(502).end(`${error.message}\n`)));
 		req.pipe(upstream);
 	});
 	server.on("connection", (socket) => {

@@ -1,6 +1,6 @@
 // What the sandbox lets a command do, as one value both launchers (bubblewrap, Seatbelt) compile: which folders
 // it may write, which names inside them stay read-only, what it must not see, and whether it reaches the network.
-import { join, resolve } from "node:path";
+import { isAbsolute, join, resolve } from "node:path";
 import { expandHome, type SandboxMode, type Settings } from "../../core/index.js";
 
 /**
@@ -11,6 +11,16 @@ export const PROTECTED_NAMES = [".git", ".loom", ".claude", ".mcp.json", ".vscod
 
 /** Secrets hidden from every command, besides what `read` deny rules and `sandbox.hide` name. */
 export const DEFAULT_HIDDEN = ["~/.ssh", "~/.aws", "~/.gnupg"] as const;
+
+/**
+ * Sockets a read-only file system does not stop a command from connecting to, each a way out of the sandbox: the
+ * user's session bus and runtime folder (`systemd-run --user` runs anything), Docker's daemon, the SSH agent (the
+ * keys hidden with ~/.ssh, usable through it). Hidden where they exist.
+ */
+export function escapeSockets(env: NodeJS.ProcessEnv, uid = process.getuid?.()): string[] {
+	const runtime = env.XDG_RUNTIME_DIR || (uid === undefined ? undefined : `/run/user/${uid}`);
+	return [runtime, "/run/docker.sock", "/var/run/docker.sock", env.SSH_AUTH_SOCK].filter((path): path is string => Boolean(path && isAbsolute(path)));
+}
 
 export type SandboxNetwork =
 	| { kind: "closed" }
@@ -46,6 +56,8 @@ export interface SandboxPolicyInputs {
 	settings?: Settings["sandbox"];
 	/** What the approval rules' file patterns compile to. */
 	pathRules?: { hidden: readonly string[]; readOnly: readonly string[]; writable: readonly string[] };
+	/** Where the escape sockets are found (default: loom's environment). */
+	env?: NodeJS.ProcessEnv;
 }
 
 export function sandboxPolicy(inputs: SandboxPolicyInputs): SandboxPolicy {
@@ -61,7 +73,7 @@ export function sandboxPolicy(inputs: SandboxPolicyInputs): SandboxPolicy {
 			: [],
 		protectedNames: PROTECTED_NAMES.filter((name) => !allowProtected.has(name)),
 		readOnlyPaths: unique([...(pathRules?.readOnly ?? [])]),
-		hiddenPaths: unique([...DEFAULT_HIDDEN.map((path) => join(home, path.slice(2))), ...(settings.hide ?? []).map(absolute), ...(pathRules?.hidden ?? [])]),
+		hiddenPaths: unique([...DEFAULT_HIDDEN.map((path) => join(home, path.slice(2))), ...(settings.hide ?? []).map(absolute), ...(pathRules?.hidden ?? []), ...escapeSockets(inputs.env ?? process.env)]),
 		workTree: resolve(inputs.workTree),
 		tmpDir: resolve(inputs.tmpDir),
 		privateTmp: mode === "read-only",

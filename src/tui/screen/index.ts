@@ -4,5 +4,5 @@ export { footerHeight, infoRow, retryText, runState, type FooterView } from "./f
 export { dialogMaxRows, liveBudget, planLiveArea } from "./live-layout.js";
 export { pendingCallText, streamingRows, thinkingRows } from "./live-rows.js";
 export { reduceView, type ScreenEvent } from "./reducer.js";
-export { PASTE_OFF, PASTE_ON, editInEditor, releaseTerminal, suspendToShell } from "./terminal-handoff.js";
+export { PASTE_OFF, PASTE_ON, editInEditor, releaseTerminal, setFocusReporting, suspendToShell } from "./terminal-handoff.js";
 export { AttentionBell, FOCUS_OFF, FOCUS_ON, autoRing, ringSequence } from "./attention-bell.js";

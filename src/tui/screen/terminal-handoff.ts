@@ -1,11 +1,12 @@
 // Handing the terminal to someone else and taking it back: the user's editor (Ctrl+G) and the shell (Ctrl+Z).
-// While loom has it, the terminal is in raw mode with bracketed paste on; the other program expects it as a
-// shell leaves it. The editor runs with a synchronous spawn: while it runs, nothing in loom reads the keyboard.
+// While loom has it, the terminal is in raw mode with bracketed paste on (and focus reporting, for the bell); the
+// other program expects it as a shell leaves it. The editor runs with a synchronous spawn: while it runs, nothing in loom reads the keyboard.
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { readCheckedText } from "../../core/index.js";
+import { FOCUS_OFF, FOCUS_ON } from "./attention-bell.js";
 
 /** The most of the edited prompt taken back, as for a prompt from stdin or @file. */
 const MAX_EDITED_BYTES = 10 * 1024 * 1024;
@@ -21,16 +22,26 @@ export interface TerminalStreams {
 	stdout: NodeJS.WriteStream;
 }
 
-/** The terminal as a shell expects it: line mode, no bracketed paste, the cursor shown. */
+/** The terminals the screen has asked to report focus: a handoff turns it off, and on again after. */
+const reportingFocus = new WeakSet<NodeJS.WriteStream>();
+
+/** Turns the terminal's focus reporting on or off (CSI ?1004h / l). */
+export function setFocusReporting(stdout: NodeJS.WriteStream, on: boolean): void {
+	stdout.write(on ? FOCUS_ON : FOCUS_OFF);
+	if (on) reportingFocus.add(stdout);
+	else reportingFocus.delete(stdout);
+}
+
+/** The terminal as a shell expects it: line mode, no bracketed paste nor focus reports, the cursor shown. */
 export function releaseTerminal({ stdin, stdout }: TerminalStreams): void {
-	stdout.write(PASTE_OFF + SHOW_CURSOR);
+	stdout.write(PASTE_OFF + (reportingFocus.has(stdout) ? FOCUS_OFF : "") + SHOW_CURSOR);
 	if (stdin.isTTY) stdin.setRawMode(false);
 }
 
 /** The terminal as the screen needs it again. */
 export function reclaimTerminal({ stdin, stdout }: TerminalStreams): void {
 	if (stdin.isTTY) stdin.setRawMode(true);
-	stdout.write(PASTE_ON + HIDE_CURSOR);
+	stdout.write(PASTE_ON + (reportingFocus.has(stdout) ? FOCUS_ON : "") + HIDE_CURSOR);
 }
 
 /** The user's editor command: $VISUAL, else $EDITOR; undefined when neither is set. */

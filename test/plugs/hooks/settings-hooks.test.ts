@@ -188,6 +188,15 @@ describe("settings hooks", () => {
 		hooksFile("two");
 		expect(await session(new ScriptedUi().choose(/^Yes/))).toEqual(["Run this project's new or changed hooks?"]);
 		expect(readFileSync(join(ws.cwd, "hook.log"), "utf8")).toBe("one\none\ntwo\n");
+
+		// Where nobody can answer, changed hooks do not run, and the prompt does not wait for an answer.
+		hooksFile("three");
+		server.enqueue({ toolCalls: [{ name: "bash", arguments: { command: "true" } }] }, { text: "done" });
+		const made = await scriptedSdkSession(server, { ui: new ScriptedUi({ interactive: false }) }, ws);
+		await made.session.runPrompt("go");
+		made.session.dispose();
+		expect(made.session.loadWarnings.join("\n")).toContain("The project's hooks changed since they were allowed, so they do not run");
+		expect(readFileSync(join(ws.cwd, "hook.log"), "utf8")).toBe("one\none\ntwo\n");
 	});
 
 	it("a hook that floods, crashes or closes its stdin is bounded and reported, and the others of its event still count", async () => {

@@ -17,19 +17,22 @@ function fakeProbe(paths: string[]): PathProbe {
 }
 
 const spec = { command: "/bin/bash", args: ["-c", "true"], cwd: "/work/proj" };
-const fs = fakeProbe(["/work/proj/", "/work/proj/.git/", "/work/proj/.mcp.json", "/tmp/", "/home/u/.ssh/", "/work/proj/.env", "/home/u/notes/"]);
+const fs = fakeProbe(["/work/proj/", "/work/proj/.git/", "/work/proj/.mcp.json", "/tmp/", "/home/u/.ssh/", "/work/proj/.env", "/home/u/notes/", "/run/user/1000/", "/tmp/ssh-x/agent.1"]);
+/** A session with a runtime folder (its bus) and an SSH agent: the sockets a read-only file system lets a command reach. */
+const env = { XDG_RUNTIME_DIR: "/run/user/1000", SSH_AUTH_SOCK: "/tmp/ssh-x/agent.1" };
 
 describe("bwrapArgs", () => {
 	it("binds / read-only, the writable roots writable, protected names read-only, hides secrets, closes the network", () => {
-		const policy = sandboxPolicy({ mode: "workspace-write", workTree: "/work/proj", home: "/home/u", tmpDir: "/tmp", pathRules: { hidden: ["/work/proj/.env"], readOnly: [], writable: [] } });
+		const policy = sandboxPolicy({ mode: "workspace-write", workTree: "/work/proj", home: "/home/u", tmpDir: "/tmp", pathRules: { hidden: ["/work/proj/.env"], readOnly: [], writable: [] }, env });
 		const args = bwrapArgs(policy, spec, fs);
 		expect(args.join(" ")).toBe(
 			[
-				"--ro-bind / / --dev /dev --proc /proc",
+				"--ro-bind / / --dev /dev --unshare-pid --proc /proc",
 				"--bind /work/proj /work/proj --bind /tmp /tmp",
 				"--ro-bind /work/proj/.git /work/proj/.git --ro-bind /work/proj/.mcp.json /work/proj/.mcp.json",
 				"--tmpfs /home/u/.ssh --remount-ro /home/u/.ssh --ro-bind /dev/null /work/proj/.env",
-				"--unshare-net --die-with-parent --chdir /work/proj -- /bin/bash -c true",
+				"--tmpfs /run/user/1000 --remount-ro /run/user/1000 --ro-bind /dev/null /tmp/ssh-x/agent.1",
+				"--unshare-net --unsetenv SSH_AUTH_SOCK --unsetenv DBUS_SESSION_BUS_ADDRESS --die-with-parent --chdir /work/proj -- /bin/bash -c true",
 			].join(" "),
 		);
 	});
@@ -57,13 +60,13 @@ describe("bwrapArgs", () => {
 
 describe("seatbeltProfile", () => {
 	it("denies writes but the roots, re-denies protected names, hides secrets, closes the network", () => {
-		const policy = sandboxPolicy({ mode: "workspace-write", workTree: "/work/proj", home: "/home/u", tmpDir: "/tmp" });
+		const policy = sandboxPolicy({ mode: "workspace-write", workTree: "/work/proj", home: "/home/u", tmpDir: "/tmp", env: {} });
 		const profile = seatbeltProfile(policy);
 		const lines = profile.trim().split("\n");
 		expect(lines.slice(0, 3)).toEqual(["(version 1)", "(allow default)", "(deny file-write*)"]);
 		expect(profile).toContain('(allow file-write* (subpath "/work/proj") (subpath "/tmp"))');
 		expect(profile).toContain('(deny file-write* (subpath "/work/proj/.git") (subpath "/work/proj/.loom") (subpath "/work/proj/.claude") (subpath "/work/proj/.mcp.json") (subpath "/work/proj/.vscode"))');
-		expect(profile).toContain('(deny file-read* file-write* (subpath "/home/u/.ssh") (subpath "/home/u/.aws") (subpath "/home/u/.gnupg"))');
+		expect(profile).toContain('(deny file-read* file-write* (subpath "/home/u/.ssh") (subpath "/home/u/.aws") (subpath "/home/u/.gnupg") (subpath "/run/user/'+process.getuid!()+'") (subpath "/run/docker.sock") (subpath "/var/run/docker.sock"))');
 		// Later rules win: the protected names come after the roots they lie in.
 		expect(profile.indexOf("(allow file-write* (subpath")).toBeLessThan(profile.indexOf('(deny file-write* (subpath "/work/proj/.git")'));
 		expect(lines.at(-1)).toBe("(allow network* (remote unix-socket))");
