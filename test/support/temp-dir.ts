@@ -9,7 +9,9 @@ const created: string[] = [];
 
 // Registered when a test file first imports this module, so it runs after that file's tests.
 afterAll(() => {
-	for (const dir of created.splice(0)) rmSync(dir, { recursive: true, force: true });
+	// A loom just killed with its terminal may still be finishing a write there (a checkpoint): removing again
+	// while the folder is not yet empty, for up to a few seconds, outlasts it.
+	for (const dir of created.splice(0)) rmSync(dir, { recursive: true, force: true, maxRetries: 50, retryDelay: 100 });
 });
 
 /** A new empty directory, by its real path (symbolic links in the temporary directory's path resolved). */

@@ -38,5 +38,7 @@ describe.skipIf(!hasTmux())("web search sources in the screen (tmux)", () => {
 		await terminal.waitForScreen((text) => text.includes("You are welcome."), "the second answer");
 		const sent = server.requests.at(-1)!.body.messages[1].content.map((block: { type: string }) => block.type);
 		expect(sent).toEqual(["text", "server_tool_use", "web_search_tool_result", "text"]);
+		terminal.sendKeys("C-d");
+		await terminal.waitForScreen((text) => text.includes("[loom exited with 0]"), "loom exiting");
 	});
 });
