@@ -103,7 +103,7 @@ function describe(maxLines: number, maxBytes: number, maxFileBytes: number): str
 Output is the last ${maxLines} lines or ${formatSize(maxBytes)}, whichever is smaller; when cut, the complete output (up to ${formatSize(maxFileBytes)}: the start and the end of a longer one) is saved to a temporary file whose path is given, to read or grep while this session runs.
 A non-zero exit code, a signal, or a timeout is reported as an error together with the output. timeout is in seconds (optional). Commands run one at a time.
 For a command that keeps running (a dev server, a watcher, a long build), pass background: true: the call returns at once with the shell's id (bg1, …) and its first lines; bash_output reads what it printed since, bash_kill stops it, and every background shell is stopped when the session ends.
-Jobs started with & in a command end with it where the sandbox is on, and what they print after the command returns is never captured: for a command that must keep running, use background: true.`;
+Jobs started with & in a command keep running until loom exits, but what they print after the command returns is not captured: send it to a file (cmd > out.log 2>&1 &), or use background: true.`;
 }
 
 /** Output lines a row shows: the newest ones tell how a command is going and how it ended. */

@@ -37,7 +37,7 @@ describe("tools entry", () => {
 		expect(read!.description).toMatch(/2000 lines or 50 KB/);
 		expect(bash!.description).toMatch(/2000 lines or 50\.0 KB/);
 		expect(bash!.description).toMatch(/temporary file/);
-		expect(bash!.description).toMatch(/& in a command end with it where the sandbox is on.*background: true/is);
+		expect(bash!.description).toMatch(/background.*until loom exits.*> *\S+ 2>&1 &/is);
 	});
 
 	it("exports the queue and the process clean-up", () => {

@@ -1,7 +1,7 @@
 // A sandbox policy as bubblewrap's arguments: the whole file system read-only, the writable roots bound
 // writable, the protected names inside them and the read-only paths bound read-only again, the hidden paths
 // covered (an empty tmpfs for a folder, /dev/null for a file), a fresh /dev and /proc, a private /tmp where the
-// mode asks, the network namespace unshared when closed, a PID namespace of its own. Later binds win, so the order below is the contract.
+// mode asks, the network namespace unshared when closed. Later binds win, so the order below is the contract.
 // Paths that do not exist are left out: a bind would create its mount point on the host.
 import { realpathSync, statSync } from "node:fs";
 import { isAbsolute, relative } from "node:path";
@@ -41,9 +41,9 @@ export function isWithin(path: string, folder: string): boolean {
 
 /** The arguments for `bwrap ARGS -- command args…`. */
 export function bwrapArgs(policy: SandboxPolicy, spec: SpawnSpec, probe: PathProbe = realPaths): string[] {
-	// A PID namespace of its own: through the host's /proc a command could reach an unconfined process's root and
-	// working folder (/proc/<pid>/root), the host's writable mounts. Jobs a command leaves behind (`cmd &`) end with it.
-	const args = ["--ro-bind", "/", "/", "--dev", "/dev", "--unshare-pid", "--proc", "/proc"];
+	// No PID namespace: jobs a command leaves running (`cmd &`) live on until the session ends, as unconfined, and pids
+	// mean the same inside and out. The cost (README, "What it does not cover"): the host's /proc stays visible.
+	const args = ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"];
 	const existing = (paths: readonly string[]) =>
 		unique(paths.filter((path) => probe.kind(path) !== undefined).map((path) => probe.real(path)));
 	if (policy.privateTmp) {

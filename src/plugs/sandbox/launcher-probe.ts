@@ -39,7 +39,7 @@ function probe(pathVariable: string, platform: NodeJS.Platform): Launcher {
 	if (!bwrap) {
 		return { kind: "none", reason: "bubblewrap (bwrap) is not on PATH", fix: "install it (Debian, Ubuntu: apt install bubblewrap; Fedora: dnf install bubblewrap; Arch: pacman -S bubblewrap)" };
 	}
-	const run = spawnSync(bwrap, ["--ro-bind", "/", "/", "--dev", "/dev", "--unshare-pid", "--proc", "/proc", "--unshare-net", "--die-with-parent", "--", "/bin/sh", "-c", ":"], {
+	const run = spawnSync(bwrap, ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--unshare-net", "--die-with-parent", "--", "/bin/sh", "-c", ":"], {
 		stdio: ["ignore", "ignore", "pipe"],
 		timeout: PROBE_TIMEOUT_MS,
 		encoding: "utf8",

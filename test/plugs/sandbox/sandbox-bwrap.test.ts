@@ -269,6 +269,39 @@ describe("web_fetch with a network allowlist", () => {
 	});
 });
 
+/** Pids of the processes whose command line holds `marker`, found in /proc. */
+function hostPids(marker: string): number[] {
+	return readdirSync("/proc")
+		.filter((name) => /^\d+$/.test(name))
+		.filter((pid) => {
+			try {
+				return readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").includes(marker);
+			} catch {
+				return false;
+			}
+		})
+		.map(Number);
+}
+
+describe("processes a sandboxed command leaves", () => {
+	it("end with the session: a job started with & and a background shell", async () => {
+		const dirs = layout();
+		const job = `${4000 + Math.floor(Math.random() * 1000)}.25`;
+		const shell = `${5000 + Math.floor(Math.random() * 1000)}.75`;
+		const { session } = await scriptedSdkSession(server, { sandbox: "workspace-write" }, { cwd: dirs.project, home: join(dirs.root, "loom-home") });
+		server.enqueue(
+			{ toolCalls: [{ id: "call_1", name: "bash", arguments: { command: `sleep ${job} & echo started` } }] },
+			{ toolCalls: [{ id: "call_2", name: "bash", arguments: { command: `sleep ${shell}`, background: true } }] },
+			{ text: "done" },
+		);
+		await session.prompt("go");
+		expect(hostPids(job)).toHaveLength(1);
+		expect(hostPids(shell)).toHaveLength(1);
+		session.dispose();
+		await expect.poll(() => [...hostPids(job), ...hostPids(shell)]).toEqual([]);
+	});
+});
+
 describe("an unprivileged user", () => {
 	it("gets the same confinement (unprivileged user namespaces work here)", () => {
 		const dirs = layout();

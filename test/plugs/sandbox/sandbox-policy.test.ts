@@ -27,7 +27,7 @@ describe("bwrapArgs", () => {
 		const args = bwrapArgs(policy, spec, fs);
 		expect(args.join(" ")).toBe(
 			[
-				"--ro-bind / / --dev /dev --unshare-pid --proc /proc",
+				"--ro-bind / / --dev /dev --proc /proc",
 				"--bind /work/proj /work/proj --bind /tmp /tmp",
 				"--ro-bind /work/proj/.git /work/proj/.git --ro-bind /work/proj/.mcp.json /work/proj/.mcp.json",
 				"--tmpfs /home/u/.ssh --remount-ro /home/u/.ssh --ro-bind /dev/null /work/proj/.env",
