@@ -129,6 +129,8 @@ export {
 	ProcessGroupSet,
 	SNIFF_BYTES,
 	type ConfineSpawn,
+	findOnPath,
+	isExecutable,
 	type SpawnSpec,
 	atomicWriteFile,
 	claimUncaughtErrors,

@@ -43,7 +43,7 @@ export {
 	type WalkOptions,
 } from "./files/index.js";
 export { formatCost, formatCount, formatDuration, formatLocalMinute, formatRelativeTime, formatSize, formatTokens } from "./format.js";
-export type { ConfineSpawn, SpawnSpec } from "./process/index.js";
+export { findOnPath, isExecutable, type ConfineSpawn, type SpawnSpec } from "./process/index.js";
 export { ProcessGroupSet, claimUncaughtErrors, isAlive, offerUncaughtError, onProcessExit, type UncaughtErrorClaimer } from "./process/index.js";
 export { rawBoolean, rawField, rawNumber, rawString } from "./raw-value.js";
 export {

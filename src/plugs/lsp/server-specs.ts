@@ -1,9 +1,10 @@
 // Which language server covers a file: the settings' `lsp` entries over the built-in defaults (a default runs only
 // when its command is found in the project's node_modules/.bin or on PATH; none is downloaded), each with the
 // extensions it covers, and the folder a server of it is started for (its workspace root).
-import { accessSync, constants, existsSync } from "node:fs";
-import { delimiter, dirname, extname, isAbsolute, join, resolve } from "node:path";
+import { existsSync } from "node:fs";
+import { dirname, extname, isAbsolute, join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
+import { findOnPath, isExecutable } from "../../core/index.js";
 
 /** settings.json's entry for one language (every field optional over the default of the same name). */
 export interface LanguageServerSetting {
@@ -143,16 +144,11 @@ export function workspaceRoot(spec: ServerSpec, file: string, cwd: string): stri
 function findCommand(word: string, cwd: string, env: NodeJS.ProcessEnv): string | undefined {
 	if (isAbsolute(word) || word.includes("/")) {
 		const path = resolve(cwd, word);
-		return executable(path) ? path : undefined;
+		return isExecutable(path) ? path : undefined;
 	}
 	const local = findUp(cwd, join("node_modules", ".bin", word));
-	if (local && executable(local)) return local;
-	for (const dir of (env.PATH ?? "").split(delimiter)) {
-		if (dir === "") continue;
-		const path = join(dir, word);
-		if (executable(path)) return path;
-	}
-	return undefined;
+	if (local && isExecutable(local)) return local;
+	return findOnPath(word, env.PATH ?? "");
 }
 
 function findUp(from: string, relative: string): string | undefined {
@@ -166,14 +162,6 @@ function findUp(from: string, relative: string): string | undefined {
 	}
 }
 
-function executable(path: string): boolean {
-	try {
-		accessSync(path, constants.X_OK);
-		return true;
-	} catch {
-		return false;
-	}
-}
 
 /** A file's URI as servers name it. */
 export function uriOf(path: string): string {

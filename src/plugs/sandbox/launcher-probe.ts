@@ -2,8 +2,7 @@
 // namespaces: user namespaces may be off, or a container may forbid them), sandbox-exec on macOS. Asked once
 // per process and PATH; the answer is kept.
 import { spawnSync } from "node:child_process";
-import { accessSync, constants } from "node:fs";
-import { delimiter, join } from "node:path";
+import { findOnPath, isExecutable } from "../../core/index.js";
 
 export type Launcher = { kind: "bwrap" | "seatbelt"; path: string } | { kind: "none"; reason: string; fix: string };
 
@@ -26,16 +25,12 @@ export function findLauncher(pathVariable: string | undefined = process.env.PATH
 
 function probe(pathVariable: string, platform: NodeJS.Platform): Launcher {
 	if (platform === "darwin") {
-		return executable(SEATBELT)
+		return isExecutable(SEATBELT)
 			? { kind: "seatbelt", path: SEATBELT }
 			: { kind: "none", reason: `${SEATBELT} is missing`, fix: "it ships with macOS; check that /usr/bin is intact" };
 	}
 	if (platform !== "linux") return { kind: "none", reason: `loom has no sandbox for ${platform}`, fix: "run loom on Linux or macOS for one" };
-	const bwrap = pathVariable
-		.split(delimiter)
-		.filter((folder) => folder !== "")
-		.map((folder) => join(folder, "bwrap"))
-		.find(executable);
+	const bwrap = findOnPath("bwrap", pathVariable);
 	if (!bwrap) {
 		return { kind: "none", reason: "bubblewrap (bwrap) is not on PATH", fix: "install it (Debian, Ubuntu: apt install bubblewrap; Fedora: dnf install bubblewrap; Arch: pacman -S bubblewrap)" };
 	}
@@ -53,11 +48,3 @@ function probe(pathVariable: string, platform: NodeJS.Platform): Launcher {
 	};
 }
 
-function executable(path: string): boolean {
-	try {
-		accessSync(path, constants.X_OK);
-		return true;
-	} catch {
-		return false;
-	}
-}

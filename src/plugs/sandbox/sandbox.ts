@@ -2,9 +2,7 @@
 // `confine(spec)` returns the spec to spawn, inside bubblewrap or Seatbelt as the mode and policy say. Where no
 // launcher works, a mode chosen by default falls back to running unconfined and says so once; a mode the user
 // asked for (--sandbox, settings) refuses to run the command instead.
-import { accessSync, constants } from "node:fs";
-import { delimiter, join } from "node:path";
-import type { ConfineSpawn, SandboxMode, SpawnSpec } from "../../core/index.js";
+import { type ConfineSpawn, findOnPath, type SandboxMode, type SpawnSpec } from "../../core/index.js";
 import { bwrapArgs } from "./bwrap-args.js";
 import { findLauncher, type Launcher } from "./launcher-probe.js";
 import { seatbeltProfile } from "./seatbelt-profile.js";
@@ -32,15 +30,7 @@ export function resetFallbackNotice(): void {
  */
 function checkFound(spec: SpawnSpec): void {
 	if (spec.command.includes("/")) return;
-	const path = (spec.env ?? process.env).PATH ?? "";
-	const found = path.split(delimiter).some((folder) => {
-		try {
-			accessSync(join(folder || ".", spec.command), constants.X_OK);
-			return true;
-		} catch {
-			return false;
-		}
-	});
+	const found = findOnPath(spec.command, (spec.env ?? process.env).PATH ?? "") !== undefined;
 	if (!found) throw Object.assign(new Error(`spawn ${spec.command} ENOENT`), { code: "ENOENT" });
 }
 
