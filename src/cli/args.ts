@@ -11,7 +11,7 @@ import {
 	type SandboxMode,
 } from "../core/index.js";
 import { BUILTIN_TOOL_NAMES } from "../tools/index.js";
-import { API_KEY_FLAG, UsageError } from "./run-io.js";
+import { API_KEY_ENV, API_KEY_FLAG, UsageError } from "./run-io.js";
 
 
 export interface CliOptions {
@@ -135,7 +135,7 @@ function buildProgram(version: string, output: ParseOutput, commands: Commands):
 		.option("-m, --model <id>", 'model id; "provider/id" also accepted')
 		.option("--list-models [search]", "list the models loom knows (or those matching search) and whether their key is set, then exit")
 		.option("--base-url <url>", "override the provider endpoint")
-		.option(`${API_KEY_FLAG} <key>`, "API key (default: environment or models.json)")
+		.addOption(new Option(`${API_KEY_FLAG} <key>`, "API key (default: environment or models.json)").env(API_KEY_ENV))
 		.addOption(new Option("--thinking <level>", "thinking level").choices(THINKING_LEVELS))
 		.addOption(
 			new Option("--toolExecution <mode>", "parallel (default) | sequential: run every tool call one at a time").choices([

@@ -7,6 +7,12 @@ import type { SessionOptionError } from "../sdk/index.js";
 export const API_KEY_FLAG = "--api-key";
 
 /**
+ * The variable that means the same as --api-key (the flag wins): how a key reaches a loom loom starts (a batch's
+ * tasks) without showing on its command line, which every user of the machine can read (`ps`).
+ */
+export const API_KEY_ENV = "LOOM_API_KEY";
+
+/**
  * How loom's process ends, the same in every mode (print, JSON, RPC, the screen). 128 + the signal's number, as a
  * shell reports it; 141 (SIGPIPE) for a program whose reader closed the pipe. 3: the answer was still not valid
  * against --output-schema after the model was asked once more.

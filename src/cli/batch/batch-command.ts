@@ -4,12 +4,13 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import type { BatchCommandOptions, CliOptions } from "../args.js";
-import { EXIT, type RunIo, UsageError } from "../run-io.js";
+import { API_KEY_ENV, EXIT, type RunIo, UsageError } from "../run-io.js";
 import { enterPhase } from "../termination.js";
 import { readTasksFile, TasksFileError, type BatchTask } from "./tasks-file.js";
 import { finishedIds } from "./results-file.js";
 import { Progress } from "./progress.js";
 import { runLocalBatch } from "./local-batch.js";
+import type { TaskRun } from "./run-task.js";
 
 export async function runBatchCommand(options: CliOptions, io: RunIo): Promise<number> {
 	const batch = options.batch!;
@@ -40,7 +41,7 @@ export async function runBatchCommand(options: CliOptions, io: RunIo): Promise<n
 	try {
 		const { failed } = batch.queue
 			? await (await import("./queue.js")).runQueuedBatch({ url: batch.queue, tasks: todo, resultsFile, collectOnly: batch.collect, progress, signal: controller.signal })
-			: await runHere(batch, todo, resultsFile, progress, childFlags(options), io, controller.signal);
+			: await runHere(batch, todo, resultsFile, progress, { flags: childFlags(options), env: childEnv(options, io.env) }, controller.signal);
 		progress.end();
 		if (interrupted !== undefined) {
 			io.stderr.write("loom batch: interrupted; run the same command again to run the tasks without a result.\n");
@@ -52,16 +53,25 @@ export async function runBatchCommand(options: CliOptions, io: RunIo): Promise<n
 	}
 }
 
-async function runHere(batch: BatchCommandOptions, tasks: BatchTask[], resultsFile: string, progress: Progress, flags: string[], io: RunIo, signal: AbortSignal) {
+async function runHere(batch: BatchCommandOptions, tasks: BatchTask[], resultsFile: string, progress: Progress, child: Pick<TaskRun, "flags" | "env">, signal: AbortSignal) {
 	const workRoot = mkdtempSync(join(tmpdir(), "loom-batch-"));
 	try {
-		return await runLocalBatch({ tasks, jobs: batch.jobs, resultsFile, progress, run: { flags, env: io.env, workRoot, signal } });
+		return await runLocalBatch({ tasks, jobs: batch.jobs, resultsFile, progress, run: { ...child, workRoot, signal } });
 	} finally {
 		rmSync(workRoot, { recursive: true, force: true });
 	}
 }
 
-/** The flags of this command line each task's loom gets too: the model, the key, the tools, approval… */
+/**
+ * The environment of each task's loom: this one's, with the key of --api-key as LOOM_API_KEY. Never a flag: a
+ * command line is readable by every user of the machine (`ps`, /proc/PID/cmdline), a process's environment only by
+ * its own user.
+ */
+export function childEnv(options: CliOptions, env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+	return options.apiKey === undefined ? env : { ...env, [API_KEY_ENV]: options.apiKey };
+}
+
+/** The flags of this command line each task's loom gets too: the model, the tools, approval… (the key: childEnv). */
 export function childFlags(options: CliOptions): string[] {
 	// A task's folder goes once its diff is taken: checkpoints of it would only fill loom's home.
 	const flags: string[] = ["--no-checkpoints"];
@@ -69,7 +79,6 @@ export function childFlags(options: CliOptions): string[] {
 	value("--provider", options.provider);
 	value("--model", options.model);
 	value("--base-url", options.baseUrl);
-	value("--api-key", options.apiKey);
 	value("--thinking", options.thinking);
 	value("--toolExecution", options.toolExecution);
 	if (options.tools !== undefined) flags.push(...(options.tools.length === 0 ? ["--no-tools"] : ["--tools", options.tools.join(",")]));

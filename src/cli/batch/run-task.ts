@@ -2,7 +2,7 @@
 // result, the diff taken, the folder removed. A child process per task keeps tasks apart (a crash, a leak, an
 // extension's globals, process.chdir) and runs exactly what a user's own `loom -p` runs.
 import { spawn } from "node:child_process";
-import { existsSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { hostname } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -41,18 +41,23 @@ export const RATE_LIMITED = /\b429\b|rate.?limit|too many requests/i;
 
 export async function runTask(task: BatchTask, run: TaskRun): Promise<TaskOutcome> {
 	const started = Date.now();
-	const name = task.id.replace(/[^A-Za-z0-9_.-]/g, "_");
+	// A folder of this run's own: ids that read alike once made a file name (`a/b`, `a_b`), or the same id from two
+	// batches on one worker, never share one. The task works in <slot>/<id as a file name (its first 100 characters)>.
+	const name = task.id.replace(/[^A-Za-z0-9_.-]/g, "_").slice(0, 100);
+	let slot: string | undefined;
 	let folder: TaskFolder;
 	try {
-		folder = await makeTaskFolder(join(run.workRoot, name), task.repo !== undefined ? { repo: task.repo } : { cwd: task.cwd ?? process.cwd() });
+		slot = mkdtempSync(join(run.workRoot, `${name}-`));
+		folder = await makeTaskFolder(join(slot, name), task.repo !== undefined ? { repo: task.repo } : { cwd: task.cwd ?? process.cwd() });
 	} catch (error) {
+		if (slot !== undefined) rmSync(slot, { recursive: true, force: true });
 		return { result: failed(task, started, `could not make the task's folder: ${(error as Error).message}`), rateLimited: false, interrupted: false };
 	}
 	try {
 		const args = [loomBin(), "-p", "--mode", "json", ...run.flags];
 		if (task.model !== undefined) args.push("--model", task.model);
 		if (task.outputSchema !== undefined) {
-			const schemaFile = join(run.workRoot, `${name}.schema.json`);
+			const schemaFile = join(slot, "schema.json");
 			writeFileSync(schemaFile, JSON.stringify(task.outputSchema));
 			args.push("--output-schema", schemaFile);
 		}
@@ -77,6 +82,7 @@ export async function runTask(task: BatchTask, run: TaskRun): Promise<TaskOutcom
 		return { result, rateLimited: status === "failed" && RATE_LIMITED.test(child.stderr), interrupted };
 	} finally {
 		await folder.remove().catch(() => undefined);
+		rmSync(slot, { recursive: true, force: true });
 	}
 }
 

@@ -6,7 +6,7 @@ import { join } from "node:path";
 import type { CliOptions } from "../args.js";
 import type { RunIo } from "../run-io.js";
 import { enterPhase } from "../termination.js";
-import { childFlags } from "./batch-command.js";
+import { childEnv, childFlags } from "./batch-command.js";
 
 export async function runWorkerCommand(options: CliOptions, io: RunIo): Promise<number> {
 	const { queue, jobs, lockMs } = options.worker!;
@@ -22,7 +22,7 @@ export async function runWorkerCommand(options: CliOptions, io: RunIo): Promise<
 	try {
 		const { runQueueWorker } = await import("./queue.js");
 		io.stderr.write(`loom worker: taking tasks from ${queue.replace(/\/\/[^@/]*@/, "//…@")}, ${jobs} at once.\n`);
-		await runQueueWorker({ url: queue, jobs, lockMs, signal: controller.signal, run: { flags: childFlags(options), env: io.env, workRoot } });
+		await runQueueWorker({ url: queue, jobs, lockMs, signal: controller.signal, run: { flags: childFlags(options), env: childEnv(options, io.env), workRoot } });
 		return code;
 	} finally {
 		stopSignals();
