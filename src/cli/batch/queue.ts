@@ -33,7 +33,10 @@ function settleWithin(work: Promise<unknown>, ms: number): Promise<void> {
 /** The BullMQ queue every loom batch and worker on a Redis shares. */
 export const QUEUE_NAME = "loom-tasks";
 
-/** Attempts of a task before its failure is its result (a worker killed mid-task costs no attempt: BullMQ moves a stalled job back). */
+/**
+ * Attempts of a task before its failure is its result. A worker stopped (SIGINT, SIGTERM) hands its jobs back and a
+ * worker killed mid-task lets them stall (BullMQ moves a stalled job back): neither costs an attempt.
+ */
 const ATTEMPTS = 2;
 
 export interface TaskJobData {
@@ -131,19 +134,24 @@ export interface QueueWorker {
  * it (on any worker); a 429 from the provider sets the queue's rate limit, so no worker takes a job meanwhile.
  */
 export async function runQueueWorker(options: QueueWorker): Promise<void> {
-	const { Queue, Worker } = await import("bullmq");
+	const { Queue, Worker, WaitingError } = await import("bullmq");
 	const [connection, queueConnection] = await Promise.all([connect(options.url), connect(options.url)]);
 	const queue: Queue = new Queue(QUEUE_NAME, { connection: queueConnection });
 	const stop = new AbortController();
 	const worker: Worker<TaskJobData, TaskResult> = new Worker(
 		QUEUE_NAME,
-		async (job) => {
+		async (job, token) => {
 			const outcome = await runTask(job.data.task, {
 				...options.run,
 				signal: stop.signal,
 				onRateLimit: (delayMs) => void queue.rateLimit(delayMs).catch(() => undefined),
 			});
-			if (outcome.interrupted) throw new Error(`the worker on ${hostname()} was stopped`);
+			// Stopped, not failed: the job goes back to the front of the queue at once, its attempts as they were
+			// (a WaitingError tells BullMQ the job was moved already, so it counts no failure).
+			if (outcome.interrupted) {
+				await job.moveToWait(token);
+				throw new WaitingError();
+			}
 			if (outcome.result.status === "failed") throw new Error(outcome.result.error ?? "the task failed");
 			return outcome.result;
 		},
@@ -167,8 +175,8 @@ export async function runQueueWorker(options: QueueWorker): Promise<void> {
 			options.signal.addEventListener("abort", () => resolve(), { once: true });
 		});
 	} finally {
-		// The running tasks' looms stop; their jobs fail this attempt and run again on a worker. A Redis that is gone
-		// must not hold the worker open: closing waits a few seconds at most.
+		// The running tasks' looms stop and their jobs go back to the queue for any worker. A Redis that is gone must
+		// not hold the worker open: closing waits a few seconds at most.
 		stop.abort();
 		await settleWithin(Promise.all([worker.close(), queue.close()]), CLOSE_WAIT_MS);
 		connection.disconnect();

@@ -1,6 +1,7 @@
 // `loom batch --queue` and `loom worker` with a real redis-server: two workers share 20 tasks; one is killed with
 // SIGKILL (its task's loom with it) while it holds tasks, and BullMQ's stalled-job recovery gives them to the
-// other; the submitting batch writes exactly 20 results.
+// other; the submitting batch writes exactly 20 results. A worker stopped gracefully (SIGTERM) hands its job back
+// to the queue without using up one of the task's attempts.
 import { execFileSync } from "node:child_process";
 import { mkdirSync, readlinkSync } from "node:fs";
 import { basename, join } from "node:path";
@@ -9,6 +10,7 @@ import { tempDir } from "../../support/temp-dir.js";
 import { serverFlags, startLoom, useScriptedServer } from "../../support/loom-process.js";
 import { gitProject, readResults, taskOf, taskResponder, writeTasks } from "../../support/batch-tasks.js";
 import { type RedisServer, startRedis } from "../../support/redis-server.js";
+import { QUEUE_NAME } from "../../../src/cli/batch/queue.js";
 
 const server = useScriptedServer();
 let redis: RedisServer;
@@ -83,4 +85,48 @@ describe("loom batch --queue with loom workers", () => {
 			await Promise.all([a.done, b.done, batch.done]);
 		}
 	}, 900_000);
+
+	it("a worker stopped with SIGTERM mid-task hands the job back at once, without using one of its attempts; another worker finishes it", async () => {
+		const root = tempDir("loom-queue-");
+		const home = join(root, "home");
+		mkdirSync(join(root, "project"));
+		mkdirSync(home);
+		gitProject(join(root, "project"));
+		const tasks = writeTasks(root, 1);
+		// The task's first request waits until the test lets it go; every later one is answered at once.
+		let release = () => {};
+		const released = new Promise<void>((resolve) => (release = resolve));
+		let asked = 0;
+		const open = taskResponder();
+		server.setResponder(async (body, index, request) => {
+			if (taskOf(body) === "t1" && asked++ === 0) await released;
+			return open(body, index, request);
+		});
+		const workerFlags = ["worker", "--queue", redis.url, "--jobs", "1", ...serverFlags(server.openaiBaseUrl)];
+		const stopped = startLoom(workerFlags, { cwd: root, home });
+		const batch = startLoom(["batch", tasks, "--queue", redis.url], { cwd: root, home });
+		const { Queue } = await import("bullmq");
+		const queue = new Queue(QUEUE_NAME, { connection: { url: redis.url } as any });
+		let finisher: ReturnType<typeof startLoom> | undefined;
+		try {
+			await expect.poll(() => asked, { timeout: 300_000 }).toBe(1);
+			stopped.child.kill("SIGTERM");
+			expect((await stopped.done).code).toBe(143);
+			const [job] = (await queue.getJobs(["waiting", "delayed", "active", "failed", "completed"])).filter((job) => job.data.task.cwd.startsWith(root));
+			expect(job).toBeDefined();
+			expect({ state: await job!.getState(), attemptsMade: job!.attemptsMade }).toEqual({ state: "waiting", attemptsMade: 0 });
+			release();
+			finisher = startLoom(workerFlags, { cwd: root, home });
+			const submitted = await batch.done;
+			const all = readResults(join(root, "results.jsonl"));
+			expect(submitted.code, `${submitted.stderr}\n${JSON.stringify(all)}`).toBe(0);
+			expect(all).toHaveLength(1);
+			expect(all[0]).toMatchObject({ id: "t1", status: "done", pid: finisher.child.pid });
+		} finally {
+			release();
+			await queue.close();
+			for (const run of [stopped, batch, finisher]) if (run && run.child.exitCode === null && run.child.signalCode === null) run.child.kill("SIGKILL");
+			await Promise.all([stopped.done, batch.done, finisher?.done]);
+		}
+	}, 600_000);
 });
