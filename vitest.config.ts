@@ -41,6 +41,7 @@ export const PROCESS_TESTS = [
 	"test/cli/batch/batch.test.ts",
 	"test/cli/batch/queue.test.ts",
 	"test/action/run-action.test.ts",
+	"test/docker/dockerfile-image.test.ts",
 	"test/cli/print/print-mode.test.ts",
 	"test/cli/print/ask-user-print.test.ts",
 	"test/cli/resources.test.ts",
