@@ -59,7 +59,8 @@ describe("loom batch --queue with loom workers", () => {
 			// Four held: each worker (2 at once) is mid-task with two tasks.
 			await expect.poll(() => held, { timeout: 300_000 }).toBe(4);
 			// A machine lost: the worker and its tasks' looms, without a word to the queue. A task's loom works in
-			// <work folder>/<task id> (the project is its repository's top): its working directory names the task.
+			// <work folder>/<task id>-XXXXXX/<task id> (the project is its repository's top): its working directory
+			// names the task.
 			const orphans = childrenOf(a.child.pid!);
 			expect(orphans).toHaveLength(2);
 			const heldByA = orphans.map((pid) => basename(readlinkSync(`/proc/${pid}/cwd`)));
