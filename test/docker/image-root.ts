@@ -130,7 +130,12 @@ function run(command: string, step: Step, state: StageState, at: (path: string) 
 		// The packages the lock file pins, as installed here (tests have no network).
 		symlinkSync(join(ROOT, "node_modules"), join(cwd, "node_modules"));
 	} else if (/^npm run [\w:-]+$/.test(command)) {
-		execFileSync("npm", ["run", words[2]!], { cwd, stdio: ["ignore", "ignore", "pipe"] });
+		try {
+			execFileSync("npm", ["run", words[2]!], { cwd, stdio: ["ignore", "pipe", "pipe"], encoding: "utf8" });
+		} catch (error) {
+			const { stdout, stderr } = error as { stdout?: string; stderr?: string };
+			throw new Error(`Dockerfile:${step.line}: \`${command}\` failed:\n${stdout ?? ""}${stderr ?? ""}`);
+		}
 	} else if (command === "npm prune --omit=dev") {
 		pruneToProduction(cwd);
 	} else if (command === "apt-get update") {
