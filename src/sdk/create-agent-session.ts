@@ -26,6 +26,8 @@ import {
 	type SecretMask,
 	nonInteractiveUi,
 	stderrNotice,
+	authFileSecrets,
+	readAuthFile,
 } from "../core/index.js";
 import type { NoticeLevel, ToolExecutionMode, ThinkingLevel, TodoItem } from "../core/index.js";
 import type { ExtensionFactory } from "../plugs/index.js";
@@ -158,7 +160,7 @@ export async function assembleAgentSession(options: CreateAgentSessionOptions, k
 	const contextFiles = options.contextFiles === false ? [] : loadContextFiles(cwd, home);
 	const { selection, models } = named ?? modelChoice(options, settings, registry, previous.model);
 	const mcpCredentials = configuredMcpCredentials({ cwd, home, configs: options.mcpConfig });
-	const secrets = secretMask(process.env, configuredKeys(registry, options.apiKey), mcpCredentials);
+	const secrets = secretMask(process.env, [...configuredKeys(registry, options.apiKey), ...storedLoginSecrets(home)], mcpCredentials);
 	// The background jobs of this session's commands end with it, not with another session of the same process.
 	const processGroups = sessionProcessGroups();
 	const redact = (text: string, live: boolean) => (live ? secrets.maskLive(text) : secrets.mask(text));
@@ -329,4 +331,13 @@ async function extensionModules(): Promise<Record<string, unknown>> {
  */
 export function stderrUi(stream: NodeJS.WritableStream = process.stderr): SessionUi {
 	return nonInteractiveUi((level: NoticeLevel, text: string) => stream.write(stderrNotice(level, text)));
+}
+
+/** The tokens of auth.json (plans' and MCP servers'), masked like keys; none when the file cannot be read. */
+function storedLoginSecrets(home: string): string[] {
+	try {
+		return authFileSecrets(readAuthFile(home));
+	} catch {
+		return [];
+	}
 }

@@ -90,7 +90,7 @@ export class AgentSession extends SessionPlugs {
 		});
 		this.stopAgentEvents = this.agent.subscribe((event) => this.onAgentEvent(event));
 		const emit = (event: SessionEvent) => this.listeners.emit(event);
-		const host = { agent: this.agent, store: () => this.record.store, apiKey: () => this.choice.apiKey, emit, tools: () => this.toolSet.known };
+		const host = { agent: this.agent, store: () => this.record.store, apiKey: () => this.choice.currentApiKey(), emit, tools: () => this.toolSet.known };
 		this.compaction = new SessionCompaction(host, { ...options, settings: options.compaction });
 		this.runner = new SessionRunner({
 			agent: this.agent,
