@@ -80,7 +80,9 @@ export class ModelRegistry {
 
 	/** The known `provider/id` names closest to an id that matched none, best first. */
 	suggestModels(typed: string): string[] {
-		return closestModels(typed, this.listModels());
+		// A plan nobody here signed in to would only crowd the suggestions with models that cannot be used.
+		const usable = this.listModels().filter((model) => !isPlanProvider(model.provider) || this.planLogin(model.provider) !== undefined);
+		return closestModels(typed, usable);
 	}
 
 	find(provider: string, modelId: string): Model | undefined {

@@ -96,7 +96,7 @@ describe("model registry", () => {
 
 	it("names an unknown provider in provider/id", () => {
 		const registry = loadModelRegistry(home, { ANTHROPIC_API_KEY: "k" });
-		expect(() => registry.resolve({ modelId: "nope/x" })).toThrow(/Unknown provider "nope" in "nope\/x" \(providers: anthropic, openai, google\)/);
+		expect(() => registry.resolve({ modelId: "nope/x" })).toThrow(/Unknown provider "nope" in "nope\/x" \(providers: anthropic, openai, google, chatgpt, github-copilot\)/);
 	});
 
 	it("overrides base URLs by option, then environment, then models.json", async () => {
