@@ -55,12 +55,15 @@ async function pick(io: RunIo): Promise<LoginChoice> {
 	const choices = loginChoices();
 	const lines = choices.map((choice, index) => `  ${index + 1}. ${choice.title}${choice.refused ? " (not offered: see why)" : ""}  [${choice.provider}]`);
 	io.stderr.write(`Sign in to:\n${lines.join("\n")}\n`);
-	const reader = createInterface({ input: io.stdin, output: io.stderr, terminal: io.stdin.isTTY === true });
+	io.stderr.write("Number or name: ");
+	const reader = createInterface({ input: io.stdin, terminal: false });
 	try {
-		const answer = await new Promise<string | undefined>((resolve) => {
-			reader.once("close", () => resolve(undefined));
-			void reader.question("Number or name: ").then(resolve, () => resolve(undefined));
-		});
+		let answer: string | undefined;
+		// The first line typed (or piped); none when stdin ends first.
+		for await (const line of reader) {
+			answer = line;
+			break;
+		}
 		if (answer === undefined || answer.trim() === "") throw new UsageError(`No plan chosen; name one: loom login ${choices.map((choice) => choice.provider).join("|")}.`);
 		const number = Number(answer.trim());
 		return Number.isInteger(number) && number >= 1 && number <= choices.length ? choices[number - 1]! : findChoice(answer);

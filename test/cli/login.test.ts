@@ -1,0 +1,119 @@
+// End to end: `loom login` for a plan, then prompts answered through the plan's endpoint with the login's token and
+// headers; a revoked login's message; `loom logout`; the picker and the refused subscriptions; Copilot's models in
+// --list-models; and no token in any output or session file.
+import { existsSync, readFileSync } from "node:fs";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { authFilePath, readAuthFile } from "../../src/core/ai/index.js";
+import { runLoomInProcess } from "../support/loom-in-process.js";
+import { runLoom, sessionFiles, startLoom, useScriptedServer } from "../support/loom-process.js";
+import { playBrowser, startPlanServers, type PlanServers } from "../support/plan-servers.js";
+import { workspace, type Workspace } from "../support/temp-dir.js";
+import { waitFor } from "../support/wait-for.js";
+
+const model = useScriptedServer();
+let plans: PlanServers;
+
+beforeAll(async () => {
+	plans = await startPlanServers(model.url);
+});
+afterAll(() => plans?.close());
+
+/** Every token the login holds, none of which may be printed or written to a session. */
+function tokensOf(ws: Workspace): string[] {
+	return Object.values(readAuthFile(ws.home).plans).flatMap((login) => [login.access, login.refresh]);
+}
+
+function expectNoToken(ws: Workspace, texts: string[]): void {
+	const tokens = tokensOf(ws);
+	expect(tokens.length).toBeGreaterThan(0);
+	const sessions = sessionFiles(ws.home).map((file) => readFileSync(file, "utf8"));
+	for (const text of [...texts, ...sessions]) for (const token of tokens) expect(text.includes(token), "a token was printed or stored in a session").toBe(false);
+}
+
+async function loginCopilot(ws: Workspace): Promise<string> {
+	const run = startLoom(["login", "github-copilot"], { ...ws, env: plans.env });
+	const stderr = await waitFor(() => run.stderr(), (text) => /enter the code GH-\d+/.test(text), { what: "the device code" });
+	plans.approve(/enter the code (GH-\d+)/.exec(stderr)![1]!);
+	const result = await run.done;
+	expect(result.code, result.stderr).toBe(0);
+	expect(result.stdout).toMatch(/^Signed in to GitHub Copilot\. Use it: loom --provider github-copilot/);
+	return result.stdout + result.stderr;
+}
+
+describe("loom login", () => {
+	it("signs in to GitHub Copilot by device code, then its requests carry Copilot's token and editor headers", async () => {
+		const ws = workspace();
+		const loginOutput = await loginCopilot(ws);
+		model.enqueue({ text: "copilot answer" });
+		const result = await runLoom(["-p", "--provider", "github-copilot", "-m", "gpt-4.1", "hi"], { ...ws, env: plans.env });
+		expect(result.stderr).toBe("");
+		expect(result.stdout).toBe("copilot answer\n");
+		const request = plans.modelRequests.at(-1)!;
+		expect(request.path).toBe("/copilot/chat/completions");
+		expect(request.headers.authorization).toBe(`Bearer ${readAuthFile(ws.home).plans["github-copilot"]!.access}`);
+		expect(request.headers).toMatchObject({ "editor-version": expect.stringMatching(/^vscode\//), "copilot-integration-id": "vscode-chat", "openai-intent": "conversation-edits" });
+		expect(request.body.model).toBe("gpt-4.1");
+		expectNoToken(ws, [loginOutput, result.stdout, result.stderr]);
+	});
+
+	it("signs in to ChatGPT by callback; requests go to the plan's Responses endpoint naming the account; a revoked login says to sign in again", async () => {
+		const ws = workspace();
+		const run = startLoom(["login", "chatgpt"], { ...ws, env: plans.env });
+		const stderr = await waitFor(() => run.stderr(), (text) => /\/oauth\/authorize\?\S+/.test(text), { what: "the authorization URL" });
+		await playBrowser(/(http:\/\/\S+\/oauth\/authorize\?\S+)/.exec(stderr)![1]!);
+		const login = await run.done;
+		expect(login.code, login.stderr).toBe(0);
+		expect(login.stdout).toMatch(/^Signed in to ChatGPT \(account acct-/);
+
+		model.enqueue({ text: "plan answer" });
+		const answered = await runLoom(["-p", "--provider", "chatgpt", "hi"], { ...ws, env: plans.env });
+		expect(answered.stderr).toBe("");
+		expect(answered.stdout).toBe("plan answer\n");
+		const request = plans.modelRequests.at(-1)!;
+		expect(request.path).toBe("/backend-api/codex/responses");
+		const stored = readAuthFile(ws.home).plans.chatgpt!;
+		expect(request.headers.authorization).toBe(`Bearer ${stored.access}`);
+		expect(request.headers["chatgpt-account-id"]).toBe(plans.accountId);
+		expect(request.headers["openai-beta"]).toBe("responses=experimental");
+		expect(request.body).toMatchObject({ model: "gpt-5.6-terra", stream: true, store: false });
+
+		plans.revoke(stored.access);
+		const refused = await runLoom(["-p", "--provider", "chatgpt", "hi"], { ...ws, env: plans.env });
+		expect(refused.code).toBe(1);
+		expect(refused.stderr).toMatch(/401.*the ChatGPT login was refused: it expired or was revoked; run loom login chatgpt/);
+		expectNoToken(ws, [login.stdout, login.stderr, answered.stdout, refused.stderr]);
+
+		const out = await runLoomInProcess(["logout", "chatgpt"], ws);
+		expect(out).toMatchObject({ code: 0, stdout: "Signed out: ChatGPT.\n" });
+		expect(existsSync(authFilePath(ws.home))).toBe(false);
+	});
+
+	it("says to run loom login for a plan nobody signed in to", async () => {
+		const ws = workspace();
+		const result = await runLoom(["-p", "--provider", "chatgpt", "hi"], { ...ws, env: plans.env });
+		expect(result.code).toBe(1);
+		expect(result.stderr).toMatch(/Not signed in to ChatGPT: run loom login chatgpt\./);
+	});
+
+	it("offers a picker, and refuses the Claude and Gemini subscriptions with the reason", async () => {
+		const ws = workspace();
+		const picked = await runLoomInProcess(["login"], { ...ws, input: "3\n" });
+		expect(picked.stderr).toMatch(/1\. ChatGPT .*\n.*2\. GitHub Copilot .*\n.*3\. Claude/);
+		expect(picked.code).toBe(1);
+		expect(picked.stderr).toMatch(/loom does not sign in to Claude \(Pro, Max\): Anthropic's terms/);
+		const google = await runLoomInProcess(["login", "google"], ws);
+		expect(google.code).toBe(1);
+		expect(google.stderr).toMatch(/Google's terms/);
+		const unknown = await runLoomInProcess(["login", "nope"], ws);
+		expect(unknown.code).toBe(2);
+		expect(unknown.stderr).toMatch(/No login for "nope": choose chatgpt, github-copilot, anthropic, google/);
+	});
+
+	it("lists Copilot's models, with whether a login is at hand", async () => {
+		const ws = workspace();
+		const listed = await runLoomInProcess(["--list-models", "copilot"], ws);
+		expect(listed.code).toBe(0);
+		expect(listed.stdout).toMatch(/github-copilot\/gpt-4\.1/);
+		expect(listed.stdout).toMatch(/github-copilot\/claude-sonnet-4\.5/);
+	});
+});
