@@ -5,7 +5,9 @@ import { existsSync, readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { authFilePath, readAuthFile } from "../../src/core/ai/index.js";
 import { runLoomInProcess } from "../support/loom-in-process.js";
-import { runLoom, sessionFiles, startLoom, useScriptedServer } from "../support/loom-process.js";
+import type { CommandSession } from "../../src/core/session/index.js";
+import { createAgentSession, SessionManager } from "../../src/sdk/index.js";
+import { jsonLines, runLoom, sessionFiles, startLoom, useScriptedServer } from "../support/loom-process.js";
 import { playBrowser, startPlanServers, type PlanServers } from "../support/plan-servers.js";
 import { workspace, type Workspace } from "../support/temp-dir.js";
 import { waitFor } from "../support/wait-for.js";
@@ -53,7 +55,18 @@ describe("loom login", () => {
 		expect(request.headers.authorization).toBe(`Bearer ${readAuthFile(ws.home).plans["github-copilot"]!.access}`);
 		expect(request.headers).toMatchObject({ "editor-version": expect.stringMatching(/^vscode\//), "copilot-integration-id": "vscode-chat", "openai-intent": "conversation-edits" });
 		expect(request.body.model).toBe("gpt-4.1");
-		expectNoToken(ws, [loginOutput, result.stdout, result.stderr]);
+
+		// The run says which credential it uses: in its events (the screen's footer reads them) and in /session.
+		model.enqueue({ text: "json answer" });
+		const json = await runLoom(["-p", "--mode", "json", "--provider", "github-copilot", "hi"], { ...ws, env: plans.env });
+		expect(json.code, json.stderr).toBe(0);
+		expect(jsonLines(json.stdout).find((event) => event.type === "session_open")).toMatchObject({ provider: "github-copilot", credential: "GitHub Copilot login" });
+		const { session } = await createAgentSession({ cwd: ws.cwd, loomHome: ws.home, provider: "github-copilot", sessionManager: SessionManager.inMemory() });
+		const notices: string[] = [];
+		await session.commands.get("session")!.handler("", { session: session as CommandSession, notify: (_level, text) => void notices.push(text), busy: false });
+		expect(notices.join("\n")).toMatch(/Model: github-copilot\/gpt-4\.1 · thinking \w+\nCredential: GitHub Copilot login/);
+		await session.dispose();
+		expectNoToken(ws, [loginOutput, result.stdout, result.stderr, json.stdout, json.stderr]);
 	});
 
 	it("signs in to ChatGPT by callback; requests go to the plan's Responses endpoint naming the account; a revoked login says to sign in again", async () => {

@@ -146,6 +146,10 @@ export class AgentSession extends SessionPlugs {
 	get modelId(): string {
 		return this.choice.modelId;
 	}
+	/** The login requests are signed in with ("ChatGPT login"), or undefined for an API key. */
+	get credential(): string | undefined {
+		return this.choice.credential;
+	}
 	get thinkingLevel(): ThinkingLevel {
 		return this.agent.state.thinkingLevel;
 	}
@@ -333,7 +337,8 @@ export class AgentSession extends SessionPlugs {
 		const model = this.choice.change(ref);
 		this.agent.setModel(model);
 		this.recordSettings();
-		await this.listeners.emit({ type: "model_changed", provider: model.provider, model: model.id });
+		const credential = this.choice.credential;
+		await this.listeners.emit({ type: "model_changed", provider: model.provider, model: model.id, ...(credential === undefined ? {} : { credential }) });
 	}
 
 	async setThinkingLevel(level: ThinkingLevel): Promise<void> {
