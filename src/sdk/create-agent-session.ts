@@ -59,6 +59,7 @@ import { backgroundShellsFor, installBackgroundShells } from "./background-shell
 import { type ModelOptions, modelChoice, namedModelChoice } from "./model-option.js";
 import { SessionManager } from "./session-manager.js";
 import { SessionOptionError } from "./session-option-error.js";
+import { installLoginCommand } from "./login-command.js";
 import { type ToolChoice, ToolCatalog } from "./tool-catalog.js";
 
 export interface CreateAgentSessionOptions extends ModelOptions {
@@ -214,6 +215,7 @@ export async function assembleAgentSession(options: CreateAgentSessionOptions, k
 	session.setUi(options.ui ?? stderrUi());
 	session.onDispose(() => processGroups.killAll());
 	installBackgroundShells(session, backgroundShells);
+	installLoginCommand(session, home);
 	tools.attach(session);
 	const projectTrust = new ProjectTrustGate(home, cwd, options.trustProject ?? settings.trustProjects ?? false);
 	try {

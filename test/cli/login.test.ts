@@ -2,12 +2,13 @@
 // headers; a revoked login's message; `loom logout`; the picker and the refused subscriptions; Copilot's models in
 // --list-models; and no token in any output or session file.
 import { existsSync, readFileSync } from "node:fs";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { authFilePath, readAuthFile } from "../../src/core/ai/index.js";
 import { runLoomInProcess } from "../support/loom-in-process.js";
 import type { CommandSession } from "../../src/core/session/index.js";
 import { createAgentSession, SessionManager } from "../../src/sdk/index.js";
 import { jsonLines, runLoom, sessionFiles, startLoom, useScriptedServer } from "../support/loom-process.js";
+import { ScriptedUi } from "../support/scripted-ui.js";
 import { playBrowser, startPlanServers, type PlanServers } from "../support/plan-servers.js";
 import { workspace, type Workspace } from "../support/temp-dir.js";
 import { waitFor } from "../support/wait-for.js";
@@ -120,6 +121,32 @@ describe("loom login", () => {
 		const unknown = await runLoomInProcess(["login", "nope"], ws);
 		expect(unknown.code).toBe(2);
 		expect(unknown.stderr).toMatch(/No login for "nope": choose chatgpt, github-copilot, anthropic, google/);
+	});
+
+	it("signs in from a session with /login: a picker dialog, the code as a notice, then the plan's model is usable", async () => {
+		const ws = workspace();
+		vi.stubEnv("LOOM_GITHUB_URL", plans.url);
+		vi.stubEnv("LOOM_GITHUB_API_URL", plans.url);
+		try {
+			const ui = new ScriptedUi().choose(/Claude/).choose(/GitHub Copilot/);
+			const { session } = await createAgentSession({ cwd: ws.cwd, loomHome: ws.home, provider: "github-copilot", sessionManager: SessionManager.inMemory(), ui });
+			expect(session.modelError).toMatch(/Not signed in to GitHub Copilot: run loom login github-copilot/);
+			const notices: string[] = [];
+			const ctx = { session: session as CommandSession, notify: (_level: string, text: string) => void notices.push(text), busy: false, ui };
+			const login = session.commands.get("login")!;
+			await login.handler("", ctx);
+			expect(notices.at(-1)).toMatch(/does not sign in to Claude \(Pro, Max\): Anthropic's terms/);
+			const signingIn = login.handler("", ctx);
+			const shown = await waitFor(() => notices.join("\n"), (text) => /enter the code GH-\d+/.test(text), { what: "the device code notice" });
+			plans.approve(/enter the code (GH-\d+)/.exec(shown)![1]!);
+			await signingIn;
+			expect(notices.at(-1)).toMatch(/^Signed in to GitHub Copilot\./);
+			expect(session.modelError).toBeUndefined();
+			expect(session.credential).toBe("GitHub Copilot login");
+			await session.dispose();
+		} finally {
+			vi.unstubAllEnvs();
+		}
 	});
 
 	it("lists Copilot's models, with whether a login is at hand", async () => {
