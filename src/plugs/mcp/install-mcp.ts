@@ -43,7 +43,7 @@ export function installMcp(session: AgentSession, options: InstallMcpOptions): M
 			return (await import("./open-client.js")).openClient(spec, options.clientVersion ?? "0", events, options.confine, { home: options.home, server: name });
 		},
 	});
-	session.commands.register(mcpCommand(servers));
+	session.commands.register(mcpCommand(servers, options.home));
 	if (config.servers.length === 0) return servers;
 	const names = config.servers.map((server) => server.name);
 	// A server's tool names are known once it has started: --tools may name them meanwhile.

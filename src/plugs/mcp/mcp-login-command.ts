@@ -38,7 +38,7 @@ export async function runMcpLogin(options: McpLoginOptions): Promise<number> {
 			say(removed ? `Signed out of MCP server ${server.name}.` : `No login for MCP server ${server.name}.`, options.io.stdout);
 			return 0;
 		}
-		await signIn(server.name, server.url, options, say);
+		await signInToServer({ name: server.name, url: server.url, home: options.home, env: options.io.env, say, signal: options.signal });
 		say(`Signed in to MCP server ${server.name}; every loom here uses the login from now on (in a running one: /mcp restart ${server.name}).`, options.io.stdout);
 		return 0;
 	} catch (error) {
@@ -58,17 +58,28 @@ function findServer(options: McpLoginOptions): { name: string; url: string } {
 	return { name: found.name, url: (found.spec as HttpServerSpec).url };
 }
 
-async function signIn(name: string, url: string, options: McpLoginOptions, say: (text: string) => void): Promise<void> {
+export interface ServerSignIn {
+	name: string;
+	url: string;
+	home: string;
+	env: NodeJS.ProcessEnv;
+	/** Tells the user what to open, and how it goes. */
+	say(text: string): void;
+	signal?: AbortSignal;
+}
+
+/** Signs in to one HTTP server (`loom mcp login`, `/mcp login`); its tokens end up in auth.json. */
+export async function signInToServer({ name, url, home, env, say, signal }: ServerSignIn): Promise<void> {
 	const { auth } = await import("@modelcontextprotocol/sdk/client/auth.js");
 	// A fresh sign-in: the old tokens go, the registered client stays (registered again if its callback differs).
-	updateAuthFile(options.home, (file) => {
+	updateAuthFile(home, (file) => {
 		if (file.mcp[url]) delete file.mcp[url]!.tokens;
 	});
-	const callbackPort = Number(options.io.env.LOOM_MCP_CALLBACK_PORT ?? 0);
+	const callbackPort = Number(env.LOOM_MCP_CALLBACK_PORT ?? 0);
 	const state = randomState();
-	const callback = await listenForCode({ port: Number.isInteger(callbackPort) ? callbackPort : 0, path: CALLBACK_PATH, state, signal: options.signal });
+	const callback = await listenForCode({ port: Number.isInteger(callbackPort) ? callbackPort : 0, path: CALLBACK_PATH, state, signal });
 	try {
-		const provider = new McpOAuthProvider(options.home, name, url, {
+		const provider = new McpOAuthProvider(home, name, url, {
 			redirectUrl: `http://127.0.0.1:${callback.port}${CALLBACK_PATH}`,
 			state,
 			open: (authorization) => say(`Open this page in a browser on this machine to sign in to MCP server ${name}:\n  ${authorization.toString()}`),

@@ -6,6 +6,8 @@ import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "no
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { authFilePath, readAuthFile } from "../../../src/core/ai/index.js";
+import type { CommandSession } from "../../../src/core/session/index.js";
+import { createAgentSession, SessionManager } from "../../../src/sdk/index.js";
 import { runLoom, serverFlags, sessionFiles, startLoom, useScriptedServer } from "../../support/loom-process.js";
 import { startMcpOAuthServer, type McpOAuthServer } from "../../support/mcp-oauth-server.js";
 import { playBrowser } from "../../support/plan-servers.js";
@@ -36,6 +38,11 @@ async function mcpLogin(ws: Workspace): Promise<string> {
 	expect(result.code, result.stderr).toBe(0);
 	expect(result.stdout).toMatch(/^Signed in to MCP server secure/);
 	return result.stdout + result.stderr;
+}
+
+/** Model options of a session on the scripted server. */
+function scriptedModel() {
+	return { provider: "openai", model: "scripted", baseUrl: model.openaiBaseUrl, apiKey: "test-key" };
 }
 
 /** A print run whose model calls the server's whoami tool, then answers. */
@@ -89,6 +96,29 @@ describe("MCP servers behind OAuth", () => {
 		const out = await runLoom(["mcp", "logout", "secure"], ws);
 		expect(out.stdout).toBe("Signed out of MCP server secure.\n");
 		expect(existsSync(authFilePath(ws.home))).toBe(false);
+	});
+
+	it("signs in from a running session with /mcp login, and the server starts with its tools", async () => {
+		const ws = configured();
+		const { session } = await createAgentSession({ cwd: ws.cwd, loomHome: ws.home, ...scriptedModel(), sessionManager: SessionManager.inMemory() });
+		try {
+			const notices: string[] = [];
+			const ctx = { session: session as CommandSession, notify: (_level: string, text: string) => void notices.push(text), busy: false };
+			const mcp = session.commands.get("mcp")!;
+			const listing = async () => {
+				const before = notices.length;
+				await mcp.handler("", ctx);
+				return notices.slice(before).join("\n");
+			};
+			await waitFor(listing, (text) => /secure · failed: .*loom mcp login secure/.test(text), { what: "the server to ask for a sign-in" });
+			const signingIn = mcp.handler("login secure", ctx);
+			const shown = await waitFor(() => notices.join("\n"), (text) => /\/authorize\?\S+/.test(text), { what: "the authorization URL" });
+			await playBrowser(/(http:\/\/127\.0\.0\.1:\d+\/authorize\?\S+)/.exec(shown)![1]!);
+			await signingIn;
+			expect(await listing()).toMatch(/secure · ready · http[^]*1 tool \(mcp__secure__\*\): whoami/);
+		} finally {
+			await session.dispose();
+		}
 	});
 
 	it("refuses to sign in to a server nobody configured, or one that runs as a local command", async () => {
