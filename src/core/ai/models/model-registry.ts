@@ -73,16 +73,25 @@ export class ModelRegistry {
 		return [...this.entries.values()].flatMap((entry) => [...entry.models.values()].map((model) => this.withEntry(model, entry)));
 	}
 
-	/** Every known model (catalog and models.json) with whether its provider has a key now. */
-	availableModels(): ModelListing[] {
-		return this.listModels().map((model) => ({ model, hasKey: this.apiKeyFor(model.provider) !== undefined }));
+	/**
+	 * Every known model (catalog and models.json) with whether its provider has a key now. A plan's models only
+	 * once signed in to it (or with `withPlans`, for a listing that asks for a plan by name): a plan nobody here
+	 * uses would crowd every picker and search with models that cannot be used.
+	 */
+	availableModels(withPlans = false): ModelListing[] {
+		return this.listModels()
+			.filter((model) => withPlans || this.offered(model))
+			.map((model) => ({ model, hasKey: this.apiKeyFor(model.provider) !== undefined }));
 	}
 
 	/** The known `provider/id` names closest to an id that matched none, best first. */
 	suggestModels(typed: string): string[] {
-		// A plan nobody here signed in to would only crowd the suggestions with models that cannot be used.
-		const usable = this.listModels().filter((model) => !isPlanProvider(model.provider) || this.planLogin(model.provider) !== undefined);
-		return closestModels(typed, usable);
+		return closestModels(typed, this.listModels().filter((model) => this.offered(model)));
+	}
+
+	/** A model not of a plan, or of one signed in to (or given a key in models.json). */
+	private offered(model: Model): boolean {
+		return !this.usesLogin(model.provider) || this.planLogin(model.provider) !== undefined;
 	}
 
 	find(provider: string, modelId: string): Model | undefined {
