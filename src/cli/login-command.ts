@@ -39,7 +39,8 @@ function logout(home: string, provider: string | undefined, io: RunIo): number {
 	if (provider !== undefined) findChoice(provider);
 	const removed = signOut(home, provider);
 	if (removed.length === 0) say(io, provider ? `No ${planTitle(provider)} login to remove.` : "No logins to remove.", io.stdout);
-	else say(io, `Signed out: ${removed.map((name) => (name.startsWith("MCP ") ? name : planTitle(name))).join(", ")}.`, io.stdout);
+	// planTitle names a plan, and leaves what is not one (an MCP server's URL) as it is.
+	else say(io, `Signed out: ${removed.map(planTitle).join(", ")}.`, io.stdout);
 	return EXIT.ok;
 }
 

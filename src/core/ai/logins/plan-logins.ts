@@ -2,7 +2,8 @@
 // renewing the token before it expires (so a request never goes out with a dead one), signing out. The flows
 // themselves are loaded only when they run.
 import { BUILTIN_PROVIDERS } from "../models-catalog.js";
-import { readAuthFile, updateAuthFile, type PlanLogin } from "./auth-file.js";
+import { rmSync } from "node:fs";
+import { authFilePath, readAuthFile, updateAuthFile, type PlanLogin } from "./auth-file.js";
 import type { LoginIo, LoginMethod, PlanLoginFlow } from "./login-types.js";
 import { LoginHttpError } from "./oauth-http.js";
 
@@ -78,6 +79,15 @@ export async function signIn(home: string, provider: string, method: LoginMethod
 
 /** Removes the login of `provider`, or every login (plans and MCP servers) when none is named; returns what went. */
 export function signOut(home: string, provider?: string): string[] {
+	if (provider === undefined) {
+		try {
+			readAuthFile(home);
+		} catch {
+			// A file loom cannot read holds nothing it could use: signing out of everything removes it.
+			rmSync(authFilePath(home), { force: true });
+			return [`everything in ${authFilePath(home)}`];
+		}
+	}
 	return updateAuthFile(home, (file) => {
 		if (provider === undefined) {
 			const removed = [...Object.keys(file.plans), ...Object.keys(file.mcp).map((url) => `MCP ${url}`)];

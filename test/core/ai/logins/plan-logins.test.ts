@@ -128,6 +128,11 @@ describe("plan logins", () => {
 		expect(signOut(home, "chatgpt")).toEqual([]);
 		expect(signOut(home)).toEqual(["github-copilot"]);
 		expect(existsSync(authFilePath(home))).toBe(false);
+		// A file that is not loom's JSON: a request says so, and signing out of everything removes it.
+		writeFileSync(authFilePath(home), "{not json");
+		expect(() => readAuthFile(home)).toThrow(/auth\.json is not valid JSON: remove it \(loom logout\)/);
+		signOut(home);
+		expect(existsSync(authFilePath(home))).toBe(false);
 	});
 
 	it("offers ChatGPT and Copilot, and refuses Claude and Gemini subscriptions saying why", async () => {
