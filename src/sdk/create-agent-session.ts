@@ -26,8 +26,6 @@ import {
 	type SecretMask,
 	nonInteractiveUi,
 	stderrNotice,
-	authFileSecrets,
-	readAuthFile,
 } from "../core/index.js";
 import type { NoticeLevel, ToolExecutionMode, ThinkingLevel, TodoItem } from "../core/index.js";
 import type { ExtensionFactory } from "../plugs/index.js";
@@ -60,6 +58,7 @@ import { type ModelOptions, modelChoice, namedModelChoice } from "./model-option
 import { SessionManager } from "./session-manager.js";
 import { SessionOptionError } from "./session-option-error.js";
 import { installLoginCommand } from "./login-command.js";
+import { maskWithStoredLogins } from "./login-secrets.js";
 import { type ToolChoice, ToolCatalog } from "./tool-catalog.js";
 
 export interface CreateAgentSessionOptions extends ModelOptions {
@@ -161,7 +160,8 @@ export async function assembleAgentSession(options: CreateAgentSessionOptions, k
 	const contextFiles = options.contextFiles === false ? [] : loadContextFiles(cwd, home);
 	const { selection, models } = named ?? modelChoice(options, settings, registry, previous.model);
 	const mcpCredentials = configuredMcpCredentials({ cwd, home, configs: options.mcpConfig });
-	const secrets = secretMask(process.env, [...configuredKeys(registry, options.apiKey), ...storedLoginSecrets(home)], mcpCredentials);
+	const keys = configuredKeys(registry, options.apiKey);
+	const secrets = maskWithStoredLogins(home, (tokens) => secretMask(process.env, [...keys, ...tokens], mcpCredentials));
 	// The background jobs of this session's commands end with it, not with another session of the same process.
 	const processGroups = sessionProcessGroups();
 	const redact = (text: string, live: boolean) => (live ? secrets.maskLive(text) : secrets.mask(text));
@@ -335,11 +335,3 @@ export function stderrUi(stream: NodeJS.WritableStream = process.stderr): Sessio
 	return nonInteractiveUi((level: NoticeLevel, text: string) => stream.write(stderrNotice(level, text)));
 }
 
-/** The tokens of auth.json (plans' and MCP servers'), masked like keys; none when the file cannot be read. */
-function storedLoginSecrets(home: string): string[] {
-	try {
-		return authFileSecrets(readAuthFile(home));
-	} catch {
-		return [];
-	}
-}

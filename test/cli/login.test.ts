@@ -47,10 +47,14 @@ describe("loom login", () => {
 	it("signs in to GitHub Copilot by device code, then its requests carry Copilot's token and editor headers", async () => {
 		const ws = workspace();
 		const loginOutput = await loginCopilot(ws);
-		model.enqueue({ text: "copilot answer" });
+		// The model reads auth.json: what it gets back has the tokens masked.
+		model.enqueue({ toolCalls: [{ name: "read", arguments: { path: authFilePath(ws.home) } }] }, { text: "copilot answer" });
 		const result = await runLoom(["-p", "--provider", "github-copilot", "-m", "gpt-4.1", "hi"], { ...ws, env: plans.env });
 		expect(result.stderr).toBe("");
 		expect(result.stdout).toBe("copilot answer\n");
+		const toolResult = JSON.stringify(plans.modelRequests.at(-1)!.body.messages.filter((message: { role: string }) => message.role === "tool"));
+		expect(toolResult).toContain("***");
+		for (const token of tokensOf(ws)) expect(toolResult.includes(token)).toBe(false);
 		const request = plans.modelRequests.at(-1)!;
 		expect(request.path).toBe("/copilot/chat/completions");
 		expect(request.headers.authorization).toBe(`Bearer ${readAuthFile(ws.home).plans["github-copilot"]!.access}`);
