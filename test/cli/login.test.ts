@@ -1,7 +1,7 @@
 // End to end: `loom login` for a plan, then prompts answered through the plan's endpoint with the login's token and
 // headers; a revoked login's message; `loom logout`; the picker and the refused subscriptions; Copilot's models in
 // --list-models; and no token in any output or session file.
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { authFilePath, readAuthFile } from "../../src/core/ai/index.js";
 import { runLoomInProcess } from "../support/loom-in-process.js";
@@ -95,11 +95,21 @@ describe("loom login", () => {
 		expect(request.headers["openai-beta"]).toBe("responses=experimental");
 		expect(request.body).toMatchObject({ model: "gpt-5.6-terra", stream: true, store: false });
 
-		plans.revoke(stored.access);
+		// Two minutes left: the run renews the token before its request, which carries the new one.
+		writeFileSync(authFilePath(ws.home), JSON.stringify({ plans: { chatgpt: { ...stored, expires: Date.now() + 120_000 } }, mcp: {} }));
+		model.enqueue({ text: "renewed answer" });
+		const renewedRun = await runLoom(["-p", "--provider", "chatgpt", "hi"], { ...ws, env: plans.env });
+		expect(renewedRun.stdout).toBe("renewed answer\n");
+		expect(plans.grants.at(-1)).toBe("refresh_token");
+		const renewed = readAuthFile(ws.home).plans.chatgpt!;
+		expect(renewed.access).not.toBe(stored.access);
+		expect(plans.modelRequests.at(-1)!.headers.authorization).toBe(`Bearer ${renewed.access}`);
+
+		plans.revoke(renewed.access);
 		const refused = await runLoom(["-p", "--provider", "chatgpt", "hi"], { ...ws, env: plans.env });
 		expect(refused.code).toBe(1);
 		expect(refused.stderr).toMatch(/401.*the ChatGPT login was refused: it expired or was revoked; run loom login chatgpt/);
-		expectNoToken(ws, [login.stdout, login.stderr, answered.stdout, refused.stderr]);
+		expectNoToken(ws, [login.stdout, login.stderr, answered.stdout, renewedRun.stdout, renewedRun.stderr, refused.stderr]);
 
 		const out = await runLoomInProcess(["logout", "chatgpt"], ws);
 		expect(out).toMatchObject({ code: 0, stdout: "Signed out: ChatGPT.\n" });
