@@ -18,7 +18,7 @@ export interface SignInPage {
 /** Thrown by a session's provider when the server asks for a sign-in loom cannot do by itself. */
 export class McpSignInNeeded extends Error {
 	constructor(server: string) {
-		super(`MCP server ${server} asks you to sign in (OAuth): run loom mcp login ${server}, then /mcp restart ${server} (or start loom again).`);
+		super(`MCP server ${server} asks you to sign in (OAuth): run loom mcp login ${server} (in the screen: /mcp login ${server}).`);
 		this.name = "McpSignInNeeded";
 	}
 }
