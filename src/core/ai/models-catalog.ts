@@ -13,8 +13,11 @@ export interface BuiltinProvider {
 	defaultModel: string;
 	/** What an unknown model id on this provider accepts. */
 	defaultInput: ("text" | "image")[];
-	/** A plan signed in to with `loom login` (its key is the login's token, kept in auth.json), not an API key. */
-	login?: { title: string };
+	/**
+	 * A plan signed in to with `loom login` (its key is the login's token, kept in auth.json), not an API key: its
+	 * name, and how it signs in (a browser on this machine, or a code typed on any device), the default first.
+	 */
+	login?: { title: string; methods: readonly ("browser" | "device")[] };
 }
 
 export const BUILTIN_PROVIDERS: Record<string, BuiltinProvider> = {
@@ -55,7 +58,7 @@ export const BUILTIN_PROVIDERS: Record<string, BuiltinProvider> = {
 		apiKeyEnvs: [],
 		defaultModel: "gpt-5.6-terra",
 		defaultInput: ["text", "image"],
-		login: { title: "ChatGPT" },
+		login: { title: "ChatGPT", methods: ["browser", "device"] },
 	},
 	// A GitHub Copilot plan: Chat Completions at the endpoint the Copilot token names (this one for individuals).
 	"github-copilot": {
@@ -66,7 +69,7 @@ export const BUILTIN_PROVIDERS: Record<string, BuiltinProvider> = {
 		apiKeyEnvs: [],
 		defaultModel: "gpt-4.1",
 		defaultInput: ["text", "image"],
-		login: { title: "GitHub Copilot" },
+		login: { title: "GitHub Copilot", methods: ["device"] },
 	},
 };
 

@@ -1,4 +1,5 @@
 // What a sign-in flow needs from whoever runs it (the command line, the screen) and what it gives back.
+import type { BuiltinProvider } from "../models-catalog.js";
 import type { PlanLogin } from "./auth-file.js";
 
 /** Where the user goes to approve: a page to open, and for a device flow the code to type there. */
@@ -17,7 +18,7 @@ export interface LoginIo {
 }
 
 /** How a plan is signed in to: a browser on this machine (a 127.0.0.1 callback), or a code typed anywhere. */
-export type LoginMethod = "browser" | "device";
+export type LoginMethod = NonNullable<BuiltinProvider["login"]>["methods"][number];
 
 /** One plan loom signs in to. */
 export interface PlanLoginFlow {

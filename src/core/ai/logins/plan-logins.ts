@@ -32,13 +32,10 @@ const REFUSED: Record<string, { title: string; reason: string }> = {
 	},
 };
 
-/** How each plan signs in, the first being the default. */
-const METHODS: Record<string, readonly LoginMethod[]> = { chatgpt: ["browser", "device"], "github-copilot": ["device"] };
-
 /** Every choice of the picker: the plans first, then the refused ones. */
 export function loginChoices(): LoginChoice[] {
 	const plans = Object.values(BUILTIN_PROVIDERS).flatMap((provider) =>
-		provider.login ? [{ provider: provider.name, title: provider.login.title, methods: METHODS[provider.name] ?? [] }] : [],
+		provider.login ? [{ provider: provider.name, title: provider.login.title, methods: provider.login.methods }] : [],
 	);
 	const refused = Object.entries(REFUSED).map(([provider, { title, reason }]) => ({ provider, title, methods: [], refused: reason }));
 	return [...plans, ...refused];
@@ -67,7 +64,7 @@ async function flowFor(provider: string): Promise<PlanLoginFlow> {
 /** Signs in (the flow talks to the user through `io`) and keeps the login in auth.json. */
 export async function signIn(home: string, provider: string, method: LoginMethod | undefined, io: LoginIo): Promise<PlanLogin> {
 	const flow = await flowFor(provider);
-	const methods = METHODS[provider] ?? [];
+	const methods = BUILTIN_PROVIDERS[provider]?.login?.methods ?? [];
 	const chosen = method ?? methods[0]!;
 	if (!methods.includes(chosen)) throw new Error(`${planTitle(provider)} signs in by ${methods.join(" or ")}, not by ${chosen}.`);
 	const login = await flow.login(chosen, io);
