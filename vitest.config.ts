@@ -127,6 +127,9 @@ export const PROCESS_TESTS = [
 	"test/tui/signal-exit-tmux.test.ts",
 	"test/tui/terminal-handoff-tmux.test.ts",
 	"test/tui/screen/terminal-handoff.test.ts",
+	"test/core/ai/logins/plan-logins.test.ts",
+	"test/cli/login.test.ts",
+	"test/plugs/mcp/mcp-oauth.test.ts",
 ];
 
 /**

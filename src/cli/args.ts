@@ -20,9 +20,11 @@ export interface CliOptions {
 	 * settings hooks. `loom batch`: run the tasks of a JSON Lines file (see `batch`); `loom worker`: take tasks from a
 	 * queue (see `worker`).
 	 */
-	command?: "acp" | "hooks" | "batch" | "worker";
+	command?: "acp" | "hooks" | "batch" | "worker" | "login" | "logout" | "mcp";
 	/** `loom hooks [test <event>]`: the words after `hooks`. */
 	hooksArgs?: string[];
+	/** `loom login [provider] [--device]`, `loom logout [provider]`, `loom mcp login|logout <server>`. */
+	login?: LoginCommandOptions;
 	/** `loom batch <tasks.jsonl>`'s own options. */
 	batch?: BatchCommandOptions;
 	/** `loom worker`'s own options. */
@@ -106,6 +108,15 @@ export interface ForkTarget {
 	entry?: string;
 }
 
+export interface LoginCommandOptions {
+	/** The provider (login, logout) or MCP server (mcp), when named. */
+	target?: string;
+	/** `loom mcp <verb>`'s verb. */
+	verb?: string;
+	/** --device: sign in with a code typed on another device (no browser here). */
+	device: boolean;
+}
+
 /** What parsing decided: run, or it already printed help/version (exit 0). */
 export type ParseResult = { kind: "run"; options: CliOptions } | { kind: "exit"; code: number };
 
@@ -116,6 +127,7 @@ interface Commands {
 	hooks(words: string[]): void;
 	batch(tasks: string, options: Record<string, unknown>): void;
 	worker(options: Record<string, unknown>): void;
+	login(command: "login" | "logout" | "mcp", options: LoginCommandOptions): void;
 }
 
 function buildProgram(version: string, output: ParseOutput, commands: Commands): Command {
@@ -198,6 +210,19 @@ function buildProgram(version: string, output: ParseOutput, commands: Commands):
 		.option("-j, --jobs <n>", "tasks run at once (default 1)", parsePositiveInt)
 		.option("--lock-ms <ms>", "how long a silent worker keeps its task before another takes it (default 30000)", parsePositiveInt)
 		.action((options: Record<string, unknown>) => commands.worker(options));
+	program
+		.command("login [provider]")
+		.description("sign in to a ChatGPT or GitHub Copilot plan instead of an API key (a picker when no provider is named)")
+		.option("--device", "sign in with a code typed in a browser anywhere (for SSH and hosts without a browser)")
+		.action((provider: string | undefined, raw: Record<string, unknown>) => commands.login("login", { target: provider, device: raw.device === true }));
+	program
+		.command("logout [provider]")
+		.description("remove a plan's login (every login, MCP servers' too, when no provider is named)")
+		.action((provider: string | undefined) => commands.login("logout", { target: provider, device: false }));
+	program
+		.command("mcp <verb> <server>")
+		.description("`loom mcp login <server>`: sign in to an HTTP MCP server that asks for OAuth; `loom mcp logout <server>` forgets it")
+		.action((verb: string, server: string) => commands.login("mcp", { verb, target: server, device: false }));
 	program.addHelpText(
 		"after",
 		[
@@ -215,9 +240,10 @@ function buildProgram(version: string, output: ParseOutput, commands: Commands):
 			"  loom acp                               serve an editor speaking ACP (Zed: agent_servers, see README)",
 			"  loom -p --output-schema s.json \"...\"    the answer as JSON valid against s.json",
 			"  loom batch tasks.jsonl --jobs 4        each task in its own worktree, results in results.jsonl",
+			"  loom login                             sign in to a ChatGPT or GitHub Copilot plan (no API key)",
 			"",
 			"Environment:",
-			`  ${BUILTINS.map((p) => p.apiKeyEnvs.join(" or ")).join(", ")}`,
+			`  ${BUILTINS.filter((p) => p.apiKeyEnvs.length > 0).map((p) => p.apiKeyEnvs.join(" or ")).join(", ")}`,
 			`  ${"".padEnd(39)}keys (or ${API_KEY_FLAG}; local servers: apiKey in models.json)`,
 			`  ${BUILTINS.map((p) => p.baseUrlEnv).join(", ")}`,
 			`  ${"".padEnd(39)}endpoints (or --base-url)`,
@@ -264,6 +290,7 @@ export function parseArgs(
 ): ParseResult {
 	let command: CliOptions["command"];
 	let hooksArgs: string[] | undefined;
+	let login: LoginCommandOptions | undefined;
 	let batch: BatchCommandOptions | undefined;
 	let worker: WorkerCommandOptions | undefined;
 	const program = buildProgram(version, output, {
@@ -275,6 +302,10 @@ export function parseArgs(
 		batch(tasks, raw) {
 			command = "batch";
 			batch = { tasks, jobs: (raw.jobs as number | undefined) ?? 4, results: raw.results as string | undefined, queue: raw.queue as string | undefined, collect: raw.collect === true };
+		},
+		login(name, options) {
+			command = name;
+			login = options;
 		},
 		worker(raw) {
 			command = "worker";
@@ -296,6 +327,7 @@ export function parseArgs(
 	const options: CliOptions = {
 		command,
 		...(hooksArgs ? { hooksArgs } : {}),
+		...(login ? { login } : {}),
 		batch,
 		worker,
 		outputSchema: raw.outputSchema,

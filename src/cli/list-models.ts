@@ -4,10 +4,12 @@
 // model in use (an id at --base-url) is listed though no catalog names it.
 import {
 	formatTokens,
+	isPlanProvider,
 	missingApiKeyMessage,
 	loadModelRegistry,
 	type ModelListing,
 	type ModelRegistry,
+	type ModelResolver,
 	ModelChoice,
 	stderrLine,
 	loadSettings,
@@ -49,9 +51,14 @@ export function printModelList(options: ListModelsOptions, io: ListModelsIo): nu
 		if (error instanceof SessionOptionError) throw optionUsageError(error);
 		throw error;
 	}
-	const listings: ModelListing[] = new ModelChoice(registry, chooseModel(options, settings)).availableModels();
 	const { search } = options;
 	const query = search.trim().toLowerCase();
+	// A plan's models show once signed in to it, or when the search names the plan ("copilot", "chatgpt").
+	const namesPlan = query !== "" && registry.providers().some((provider) => isPlanProvider(provider) && provider.includes(query));
+	const resolver: ModelResolver = namesPlan
+		? { resolve: (selection) => registry.resolve(selection), resolveModel: (selection) => registry.resolveModel(selection), availableModels: () => registry.availableModels(true) }
+		: registry;
+	const listings: ModelListing[] = new ModelChoice(resolver, chooseModel(options, settings)).availableModels();
 	const shown = query === "" ? listings : listings.filter(({ model }) => `${model.provider}/${model.id} ${model.name}`.toLowerCase().includes(query));
 	if (shown.length === 0) {
 		const closest = registry.suggestModels(query);

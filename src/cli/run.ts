@@ -19,6 +19,10 @@ export async function run(options: CliOptions, io: RunIo = defaultIo(), version 
 		const { runHooksCommand } = await import("./hooks-command.js");
 		return runHooksCommand(options, home, io);
 	}
+	if (options.command === "login" || options.command === "logout" || options.command === "mcp") {
+		const { runLoginCommand } = await import("./login-command.js");
+		return runLoginCommand(options, home, io);
+	}
 	if (options.pruneCheckpoints || options.exportSession) {
 		try {
 			return await runOfflineCommand(options, home, io);

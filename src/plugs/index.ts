@@ -23,7 +23,7 @@ export {
 } from "./extensions/index.js";
 export { installHooks, listHooks, readSettingsHooks, replayHooks, type SettingsHook } from "./hooks/index.js";
 export { LanguageServers, installLsp, runLspQuery, type LanguageServerSetting, type LspQuery, type LspSettings } from "./lsp/index.js";
-export { McpConfigError, configuredMcpCredentials, installMcp, serverToolPrefix } from "./mcp/index.js";
+export { McpConfigError, configuredMcpCredentials, installMcp, runMcpLogin, serverToolPrefix } from "./mcp/index.js";
 export { PLAN_MODE_NOTE, PRESENT_PLAN_TOOL, installPlanMode, planSteps, presentedPlan } from "./plan/index.js";
 export { RuleError, configuredKeys, installApprovalPolicy, sandboxPathRules, secretMask } from "./policy/index.js";
 export { installResources } from "./resources/index.js";

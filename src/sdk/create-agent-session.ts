@@ -57,6 +57,8 @@ import { backgroundShellsFor, installBackgroundShells } from "./background-shell
 import { type ModelOptions, modelChoice, namedModelChoice } from "./model-option.js";
 import { SessionManager } from "./session-manager.js";
 import { SessionOptionError } from "./session-option-error.js";
+import { installLoginCommand } from "./login-command.js";
+import { maskWithStoredLogins } from "./login-secrets.js";
 import { type ToolChoice, ToolCatalog } from "./tool-catalog.js";
 
 export interface CreateAgentSessionOptions extends ModelOptions {
@@ -158,7 +160,8 @@ export async function assembleAgentSession(options: CreateAgentSessionOptions, k
 	const contextFiles = options.contextFiles === false ? [] : loadContextFiles(cwd, home);
 	const { selection, models } = named ?? modelChoice(options, settings, registry, previous.model);
 	const mcpCredentials = configuredMcpCredentials({ cwd, home, configs: options.mcpConfig });
-	const secrets = secretMask(process.env, configuredKeys(registry, options.apiKey), mcpCredentials);
+	const keys = configuredKeys(registry, options.apiKey);
+	const secrets = maskWithStoredLogins(home, (tokens) => secretMask(process.env, [...keys, ...tokens], mcpCredentials));
 	// The background jobs of this session's commands end with it, not with another session of the same process.
 	const processGroups = sessionProcessGroups();
 	const redact = (text: string, live: boolean) => (live ? secrets.maskLive(text) : secrets.mask(text));
@@ -212,6 +215,7 @@ export async function assembleAgentSession(options: CreateAgentSessionOptions, k
 	session.setUi(options.ui ?? stderrUi());
 	session.onDispose(() => processGroups.killAll());
 	installBackgroundShells(session, backgroundShells);
+	installLoginCommand(session, home);
 	tools.attach(session);
 	const projectTrust = new ProjectTrustGate(home, cwd, options.trustProject ?? settings.trustProjects ?? false);
 	try {
@@ -330,3 +334,4 @@ async function extensionModules(): Promise<Record<string, unknown>> {
 export function stderrUi(stream: NodeJS.WritableStream = process.stderr): SessionUi {
 	return nonInteractiveUi((level: NoticeLevel, text: string) => stream.write(stderrNotice(level, text)));
 }
+

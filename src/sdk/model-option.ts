@@ -84,6 +84,8 @@ function withModel(registry: ModelRegistry, model: Model): ModelResolver {
 			if (!names(selection)) return registry.resolve(selection);
 			return { model: resolveModel(selection), apiKey: registry.requireApiKey(model.provider, selection.apiKey) };
 		},
+		freshApiKey: (provider, explicit) => registry.freshApiKey(provider, explicit),
+		credentialFor: (provider, explicit) => registry.credentialFor(provider, explicit),
 		availableModels() {
 			const others = registry.availableModels().filter((listing) => !(listing.model.provider === model.provider && listing.model.id === model.id));
 			return [{ model, hasKey: registry.apiKeyFor(model.provider) !== undefined }, ...others];

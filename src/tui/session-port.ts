@@ -46,6 +46,8 @@ export interface SessionPort extends CommandSession {
 
 	/** The current model; contextWindow in tokens; `input`: what it takes (["text", "image"]), unknown: anything. */
 	readonly model: { id: string; provider: string; contextWindow: number; input?: readonly string[] } | undefined;
+	/** The login the model's requests are signed in with ("ChatGPT login"), undefined for an API key. Optional. */
+	readonly credential?: string;
 	readonly cwd: string;
 	/** The conversation, shown when a saved session is opened. Optional. */
 	readonly messages?: readonly AgentMessage[];

@@ -107,7 +107,7 @@ describe("loom -m", () => {
 		const ws = workspace();
 		const provider = await runLoom(["-p", "--provider", "nope", "hi"], ws);
 		expect(provider.code).toBe(2);
-		expect(provider.stderr).toMatch(/^loom: --provider: Unknown provider "nope"\. Known providers: anthropic, openai, google\./);
+		expect(provider.stderr).toMatch(/^loom: --provider: Unknown provider "nope"\. Known providers: anthropic, openai, google, chatgpt, github-copilot\./);
 		const prefixed = await runLoom(["--mode", "json", "-m", "nope/x", "hi"], ws);
 		expect(prefixed.code).toBe(2);
 		expect(prefixed.stdout).toBe("");

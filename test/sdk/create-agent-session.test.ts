@@ -127,7 +127,7 @@ describe("createAgentSession's options mirror the command line", () => {
 		await expect(typo).rejects.toBeInstanceOf(SessionOptionError);
 		await expect(typo).rejects.toMatchObject({ option: "model", problem: expect.stringMatching(/^Unknown model "gpt-5\.6-tera"\. Closest known: openai\/gpt-5\.6-terra\. /) });
 		const provider = createAgentSession(scriptedSdkOptions(server, ws, { provider: "nowhere", model: undefined }));
-		await expect(provider).rejects.toMatchObject({ option: "provider", problem: expect.stringMatching(/^Unknown provider "nowhere"\. Known providers: anthropic, openai, google\./) });
+		await expect(provider).rejects.toMatchObject({ option: "provider", problem: expect.stringMatching(/^Unknown provider "nowhere"\. Known providers: anthropic, openai, google, chatgpt, github-copilot\./) });
 		const prefixed = createAgentSession(scriptedSdkOptions(server, ws, { provider: undefined, model: "nope/x" }));
 		await expect(prefixed).rejects.toMatchObject({ option: "model", problem: expect.stringMatching(/^Unknown provider "nope" in "nope\/x"/) });
 		expect(server.requests).toHaveLength(0);

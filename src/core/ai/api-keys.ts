@@ -20,6 +20,8 @@ export interface MissingKeyContext {
 export function missingApiKeyMessage(provider: string, { modelsJsonPath = "models.json", keyOption = API_KEY_OPTION, variable }: MissingKeyContext = {}): string {
 	const start = `No API key for provider "${provider}"`;
 	if (variable) return `${start}: ${modelsJsonPath} reads it from ${variable}, which is not set. Set ${variable} or pass ${keyOption}.`;
+	const plan = BUILTIN_PROVIDERS[provider]?.login;
+	if (plan) return `Not signed in to ${plan.title}: run loom login ${provider}.`;
 	const [first, ...others] = BUILTIN_PROVIDERS[provider]?.apiKeyEnvs ?? [];
 	if (first) {
 		const alternatives = others.length > 0 ? ` (or ${others.join(", ")})` : "";

@@ -44,6 +44,30 @@ export {
 	type PromptOptions,
 } from "./messages.js";
 export { BUILTIN_MODELS, BUILTIN_PROVIDERS, placeholderModel } from "./models-catalog.js";
+export {
+	authFilePath,
+	authFileSecrets,
+	createPkce,
+	freshPlanLogin,
+	listenForCode,
+	isPlanProvider,
+	loginChoices,
+	loginProblem,
+	planTitle,
+	randomState,
+	readAuthFile,
+	REFRESH_MARGIN_MS,
+	signIn,
+	signOut,
+	updateAuthFile,
+	type AuthFile,
+	type LoginChoice,
+	type LoginInstructions,
+	type LoginIo,
+	type LoginMethod,
+	type McpServerLogin,
+	type PlanLogin,
+} from "./logins/index.js";
 export { ModelRegistry, loadModelRegistry, parseModelsJson, type ModelListing } from "./models/index.js";
 export { preloadModelSdk, streamModel } from "./stream-model.js";
 export {

@@ -13,6 +13,11 @@ export interface BuiltinProvider {
 	defaultModel: string;
 	/** What an unknown model id on this provider accepts. */
 	defaultInput: ("text" | "image")[];
+	/**
+	 * A plan signed in to with `loom login` (its key is the login's token, kept in auth.json), not an API key: its
+	 * name, and how it signs in (a browser on this machine, or a code typed on any device), the default first.
+	 */
+	login?: { title: string; methods: readonly ("browser" | "device")[] };
 }
 
 export const BUILTIN_PROVIDERS: Record<string, BuiltinProvider> = {
@@ -43,6 +48,28 @@ export const BUILTIN_PROVIDERS: Record<string, BuiltinProvider> = {
 		apiKeyEnvs: ["GEMINI_API_KEY", "GOOGLE_API_KEY"],
 		defaultModel: "gemini-3.1-pro",
 		defaultInput: ["text", "image"],
+	},
+	// A ChatGPT plan: the Responses API at the endpoint Codex uses; the login adds the account header.
+	chatgpt: {
+		name: "chatgpt",
+		api: "openai-responses",
+		baseUrl: "https://chatgpt.com/backend-api/codex",
+		baseUrlEnv: "LOOM_CHATGPT_BASE_URL",
+		apiKeyEnvs: [],
+		defaultModel: "gpt-5.6-terra",
+		defaultInput: ["text", "image"],
+		login: { title: "ChatGPT", methods: ["browser", "device"] },
+	},
+	// A GitHub Copilot plan: Chat Completions at the endpoint the Copilot token names (this one for individuals).
+	"github-copilot": {
+		name: "github-copilot",
+		api: "openai-completions",
+		baseUrl: "https://api.individual.githubcopilot.com",
+		baseUrlEnv: "LOOM_COPILOT_BASE_URL",
+		apiKeyEnvs: [],
+		defaultModel: "gpt-4.1",
+		defaultInput: ["text", "image"],
+		login: { title: "GitHub Copilot", methods: ["device"] },
 	},
 };
 
@@ -102,6 +129,18 @@ const GPT: ModelFamily = {
 	cachePrices: (input) => ({ cacheRead: input / 10, cacheWrite: 0 }),
 };
 
+/** The plan's models cost nothing per token (the subscription pays). */
+const CHATGPT_PLAN: ModelFamily = { ...GPT, provider: "chatgpt", cachePrices: () => ({ cacheRead: 0, cacheWrite: 0 }) };
+
+/** Copilot's models, each through Chat Completions; its windows are smaller than the vendors' own. */
+const COPILOT: ModelFamily = {
+	provider: "github-copilot",
+	api: "openai-completions",
+	contextWindow: 128_000,
+	maxTokens: 16_384,
+	cachePrices: () => ({ cacheRead: 0, cacheWrite: 0 }),
+};
+
 const GEMINI: ModelFamily = {
 	provider: "google",
 	api: "google-generative-ai",
@@ -148,4 +187,13 @@ export const BUILTIN_MODELS: readonly Model[] = Object.freeze([
 	model(GEMINI, "gemini-3.5-flash", "Gemini 3.5 Flash", 1.5, 9),
 	model(GEMINI, "gemini-3-flash", "Gemini 3 Flash", 0.5, 3),
 	model(GEMINI, "gemini-3.1-flash-lite", "Gemini 3.1 Flash-Lite", 0.25, 1.5),
+	model(CHATGPT_PLAN, "gpt-5.6-sol", "GPT-5.6 Sol (ChatGPT plan)", 0, 0),
+	model(CHATGPT_PLAN, "gpt-5.6-terra", "GPT-5.6 Terra (ChatGPT plan)", 0, 0),
+	model(CHATGPT_PLAN, "gpt-5.6-luna", "GPT-5.6 Luna (ChatGPT plan)", 0, 0),
+	{ ...model(COPILOT, "gpt-4.1", "GPT-4.1 (Copilot)", 0, 0), reasoning: false },
+	{ ...model(COPILOT, "gpt-4o", "GPT-4o (Copilot)", 0, 0), reasoning: false },
+	model(COPILOT, "gpt-5-mini", "GPT-5 mini (Copilot)", 0, 0),
+	model(COPILOT, "claude-sonnet-4.5", "Claude Sonnet 4.5 (Copilot)", 0, 0),
+	model(COPILOT, "claude-haiku-4.5", "Claude Haiku 4.5 (Copilot)", 0, 0),
+	model(COPILOT, "gemini-2.5-pro", "Gemini 2.5 Pro (Copilot)", 0, 0),
 ]);

@@ -90,7 +90,7 @@ export class AgentSession extends SessionPlugs {
 		});
 		this.stopAgentEvents = this.agent.subscribe((event) => this.onAgentEvent(event));
 		const emit = (event: SessionEvent) => this.listeners.emit(event);
-		const host = { agent: this.agent, store: () => this.record.store, apiKey: () => this.choice.apiKey, emit, tools: () => this.toolSet.known };
+		const host = { agent: this.agent, store: () => this.record.store, apiKey: () => this.choice.currentApiKey(), emit, tools: () => this.toolSet.known };
 		this.compaction = new SessionCompaction(host, { ...options, settings: options.compaction });
 		this.runner = new SessionRunner({
 			agent: this.agent,
@@ -145,6 +145,10 @@ export class AgentSession extends SessionPlugs {
 	}
 	get modelId(): string {
 		return this.choice.modelId;
+	}
+	/** The login requests are signed in with ("ChatGPT login"), or undefined for an API key. */
+	get credential(): string | undefined {
+		return this.choice.credential;
 	}
 	get thinkingLevel(): ThinkingLevel {
 		return this.agent.state.thinkingLevel;
@@ -333,7 +337,8 @@ export class AgentSession extends SessionPlugs {
 		const model = this.choice.change(ref);
 		this.agent.setModel(model);
 		this.recordSettings();
-		await this.listeners.emit({ type: "model_changed", provider: model.provider, model: model.id });
+		const credential = this.choice.credential;
+		await this.listeners.emit({ type: "model_changed", provider: model.provider, model: model.id, ...(credential === undefined ? {} : { credential }) });
 	}
 
 	async setThinkingLevel(level: ThinkingLevel): Promise<void> {

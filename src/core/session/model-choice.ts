@@ -22,6 +22,10 @@ export interface ModelResolver {
 	resolveModel(selection: ModelSelection): Model;
 	/** Every model known, with whether its provider has a key now (for pickers and lists). */
 	availableModels(): ModelListing[];
+	/** The key a request carries now (a plan's login renewed when due); rejects with what to do when there is none. */
+	freshApiKey?(provider: string, explicit?: string): Promise<string | undefined>;
+	/** The login a provider's requests are signed in with, in words ("ChatGPT login"), or undefined for a key. */
+	credentialFor?(provider: string, explicit?: string): string | undefined;
 }
 
 export class ModelChoice {
@@ -46,6 +50,16 @@ export class ModelChoice {
 	}
 	get apiKey(): string | undefined {
 		return this.resolved?.apiKey;
+	}
+	/** The key for the next request: a plan's login is renewed first when about to expire (may reject, saying why). */
+	async currentApiKey(): Promise<string | undefined> {
+		if (!this.resolved) return undefined;
+		if (!this.resolver.freshApiKey) return this.resolved.apiKey;
+		return (await this.resolver.freshApiKey(this.provider, this.selection.apiKey)) ?? this.resolved.apiKey;
+	}
+	/** What requests are signed in with when it is a login, not a key ("GitHub Copilot login"), for the footer and /session. */
+	get credential(): string | undefined {
+		return this.resolver.credentialFor?.(this.provider, this.selection.apiKey);
 	}
 	get provider(): string {
 		return this.model.provider;

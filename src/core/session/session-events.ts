@@ -97,6 +97,8 @@ export type SessionOwnEvent =
 			cwd: string;
 			provider: string;
 			model: string;
+			/** The login requests are signed in with ("GitHub Copilot login"); absent for an API key. */
+			credential?: string;
 			thinkingLevel: ThinkingLevel;
 			/** Messages loaded from an existing session file. */
 			messageCount: number;
@@ -118,7 +120,8 @@ export type SessionOwnEvent =
 	| { type: "retry_scheduled"; attempt: number; maxRetries: number; delayMs: number; reason: string }
 	| { type: "retry_finished"; attempt: number; success: boolean }
 	| { type: "queue_changed"; steering: string[]; followUp: string[] }
-	| { type: "model_changed"; provider: string; model: string }
+	/** `credential`: the login requests are signed in with ("ChatGPT login"), absent for an API key. */
+	| { type: "model_changed"; provider: string; model: string; credential?: string }
 	| { type: "thinking_changed"; level: ThinkingLevel }
 	| { type: "compaction_start"; reason: CompactionReason }
 	| {

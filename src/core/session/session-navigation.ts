@@ -126,6 +126,7 @@ export class SessionNavigation {
 			cwd: this.host.options.cwd,
 			provider: choice.provider,
 			model: choice.modelId,
+			...(choice.credential === undefined ? {} : { credential: choice.credential }),
 			thinkingLevel: agent.state.thinkingLevel,
 			messageCount: agent.state.messages.length,
 			...(this.host.record.taint === undefined ? {} : { taint: this.host.record.taint }),

@@ -3,3 +3,4 @@ export { installMcp } from "./install-mcp.js";
 export { serverToolPrefix } from "./tool-names.js";
 export { McpConfigError } from "./mcp-config.js";
 export { configuredMcpCredentials } from "./config-credentials.js";
+export { runMcpLogin } from "./mcp-login-command.js";

@@ -38,9 +38,12 @@ export function installMcp(session: AgentSession, options: InstallMcpOptions): M
 		// A server's messages may echo its configured credentials.
 		notify: (level, text) => session.ui.notify(level, session.maskSecrets(text)),
 		// The SDK loads here, on the first server's start: a session without servers never loads it.
-		open: async (spec, events) => (await import("./open-client.js")).openClient(spec, options.clientVersion ?? "0", events, options.confine),
+		open: async (spec, events) => {
+			const name = config.servers.find((server) => server.spec === spec)?.name ?? "server";
+			return (await import("./open-client.js")).openClient(spec, options.clientVersion ?? "0", events, options.confine, { home: options.home, server: name });
+		},
 	});
-	session.commands.register(mcpCommand(servers));
+	session.commands.register(mcpCommand(servers, options.home));
 	if (config.servers.length === 0) return servers;
 	const names = config.servers.map((server) => server.name);
 	// A server's tool names are known once it has started: --tools may name them meanwhile.

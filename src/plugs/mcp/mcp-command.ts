@@ -8,11 +8,11 @@ import { serverToolPrefix } from "./tool-names.js";
 /** Tool names listed under a server before the rest are counted. */
 const LISTED_TOOLS = 30;
 
-export function mcpCommand<S>(servers: McpServers): CommandDefinition<S> {
+export function mcpCommand<S>(servers: McpServers, home: string): CommandDefinition<S> {
 	return {
 		name: "mcp",
-		argsHint: "[restart <server>]",
-		description: "MCP servers: their state and tools (restart <server> starts one again)",
+		argsHint: "[restart|login <server>]",
+		description: "MCP servers: their state and tools (restart <server> starts one again; login <server> signs in with OAuth)",
 		source: "builtin",
 		async handler(args, ctx) {
 			const [verb, ...rest] = args.split(/\s+/).filter(Boolean);
@@ -20,8 +20,8 @@ export function mcpCommand<S>(servers: McpServers): CommandDefinition<S> {
 				ctx.notify("info", describeServers(servers));
 				return;
 			}
-			if (verb !== "restart" || rest.length !== 1) {
-				ctx.notify("error", "Usage: /mcp (list the servers) or /mcp restart <server>.");
+			if ((verb !== "restart" && verb !== "login") || rest.length !== 1) {
+				ctx.notify("error", "Usage: /mcp (list the servers), /mcp restart <server> or /mcp login <server>.");
 				return;
 			}
 			const connection = servers.connections.find((candidate) => candidate.name === rest[0]);
@@ -32,6 +32,20 @@ export function mcpCommand<S>(servers: McpServers): CommandDefinition<S> {
 			if (!connection.startable || connection.state === "unusable") {
 				ctx.notify("error", `MCP server ${connection.name} cannot be started: ${stateText(connection)}.`);
 				return;
+			}
+			if (verb === "login") {
+				const spec = connection.entry.spec;
+				if (!spec || spec.transport === "stdio") {
+					ctx.notify("error", `MCP server ${connection.name} runs as a local command; only HTTP servers sign in with OAuth.`);
+					return;
+				}
+				try {
+					const { signInToServer } = await import("./mcp-login-command.js");
+					await signInToServer({ name: connection.name, url: spec.url, home, env: process.env, say: (text) => ctx.notify("info", text) });
+				} catch (error) {
+					ctx.notify("error", `Signing in to MCP server ${connection.name} failed: ${(error as Error).message}`);
+					return;
+				}
 			}
 			await connection.restart();
 			// A failure was reported as it happened.

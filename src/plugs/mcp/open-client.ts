@@ -11,6 +11,7 @@ import type { jsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/t
 import { type ConfineSpawn, errorMessageWithCause } from "../../core/index.js";
 import { type FailureKind, formatMs, RequestFailure, schemaIssuesText } from "./call-errors.js";
 import type { McpServerSpec } from "./mcp-config.js";
+import { McpOAuthProvider } from "./oauth-provider.js";
 import { ProcessGroupTransport } from "./stdio-transport.js";
 import type { McpCallResult } from "./tool-result.js";
 
@@ -39,8 +40,14 @@ export interface OpenClient {
 	close(): Promise<void>;
 }
 
-export async function openClient(spec: McpServerSpec, version: string, events: ClientEvents, confine?: ConfineSpawn): Promise<OpenClient> {
-	const transport = createTransport(spec, confine);
+/** Whose OAuth login an HTTP server's requests carry: loom's home (auth.json) and the server's name. */
+export interface ClientLogin {
+	home: string;
+	server: string;
+}
+
+export async function openClient(spec: McpServerSpec, version: string, events: ClientEvents, confine?: ConfineSpawn, login?: ClientLogin): Promise<OpenClient> {
+	const transport = createTransport(spec, confine, login);
 	const client = new Client(
 		{ name: "loom", version },
 		{
@@ -114,9 +121,12 @@ const lenientValidator: jsonSchemaValidator = {
 	},
 };
 
-function createTransport(spec: McpServerSpec, confine: ConfineSpawn | undefined): Transport {
+function createTransport(spec: McpServerSpec, confine: ConfineSpawn | undefined, login: ClientLogin | undefined): Transport {
 	if (spec.transport === "stdio") return new ProcessGroupTransport(spec, confine);
-	const options = { requestInit: { headers: spec.headers } };
+	// With a login, the SDK adds its token, renews it on a 401 (refresh token), and a server that asks for a sign-in
+	// loom has not done fails saying `loom mcp login <server>`.
+	const authProvider = login ? new McpOAuthProvider(login.home, login.server, spec.url) : undefined;
+	const options = { requestInit: { headers: spec.headers }, ...(authProvider ? { authProvider } : {}) };
 	return spec.transport === "sse" ? new SSEClientTransport(new URL(spec.url), options) : new StreamableHTTPClientTransport(new URL(spec.url), options);
 }
 

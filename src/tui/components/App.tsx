@@ -69,6 +69,7 @@ function viewFromSession(session: SessionPort): ScreenView {
 		file: session.sessionFile,
 		model: session.model?.id,
 		provider: session.model?.provider,
+		credential: session.credential,
 		thinkingLevel: session.thinkingLevel,
 		messageCount: session.messageCount,
 		approvalMode: session.approvalMode,

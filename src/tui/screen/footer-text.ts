@@ -54,7 +54,7 @@ export function infoRow(view: Pick<ScreenView, "usage" | "contextTokens" | "sess
 	// Names and paths from settings, models.json or the file system: shown as they are, controls written out.
 	const info = fitFooterInfo(
 		{
-			model: session.model ? showControls(session.provider ? `${session.provider}/${session.model}` : session.model) : "no model",
+			model: session.model ? showControls(`${session.provider ? `${session.provider}/${session.model}` : session.model}${session.credential ? ` (${session.credential})` : ""}`) : "no model",
 			thinking: session.thinkingLevel ? `thinking ${session.thinkingLevel}` : undefined,
 			directory: session.cwd ? showControls(shortenPath(session.cwd, home)) : undefined,
 			tokens: `↑${formatTokens(usage.input + usage.cacheRead + usage.cacheWrite)} ↓${formatTokens(usage.output)}`,

@@ -85,6 +85,7 @@ export function reduceView(view: ScreenView, event: ScreenEvent, now: number): S
 					cwd: event.cwd,
 					provider: event.provider,
 					model: event.model,
+					credential: event.credential,
 					thinkingLevel: event.thinkingLevel,
 					messageCount: event.messageCount,
 					taint: event.taint,
@@ -109,7 +110,7 @@ export function reduceView(view: ScreenView, event: ScreenEvent, now: number): S
 			return { ...view, queue: { steering: [...event.steering], followUp: [...event.followUp] } };
 		case "model_changed":
 			// The conversation stays as it was: its size is measured against the new model's window from now on.
-			return appendItems({ ...view, session: { ...view.session, provider: event.provider, model: event.model } }, [
+			return appendItems({ ...view, session: { ...view.session, provider: event.provider, model: event.model, credential: event.credential } }, [
 				{ kind: "notice", level: "info", text: `Model: ${event.provider}/${event.model}` },
 			]);
 		case "thinking_changed":

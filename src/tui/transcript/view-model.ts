@@ -106,6 +106,8 @@ export interface SessionInfoView {
 	cwd?: string;
 	provider?: string;
 	model?: string;
+	/** The login the model's requests are signed in with ("ChatGPT login"); undefined for an API key. */
+	credential?: string;
 	thinkingLevel?: ThinkingLevel;
 	messageCount: number;
 	/** Undefined when no approval policy is installed. */

@@ -274,7 +274,7 @@ describe("/mcp", () => {
 				text: "MCP server needs was not started: ${LOOM_TEST_NOT_SET} is not set in the environment: set it, or give a default like ${LOOM_TEST_NOT_SET:-default} (test config).",
 			},
 		]);
-		const [text, ...rest] = await run(mcpCommand(mcp.servers), "");
+		const [text, ...rest] = await run(mcpCommand(mcp.servers, tempDir()), "");
 		expect(rest).toEqual([]);
 		const lines = text!.split("\n");
 		expect(lines[0]).toBe("info: MCP servers:");
@@ -294,14 +294,14 @@ describe("/mcp", () => {
 		await mcp.ready();
 		const first = await waitForPid(join(dir, "pid"));
 		writeFileSync(join(dir, "pid"), "");
-		const command = mcpCommand(mcp.servers);
+		const command = mcpCommand(mcp.servers, tempDir());
 		expect(await run(command, "restart everything")).toEqual([expect.stringMatching(/^info: MCP server everything is ready: \d+ tools\.$/)]);
 		const second = await waitForPid(join(dir, "pid"));
 		expect(second).not.toBe(first);
 		expect(await processesGone([first])).toBe(true);
 		expect(await run(command, "restart off")).toEqual(["error: MCP server off cannot be started: disabled in its configuration."]);
 		expect(await run(command, "restart github")).toEqual(["error: No MCP server is named github; configured: everything, off."]);
-		expect(await run(command, "stop everything")).toEqual(["error: Usage: /mcp (list the servers) or /mcp restart <server>."]);
+		expect(await run(command, "stop everything")).toEqual(["error: Usage: /mcp (list the servers), /mcp restart <server> or /mcp login <server>."]);
 		expect(mcp.notices).toEqual([]);
 	});
 

@@ -39,4 +39,9 @@ describe("footer text", () => {
 		expect(infoRow({ ...base, contextTokens: 96_000 }, 100, 100_000).contextColor).toBe("red");
 		expect(infoRow(base, 100)).toEqual({ info: expect.stringContaining("$0.04") });
 	});
+
+	it("names the login a plan's requests are signed in with beside the model", () => {
+		const signedIn = { ...base, session: { ...base.session, provider: "chatgpt", model: "gpt-5.6-terra", credential: "ChatGPT login" } };
+		expect(infoRow(signedIn, 120).info).toMatch(/^chatgpt\/gpt-5\.6-terra \(ChatGPT login\) · thinking medium/);
+	});
 });

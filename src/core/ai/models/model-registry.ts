@@ -1,12 +1,14 @@
 // Which model to talk to and with which key: the built-in catalog merged with models.json, base URLs
 // and keys from options, environment and file, and errors that say exactly what to set, with the known models
 // closest to an id that matched none ("did you mean", for -m, /model and --list-models).
+import { statSync } from "node:fs";
 import { join } from "node:path";
 import { editDistance } from "../../lib/index.js";
 import type { Api, Model } from "../llm-types.js";
 import { API_KEY_OPTION, envApiKey, missingApiKeyMessage } from "../api-keys.js";
 import { BUILTIN_MODELS, BUILTIN_PROVIDERS, DEFAULT_MODEL_LIMITS, DEFAULT_PROVIDER, FREE } from "../models-catalog.js";
 import { type ModelsJson, type ModelsJsonModel, type ModelsJsonProvider, readModelsJson } from "./models-json.js";
+import { authFilePath, freshPlanLogin, isPlanProvider, planRequestHeaders, readAuthFile, type AuthFile, type PlanLogin } from "../logins/index.js";
 
 export interface ModelRequest {
 	provider?: string;
@@ -42,6 +44,7 @@ interface ProviderEntry {
 
 export class ModelRegistry {
 	private readonly entries = new Map<string, ProviderEntry>();
+	private logins: { stamp: string; file: AuthFile | undefined } | undefined;
 
 	constructor(
 		config: ModelsJson,
@@ -50,6 +53,8 @@ export class ModelRegistry {
 		private readonly env: NodeJS.ProcessEnv = process.env,
 		/** How the caller's user passes a key, as the missing-key messages name it: the command line's flag, or the SDK's option. */
 		private readonly keyOption = API_KEY_OPTION,
+		/** loom's home, whose auth.json holds the plans' logins (ChatGPT, Copilot); none: no logins. */
+		private readonly loginHome?: string,
 	) {
 		for (const builtin of Object.values(BUILTIN_PROVIDERS)) {
 			const models = new Map(BUILTIN_MODELS.filter((m) => m.provider === builtin.name).map((m) => [m.id, { ...m }]));
@@ -68,14 +73,25 @@ export class ModelRegistry {
 		return [...this.entries.values()].flatMap((entry) => [...entry.models.values()].map((model) => this.withEntry(model, entry)));
 	}
 
-	/** Every known model (catalog and models.json) with whether its provider has a key now. */
-	availableModels(): ModelListing[] {
-		return this.listModels().map((model) => ({ model, hasKey: this.apiKeyFor(model.provider) !== undefined }));
+	/**
+	 * Every known model (catalog and models.json) with whether its provider has a key now. A plan's models only
+	 * once signed in to it (or with `withPlans`, for a listing that asks for a plan by name): a plan nobody here
+	 * uses would crowd every picker and search with models that cannot be used.
+	 */
+	availableModels(withPlans = false): ModelListing[] {
+		return this.listModels()
+			.filter((model) => withPlans || this.offered(model))
+			.map((model) => ({ model, hasKey: this.apiKeyFor(model.provider) !== undefined }));
 	}
 
 	/** The known `provider/id` names closest to an id that matched none, best first. */
 	suggestModels(typed: string): string[] {
-		return closestModels(typed, this.listModels());
+		return closestModels(typed, this.listModels().filter((model) => this.offered(model)));
+	}
+
+	/** A model not of a plan, or of one signed in to (or given a key in models.json). */
+	private offered(model: Model): boolean {
+		return !this.usesLogin(model.provider) || this.planLogin(model.provider) !== undefined;
 	}
 
 	find(provider: string, modelId: string): Model | undefined {
@@ -108,14 +124,55 @@ export class ModelRegistry {
 		return { model, apiKey: this.requireApiKey(model.provider, request.apiKey) };
 	}
 
-	/** Explicit key, else models.json (a literal or "$ENV_VAR"), else the provider's standard variable. */
+	/**
+	 * Explicit key, else models.json (a literal or "$ENV_VAR"), else the provider's standard variable, else (a plan)
+	 * the login's token as stored, which may be due for renewal: requests take freshApiKey's.
+	 */
 	apiKeyFor(provider: string, explicit?: string): string | undefined {
 		if (explicit) return explicit;
 		const entry = this.entries.get(provider);
 		if (!entry) return undefined;
 		const configured = entry.apiKey ? this.expand(entry.apiKey) : undefined;
 		if (configured) return configured;
-		return envApiKey(entry.name, this.env);
+		return envApiKey(entry.name, this.env) ?? this.planLogin(entry.name)?.access;
+	}
+
+	/**
+	 * The key a request to `provider` carries now: as apiKeyFor, but a plan's token is renewed first when it is
+	 * about to expire. Rejects with a message naming `loom login` when the login is gone or refused.
+	 */
+	async freshApiKey(provider: string, explicit?: string): Promise<string | undefined> {
+		const key = this.apiKeyFor(provider, explicit);
+		if (explicit || !this.usesLogin(provider) || this.loginHome === undefined) return key;
+		return (await freshPlanLogin(this.loginHome, provider, this.env)).access;
+	}
+
+	/** What a run of `provider` is signed in with, for the footer and /session: "ChatGPT login (account …)" or undefined. */
+	credentialFor(provider: string, explicit?: string): string | undefined {
+		if (explicit || !this.usesLogin(provider)) return undefined;
+		const login = this.planLogin(provider);
+		return login ? `${BUILTIN_PROVIDERS[provider]!.login!.title} login` : undefined;
+	}
+
+	/** A plan whose key is nothing but its login (models.json gives it none). */
+	private usesLogin(provider: string): boolean {
+		const entry = this.entries.get(provider);
+		return isPlanProvider(provider) && !(entry?.apiKey && this.expand(entry.apiKey));
+	}
+
+	private planLogin(provider: string): PlanLogin | undefined {
+		if (this.loginHome === undefined || !isPlanProvider(provider)) return undefined;
+		try {
+			// Read again only when the file changed (a listing asks once per model; another loom may sign in).
+			const path = authFilePath(this.loginHome);
+			const stat = statSync(path, { throwIfNoEntry: false });
+			const stamp = stat ? `${stat.mtimeMs}:${stat.size}:${stat.ino}` : "none";
+			if (this.logins?.stamp !== stamp) this.logins = { stamp, file: stat ? readAuthFile(this.loginHome) : undefined };
+			return this.logins.file?.plans[provider];
+		} catch {
+			// A broken auth.json: the message comes with the request (freshApiKey reads it too).
+			return undefined;
+		}
 	}
 
 	requireApiKey(provider: string, explicit?: string): string {
@@ -197,10 +254,13 @@ export class ModelRegistry {
 
 	private withEntry(model: Model, entry: ProviderEntry): Model {
 		const envBaseUrl = BUILTIN_PROVIDERS[entry.name] ? this.env[BUILTIN_PROVIDERS[entry.name]!.baseUrlEnv] : undefined;
-		const headers = entry.headers || model.headers ? { ...entry.headers, ...model.headers } : undefined;
+		// A plan's login names the account's endpoint and the headers its requests carry.
+		const login = this.usesLogin(entry.name) ? this.planLogin(entry.name) : undefined;
+		const loginHeaders = login ? planRequestHeaders(entry.name, login) : undefined;
+		const headers = entry.headers || model.headers || loginHeaders ? { ...loginHeaders, ...entry.headers, ...model.headers } : undefined;
 		return {
 			...model,
-			baseUrl: envBaseUrl || entry.baseUrl,
+			baseUrl: envBaseUrl || login?.baseUrl || entry.baseUrl,
 			...(headers ? { headers } : {}),
 		};
 	}
@@ -232,7 +292,7 @@ function mergeModel(base: Model, spec: ModelsJsonModel): Model {
 /** Loads `<loomHome>/models.json` (absent is fine) into a registry. Throws on an invalid file. `keyOption`: see ModelRegistry. */
 export function loadModelRegistry(loomHome: string, env: NodeJS.ProcessEnv = process.env, keyOption = API_KEY_OPTION): ModelRegistry {
 	const path = join(loomHome, "models.json");
-	return new ModelRegistry(readModelsJson(path), path, env, keyOption);
+	return new ModelRegistry(readModelsJson(path), path, env, keyOption, loomHome);
 }
 
 /** How many suggestions an unknown-model message offers. */

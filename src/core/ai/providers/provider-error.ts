@@ -2,6 +2,7 @@
 // so their classes are not at hand): a clear message, and whether retrying can help. And "the conversation no
 // longer fits", recognised from any provider's failure, so the session can compact and retry.
 import type { AssistantMessage } from "../llm-types.js";
+import { BUILTIN_PROVIDERS } from "../models-catalog.js";
 
 export interface ProviderFailure {
 	message: string;
@@ -69,7 +70,7 @@ export function describeProviderError(error: unknown, provider: string, baseUrl:
 		const type = errorLabel(e);
 		const detail = apiMessage(e) ?? e.message ?? "";
 		const retryable = status === 408 || status === 409 || status === 429 || status >= 500;
-		const hint = status === 401 || status === 403 ? " (check the API key for this provider)" : "";
+		const hint = status === 401 || status === 403 ? refusedKeyHint(provider) : "";
 		return {
 			message: `${provider} API error ${status}${type ? ` (${type})` : ""}: ${stripStatusPrefix(detail, status)}${hint}`,
 			retryable,
@@ -225,4 +226,11 @@ export function isContextOverflow(message: AssistantMessage, contextWindow?: num
 		return message.usage.input + message.usage.cacheRead > contextWindow;
 	}
 	return false;
+}
+
+/** What to check when a provider refuses the request's credential: the key, or for a plan its login. */
+function refusedKeyHint(provider: string): string {
+	const plan = BUILTIN_PROVIDERS[provider]?.login;
+	if (plan) return ` (the ${plan.title} login was refused: it expired or was revoked; run loom login ${provider} to sign in again)`;
+	return " (check the API key for this provider)";
 }

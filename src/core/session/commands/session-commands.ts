@@ -18,6 +18,8 @@ export type SessionSummary = Pick<SessionInfo, "file" | "id" | "modified" | "fir
 export interface CommandSession {
 	/** The current model. */
 	readonly model: { id: string; provider: string } | undefined;
+	/** The login the model's requests are signed in with ("ChatGPT login"), undefined for an API key. Optional. */
+	readonly credential?: string;
 	readonly thinkingLevel: ThinkingLevel;
 	/** Undefined when sessions are not saved (--no-session). */
 	readonly sessionFile: string | undefined;
@@ -82,6 +84,7 @@ function sessionText(session: CommandSession): string {
 		}`,
 		`Cost: ${formatCost(usage.cost)}`,
 		`Model: ${modelName(session)} · thinking ${session.thinkingLevel}`,
+		`Credential: ${session.credential ?? "API key"}`,
 	].join("\n");
 }
 

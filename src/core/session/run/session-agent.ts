@@ -32,7 +32,7 @@ export function createSessionAgent(parts: SessionAgentParts): Agent {
 		// Repaired last, on what the provider receives: no view of a damaged file sends a sequence it rejects.
 		convertToLlm: (messages) => repairConversation(convertToLlmWithSummaries(messages)).messages as Message[],
 		// Only for the provider chosen: a request still going to another one never gets this key.
-		getApiKey: (provider) => (provider === choice.provider ? choice.apiKey : undefined),
+		getApiKey: (provider) => (provider === choice.provider ? choice.currentApiKey() : undefined),
 		toolExecution: options.toolExecution ?? "parallel",
 		beforeToolCall: parts.hooks.beforeToolCall,
 		afterToolCall: parts.hooks.afterToolCall,

@@ -25,7 +25,7 @@ import type { SessionStore } from "../store/index.js";
 export interface CompactionHost {
 	readonly agent: Agent;
 	store(): SessionStore;
-	apiKey(): string | undefined;
+	apiKey(): Promise<string | undefined>;
 	emit(event: SessionEvent): Promise<void>;
 	/** Every tool whose calls the conversation may hold, for the summary's file lists. */
 	tools(): readonly FileEffectTool[];
@@ -142,7 +142,7 @@ export class SessionCompaction {
 				entries: store.entries,
 				model: agent.state.model,
 				streamFn: this.options.streamFn,
-				apiKey: this.host.apiKey(),
+				apiKey: await this.host.apiKey(),
 				signal,
 				settings: this.settings,
 				force: options.force,

@@ -96,7 +96,7 @@ describe("model registry", () => {
 
 	it("names an unknown provider in provider/id", () => {
 		const registry = loadModelRegistry(home, { ANTHROPIC_API_KEY: "k" });
-		expect(() => registry.resolve({ modelId: "nope/x" })).toThrow(/Unknown provider "nope" in "nope\/x" \(providers: anthropic, openai, google\)/);
+		expect(() => registry.resolve({ modelId: "nope/x" })).toThrow(/Unknown provider "nope" in "nope\/x" \(providers: anthropic, openai, google, chatgpt, github-copilot\)/);
 	});
 
 	it("overrides base URLs by option, then environment, then models.json", async () => {
@@ -160,7 +160,28 @@ describe("model registry", () => {
 		expect(listed).toContainEqual(["openai/gpt-5.6-terra", false]);
 		expect(listed).toContainEqual(["google/gemini-3.1-pro", true]);
 		expect(listed).toContainEqual(["ollama/qwen2.5-coder:14b", true]);
-		expect(listed.map(([name]) => name)).toEqual(registry.listModels().map((model) => `${model.provider}/${model.id}`));
+		// A plan's models are listed once signed in to it, or when asked for.
+		expect(listed.some(([name]) => String(name).startsWith("chatgpt/"))).toBe(false);
+		expect(registry.availableModels(true).map(({ model }) => `${model.provider}/${model.id}`)).toEqual(registry.listModels().map((model) => `${model.provider}/${model.id}`));
+	});
+
+	it("takes a plan's key from its login: the token, the account's header and endpoint; a models.json key wins", async () => {
+		const login = { access: "access-token-1234", refresh: "refresh-token-1234", expires: Date.now() + 3_600_000 };
+		await writeFile(
+			join(home, "auth.json"),
+			JSON.stringify({ plans: { chatgpt: { ...login, accountId: "acct-7" }, "github-copilot": { ...login, baseUrl: "https://api.business.githubcopilot.com" } } }),
+		);
+		const registry = loadModelRegistry(home, {});
+		const chatgpt = registry.resolve({ provider: "chatgpt" });
+		expect(chatgpt).toMatchObject({ apiKey: "access-token-1234", model: { id: "gpt-5.6-terra", api: "openai-responses", headers: { "chatgpt-account-id": "acct-7" } } });
+		expect(registry.resolve({ modelId: "github-copilot/gpt-4.1" }).model.baseUrl).toBe("https://api.business.githubcopilot.com");
+		expect(registry.credentialFor("chatgpt")).toBe("ChatGPT login");
+		expect(registry.credentialFor("chatgpt", "explicit-key")).toBeUndefined();
+		expect(registry.availableModels().some(({ model }) => model.provider === "github-copilot")).toBe(true);
+		await writeModels({ providers: { chatgpt: { apiKey: "models-json-key" } } });
+		const configured = loadModelRegistry(home, {});
+		expect(configured.resolve({ provider: "chatgpt" }).apiKey).toBe("models-json-key");
+		expect(configured.credentialFor("chatgpt")).toBeUndefined();
 	});
 
 	it("serves Gemini with a key from GEMINI_API_KEY or GOOGLE_API_KEY, and says both when neither is set", () => {
