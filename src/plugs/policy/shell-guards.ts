@@ -235,18 +235,26 @@ export const recursiveChmodRoot: ShellGuard = (line, ctx) => {
 	return undefined;
 };
 
-/** Files that are standard input. */
+/** Files that are standard input; `/proc/<any process>/fd/0` too (`/proc/$$/fd/0`). */
 const STDIN_FILES = new Set(["/dev/stdin", "/dev/fd/0", "/proc/self/fd/0"]);
 
-/** A shell reading its script from standard input: no `-c` code and no script file (or `-s`, `-`, /dev/stdin). */
+function isStdin(word: ShellWord): boolean {
+	return STDIN_FILES.has(resolve("/", word.path ?? value(word))) || /^\/+proc\/+[^/]+\/+fd\/+0\/*$/.test(word.path ?? word.text);
+}
+
+/**
+ * A shell reading its script from standard input: no `-c` code and no script file (or `-s`, `-`, /dev/stdin);
+ * `source` or `.` of standard input.
+ */
 function readsScriptFromStdin({ words, name }: Run): boolean {
+	if (name === "source" || name === ".") return words[1] !== undefined && isStdin(words[1]);
 	if (name === undefined || !SHELLS.has(name)) return false;
 	for (const word of words.slice(1)) {
 		const text = value(word);
 		if (text === "-") return true;
 		if (text.startsWith("--")) continue;
 		// A script file: standard input is its data, not code, unless the file is standard input.
-		if (!text.startsWith("-")) return STDIN_FILES.has(resolve("/", word.path ?? text));
+		if (!text.startsWith("-")) return isStdin(word);
 		if (text.includes("c")) return false;
 		if (text.includes("s")) return true;
 	}
