@@ -1,7 +1,7 @@
 // Runs extensions against one session: each extension's API puts its handlers on the session's seams (a link in
 // the before- or after-chain, an observer of the event stream, a tool, a command) and remembers how to take each
 // back, so a failed load leaves nothing behind and disposing the session removes everything.
-import { checkableSchema, errorMessage, isTypeBoxSchema, isValidToolName, TOOL_NAME_RULE } from "../../core/index.js";
+import { checkableSchema, errorMessage, isTypeBoxSchema, isValidToolName, TOOL_NAME_RULE, toolResultProblem } from "../../core/index.js";
 import type {
 	AfterToolCallResult,
 	AgentSession,
@@ -230,5 +230,19 @@ function checkTool(tool: ToolDefinition<any>, extension: string): ToolDefinition
 	if (problem) throw new Error(`Extension ${extension}: registerTool(${JSON.stringify(tool?.name ?? null)}) needs ${problem}.`);
 	// Plain JSON Schema is checked as an MCP server's is: made checkable, sent to the model as written.
 	const parameters = isTypeBoxSchema(tool.parameters) ? tool.parameters : checkableSchema(tool.parameters);
-	return { ...tool, parameters, label: typeof tool.label === "string" && tool.label !== "" ? tool.label : tool.name };
+	return { ...tool, parameters, label: typeof tool.label === "string" && tool.label !== "" ? tool.label : tool.name, execute: checkedExecute(tool, extension) };
+}
+
+/**
+ * The tool's execute() with what it returns checked before it reaches a message: a malformed result (a null part,
+ * a text that is not text) is an error result naming the extension, and a malformed update is not shown.
+ */
+function checkedExecute(tool: ToolDefinition<any>, extension: string): ToolDefinition<any>["execute"] {
+	return async (id, params, signal, onUpdate) => {
+		const update: typeof onUpdate = onUpdate && ((partial) => void (toolResultProblem(partial) === undefined && onUpdate(partial)));
+		const result = await tool.execute(id, params, signal, update);
+		const problem = toolResultProblem(result);
+		if (problem) throw new Error(`Extension ${extension}: the tool "${tool.name}" returned a malformed result (${problem}).`);
+		return result;
+	};
 }
