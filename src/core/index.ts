@@ -26,6 +26,7 @@ export {
 	type ImageTarget,
 	streamModel,
 	textFromContent,
+	toolResultProblem,
 	type AssistantMessage,
 	type WebSearchRecord,
 	type WebSource,

@@ -300,4 +300,21 @@ describe("an extension that breaks mid-run", () => {
 		// The run stops where the timer found it (its next request may have gone out already).
 		expect(afterReturning.stderr).toBe(`loom: Extension ${later} threw outside its handlers (in a timer or callback): boom in a timer\n`);
 	});
+
+	it("ends the run as an error naming the extension when its tool's execute() never settles", async () => {
+		const ws = workspace();
+		const path = join(ws.cwd, "stuck-tool.js");
+		writeFileSync(
+			path,
+			`export default function (loom) {
+	loom.registerTool({ name: "stuck", description: "Never answers.", parameters: { type: "object" }, execute: () => new Promise(() => {}) });
+}
+`,
+		);
+		server.enqueue({ toolCalls: [{ id: "s1", name: "stuck", arguments: {} }] }, { text: "never asked" });
+		const result = await runLoom(["-p", "-e", "stuck-tool.js", ...serverFlags(server.openaiBaseUrl), "go"], ws);
+		expect(result.code).toBe(1);
+		expect(result.stderr).toBe(`loom: Extension ${path}: its tool "stuck" never settled: it waits on nothing that can happen.\n`);
+		expect(savedResult(ws.home)).toMatchObject({ isError: true, content: [{ type: "text", text: expect.stringContaining('its tool "stuck" never settled') }] });
+	});
 });

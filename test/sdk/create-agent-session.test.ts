@@ -361,7 +361,10 @@ describe("createAgentSession's MCP servers", () => {
 		mkdirSync(join(ws.cwd, ".loom", "extensions"), { recursive: true });
 		writeFileSync(join(ws.cwd, ".loom", "extensions", "noop.js"), "export default function () {}\n");
 		const pidFile = join(ws.cwd, "server.pid");
-		writeFileSync(join(ws.cwd, ".mcp.json"), JSON.stringify({ mcpServers: { local: everythingWithPid(pidFile), other: everythingStdio() } }));
+		// A token written in the server's arguments (sh's $0 and $1 here, which the script ignores).
+		const local = everythingWithPid(pidFile);
+		const token = "ghp_argtoken0123456789";
+		writeFileSync(join(ws.cwd, ".mcp.json"), JSON.stringify({ mcpServers: { local: { ...local, args: [...(local.args as string[]), "--token", token] }, other: everythingStdio() } }));
 		const ui = new ScriptedUi().choose("Yes");
 		const listed: string[] = [];
 		const select = ui.select.bind(ui);
@@ -373,8 +376,9 @@ describe("createAgentSession's MCP servers", () => {
 		await waitForPid(pidFile);
 		expect(ui.titles()).toEqual(["Trust this project folder?"]);
 		// `other` is named by no chosen tool, so it is not asked about.
-		// The server is named with its command and arguments (a shell running the everything server here).
-		expect(listed.slice(1, -1)).toEqual([expect.stringMatching(/^\.mcp\.json server local: sh -c .*server-everything.* stdio/), join(".loom", "extensions", "noop.js")]);
+		// The server is named with its command and arguments (a shell running the everything server here), the token masked.
+		expect(listed.slice(1, -1)).toEqual([expect.stringMatching(/^\.mcp\.json server local: sh -c .*server-everything.* stdio' --token '\*\*\*'$/), join(".loom", "extensions", "noop.js")]);
+		expect(listed.join("\n")).not.toContain(token);
 		await session.prompt("hi");
 		expect(toolNames(0)).toEqual(["read", "mcp__local__echo"]);
 		session.dispose();

@@ -46,6 +46,12 @@ export function contentProblem(content: unknown, allowed: readonly ContentPartKi
 	return undefined;
 }
 
+/** Why `result` (a tool's, as its code returned it) cannot become a tool-result message; undefined if it can. */
+export function toolResultProblem(result: unknown): string | undefined {
+	if (result === null || typeof result !== "object" || Array.isArray(result)) return `it returned ${result === undefined ? "nothing" : describe(result)}, not an object`;
+	return contentProblem((result as { content?: unknown }).content, TOOL_RESULT_PARTS);
+}
+
 function describe(value: unknown): string {
 	if (value === null) return "null";
 	if (value === undefined) return "missing";

@@ -30,7 +30,7 @@ export {
 	type Usage,
 	type UserMessage,
 } from "./llm-types.js";
-export { ANSWER_PARTS, TOOL_RESULT_PARTS, contentPartProblem, contentProblem, type ContentPartKind } from "./content-parts.js";
+export { ANSWER_PARTS, TOOL_RESULT_PARTS, contentPartProblem, contentProblem, toolResultProblem, type ContentPartKind } from "./content-parts.js";
 export {
 	answerText,
 	calculateCost,

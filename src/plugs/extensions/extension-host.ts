@@ -1,7 +1,7 @@
 // Runs extensions against one session: each extension's API puts its handlers on the session's seams (a link in
 // the before- or after-chain, an observer of the event stream, a tool, a command) and remembers how to take each
 // back, so a failed load leaves nothing behind and disposing the session removes everything.
-import { checkableSchema, errorMessage, isTypeBoxSchema, isValidToolName, TOOL_NAME_RULE } from "../../core/index.js";
+import { checkableSchema, errorMessage, isTypeBoxSchema, isValidToolName, TOOL_NAME_RULE, toolResultProblem } from "../../core/index.js";
 import type {
 	AfterToolCallResult,
 	AgentSession,
@@ -117,11 +117,20 @@ export class ExtensionHost {
 			cwd: session.cwd,
 			session,
 			on: on as ExtensionAPI["on"],
-			registerTool: (tool) => keep(this.tools.addTool(checkTool(tool as ToolDefinition<any>, name), name)),
+			registerTool: (tool) => keep(this.tools.addTool(this.watchedTool(checkTool(tool as ToolDefinition<any>, name), name), name)),
 			registerCommand: (command, definition) => keep(this.registerCommand(name, scope, command, definition)),
 			sendMessage: (text, options) => this.sendMessage(text, options),
 			notify: (text, level = "info") => session.ui.notify(level, String(text)),
 		};
+	}
+
+	/**
+	 * The tool with its execute() watched like a handler: one that can never settle, or a throw in its own timer,
+	 * gives the call an error result naming the extension and ends the run as an error.
+	 */
+	private watchedTool(tool: ToolDefinition<any>, extension: string): ToolDefinition<any> {
+		const execute = tool.execute;
+		return { ...tool, execute: (id, params, signal, onUpdate) => this.watch.run(extension, `tool "${tool.name}"`, () => execute(id, params, signal, onUpdate), signal) };
 	}
 
 	private context(signal?: AbortSignal): ExtensionContext {
@@ -133,7 +142,7 @@ export class ExtensionHost {
 	private beforeLink(extension: string, handler: ToolCallHandler): BeforeLink {
 		return async ({ toolCall, args }, signal) => {
 			const event = { type: "tool_call", toolCallId: toolCall.id, toolName: toolCall.name, input: args } as ToolCallEvent;
-			const result = await this.watch.run(extension, "tool_call", () => handler(event, this.context(signal)), signal);
+			const result = await this.watch.run(extension, "tool_call handler", () => handler(event, this.context(signal)), signal);
 			if (!result?.block) return undefined;
 			return { block: true, reason: result.reason, terminate: result.terminate };
 		};
@@ -154,7 +163,7 @@ export class ExtensionHost {
 				details: result.details,
 				isError,
 			} as ToolResultEvent;
-			const after: unknown = await this.watch.run(extension, "tool_result", () => handler(event, this.context(signal)), signal);
+			const after: unknown = await this.watch.run(extension, "tool_result handler", () => handler(event, this.context(signal)), signal);
 			if (after === undefined || after === null) return undefined;
 			// Not an object: handed on whole, for the chain to refuse.
 			if (typeof after !== "object") return after as AfterToolCallResult;
@@ -230,5 +239,19 @@ function checkTool(tool: ToolDefinition<any>, extension: string): ToolDefinition
 	if (problem) throw new Error(`Extension ${extension}: registerTool(${JSON.stringify(tool?.name ?? null)}) needs ${problem}.`);
 	// Plain JSON Schema is checked as an MCP server's is: made checkable, sent to the model as written.
 	const parameters = isTypeBoxSchema(tool.parameters) ? tool.parameters : checkableSchema(tool.parameters);
-	return { ...tool, parameters, label: typeof tool.label === "string" && tool.label !== "" ? tool.label : tool.name };
+	return { ...tool, parameters, label: typeof tool.label === "string" && tool.label !== "" ? tool.label : tool.name, execute: checkedExecute(tool, extension) };
+}
+
+/**
+ * The tool's execute() with what it returns checked before it reaches a message: a malformed result (a null part,
+ * a text that is not text) is an error result naming the extension, and a malformed update is not shown.
+ */
+function checkedExecute(tool: ToolDefinition<any>, extension: string): ToolDefinition<any>["execute"] {
+	return async (id, params, signal, onUpdate) => {
+		const update: typeof onUpdate = onUpdate && ((partial) => void (toolResultProblem(partial) === undefined && onUpdate(partial)));
+		const result = await tool.execute(id, params, signal, update);
+		const problem = toolResultProblem(result);
+		if (problem) throw new Error(`Extension ${extension}: the tool "${tool.name}" returned a malformed result (${problem}).`);
+		return result;
+	};
 }

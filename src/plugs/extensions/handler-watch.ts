@@ -1,4 +1,4 @@
-// Watches the handlers the session awaits (tool_call, tool_result) for the two ways an extension can break a run
+// Watches the handlers the session awaits (tool_call, tool_result, a tool's execute()) for the two ways an extension can break a run
 // without a handler throwing: a handler that can never settle (it waits on nothing: the process's event loop is
 // empty while it is pending), and a throw outside any handler (a timer or callback of its own that nothing
 // catches). Either way each call waiting on the extension gets an error naming it, and the watch reports the
@@ -9,11 +9,12 @@ import { claimUncaughtErrors, errorMessage } from "../../core/index.js";
 
 interface PendingCall {
 	extension: string;
-	event: string;
+	/** What is waited on, as said after "its": `tool_call handler`, `tool "stuck"`. */
+	what: string;
 	fail(error: Error): void;
 }
 
-const NEVER_SETTLES = "handler never settled: it waits on nothing that can happen.";
+const NEVER_SETTLES = "never settled: it waits on nothing that can happen.";
 
 export class HandlerWatch {
 	private readonly pending = new Set<PendingCall>();
@@ -36,9 +37,9 @@ export class HandlerWatch {
 	}
 
 	/** `work`'s outcome, or the error that ended the wait on it; a call the loop gave up on (`signal`) is not watched further. */
-	run<T>(extension: string, event: string, work: () => T | PromiseLike<T>, signal?: AbortSignal): Promise<T> {
+	run<T>(extension: string, what: string, work: () => T | PromiseLike<T>, signal?: AbortSignal): Promise<T> {
 		return new Promise<T>((resolve, reject) => {
-			const call: PendingCall = { extension, event, fail: reject };
+			const call: PendingCall = { extension, what, fail: reject };
 			const done = () => {
 				this.pending.delete(call);
 				signal?.removeEventListener("abort", done);
@@ -64,8 +65,8 @@ export class HandlerWatch {
 	private readonly drained = (): void => {
 		const stuck = [...this.pending];
 		if (stuck.length === 0) return;
-		this.broken(`Extension ${stuck[0]!.extension}: its ${stuck[0]!.event} ${NEVER_SETTLES}`, true);
-		for (const call of stuck) call.fail(new Error(`its ${call.event} ${NEVER_SETTLES}`));
+		this.broken(`Extension ${stuck[0]!.extension}: its ${stuck[0]!.what} ${NEVER_SETTLES}`, true);
+		for (const call of stuck) call.fail(new Error(`its ${call.what} ${NEVER_SETTLES}`));
 	};
 
 	/** Listens for the drained event loop only while a handler is pending, so an idle session holds no listener. */

@@ -55,6 +55,6 @@ export function installMcp(session: AgentSession, options: InstallMcpOptions): M
 	session.addRunGate((signal) => servers.beforeRun(signal));
 	servers.start();
 	const project = servers.projectServers;
-	if (project.length > 0) void trust.whenTrusted(project.map((connection) => projectServerLabel(connection.name, connection.entry.spec)), () => servers.startProject());
+	if (project.length > 0) void trust.whenTrusted(project.map((connection) => projectServerLabel(connection.name, connection.entry.spec, (text) => session.maskSecrets(text))), () => servers.startProject());
 	return servers;
 }

@@ -9,15 +9,18 @@ const WORD_LIMIT = 48;
 /** The whole command line is cut here. */
 const LINE_LIMIT = 160;
 
-/** `.mcp.json server <name>: <command line>` or `: <host>` for a remote server. */
-export function projectServerLabel(name: string, spec: McpServerSpec | undefined): string {
-	const target = !spec ? "" : spec.transport === "stdio" ? `: ${commandLine(spec.command, spec.args)}` : `: ${hostOf(spec.url)}`;
+/**
+ * `.mcp.json server <name>: <command line>` or `: <host>` for a remote server; `mask` hides the credentials the
+ * arguments hold (`--token ghp_…`), the session's secret mask.
+ */
+export function projectServerLabel(name: string, spec: McpServerSpec | undefined, mask: (text: string) => string = (text) => text): string {
+	const target = !spec ? "" : spec.transport === "stdio" ? `: ${commandLine(spec.command, spec.args, mask)}` : `: ${hostOf(spec.url)}`;
 	return `${PROJECT_CONFIG_FILE} server ${name}${target}`;
 }
 
-/** The command and its arguments on one row: escapes stripped, words quoted as a shell would need, long ones cut. */
-export function commandLine(command: string, args: readonly string[]): string {
-	const line = [command, ...args].map(shownWord).join(" ");
+/** The command and its arguments on one row: masked, escapes stripped, words quoted as a shell would need, long ones cut. */
+export function commandLine(command: string, args: readonly string[], mask: (text: string) => string = (text) => text): string {
+	const line = [command, ...args].map((word) => shownWord(mask(word))).join(" ");
 	return line.length > LINE_LIMIT ? `${line.slice(0, LINE_LIMIT - 1)}…` : line;
 }
 

@@ -3,7 +3,9 @@
 import { readlinkSync, realpathSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import { expandHome, type ToolDefinition, toolFileEffects } from "../../core/index.js";
-import { fileWrites, type ShellLine } from "./shell-line.js";
+import { effectiveWords } from "./command-wrappers.js";
+import { runsLater } from "./run-later-files.js";
+import { commandName, FILE_WRITERS, fileWrites, type ShellLine } from "./shell-line.js";
 import { parseShell } from "./shell-parse.js";
 
 /** A file a call names. */
@@ -25,7 +27,11 @@ export interface CallFacts {
 	shell?: ShellLine;
 	/** Why the command line could not be read: nothing can vouch for it. */
 	shellError?: string;
-	/** Files the line's redirections write; undefined where the target is only known when it runs. */
+	/**
+	 * Files the line's redirections write (undefined where the target is only known when it runs), and the files
+	 * that run later (runsLater) a file-writing command names: `cp x .git/hooks/pre-commit` writes
+	 * one as surely as `> .git/hooks/pre-commit`.
+	 */
 	shellWrites: (FileFact | undefined)[];
 	reads: FileFact[];
 	changes: FileFact[];
@@ -53,7 +59,10 @@ export async function gatherFacts(tool: ToolDefinition | undefined, toolName: st
 		facts.command = command;
 		try {
 			facts.shell = await parseShell(command, ctx.home);
-			facts.shellWrites = fileWrites(facts.shell).map((redirect) => (redirect.target.path === undefined ? undefined : fileFact(redirect.target.path, ctx)));
+			facts.shellWrites = [
+				...fileWrites(facts.shell).map((redirect) => (redirect.target.path === undefined ? undefined : fileFact(redirect.target.path, ctx))),
+				...runLaterOperands(facts.shell, ctx),
+			];
 		} catch (error) {
 			facts.shellError = (error as Error).message;
 		}
@@ -62,6 +71,18 @@ export async function gatherFacts(tool: ToolDefinition | undefined, toolName: st
 	facts.reads = effects.reads.map((path) => fileFact(path, ctx));
 	facts.changes = effects.changes.map((path) => fileFact(path, ctx));
 	return facts;
+}
+
+function runLaterOperands(line: ShellLine, ctx: PolicyContext): FileFact[] {
+	return line.commands.flatMap((command) => {
+		const words = effectiveWords(command.words);
+		if (!FILE_WRITERS.has(commandName(words) ?? "")) return [];
+		return words.slice(1).flatMap((word) => {
+			if (word.path === undefined || word.path === "" || word.path.startsWith("-")) return [];
+			const file = fileFact(word.path, ctx);
+			return runsLater(file.absolute, true) || runsLater(file.real, true) ? [file] : [];
+		});
+	});
 }
 
 function fileFact(given: string, ctx: Pick<PolicyContext, "cwd" | "home">): FileFact {

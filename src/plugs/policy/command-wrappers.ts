@@ -37,6 +37,15 @@ const WRAPPERS: Readonly<Record<string, Wrapper>> = {
 	unshare: { valueOptions: [] },
 	caffeinate: { valueOptions: ["-t", "-w"] },
 	unbuffer: { valueOptions: [] },
+	strace: { valueOptions: ["-o", "-e", "-p", "-s", "-u", "-a", "-b", "-E", "-I", "-O", "-P", "-S", "-X", "-U"] },
+	ltrace: { valueOptions: ["-o", "-e", "-p", "-s", "-u", "-a", "-n", "-A", "-D", "-F", "-l", "-L", "-x"] },
+	numactl: { valueOptions: ["-C", "-N", "-m", "-p", "-i", "-P"] },
+	nsenter: { valueOptions: ["-t", "-S", "-G", "--target", "--setuid", "--setgid"] },
+	firejail: { valueOptions: [] },
+	runuser: { valueOptions: ["-u", "-g", "-G", "--user", "--group"] },
+	pkexec: { valueOptions: ["--user"] },
+	// `coproc cmd …` (a simple command; its compound forms are lines the parser cannot read).
+	coproc: { valueOptions: [] },
 };
 
 /** The words of the command a wrapper chain runs (`sudo -u x env A=1 rm -rf /` → `rm -rf /`); [] when it runs none. */
@@ -69,9 +78,9 @@ function afterWrapper(words: readonly ShellWord[], wrapper: Wrapper): readonly S
 	while (at < words.length) {
 		const word = words[at].literal ?? words[at].text;
 		if (word === "--") return words.slice(at + 1);
-		const split = wrapper.splitOptions?.find((option) => word === option || word.startsWith(option.startsWith("--") ? `${option}=` : option));
+		const split = splitOption(word, wrapper);
 		if (split !== undefined) {
-			const attached = word.slice(split.length).replace(/^=/, "");
+			const attached = split.attached;
 			const value = attached !== "" ? { ...words[at], literal: attached, path: attached } : words[at + 1];
 			return [...splitString(value), ...words.slice(attached !== "" ? at + 1 : at + 2)];
 		}
@@ -92,6 +101,23 @@ function afterWrapper(words: readonly ShellWord[], wrapper: Wrapper): readonly S
 		break;
 	}
 	return words.slice(at);
+}
+
+/**
+ * A split option in `word` and the value attached to it: `-S'…'`, `--split-string=…`, or ending a cluster of
+ * options that take no value (`-vS`, `-iS'…'`).
+ */
+function splitOption(word: string, wrapper: Wrapper): { attached: string } | undefined {
+	for (const option of wrapper.splitOptions ?? []) {
+		if (option.startsWith("--")) {
+			if (word === option || word.startsWith(`${option}=`)) return { attached: word.slice(option.length + 1) };
+			continue;
+		}
+		const at = word.startsWith("--") ? -1 : word.indexOf(option[1]);
+		const before = at > 0 ? /^-([A-Za-z0-9]*)$/.exec(word.slice(0, at)) : null;
+		if (before && [...before[1]].every((flag) => !wrapper.valueOptions.includes(`-${flag}`))) return { attached: word.slice(at + 1) };
+	}
+	return undefined;
 }
 
 /**

@@ -4,12 +4,13 @@
 // of that file, so `write(…)` rules judge it. Deny rules judge what each command runs (wrappers, folders and
 // variables looked through); allow rules the command as written, and only one whose name is written out.
 // A file whose contents run later (.loom/, .mcp.json, .git/) is allowed only by a rule naming it exactly.
-import { basename, relative, sep } from "node:path";
+import { relative } from "node:path";
 import { escapeRegex, toolNamePattern } from "../../core/index.js";
 import type { CallFacts, FileFact, PolicyContext } from "./call-facts.js";
 import { claudeCodeRuleProblem, loomSpelling } from "./claude-code-rules.js";
 import { commandRuns } from "./command-runs.js";
 import { compilePathPattern, escapeGlob, matchesPath, type PathPattern } from "./path-glob.js";
+import { runsLater } from "./run-later-files.js";
 
 /** The tool name a redirection's write is judged as. */
 const REDIRECT_TOOL = "write";
@@ -189,16 +190,4 @@ function escapeCommand(text: string): string {
 
 function unique(items: (string | undefined)[]): string[] {
 	return [...new Set(items.filter((item): item is string => item !== undefined))];
-}
-
-// Files whose contents run later without anyone approving them: loom's own settings (hooks), extensions and MCP
-// servers (`.loom/`, project or home; `.mcp.json`), git's hooks and configuration (`.git/`, `.husky/`), and shell
-// startup files. A rule with a glob (`write(*.js)`, `edit(src/**)`) never allows changing one.
-const FOLDERS = new Set([".loom", ".git", ".husky"]);
-const FILES = new Set([".mcp.json", ".envrc", ".bashrc", ".bash_profile", ".bash_login", ".profile", ".zshrc", ".zshenv", ".zprofile", ".zlogin"]);
-
-/** `path` (absolute) is such a file, or lies in such a folder. */
-export function runsLater(path: string): boolean {
-	const parts = path.split(sep);
-	return FILES.has(basename(path)) || parts.slice(0, -1).some((part) => FOLDERS.has(part)) || parts.at(-1) === ".git";
 }

@@ -235,18 +235,58 @@ export const recursiveChmodRoot: ShellGuard = (line, ctx) => {
 	return undefined;
 };
 
-/** Files that are standard input. */
+/** Files that are standard input; `/proc/<any process>/fd/0` too (`/proc/$$/fd/0`). */
 const STDIN_FILES = new Set(["/dev/stdin", "/dev/fd/0", "/proc/self/fd/0"]);
 
-/** A shell reading its script from standard input: no `-c` code and no script file (or `-s`, `-`, /dev/stdin). */
+function isStdin(word: ShellWord): boolean {
+	return STDIN_FILES.has(resolve("/", word.path ?? value(word))) || /^\/+proc\/+[^/]+\/+fd\/+0\/*$/.test(word.path ?? word.text);
+}
+
+/**
+ * Interpreters that run the script on standard input when given no code and no script file: the letters of their
+ * options that give code instead (`python3 -c`, `-m`; `perl -ne`), their long ones, and options taking a value.
+ */
+const INTERPRETERS: Readonly<Record<string, { code: string; longCode?: readonly string[]; valueOptions: readonly string[] }>> = {
+	python: { code: "cm", valueOptions: ["-W", "-X"] },
+	node: { code: "ep", longCode: ["--eval", "--print"], valueOptions: ["-r", "--require", "--import", "--loader"] },
+	perl: { code: "eE", valueOptions: [] },
+	ruby: { code: "e", valueOptions: ["-I", "-r"] },
+	php: { code: "rf", valueOptions: ["-c", "-d"] },
+};
+
+function interpreter(name: string | undefined): (typeof INTERPRETERS)[string] | undefined {
+	const base = name?.replace(/[\d.]+$/, "").replace(/^nodejs$/, "node");
+	return base !== undefined && Object.hasOwn(INTERPRETERS, base) ? INTERPRETERS[base] : undefined;
+}
+
+/** An interpreter (python, node, perl, ruby, php) reading its script from standard input. */
+function interpreterReadsStdin(words: readonly ShellWord[], known: (typeof INTERPRETERS)[string]): boolean {
+	for (let at = 1; at < words.length; at++) {
+		const text = value(words[at]);
+		if (text === "-") return true;
+		if (text === "--") return words[at + 1] === undefined || value(words[at + 1]) === "-" || isStdin(words[at + 1]);
+		if (!text.startsWith("-")) return isStdin(words[at]);
+		if (known.valueOptions.includes(text)) at++;
+		else if (text.startsWith("--") ? known.longCode?.some((option) => text === option || text.startsWith(`${option}=`)) : [...text.slice(1)].some((letter) => known.code.includes(letter))) return false;
+	}
+	return true;
+}
+
+/**
+ * A shell reading its script from standard input: no `-c` code and no script file (or `-s`, `-`, /dev/stdin);
+ * `source` or `.` of standard input; another interpreter reading its script from there.
+ */
 function readsScriptFromStdin({ words, name }: Run): boolean {
+	if (name === "source" || name === ".") return words[1] !== undefined && isStdin(words[1]);
+	const other = interpreter(name);
+	if (other) return interpreterReadsStdin(words, other);
 	if (name === undefined || !SHELLS.has(name)) return false;
 	for (const word of words.slice(1)) {
 		const text = value(word);
 		if (text === "-") return true;
 		if (text.startsWith("--")) continue;
 		// A script file: standard input is its data, not code, unless the file is standard input.
-		if (!text.startsWith("-")) return STDIN_FILES.has(resolve("/", word.path ?? text));
+		if (!text.startsWith("-")) return isStdin(word);
 		if (text.includes("c")) return false;
 		if (text.includes("s")) return true;
 	}
@@ -271,9 +311,14 @@ export const downloadToShell: ShellGuard = (line) => {
 	// curl … > >(bash)
 	const writer = all.find(({ command, name }) => name !== undefined && DOWNLOADERS.has(name) && command.inner.some(feedsShell));
 	if (writer) return pipedDownload(writer.command.text);
-	// bash <(curl …), sh -c "$(curl …)", eval "$(wget -O- …)", source <(curl …)
+	// bash <(curl …), sh -c "$(curl …)", eval "$(wget -O- …)", source <(curl …), python3 <(curl …); an interpreter
+	// given a script file of its own (`node build.js "$(curl …)"`) only reads the download as data.
+	const ownScript = (words: readonly ShellWord[]) => words.slice(1).some((word) => word.literal !== undefined && !word.literal.startsWith("-"));
 	const runner = all.find(
-		({ command, name }) => name !== undefined && (SHELLS.has(name) || ["eval", "source", "."].includes(name)) && command.inner.some(downloads),
+		({ command, name, words }) =>
+			name !== undefined &&
+			(SHELLS.has(name) || (interpreter(name) !== undefined && !ownScript(words)) || ["eval", "source", "."].includes(name)) &&
+			command.inner.some(downloads),
 	);
 	return runner ? pipedDownload(runner.command.text) : undefined;
 };

@@ -71,8 +71,11 @@ export const SHELLS: ReadonlySet<string> = new Set(["sh", "bash", "zsh", "dash",
 /** Of SHELLS, those whose syntax and options are not POSIX sh's. */
 export const NON_POSIX_SHELLS: ReadonlySet<string> = new Set(["fish", "csh", "tcsh"]);
 
+/** Commands that write or move the files they name (their operands). */
+export const FILE_WRITERS: ReadonlySet<string> = new Set(["cp", "mv", "tee", "tar", "zip", "ln", "install", "dd", "touch", "mkdir", "rm", "rmdir", "chmod", "chown", "truncate", "sed", "unzip"]);
+
 /** Where a redirection's output goes without touching a file. */
-const NOT_FILES = /^\/dev\/(null|stdout|stderr|tty|fd\/\d+)$/;
+export const NOT_FILES = /^\/dev\/(null|stdout|stderr|tty|fd\/\d+)$/;
 
 /** Writing redirections whose target is a file (not /dev/null, stdout, a terminal): those a write rule must allow. */
 export function fileWrites(line: ShellLine): ShellRedirect[] {

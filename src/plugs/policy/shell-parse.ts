@@ -226,6 +226,11 @@ class LineReader {
 			this.visit(child, within, inner);
 		});
 		if (node.type === "unset_command") this.unset(words);
+		// The grammar knows no coproc: `coproc NAME { …; }` and `coproc while …` come out as other commands.
+		if (coprocOfCompound(words)) {
+			this.complete = false;
+			this.unread.push(node.text);
+		}
 		const evaluated = evaluatedArguments(effectiveWords(words));
 		if (evaluated) this.unread.push(evaluated);
 		for (const code of this.codeRun(words)) {
@@ -253,7 +258,7 @@ class LineReader {
 			return [];
 		};
 		const name = commandName(run);
-		if (name === "eval" || name === "trap" || name === "watch") {
+		if (name === "eval" || name === "trap" || name === "watch" || name === "mapfile" || name === "readarray") {
 			const parts = stringCode(name, run);
 			if (parts.some((part) => part === undefined)) return dynamic();
 			return parts.length > 0 ? [parts.join(" ")] : [];
@@ -386,10 +391,33 @@ function stringCode(name: string, words: readonly ShellWord[]): (string | undefi
 		if (args.length < 2 || args[0].literal === "-") return [];
 		return [args[0].literal];
 	}
+	if (name === "mapfile" || name === "readarray") return callbackCode(args);
 	if (name === "watch") {
 		while (option(/^-/)) args = args.slice(option(/^(-n|--interval)$/) ? 2 : 1);
 	}
 	return args.map((word) => word.literal);
+}
+
+/** The callback `mapfile -C code` evaluates for each chunk of lines; none without -C. */
+function callbackCode(args: readonly ShellWord[]): (string | undefined)[] {
+	for (let at = 0; at < args.length; at++) {
+		const option = args[at].literal;
+		if (option === undefined || option === "--" || !option.startsWith("-")) return option === undefined && args[at].text.startsWith("-") ? [undefined] : [];
+		const callback = option.indexOf("C");
+		if (callback !== -1) return [callback === option.length - 1 ? args[at + 1]?.literal : option.slice(callback + 1)];
+		// -d, -n, -O, -s, -u and -c take a value, attached or the next word.
+		if (/^-[a-zA-Z]*[dnOsuc]$/.test(option)) at++;
+	}
+	return [];
+}
+
+const COMPOUND_STARTS = new Set(["{", "(", "while", "until", "if", "for", "case", "select", "[[", "((", "function"]);
+
+/** `coproc` running a compound command, named (`coproc X { …; }`) or not. */
+function coprocOfCompound(words: readonly ShellWord[]): boolean {
+	if (commandName(words) !== "coproc") return false;
+	const [first, second] = [words[1]?.text, words[2]?.text];
+	return first === undefined || COMPOUND_STARTS.has(first) || (second !== undefined && COMPOUND_STARTS.has(second));
 }
 
 const ANSI_C_ESCAPES: Readonly<Record<string, string>> = { a: "\x07", b: "\b", e: "\x1b", E: "\x1b", f: "\f", n: "\n", r: "\r", t: "\t", v: "\v", "\\": "\\", "'": "'", '"': '"', "?": "?" };

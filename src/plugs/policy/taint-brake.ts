@@ -6,7 +6,7 @@
 import { resolve, sep } from "node:path";
 import type { CallFacts, FileFact, PolicyContext } from "./call-facts.js";
 import { effectiveWords } from "./command-wrappers.js";
-import { commandName, type ShellCommand, type ShellWord } from "./shell-line.js";
+import { commandName, FILE_WRITERS, NOT_FILES, type ShellCommand, type ShellWord } from "./shell-line.js";
 
 /** Commands whose job is to reach other machines. */
 const NETWORK_COMMANDS = new Set([
@@ -35,9 +35,6 @@ const INLINE_CODE: Readonly<Record<string, string>> = { python: "-c", python3: "
 /** Folders and files that configure tools which run code or hold credentials: changing them outlives the session. */
 const CONFIG_PARTS = new Set([".git", ".loom", ".claude", ".vscode"]);
 const CONFIG_FILES = new Set([".mcp.json"]);
-/** Commands that write or move the files they name: one naming a path outside the working tree is asked about. */
-const FILE_WRITERS = new Set(["cp", "mv", "tee", "tar", "zip", "ln", "install", "dd", "touch", "mkdir", "rm", "rmdir", "chmod", "chown", "truncate", "sed", "unzip"]);
-const NOT_FILES = /^\/dev\/(null|stdout|stderr|tty|fd\/\d+)$/;
 
 function value(word: ShellWord): string {
 	return word.literal ?? word.text;

@@ -189,6 +189,41 @@ describe("a malformed tool_result", () => {
 		]);
 		session.dispose();
 	});
+
+	it("from an extension tool's own execute() or update is an error result naming the extension; nothing malformed reaches the session file", async () => {
+		const answers: unknown[] = [{ content: [null] }, { content: [{ type: "text", text: 42 }] }, undefined, { content: [{ type: "image", data: 1 }] }];
+		const tooled: ExtensionFactory = function tooled(loom) {
+			loom.registerTool({
+				name: "sloppy",
+				label: "Sloppy",
+				description: "Answers badly.",
+				parameters: Type.Object({ n: Type.Number() }),
+				async execute(_id, params, _signal, onUpdate) {
+					onUpdate?.({ content: [null], details: undefined } as never);
+					return answers[params.n] as never;
+				},
+			});
+		};
+		const ws = workspace();
+		const { session } = await scriptedSdkSession(server, { extensions: [tooled], sessionManager: SessionManager.create(ws.cwd) }, ws);
+		server.enqueue({ toolCalls: answers.map((_, n) => ({ id: `s${n}`, name: "sloppy", arguments: { n } })) }, { text: "ok" });
+		expect(await session.runPrompt("go")).toMatchObject({ status: "done" });
+		const results = toolResults(1);
+		expect(results).toHaveLength(4);
+		for (const text of results) expect(text).toMatch(/^Extension tooled: the tool "sloppy" returned a malformed result \(.+\)\.$/);
+		expect(results.map((text) => text.match(/\((.+)\)\.$/)![1])).toEqual([
+			"content[0] is null",
+			"content[0].text is a number",
+			"it returned nothing, not an object",
+			"content[0].data is a number",
+		]);
+		// Nothing malformed reached a message or the session file.
+		const saved = readFileSync(session.sessionFile!, "utf8").trim().split("\n").map((line) => JSON.parse(line));
+		const parts = saved.flatMap((entry) => (entry.message?.role === "toolResult" ? entry.message.content : []));
+		expect(parts).toHaveLength(4);
+		for (const part of parts) expect(part).toEqual({ type: "text", text: expect.any(String) });
+		session.dispose();
+	});
 });
 
 describe("observers", () => {

@@ -16,6 +16,13 @@ describe("how the trust question names a project's server", () => {
 		expect(shown.length).toBeLessThan(60);
 	});
 
+	it("masks credentials in the arguments before cutting long words", () => {
+		const token = `ghp_${"x".repeat(60)}`;
+		const mask = (text: string) => text.replaceAll(token, "***");
+		const spec = { transport: "stdio" as const, command: "npx", args: ["server", `--token=${token}`, "--key", token], env: {} };
+		expect(projectServerLabel("gh", spec as never, mask)).toBe(".mcp.json server gh: npx server '--token=***' --key '***'");
+	});
+
 	it("cuts a very long command line", () => {
 		const shown = commandLine("npx", Array.from({ length: 60 }, (_, i) => `--flag${i}`));
 		expect(shown.length).toBe(160);
