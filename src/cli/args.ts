@@ -44,6 +44,8 @@ export interface CliOptions {
 	toolExecution?: "parallel" | "sequential";
 	/** Undefined: the default tools. Names are checked where the session is assembled, which knows every tool. */
 	tools?: string[];
+	/** --agent: the agent definition the session starts as. */
+	agent?: string;
 	systemPrompt?: string;
 	appendSystemPrompt?: string;
 	continue: boolean;
@@ -145,6 +147,7 @@ function buildProgram(version: string, output: ParseOutput, commands: Commands):
 		)
 		.option("--tools <list>", `comma-separated tools to enable (${builtinToolsText()})`, parseToolList)
 		.option("--no-tools", "no tools at all")
+		.option("--agent <name>", "start as this agent (a definition in .loom/agents, .claude/agents, ~/.loom/agents or ~/.claude/agents)")
 		.option("--system-prompt <text>", "replace the default system prompt")
 		.option("--append-system-prompt <text>", "add text to the system prompt")
 		.option("-c, --continue", "continue the most recent session of this directory")
@@ -310,6 +313,7 @@ export function parseArgs(
 		thinking: raw.thinking,
 		toolExecution: raw.toolExecution,
 		tools: raw.tools === false ? [] : raw.tools,
+		agent: typeof raw.agent === "string" && raw.agent.trim() !== "" ? raw.agent.trim() : undefined,
 		systemPrompt: raw.systemPrompt,
 		appendSystemPrompt: raw.appendSystemPrompt,
 		continue: raw.continue === true,

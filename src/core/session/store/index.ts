@@ -18,7 +18,7 @@ export { loadSessionFile } from "./session-reader.js";
 export { resolveSessionArgument } from "./session-list.js";
 export { SessionStore } from "./session-store.js";
 export { promptPoints, promptText, sessionTree, type PromptPoint, type SessionTree } from "./session-tree.js";
-export { addUsage, sumEntryUsage, sumUsage, zeroUsage, type UsageTotals } from "./usage-totals.js";
+export { addTotals, addUsage, subagentLink, sumEntryUsage, sumUsage, zeroUsage, type SubagentLink, type UsageTotals } from "./usage-totals.js";
 export {
 	MAX_TODO_ITEMS,
 	TODO_HEADING,

@@ -1,0 +1,181 @@
+// Subagents: the task tool starts child sessions (agent definitions from .claude/agents read as they are), which
+// run in parallel, return their answers in the model's order, add what they spent to the parent's totals, write
+// session files of their own linked from the parent's, stop with the parent, and start no grandchildren.
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import type { SessionEvent } from "../../src/core/session/index.js";
+import { loadSessionFile } from "../../src/core/session/index.js";
+import { SessionManager } from "../../src/sdk/session-manager.js";
+import type { RecordedRequest } from "../support/scripted-model-server.mjs";
+import { scriptedSdkSession } from "../support/sdk-session.js";
+import { workspace } from "../support/temp-dir.js";
+import { useScriptedServer } from "../support/use-scripted-server.js";
+import { waitFor } from "../support/wait-for.js";
+
+const server = useScriptedServer();
+
+/** Claude Code's own format: tools as a comma-separated string of its tool names, one loom lacks. */
+const EXPLORER = `---
+name: explorer
+description: Reads the codebase and reports what it found, without changing anything.
+tools: Read, Grep, Glob, NotebookEdit
+model: inherit
+---
+You are an explorer. Read, never write. Report in three lines.
+`;
+
+function projectWithExplorer() {
+	const ws = workspace();
+	mkdirSync(join(ws.cwd, ".claude", "agents"), { recursive: true });
+	writeFileSync(join(ws.cwd, ".claude", "agents", "explorer.md"), EXPLORER);
+	return ws;
+}
+
+/** The first user message's text of a request (OpenAI Chat Completions body). */
+function firstPrompt(body: any): string {
+	const user = (body.messages as { role: string; content: unknown }[]).find((message) => message.role === "user");
+	const content = user?.content;
+	return typeof content === "string" ? content : Array.isArray(content) ? content.map((part: { text?: string }) => part.text ?? "").join("") : "";
+}
+
+function systemOf(request: RecordedRequest): string {
+	const messages = request.body.messages as { role: string; content: string }[];
+	return messages.find((message) => message.role === "system" || message.role === "developer")?.content ?? "";
+}
+
+function toolNames(request: RecordedRequest): string[] {
+	return (request.body.tools ?? []).map((tool: { function: { name: string } }) => tool.function.name);
+}
+
+/** The tool results of a request, in its order. */
+function toolResults(request: RecordedRequest): { id: string; text: string }[] {
+	return (request.body.messages as { role: string; tool_call_id?: string; content: unknown }[])
+		.filter((message) => message.role === "tool")
+		.map((message) => ({ id: message.tool_call_id ?? "", text: JSON.stringify(message.content) }));
+}
+
+describe("the task tool", () => {
+	it("runs two explorer children at once and returns their answers in the model's order, tagged, linked and counted", async () => {
+		const ws = projectWithExplorer();
+		const { session, ui } = await scriptedSdkSession(server, { trustProject: true, sessionManager: SessionManager.create(ws.cwd) }, ws);
+		let releaseAlpha!: () => void;
+		const alphaHeld = new Promise<void>((resolve) => (releaseAlpha = resolve));
+		let alphaInFlight = false;
+		let betaWhileAlphaInFlight = false;
+		server.setResponder(async (body) => {
+			const prompt = firstPrompt(body);
+			if (prompt === "explore both") {
+				if ((body.messages as { role: string }[]).some((message) => message.role === "tool")) return { text: "both explored" };
+				return {
+					toolCalls: [
+						{ id: "call-alpha", name: "task", arguments: { agent: "explorer", description: "alpha", prompt: "look at alpha" } },
+						{ id: "call-beta", name: "task", arguments: { agent: "explorer", description: "beta", prompt: "look at beta" } },
+					],
+					usage: { input: 100, output: 10 },
+				};
+			}
+			if (prompt === "look at alpha") {
+				alphaInFlight = true;
+				// Held until beta's call has ended: with the calls run one after the other, beta comes only after the bound.
+				await Promise.race([alphaHeld, new Promise((resolve) => setTimeout(resolve, 15_000))]);
+				alphaInFlight = false;
+				return { text: "alpha summary", usage: { input: 1000, output: 20 } };
+			}
+			if (prompt === "look at beta") {
+				betaWhileAlphaInFlight = alphaInFlight;
+				return { text: "beta summary", usage: { input: 2000, output: 30 } };
+			}
+			return undefined;
+		});
+		const events: SessionEvent[] = [];
+		session.subscribe((event) => {
+			events.push(event);
+			if (event.type === "tool_execution_end" && event.toolCallId === "call-beta") releaseAlpha();
+		});
+
+		const outcome = await session.runPrompt("explore both");
+
+		expect(outcome.status).toBe("done");
+		expect(betaWhileAlphaInFlight).toBe(true);
+		const ends = events.flatMap((event) => (event.type === "tool_execution_end" ? [event.toolCallId] : []));
+		expect(ends).toEqual(["call-beta", "call-alpha"]);
+		const last = server.requests.at(-1)!;
+		expect(firstPrompt(last.body)).toBe("explore both");
+		const results = toolResults(last);
+		expect(results.map((result) => result.id)).toEqual(["call-alpha", "call-beta"]);
+		expect(results[0]!.text).toContain("alpha summary");
+		expect(results[1]!.text).toContain("beta summary");
+
+		// The child: its definition's instructions, Claude Code's tools mapped onto loom's, no task tool (depth 1).
+		const alphaRequest = server.requests.find((request) => firstPrompt(request.body) === "look at alpha")!;
+		expect(systemOf(alphaRequest)).toContain("You are an explorer.");
+		expect(toolNames(alphaRequest).sort()).toEqual(["find", "grep", "read"]);
+		expect(toolNames(server.requests[0]!)).toContain("task");
+		expect(JSON.stringify(server.requests[0]!.body.tools)).toContain("explorer: Reads the codebase");
+		expect(session.loadWarnings.join("\n")).toContain("loom has no tool NotebookEdit");
+
+		// The children's events reach the parent tagged with the call that started them.
+		const tagged = events.filter((event): event is Extract<SessionEvent, { type: "subagent_event" }> => event.type === "subagent_event");
+		expect(new Set(tagged.map((event) => event.toolCallId))).toEqual(new Set(["call-alpha", "call-beta"]));
+		expect(tagged.every((event) => event.agent === "explorer")).toBe(true);
+		expect(tagged.some((event) => event.toolCallId === "call-beta" && event.event.type === "message_end")).toBe(true);
+
+		// What the children spent counts in the parent's totals.
+		expect(session.usageTotals.input).toBeGreaterThanOrEqual(100 + 1000 + 2000);
+		expect(session.usageTotals.output).toBeGreaterThanOrEqual(10 + 20 + 30);
+
+		// Each child wrote its own session file, linked from the parent's tool result.
+		const parent = await loadSessionFile(session.sessionFile!);
+		const linked = parent.entries.flatMap((entry) =>
+			entry.type === "message" && entry.message.role === "toolResult" ? [(entry.message.details as { subagent: { sessionFile: string } }).subagent.sessionFile] : [],
+		);
+		expect(linked).toHaveLength(2);
+		const alphaFile = await loadSessionFile(linked[0]!);
+		expect(JSON.stringify(alphaFile.entries)).toContain("alpha summary");
+		expect(ui.noticeLines().filter((line) => line.startsWith("error"))).toEqual([]);
+		session.dispose();
+	});
+
+	it("stops the child when the parent is aborted, leaving both session files complete", async () => {
+		const ws = projectWithExplorer();
+		const { session } = await scriptedSdkSession(server, { trustProject: true, sessionManager: SessionManager.create(ws.cwd) }, ws);
+		server.setResponder((body) => {
+			const prompt = firstPrompt(body);
+			if (prompt === "explore") return { toolCalls: [{ id: "call-1", name: "task", arguments: { agent: "explorer", prompt: "read forever" } }] };
+			if (prompt === "read forever") return { text: "reading ", endless: true, chunkDelayMs: 10 };
+			return undefined;
+		});
+		const childFiles: string[] = [];
+		session.subscribe((event) => {
+			if (event.type === "subagent_event" && event.event.type === "session_open" && event.event.file) childFiles.push(event.event.file);
+		});
+		const run = session.runPrompt("explore");
+		await server.waitForRequests(2);
+		await waitFor(() => childFiles.length, (count) => count === 1, { what: "the child's session to open" });
+		await session.abort();
+		const outcome = await run;
+
+		expect(outcome.status).toBe("aborted");
+		const parent = await loadSessionFile(session.sessionFile!);
+		const parentMessages = parent.entries.flatMap((entry) => (entry.type === "message" ? [entry.message] : []));
+		const result = parentMessages.find((message) => message.role === "toolResult");
+		expect(result).toMatchObject({ toolCallId: "call-1", isError: true });
+		const child = await loadSessionFile(childFiles[0]!);
+		const childMessages = child.entries.flatMap((entry) => (entry.type === "message" ? [entry.message] : []));
+		expect(childMessages.map((message) => message.role)).toEqual(["user", "assistant"]);
+		expect(childMessages[1]).toMatchObject({ stopReason: "aborted" });
+		expect(child.warnings).toEqual([]);
+		// Nothing is still asking the server once both have stopped.
+		const before = server.requests.length;
+		await session.waitForIdle();
+		expect(server.requests.length).toBe(before);
+		session.dispose();
+	});
+
+	it("is not offered at all with subagents.maxDepth 0", async () => {
+		const { session } = await scriptedSdkSession(server, { settings: { subagents: { maxDepth: 0 } } });
+		expect(session.tools.map((tool) => tool.name)).not.toContain("task");
+		session.dispose();
+	});
+});
