@@ -11,6 +11,7 @@ const TESTS = ["test/**/*.test.ts", "test/**/*.test.tsx"];
 export const PROCESS_TESTS = [
 	"test/sdk/todo-and-plan.test.ts",
 	"test/sdk/subagents.test.ts",
+	"test/cli/subagents-cli.test.ts",
 	"test/cli/acp/acp-agent.test.ts",
 	"test/sdk/background-shells.test.ts",
 	"test/plugs/lsp/language-servers.test.ts",
