@@ -28,3 +28,16 @@ export { PLAN_MODE_NOTE, PRESENT_PLAN_TOOL, installPlanMode, planSteps, presente
 export { RuleError, configuredKeys, installApprovalPolicy, sandboxPathRules, secretMask } from "./policy/index.js";
 export { agentDirs, agentFiles, installResources, loadAgents, type AgentDefinition } from "./resources/index.js";
 export { Sandbox, hostAllowed, installSandbox, type SandboxOptions } from "./sandbox/index.js";
+export {
+	BRANCH_PREFIX,
+	GIT_IDENTITY,
+	addWorktree,
+	discardBranch,
+	git,
+	gitTop,
+	loomBranches,
+	mergeBranch,
+	removeWorktree,
+	startBranchWorktree,
+	type BranchWorktree,
+} from "./worktrees/index.js";

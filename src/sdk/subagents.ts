@@ -7,13 +7,15 @@
 import { homedir } from "node:os";
 import { relative } from "node:path";
 import type { AgentSession, ApprovalMode, ProjectTrustGate, SandboxMode, SessionUi, Settings, ThinkingLevel, ToolCallState, ToolExecutionMode } from "../core/index.js";
-import { answerText, errorMessage } from "../core/index.js";
-import { type AgentDefinition, type ExtensionFactory, agentDirs, agentFiles, loadAgents } from "../plugs/index.js";
+import type { SubagentLink } from "../core/index.js";
+import { answerText, errorMessage, oneLine } from "../core/index.js";
+import { type AgentDefinition, type ExtensionFactory, agentDirs, agentFiles, loadAgents, startBranchWorktree } from "../plugs/index.js";
 import { createTaskTool, type SubagentCallRow, type SubagentPort, type TaskToolInput, type TextFileAccess } from "../tools/index.js";
 import type { ModelOptions } from "./model-option.js";
 import { SessionManager } from "./session-manager.js";
 import { SessionOptionError } from "./session-option-error.js";
 import { subagentUi } from "./subagent-ui.js";
+import { installWorktreeCommands } from "./worktree-commands.js";
 import type { ToolCatalog } from "./tool-catalog.js";
 
 /** The agent a task call runs when it names none: the session's default tools, no instructions of its own. */
@@ -123,7 +125,30 @@ export class Subagents implements SubagentPort {
 			throw new Error(`There is no agent named "${name}"; name one of ${known}, or none.`);
 		}
 		signal?.throwIfAborted();
-		const child = await this.start(name, definition);
+		const isolated = (input.isolation ?? definition?.isolation) === "worktree";
+		const worktree = isolated ? await startBranchWorktree(this.setup.cwd, this.setup.home, input.description || name) : undefined;
+		let link: SubagentLink | undefined;
+		try {
+			const { answer, child } = await this.runChild(toolCallId, name, definition, worktree?.cwd ?? this.setup.cwd, input.prompt, signal, progress);
+			link = child;
+			return { answer, link: child };
+		} finally {
+			// The work is committed on the branch however the child ended: nothing it changed is lost.
+			const finished = await worktree?.finish(`${name}: ${input.description || oneLine(input.prompt, 60)}`);
+			if (link && worktree && finished) link.worktree = { branch: worktree.branch, diffStat: finished.diffStat };
+		}
+	}
+
+	private async runChild(
+		toolCallId: string,
+		name: string,
+		definition: AgentDefinition | undefined,
+		cwd: string,
+		prompt: string,
+		signal: AbortSignal | undefined,
+		progress: (calls: SubagentCallRow[]) => void,
+	): Promise<{ answer: string; child: SubagentLink }> {
+		const child = await this.start(name, definition, cwd);
 		const parent = this.setup.parent();
 		const rows = new Map<string, SubagentCallRow>();
 		const stopForwarding = child.subscribe((event) => {
@@ -136,11 +161,11 @@ export class Subagents implements SubagentPort {
 		const abort = () => void child.abort();
 		signal?.addEventListener("abort", abort, { once: true });
 		try {
-			const outcome = await child.runPrompt(input.prompt);
+			const outcome = await child.runPrompt(prompt);
 			if (outcome.status === "aborted") throw new Error(`The ${name} subagent was interrupted.`);
 			if (outcome.status === "error") throw new Error(`The ${name} subagent failed: ${outcome.errorMessage ?? "unknown error"}`);
 			const link = { agent: name, sessionId: child.sessionId, ...(child.sessionFile ? { sessionFile: child.sessionFile } : {}), usage: child.usageTotals };
-			return { answer: outcome.message ? answerText(outcome.message) : "", link };
+			return { answer: outcome.message ? answerText(outcome.message) : "", child: link };
 		} finally {
 			signal?.removeEventListener("abort", abort);
 			await child.waitForIdle();
@@ -150,10 +175,10 @@ export class Subagents implements SubagentPort {
 	}
 
 	/** The child session, assembled; a definition's model nobody knows falls back to the parent's, with a warning. */
-	private async start(name: string, definition: AgentDefinition | undefined): Promise<AgentSession> {
+	private async start(name: string, definition: AgentDefinition | undefined, cwd: string): Promise<AgentSession> {
 		const { options, assemble, depth } = this.setup;
 		const parent = this.setup.parent();
-		const childOptions = this.childOptions(name, definition);
+		const childOptions = this.childOptions(name, definition, cwd);
 		try {
 			return (await assemble(childOptions, depth + 1)).session;
 		} catch (error) {
@@ -163,8 +188,8 @@ export class Subagents implements SubagentPort {
 		}
 	}
 
-	private childOptions(name: string, definition: AgentDefinition | undefined): ChildSessionOptions {
-		const { options, cwd, home, settings, persists, trust } = this.setup;
+	private childOptions(name: string, definition: AgentDefinition | undefined, cwd: string): ChildSessionOptions {
+		const { options, home, settings, persists, trust } = this.setup;
 		const parent = this.setup.parent();
 		const model = definition?.model
 			? { model: definition.model }
@@ -221,6 +246,7 @@ function callRow(call: ToolCallState): SubagentCallRow {
  * start of a prompt handing it to that agent. Nothing at or past the depth limit.
  */
 export function installSubagents(session: AgentSession, setup: SubagentsSetup, tools: ToolCatalog): void {
+	if (setup.depth === 0) installWorktreeCommands(session);
 	const maxDepth = setup.settings.subagents?.maxDepth ?? DEFAULT_MAX_DEPTH;
 	if (setup.depth >= maxDepth) return;
 	const port = new Subagents(setup);

@@ -109,7 +109,9 @@ export function createTaskTool(port: SubagentPort, agents: readonly AgentListing
 				const current = latest.at(-1);
 				onUpdate?.({ content: [{ type: "text", text: current ? `${current.name} ${current.summary}` : "" }], details: { calls: latest.slice(-MAX_ROWS) } });
 			});
-			const text = answer.trim() === "" ? "(the subagent ended without an answer)" : answer;
+			const said = answer.trim() === "" ? "(the subagent ended without an answer)" : answer;
+			const branch = link.worktree && `\n\n[The subagent worked in its own worktree; its changes are committed on the branch ${link.worktree.branch} (${oneLine(link.worktree.diffStat || "no changes")}), not in this tree. The user merges it with /merge ${link.worktree.branch} or discards it with /discard ${link.worktree.branch}.]`;
+			const text = branch ? `${said}${branch}` : said;
 			return { content: [{ type: "text", text }], details: { calls: calls.slice(-MAX_ROWS), subagent: link } };
 		},
 	};

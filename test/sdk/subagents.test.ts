@@ -1,7 +1,8 @@
 // Subagents: the task tool starts child sessions (agent definitions from .claude/agents read as they are), which
 // run in parallel, return their answers in the model's order, add what they spent to the parent's totals, write
 // session files of their own linked from the parent's, stop with the parent, and start no grandchildren.
-import { mkdirSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { SessionEvent } from "../../src/core/session/index.js";
@@ -9,6 +10,7 @@ import { loadSessionFile } from "../../src/core/session/index.js";
 import { SessionManager } from "../../src/sdk/session-manager.js";
 import type { RecordedRequest } from "../support/scripted-model-server.mjs";
 import { scriptedSdkSession } from "../support/sdk-session.js";
+import { ScriptedUi } from "../support/scripted-ui.js";
 import { workspace } from "../support/temp-dir.js";
 import { useScriptedServer } from "../support/use-scripted-server.js";
 import { waitFor } from "../support/wait-for.js";
@@ -170,6 +172,83 @@ describe("the task tool", () => {
 		const before = server.requests.length;
 		await session.waitForIdle();
 		expect(server.requests.length).toBe(before);
+		session.dispose();
+	});
+
+	it("asks the parent's user, with the child's name, before a child's change in ask mode; a no refuses it in the child", async () => {
+		const ws = workspace();
+		const ui = new ScriptedUi().choose("Allow once", /^No/);
+		const { session } = await scriptedSdkSession(server, { approval: "ask", ui }, ws);
+		server.setResponder((body) => {
+			const prompt = firstPrompt(body);
+			const results = toolResults({ body } as RecordedRequest);
+			if (prompt === "write both") {
+				return results.length === 0 ? { toolCalls: [{ id: "call-w", name: "task", arguments: { prompt: "write a.txt and b.txt" } }] } : { text: "written" };
+			}
+			if (prompt === "write a.txt and b.txt") {
+				if (results.length === 0) return { toolCalls: [{ id: "w1", name: "write", arguments: { path: "a.txt", content: "a" } }] };
+				if (results.length === 1) return { toolCalls: [{ id: "w2", name: "write", arguments: { path: "b.txt", content: "b" } }] };
+				return { text: `child saw: ${results[1]!.text}` };
+			}
+			return undefined;
+		});
+		expect((await session.runPrompt("write both")).status).toBe("done");
+		expect(ui.titles()).toHaveLength(2);
+		expect(ui.titles().every((title) => title.startsWith("general: "))).toBe(true);
+		expect(existsSync(join(ws.cwd, "a.txt"))).toBe(true);
+		expect(existsSync(join(ws.cwd, "b.txt"))).toBe(false);
+		// The task call itself was not asked about: only the child's own calls were.
+		expect(ui.asked.some((question) => question.options.approval?.toolName === "task")).toBe(false);
+		session.dispose();
+	});
+
+	it("runs a writer in a worktree of its own: the parent's tree stays as it was until /merge brings the branch in", async () => {
+		const ws = workspace();
+		const git = (...args: string[]) => execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@t", ...args], { cwd: ws.cwd, encoding: "utf8" });
+		git("init", "--quiet");
+		writeFileSync(join(ws.cwd, "README.md"), "old\n");
+		git("add", ".");
+		git("commit", "--quiet", "-m", "start");
+		const { session } = await scriptedSdkSession(server, {}, ws);
+		let childInWorktree = false;
+		server.setResponder((body) => {
+			const prompt = firstPrompt(body);
+			const results = toolResults({ body } as RecordedRequest);
+			if (prompt === "change the docs") {
+				return results.length === 0
+					? { toolCalls: [{ id: "call-wt", name: "task", arguments: { description: "docs", prompt: "rewrite README.md", isolation: "worktree" } }] }
+					: { text: "done" };
+			}
+			if (prompt === "rewrite README.md") {
+				childInWorktree ||= systemOf({ body } as RecordedRequest).includes("worktrees");
+				if (results.length === 0) return { toolCalls: [{ id: "w", name: "write", arguments: { path: "README.md", content: "new\n" } }] };
+				return { text: "README rewritten" };
+			}
+			return undefined;
+		});
+		const events: SessionEvent[] = [];
+		session.subscribe((event) => void events.push(event));
+
+		expect((await session.runPrompt("change the docs")).status).toBe("done");
+
+		expect(readFileSync(join(ws.cwd, "README.md"), "utf8")).toBe("old\n");
+		expect(git("status", "--porcelain")).toBe("");
+		const end = events.find((event) => event.type === "tool_execution_end" && event.toolCallId === "call-wt") as Extract<SessionEvent, { type: "tool_execution_end" }>;
+		const worktree = end.result.details.subagent.worktree as { branch: string; diffStat: string };
+		expect(worktree.branch).toBe("loom/docs");
+		expect(worktree.diffStat).toContain("README.md");
+		expect(toolResults(server.requests.at(-1)!)[0]!.text).toContain("/merge loom/docs");
+		// The child worked under loom's home, on the branch; its folder is gone, the branch holds the work.
+		expect(childInWorktree).toBe(true);
+		expect(git("worktree", "list")).not.toContain("loom-docs");
+		expect(git("show", "loom/docs:README.md")).toBe("new\n");
+
+		const notices: string[] = [];
+		await session.commands.get("worktrees")!.handler("", { session, busy: false, notify: (_level, text) => notices.push(text) });
+		expect(notices[0]).toContain("loom/docs");
+		await session.commands.get("merge")!.handler("loom/docs", { session, busy: false, notify: (_level, text) => notices.push(text) });
+		expect(readFileSync(join(ws.cwd, "README.md"), "utf8")).toBe("new\n");
+		expect(git("branch", "--list", "loom/*")).toBe("");
 		session.dispose();
 	});
 

@@ -64,8 +64,8 @@ export interface SubagentLink {
 	sessionFile?: string;
 	/** What the child's messages cost, its own children's included. */
 	usage: UsageTotals;
-	/** Set when the child worked in a worktree of its own: its branch, folder and what it changed. */
-	worktree?: { branch: string; path: string; diffStat: string };
+	/** Set when the child worked in a worktree of its own: the branch its work was committed on, and what it changed. */
+	worktree?: { branch: string; diffStat: string };
 }
 
 /** The link a tool result message carries, or undefined (any other message, or details of another shape). */
