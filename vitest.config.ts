@@ -107,6 +107,7 @@ export const PROCESS_TESTS = [
 	"test/tools/web-fetch.test.ts",
 	"test/tui/approval-tmux.test.ts",
 	"test/tui/long-tasks-tmux.test.ts",
+	"test/tui/subagents-tmux.test.ts",
 	"test/tui/plan-mode-tmux.test.ts",
 	"test/tui/e2e-tmux.test.ts",
 	"test/tui/escape-sequences-tmux.test.ts",
