@@ -252,6 +252,18 @@ describe("the task tool", () => {
 		session.dispose();
 	});
 
+	it("@name at the start of a prompt tells the model to hand the request to that agent; other @words are left alone", async () => {
+		const ws = projectWithExplorer();
+		const { session } = await scriptedSdkSession(server, { trustProject: true }, ws);
+		server.enqueue({ text: "ok" }, { text: "ok" });
+		await session.runPrompt("@explorer how does the parser recover?");
+		await session.runPrompt("@src/parser.ts looks odd");
+		const said = (index: number) => JSON.stringify(server.requests[index]!.body.messages.at(-1));
+		expect(said(0)).toContain('call the task tool once with agent \\"explorer\\"');
+		expect(said(1)).not.toContain("call the task tool");
+		session.dispose();
+	});
+
 	it("is not offered at all with subagents.maxDepth 0", async () => {
 		const { session } = await scriptedSdkSession(server, { settings: { subagents: { maxDepth: 0 } } });
 		expect(session.tools.map((tool) => tool.name)).not.toContain("task");
