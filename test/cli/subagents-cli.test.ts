@@ -1,6 +1,7 @@
 // Subagents from the command line: `--agent <name>` starts the main session as an agent definition (print mode),
 // and JSON mode carries a child's events as subagent_event lines tagged with the parent's call id.
-import { mkdirSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { runLoomInProcess } from "../support/loom-in-process.js";
@@ -51,6 +52,23 @@ describe("subagents on the command line", () => {
 		expect(result.code).toBe(2);
 		expect(result.stderr).toContain('loom: --agent: no agent named "nobody"; choose from reviewer.');
 		expect(server.requests).toHaveLength(0);
+	});
+
+	it("--worktree runs the session in a new worktree on a loom branch, leaving the tree it started from as it was", async () => {
+		const ws = workspace();
+		const git = (...args: string[]) => execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@t", ...args], { cwd: ws.cwd, encoding: "utf8" });
+		git("init", "--quiet");
+		writeFileSync(join(ws.cwd, "a.txt"), "old\n");
+		git("add", ".");
+		git("commit", "--quiet", "-m", "start");
+		server.enqueue({ toolCalls: [{ name: "write", arguments: { path: "a.txt", content: "new\n" } }] }, { text: "changed" });
+		const result = await runLoomInProcess(["-p", "--worktree", "fix-a", ...serverFlags(server.openaiBaseUrl), "change a.txt"], ws);
+		expect(result.code).toBe(0);
+		const path = join(ws.home, "worktrees", "project", "loom-fix-a");
+		expect(result.stderr).toBe(`loom: working in ${path} on the branch loom/fix-a; commit there, then /merge loom/fix-a (or git merge) from your tree.\n`);
+		expect(readFileSync(join(path, "a.txt"), "utf8")).toBe("new\n");
+		expect(readFileSync(join(ws.cwd, "a.txt"), "utf8")).toBe("old\n");
+		expect(git("for-each-ref", "--format=%(refname:short)", "refs/heads/loom/").trim()).toBe("loom/fix-a");
 	});
 
 	it("JSON mode writes a child's events nested in subagent_event lines tagged with the task call's id", async () => {
