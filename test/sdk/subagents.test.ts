@@ -7,6 +7,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { SessionEvent } from "../../src/core/session/index.js";
 import { loadSessionFile } from "../../src/core/session/index.js";
+import { exportSessionFile } from "../../src/plugs/export/export-session.js";
 import { SessionManager } from "../../src/sdk/session-manager.js";
 import type { RecordedRequest } from "../support/scripted-model-server.mjs";
 import { scriptedSdkSession } from "../support/sdk-session.js";
@@ -135,6 +136,11 @@ describe("the task tool", () => {
 		expect(linked).toHaveLength(2);
 		const alphaFile = await loadSessionFile(linked[0]!);
 		expect(JSON.stringify(alphaFile.entries)).toContain("alpha summary");
+		// The exported page shows each child's conversation folded inside its task call.
+		const page = readFileSync(await exportSessionFile(session.sessionFile!, join(ws.cwd, "page.html"), { cwd: ws.cwd }), "utf8");
+		expect(page.match(/<details class="subagent"><summary>Subagent explorer · session /g)).toHaveLength(2);
+		expect(page).toContain("look at alpha");
+		expect(page).toContain(linked[1]!);
 		expect(ui.noticeLines().filter((line) => line.startsWith("error"))).toEqual([]);
 		session.dispose();
 	});
