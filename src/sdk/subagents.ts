@@ -8,7 +8,7 @@ import { homedir } from "node:os";
 import { relative } from "node:path";
 import type { AgentSession, ApprovalMode, ProjectTrustGate, SandboxMode, SessionUi, Settings, ThinkingLevel, ToolCallState, ToolExecutionMode } from "../core/index.js";
 import type { SubagentLink } from "../core/index.js";
-import { answerText, errorMessage, oneLine } from "../core/index.js";
+import { answerText, errorMessage, oneLine, subagentSessionsDir } from "../core/index.js";
 import { type AgentDefinition, type ExtensionFactory, agentDirs, agentFiles, loadAgents, startBranchWorktree } from "../plugs/index.js";
 import { createTaskTool, type SubagentCallRow, type SubagentPort, type TaskToolInput, type TextFileAccess } from "../tools/index.js";
 import type { ModelOptions } from "./model-option.js";
@@ -207,7 +207,7 @@ export class Subagents implements SubagentPort {
 			extensions: options.extensions,
 			trustProject: trust.status === "trusted",
 			mcpConfig: options.mcpConfig,
-			sessionManager: persists ? SessionManager.create(cwd) : SessionManager.inMemory(cwd),
+			sessionManager: persists ? SessionManager.create(cwd, { dir: parent.sessionFile && subagentSessionsDir(parent.sessionFile) }) : SessionManager.inMemory(cwd),
 			// The parent's checkpoint before its prompt holds the tree the children start from.
 			checkpoints: false,
 			ui: subagentUi(() => parent.ui, name),

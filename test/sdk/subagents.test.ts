@@ -134,6 +134,9 @@ describe("the task tool", () => {
 			entry.type === "message" && entry.message.role === "toolResult" ? [(entry.message.details as { subagent: { sessionFile: string } }).subagent.sessionFile] : [],
 		);
 		expect(linked).toHaveLength(2);
+		// Beside the parent's file, so the directory's list (-r, /resume, -c) shows the parent alone, with its count.
+		expect(linked.every((file) => file.startsWith(`${session.sessionFile!.replace(/\.jsonl$/, "")}.subagents/`))).toBe(true);
+		expect(session.listSessions().map((info) => [info.file, info.subagents])).toEqual([[session.sessionFile, 2]]);
 		const alphaFile = await loadSessionFile(linked[0]!);
 		expect(JSON.stringify(alphaFile.entries)).toContain("alpha summary");
 		// The exported page shows each child's conversation folded inside its task call.

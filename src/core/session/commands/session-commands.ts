@@ -12,7 +12,7 @@ import { describeRestorePlan, describeRewind, type RewindResult, type RewindScop
 import type { UiChoice } from "../session-ui.js";
 
 /** One saved session, as /resume lists it. */
-export type SessionSummary = Pick<SessionInfo, "file" | "id" | "modified" | "firstPrompt" | "messageCount" | "forkOf">;
+export type SessionSummary = Pick<SessionInfo, "file" | "id" | "modified" | "firstPrompt" | "messageCount" | "forkOf" | "subagents">;
 
 /** What the session's commands ask of a session. Methods may be sync or async; commands await them either way. */
 export interface CommandSession {
@@ -104,10 +104,15 @@ async function pickModel(ctx: Context): Promise<void> {
 }
 
 /** One row of a session picker: the first prompt, then how long ago it was last used and its length. */
+/** " · 2 subagents" for a session whose task calls started some; "" otherwise. */
+export function subagentsText(info: Pick<SessionSummary, "subagents">): string {
+	return info.subagents ? ` · ${info.subagents} subagent${info.subagents === 1 ? "" : "s"}` : "";
+}
+
 export function sessionChoice(info: SessionSummary, now = new Date()): { label: string; description: string } {
 	return {
 		label: info.firstPrompt === "" ? "(no prompt yet)" : info.firstPrompt.slice(0, 200),
-		description: `${formatRelativeTime(info.modified, now)} · ${info.messageCount} messages${info.forkOf ? ` · fork of ${stripToOneLine(info.forkOf.slice(0, 8))}` : ""}`,
+		description: `${formatRelativeTime(info.modified, now)} · ${info.messageCount} messages${info.forkOf ? ` · fork of ${stripToOneLine(info.forkOf.slice(0, 8))}` : ""}${subagentsText(info)}`,
 	};
 }
 

@@ -13,7 +13,7 @@ export {
 } from "./session-entries.js";
 export { listAllSessions, listSessions, newestSessionFile, readSessionInfo, type SessionInfo } from "./session-list.js";
 export { SessionInUseError, describeHolder } from "./session-lock.js";
-export { cwdFolderName, sessionDirFor, sessionFileText, sessionIdFromFileName, sessionsRoot } from "./session-paths.js";
+export { cwdFolderName, sessionDirFor, sessionFileText, sessionIdFromFileName, sessionsRoot, subagentSessionsDir } from "./session-paths.js";
 export { loadSessionFile } from "./session-reader.js";
 export { resolveSessionArgument } from "./session-list.js";
 export { SessionStore } from "./session-store.js";
