@@ -161,6 +161,8 @@ export class Subagents implements SubagentPort {
 		const abort = () => void child.abort();
 		signal?.addEventListener("abort", abort, { once: true });
 		try {
+			// Aborted while the child was being assembled: it never starts.
+			if (signal?.aborted) throw new Error(`The ${name} subagent was interrupted.`);
 			const outcome = await child.runPrompt(prompt);
 			if (outcome.status === "aborted") throw new Error(`The ${name} subagent was interrupted.`);
 			if (outcome.status === "error") throw new Error(`The ${name} subagent failed: ${outcome.errorMessage ?? "unknown error"}`);

@@ -1,5 +1,5 @@
 // A subagent in a real terminal: the task call's row shows the child's own calls nested under it while it runs,
-// and one line of what it did once it is done.
+// and one line of what it did once it is done; Ctrl+O prints its calls and answer in full.
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -9,7 +9,7 @@ import { hasTmux } from "../support/tmux-terminal.js";
 describe.skipIf(!hasTmux())("subagents on the screen (tmux)", () => {
 	const { server, workspace, open } = useLoomInTmux("loom-subagents");
 
-	it("nests the child's rows live under the task row, then collapses them to one line", async () => {
+	it("nests the child's rows live under the task row, collapses them to one line, and Ctrl+O shows them in full", async () => {
 		const ws = workspace();
 		writeFileSync(join(ws.cwd, "alpha.txt"), "alpha\n");
 		let release!: () => void;
@@ -43,6 +43,10 @@ describe.skipIf(!hasTmux())("subagents on the screen (tmux)", () => {
 		const done = await terminal.waitForScreen((text) => text.includes("Survey complete.") && text.includes("ready"), "the parent's answer");
 		expect(done).toMatch(/general: 2 tool calls, \d+ tokens/);
 		expect(done).not.toMatch(/✓ read alpha\.txt/);
+		// Ctrl+O prints the child's calls and its answer in full.
+		terminal.sendKeys("C-o");
+		const expanded = await terminal.waitForScreen((text) => /✓ read alpha\.txt/.test(text) && /✓ bash echo looked/.test(text), "the child's calls in full");
+		expect(expanded).toContain("alpha holds one line");
 		await terminal.typeLine("/quit");
 		await terminal.waitForScreen((text) => text.includes("[loom exited with 0]"), "loom exiting");
 	});
