@@ -236,6 +236,7 @@ export async function assembleAgentSession(given: CreateAgentSessionOptions, key
 			persists: manager.persists,
 			trust: projectTrust,
 			agents,
+			sandboxMode: () => sandbox.mode,
 			knownTool: (name) => tools.all.some((tool) => tool.name === name),
 		};
 		const installed = await install(session, { options, home, cwd, settings, tools, projectTrust, secrets, sandbox, languageServers, persists: manager.persists, subagents });

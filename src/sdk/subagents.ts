@@ -109,6 +109,8 @@ export interface SubagentsSetup {
 	persists: boolean;
 	trust: ProjectTrustGate;
 	agents: AgentDefinitions;
+	/** The parent's sandbox mode as it runs (the option, else settings', else the default). */
+	sandboxMode: () => SandboxMode;
 	/** Whether the parent's catalog knows a tool of this name (a definition's tools loom lacks are left out). */
 	knownTool: (name: string) => boolean;
 }
@@ -214,10 +216,10 @@ export class Subagents implements SubagentPort {
 			checkpoints: false,
 			ui: subagentUi(() => parent.ui, name),
 			files: options.files,
-			approval: definition?.approval ?? parent.approvalMode ?? options.approval,
+			approval: stricter(APPROVAL_STRICTNESS, parent.approvalMode ?? options.approval, definition?.approval),
 			allow: options.allow,
 			deny: options.deny,
-			sandbox: definition?.sandbox ?? options.sandbox,
+			sandbox: stricter(SANDBOX_STRICTNESS, this.setup.sandboxMode(), definition?.sandbox),
 		};
 	}
 
@@ -236,6 +238,15 @@ export class Subagents implements SubagentPort {
 		if (missing.length > 0) this.setup.parent().ui.notify("warning", `${definition.path}: loom has no tool ${missing.join(", ")}; the ${definition.name} agent runs without it.`);
 		return known;
 	}
+}
+
+/** Modes from the loosest; a definition may make its child stricter than the parent, never looser. */
+const APPROVAL_STRICTNESS: readonly ApprovalMode[] = ["auto", "ask", "plan", "read-only"];
+const SANDBOX_STRICTNESS: readonly SandboxMode[] = ["off", "workspace-write", "read-only"];
+
+function stricter<M extends string>(order: readonly M[], parent: M | undefined, definition: M | undefined): M | undefined {
+	if (parent === undefined || definition === undefined) return definition ?? parent;
+	return order.indexOf(definition) > order.indexOf(parent) ? definition : parent;
 }
 
 function callRow(call: ToolCallState): SubagentCallRow {

@@ -146,6 +146,15 @@ describe("the task tool", () => {
 		expect(page).toContain(linked[1]!);
 		expect(ui.noticeLines().filter((line) => line.startsWith("error"))).toEqual([]);
 		session.dispose();
+
+		// Resumed, the parent goes on from the children's answers: no child runs again.
+		const resumed = await scriptedSdkSession(server, { trustProject: true, sessionManager: SessionManager.open(parent.file) }, ws);
+		const before = server.requests.length;
+		server.setResponder(() => ({ text: "still explored" }));
+		expect((await resumed.session.runPrompt("and now?")).status).toBe("done");
+		expect(server.requests.length).toBe(before + 1);
+		expect(toolResults(server.requests.at(-1)!).map((result) => result.id)).toEqual(["call-alpha", "call-beta"]);
+		resumed.session.dispose();
 	});
 
 	it("stops the child when the parent is aborted, leaving both session files complete", async () => {
@@ -259,6 +268,38 @@ describe("the task tool", () => {
 		expect(readFileSync(join(ws.cwd, "README.md"), "utf8")).toBe("new\n");
 		expect(git("branch", "--list", "loom/*")).toBe("");
 		session.dispose();
+	});
+
+	it("a definition's approval mode can make its child stricter than the parent, never looser", async () => {
+		const ws = workspace();
+		mkdirSync(join(ws.cwd, ".loom", "agents"), { recursive: true });
+		writeFileSync(join(ws.cwd, ".loom", "agents", "loose.md"), "---\ndescription: Writes freely.\napproval: auto\n---\nWrite.\n");
+		writeFileSync(join(ws.cwd, ".loom", "agents", "strict.md"), "---\ndescription: Only reads.\napproval: read-only\n---\nRead.\n");
+		const written = (results: { text: string }[]) => results.at(-1)?.text ?? "";
+		const seen: Record<string, string> = {};
+		server.setResponder((body) => {
+			const prompt = firstPrompt(body);
+			const results = toolResults({ body } as RecordedRequest);
+			if (prompt.startsWith("go ")) {
+				const agent = prompt.slice(3);
+				return results.length === 0 ? { toolCalls: [{ name: "task", arguments: { agent, prompt: `write as ${agent}` } }] } : { text: "ok" };
+			}
+			if (prompt.startsWith("write as ")) {
+				if (results.length === 0) return { toolCalls: [{ name: "write", arguments: { path: `${prompt.slice(9)}.txt`, content: "x" } }] };
+				seen[prompt.slice(9)] = written(results);
+				return { text: "tried" };
+			}
+			return undefined;
+		});
+		const parentReadOnly = await scriptedSdkSession(server, { trustProject: true, approval: "read-only" }, ws);
+		await parentReadOnly.session.runPrompt("go loose");
+		parentReadOnly.session.dispose();
+		const parentAuto = await scriptedSdkSession(server, { trustProject: true }, ws);
+		await parentAuto.session.runPrompt("go strict");
+		parentAuto.session.dispose();
+		expect(seen.loose).toContain("read-only mode");
+		expect(seen.strict).toContain("read-only mode");
+		expect(existsSync(join(ws.cwd, "loose.txt")) || existsSync(join(ws.cwd, "strict.txt"))).toBe(false);
 	});
 
 	it("@name at the start of a prompt tells the model to hand the request to that agent; other @words are left alone", async () => {
