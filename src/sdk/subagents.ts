@@ -215,7 +215,8 @@ export class Subagents implements SubagentPort {
 			// The parent's checkpoint before its prompt holds the tree the children start from.
 			checkpoints: false,
 			ui: subagentUi(() => parent.ui, name),
-			files: options.files,
+			// An editor's buffers hold the parent's tree, not a worktree's.
+			files: cwd === this.setup.cwd ? options.files : undefined,
 			approval: stricter(APPROVAL_STRICTNESS, parent.approvalMode ?? options.approval, definition?.approval),
 			allow: options.allow,
 			deny: options.deny,

@@ -38,10 +38,7 @@ export async function startBranchWorktree(cwd: string, home: string, name: strin
 	const base = (await git(["rev-parse", "HEAD"], { cwd: top })).trim();
 	const root = join(home, "worktrees", slug(basename(top)));
 	mkdirSync(root, { recursive: true });
-	let branch = `${BRANCH_PREFIX}${slug(name)}`;
-	for (let n = 2; existsSync(join(root, slug(branch))) || (await branchExists(top, branch)); n++) branch = `${BRANCH_PREFIX}${slug(name)}-${n}`;
-	const path = join(root, slug(branch));
-	await addWorktree(top, path, branch);
+	const { branch, path } = await addFreeWorktree(top, root, `${BRANCH_PREFIX}${slug(name)}`);
 	const inner = join(path, relative(top, cwd));
 	mkdirSync(inner, { recursive: true });
 	return {
@@ -58,6 +55,22 @@ export async function startBranchWorktree(cwd: string, home: string, name: strin
 			return { diffStat };
 		},
 	};
+}
+
+/** The first of `wanted`, `wanted-2`, … that no branch or folder has yet, added (parallel children may want one name). */
+async function addFreeWorktree(top: string, root: string, wanted: string): Promise<{ branch: string; path: string }> {
+	for (let n = 1; ; n++) {
+		const branch = n === 1 ? wanted : `${wanted}-${n}`;
+		const path = join(root, slug(branch));
+		if (existsSync(path) || (await branchExists(top, branch))) continue;
+		try {
+			await addWorktree(top, path, branch);
+			return { branch, path };
+		} catch (error) {
+			// Taken meanwhile by another child of this batch: the next name.
+			if (n >= 50 || !/already exists/i.test(String((error as Error).message))) throw error;
+		}
+	}
 }
 
 async function branchExists(top: string, branch: string): Promise<boolean> {
