@@ -137,6 +137,7 @@ describe("the task tool", () => {
 		// Beside the parent's file, so the directory's list (-r, /resume, -c) shows the parent alone, with its count.
 		expect(linked.every((file) => file.startsWith(`${session.sessionFile!.replace(/\.jsonl$/, "")}.subagents/`))).toBe(true);
 		expect(session.listSessions().map((info) => [info.file, info.subagents])).toEqual([[session.sessionFile, 2]]);
+		expect(session.tree().rows.map((row) => [row.text, row.subagents])).toEqual([["explore both", 2]]);
 		const alphaFile = await loadSessionFile(linked[0]!);
 		expect(JSON.stringify(alphaFile.entries)).toContain("alpha summary");
 		// The exported page shows each child's conversation folded inside its task call.

@@ -289,7 +289,7 @@ async function tree(_args: string, ctx: Context): Promise<void> {
 	const choices = rows.map((row, index) => ({
 		label: `${row.prefix}${row.here ? "● " : ""}${row.kind === "position" ? POSITION_TEXT : rowText(row.text)}`,
 		value: row,
-		description: [ends.get(row.leafId) === index ? `${row.messages} messages` : "", when(row.timestamp), row.here ? "you are here" : ""]
+		description: [ends.get(row.leafId) === index ? `${row.messages} messages` : "", when(row.timestamp), subagentsText(row).replace(/^ · /, ""), row.here ? "you are here" : ""]
 			.filter((part) => part !== "")
 			.join(" · "),
 	}));
