@@ -142,7 +142,7 @@ describe("MCP servers in print mode", () => {
 		const result = await runLoom(["-p", "--tools", "read,mcp__github__*", ...serverFlags(server.openaiBaseUrl), "hi"], ws);
 		expect(result.code).toBe(2);
 		expect(result.stderr.split("\n")[0]).toBe(
-			"loom: --tools: unknown tool mcp__github__*; choose from read,bash,edit,write,grep,find,ls,bash_output,bash_kill,ask_user,todo_write,web_fetch,web_search,lsp, or mcp__<server>__<tool> (mcp__<server>__* for all) of the MCP servers everything.",
+			"loom: --tools: unknown tool mcp__github__*; choose from read,bash,edit,write,grep,find,ls,bash_output,bash_kill,ask_user,todo_write,web_fetch,web_search,lsp,task, or mcp__<server>__<tool> (mcp__<server>__* for all) of the MCP servers everything.",
 		);
 		expect(server.requests).toHaveLength(0);
 	});
