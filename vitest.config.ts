@@ -10,6 +10,8 @@ const TESTS = ["test/**/*.test.ts", "test/**/*.test.tsx"];
  */
 export const PROCESS_TESTS = [
 	"test/sdk/todo-and-plan.test.ts",
+	"test/sdk/subagents.test.ts",
+	"test/cli/subagents-cli.test.ts",
 	"test/cli/acp/acp-agent.test.ts",
 	"test/sdk/background-shells.test.ts",
 	"test/plugs/lsp/language-servers.test.ts",
@@ -106,6 +108,7 @@ export const PROCESS_TESTS = [
 	"test/tools/web-fetch.test.ts",
 	"test/tui/approval-tmux.test.ts",
 	"test/tui/long-tasks-tmux.test.ts",
+	"test/tui/subagents-tmux.test.ts",
 	"test/tui/plan-mode-tmux.test.ts",
 	"test/tui/e2e-tmux.test.ts",
 	"test/tui/escape-sequences-tmux.test.ts",

@@ -46,6 +46,10 @@ export interface CliOptions {
 	toolExecution?: "parallel" | "sequential";
 	/** Undefined: the default tools. Names are checked where the session is assembled, which knows every tool. */
 	tools?: string[];
+	/** --worktree [name]: the session works in a new worktree on the branch loom/<name> ("": a generated name). */
+	worktree?: string;
+	/** --agent: the agent definition the session starts as. */
+	agent?: string;
 	systemPrompt?: string;
 	appendSystemPrompt?: string;
 	continue: boolean;
@@ -157,6 +161,8 @@ function buildProgram(version: string, output: ParseOutput, commands: Commands):
 		)
 		.option("--tools <list>", `comma-separated tools to enable (${builtinToolsText()})`, parseToolList)
 		.option("--no-tools", "no tools at all")
+		.option("--worktree [name]", "work in a new git worktree on the branch loom/<name>, under $LOOM_HOME/worktrees; your tree stays as it is (/merge brings the branch in)")
+		.option("--agent <name>", "start as this agent (a definition in .loom/agents, .claude/agents, ~/.loom/agents or ~/.claude/agents)")
 		.option("--system-prompt <text>", "replace the default system prompt")
 		.option("--append-system-prompt <text>", "add text to the system prompt")
 		.option("-c, --continue", "continue the most recent session of this directory")
@@ -342,6 +348,8 @@ export function parseArgs(
 		thinking: raw.thinking,
 		toolExecution: raw.toolExecution,
 		tools: raw.tools === false ? [] : raw.tools,
+		agent: typeof raw.agent === "string" && raw.agent.trim() !== "" ? raw.agent.trim() : undefined,
+		worktree: raw.worktree === undefined ? undefined : raw.worktree === true ? "" : String(raw.worktree),
 		systemPrompt: raw.systemPrompt,
 		appendSystemPrompt: raw.appendSystemPrompt,
 		continue: raw.continue === true,

@@ -45,6 +45,7 @@ export async function createSession(setup: SessionSetup): Promise<CreateAgentSes
 			thinkingLevel: options.thinking,
 			toolExecution: options.toolExecution,
 			tools: options.tools,
+			agent: options.agent,
 			systemPrompt: options.systemPrompt,
 			appendSystemPrompt,
 			outputSchema: output?.schema,

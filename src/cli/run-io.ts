@@ -62,7 +62,7 @@ export class InterruptedError extends Error {
 }
 
 /** The flag each option of createAgentSession comes from. */
-const FLAGS: Readonly<Record<string, string>> = { tools: "--tools", model: "--model", provider: "--provider", extensions: "--extension" };
+const FLAGS: Readonly<Record<string, string>> = { tools: "--tools", model: "--model", provider: "--provider", extensions: "--extension", agent: "--agent" };
 
 /** An option createAgentSession refused, as a usage error under its flag's name. */
 export function optionUsageError(error: SessionOptionError): UsageError {

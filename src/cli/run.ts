@@ -36,7 +36,20 @@ export async function run(options: CliOptions, io: RunIo = defaultIo(), version 
 		return options.command === "batch" ? runBatchCommand(options, io) : runWorkerCommand(options, io);
 	}
 	const { runSession } = await import("./run-session.js");
-	return runSession(options, home, io, version);
+	return runSession(options, home, options.worktree === undefined ? io : await inNewWorktree(options.worktree, home, io), version);
+}
+
+/** --worktree: the session's directory becomes the same place in a new worktree on a branch of its own, which stays after it. */
+async function inNewWorktree(name: string, home: string, io: RunIo): Promise<RunIo> {
+	const { startBranchWorktree } = await import("../plugs/index.js");
+	let worktree;
+	try {
+		worktree = await startBranchWorktree(io.cwd, home, name || `session-${new Date().toISOString().slice(0, 16).replace(/\D/g, "")}`);
+	} catch (error) {
+		throw new UsageError(`--worktree: ${errorMessage(error)}`);
+	}
+	io.stderr.write(`loom: working in ${stripControls(worktree.path)} on the branch ${worktree.branch}; commit there, then /merge ${worktree.branch} (or git merge) from your tree.\n`);
+	return { ...io, cwd: worktree.cwd };
 }
 
 /**

@@ -11,6 +11,7 @@ import {
 	resolveSessionArgument,
 	showControls,
 	stripToOneLine,
+	subagentsText,
 } from "../core/index.js";
 import type { SelectOptions, UiChoice } from "../core/index.js";
 import type { CliOptions } from "./args.js";
@@ -80,7 +81,7 @@ export function formatSessionList(sessions: readonly SessionInfo[], width = 100)
 			const prompt = stripToOneLine(info.firstPrompt) || "(no prompt)";
 			const room = Math.max(10, width - head.length);
 			const fork = info.forkOf ? ` (fork of ${showControls(info.forkOf.slice(0, 8))})` : "";
-			const line = prompt + fork;
+			const line = prompt + fork + subagentsText(info);
 			return head + (line.length > room ? `${line.slice(0, room - 1)}…` : line);
 		})
 		.join("\n");

@@ -26,5 +26,18 @@ export { LanguageServers, installLsp, runLspQuery, type LanguageServerSetting, t
 export { McpConfigError, configuredMcpCredentials, installMcp, runMcpLogin, serverToolPrefix } from "./mcp/index.js";
 export { PLAN_MODE_NOTE, PRESENT_PLAN_TOOL, installPlanMode, planSteps, presentedPlan } from "./plan/index.js";
 export { RuleError, configuredKeys, installApprovalPolicy, sandboxPathRules, secretMask } from "./policy/index.js";
-export { installResources } from "./resources/index.js";
+export { agentDirs, agentFiles, installResources, loadAgents, type AgentDefinition } from "./resources/index.js";
 export { Sandbox, hostAllowed, installSandbox, type SandboxOptions } from "./sandbox/index.js";
+export {
+	BRANCH_PREFIX,
+	GIT_IDENTITY,
+	addWorktree,
+	discardBranch,
+	git,
+	gitTop,
+	loomBranches,
+	mergeBranch,
+	removeWorktree,
+	startBranchWorktree,
+	type BranchWorktree,
+} from "./worktrees/index.js";

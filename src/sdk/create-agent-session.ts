@@ -60,6 +60,7 @@ import { SessionOptionError } from "./session-option-error.js";
 import { installLoginCommand } from "./login-command.js";
 import { maskWithStoredLogins } from "./login-secrets.js";
 import { type ToolChoice, ToolCatalog } from "./tool-catalog.js";
+import { AgentDefinitions, installSubagents, type SubagentsSetup } from "./subagents.js";
 
 export interface CreateAgentSessionOptions extends ModelOptions {
 	/** The working directory of the tools and the project. Default: the session manager's, else process.cwd(). */
@@ -122,6 +123,11 @@ export interface CreateAgentSessionOptions extends ModelOptions {
 	 * workspace-write where bubblewrap or sandbox-exec works, else off with a notice said once).
 	 */
 	sandbox?: SandboxMode;
+	/**
+	 * Start as this agent definition (its name; see the README's "Subagents"): its tools, model, approval and
+	 * sandbox modes unless these options give their own, and its instructions added to the system prompt.
+	 */
+	agent?: string;
 }
 
 /** What the install steps report. */
@@ -148,13 +154,18 @@ export function createAgentSession(options: CreateAgentSessionOptions = {}): Pro
  * createAgentSession for a caller whose user passes a key another way: `keyOption` is how messages name it (the
  * command line: its --api-key flag). Not in the package's entry.
  */
-export async function assembleAgentSession(options: CreateAgentSessionOptions, keyOption: string): Promise<CreateAgentSessionResult> {
-	const home = options.loomHome ? resolve(expandHome(options.loomHome)) : loomHome();
-	const settings = options.settings ?? loadSettings(home);
+export async function assembleAgentSession(given: CreateAgentSessionOptions, keyOption: string, depth = 0): Promise<CreateAgentSessionResult> {
+	const home = given.loomHome ? resolve(expandHome(given.loomHome)) : loomHome();
+	const settings = given.settings ?? loadSettings(home);
+	const manager = given.sessionManager ?? SessionManager.create();
+	const cwd = resolve(given.cwd ?? manager.cwd ?? process.cwd());
+	const projectTrust = new ProjectTrustGate(home, cwd, given.trustProject ?? settings.trustProjects ?? false);
+	const agentWarnings: string[] = [];
+	const agents = new AgentDefinitions();
+	await agents.load({ cwd, home }, projectTrust, (problem) => agentWarnings.push(problem));
+	const options = asAgent(given, agents, projectTrust);
 	const registry = loadModelRegistry(home, process.env, keyOption);
 	const named = namedModelChoice(options, settings, registry);
-	const manager = options.sessionManager ?? SessionManager.create();
-	const cwd = resolve(options.cwd ?? manager.cwd ?? process.cwd());
 	const store = await manager.openStore(home, cwd);
 	const previous = buildSessionContext(store.entries);
 	const contextFiles = options.contextFiles === false ? [] : loadContextFiles(cwd, home);
@@ -207,7 +218,7 @@ export async function assembleAgentSession(options: CreateAgentSessionOptions, k
 		compaction: settings.compaction,
 		maxTurns: options.maxTurns,
 		outputSchema: options.outputSchema,
-		warnings: [...settingsWarnings(settings), ...contextFiles.flatMap((file) => (file.warning ? [file.warning] : []))],
+		warnings: [...settingsWarnings(settings), ...agentWarnings, ...contextFiles.flatMap((file) => (file.warning ? [file.warning] : []))],
 		userCommands: createUserCommandRunner(cwd, { processGroups, redact }),
 		untrustedTool: untrustedServerTools(settings.web?.untrustedMcpServers),
 	});
@@ -217,9 +228,22 @@ export async function assembleAgentSession(options: CreateAgentSessionOptions, k
 	installBackgroundShells(session, backgroundShells);
 	installLoginCommand(session, home);
 	tools.attach(session);
-	const projectTrust = new ProjectTrustGate(home, cwd, options.trustProject ?? settings.trustProjects ?? false);
 	try {
-		const installed = await install(session, { options, home, cwd, settings, tools, projectTrust, secrets, sandbox, languageServers, persists: manager.persists });
+		const subagents: SubagentsSetup = {
+			parent: () => session,
+			options,
+			assemble: (child, childDepth) => assembleAgentSession(child, keyOption, childDepth),
+			cwd,
+			home,
+			settings,
+			depth,
+			persists: manager.persists,
+			trust: projectTrust,
+			agents,
+			sandboxMode: () => sandbox.mode,
+			knownTool: (name) => tools.all.some((tool) => tool.name === name),
+		};
+		const installed = await install(session, { options, home, cwd, settings, tools, projectTrust, secrets, sandbox, languageServers, persists: manager.persists, subagents });
 		tools.checkChoice();
 		if (projectTrust.status === "undecided" && projectTrust.pending.length > 0) {
 			session
@@ -238,6 +262,29 @@ export async function assembleAgentSession(options: CreateAgentSessionOptions, k
 		session.dispose();
 		throw error;
 	}
+}
+
+/**
+ * The options with the named agent definition's settings where the options give none; its instructions come after
+ * the appended prompt. Throws a SessionOptionError for an agent nobody defines (or the untrusted project's).
+ */
+function asAgent(options: CreateAgentSessionOptions, agents: AgentDefinitions, trust: ProjectTrustGate): CreateAgentSessionOptions {
+	if (options.agent === undefined) return options;
+	const definition = agents.find(options.agent);
+	if (!definition) {
+		const known = agents.all.map((agent) => agent.name);
+		const untrusted = trust.status === "trusted" ? "" : " (the project's own agents are read once the project is trusted: --trust)";
+		throw new SessionOptionError("agent", `no agent named "${options.agent}"${known.length > 0 ? `; choose from ${known.join(", ")}` : ""}${untrusted}.`);
+	}
+	const named = options.provider !== undefined || options.model !== undefined;
+	return {
+		...options,
+		...(definition.model && !named ? { model: definition.model } : {}),
+		tools: options.tools ?? definition.tools,
+		approval: options.approval ?? definition.approval,
+		sandbox: options.sandbox ?? definition.sandbox,
+		appendSystemPrompt: [options.appendSystemPrompt, definition.prompt].filter(Boolean).join("\n\n") || undefined,
+	};
 }
 
 /** Whether a tool belongs to one of the MCP servers settings mark untrusted (their results taint the conversation). */
@@ -265,6 +312,8 @@ interface Assembly {
 	languageServers: LanguageServers;
 	/** What commands and stdio servers start through. */
 	sandbox: Sandbox;
+	/** What the task tool starts its children from. */
+	subagents: SubagentsSetup;
 }
 
 /** With the sandbox on and a network allowlist, web_fetch reaches what commands may reach, and no more. */
@@ -299,7 +348,7 @@ function sessionSandbox(options: CreateAgentSessionOptions, settings: Settings, 
  * tools come first and who may see the others'.
  */
 async function install(session: AgentSession, assembly: Assembly): Promise<Installed> {
-	const { options, home, cwd, settings, tools, projectTrust, secrets, sandbox, languageServers, persists } = assembly;
+	const { options, home, cwd, settings, tools, projectTrust, secrets, sandbox, languageServers, persists, subagents } = assembly;
 	const flags = { approval: options.approval, allow: options.allow, deny: options.deny };
 	// Before the policy: a PreToolUse hook's link runs ahead of the approval link in the same stage.
 	installHooks(session, { cwd, home, settings, trust: projectTrust, optIn: options.trustProject ?? settings.trustProjects ?? false, confine: sandbox.confine });
@@ -313,6 +362,7 @@ async function install(session: AgentSession, assembly: Assembly): Promise<Insta
 	installCheckpoints(session, { home, enabled: persists && options.checkpoints !== false && enabled, limits });
 	installExport(session);
 	installLsp(session, languageServers);
+	installSubagents(session, subagents, tools);
 	try {
 		const extensions = await installExtensions(session, { cwd, home, extensions: options.extensions, trust: projectTrust, tools, modules: extensionModules });
 		return { extensions };

@@ -3,7 +3,7 @@
 import { resolve } from "node:path";
 import { newestSessionFile, SessionStore } from "../core/index.js";
 
-type Kind = { kind: "memory" } | { kind: "new" } | { kind: "file"; path: string } | { kind: "fork"; path: string; entry?: string } | { kind: "recent" };
+type Kind = { kind: "memory" } | { kind: "new"; dir?: string } | { kind: "file"; path: string } | { kind: "fork"; path: string; entry?: string } | { kind: "recent" };
 
 export class SessionManager {
 	private constructor(
@@ -20,9 +20,12 @@ export class SessionManager {
 		return new SessionManager({ kind: "memory" }, cwd && resolve(cwd));
 	}
 
-	/** A new session file in the usual place (`<loom home>/sessions/<directory>/`), written from the first message on. */
-	static create(cwd?: string): SessionManager {
-		return new SessionManager({ kind: "new" }, cwd && resolve(cwd));
+	/**
+	 * A new session file in the usual place (`<loom home>/sessions/<directory>/`), or in `options.dir` (a subagent's,
+	 * beside its parent's file), written from the first message on.
+	 */
+	static create(cwd?: string, options: { dir?: string } = {}): SessionManager {
+		return new SessionManager({ kind: "new", ...(options.dir ? { dir: resolve(options.dir) } : {}) }, cwd && resolve(cwd));
 	}
 
 	/** Continues the session in this file (relative paths from the process's working directory). */
@@ -69,6 +72,6 @@ export class SessionManager {
 
 	/** A store for a new session (what /new switches to): in memory for an in-memory manager, a new file otherwise. */
 	newStore(home: string, cwd: string): SessionStore {
-		return SessionStore.create({ home, cwd, persist: this.persists });
+		return SessionStore.create({ home, cwd, persist: this.persists, ...(this.how.kind === "new" && this.how.dir ? { dir: this.how.dir } : {}) });
 	}
 }

@@ -27,3 +27,4 @@ export { createWebFetchTool, type WebFetchToolInput } from "./web-fetch.js";
 export { createWebSearchTool, type WebSearchToolInput } from "./web-search.js";
 export { isPrivateAddress, type WebSettings } from "./web-address.js";
 export { BUILTIN_TOOL_NAMES } from "./builtin-tool-names.js";
+export { MAX_ROWS as MAX_SUBAGENT_ROWS, createTaskTool, type AgentListing, type SubagentCallRow, type SubagentPort, type TaskDetails, type TaskToolInput } from "./task.js";

@@ -86,7 +86,7 @@ describe("MCP servers in print mode", () => {
 			`loom: skipped the project's own code (.mcp.json server everything: ${commandLine(process.execPath, [EVERYTHING_ENTRY, "stdio"])}, .loom/extensions/noop.js): this folder is not trusted yet: ` +
 				'pass --trust (or set "trustProjects": true in settings.json), or run loom here without -p to be asked.\n',
 		);
-		expect(toolNames(0)).toEqual(["read", "bash", "edit", "write", "bash_output", "bash_kill", "ask_user", "todo_write"]);
+		expect(toolNames(0)).toEqual(["read", "bash", "edit", "write", "bash_output", "bash_kill", "ask_user", "todo_write", "task"]);
 
 		const trusted = await runLoom(["-p", "--trust", ...serverFlags(server.openaiBaseUrl), "hi"], ws);
 		expect(quiet(trusted.stderr)).toBe("");
@@ -142,7 +142,7 @@ describe("MCP servers in print mode", () => {
 		const result = await runLoom(["-p", "--tools", "read,mcp__github__*", ...serverFlags(server.openaiBaseUrl), "hi"], ws);
 		expect(result.code).toBe(2);
 		expect(result.stderr.split("\n")[0]).toBe(
-			"loom: --tools: unknown tool mcp__github__*; choose from read,bash,edit,write,grep,find,ls,bash_output,bash_kill,ask_user,todo_write,web_fetch,web_search,lsp, or mcp__<server>__<tool> (mcp__<server>__* for all) of the MCP servers everything.",
+			"loom: --tools: unknown tool mcp__github__*; choose from read,bash,edit,write,grep,find,ls,bash_output,bash_kill,ask_user,todo_write,web_fetch,web_search,lsp,task, or mcp__<server>__<tool> (mcp__<server>__* for all) of the MCP servers everything.",
 		);
 		expect(server.requests).toHaveLength(0);
 	});

@@ -27,7 +27,7 @@ describe("--tools", () => {
 		const ws = workspace();
 		const result = await runLoom(["-p", "--tools", "read,fly,teleport", ...serverFlags(server.openaiBaseUrl), "hi"], ws);
 		expect(result.code).toBe(2);
-		expect(result.stderr.split("\n")[0]).toBe("loom: --tools: unknown tool fly, teleport; choose from read,bash,edit,write,grep,find,ls,bash_output,bash_kill,ask_user,todo_write,web_fetch,web_search,lsp.");
+		expect(result.stderr.split("\n")[0]).toBe("loom: --tools: unknown tool fly, teleport; choose from read,bash,edit,write,grep,find,ls,bash_output,bash_kill,ask_user,todo_write,web_fetch,web_search,lsp,task.");
 		expect(server.requests).toHaveLength(0);
 		expect(sessionFiles(ws.home)).toEqual([]);
 	});
@@ -40,7 +40,7 @@ describe("--tools", () => {
 		writeFileSync(join(ws.cwd, "main.ts"), "// the needle\n");
 		server.enqueue({ text: "hi" });
 		expect((await runLoom(["-p", ...serverFlags(server.openaiBaseUrl), "hi"], ws)).code).toBe(0);
-		expect(server.requests[0]!.body.tools.map((tool: any) => tool.function.name)).toEqual(["read", "bash", "edit", "write", "bash_output", "bash_kill", "ask_user", "todo_write"]);
+		expect(server.requests[0]!.body.tools.map((tool: any) => tool.function.name)).toEqual(["read", "bash", "edit", "write", "bash_output", "bash_kill", "ask_user", "todo_write", "task"]);
 
 		server.enqueue(
 			{ toolCalls: [{ name: "grep", arguments: { pattern: "needle" } }, { name: "find", arguments: { pattern: "*.js" } }, { name: "ls", arguments: {} }] },

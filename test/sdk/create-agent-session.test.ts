@@ -69,7 +69,7 @@ describe("createAgentSession without options", () => {
 		const request = server.requests[0]!;
 		expect(request.body.model).toBe("coder-1");
 		expect(request.headers.authorization).toBe("[redacted]");
-		expect(toolNames(0)).toEqual(["read", "bash", "edit", "write", "bash_output", "bash_kill", "ask_user", "todo_write"]);
+		expect(toolNames(0)).toEqual(["read", "bash", "edit", "write", "bash_output", "bash_kill", "ask_user", "todo_write", "task"]);
 		expect(systemOf(request)).toContain("You are loom, a coding agent");
 		expect(systemOf(request)).toContain("Answer in one sentence.");
 		expect(systemOf(request)).toContain(`Working directory: ${cwd}`);
@@ -118,7 +118,7 @@ describe("createAgentSession's options mirror the command line", () => {
 		const ws = workspace();
 		const failed = createAgentSession(scriptedSdkOptions(server, ws, { tools: ["read", "teleport"] }));
 		await expect(failed).rejects.toBeInstanceOf(SessionOptionError);
-		await expect(failed).rejects.toThrow("tools: unknown tool teleport; choose from read,bash,edit,write,grep,find,ls,bash_output,bash_kill,ask_user,todo_write,web_fetch,web_search,lsp.");
+		await expect(failed).rejects.toThrow("tools: unknown tool teleport; choose from read,bash,edit,write,grep,find,ls,bash_output,bash_kill,ask_user,todo_write,web_fetch,web_search,lsp,task.");
 	});
 
 	it("rejects a model or provider it cannot find, as the command line does, naming the option and the closest known models", async () => {

@@ -39,6 +39,8 @@ export class SessionUpdates {
 			}
 			case "tool_call_changed":
 				return this.callUpdates(event.call);
+			case "subagent_event":
+				return this.childUpdates(event);
 			case "run_end": {
 				// After each prompt's run: how full the context window is, and what the session has cost.
 				const { tokens, contextWindow, cost } = this.source.usage();
@@ -54,6 +56,19 @@ export class SessionUpdates {
 			default:
 				return [];
 		}
+	}
+
+	/**
+	 * A subagent's tool calls as calls of their own, their ids prefixed with the parent's task call's
+	 * ("<task call id>/<child call id>") and `_meta.loom` naming that call and the agent; the child's text stays in
+	 * the task call's result.
+	 */
+	private childUpdates(event: Extract<SessionEvent, { type: "subagent_event" }>): SessionUpdate[] {
+		const inner = event.event;
+		if (inner.type === "subagent_event") return this.childUpdates({ ...inner, toolCallId: `${event.toolCallId}/${inner.toolCallId}` });
+		if (inner.type !== "tool_call_changed") return [];
+		const meta = { loom: { parentToolCallId: event.toolCallId, agent: event.agent } };
+		return this.callUpdates({ ...inner.call, id: `${event.toolCallId}/${inner.call.id}` }).map((update) => ({ ...update, _meta: meta }) as SessionUpdate);
 	}
 
 	/** The updates a call's new state makes: none while it is queued or waits for an answer. */

@@ -1,12 +1,9 @@
 // Where a task works, apart from every other task: a detached git worktree of its folder's repository, a clone of
 // its `repo`, or, for a folder outside git, a copy whose starting state a snapshot repository beside it records.
 // After the run the folder's changes are taken as one diff, then the folder goes.
-import { execFile } from "node:child_process";
 import { cpSync, mkdirSync, rmSync } from "node:fs";
 import { join, relative } from "node:path";
-import { promisify } from "node:util";
-
-const run = promisify(execFile);
+import { GIT_IDENTITY as IDENTITY, addWorktree, git, gitTop, removeWorktree } from "../../plugs/index.js";
 
 /** Most bytes of a task's diff kept (a larger one is cut, and says so). */
 const MAX_DIFF_BYTES = 8 * 1024 * 1024;
@@ -20,60 +17,18 @@ export interface TaskFolder {
 	remove(): Promise<void>;
 }
 
-/** git with none of the caller's GIT_* variables (a batch started from a git hook must not reach that repository). */
-async function git(args: string[], options: { cwd?: string; env?: Record<string, string> } = {}): Promise<string> {
-	const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith("GIT_")));
-	const { stdout } = await run("git", args, { cwd: options.cwd, env: { ...env, ...options.env }, maxBuffer: MAX_DIFF_BYTES * 2, encoding: "utf8" });
-	return stdout;
-}
-
-/** Git's own identity for the snapshot commits, whatever the user configured (or did not). */
-const IDENTITY = ["-c", "user.name=loom", "-c", "user.email=loom@localhost", "-c", "commit.gpgsign=false"];
-
-/**
- * Runs a git command again (a few times, after a short wait) when it failed on another process's lock: the workers
- * of a machine add worktrees of the same repository at the same time.
- */
-async function withLockRetries<T>(work: () => Promise<T>): Promise<T> {
-	for (let attempt = 1; ; attempt++) {
-		try {
-			return await work();
-		} catch (error) {
-			if (attempt >= 5 || !/\.lock|could not lock|Unable to create/i.test(String((error as Error).message))) throw error;
-			await new Promise((resolve) => setTimeout(resolve, 100 * attempt + Math.random() * 100));
-		}
-	}
-}
-
-/** Repository creation serialised: git locks a repository's worktree list, and parallel adds can trip on it. */
-let queue: Promise<unknown> = Promise.resolve();
-function serial<T>(work: () => Promise<T>): Promise<T> {
-	const next = queue.then(work, work);
-	queue = next.catch(() => undefined);
-	return next;
-}
-
 /** Makes the task's folder at `dir` (which must not exist) from `source` (a folder) or `repo` (a repository to clone). */
 export async function makeTaskFolder(dir: string, from: { cwd: string } | { repo: string }): Promise<TaskFolder> {
 	if ("repo" in from) {
 		await git(["clone", "--quiet", from.repo, dir]);
 		return gitFolder(dir, dir, async () => rmSync(dir, { recursive: true, force: true }));
 	}
-	const top = await git(["rev-parse", "--show-toplevel"], { cwd: from.cwd }).then(
-		(out) => out.trim(),
-		() => undefined,
-	);
+	const top = await gitTop(from.cwd);
 	if (top !== undefined) {
-		await serial(() => withLockRetries(() => git(["worktree", "add", "--quiet", "--detach", dir, "HEAD"], { cwd: top })));
+		await addWorktree(top, dir);
 		const cwd = join(dir, relative(top, from.cwd));
 		mkdirSync(cwd, { recursive: true });
-		return gitFolder(dir, cwd, () =>
-			serial(async () => {
-				await git(["worktree", "remove", "--force", dir], { cwd: top }).catch(() => undefined);
-				rmSync(dir, { recursive: true, force: true });
-				await git(["worktree", "prune"], { cwd: top }).catch(() => undefined);
-			}),
-		);
+		return gitFolder(dir, cwd, () => removeWorktree(top, dir, () => rmSync(dir, { recursive: true, force: true })));
 	}
 	return await copyFolder(dir, from.cwd);
 }

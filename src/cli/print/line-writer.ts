@@ -30,14 +30,27 @@ export function jsonLine(value: unknown): string {
  * every other event is written whole.
  */
 export function eventToJsonLine(event: SessionEvent, toolUpdates?: ToolUpdateDeltas): string | undefined {
+	const value = lineValue(event, toolUpdates);
+	return value === undefined ? undefined : jsonLine(value);
+}
+
+/**
+ * A child session's event (subagent_event) is the same line nested in `event`, tagged with the parent's call id
+ * (`toolCallId`), the child's `agent` and `sessionId`; its tool updates are written whole.
+ */
+function lineValue(event: SessionEvent, toolUpdates?: ToolUpdateDeltas): object | undefined {
 	if (event.type === "tool_call_changed") return undefined;
+	if (event.type === "subagent_event") {
+		const inner = lineValue(event.event);
+		return inner === undefined ? undefined : { ...event, event: inner };
+	}
 	if (event.type === "message_update") {
 		const { partial: _partial, ...delta } = event.assistantMessageEvent as { partial?: unknown };
-		return jsonLine({ type: "message_update", assistantMessageEvent: delta });
+		return { type: "message_update", assistantMessageEvent: delta };
 	}
-	if (toolUpdates && event.type === "tool_execution_update") return jsonLine(toolUpdates.line(event));
+	if (toolUpdates && event.type === "tool_execution_update") return toolUpdates.line(event);
 	if (toolUpdates && event.type === "tool_execution_end") toolUpdates.end(event.toolCallId);
-	return jsonLine(event);
+	return event;
 }
 
 /**

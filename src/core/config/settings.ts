@@ -85,6 +85,12 @@ export const SettingsSchema = Type.Object(
 		),
 		/** Run every project's own code (.loom/extensions, .mcp.json servers) without asking; like --trust everywhere. */
 		trustProjects: Type.Optional(Type.Boolean()),
+		subagents: Type.Optional(
+			Type.Object({
+				/** How deep subagents may nest: 1 (default) lets the main session start children that cannot start their own; 0 turns the task tool off. */
+				maxDepth: Type.Optional(Type.Integer({ minimum: 0, maximum: 5 })),
+			}),
+		),
 		/** Shell commands run on the session's events, by event name (PreToolUse, Stop, …), in Claude Code's schema. */
 		hooks: Type.Optional(Type.Record(Type.String(), Type.Array(HookGroupSchema))),
 		checkpoints: Type.Optional(

@@ -7,6 +7,7 @@ export {
 	hiddenCommandNotice,
 	resolveCommand,
 	sessionChoice,
+	subagentsText,
 	type CommandContext,
 	type CommandDefinition,
 	type CommandLookup,
@@ -33,7 +34,7 @@ export { NOTICE_MARK, plainNotice, stderrLine, stderrNotice } from "./notice-tex
 export { ProjectTrustGate } from "./project-trust-gate.js";
 export { ancestorsFromRoot, buildSystemPrompt, loadContextFiles, type PromptSkill } from "./prompt/index.js";
 export { MAX_STOP_CONTINUATIONS, RunHooks, runOutcome, type PromptLink, type PromptVerdict, type StopLink, type StopQuestion } from "./run/index.js";
-export type { ApprovalOutcome, BackgroundShellSummary, CompactionReason, SessionEvent, ToolCallState, ToolCallStatus } from "./session-events.js";
+export type { ApprovalOutcome, BackgroundShellSummary, CompactionReason, SessionEvent, SubagentEvent, ToolCallState, ToolCallStatus } from "./session-events.js";
 export { isSettledCall, toolCallTimes } from "./tool-calls.js";
 export { describeRewind, type RewindResult } from "./session-rewind.js";
 export {
@@ -67,6 +68,7 @@ export {
 	isSessionId,
 	sessionTree,
 	sessionsRoot,
+	subagentSessionsDir,
 	sumUsage,
 	zeroUsage,
 	type CompactionEntry,
@@ -83,5 +85,8 @@ export {
 	type SessionHeader,
 	type SessionInfo,
 	type UsageTotals,
+	subagentLink,
+	addTotals,
+	type SubagentLink,
 } from "./store/index.js";
 export type { UserCommandOptions, UserCommandResult, UserCommandRunner } from "./user-command.js";

@@ -149,6 +149,22 @@ export type SessionOwnEvent =
 	| { type: "background_shells_changed"; shells: BackgroundShellSummary[] }
 	/** The conversation was marked as holding text from the web or another untrusted source (`source`), or cleared (none). */
 	| { type: "taint_changed"; source?: string }
+	| SubagentEvent
 	| ApprovalEvent;
+
+/**
+ * An event of a child session a tool call started (the task tool's subagent), as the parent's listeners hear it:
+ * tagged with the parent's call id and the child's agent name. A grandchild's events arrive wrapped twice.
+ */
+export interface SubagentEvent {
+	type: "subagent_event";
+	/** The parent's tool call that started the child. */
+	toolCallId: string;
+	/** The agent definition's name ("general" without one). */
+	agent: string;
+	/** The child's session id. */
+	sessionId: string;
+	event: SessionEvent;
+}
 
 export type SessionEvent = AgentEvent | SessionOwnEvent;

@@ -9,7 +9,7 @@ import { OrderedDelivery, callInOrder } from "../engine/index.js";
 import type { SessionListener } from "./agent-session-types.js";
 import type { FileCheckpoints } from "./file-checkpoints.js";
 import { type RunGate, RunGates } from "./run/index.js";
-import type { ApprovalEvent, BackgroundShellSummary, SessionEvent } from "./session-events.js";
+import type { ApprovalEvent, BackgroundShellSummary, SessionEvent, SubagentEvent } from "./session-events.js";
 import { nonInteractiveUi, type SessionUi, UiSlot } from "./session-ui.js";
 import type { UserCommandOptions, UserCommandResult, UserCommandRunner } from "./user-command.js";
 
@@ -54,6 +54,11 @@ export class SessionPlugs {
 	 */
 	reportApproval(event: ApprovalEvent): Promise<void> {
 		if (event.type === "approval_mode_changed") this.shownApprovalMode = event.mode;
+		return this.listeners.emit(event);
+	}
+
+	/** For a child session's owner (the task tool): delivers the child's event to every listener, in order with the rest. */
+	reportSubagent(event: SubagentEvent): Promise<void> {
 		return this.listeners.emit(event);
 	}
 

@@ -63,7 +63,7 @@ export class SessionRecord {
 
 	/** Appends a message (at its message_end) and counts its usage. */
 	append(message: AgentMessage): string | undefined {
-		if (message.role === "assistant") this.totals = addUsage(this.totals, message);
+		this.totals = addUsage(this.totals, message);
 		return this.attempt(() => this.current.append({ type: "message", message }));
 	}
 

@@ -1,7 +1,7 @@
 // Writing a session's conversation as an HTML page: /export [file] from a running session, and
 // `loom --export <session> [file]` from a session file. The page is built only when asked (marked loads then).
 import { resolve } from "node:path";
-import { expandHome, sessionChain, loadSessionFile, sessionTree, atomicWriteFile } from "../../core/index.js";
+import { expandHome, sessionChain, loadSessionFile, sessionTree, atomicWriteFile, subagentLink } from "../../core/index.js";
 import type { AgentSession, SessionEntry, SessionHeader, NamedToolPresentation } from "../../core/index.js";
 
 export interface ExportSource {
@@ -12,6 +12,37 @@ export interface ExportSource {
 	otherBranches?: number;
 }
 
+/** A subagent's conversation, and its own subagents'. */
+interface ChildConversation {
+	entries: readonly SessionEntry[];
+	children: ReadonlyMap<string, ChildConversation>;
+}
+
+/** How deep the page follows subagents' session files. */
+const MAX_CHILD_DEPTH = 4;
+
+/**
+ * The conversations of the subagents the entries' task calls started, by call id, read from their session files; a
+ * file that cannot be read leaves its call with the link only.
+ */
+async function subagentConversations(entries: readonly SessionEntry[], depth = 0): Promise<Map<string, ChildConversation>> {
+	const children = new Map<string, ChildConversation>();
+	if (depth >= MAX_CHILD_DEPTH) return children;
+	for (const entry of entries) {
+		if (entry.type !== "message") continue;
+		const link = subagentLink(entry.message);
+		if (!link?.sessionFile || entry.message.role !== "toolResult") continue;
+		try {
+			const loaded = await loadSessionFile(link.sessionFile);
+			const chain = sessionChain(loaded.entries).entries;
+			children.set(entry.message.toolCallId, { entries: chain, children: await subagentConversations(chain, depth + 1) });
+		} catch {
+			// Its file is gone or unreadable: the call keeps the link's line.
+		}
+	}
+	return children;
+}
+
 /** "loom-session-<first 8 characters of the id>.html" in `dir`. */
 export function defaultExportFile(dir: string, sessionId: string): string {
 	return resolve(dir, `loom-session-${sessionId.slice(0, 8)}.html`);
@@ -19,8 +50,8 @@ export function defaultExportFile(dir: string, sessionId: string): string {
 
 /** Writes the page (atomically, keeping an existing file's identity); returns the absolute path written. */
 export async function writeSessionHtml(file: string, source: ExportSource): Promise<string> {
-	const { renderSessionHtml } = await import("./session-html.js");
-	await atomicWriteFile(file, renderSessionHtml(source));
+	const [{ renderSessionHtml }, children] = await Promise.all([import("./session-html.js"), subagentConversations(source.entries)]);
+	await atomicWriteFile(file, renderSessionHtml({ ...source, children }));
 	return file;
 }
 

@@ -30,6 +30,7 @@ a { color: var(--accent); }
 .href, .image { color: var(--muted); font-size: 0.9em; }
 details > summary { cursor: pointer; color: var(--muted); font-size: 0.9em; }
 details.attachment, p.attachment { margin: 6px 0; padding: 4px 10px; border-left: 3px solid var(--border); }
+details.subagent, p.subagent { margin: 6px 0; padding: 4px 10px; border-left: 3px solid var(--border); }
 details.thinking { margin: 8px 0; padding: 6px 10px; border-left: 3px solid var(--border); }
 details.thinking .md { color: var(--muted); font-style: italic; }
 .tool { margin: 10px 0; padding: 8px 10px; border: 1px solid var(--border); border-radius: 6px; background: var(--bg); }

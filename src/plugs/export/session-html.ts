@@ -23,6 +23,7 @@ import {
 	splitAttachedBlocks,
 	textFromContent,
 	promptText,
+	subagentLink,
 	sumUsage,
 	type NamedToolPresentation,
 	findTool,
@@ -40,6 +41,20 @@ export interface ExportInput {
 	/** Branches of the session besides the one shown (rewinds leave them in the file). */
 	otherBranches?: number;
 	exportedAt?: Date;
+	/** The conversations of the subagents the task calls started, by the call's id, shown folded inside the call. */
+	children?: ReadonlyMap<string, SubagentConversation>;
+}
+
+/** A subagent's session as its parent's page shows it. */
+export interface SubagentConversation {
+	entries: readonly SessionEntry[];
+	children?: ReadonlyMap<string, SubagentConversation>;
+}
+
+/** What a conversation's blocks are drawn with. */
+interface Drawing {
+	tools?: readonly NamedToolPresentation[];
+	children?: ReadonlyMap<string, SubagentConversation>;
 }
 
 /** A tool's output longer than this keeps its start and end, with a line saying what was left out. */
@@ -51,17 +66,7 @@ const OPEN_OUTPUT_LINES = 20;
 
 export function renderSessionHtml(input: ExportInput): string {
 	const messages = input.entries.flatMap((entry) => (entry.type === "message" ? [entry.message] : []));
-	const results = pairToolResults(messages);
-	const shown = new Set<ToolResultMessage>();
-	const body: string[] = [];
-	for (const entry of input.entries) {
-		if (entry.type === "compaction") body.push(compactionBlock(entry.summary, entry.tokensBefore));
-		if (entry.type !== "message") continue;
-		const message = entry.message;
-		if (message.role === "user") body.push(userBlock(entry.id, entry.timestamp, message));
-		else if (message.role === "assistant") body.push(assistantBlock(entry.id, entry.timestamp, message, results, shown, input.tools));
-		else if (message.role === "toolResult" && !shown.has(message)) body.push(orphanResult(message, input.tools));
-	}
+	const body = conversationBlocks(input.entries, { tools: input.tools, children: input.children });
 	const title = firstPrompt(messages) || "loom session";
 	return `<!doctype html>
 <html lang="en">
@@ -81,6 +86,36 @@ ${body.join("\n")}
 </body>
 </html>
 `;
+}
+
+function conversationBlocks(entries: readonly SessionEntry[], drawing: Drawing): string[] {
+	const messages = entries.flatMap((entry) => (entry.type === "message" ? [entry.message] : []));
+	const results = pairToolResults(messages);
+	const shown = new Set<ToolResultMessage>();
+	const body: string[] = [];
+	for (const entry of entries) {
+		if (entry.type === "compaction") body.push(compactionBlock(entry.summary, entry.tokensBefore));
+		if (entry.type !== "message") continue;
+		const message = entry.message;
+		if (message.role === "user") body.push(userBlock(entry.id, entry.timestamp, message));
+		else if (message.role === "assistant") body.push(assistantBlock(entry.id, entry.timestamp, message, results, shown, drawing));
+		else if (message.role === "toolResult" && !shown.has(message)) body.push(orphanResult(message, drawing));
+	}
+	return body;
+}
+
+/** A task call's subagent: which agent, its session file, and its conversation folded away (when it was found). */
+function subagentBlock(result: ToolResultMessage, drawing: Drawing): string {
+	const link = subagentLink(result);
+	if (!link) return "";
+	const usage = `${formatTokens(link.usage.input + link.usage.cacheRead + link.usage.cacheWrite)} in · ${formatTokens(link.usage.output)} out · ${formatCost(link.usage.cost)}`;
+	const where = link.sessionFile ? ` · ${link.sessionFile}` : "";
+	const branch = link.worktree ? ` · branch ${link.worktree.branch}` : "";
+	const label = `Subagent ${link.agent} · session ${link.sessionId}${where}${branch} · ${usage}`;
+	const child = drawing.children?.get(result.toolCallId);
+	if (!child) return `<p class="subagent">${escapeHtml(label)}</p>`;
+	const blocks = conversationBlocks(child.entries, { tools: drawing.tools, children: child.children });
+	return `<details class="subagent"><summary>${escapeHtml(label)}</summary>${blocks.join("\n")}</details>`;
 }
 
 function summaryHeader(input: ExportInput, messages: readonly AgentMessage[]): string {
@@ -136,7 +171,7 @@ function assistantBlock(
 	message: AssistantMessage,
 	results: ReadonlyMap<ToolCall, ToolResultMessage>,
 	shown: Set<ToolResultMessage>,
-	tools: readonly NamedToolPresentation[] | undefined,
+	drawing: Drawing,
 ): string {
 	const parts: string[] = [];
 	for (const part of message.content) {
@@ -146,7 +181,7 @@ function assistantBlock(
 		else if (part.type === "toolCall") {
 			const result = results.get(part);
 			if (result) shown.add(result);
-			parts.push(toolBlock(part, result, tools));
+			parts.push(toolBlock(part, result, drawing));
 		}
 	}
 	const search = messageSearch(message);
@@ -161,8 +196,8 @@ function assistantBlock(
 	return `<article class="message assistant" id="e-${escapeHtml(entryId)}">${heading("Assistant", entryId, timestamp)}${parts.join("")}<div class="usage">${escapeHtml(line)}</div></article>`;
 }
 
-function toolBlock(call: ToolCall, result: ToolResultMessage | undefined, tools: readonly NamedToolPresentation[] | undefined): string {
-	const tool = findTool(tools, call.name);
+function toolBlock(call: ToolCall, result: ToolResultMessage | undefined, drawing: Drawing): string {
+	const tool = findTool(drawing.tools, call.name);
 	const summary = toolSummary(tool, call.arguments);
 	const resultText = result ? textFromContent(result.content) : undefined;
 	const status = !result ? "no result" : result.isError ? "error" : "done";
@@ -177,13 +212,14 @@ function toolBlock(call: ToolCall, result: ToolResultMessage | undefined, tools:
 		}
 		parts.push(outputBlock(resultText ?? "", result.isError));
 		for (const part of result.content) if (part.type === "image") parts.push(imageBlock(part));
+		parts.push(subagentBlock(result, drawing));
 	}
 	return `<section class="tool${result?.isError ? " failed" : ""}">${parts.join("")}</section>`;
 }
 
-function orphanResult(result: ToolResultMessage, tools: readonly NamedToolPresentation[] | undefined): string {
+function orphanResult(result: ToolResultMessage, drawing: Drawing): string {
 	const call: ToolCall = { type: "toolCall", id: result.toolCallId, name: result.toolName, arguments: {} };
-	return toolBlock(call, result, tools);
+	return toolBlock(call, result, drawing);
 }
 
 function outputBlock(text: string, isError: boolean): string {

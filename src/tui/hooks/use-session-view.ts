@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from "react";
+import { subagentLink } from "../../core/index.js";
 import { DeltaBatch, type ScreenEvent, reduceView } from "../screen/index.js";
 import { historyItems, promptHistory } from "../transcript/index.js";
 import type { SessionPort } from "../session-port.js";
@@ -70,6 +71,10 @@ export function useSessionView(
 			// last answer's (pre-compaction) figure, until the next answer reports its own.
 			if (event.type === "compaction_end" && !event.aborted && !event.error) {
 				dispatch({ type: "ui_usage_baseline", usage: { ...session.usageTotals }, contextTokens: session.contextUsage?.tokens });
+			}
+			// A subagent's result brings what the child spent: the session has counted it, the event stream has not.
+			if (event.type === "message_end" && subagentLink(event.message)) {
+				dispatch({ type: "ui_usage_baseline", usage: { ...session.usageTotals } });
 			}
 			// A resumed session already has totals; the session knows them, the event stream does not.
 			if (event.type === "session_open") {

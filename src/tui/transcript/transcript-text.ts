@@ -116,6 +116,15 @@ function toolRows(run: ToolRunView, width: number, tools: readonly NamedToolPres
 	return rows;
 }
 
+/** A run's result in full; a subagent's (the task tool's) after the calls it made, one a line. */
+function runText(run: ToolRunView): string {
+	const details = run.details as { calls?: unknown; subagent?: unknown } | undefined;
+	const calls = details?.calls;
+	if (!details?.subagent || !Array.isArray(calls) || calls.length === 0) return run.resultText ?? "";
+	const lines = calls.map((call: { name?: unknown; summary?: unknown; status?: unknown }) => `${call?.status === "error" ? "✗" : "✓"} ${String(call?.name ?? "tool")} ${String(call?.summary ?? "")}`.trimEnd());
+	return `${lines.join("\n")}\n\n${run.resultText ?? ""}`;
+}
+
 /**
  * Ctrl+O: what was cut short in the scrollback (a tool's output, a compaction summary, thinking, a shell
  * command's output), as an item that prints it whole below, where the terminal can scroll and search it.
@@ -125,7 +134,7 @@ function expandedFrom(item: TranscriptItem): NewTranscriptItem | undefined {
 		case "tools": {
 			const runs = item.runs.filter((run) => (run.resultText ?? "").trim() !== "");
 			if (runs.length === 0) return undefined;
-			const text = runs.map((run) => (runs.length > 1 ? `── ${run.name} ${run.argsPreview}\n${run.resultText}` : (run.resultText ?? ""))).join("\n");
+			const text = runs.map((run) => (runs.length > 1 ? `── ${run.name} ${run.argsPreview}\n${runText(run)}` : runText(run))).join("\n");
 			const title = runs.length > 1 ? `Output of ${runs.length} tool calls` : `Output of ${runs[0].name} ${runs[0].argsPreview}`;
 			return { kind: "expanded", title, text };
 		}

@@ -283,7 +283,7 @@ describe("registerTool, registerCommand, sendMessage, notify", () => {
 			});
 		};
 		const { session } = await scriptedSdkSession(server, { extensions: [toolbox] });
-		expect(session.tools.map((tool) => tool.name)).toEqual(["read", "bash", "edit", "write", "bash_output", "bash_kill", "ask_user", "todo_write", "word_count"]);
+		expect(session.tools.map((tool) => tool.name)).toEqual(["read", "bash", "edit", "write", "bash_output", "bash_kill", "ask_user", "todo_write", "task", "word_count"]);
 		expect(session.tools.at(-1)?.executionMode).toBe("sequential");
 		server.enqueue({ toolCalls: [{ id: "w", name: "word_count", arguments: { text: "one two three" } }] }, { text: "3" });
 		await session.prompt("count");

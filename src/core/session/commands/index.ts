@@ -16,6 +16,7 @@ export {
 export {
 	registerSessionCommands,
 	sessionChoice,
+	subagentsText,
 	type CommandSession,
 	type SessionSummary,
 } from "./session-commands.js";

@@ -12,7 +12,7 @@ import { describeRestorePlan, describeRewind, type RewindResult, type RewindScop
 import type { UiChoice } from "../session-ui.js";
 
 /** One saved session, as /resume lists it. */
-export type SessionSummary = Pick<SessionInfo, "file" | "id" | "modified" | "firstPrompt" | "messageCount" | "forkOf">;
+export type SessionSummary = Pick<SessionInfo, "file" | "id" | "modified" | "firstPrompt" | "messageCount" | "forkOf" | "subagents">;
 
 /** What the session's commands ask of a session. Methods may be sync or async; commands await them either way. */
 export interface CommandSession {
@@ -107,10 +107,15 @@ async function pickModel(ctx: Context): Promise<void> {
 }
 
 /** One row of a session picker: the first prompt, then how long ago it was last used and its length. */
+/** " · 2 subagents" for a session whose task calls started some; "" otherwise. */
+export function subagentsText(info: Pick<SessionSummary, "subagents">): string {
+	return info.subagents ? ` · ${info.subagents} subagent${info.subagents === 1 ? "" : "s"}` : "";
+}
+
 export function sessionChoice(info: SessionSummary, now = new Date()): { label: string; description: string } {
 	return {
 		label: info.firstPrompt === "" ? "(no prompt yet)" : info.firstPrompt.slice(0, 200),
-		description: `${formatRelativeTime(info.modified, now)} · ${info.messageCount} messages${info.forkOf ? ` · fork of ${stripToOneLine(info.forkOf.slice(0, 8))}` : ""}`,
+		description: `${formatRelativeTime(info.modified, now)} · ${info.messageCount} messages${info.forkOf ? ` · fork of ${stripToOneLine(info.forkOf.slice(0, 8))}` : ""}${subagentsText(info)}`,
 	};
 }
 
@@ -287,7 +292,7 @@ async function tree(_args: string, ctx: Context): Promise<void> {
 	const choices = rows.map((row, index) => ({
 		label: `${row.prefix}${row.here ? "● " : ""}${row.kind === "position" ? POSITION_TEXT : rowText(row.text)}`,
 		value: row,
-		description: [ends.get(row.leafId) === index ? `${row.messages} messages` : "", when(row.timestamp), row.here ? "you are here" : ""]
+		description: [ends.get(row.leafId) === index ? `${row.messages} messages` : "", when(row.timestamp), subagentsText(row).replace(/^ · /, ""), row.here ? "you are here" : ""]
 			.filter((part) => part !== "")
 			.join(" · "),
 	}));

@@ -13,12 +13,12 @@ export {
 } from "./session-entries.js";
 export { listAllSessions, listSessions, newestSessionFile, readSessionInfo, type SessionInfo } from "./session-list.js";
 export { SessionInUseError, describeHolder } from "./session-lock.js";
-export { cwdFolderName, sessionDirFor, sessionFileText, sessionIdFromFileName, sessionsRoot } from "./session-paths.js";
+export { cwdFolderName, sessionDirFor, sessionFileText, sessionIdFromFileName, sessionsRoot, subagentSessionsDir } from "./session-paths.js";
 export { loadSessionFile } from "./session-reader.js";
 export { resolveSessionArgument } from "./session-list.js";
 export { SessionStore } from "./session-store.js";
 export { promptPoints, promptText, sessionTree, type PromptPoint, type SessionTree } from "./session-tree.js";
-export { addUsage, sumEntryUsage, sumUsage, zeroUsage, type UsageTotals } from "./usage-totals.js";
+export { addTotals, addUsage, subagentLink, sumEntryUsage, sumUsage, zeroUsage, type SubagentLink, type UsageTotals } from "./usage-totals.js";
 export {
 	MAX_TODO_ITEMS,
 	TODO_HEADING,

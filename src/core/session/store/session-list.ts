@@ -6,7 +6,7 @@ import { Allow, parse as parsePartialJson } from "partial-json";
 import { readAt, directoryNames } from "../../lib/index.js";
 import { textFromContent } from "../../ai/index.js";
 import { type SessionHeader, SessionFileError, parseHeader } from "./session-entries.js";
-import { cwdFolderName, sessionDirFor, sessionIdFromFileName, sessionsRoot } from "./session-paths.js";
+import { cwdFolderName, sessionDirFor, sessionIdFromFileName, sessionsRoot, subagentSessionsDir } from "./session-paths.js";
 
 export interface SessionInfo {
 	file: string;
@@ -20,6 +20,8 @@ export interface SessionInfo {
 	messageCount: number;
 	/** The id of the session this one was forked from (its header's parentSession), when it is a fork. */
 	forkOf?: string;
+	/** How many subagents' session files it has (see subagentSessionsDir); absent: none. */
+	subagents?: number;
 }
 
 const HEAD_BYTES = 16 * 1024;
@@ -69,10 +71,16 @@ export function readSessionInfo(file: string): SessionInfo | undefined {
 			firstPrompt: headerEnd === -1 ? "" : firstPromptIn(head.slice(headerEnd + 1)),
 			messageCount: messageCountFromTail(fd, stat.size),
 			...(typeof header.parentSession === "string" ? { forkOf: sessionIdFromFileName(header.parentSession) ?? basename(header.parentSession) } : {}),
+			...subagentCount(file),
 		};
 	} finally {
 		closeSync(fd);
 	}
+}
+
+function subagentCount(file: string): { subagents?: number } {
+	const count = directoryNames(subagentSessionsDir(file)).filter((name) => name.endsWith(".jsonl")).length;
+	return count > 0 ? { subagents: count } : {};
 }
 
 function listDir(dir: string): SessionInfo[] {

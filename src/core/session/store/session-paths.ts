@@ -25,6 +25,14 @@ export function sessionDirFor(home: string, cwd: string): string {
 	return join(sessionsRoot(home), cwdFolderName(cwd));
 }
 
+/**
+ * Where the session files of a session's subagents go: a folder beside its file ("<file without .jsonl>.subagents"),
+ * so listings of the directory's sessions (-r, -c, /resume) leave them out and they go with their parent.
+ */
+export function subagentSessionsDir(parentFile: string): string {
+	return `${parentFile.replace(/\.jsonl$/, "")}.subagents`;
+}
+
 /** "2025-03-01T09-15-02-123Z_<id>.jsonl": sorts by creation time, and holds the id for prefix lookups. */
 export function sessionFileName(created: Date, id: string): string {
 	return `${created.toISOString().replace(/[:.]/g, "-")}_${id}.jsonl`;

@@ -14,6 +14,8 @@ export interface NewSessionOptions {
 	/** false: keep nothing on disk (--no-session). */
 	persist?: boolean;
 	now?: Date;
+	/** The folder the file goes in (default: the directory's sessions folder; a subagent's: subagentSessionsDir). */
+	dir?: string;
 }
 
 /**
@@ -78,7 +80,7 @@ export class SessionStore {
 			...(parentSession === undefined ? {} : { parentSession }),
 		};
 		const file =
-			options.persist === false ? undefined : join(sessionDirFor(options.home, options.cwd), sessionFileName(created, header.id));
+			options.persist === false ? undefined : join(options.dir ?? sessionDirFor(options.home, options.cwd), sessionFileName(created, header.id));
 		const store = new SessionStore(header, file, [...entries], entries, false, false, warnings);
 		store.forked = parentSession !== undefined;
 		if (file !== undefined) store.pending = entries.map((entry) => `${JSON.stringify(entry)}\n`);

@@ -3,6 +3,7 @@
 import type { AgentMessage } from "../../engine/index.js";
 import { textFromContent } from "../../ai/index.js";
 import type { MessageEntry, SessionEntry } from "./session-entries.js";
+import { subagentLink } from "./usage-totals.js";
 
 /** A prompt of the conversation, as pickers list it. */
 export interface PromptPoint {
@@ -41,6 +42,8 @@ export interface TreeRow {
 	current: boolean;
 	/** The conversation is at this row: after this prompt and before the next one, or at this position. */
 	here: boolean;
+	/** Subagents the prompt's run started (task calls whose results link a child session); absent: none. */
+	subagents?: number;
 }
 
 export interface SessionTree {
@@ -92,10 +95,12 @@ export function sessionTree(all: readonly SessionEntry[], leafId: string | null)
 	const children = new Map<string | null, TreeNode[]>();
 	const promptAboveOf = (id: string | null): string | null =>
 		id === null ? null : byId.get(id) && isPrompt(byId.get(id)!) ? id : (promptAbove.get(id) ?? null);
+	const subagents = new Map<string, number>();
 	for (const entry of entries) {
 		const above = promptAboveOf(parentOf(entry));
 		promptAbove.set(entry.id, above);
 		if (isPrompt(entry)) children.set(above, [...(children.get(above) ?? []), { kind: "prompt", entry }]);
+		if (above !== null && entry.type === "message" && subagentLink(entry.message)) subagents.set(above, (subagents.get(above) ?? 0) + 1);
 	}
 	const here = seeThrough(byId, leafId);
 	const herePrompt = promptAboveOf(here);
@@ -117,7 +122,19 @@ export function sessionTree(all: readonly SessionEntry[], leafId: string | null)
 		const { entry } = node;
 		const current = currentPath.has(entry.id);
 		const leaf = current ? here : (newest.get(entry.id) ?? entry.id);
-		return { kind: "prompt", entryId: entry.id, text: promptText(entry.message), timestamp: entry.timestamp, prefix, leafId: leaf, messages: countAt(leaf), current, here: entry.id === herePrompt && !apart };
+		const started = subagents.get(entry.id);
+		return {
+			kind: "prompt",
+			entryId: entry.id,
+			text: promptText(entry.message),
+			timestamp: entry.timestamp,
+			prefix,
+			leafId: leaf,
+			messages: countAt(leaf),
+			current,
+			here: entry.id === herePrompt && !apart,
+			...(started ? { subagents: started } : {}),
+		};
 	};
 	const rows: TreeRow[] = [];
 	const stack: { node: TreeNode; prefix: string; indent: string }[] = [];
