@@ -90,6 +90,8 @@ export {
 	type Settings,
 	NOTIFY_VIA,
 	type NotifyVia,
+	RUNS_LATER_NAMES,
+	runsLater,
 } from "./config/index.js";
 export {
 	Agent,

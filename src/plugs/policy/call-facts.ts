@@ -2,9 +2,8 @@
 // resolved on disk), then judged by the pure decide(). The only part of the decision that touches the disk.
 import { readlinkSync, realpathSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
-import { expandHome, type ToolDefinition, toolFileEffects } from "../../core/index.js";
+import { expandHome, runsLater, type ToolDefinition, toolFileEffects } from "../../core/index.js";
 import { effectiveWords } from "./command-wrappers.js";
-import { runsLater } from "./run-later-files.js";
 import { commandName, FILE_WRITERS, fileWrites, type ShellLine } from "./shell-line.js";
 import { parseShell } from "./shell-parse.js";
 

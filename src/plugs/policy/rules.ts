@@ -5,12 +5,11 @@
 // variables looked through); allow rules the command as written, and only one whose name is written out.
 // A file whose contents run later (.loom/, .mcp.json, .git/) is allowed only by a rule naming it exactly.
 import { relative } from "node:path";
-import { escapeRegex, toolNamePattern } from "../../core/index.js";
+import { escapeRegex, runsLater, toolNamePattern } from "../../core/index.js";
 import type { CallFacts, FileFact, PolicyContext } from "./call-facts.js";
 import { claudeCodeRuleProblem, loomSpelling } from "./claude-code-rules.js";
 import { commandRuns } from "./command-runs.js";
 import { compilePathPattern, escapeGlob, matchesPath, type PathPattern } from "./path-glob.js";
-import { runsLater } from "./run-later-files.js";
 
 /** The tool name a redirection's write is judged as. */
 const REDIRECT_TOOL = "write";

@@ -4,6 +4,7 @@
 // git, loom, Claude Code or MCP servers — is asked about even in `auto` mode. Reading and changing the project's own
 // files stay free: the user sees and reviews those.
 import { resolve, sep } from "node:path";
+import { runsLater } from "../../core/index.js";
 import type { CallFacts, FileFact, PolicyContext } from "./call-facts.js";
 import { effectiveWords } from "./command-wrappers.js";
 import { commandName, FILE_WRITERS, NOT_FILES, type ShellCommand, type ShellWord } from "./shell-line.js";
@@ -32,9 +33,6 @@ const NETWORK_SUBCOMMANDS: Readonly<Record<string, ReadonlySet<string>>> = {
 };
 /** Interpreters given code on the command line: what the code does is not known before it runs. */
 const INLINE_CODE: Readonly<Record<string, string>> = { python: "-c", python3: "-c", node: "-e", perl: "-e", ruby: "-e", php: "-r", deno: "eval" };
-/** Folders and files that configure tools which run code or hold credentials: changing them outlives the session. */
-const CONFIG_PARTS = new Set([".git", ".loom", ".claude", ".vscode"]);
-const CONFIG_FILES = new Set([".mcp.json"]);
 
 function value(word: ShellWord): string {
 	return word.literal ?? word.text;
@@ -44,9 +42,11 @@ function inside(path: string, folder: string): boolean {
 	return path === folder || path.startsWith(folder.endsWith(sep) ? folder : folder + sep);
 }
 
+const RUNS_LATER = "which configures what runs later (git, loom, Claude Code, MCP servers, shells)";
+
+/** Changing such a path outlives the session: what it holds runs later, unasked (git hooks, settings, MCP servers). */
 function configPath(path: string): boolean {
-	const parts = path.split(/[\\/]/);
-	return parts.some((part) => CONFIG_PARTS.has(part)) || CONFIG_FILES.has(parts[parts.length - 1] ?? "");
+	return runsLater(path.replaceAll("\\", sep).replaceAll("/", sep), true);
 }
 
 function networkCommand(command: ShellCommand): string | undefined {
@@ -65,7 +65,7 @@ function networkCommand(command: ShellCommand): string | undefined {
 
 function fileProblem(file: FileFact, ctx: PolicyContext): string | undefined {
 	if (!inside(file.real, ctx.realWorkTree)) return `it writes ${file.given}, outside the working tree`;
-	if (configPath(file.real.slice(ctx.realWorkTree.length)) || configPath(file.given)) return `it changes ${file.given}, which configures git, loom, Claude Code or MCP servers`;
+	if (configPath(file.real.slice(ctx.realWorkTree.length)) || configPath(file.given)) return `it changes ${file.given}, ${RUNS_LATER}`;
 	return undefined;
 }
 
@@ -89,7 +89,7 @@ export function taintBrake(call: CallFacts, ctx: PolicyContext): string | undefi
 		const writer = FILE_WRITERS.has(commandName(words) ?? "");
 		for (const word of words.slice(1)) {
 			if (word.path === undefined || word.path.startsWith("-")) continue;
-			if (configPath(word.path)) return `it names ${value(word)}, which configures git, loom, Claude Code or MCP servers`;
+			if (configPath(word.path)) return `it names ${value(word)}, ${RUNS_LATER}`;
 			const absolute = resolve(ctx.cwd, word.path);
 			if (writer && !NOT_FILES.test(absolute) && !inside(absolute, ctx.workTree) && !inside(absolute, ctx.realWorkTree)) {
 				return `\`${commandName(words)}\` names ${value(word)}, outside the working tree`;

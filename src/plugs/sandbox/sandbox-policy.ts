@@ -1,13 +1,13 @@
 // What the sandbox lets a command do, as one value both launchers (bubblewrap, Seatbelt) compile: which folders
 // it may write, which names inside them stay read-only, what it must not see, and whether it reaches the network.
 import { isAbsolute, join, resolve } from "node:path";
-import { expandHome, type SandboxMode, type Settings } from "../../core/index.js";
+import { expandHome, RUNS_LATER_NAMES, type SandboxMode, type Settings } from "../../core/index.js";
 
 /**
- * Inside a writable root these stay read-only unless the user allows them: code planted there runs later without
- * anyone approving it (git hooks and config, loom's and Claude Code's settings and extensions, MCP servers, editor tasks).
+ * Inside a writable root these stay read-only unless the user allows them (`sandbox.writableProtected`): code planted
+ * there runs later without anyone approving it.
  */
-export const PROTECTED_NAMES = [".git", ".loom", ".claude", ".mcp.json", ".vscode"] as const;
+export const PROTECTED_NAMES = RUNS_LATER_NAMES;
 
 /** Secrets hidden from every command, besides what `read` deny rules and `sandbox.hide` name. */
 export const DEFAULT_HIDDEN = ["~/.ssh", "~/.aws", "~/.gnupg"] as const;

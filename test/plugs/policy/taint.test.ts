@@ -90,7 +90,7 @@ describe("taint", () => {
 			text: "Text from web_fetch is in the conversation and `wget` reaches the network; loom asks before such calls until /trust-web.",
 			style: "warning",
 		});
-		expect(ui.asked[1].options.body?.[0]?.text).toContain("it changes .git/hooks/pre-commit, which configures git");
+		expect(ui.asked[1].options.body?.[0]?.text).toContain("it changes .git/hooks/pre-commit, which configures what runs later");
 		expect(ui.asked[2].options.body?.[0]?.text).toContain("outside the working tree");
 
 		// The mark is in the file: a resume keeps it.

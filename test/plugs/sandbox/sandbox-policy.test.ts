@@ -65,10 +65,10 @@ describe("seatbeltProfile", () => {
 		const lines = profile.trim().split("\n");
 		expect(lines.slice(0, 3)).toEqual(["(version 1)", "(allow default)", "(deny file-write*)"]);
 		expect(profile).toContain('(allow file-write* (subpath "/work/proj") (subpath "/tmp"))');
-		expect(profile).toContain('(deny file-write* (subpath "/work/proj/.git") (subpath "/work/proj/.loom") (subpath "/work/proj/.claude") (subpath "/work/proj/.mcp.json") (subpath "/work/proj/.vscode"))');
+		expect(profile).toContain('(deny file-write* (subpath "/work/proj/.loom") (subpath "/work/proj/.git") (subpath "/work/proj/.husky") (subpath "/work/proj/.claude") (subpath "/work/proj/.vscode") (subpath "/work/proj/.mcp.json") (subpath "/work/proj/.envrc") (subpath "/work/proj/.bashrc") (subpath "/work/proj/.bash_profile") (subpath "/work/proj/.bash_login") (subpath "/work/proj/.profile") (subpath "/work/proj/.zshrc") (subpath "/work/proj/.zshenv") (subpath "/work/proj/.zprofile") (subpath "/work/proj/.zlogin"))');
 		expect(profile).toContain('(deny file-read* file-write* (subpath "/home/u/.ssh") (subpath "/home/u/.aws") (subpath "/home/u/.gnupg") (subpath "/run/user/'+process.getuid!()+'") (subpath "/run/docker.sock") (subpath "/var/run/docker.sock"))');
 		// Later rules win: the protected names come after the roots they lie in.
-		expect(profile.indexOf("(allow file-write* (subpath")).toBeLessThan(profile.indexOf('(deny file-write* (subpath "/work/proj/.git")'));
+		expect(profile.indexOf("(allow file-write* (subpath")).toBeLessThan(profile.indexOf('(deny file-write* (subpath "/work/proj/.loom")'));
 		expect(lines.at(-1)).toBe("(allow network* (remote unix-socket))");
 		expect(profile).toContain("(deny network*)");
 	});
