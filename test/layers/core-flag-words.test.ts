@@ -7,12 +7,14 @@ import { describe, expect, it } from "vitest";
 import { parseArgs } from "../../src/cli/args.js";
 
 const ROOT = join(import.meta.dirname, "../..");
+/** A long flag, not inside a word or a longer dash run ("x--y", "---"). */
+const LONG_FLAG = /(?<![\w-])--[a-z][a-z-]*/gi;
 
 /** The command's flags, as its --help lists them: long ones ("--base-url"), and short ones ("-r"). */
 function cliFlags(): { long: Set<string>; short: Set<string> } {
 	let help = "";
 	parseArgs(["--help"], "0.0.0-test", { out: (text) => (help += text), err: (text) => (help += text) });
-	const long = new Set(help.match(/(?<![\w-])--[a-z][a-z-]*/gi) ?? []);
+	const long = new Set(help.match(LONG_FLAG) ?? []);
 	const short = new Set([...help.matchAll(/(?<![\w-])(-[a-zA-Z]), --/g)].map((match) => match[1]!));
 	return { long, short };
 }
@@ -36,7 +38,7 @@ function typeScriptFiles(dir: string): string[] {
 
 /** Where a text names one of the flags: a long flag anywhere, a short one after "loom ". */
 function flagsIn(text: string, flags: { long: Set<string>; short: Set<string> }): string[] {
-	const long = (text.match(/(?<![\w-])--[a-z][a-z-]*/gi) ?? []).filter((flag) => flags.long.has(flag));
+	const long = (text.match(LONG_FLAG) ?? []).filter((flag) => flags.long.has(flag));
 	const short = [...text.matchAll(/\bloom (-[a-zA-Z])\b/g)].map((match) => match[1]!).filter((flag) => flags.short.has(flag));
 	return [...long, ...short];
 }
