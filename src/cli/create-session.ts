@@ -11,7 +11,7 @@ import { RuleError } from "../plugs/index.js";
 import type { TextFileAccess } from "../tools/index.js";
 import type { CliOptions } from "./args.js";
 import { type OutputCheck, outputInstruction } from "./print/index.js";
-import { API_KEY_FLAG, optionUsageError, UsageError } from "./run-io.js";
+import { CLI_WORDING, optionUsageError, UsageError } from "./run-io.js";
 
 export interface SessionSetup {
 	options: CliOptions;
@@ -62,7 +62,7 @@ export async function createSession(setup: SessionSetup): Promise<CreateAgentSes
 			sandbox: options.sandbox,
 			ui,
 			files: setup.files,
-		}, API_KEY_FLAG);
+		}, CLI_WORDING);
 	} catch (error) {
 		if (error instanceof SessionOptionError) throw optionUsageError(error);
 		if (error instanceof RuleError && error.source.startsWith("--")) throw new UsageError(error.message);

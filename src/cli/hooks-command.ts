@@ -3,7 +3,7 @@
 import { errorMessage, resolveSessionArgument, SessionFileError, stripControls } from "../core/index.js";
 import { listHooks, replayHooks } from "../plugs/index.js";
 import type { CliOptions } from "./args.js";
-import { EXIT, fail, type RunIo, UsageError } from "./run-io.js";
+import { CLI_WORDING, EXIT, fail, type RunIo, UsageError } from "./run-io.js";
 
 export async function runHooksCommand(options: CliOptions, home: string, io: RunIo): Promise<number> {
 	const [action, event, ...rest] = options.hooksArgs ?? [];
@@ -17,7 +17,7 @@ export async function runHooksCommand(options: CliOptions, home: string, io: Run
 	if (!options.session) throw new UsageError("loom hooks test needs --session <path|id>: the session whose events are replayed.");
 	let file: string;
 	try {
-		file = resolveSessionArgument(options.session, home, io.cwd);
+		file = resolveSessionArgument(options.session, home, io.cwd, CLI_WORDING.listSessions);
 	} catch (error) {
 		if (error instanceof SessionFileError) throw new UsageError(error.message);
 		throw error;

@@ -16,7 +16,7 @@ import {
 	type Settings,
 	stripToOneLine,
 } from "../core/index.js";
-import { API_KEY_FLAG, EXIT, optionUsageError } from "./run-io.js";
+import { CLI_WORDING, EXIT, optionUsageError } from "./run-io.js";
 import { chooseModel, namedModelChoice, SessionOptionError } from "../sdk/index.js";
 import type { CliOptions } from "./args.js";
 
@@ -39,7 +39,7 @@ export function printModelList(options: ListModelsOptions, io: ListModelsIo): nu
 	let registry: ModelRegistry;
 	let settings: Settings;
 	try {
-		registry = loadModelRegistry(io.home, io.env, API_KEY_FLAG);
+		registry = loadModelRegistry(io.home, io.env, CLI_WORDING);
 		settings = loadSettings(io.home);
 	} catch (error) {
 		io.stderr.write(stderrLine(stripToOneLine((error as Error).message)));
@@ -75,7 +75,7 @@ export function printModelList(options: ListModelsOptions, io: ListModelsIo): nu
 	]);
 	io.stdout.write(table([[...HEADER], ...rows]));
 	const keyless = [...new Set(shown.filter((listing) => !listing.hasKey).map((listing) => listing.model.provider))];
-	for (const provider of keyless) io.stderr.write(stderrLine(stripToOneLine(missingApiKeyMessage(provider, { modelsJsonPath: registry.modelsJsonPath, keyOption: API_KEY_FLAG }))));
+	for (const provider of keyless) io.stderr.write(stderrLine(stripToOneLine(missingApiKeyMessage(provider, { modelsJsonPath: registry.modelsJsonPath, keyOption: CLI_WORDING.apiKey }))));
 	return EXIT.ok;
 }
 

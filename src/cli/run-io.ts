@@ -13,6 +13,19 @@ export const API_KEY_FLAG = "--api-key";
 export const API_KEY_ENV = "LOOM_API_KEY";
 
 /**
+ * What core's messages tell a command-line user to set or run, in the command's flags (core's own defaults name
+ * the SDK's options): the model layer's, and the session's.
+ */
+export const CLI_WORDING = {
+	apiKey: API_KEY_FLAG,
+	baseUrl: "--base-url",
+	provider: "--provider",
+	listModels: "loom --list-models shows the known ones.",
+	notSaved: "not saved (--no-session)",
+	listSessions: "Run `loom -r` to list this directory's sessions.",
+} as const;
+
+/**
  * How loom's process ends, the same in every mode (print, JSON, RPC, the screen). 128 + the signal's number, as a
  * shell reports it; 141 (SIGPIPE) for a program whose reader closed the pipe. 3: the answer was still not valid
  * against --output-schema after the model was asked once more.

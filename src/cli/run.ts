@@ -2,7 +2,7 @@
 // --prune-checkpoints) load only what they use; everything else goes on in run-session.ts.
 import { errorMessage, formatCount, formatSize, loomHome, loomHomeProblem, resolveSessionArgument, SessionFileError, stripControls } from "../core/index.js";
 import type { CliOptions } from "./args.js";
-import { EXIT, fail, type RunIo, UsageError } from "./run-io.js";
+import { CLI_WORDING, EXIT, fail, type RunIo, UsageError } from "./run-io.js";
 
 const defaultIo = (): RunIo => ({ stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, env: process.env, cwd: process.cwd() });
 
@@ -66,7 +66,7 @@ async function runOfflineCommand(options: CliOptions, home: string, io: Pick<Run
 		return EXIT.ok;
 	}
 	const target = options.exportSession!;
-	const file = resolveSessionArgument(target.session, home, io.cwd);
+	const file = resolveSessionArgument(target.session, home, io.cwd, CLI_WORDING.listSessions);
 	const [{ exportSessionFile }, { createBuiltinTools }] = await Promise.all([import("../plugs/index.js"), import("../tools/index.js")]);
 	// The built-in tools' presentation (diffs, argument summaries); nothing runs.
 	const written = await exportSessionFile(file, target.file, { cwd: io.cwd, tools: createBuiltinTools(io.cwd).known });

@@ -15,7 +15,7 @@ import {
 } from "../core/index.js";
 import type { SelectOptions, UiChoice } from "../core/index.js";
 import type { CliOptions } from "./args.js";
-import { InterruptedError, UsageError } from "./run-io.js";
+import { CLI_WORDING, InterruptedError, UsageError } from "./run-io.js";
 
 export interface ChoiceIo {
 	stdin: NodeJS.ReadStream;
@@ -27,8 +27,8 @@ export interface ChoiceIo {
 
 /** The session file to continue or to fork (--fork), or undefined for a new session. */
 export async function chooseSessionFile(options: CliOptions, home: string, cwd: string, io: ChoiceIo): Promise<string | undefined> {
-	if (options.session) return resolveSessionArgument(options.session, home, cwd);
-	if (options.fork) return resolveSessionArgument(options.fork.session, home, cwd);
+	if (options.session) return resolveSessionArgument(options.session, home, cwd, CLI_WORDING.listSessions);
+	if (options.fork) return resolveSessionArgument(options.fork.session, home, cwd, CLI_WORDING.listSessions);
 	if (options.continue) {
 		const newest = newestSessionFile(home, cwd);
 		if (!newest) io.stderr.write(`No earlier session in ${showControls(cwd)}; starting a new one.\n`);

@@ -1,6 +1,6 @@
 // Door of the agent core: the engine, the model layer, configuration, the session layer and the helpers below them.
 export {
-	API_KEY_OPTION,
+	type OptionWording,
 	AttachmentError,
 	BUILTIN_PROVIDERS,
 	ModelRegistry,

@@ -8,7 +8,6 @@ import {
 	expandHome,
 	repositoryTop,
 	type SandboxMode,
-	API_KEY_OPTION,
 	loadModelRegistry,
 	streamModel,
 	type ApprovalMode,
@@ -26,6 +25,7 @@ import {
 	type SecretMask,
 	nonInteractiveUi,
 	stderrNotice,
+	type OptionWording,
 } from "../core/index.js";
 import type { NoticeLevel, ToolExecutionMode, ThinkingLevel, TodoItem } from "../core/index.js";
 import type { ExtensionFactory } from "../plugs/index.js";
@@ -147,14 +147,22 @@ export interface CreateAgentSessionResult extends Installed {
 
 /** Assembles a session; rejects with a SessionOptionError for an unusable option, or when the session file cannot be opened. */
 export function createAgentSession(options: CreateAgentSessionOptions = {}): Promise<CreateAgentSessionResult> {
-	return assembleAgentSession(options, API_KEY_OPTION);
+	return assembleAgentSession(options, {});
 }
 
 /**
- * createAgentSession for a caller whose user passes a key another way: `keyOption` is how messages name it (the
- * command line: its --api-key flag). Not in the package's entry.
+ * How a caller's user sets what the session's messages tell them to set: the model layer's options (a key, a base
+ * URL, a provider) and how a session without a file is described. The command line names its flags.
  */
-export async function assembleAgentSession(given: CreateAgentSessionOptions, keyOption: string, depth = 0): Promise<CreateAgentSessionResult> {
+export interface CallerWording extends Partial<OptionWording> {
+	notSaved?: string;
+}
+
+/**
+ * createAgentSession for a caller whose user sets options another way: `wording` is how messages name them (the
+ * command line: its flags; unset: the options of createAgentSession). Not in the package's entry.
+ */
+export async function assembleAgentSession(given: CreateAgentSessionOptions, wording: CallerWording, depth = 0): Promise<CreateAgentSessionResult> {
 	const home = given.loomHome ? resolve(expandHome(given.loomHome)) : loomHome();
 	const settings = given.settings ?? loadSettings(home);
 	const manager = given.sessionManager ?? SessionManager.create();
@@ -164,7 +172,7 @@ export async function assembleAgentSession(given: CreateAgentSessionOptions, key
 	const agents = new AgentDefinitions();
 	await agents.load({ cwd, home }, projectTrust, (problem) => agentWarnings.push(problem));
 	const options = asAgent(given, agents, projectTrust);
-	const registry = loadModelRegistry(home, process.env, keyOption);
+	const registry = loadModelRegistry(home, process.env, wording);
 	const named = namedModelChoice(options, settings, registry);
 	const store = await manager.openStore(home, cwd);
 	const previous = buildSessionContext(store.entries);
@@ -200,6 +208,7 @@ export async function assembleAgentSession(given: CreateAgentSessionOptions, key
 		cwd,
 		home,
 		store,
+		notSavedText: wording.notSaved,
 		createStore: () => manager.newStore(home, cwd),
 		models,
 		selection,
@@ -232,7 +241,8 @@ export async function assembleAgentSession(given: CreateAgentSessionOptions, key
 		const subagents: SubagentsSetup = {
 			parent: () => session,
 			options,
-			assemble: (child, childDepth) => assembleAgentSession(child, keyOption, childDepth),
+			// A child keeps no file for a reason of its own, not the caller's (--no-session).
+			assemble: (child, childDepth) => assembleAgentSession(child, { ...wording, notSaved: undefined }, childDepth),
 			cwd,
 			home,
 			settings,

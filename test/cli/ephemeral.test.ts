@@ -47,7 +47,7 @@ describe("nothing written", () => {
 		const control = project();
 		scriptRun();
 		const before = listing(control.home);
-		const wrote = await runLoomInProcess(["-p", ...serverFlags(server.openaiBaseUrl), "look"], control);
+		const wrote = await runLoomInProcess(["-p", ...serverFlags(server.openaiBaseUrl, { checkpoints: true }), "look"], control);
 		expect(wrote.code).toBe(0);
 		const added = listing(control.home).filter((line) => !before.includes(line)).map((line) => line.split(" ")[0]);
 		expect(added).toEqual(expect.arrayContaining(["sessions", "checkpoints", "reported-warnings.json"]));
@@ -55,7 +55,7 @@ describe("nothing written", () => {
 		const ws = project();
 		scriptRun();
 		const [home, cwd] = [listing(ws.home), listing(ws.cwd)];
-		const result = await runLoomInProcess(["-p", "--ephemeral", ...serverFlags(server.openaiBaseUrl), "look"], ws);
+		const result = await runLoomInProcess(["-p", "--ephemeral", ...serverFlags(server.openaiBaseUrl, { checkpoints: true }), "look"], ws);
 		expect(result.code).toBe(0);
 		expect(result.stdout).toBe("done\n");
 		expect(result.stderr).toContain("SKILL.md");

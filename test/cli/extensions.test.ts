@@ -1,10 +1,13 @@
-// Extensions from the command line, end to end with the built loom: -e paths, loom home's folder, a project's
-// folder in print mode (which cannot ask, so needs --trust or the setting, and otherwise says what it skipped).
+// Extensions from the command line: -e paths, loom home's folder, a project's folder in print mode (which cannot
+// ask, so needs --trust or the setting, and otherwise says what it skipped). Which extensions load, and what is said
+// about them, runs in-process through the CLI's I/O seam; the built loom runs a TypeScript extension end to end,
+// and what needs its own process: console output, a FIFO, loading that never ends, handlers that break mid-run.
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { setProjectTrust } from "../../src/core/config/project-trust.js";
+import { runLoomInProcess } from "../support/loom-in-process.js";
 import { workspace, type Workspace } from "../support/temp-dir.js";
 import { TmuxTerminal, hasTmux, loomCommand } from "../support/tmux-terminal.js";
 import { jsonLines, runLoom, serverFlags, sessionFiles, startLoom, useScriptedServer } from "../support/loom-process.js";
@@ -52,7 +55,7 @@ describe("-e, --extension", () => {
 		writeFileSync(join(ws.cwd, "guard.ts"), GUARD);
 		writeFileSync(join(ws.cwd, "broken.ts"), "export default function (loom {\n");
 		rmRfTurns(ws);
-		const result = await runLoom(["-p", "-e", "guard.ts", "--extension", "broken.ts", "-e", "missing.js", ...serverFlags(server.openaiBaseUrl), "clean up"], ws);
+		const result = await runLoomInProcess(["-p", "-e", "guard.ts", "--extension", "broken.ts", "-e", "missing.js", ...serverFlags(server.openaiBaseUrl), "clean up"], ws);
 		expect(result.code).toBe(2);
 		expect(result.stdout).toBe("");
 		expect(server.requests).toHaveLength(0);
@@ -71,7 +74,7 @@ describe("-e, --extension", () => {
 		const ws = workspace();
 		writeFileSync(join(ws.cwd, "guard.ts"), GUARD.replace("export default function (loom: ExtensionAPI) {", 'export default function (loom: ExtensionAPI) {\n\tloom.registerCommand("model", { description: "mine", handler: () => {} });'));
 		rmRfTurns(ws);
-		const result = await runLoom(["-p", "-e", "guard.ts", ...serverFlags(server.openaiBaseUrl), "clean up"], ws);
+		const result = await runLoomInProcess(["-p", "-e", "guard.ts", ...serverFlags(server.openaiBaseUrl), "clean up"], ws);
 		expect(result.code).toBe(0);
 		expect(toolResult()).toBe("rm -rf is blocked by the team guard; remove files one by one.");
 		expect(result.stderr).toBe(
@@ -107,7 +110,7 @@ describe("extension folders", () => {
 		mkdirSync(join(ws.cwd, ".loom", "prompts"), { recursive: true });
 		writeFileSync(join(ws.cwd, ".loom", "prompts", "review.md"), "Review everything.\n");
 		rmRfTurns(ws);
-		const result = await runLoom(["-p", ...serverFlags(server.openaiBaseUrl), "clean up"], ws);
+		const result = await runLoomInProcess(["-p", ...serverFlags(server.openaiBaseUrl), "clean up"], ws);
 		expect(result.code).toBe(0);
 		expect(existsSync(join(ws.cwd, "data"))).toBe(true);
 		expect(toolResult()).toContain("blocked by the team guard");
@@ -121,7 +124,7 @@ describe("extension folders", () => {
 		mkdirSync(join(ws.home, "extensions"));
 		writeFileSync(join(ws.home, "extensions", "guard.ts"), GUARD);
 		rmRfTurns(ws);
-		const result = await runLoom(["-p", ...serverFlags(server.openaiBaseUrl), "clean up"], ws);
+		const result = await runLoomInProcess(["-p", ...serverFlags(server.openaiBaseUrl), "clean up"], ws);
 		expect(existsSync(join(ws.cwd, "data"))).toBe(true);
 		expect(toolResult()).toContain("blocked by the team guard");
 		expect(result.stderr).toBe("loom: guard was on duty\n");
@@ -199,7 +202,7 @@ describe("extension folders", () => {
 		writeFileSync(join(ws.cwd, ".loom", "extensions", "guard.ts"), GUARD);
 
 		rmRfTurns(ws);
-		const skipped = await runLoom(["-p", ...serverFlags(server.openaiBaseUrl), "clean up"], ws);
+		const skipped = await runLoomInProcess(["-p", ...serverFlags(server.openaiBaseUrl), "clean up"], ws);
 		expect(skipped.code).toBe(0);
 		expect(existsSync(join(ws.cwd, "data"))).toBe(false);
 		expect(skipped.stderr).toBe(
@@ -220,7 +223,7 @@ describe("extension folders", () => {
 				setProjectTrust(ws.home, ws.cwd, true);
 			}
 			rmRfTurns(ws);
-			const trusted = await runLoom(["-p", ...flags, ...serverFlags(server.openaiBaseUrl), "clean up"], ws);
+			const trusted = await runLoomInProcess(["-p", ...flags, ...serverFlags(server.openaiBaseUrl), "clean up"], ws);
 			expect({ how, data: existsSync(join(ws.cwd, "data")), stderr: trusted.stderr }).toEqual({ how, data: true, stderr: "loom: guard was on duty\n" });
 		}
 	});
@@ -230,7 +233,7 @@ describe("extension folders", () => {
 		mkdirSync(join(ws.cwd, ".loom", "extensions"), { recursive: true });
 		writeFileSync(join(ws.cwd, ".loom", "extensions", "guard.ts"), GUARD);
 		setProjectTrust(ws.home, ws.cwd, false);
-		const result = await runLoom(["-p", ...serverFlags(server.openaiBaseUrl), "hi"], ws);
+		const result = await runLoomInProcess(["-p", ...serverFlags(server.openaiBaseUrl), "hi"], ws);
 		expect(result.stderr).toBe(
 			"loom: skipped the project's own code (.loom/extensions/guard.ts): you chose not to trust this folder; pass --trust to run it this time.\n",
 		);

@@ -1,6 +1,7 @@
 // MCP servers through the real loom process: the scripted model calls a server's tools, configured in the
 // project's .mcp.json (once trusted, like the project's extensions), loom's home, or --mcp-config; --tools names
-// them; failures are told on stderr; no server process outlives loom.
+// them; failures are told on stderr; no server process outlives loom. Runs that start no server (an untrusted
+// project, a broken configuration) go in-process through the CLI's I/O seam.
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -8,6 +9,7 @@ import { setProjectTrust } from "../../src/core/config/project-trust.js";
 import { isAlive } from "../../src/core/lib/process/index.js";
 import { commandLine } from "../../src/plugs/mcp/server-label.js";
 import { EVERYTHING_ENTRY, everythingStdio, everythingWithPid, filesystemStdio, pidIn, processesGone } from "../support/mcp-servers.js";
+import { runLoomInProcess } from "../support/loom-in-process.js";
 import { tempDir, workspace } from "../support/temp-dir.js";
 import { ROOT, jsonLines, runLoom, serverFlags, startLoom, useScriptedServer } from "../support/loom-process.js";
 
@@ -79,7 +81,7 @@ describe("MCP servers in print mode", () => {
 		const ws = project({ everything: everythingStdio(), off: { command: "x", disabled: true } }, false);
 		mkdirSync(join(ws.cwd, ".loom", "extensions"), { recursive: true });
 		writeFileSync(join(ws.cwd, ".loom", "extensions", "noop.js"), "export default function () {}\n");
-		const result = await runLoom(["-p", ...serverFlags(server.openaiBaseUrl), "hi"], ws);
+		const result = await runLoomInProcess(["-p", ...serverFlags(server.openaiBaseUrl), "hi"], ws);
 		expect(result.code).toBe(0);
 		expect(result.stderr).toContain("server-everything/dist/index.js stdio");
 		expect(result.stderr).toBe(
@@ -150,13 +152,13 @@ describe("MCP servers in print mode", () => {
 	it("a broken --mcp-config stops loom naming the file and the field (exit 1); a broken standing file is reported and left out", async () => {
 		const ws = workspace();
 		writeFileSync(join(ws.cwd, "bad.json"), JSON.stringify({ mcpServers: { x: { command: "npx", args: "-y server" } } }));
-		const bad = await runLoom(["-p", "--mcp-config", "bad.json", ...serverFlags(server.openaiBaseUrl), "hi"], ws);
+		const bad = await runLoomInProcess(["-p", "--mcp-config", "bad.json", ...serverFlags(server.openaiBaseUrl), "hi"], ws);
 		expect(bad.code).toBe(1);
 		expect(bad.stderr).toBe(`loom: ${join(ws.cwd, "bad.json")}: mcpServers."x".args: must be an array of strings (got "-y server").\n`);
 		expect(server.requests).toHaveLength(0);
 
 		writeFileSync(join(ws.home, "mcp.json"), "{ not json");
-		const standing = await runLoom(["-p", ...serverFlags(server.openaiBaseUrl), "hi"], ws);
+		const standing = await runLoomInProcess(["-p", ...serverFlags(server.openaiBaseUrl), "hi"], ws);
 		expect(standing.code).toBe(0);
 		expect(standing.stderr).toMatch(new RegExp(`^loom: warning: ${join(ws.home, "mcp.json")}: invalid JSON: .+ Its MCP servers were left out\\.\\n$`));
 	});

@@ -1,5 +1,6 @@
-// End to end through the built loom: skills and prompt templates found in loom's home, the user's ~/.claude and
-// the project, what the model is told about them, and problems reported on stderr without escape sequences.
+// Skills and prompt templates found in loom's home, the user's ~/.claude and the project, what the model is told
+// about them, and problems reported on stderr without escape sequences: in-process through the CLI's I/O seam, but
+// for the built loom where the process matters (a FIFO to open, a library's warnings on the process's stderr).
 import { execFileSync } from "node:child_process";
 import { lutimesSync, rmSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
@@ -7,6 +8,7 @@ import { describe, expect, it } from "vitest";
 import { escapeRegex } from "../../src/core/lib/text/matching.js";
 import { messagesOf, systemOf } from "../core/session/compaction/server-model.js";
 import { writeTree } from "../support/project-tree.js";
+import { runLoomInProcess } from "../support/loom-in-process.js";
 import { workspace } from "../support/temp-dir.js";
 import { jsonLines, runLoom, serverFlags, sessionFiles, useScriptedServer } from "../support/loom-process.js";
 
@@ -20,7 +22,7 @@ describe("skills and prompt templates in print mode", () => {
 		writeTree(ws.home, { "skills/deploy/SKILL.md": skill("deploy", "Ship a release."), "user-home/.claude/skills/review/SKILL.md": skill("review", "Review a change.") });
 		writeTree(ws.cwd, { ".loom/skills/bench/SKILL.md": skill("bench", "Run the benchmarks."), ".claude/skills/triage/SKILL.md": skill("triage", "Sort the issues.") });
 		server.enqueue({ text: "ok" });
-		const result = await runLoom(["-p", ...serverFlags(server.openaiBaseUrl), "hi"], ws);
+		const result = await runLoomInProcess(["-p", ...serverFlags(server.openaiBaseUrl), "hi"], ws);
 		expect(result.stderr).toBe("");
 		expect(result.code).toBe(0);
 		const system = systemOf(server.requests[0]!);
@@ -33,7 +35,7 @@ describe("skills and prompt templates in print mode", () => {
 		const ws = workspace();
 		writeTree(ws.cwd, { ".loom/skills/wrong-name/SKILL.md": skill("right-name", "Mismatch."), ".loom/prompts/compact.md": "A template named like a built-in.\n" });
 		server.enqueue({ text: "ok" });
-		const result = await runLoom(["-p", ...serverFlags(server.openaiBaseUrl), "hi"], ws);
+		const result = await runLoomInProcess(["-p", ...serverFlags(server.openaiBaseUrl), "hi"], ws);
 		expect(result.code).toBe(0);
 		expect(result.stdout).toBe("ok\n");
 		expect(result.stderr.split("\n").filter(Boolean)).toEqual([
@@ -48,7 +50,7 @@ describe("skills and prompt templates in print mode", () => {
 		writeTree(ws.cwd, { ".loom/skills/wrong-name/SKILL.md": skill("right-name", "Mismatch."), ".loom/prompts/bad name.md": "x\n" });
 		const run = async () => {
 			server.enqueue({ text: "ok" });
-			const result = await runLoom(["-p", ...serverFlags(server.openaiBaseUrl), "hi"], ws);
+			const result = await runLoomInProcess(["-p", ...serverFlags(server.openaiBaseUrl), "hi"], ws);
 			expect(result.code).toBe(0);
 			return result.stderr.split("\n").filter(Boolean);
 		};
@@ -108,7 +110,7 @@ describe("skills and prompt templates in print mode", () => {
 		const ws = workspace();
 		writeTree(ws.cwd, { ".loom/skills/\u001b]0;pwned\u0007x/SKILL.md": "---\nname: x\n---\n" });
 		server.enqueue({ text: "ok" });
-		const result = await runLoom(["-p", ...serverFlags(server.openaiBaseUrl), "hi"], ws);
+		const result = await runLoomInProcess(["-p", ...serverFlags(server.openaiBaseUrl), "hi"], ws);
 		expect(result.code).toBe(0);
 		expect(result.stderr).toContain("/.loom/skills/");
 		expect(result.stderr).toContain("the skill is skipped.");
@@ -137,12 +139,12 @@ describe("a command in print mode's prompt", () => {
 		const ws = workspace();
 		writeTree(ws.cwd, { ".loom/prompts/fix.md": template });
 		server.enqueue({ text: "fixed" }, { text: "fixed again" });
-		const text = await runLoom(["-p", ...serverFlags(server.openaiBaseUrl), "/fix 42 parser"], ws);
+		const text = await runLoomInProcess(["-p", ...serverFlags(server.openaiBaseUrl), "/fix 42 parser"], ws);
 		expect(text.stderr).toBe("");
 		expect(text.stdout).toBe("fixed\n");
 		expect(promptSent(0)).toBe("Fix issue 42 in parser.");
 
-		const json = await runLoom(["--mode", "json", ...serverFlags(server.openaiBaseUrl), "/fix", "7", "lexer"], ws);
+		const json = await runLoomInProcess(["--mode", "json", ...serverFlags(server.openaiBaseUrl), "/fix", "7", "lexer"], ws);
 		expect(json.code).toBe(0);
 		expect(promptSent(1)).toBe("Fix issue 7 in lexer.");
 		expect(jsonLines(json.stdout).at(-1)).toMatchObject({ type: "run_end", status: "done" });
@@ -167,7 +169,7 @@ describe("a command in print mode's prompt", () => {
 		const ws = workspace();
 		writeTree(ws.cwd, { ".loom/skills/review/SKILL.md": skill("review", "Review a change."), "notes.txt": "the notes" });
 		server.enqueue({ text: "ok" });
-		const result = await runLoom(["-p", ...serverFlags(server.openaiBaseUrl), "@notes.txt", "/skill:review carefully"], { ...ws, input: "the diff\n" });
+		const result = await runLoomInProcess(["-p", ...serverFlags(server.openaiBaseUrl), "@notes.txt", "/skill:review carefully"], { ...ws, input: "the diff\n" });
 		expect(result.stderr).toBe("");
 		const sent = promptSent();
 		expect(sent).toMatch(/^<file name="[^"]*notes\.txt">\nthe notes\n<\/file>\n\n<skill name="review" location="[^"]*SKILL\.md">/);
@@ -178,20 +180,20 @@ describe("a command in print mode's prompt", () => {
 		const ws = workspace();
 		writeTree(ws.cwd, { ".loom/prompts/fix.md": template });
 		server.enqueue({ text: "a" }, { text: "b" });
-		await runLoom(["-p", ...serverFlags(server.openaiBaseUrl), "/etc/hosts what is in it"], ws);
+		await runLoomInProcess(["-p", ...serverFlags(server.openaiBaseUrl), "/etc/hosts what is in it"], ws);
 		expect(promptSent(0)).toBe("/etc/hosts what is in it");
-		await runLoom(["-p", ...serverFlags(server.openaiBaseUrl)], { ...ws, input: "/fix 1 2\n" });
+		await runLoomInProcess(["-p", ...serverFlags(server.openaiBaseUrl)], { ...ws, input: "/fix 1 2\n" });
 		expect(promptSent(1)).toBe("/fix 1 2");
 	});
 
 	it("refuses the session's other commands and unknown names as usage errors, sending nothing and keeping no session", async () => {
 		const ws = workspace();
 		writeTree(ws.cwd, { ".loom/prompts/fix.md": template });
-		const model = await runLoom(["-p", ...serverFlags(server.openaiBaseUrl), "/model gpt-5.6-terra"], ws);
+		const model = await runLoomInProcess(["-p", ...serverFlags(server.openaiBaseUrl), "/model gpt-5.6-terra"], ws);
 		expect(model.code).toBe(2);
 		expect(model.stdout).toBe("");
 		expect(model.stderr).toMatch(/^loom: \/model is a command, not a prompt: .*-m, --thinking.*\n\(run loom --help for usage\)\n$/);
-		const typo = await runLoom(["--mode", "json", ...serverFlags(server.openaiBaseUrl), "/fxi 42 parser"], ws);
+		const typo = await runLoomInProcess(["--mode", "json", ...serverFlags(server.openaiBaseUrl), "/fxi 42 parser"], ws);
 		expect(typo.code).toBe(2);
 		expect(typo.stdout).toBe("");
 		expect(typo.stderr).toContain("loom: Unknown command /fxi. Prompt templates and skills: /fix. To send text starting with /, pipe it on stdin.");

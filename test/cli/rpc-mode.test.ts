@@ -28,8 +28,8 @@ interface Rpc {
 	ws: Workspace;
 }
 
-function startRpc(extraArgs: string[] = [], ws: Workspace = workspace()): Rpc {
-	const loom = startLoom(["--mode", "rpc", ...serverFlags(server.openaiBaseUrl), ...extraArgs], { ...ws, openStdin: true });
+function startRpc(extraArgs: string[] = [], ws: Workspace = workspace(), { checkpoints = false } = {}): Rpc {
+	const loom = startLoom(["--mode", "rpc", ...serverFlags(server.openaiBaseUrl, { checkpoints }), ...extraArgs], { ...ws, openStdin: true });
 	const client = new RpcTestClient(loom.child.stdin!, loom.child.stdout!);
 	return { loom, client, ws };
 }
@@ -353,7 +353,7 @@ describe("loom --mode rpc", () => {
 			{ toolCalls: [{ id: "call_two", name: "write", arguments: { path: "a.txt", content: "two\n" } }] },
 			{ text: "Wrote two." },
 		);
-		const rpc = startRpc();
+		const rpc = startRpc([], workspace(), { checkpoints: true });
 		const { client, ws } = rpc;
 		const opened = await client.waitForEvent("session_open");
 		for (const message of ["write one", "write two"]) {
@@ -393,7 +393,8 @@ describe("loom --mode rpc", () => {
 	});
 
 	it("at the end of stdin mid-run, aborts the run, completes the session file and exits 0", async () => {
-		server.enqueue({ toolCalls: [{ id: "call_long", name: "bash", arguments: { command: "sleep 30" } }] });
+		// A call far longer than the bound below, which holds with the headroom of a machine ten times slower.
+		server.enqueue({ toolCalls: [{ id: "call_long", name: "bash", arguments: { command: "sleep 600" } }] });
 		const rpc = startRpc();
 		const { client } = rpc;
 		const opened = await client.waitForEvent("session_open");
@@ -401,7 +402,7 @@ describe("loom --mode rpc", () => {
 		await client.waitForLine((line) => line.type === "tool_execution_start", "bash to start");
 		const started = Date.now();
 		await finish(rpc);
-		expect(Date.now() - started).toBeLessThan(10_000);
+		expect(Date.now() - started).toBeLessThan(100_000);
 		expect(client.lines.at(-1)).toMatchObject({ type: "run_end", status: "aborted" });
 		// The call has its result in the file: nothing is left dangling.
 		const roles = sessionMessages(opened.file).map((message) => message.role);

@@ -27,7 +27,7 @@ describe("checkpoints from print mode", () => {
 	it("records the work tree before and after the run in the shadow repository, quietly", async () => {
 		const ws = workspace();
 		writeTurns("notes.md", "hello\n");
-		const result = await runLoom(["-p", ...serverFlags(server.openaiBaseUrl), "write notes"], ws);
+		const result = await runLoom(["-p", ...serverFlags(server.openaiBaseUrl, { checkpoints: true }), "write notes"], ws);
 		expect(result.code).toBe(0);
 		expect(result.stderr).toBe("");
 		const [log] = checkpointLogs(ws.home);
@@ -41,7 +41,7 @@ describe("checkpoints from print mode", () => {
 	it("says once on stderr that only write and edit can be restored when git is missing, and keeps their pre-images", async () => {
 		const ws = workspace();
 		writeTurns("notes.md", "hello\n");
-		const result = await runLoom(["-p", ...serverFlags(server.openaiBaseUrl), "write notes"], { ...ws, env: { PATH: "/nonexistent" } });
+		const result = await runLoom(["-p", ...serverFlags(server.openaiBaseUrl, { checkpoints: true }), "write notes"], { ...ws, env: { PATH: "/nonexistent" } });
 		expect(result.code).toBe(0);
 		expect(result.stderr).toBe(
 			"loom: warning: Checkpoints: git is not installed, so the working tree is not snapshotted; /rewind can restore only files changed by write and edit, not what bash changed.\n",
@@ -63,7 +63,7 @@ describe("checkpoints of a project outside git, run after run", () => {
 		});
 		const run = async () => {
 			server.enqueue({ text: "ok" });
-			const result = await runLoom(["-p", ...serverFlags(server.openaiBaseUrl), "hi"], ws);
+			const result = await runLoom(["-p", ...serverFlags(server.openaiBaseUrl, { checkpoints: true }), "hi"], ws);
 			expect(result.code).toBe(0);
 			return result.stderr;
 		};
@@ -79,7 +79,7 @@ describe("--prune-checkpoints", () => {
 	it("removes the checkpoints of a deleted session and says what it freed", async () => {
 		const ws = workspace();
 		writeTurns("a.txt", "a\n");
-		await runLoom(["-p", ...serverFlags(server.openaiBaseUrl), "write a"], ws);
+		await runLoom(["-p", ...serverFlags(server.openaiBaseUrl, { checkpoints: true }), "write a"], ws);
 		const kept = await runLoom(["--prune-checkpoints"], ws);
 		expect(kept).toMatchObject({ code: 0, stdout: "Removed the checkpoints of 0 prompts (0 whole sessions, 0 project folders); freed 0 B.\n" });
 
@@ -95,7 +95,7 @@ describe("--export", () => {
 	it("writes the session as an HTML page to the file named, or to loom-session-<id>.html, and prints where", async () => {
 		const ws = workspace();
 		server.enqueue({ text: "an **answer**" });
-		await runLoom(["-p", ...serverFlags(server.openaiBaseUrl), "a question"], ws);
+		await runLoom(["-p", ...serverFlags(server.openaiBaseUrl, { checkpoints: true }), "a question"], ws);
 		const id = sessionLines(sessionFiles(ws.home)[0]!)[0].id as string;
 
 		const named = await runLoom(["--export", id.slice(0, 8), "out/page.html"], ws);
@@ -113,15 +113,15 @@ describe("--fork <session>:<entry>", () => {
 	it("continues in a new session holding the conversation up to that entry; the original stays as it was", async () => {
 		const ws = workspace();
 		server.enqueue({ text: "first answer" }, { text: "second answer" });
-		await runLoom(["-p", ...serverFlags(server.openaiBaseUrl), "first question"], ws);
-		await runLoom(["-p", "-c", ...serverFlags(server.openaiBaseUrl), "second question"], ws);
+		await runLoom(["-p", ...serverFlags(server.openaiBaseUrl, { checkpoints: true }), "first question"], ws);
+		await runLoom(["-p", "-c", ...serverFlags(server.openaiBaseUrl, { checkpoints: true }), "second question"], ws);
 		const [original] = sessionFiles(ws.home);
 		const before = readFileSync(original!);
 		const lines = sessionLines(original!);
 		const firstAnswer = lines.find((line) => line.message?.role === "assistant").id as string;
 
 		server.enqueue({ text: "forked answer" });
-		const result = await runLoom(["-p", "--fork", `${lines[0].id}:${firstAnswer}`, ...serverFlags(server.openaiBaseUrl), "another second question"], ws);
+		const result = await runLoom(["-p", "--fork", `${lines[0].id}:${firstAnswer}`, ...serverFlags(server.openaiBaseUrl, { checkpoints: true }), "another second question"], ws);
 		expect(result.code).toBe(0);
 		const sent = server.requests.at(-1)!.body.messages.filter((message: any) => message.role !== "system");
 		expect(sent.map((message: any) => message.content)).toEqual(["first question", "first answer", "another second question"]);
@@ -129,7 +129,7 @@ describe("--fork <session>:<entry>", () => {
 		const fork = sessionFiles(ws.home).find((file) => file !== original)!;
 		expect(sessionLines(fork)[0]).toMatchObject({ parentSession: original });
 
-		const missing = await runLoom(["-p", "--fork", `${lines[0].id}:deadbeef`, ...serverFlags(server.openaiBaseUrl), "x"], ws);
+		const missing = await runLoom(["-p", "--fork", `${lines[0].id}:deadbeef`, ...serverFlags(server.openaiBaseUrl, { checkpoints: true }), "x"], ws);
 		expect(missing.code).toBe(2);
 		expect(missing.stderr).toContain("has no entry deadbeef to fork from.");
 	});

@@ -30,6 +30,10 @@ export async function runLoomInProcess(args: string[], options: Pick<LoomOptions
 	stdin.end(options.input ?? "");
 	const io = { stdin: stdin as unknown as NodeJS.ReadStream, stdout: stdout.stream, stderr: stderr.stream, env: cleanEnv(options.home, options.env), cwd: options.cwd };
 	let code: number;
+	// The user's home (~/.claude's skills and hooks) is the process's, as os.homedir() reads it: the workspace's
+	// for the run, as loom-process.ts gives a loom process, never the machine's.
+	const userHome = process.env.HOME;
+	process.env.HOME = io.env.HOME;
 	try {
 		const parsed = parseArgs(args, "0.0.0-test", { out: (text) => io.stdout.write(text), err: (text) => io.stderr.write(text) });
 		code = parsed.kind === "exit" ? parsed.code : await run(parsed.options, io, "0.0.0-test");
@@ -37,6 +41,9 @@ export async function runLoomInProcess(args: string[], options: Pick<LoomOptions
 		if (!(error instanceof UsageError)) throw error;
 		io.stderr.write(`${stderrLine(error.message)}(run loom --help for usage)\n`);
 		code = 2;
+	} finally {
+		if (userHome === undefined) delete process.env.HOME;
+		else process.env.HOME = userHome;
 	}
 	// Written data reaches the capture on the next turns of the event loop.
 	await new Promise((resolve) => setImmediate(resolve));

@@ -21,6 +21,8 @@ export interface OpenOptions {
 	command?: (loom: string) => string;
 	/** Passed to TmuxTerminal: screen() joins wrapped lines. */
 	joinWrapped?: boolean;
+	/** Take checkpoints (/rewind's files); default none, as serverFlags. */
+	checkpoints?: boolean;
 }
 
 export interface LoomInTmux extends Workspace {
@@ -69,7 +71,7 @@ export function useLoomInTmux(name: string): LoomsInTmux {
 			// A socket of its own each time: a tmux server just killed may still hold a reused one.
 			const terminal = new TmuxTerminal(`${name}-${count++}`, { joinWrapped: options.joinWrapped });
 			opened.push(terminal);
-			const loom = loomCommand(ws.home, [...serverFlags(server.openaiBaseUrl), ...(options.args ?? [])], options.env);
+			const loom = loomCommand(ws.home, [...serverFlags(server.openaiBaseUrl, { checkpoints: options.checkpoints }), ...(options.args ?? [])], options.env);
 			terminal.start(options.command ? options.command(loom) : loom, { cwd: ws.cwd, columns: options.columns ?? 100, rows: options.rows ?? 30 });
 			return { terminal, cwd: ws.cwd, home: ws.home };
 		},

@@ -126,9 +126,13 @@ export function runLoom(args: string[], options: LoomOptions): Promise<LoomResul
 	return startLoom(args, options).done;
 }
 
-/** Flags pointing loom at the scripted server's OpenAI endpoint. */
-export function serverFlags(openaiBaseUrl: string): string[] {
-	return ["--provider", "openai", "--model", "scripted", "--base-url", openaiBaseUrl, "--api-key", "test-key"];
+/**
+ * Flags pointing loom at the scripted server's OpenAI endpoint. No checkpoints unless asked (`checkpoints: true`):
+ * each prompt that may change files otherwise waits for several git processes, and only the tests of /rewind and
+ * the checkpoints themselves read them (the checkpoint tests run them with every kind of run).
+ */
+export function serverFlags(openaiBaseUrl: string, { checkpoints = false }: { checkpoints?: boolean } = {}): string[] {
+	return ["--provider", "openai", "--model", "scripted", "--base-url", openaiBaseUrl, "--api-key", "test-key", ...(checkpoints ? [] : ["--no-checkpoints"])];
 }
 
 /** loom's JSON-mode output, one event a line. */

@@ -15,7 +15,7 @@ describe.skipIf(!hasTmux())("rewinding in the screen (tmux)", () => {
 		const ws = workspace();
 		cwd = ws.cwd;
 		writeFileSync(join(cwd, "app.txt"), "version 1\n");
-		({ terminal } = open({ workspace: ws, rows: 34 }));
+		({ terminal } = open({ workspace: ws, rows: 34, checkpoints: true }));
 	});
 
 	it("/rewind puts the files back and the prompt in the editor; /tree switches back to the branch it left", async () => {

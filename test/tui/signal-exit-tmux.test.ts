@@ -24,7 +24,7 @@ describe.skipIf(!hasTmux())("signals while the screen is up (tmux)", () => {
 			chmodSync(join(bin, "git"), 0o755);
 			env.PATH = `${bin}:${process.env.PATH ?? "/usr/bin:/bin"}`;
 		}
-		({ terminal } = loom.open({ env, command: (loomCommand) => `${loomCommand}; cat -v` }));
+		({ terminal } = loom.open({ env, command: (loomCommand) => `${loomCommand}; cat -v`, checkpoints: git !== undefined }));
 		await terminal.waitForScreen((text) => text.includes("Ask loom"), "the editor");
 		return terminal.paneChild();
 	}

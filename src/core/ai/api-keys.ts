@@ -1,11 +1,29 @@
 // Where an API key comes from, and what to tell the user when there is none. The built-in providers' key
-// variables are listed with the providers (models-catalog.ts). How a key is passed explicitly is the caller's
-// wording (the command line names its flag): core knows only the option a stream and createAgentSession take.
+// variables are listed with the providers (models-catalog.ts). How a key, a base URL or a provider is passed is
+// the caller's wording (the command line names its flags): core knows only the options of a stream and of
+// createAgentSession.
 import type { Model } from "./llm-types.js";
 import { BUILTIN_PROVIDERS } from "./models-catalog.js";
 
-/** How code passes a key explicitly (createAgentSession's and a stream's option), as messages to it name it. */
-export const API_KEY_OPTION = "the apiKey option";
+/** How the caller's user sets what the model layer's messages tell them to set. */
+export interface OptionWording {
+	/** Passes a key explicitly. */
+	apiKey: string;
+	/** Overrides a provider's endpoint. */
+	baseUrl: string;
+	/** Names the provider of a model id loom does not list. */
+	provider: string;
+	/** A sentence ending an unknown model's message: where the known models are listed ("": nowhere). */
+	listModels: string;
+}
+
+/** The options of createAgentSession and of a stream, as messages to code name them. */
+export const OPTION_WORDING: OptionWording = {
+	apiKey: "the apiKey option",
+	baseUrl: "the baseUrl option",
+	provider: "the provider option",
+	listModels: "",
+};
 
 export interface MissingKeyContext {
 	/** Where models.json is, for a provider loom does not know. */
@@ -17,7 +35,7 @@ export interface MissingKeyContext {
 }
 
 /** Names exactly what to set: the provider's variable, the models.json entry or the variable it reads, or `keyOption`. */
-export function missingApiKeyMessage(provider: string, { modelsJsonPath = "models.json", keyOption = API_KEY_OPTION, variable }: MissingKeyContext = {}): string {
+export function missingApiKeyMessage(provider: string, { modelsJsonPath = "models.json", keyOption = OPTION_WORDING.apiKey, variable }: MissingKeyContext = {}): string {
 	const start = `No API key for provider "${provider}"`;
 	if (variable) return `${start}: ${modelsJsonPath} reads it from ${variable}, which is not set. Set ${variable} or pass ${keyOption}.`;
 	const plan = BUILTIN_PROVIDERS[provider]?.login;

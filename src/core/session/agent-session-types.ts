@@ -57,6 +57,11 @@ export interface AgentSessionOptions {
 	 * view (the latest summary, the kept messages and every later one; every message without a compaction).
 	 */
 	buildContext?: (entries: readonly SessionEntry[]) => AgentMessage[];
+	/**
+	 * How the session is described while nothing is saved, in its creator's words (the command line names its
+	 * flag); default "not saved".
+	 */
+	notSavedText?: string;
 	/** Problems met assembling the session (a context file cut to its limit), reported with the load warnings. */
 	warnings?: readonly string[];
 	/** Runs the user's own shell commands (runUserCommand); without it the session runs none. */

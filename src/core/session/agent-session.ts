@@ -133,6 +133,10 @@ export class AgentSession extends SessionPlugs {
 	get sessionFile(): string | undefined {
 		return this.record.store.file;
 	}
+	/** How the session is described while it keeps no file (see AgentSessionOptions). */
+	get notSavedText(): string | undefined {
+		return this.options.notSavedText;
+	}
 	/** Whether the session file exists yet: a new session's appears with its first message, a fork's at once. */
 	get sessionSaved(): boolean {
 		return this.record.store.saved;

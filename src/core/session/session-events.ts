@@ -92,6 +92,8 @@ export type SessionOwnEvent =
 			file?: string;
 			/** Whether `file` is on disk yet: a new session's file appears with its first message. Absent: it is. */
 			saved?: boolean;
+			/** Without a file: how the session's creator describes that (AgentSessionOptions.notSavedText). */
+			notSavedText?: string;
 			/** The session file this one was forked from (a fork, or a session opened that was one). */
 			parentSession?: string;
 			cwd: string;

@@ -24,7 +24,7 @@ import type { SessionUi } from "./session-ui.js";
 
 /** What navigation uses of its session. */
 export interface NavigationHost {
-	options: Pick<AgentSessionOptions, "home" | "cwd" | "createStore">;
+	options: Pick<AgentSessionOptions, "home" | "cwd" | "createStore" | "notSavedText">;
 	agent: Agent;
 	choice: ModelChoice;
 	record: SessionRecord;
@@ -122,6 +122,7 @@ export class SessionNavigation {
 			sessionId: id,
 			file,
 			saved,
+			...(file === undefined && this.host.options.notSavedText !== undefined ? { notSavedText: this.host.options.notSavedText } : {}),
 			...(header.parentSession === undefined ? {} : { parentSession: header.parentSession }),
 			cwd: this.host.options.cwd,
 			provider: choice.provider,

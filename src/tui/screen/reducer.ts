@@ -72,7 +72,7 @@ export function reduceView(view: ScreenView, event: ScreenEvent, now: number): S
 			return appendItems(view, [{ kind: "notice", level: "info", text: "Plan approved: its steps are the todo list." }]);
 
 		case "session_open": {
-			const where = sessionFileText(event.file, event.saved);
+			const where = sessionFileText(event.file, event.saved, event.notSavedText);
 			const opened: ScreenView = {
 				...closeRun(view, now),
 				session: {

@@ -1,5 +1,6 @@
-// End to end: the built `loom` binary in print mode against the scripted model server; its refusals to start (about
-// arguments and configuration), in-process.
+// End to end: the built `loom` binary in print mode against the scripted model server; what its arguments and
+// configuration make of a run (--no-session, --tools, the system prompt, --max-turns) and its refusals to start,
+// in-process through the CLI's I/O seam.
 import { readFileSync, writeFileSync } from "node:fs";
 import { createServer, type AddressInfo } from "node:net";
 import { join } from "node:path";
@@ -124,7 +125,7 @@ describe("loom -p (text mode)", () => {
 	it("keeps nothing on disk with --no-session", async () => {
 		server.enqueue({ text: "fine" });
 		const ws = workspace();
-		const result = await runLoom(["-p", "--no-session", ...serverFlags(server.openaiBaseUrl), "hi"], ws);
+		const result = await runLoomInProcess(["-p", "--no-session", ...serverFlags(server.openaiBaseUrl), "hi"], ws);
 		expect(result.code).toBe(0);
 		expect(sessionFiles(ws.home)).toEqual([]);
 	});
@@ -132,8 +133,8 @@ describe("loom -p (text mode)", () => {
 	it("offers only the tools asked for", async () => {
 		server.enqueue({ text: "a" }, { text: "b" });
 		const ws = workspace();
-		await runLoom(["-p", "--tools", "read,edit", ...serverFlags(server.openaiBaseUrl), "hi"], ws);
-		await runLoom(["-p", "--no-tools", ...serverFlags(server.openaiBaseUrl), "hi"], ws);
+		await runLoomInProcess(["-p", "--tools", "read,edit", ...serverFlags(server.openaiBaseUrl), "hi"], ws);
+		await runLoomInProcess(["-p", "--no-tools", ...serverFlags(server.openaiBaseUrl), "hi"], ws);
 		expect(server.requests[0]!.body.tools.map((t: any) => t.function.name)).toEqual(["read", "edit"]);
 		expect(server.requests[1]!.body.tools ?? []).toEqual([]);
 	});
@@ -145,24 +146,24 @@ describe("loom -p (text mode)", () => {
 		writeFileSync(join(ws.cwd, "CLAUDE.md"), "Project rule: use tabs.");
 		const system = (index: number) => server.requests[index]!.body.messages[0].content as string;
 
-		await runLoom(["-p", ...serverFlags(server.openaiBaseUrl), "--append-system-prompt", "Answer in French.", "hi"], ws);
+		await runLoomInProcess(["-p", ...serverFlags(server.openaiBaseUrl), "--append-system-prompt", "Answer in French.", "hi"], ws);
 		expect(system(0)).toMatch(/^You are loom/);
 		expect(system(0)).toContain(`## ${join(ws.home, "AGENTS.md")}\n\nGlobal rule: be kind.`);
 		expect(system(0)).toContain(`## ${join(ws.cwd, "CLAUDE.md")}\n\nProject rule: use tabs.`);
 		expect(system(0)).toContain("Answer in French.");
 		expect(system(0)).toContain(`Working directory: ${ws.cwd}`);
 
-		await runLoom(["-p", ...serverFlags(server.openaiBaseUrl), "--no-context-files", "hi"], ws);
+		await runLoomInProcess(["-p", ...serverFlags(server.openaiBaseUrl), "--no-context-files", "hi"], ws);
 		expect(system(1)).not.toContain("Project rule");
 
-		await runLoom(["-p", ...serverFlags(server.openaiBaseUrl), "--system-prompt", "You are a parrot.", "hi"], ws);
+		await runLoomInProcess(["-p", ...serverFlags(server.openaiBaseUrl), "--system-prompt", "You are a parrot.", "hi"], ws);
 		expect(system(2)).toMatch(/^You are a parrot\./);
 		expect(system(2)).not.toContain("You are loom");
 	});
 
 	it("stops after --max-turns and says so on stderr", async () => {
 		server.setDefaultTurn({ toolCalls: [{ name: "read", arguments: { path: "missing.txt" } }] });
-		const result = await runLoom(["-p", "--max-turns", "2", ...serverFlags(server.openaiBaseUrl), "loop"], workspace());
+		const result = await runLoomInProcess(["-p", "--max-turns", "2", ...serverFlags(server.openaiBaseUrl), "loop"], workspace());
 		expect(result.code).toBe(0);
 		expect(server.requests).toHaveLength(2);
 		expect(result.stderr).toMatch(/stopped after 2 model turns/);

@@ -351,7 +351,9 @@ describe("session events", () => {
 	it("session_open of a new session says its file appears with the first message", () => {
 		expect(ofKind(replay([{ ...open, saved: false }]), "notice")[0].text).toBe("Session /tmp/s1.jsonl (created with the first message)");
 		expect(ofKind(replay([{ ...open, saved: true }]), "notice")[0].text).toBe("Session /tmp/s1.jsonl");
-		expect(ofKind(replay([{ ...open, file: undefined, saved: false }]), "notice")[0].text).toBe("Session not saved (--no-session)");
+		expect(ofKind(replay([{ ...open, file: undefined, saved: false }]), "notice")[0].text).toBe("Session not saved");
+		// The session's creator words it (the command line names its flag).
+		expect(ofKind(replay([{ ...open, file: undefined, saved: false, notSavedText: "not saved (--no-session)" }]), "notice")[0].text).toBe("Session not saved (--no-session)");
 	});
 
 	it("session_open of a fork names the new session's id and file and the session it came from", () => {

@@ -5,8 +5,9 @@ import { statSync } from "node:fs";
 import { join } from "node:path";
 import { editDistance } from "../../lib/index.js";
 import type { Api, Model } from "../llm-types.js";
-import { API_KEY_OPTION, envApiKey, missingApiKeyMessage } from "../api-keys.js";
+import { envApiKey, missingApiKeyMessage, OPTION_WORDING, type OptionWording } from "../api-keys.js";
 import { BUILTIN_MODELS, BUILTIN_PROVIDERS, DEFAULT_MODEL_LIMITS, DEFAULT_PROVIDER, FREE } from "../models-catalog.js";
+import { checkBaseUrl } from "../providers/index.js";
 import { type ModelsJson, type ModelsJsonModel, type ModelsJsonProvider, readModelsJson } from "./models-json.js";
 import { authFilePath, freshPlanLogin, isPlanProvider, planRequestHeaders, readAuthFile, type AuthFile, type PlanLogin } from "../logins/index.js";
 
@@ -45,17 +46,19 @@ interface ProviderEntry {
 export class ModelRegistry {
 	private readonly entries = new Map<string, ProviderEntry>();
 	private logins: { stamp: string; file: AuthFile | undefined } | undefined;
+	private readonly wording: OptionWording;
 
 	constructor(
 		config: ModelsJson,
 		/** Path of models.json, quoted in error messages. */
 		readonly modelsJsonPath: string,
 		private readonly env: NodeJS.ProcessEnv = process.env,
-		/** How the caller's user passes a key, as the missing-key messages name it: the command line's flag, or the SDK's option. */
-		private readonly keyOption = API_KEY_OPTION,
+		/** How the caller's user sets a key, a base URL or a provider, as the messages name them: the command line's flags, or the SDK's options. */
+		wording: Partial<OptionWording> = {},
 		/** loom's home, whose auth.json holds the plans' logins (ChatGPT, Copilot); none: no logins. */
 		private readonly loginHome?: string,
 	) {
+		this.wording = { ...OPTION_WORDING, ...wording };
 		for (const builtin of Object.values(BUILTIN_PROVIDERS)) {
 			const models = new Map(BUILTIN_MODELS.filter((m) => m.provider === builtin.name).map((m) => [m.id, { ...m }]));
 			this.entries.set(builtin.name, { ...builtin, models });
@@ -118,10 +121,15 @@ export class ModelRegistry {
 		return { ...this.withEntry(model, entry), ...(request.baseUrl ? { baseUrl: request.baseUrl } : {}) };
 	}
 
-	/** The model and a usable key; throws an Error naming the variable or flag to set when there is none. */
+	/**
+	 * The model and a usable key; throws an Error naming the variable or option to set when there is none, or when
+	 * the model's base URL can never be reached.
+	 */
 	resolve(request: ModelRequest = {}): ResolvedModel {
 		const model = this.resolveModel(request);
-		return { model, apiKey: this.requireApiKey(model.provider, request.apiKey) };
+		const apiKey = this.requireApiKey(model.provider, request.apiKey);
+		checkBaseUrl(model.provider, model.baseUrl, this.wording.baseUrl);
+		return { model, apiKey };
 	}
 
 	/**
@@ -180,7 +188,7 @@ export class ModelRegistry {
 		if (key) return key;
 		const entry = this.entries.get(provider);
 		const variable = entry?.apiKey && /^\$/.test(entry.apiKey) ? envName(entry.apiKey) : undefined;
-		throw new Error(missingApiKeyMessage(provider, { modelsJsonPath: this.modelsJsonPath, keyOption: this.keyOption, variable }));
+		throw new Error(missingApiKeyMessage(provider, { modelsJsonPath: this.modelsJsonPath, keyOption: this.wording.apiKey, variable }));
 	}
 
 	private splitRequest(request: ModelRequest): { provider: string; modelId?: string } {
@@ -204,11 +212,11 @@ export class ModelRegistry {
 		if (slash > 0) {
 			const prefix = modelId.slice(0, slash);
 			throw new Error(
-				`Unknown provider "${prefix}" in "${modelId}" (providers: ${this.providers().join(", ")}): add it to ${this.modelsJsonPath}, or pass --provider.${closest}`,
+				`Unknown provider "${prefix}" in "${modelId}" (providers: ${this.providers().join(", ")}): add it to ${this.modelsJsonPath}, or pass ${this.wording.provider}.${closest}`,
 			);
 		}
 		throw new Error(
-			`Unknown model "${modelId}".${closest} For a model loom does not list, name its provider: <provider>/${modelId} (providers: ${this.providers().join(", ")}), or add it to ${this.modelsJsonPath}. loom --list-models shows the known ones.`,
+			`Unknown model "${modelId}".${closest} For a model loom does not list, name its provider: <provider>/${modelId} (providers: ${this.providers().join(", ")}), or add it to ${this.modelsJsonPath}.${this.wording.listModels && ` ${this.wording.listModels}`}`,
 		);
 	}
 
@@ -289,10 +297,10 @@ function mergeModel(base: Model, spec: ModelsJsonModel): Model {
 	};
 }
 
-/** Loads `<loomHome>/models.json` (absent is fine) into a registry. Throws on an invalid file. `keyOption`: see ModelRegistry. */
-export function loadModelRegistry(loomHome: string, env: NodeJS.ProcessEnv = process.env, keyOption = API_KEY_OPTION): ModelRegistry {
+/** Loads `<loomHome>/models.json` (absent is fine) into a registry. Throws on an invalid file. `wording`: see ModelRegistry. */
+export function loadModelRegistry(loomHome: string, env: NodeJS.ProcessEnv = process.env, wording: Partial<OptionWording> = {}): ModelRegistry {
 	const path = join(loomHome, "models.json");
-	return new ModelRegistry(readModelsJson(path), path, env, keyOption, loomHome);
+	return new ModelRegistry(readModelsJson(path), path, env, wording, loomHome);
 }
 
 /** How many suggestions an unknown-model message offers. */

@@ -2,5 +2,5 @@
 // the providers share.
 export { apiProvider, knownApis, registerApi, type ApiProvider } from "./api-registry.js";
 export { isRecord } from "./event-shape.js";
-export { isContextOverflow } from "./provider-error.js";
+export { checkBaseUrl, isContextOverflow } from "./provider-error.js";
 export { runProviderStream, type ProviderStreamOptions } from "./provider-run.js";

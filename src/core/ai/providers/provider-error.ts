@@ -1,6 +1,7 @@
 // What went wrong with a provider request, read from SDK errors by shape (the SDKs are loaded lazily,
 // so their classes are not at hand): a clear message, and whether retrying can help. And "the conversation no
 // longer fits", recognised from any provider's failure, so the session can compact and retry.
+import { OPTION_WORDING } from "../api-keys.js";
 import type { AssistantMessage } from "../llm-types.js";
 import { BUILTIN_PROVIDERS } from "../models-catalog.js";
 
@@ -113,8 +114,11 @@ export function describeProviderError(error: unknown, provider: string, baseUrl:
 	return { message: `${provider} request failed: ${e.message ?? String(error)}`, retryable: false, reason: "request failed" };
 }
 
-/** Throws when a base URL can never be reached (not a URL, or not http/https), so nothing is sent or retried. */
-export function checkBaseUrl(provider: string, baseUrl: string): void {
+/**
+ * Throws when a base URL can never be reached (not a URL, or not http/https), so nothing is sent or retried.
+ * `option`: how the caller's user sets it (default: the baseUrl option).
+ */
+export function checkBaseUrl(provider: string, baseUrl: string, option = OPTION_WORDING.baseUrl): void {
 	// Empty: the SDK's own default applies.
 	if (baseUrl === "") return;
 	let url: URL | undefined;
@@ -122,11 +126,11 @@ export function checkBaseUrl(provider: string, baseUrl: string): void {
 		url = new URL(baseUrl);
 	} catch {}
 	if (url?.protocol === "http:" || url?.protocol === "https:") return;
-	throw new ProviderStreamError(invalidBaseUrlMessage(provider, baseUrl, url ? `"${url.protocol}" is not http: or https:` : "not a URL"));
+	throw new ProviderStreamError(invalidBaseUrlMessage(provider, baseUrl, url ? `"${url.protocol}" is not http: or https:` : "not a URL", option));
 }
 
-function invalidBaseUrlMessage(provider: string, baseUrl: string, why?: string): string {
-	return `Invalid base URL for ${provider}: "${baseUrl}" (${why ? `${why}; ` : ""}set by --base-url, the *_BASE_URL variable or models.json); use a full http:// or https:// URL such as http://localhost:11434/v1`;
+function invalidBaseUrlMessage(provider: string, baseUrl: string, why?: string, option = OPTION_WORDING.baseUrl): string {
+	return `Invalid base URL for ${provider}: "${baseUrl}" (${why ? `${why}; ` : ""}set by ${option}, the *_BASE_URL variable or models.json); use a full http:// or https:// URL such as http://localhost:11434/v1`;
 }
 
 function errorType(e: ErrorLike): string | undefined {

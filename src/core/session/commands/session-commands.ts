@@ -25,6 +25,8 @@ export interface CommandSession {
 	readonly sessionFile: string | undefined;
 	/** Whether the session file exists yet (a new session's appears with its first message). Absent: it does. */
 	readonly sessionSaved?: boolean;
+	/** How the session is described while it keeps no file; default "not saved". */
+	readonly notSavedText?: string;
 	/** The session's id (what /resume and --session take). Optional. */
 	readonly sessionId?: string;
 	/** Messages in the conversation. */
@@ -77,7 +79,7 @@ function modelName(session: CommandSession): string {
 function sessionText(session: CommandSession): string {
 	const usage = session.usageTotals;
 	return [
-		`Session file: ${sessionFileText(session.sessionFile, session.sessionSaved)}`,
+		`Session file: ${sessionFileText(session.sessionFile, session.sessionSaved, session.notSavedText)}`,
 		`Messages: ${session.messageCount}`,
 		`Tokens: ↑${formatTokens(usage.input + usage.cacheRead + usage.cacheWrite)} in (${formatTokens(usage.cacheRead)} cached) · ↓${formatTokens(usage.output)} out${
 			usage.reasoning ? ` (${formatTokens(usage.reasoning)} reasoning)` : ""

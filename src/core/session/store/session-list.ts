@@ -184,8 +184,9 @@ function countMessagesSlowly(fd: number, size: number): number {
 /**
  * The session file a user means (--session, /resume). A path (anything with a separator, ending in .jsonl, or naming an existing file) is taken as is.
  * Otherwise the argument is an id prefix, looked up by file name in the cwd's sessions first, then in all others.
+ * `listHint`: how the caller's user lists the sessions (the command line names its flag), said when no id matches.
  */
-export function resolveSessionArgument(arg: string, home: string, cwd: string): string {
+export function resolveSessionArgument(arg: string, home: string, cwd: string, listHint = "/resume lists this directory's sessions."): string {
 	const trimmed = arg.trim();
 	if (trimmed === "") throw new SessionFileError("A session is named by a session file path or an id prefix; none was given.");
 	const asPath = isAbsolute(trimmed) ? trimmed : resolve(cwd, trimmed);
@@ -205,6 +206,6 @@ export function resolveSessionArgument(arg: string, home: string, cwd: string): 
 		}
 	}
 	throw new SessionFileError(
-		`No session with an id starting with "${trimmed}" under ${root}. Run \`loom -r\` to list this directory's sessions.`,
+		`No session with an id starting with "${trimmed}" under ${root}. ${listHint}`,
 	);
 }

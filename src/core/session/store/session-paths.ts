@@ -45,8 +45,11 @@ export function sessionIdFromFileName(file: string): string | undefined {
 	return isSessionId(id) ? id : undefined;
 }
 
-/** A session file as the user is told of it: its path and whether it exists yet, or that nothing is kept. */
-export function sessionFileText(file: string | undefined, saved = true): string {
-	if (file === undefined) return "not saved (--no-session)";
+/**
+ * A session file as the user is told of it: its path and whether it exists yet, or that nothing is kept
+ * (`notSaved`: the session's creator's words for that, e.g. the command line names its flag).
+ */
+export function sessionFileText(file: string | undefined, saved = true, notSaved = "not saved"): string {
+	if (file === undefined) return notSaved;
 	return saved ? file : `${file} (created with the first message)`;
 }

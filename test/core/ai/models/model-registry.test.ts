@@ -80,7 +80,7 @@ describe("model registry", () => {
 
 	it("says exactly which variable or caller's option to set when no key is usable", async () => {
 		await writeModels({ providers: { rented: { baseUrl: "https://x/v1", apiKey: "$RENTED_KEY" }, bare: { baseUrl: "https://y/v1", models: [{ id: "m" }] } } });
-		const registry = loadModelRegistry(home, {}, "--api-key");
+		const registry = loadModelRegistry(home, {}, { apiKey: "--api-key" });
 		expect(() => registry.resolve()).toThrow("No API key for provider \"anthropic\": set ANTHROPIC_API_KEY or pass --api-key.");
 		expect(() => registry.resolve({ provider: "openai" })).toThrow(/set OPENAI_API_KEY or pass --api-key/);
 		expect(() => registry.resolve({ modelId: "rented/m" })).toThrow(/reads it from RENTED_KEY, which is not set\. Set RENTED_KEY or pass --api-key/);
@@ -92,6 +92,22 @@ describe("model registry", () => {
 		const registry = loadModelRegistry(home, {});
 		expect(() => registry.resolve()).toThrow('No API key for provider "anthropic": set ANTHROPIC_API_KEY or pass the apiKey option.');
 		expect(() => registry.resolve({ provider: "openai" })).toThrow(/set OPENAI_API_KEY or pass the apiKey option\.$/);
+	});
+
+	it("words what to set or run in the caller's terms (the command line's flags), and in createAgentSession's without them", async () => {
+		const cli = { apiKey: "--api-key", baseUrl: "--base-url", provider: "--provider", listModels: "loom --list-models shows the known ones." };
+		const env = { OPENAI_API_KEY: "k" };
+		expect(() => loadModelRegistry(home, env, cli).resolve({ modelId: "llama3.3:70b" })).toThrow(/models\.json\. loom --list-models shows the known ones\.$/);
+		expect(() => loadModelRegistry(home, env).resolve({ modelId: "llama3.3:70b" })).toThrow(/models\.json\.$/);
+		expect(() => loadModelRegistry(home, env, cli).resolve({ modelId: "mystery/x" })).toThrow(/, or pass --provider\.$/);
+		expect(() => loadModelRegistry(home, env).resolve({ modelId: "mystery/x" })).toThrow(/, or pass the provider option\.$/);
+		// A base URL that can never work is refused before any request, naming where it is set.
+		expect(() => loadModelRegistry(home, env, cli).resolve({ provider: "openai", baseUrl: "foo" })).toThrow(
+			'Invalid base URL for openai: "foo" (not a URL; set by --base-url, the *_BASE_URL variable or models.json); use a full http:// or https:// URL such as http://localhost:11434/v1',
+		);
+		expect(() => loadModelRegistry(home, { ...env, OPENAI_BASE_URL: "ftp://x" }).resolve({ provider: "openai" })).toThrow(
+			/"ftp:" is not http: or https:; set by the baseUrl option, the \*_BASE_URL variable or models\.json/,
+		);
 	});
 
 	it("names an unknown provider in provider/id", () => {
@@ -136,7 +152,7 @@ describe("model registry", () => {
 	});
 
 	it("refuses a bare id it does not know, suggesting the closest known ones, yet takes any id under a named provider", () => {
-		const registry = loadModelRegistry(home, { OPENAI_API_KEY: "k", ANTHROPIC_API_KEY: "k" });
+		const registry = loadModelRegistry(home, { OPENAI_API_KEY: "k", ANTHROPIC_API_KEY: "k" }, { listModels: "loom --list-models shows the known ones." });
 		expect(() => registry.resolve({ modelId: "gpt-5.6-tera" })).toThrow(
 			/^Unknown model "gpt-5\.6-tera"\. Closest known: openai\/gpt-5\.6-terra\. For a model loom does not list, name its provider: <provider>\/gpt-5\.6-tera/,
 		);
@@ -188,7 +204,7 @@ describe("model registry", () => {
 		const both = loadModelRegistry(home, { GEMINI_API_KEY: "gem", GOOGLE_API_KEY: "goo" });
 		expect(both.resolve({ modelId: "gemini-3.1-pro" })).toMatchObject({ apiKey: "gem", model: { api: "google-generative-ai", contextWindow: 1_048_576 } });
 		expect(loadModelRegistry(home, { GOOGLE_API_KEY: "goo" }).resolve({ provider: "google" }).apiKey).toBe("goo");
-		expect(() => loadModelRegistry(home, {}, "--api-key").resolve({ provider: "google" })).toThrow(
+		expect(() => loadModelRegistry(home, {}, { apiKey: "--api-key" }).resolve({ provider: "google" })).toThrow(
 			'No API key for provider "google": set GEMINI_API_KEY (or GOOGLE_API_KEY) or pass --api-key.',
 		);
 	});

@@ -15,10 +15,11 @@ describe.each(PROTOCOLS)("%s failures", (api) => {
 	// Events that can be written before any content starts (none for Gemini, whose every chunk carries some).
 	const beforeContent = Math.min(1, firstDelta);
 
-	it("an invalid base URL names the URL and where it came from, without retrying", async () => {
+	it("an invalid base URL names the URL and where it came from (the stream's baseUrl option, no command-line flag), without retrying", async () => {
 		const { message } = await collect(streamModel({ ...model(), baseUrl: "foo" }, context(), FAST_RETRY));
 		expect(message.stopReason).toBe("error");
-		expect(message.errorMessage).toMatch(/Invalid base URL for .*"foo".*--base-url/);
+		expect(message.errorMessage).toMatch(/Invalid base URL for .*"foo" \(not a URL; set by the baseUrl option, the \*_BASE_URL variable or models\.json\)/);
+		expect(message.errorMessage).not.toContain("--base-url");
 		expect(server.requests).toHaveLength(0);
 	});
 

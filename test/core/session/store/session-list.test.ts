@@ -205,6 +205,8 @@ describe("resolveSessionArgument", () => {
 		const twin = `${a.id[0]}0000000-0000-4000-8000-000000000000`;
 		writeFileSync(join(dir, `2024-01-01T00-00-00-000Z_${twin}.jsonl`), "");
 		expect(() => resolveSessionArgument(a.id[0]!, home, "/p")).toThrow(/ambiguous[\s\S]*Give more characters/);
-		expect(() => resolveSessionArgument("zzzz", home, "/p")).toThrow(/No session with an id starting with "zzzz".*loom -r/);
+		expect(() => resolveSessionArgument("zzzz", home, "/p")).toThrow(/No session with an id starting with "zzzz" under .*\. \/resume lists this directory's sessions\.$/);
+		// The caller says how its user lists them (the command line: its flag).
+		expect(() => resolveSessionArgument("zzzz", home, "/p", "Run `loom -r` to list this directory's sessions.")).toThrow(/\. Run `loom -r` to list this directory's sessions\.$/);
 	});
 });
