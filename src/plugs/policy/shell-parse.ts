@@ -18,6 +18,13 @@ const WRITE_OPS = new Set([">", ">>", ">|", "&>", "&>>", "<>"]);
 
 let loading: Promise<Parser> | undefined;
 
+/** Everyday constructs: words, quotes, expansions, pipes, lists, redirections, a heredoc, a loop, a function. */
+const WARM_UP = [
+	`cd "src/app" && grep -rn 'needle' . | head -20 > /tmp/out.txt 2>&1 || echo "none: $HOME \${x:-y}" $(date +%s) \`id\``,
+	"for f in *.ts; do [ -f \"$f\" ] && wc -l < \"$f\"; done; x=1 export Y=2; (cd a; ls) &",
+	"f() { local a=$1; return 0; }; if test -n \"$a\"; then cat <<EOF | tr a b\nline $a\nEOF\nfi; echo $((1 + 2)) <(ls)",
+].join("\n");
+
 function loadParser(): Promise<Parser> {
 	loading ??= (async () => {
 		const require = createRequire(import.meta.url);
@@ -40,7 +47,22 @@ function loadParser(): Promise<Parser> {
  * the grammar); a failure is left for that call to meet and retry.
  */
 export function preloadShellParser(): void {
-	void loadParser().catch(() => {});
+	// V8 compiles a WebAssembly function (and a JavaScript one) when it is first called: reading one line of
+	// everyday shell compiles the paths a call takes now, beside the model's request, not in the first bash call
+	// (~100 ms on a 2-core machine).
+	warming ??= parseShell(WARM_UP, "/").then(
+		() => undefined,
+		() => {
+			warming = undefined;
+		},
+	);
+}
+
+let warming: Promise<void> | undefined;
+
+/** Settles once the preload has read its line (or failed): for tests of what the first call waits for. */
+export function shellParserWarmed(): Promise<void> | undefined {
+	return warming;
 }
 
 /** Whether the parser's load has been started (and not failed): for tests of when it starts. */
