@@ -25,6 +25,7 @@ export const PROCESS_TESTS = [
 	"test/plugs/checkpoints/session-rewind.test.ts",
 	"test/plugs/checkpoints/shadow-repo.test.ts",
 	"test/plugs/checkpoints/lazy-checkpoints.test.ts",
+	"test/tools/grep-ripgrep.test.ts",
 	"test/cli/approval.test.ts",
 	"test/cli/bash-output-files.test.ts",
 	"test/cli/bounded-input.test.ts",
