@@ -1,11 +1,10 @@
 // The grep tool: lines matching a regex (or literal text) in the files under a path, .gitignore respected. The
 // matching is always this file's; ripgrep, when it is on the PATH, only names the files worth reading (those
 // holding a piece of text every match contains), and the Node walk does the rest where it is not.
-import { closeSync } from "node:fs";
+import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
 import { join } from "node:path";
 import { type Static, Type } from "@sinclair/typebox";
 import {
-	openRegularFile,
 	readAt,
 	looksBinary,
 	formatCount,
@@ -99,26 +98,46 @@ interface GrepState {
 	tooBig: string[];
 }
 
+/** Most source files fit: they are read into this one buffer, with no stat and no allocation per file. */
+const SHARED_BYTES = 256 * 1024;
+let shared: Buffer | undefined;
+
+/**
+ * A file's bytes (valid until the next call: only read, never kept), "too-big", or undefined when it cannot be
+ * read as a regular file. A read that does not fill the shared buffer is the file's end (a regular file's read is
+ * short only there); only a larger file is asked its size.
+ */
+function readFileBytes(absolute: string): Buffer | "too-big" | undefined {
+	let fd: number;
+	try {
+		// Non-blocking: a FIFO put where a file was answers at once instead of holding the search.
+		fd = openSync(absolute, constants.O_RDONLY | constants.O_NONBLOCK);
+	} catch {
+		return undefined;
+	}
+	try {
+		shared ??= Buffer.allocUnsafe(SHARED_BYTES);
+		const first = readSync(fd, shared, 0, SHARED_BYTES, 0);
+		if (first < SHARED_BYTES) return shared.subarray(0, first);
+		const stat = fstatSync(fd);
+		if (!stat.isFile()) return undefined;
+		if (stat.size > MAX_GREP_FILE_BYTES) return "too-big";
+		// What the file holds now up to the size it had: a file growing meanwhile is searched as it was.
+		return readAt(fd, 0, stat.size);
+	} catch {
+		return undefined;
+	} finally {
+		closeSync(fd);
+	}
+}
+
 /** Reads one file and adds its matching lines; a file that cannot be read, or is binary, adds nothing. */
 function searchFile(state: GrepState, absolute: string, shown: string, matcher: LineMatcher, params: GrepToolInput, limit: number): void {
-	let file;
-	try {
-		file = openRegularFile(absolute);
-	} catch {
+	const bytes = readFileBytes(absolute);
+	if (bytes === undefined) return;
+	if (bytes === "too-big") {
+		state.tooBig.push(shown);
 		return;
-	}
-	let bytes: Buffer;
-	try {
-		if (file.stat.size > MAX_GREP_FILE_BYTES) {
-			state.tooBig.push(shown);
-			return;
-		}
-		// What the file holds now up to the size it had: a file growing meanwhile is searched as it was.
-		bytes = readAt(file.fd, 0, file.stat.size);
-	} catch {
-		return;
-	} finally {
-		closeSync(file.fd);
 	}
 	state.searched++;
 	if (looksBinary(bytes)) return;
