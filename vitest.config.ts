@@ -26,6 +26,7 @@ export const PROCESS_TESTS = [
 	"test/plugs/checkpoints/shadow-repo.test.ts",
 	"test/plugs/checkpoints/lazy-checkpoints.test.ts",
 	"test/tools/grep-ripgrep.test.ts",
+	"test/plugs/sandbox/launcher-preload.test.ts",
 	"test/cli/approval.test.ts",
 	"test/cli/bash-output-files.test.ts",
 	"test/cli/bounded-input.test.ts",
