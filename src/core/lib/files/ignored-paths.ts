@@ -1,5 +1,6 @@
 // Whether the tree walker would skip a path, asked path by path: the same levels (see gitignore-levels.ts) the
 // walk builds folder by folder, built only for the folders on the way to the paths asked about, each once.
+import { lstatSync } from "node:fs";
 import { join } from "node:path";
 import { type IgnoreLevel, isIgnored, levelsAbove, levelsInside, loadIgnoreFactory, readIgnoreFile } from "./gitignore-levels.js";
 
@@ -11,7 +12,9 @@ export async function ignoredFiles(root: string): Promise<IgnoredFile> {
 	/** The levels in force inside each folder reached ("" for the root); null: the walk never enters it. */
 	const inside = new Map<string, readonly IgnoreLevel[] | null>();
 	const withOwn = (absolute: string, path: string, inherited: readonly IgnoreLevel[]): readonly IgnoreLevel[] => {
-		const rules = readIgnoreFile(create, join(absolute, ".gitignore"));
+		const file = join(absolute, ".gitignore");
+		// As the walk: only a .gitignore that is a file itself, not a link to one.
+		const rules = plainFile(file) ? readIgnoreFile(create, file) : undefined;
 		return rules ? [...inherited, { rules, prefix: "", strip: path === "" ? 0 : path.length + 1 }] : inherited;
 	};
 	inside.set("", withOwn(root, "", levelsAbove(create, root)));
@@ -31,6 +34,14 @@ export async function ignoredFiles(root: string): Promise<IgnoredFile> {
 		const levels = levelsOf(cut === -1 ? "" : path.slice(0, cut));
 		return levels === null || path.slice(cut + 1) === ".git" || isIgnored(levels, path, false);
 	};
+}
+
+function plainFile(path: string): boolean {
+	try {
+		return lstatSync(path).isFile();
+	} catch {
+		return false;
+	}
 }
 
 /** The order walkTree visits files in: folder by folder, each folder's entries by name. */
