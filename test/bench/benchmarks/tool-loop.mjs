@@ -35,9 +35,16 @@ export default {
 	name: "tool loop",
 	async run({ smoke }) {
 		const runs = smoke ? 1 : 5;
-		const samples = (preload) => sequence(runs, async () => (await runProbe("first-bash", { preload, delay: MODEL_MS })).ms);
+		const cpu = [];
+		const samples = (preload) =>
+			sequence(runs, async () => {
+				const result = await runProbe("first-bash", { preload, delay: MODEL_MS });
+				if (preload) cpu.push(result.cpuMs);
+				return result.ms;
+			});
 		const warm = summarize(await samples(true));
 		const cold = summarize(await samples(false));
+		const grammarCpu = summarize(cpu).median;
 		const rows = [
 			{
 				metric: "first bash call",
@@ -46,6 +53,14 @@ export default {
 				format: ms,
 				target: "< 10 ms",
 				pass: warm.median < 10,
+			},
+			{
+				metric: "shell grammar, CPU",
+				workload: "loading, warming and reading that line, background compiling included (V8 compiles it once, baseline only)",
+				value: grammarCpu,
+				format: ms,
+				target: "< 400 ms",
+				pass: grammarCpu < 400,
 			},
 		];
 
