@@ -63,7 +63,8 @@ const FACTORIES: Readonly<Record<BuiltinToolName, ToolFactory>> = {
 	bash_kill: (_cwd, context) => createBashKillTool(shellsOf(context)),
 	edit: createEditTool,
 	write: createWriteTool,
-	grep: createGrepTool,
+	// Inside a sandbox no process of a tool may start outside it: grep walks in Node there.
+	grep: (cwd, context) => createGrepTool(cwd, context?.confine ? { ripgrep: false } : {}),
 	find: createFindTool,
 	ls: createLsTool,
 	ask_user: (_cwd, context) => createAskUserTool(context?.ui ?? (() => nonInteractiveUi())),

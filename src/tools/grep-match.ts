@@ -77,3 +77,62 @@ export function matchLines(text: string, matcher: LineMatcher, shown: string, co
 	}
 	return { lines: output, matches: hits.length, longLines };
 }
+
+/** Characters that stand for themselves in a regex, outside a class. */
+const PLAIN = /[A-Za-z0-9_\- :=,;'"/<>!@#%&~`]/;
+
+/**
+ * A piece of text every line `pattern` matches must contain (for a first pass that only names files holding
+ * it), or undefined when none is known. Read conservatively: an alternation gives none, groups, classes and
+ * escapes end a piece, a character a ?, * or {…} makes optional is left out. With ignoreCase, only ASCII text.
+ */
+export function requiredText(pattern: string, options: { literal?: boolean; ignoreCase?: boolean }): string | undefined {
+	const ascii = (text: string | undefined) => (text !== undefined && text !== "" && (!options.ignoreCase || /^[\x20-\x7e]*$/.test(text)) ? text : undefined);
+	if (options.literal === true || !REGEX_SYNTAX.test(pattern)) return ascii(pattern.includes("\n") ? undefined : pattern);
+	if (/\\[xuckpP0-9]/.test(pattern)) return undefined;
+	let best = "";
+	let run = "";
+	const end = () => {
+		if (run.length > best.length) best = run;
+		run = "";
+	};
+	for (let at = 0; at < pattern.length; at++) {
+		const char = pattern[at]!;
+		if (char === "\\") {
+			end();
+			at++;
+			continue;
+		}
+		if (char === "|") return undefined;
+		if (char === "[") {
+			end();
+			for (at++; at < pattern.length && pattern[at] !== "]"; at++) if (pattern[at] === "\\") at++;
+			continue;
+		}
+		if (char === "(") {
+			end();
+			for (let depth = 1; depth > 0 && ++at < pattern.length; ) {
+				const inner = pattern[at];
+				if (inner === "\\") at++;
+				else if (inner === "|" && depth === 1 && pattern[at - 1] !== "\\") continue;
+				else if (inner === "(") depth++;
+				else if (inner === ")") depth--;
+				else if (inner === "[") for (at++; at < pattern.length && pattern[at] !== "]"; at++) if (pattern[at] === "\\") at++;
+			}
+			continue;
+		}
+		if (!PLAIN.test(char)) {
+			end();
+			continue;
+		}
+		const next = pattern[at + 1];
+		if (next === "?" || next === "*" || next === "{") {
+			end();
+			continue;
+		}
+		run += char;
+		if (next === "+") end();
+	}
+	end();
+	return ascii(best || undefined);
+}

@@ -1,9 +1,10 @@
-// The grep tool: lines matching a regex (or literal text) in the files under a path, .gitignore respected, in
-// pure Node: no ripgrep binary to download or to find on the PATH.
-import { closeSync } from "node:fs";
+// The grep tool: lines matching a regex (or literal text) in the files under a path, .gitignore respected. The
+// matching is always this file's; ripgrep, when it is on the PATH, only names the files worth reading (those
+// holding a piece of text every match contains), and the Node walk does the rest where it is not.
+import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
+import { join } from "node:path";
 import { type Static, Type } from "@sinclair/typebox";
 import {
-	openRegularFile,
 	readAt,
 	looksBinary,
 	formatCount,
@@ -16,8 +17,11 @@ import {
 	compactArgs,
 	type ToolDefinition,
 	type ToolPresentation,
+	ignoredFiles,
+	walkOrder,
 } from "../core/index.js";
-import { type LineMatcher, lineMatcher, MAX_LINE_CHARS, matchLines } from "./grep-match.js";
+import { type LineMatcher, lineMatcher, MAX_LINE_CHARS, matchLines, requiredText } from "./grep-match.js";
+import { ripgrepFiles, ripgrepOnPath, ripgrepPass } from "./ripgrep.js";
 import { boundedOutput, compileGlob, SEARCH_RULE, type SearchScope, searchScope, walkScope } from "./search-scope.js";
 
 export const DEFAULT_GREP_LIMIT = 100;
@@ -94,26 +98,46 @@ interface GrepState {
 	tooBig: string[];
 }
 
+/** Most source files fit: they are read into this one buffer, with no stat and no allocation per file. */
+const SHARED_BYTES = 256 * 1024;
+let shared: Buffer | undefined;
+
+/**
+ * A file's bytes (valid until the next call: only read, never kept), "too-big", or undefined when it cannot be
+ * read as a regular file. A read that does not fill the shared buffer is the file's end (a regular file's read is
+ * short only there); only a larger file is asked its size.
+ */
+function readFileBytes(absolute: string): Buffer | "too-big" | undefined {
+	let fd: number;
+	try {
+		// Non-blocking: a FIFO put where a file was answers at once instead of holding the search.
+		fd = openSync(absolute, constants.O_RDONLY | constants.O_NONBLOCK);
+	} catch {
+		return undefined;
+	}
+	try {
+		shared ??= Buffer.allocUnsafe(SHARED_BYTES);
+		const first = readSync(fd, shared, 0, SHARED_BYTES, 0);
+		if (first < SHARED_BYTES) return shared.subarray(0, first);
+		const stat = fstatSync(fd);
+		if (!stat.isFile()) return undefined;
+		if (stat.size > MAX_GREP_FILE_BYTES) return "too-big";
+		// What the file holds now up to the size it had: a file growing meanwhile is searched as it was.
+		return readAt(fd, 0, stat.size);
+	} catch {
+		return undefined;
+	} finally {
+		closeSync(fd);
+	}
+}
+
 /** Reads one file and adds its matching lines; a file that cannot be read, or is binary, adds nothing. */
 function searchFile(state: GrepState, absolute: string, shown: string, matcher: LineMatcher, params: GrepToolInput, limit: number): void {
-	let file;
-	try {
-		file = openRegularFile(absolute);
-	} catch {
+	const bytes = readFileBytes(absolute);
+	if (bytes === undefined) return;
+	if (bytes === "too-big") {
+		state.tooBig.push(shown);
 		return;
-	}
-	let bytes: Buffer;
-	try {
-		if (file.stat.size > MAX_GREP_FILE_BYTES) {
-			state.tooBig.push(shown);
-			return;
-		}
-		// What the file holds now up to the size it had: a file growing meanwhile is searched as it was.
-		bytes = readAt(file.fd, 0, file.stat.size);
-	} catch {
-		return;
-	} finally {
-		closeSync(file.fd);
 	}
 	state.searched++;
 	if (looksBinary(bytes)) return;
@@ -141,7 +165,50 @@ function resultNotes(state: GrepState, limit: number): string[] {
 	return notes;
 }
 
-export function createGrepTool(cwd: string): ToolDefinition<typeof grepSchema, GrepToolDetails> {
+/**
+ * The files ripgrep names, read in the walk's order and filtered by the walk's own ignore rules; false when
+ * ripgrep could not run (the caller walks instead).
+ */
+async function searchNamedFiles(
+	rg: string,
+	text: string,
+	state: GrepState,
+	scope: SearchScope,
+	included: ((path: string) => boolean) | undefined,
+	matcher: LineMatcher,
+	params: GrepToolInput,
+	limit: number,
+	signal: AbortSignal | undefined,
+): Promise<boolean> {
+	const options = { maxFileBytes: MAX_GREP_FILE_BYTES, signal };
+	const pass = await ripgrepPass(rg, scope.absolute, text, { ...options, ignoreCase: params.ignoreCase === true });
+	if (!pass || signal?.aborted) return false;
+	const ignored = await ignoredFiles(scope.absolute);
+	const wanted = (path: string) => !ignored(path) && (!included || included(path));
+	/** Where the walk would have stopped: the file whose matches reached the limit. */
+	let last: string | undefined;
+	for (const path of pass.candidates) {
+		if (!wanted(path)) continue;
+		searchFile(state, join(scope.absolute, path), scope.show(path), matcher, params, limit);
+		if (state.matches >= limit) {
+			last = path;
+			break;
+		}
+	}
+	const beforeStop = (path: string) => last === undefined || walkOrder(path, last) <= 0;
+	for (const path of pass.tooBig) if (wanted(path) && beforeStop(path)) state.tooBig.push(scope.show(path));
+	// The files the walk would have read: all of them unless a glob or the limit leaves some out.
+	const files = included || last !== undefined ? await ripgrepFiles(rg, scope.absolute, options) : undefined;
+	state.searched = files ? files.filter((path) => wanted(path) && beforeStop(path)).length : pass.searched;
+	return true;
+}
+
+export interface GrepToolOptions {
+	/** ripgrep's path for the first pass; false: always the Node walk. Default: `rg` on the PATH, if any. */
+	ripgrep?: string | false;
+}
+
+export function createGrepTool(cwd: string, options: GrepToolOptions = {}): ToolDefinition<typeof grepSchema, GrepToolDetails> {
 	return {
 		name: "grep",
 		label: "Grep",
@@ -157,7 +224,10 @@ export function createGrepTool(cwd: string): ToolDefinition<typeof grepSchema, G
 				searchFile(state, scope.absolute, scope.show(""), matcher, params, limit);
 			} else {
 				const included = params.glob === undefined ? undefined : await compileGlob(params.glob);
-				await walkScope(
+				const rg = options.ripgrep === false ? undefined : (options.ripgrep ?? ripgrepOnPath());
+				const text = rg === undefined ? undefined : requiredText(params.pattern, params);
+				const named = rg !== undefined && text !== undefined && (await searchNamedFiles(rg, text, state, scope, included, matcher, params, limit, signal));
+				if (!named) await walkScope(
 					scope,
 					(entry) => {
 						if (entry.kind !== "file" || (included && !included(entry.path))) return;

@@ -15,10 +15,10 @@ export {
 export { createEditTool, prepareEditArguments, type EditToolInput } from "./edit.js";
 export { withFileMutationQueue } from "./file-mutation-queue.js";
 export { createFindTool, type FindToolInput } from "./find.js";
-export { MAX_GREP_FILE_BYTES, createGrepTool, type GrepToolInput } from "./grep.js";
+export { MAX_GREP_FILE_BYTES, createGrepTool, type GrepToolInput, type GrepToolOptions } from "./grep.js";
 export { createLsTool, type LsToolInput } from "./ls.js";
 export { createLspTool, type LanguageServerQueries, type LspToolInput } from "./lsp.js";
-export { killAllBashProcesses, sessionProcessGroups } from "./run-command.js";
+export { killAllBashProcesses, preloadCommandRunner, sessionProcessGroups } from "./run-command.js";
 export { createReadTool, type ReadToolInput } from "./read.js";
 export type { TextFileAccess } from "./text-files.js";
 export { createTodoWriteTool, type TodoListPort, type TodoWriteInput } from "./todo-write.js";

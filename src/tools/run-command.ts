@@ -64,8 +64,19 @@ const SETTLE_AFTER_KILL_MS = 400;
 
 const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
+let loadingExeca: Promise<typeof import("execa")> | undefined;
+
+/** Loads the process library in the background (a session with a shell tool, as it is assembled). */
+export function preloadCommandRunner(): void {
+	loadingExeca ??= import("execa");
+	loadingExeca.catch(() => {
+		loadingExeca = undefined;
+	});
+}
+
 export async function runCommand(options: RunCommandOptions): Promise<RunCommandOutcome> {
-	const { execa } = await import("execa");
+	loadingExeca ??= import("execa");
+	const { execa } = await loadingExeca;
 	const spec = { command: options.shell, args: ["-c", options.command], cwd: options.cwd, env: options.env };
 	const launched = options.confine ? options.confine(spec) : spec;
 	const child = execa(launched.command, launched.args, {

@@ -19,6 +19,25 @@ export async function repeat(runs, fn) {
 	return summarize(samples);
 }
 
+/**
+ * Runs `a` and `b` in turn, `runs` times each (A B A B …), and takes the ratio a/b pair by pair: pairing keeps
+ * the ratio meaningful on a machine whose speed drifts (other work on it). Returns both summaries and the
+ * median ratio.
+ */
+export async function paired(runs, a, b) {
+	const as = [];
+	const bs = [];
+	const ratios = [];
+	for (let i = 0; i < runs; i++) {
+		const x = await a(i);
+		const y = await b(i);
+		as.push(x);
+		bs.push(y);
+		ratios.push(x / y);
+	}
+	return { a: summarize(as), b: summarize(bs), ratio: summarize(ratios).median };
+}
+
 /** Runs a command to completion; resolves with wall time in ms, exit code and output. */
 export function runProcess(command, args, options = {}) {
 	return new Promise((resolve, reject) => {

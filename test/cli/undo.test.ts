@@ -61,8 +61,10 @@ describe("checkpoints of a project outside git, run after run", () => {
 			"node_modules/dep/native.node": Buffer.alloc(2 * 1024 * 1024, 0),
 			"data/blob.bin": Buffer.alloc(2 * 1024 * 1024, 0),
 		});
+		// Each run writes a file: a run whose tools only read takes no snapshot at all.
+		let count = 0;
 		const run = async () => {
-			server.enqueue({ text: "ok" });
+			writeTurns("notes.txt", `run ${count++}\n`);
 			const result = await runLoom(["-p", ...serverFlags(server.openaiBaseUrl, { checkpoints: true }), "hi"], ws);
 			expect(result.code).toBe(0);
 			return result.stderr;

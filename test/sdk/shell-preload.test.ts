@@ -8,7 +8,7 @@ import { workspace } from "../support/temp-dir.js";
 async function fresh() {
 	vi.resetModules();
 	const { createAgentSession } = await import("../../src/sdk/create-agent-session.js");
-	const { shellParserRequested } = await import("../../src/plugs/policy/shell-parse.js");
+	const { parseShell, shellParserRequested, shellParserWarmed } = await import("../../src/plugs/policy/shell-parse.js");
 	const { ScriptedUi } = await import("../support/scripted-ui.js");
 	const create = (tools?: string[]) => {
 		const ws = workspace();
@@ -24,7 +24,7 @@ async function fresh() {
 			...(tools ? { tools } : {}),
 		});
 	};
-	return { create, shellParserRequested };
+	return { create, parseShell, shellParserRequested, shellParserWarmed };
 }
 
 describe("loading the shell grammar ahead of the first bash call", () => {
@@ -38,6 +38,18 @@ describe("loading the shell grammar ahead of the first bash call", () => {
 		const { session } = await create();
 		expect(session.tools.map((tool) => tool.name)).toContain("bash");
 		expect(shellParserRequested()).toBe(true);
+		session.dispose();
+	});
+
+	it("has the grammar loaded and warmed before the first call, so reading that call's line waits for nothing", async () => {
+		const { create, parseShell, shellParserWarmed } = await fresh();
+		const { session } = await create();
+		await shellParserWarmed();
+		// Nothing left to load: the line is read within the microtasks of this turn, before any I/O could finish.
+		let read: unknown;
+		void parseShell("git status && ls -la | head", "/home/u").then((line) => (read = line));
+		await new Promise((resolve) => setImmediate(resolve));
+		expect(read).toMatchObject({ complete: true, commands: [{ words: [{ text: "git" }, { text: "status" }] }, { words: [{ text: "ls" }, { text: "-la" }] }, { words: [{ text: "head" }] }] });
 		session.dispose();
 	});
 

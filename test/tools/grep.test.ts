@@ -17,7 +17,8 @@ const SOURCE = {
 	"debug.log": "TODO in a log\n",
 };
 
-const grep = (cwd: string, params: Record<string, unknown>, signal?: AbortSignal) => callTool(createGrepTool(cwd), params, signal);
+// The Node walk: the first pass through ripgrep is compared with it in grep-ripgrep.test.ts.
+const grep = (cwd: string, params: Record<string, unknown>, signal?: AbortSignal) => callTool(createGrepTool(cwd, { ripgrep: false }), params, signal);
 
 describe("grep", () => {
 	it("returns path:line:text for each matching line, skipping what .gitignore excludes", async () => {

@@ -50,6 +50,8 @@ export interface RunRecord {
 	preimages?: Preimage[];
 	/** Files mode: each changed file's content hash when the run ended (null: it did not exist). */
 	afterHashes?: Record<string, string | null>;
+	/** No call that may change files ran: nothing was snapshotted (neither `before` nor `after`). */
+	unchanged?: boolean;
 	/** A snapshot taken just before a rewind restored files (kept, so a restore can itself be looked into). */
 	rewind?: boolean;
 }

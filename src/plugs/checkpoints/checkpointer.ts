@@ -1,7 +1,8 @@
-// One session's checkpoints: the work tree recorded before each prompt's run and when it ends (tree mode), or,
-// where that cannot be done, the pre-images of the files write and edit change (files mode). Snapshots run one
-// at a time, beside the model's first request, and every tool call that may change files waits for its run's
-// snapshot first. Also the FileCheckpoints port a session rewinds through.
+// One session's checkpoints: the work tree recorded before each prompt's run changes files and when it ends
+// (tree mode), or, where that cannot be done, the pre-images of the files write and edit change (files mode).
+// The "before" is taken when the run's first call that may change files is about to run, and only runs that had
+// one get an "after": a prompt whose tools only read costs no git process. Snapshots run one at a time. Also the
+// FileCheckpoints port a session rewinds through.
 import { randomBytes } from "node:crypto";
 import { statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -14,7 +15,7 @@ import { lineageRuns } from "./lineage.js";
 import { capturePreimage, contentHash, workTreePath } from "./preimages.js";
 import { checkpointsRoot, findProjectRoot, notAProject, projectKey } from "./project-root.js";
 import { pruneCheckpoints } from "./prune.js";
-import { filesRestore, planFilesRestore, planTreeRestore } from "./restore-plan.js";
+import { filesRestore, nothingToRestore, planFilesRestore, planTreeRestore } from "./restore-plan.js";
 import { firstTimeSaid, unreportedSkips } from "./reported-skips.js";
 import { ShadowRepo } from "./shadow-repo.js";
 
@@ -57,10 +58,14 @@ interface ActiveRun {
 	record: RunRecord;
 	/** The session the run belongs to (fixed when it starts). */
 	sessionId: string;
+	identity: SessionIdentity;
 	/** Set once the project's folder is known, before `ready` settles. */
 	log?: LogWriter;
-	/** Settles when the run's "before" is recorded (or could not be). */
-	ready: Promise<void>;
+	/**
+	 * Started by the run's first call that may change files; settles when the run's "before" is recorded (or
+	 * could not be). Undefined while no such call came: the run changed nothing, so nothing is recorded.
+	 */
+	ready?: Promise<void>;
 	/** Paths whose pre-image this run holds (files mode). */
 	captured: Set<string>;
 }
@@ -83,16 +88,11 @@ export class Checkpointer implements FileCheckpoints {
 		this.forgetExitHook = onProcessExit(() => this.dropIndexNow());
 	}
 
-	/** A prompt's run starts: its "before" is recorded while the model is asked. */
+	/** A prompt's run starts; nothing is recorded until a call that may change files comes. */
 	beginRun(): void {
 		const record: RunRecord = { run: randomBytes(6).toString("hex"), at: new Date().toISOString(), mode: "tree" };
 		const identity = this.options.session();
-		const run: ActiveRun = { record, sessionId: identity.id, ready: Promise.resolve(), captured: new Set() };
-		this.active = run;
-		run.ready = this.enqueue(async () => {
-			run.log = this.logFor(await this.setup(), identity);
-			await this.recordBefore(run);
-		});
+		this.active = { record, sessionId: identity.id, identity, captured: new Set() };
 	}
 
 	/** The run's first prompt is in the session file as this entry. */
@@ -100,13 +100,20 @@ export class Checkpointer implements FileCheckpoints {
 		const run = this.active;
 		if (!run || run.record.prompt !== undefined) return;
 		run.record.prompt = entryId;
-		void run.ready.then(() => this.write(run, { prompt: entryId }));
+		void run.ready?.then(() => this.write(run, { prompt: entryId }));
 	}
 
-	/** Before a tool call that may change files: waits for the run's "before"; in files mode keeps pre-images. */
+	/**
+	 * Before a tool call that may change files: the run's "before" is recorded by the first such call (the others
+	 * wait for it); in files mode keeps pre-images.
+	 */
 	async beforeChange(changedPaths: readonly string[]): Promise<void> {
 		const run = this.active;
 		if (!run) return;
+		run.ready ??= this.enqueue(async () => {
+			run.log = this.logFor(await this.setup(), run.identity);
+			await this.recordBefore(run);
+		});
 		await run.ready;
 		if (run.record.mode !== "files") return;
 		const setup = await this.setup();
@@ -129,7 +136,14 @@ export class Checkpointer implements FileCheckpoints {
 		const run = this.active;
 		this.active = undefined;
 		if (!run) return Promise.resolve();
-		return this.enqueue(() => run.ready.then(() => this.recordAfter(run))).catch(() => undefined);
+		const ready = run.ready;
+		if (!ready) {
+			// Nothing could have changed a file: the prompt is recorded as such (a line in the log, no snapshot),
+			// without holding the run's end.
+			void this.enqueue(() => this.recordUnchanged(run)).catch(() => undefined);
+			return Promise.resolve();
+		}
+		return this.enqueue(() => ready.then(() => this.recordAfter(run))).catch(() => undefined);
 	}
 
 	/** Waits for every recording in progress. */
@@ -148,8 +162,12 @@ export class Checkpointer implements FileCheckpoints {
 		const all = await this.runs();
 		const index = all.findIndex((run) => run.prompt === promptEntryId);
 		if (index === -1) return "No checkpoint of the files was recorded for this prompt (it was sent during a run, or before checkpoints were kept).";
-		const runs = all.slice(index);
 		const setup = await this.setup();
+		// Runs that changed nothing have no snapshot: the files before the first later run that could change
+		// them are the files before this prompt, as far as the agent goes.
+		const first = all.findIndex((run, at) => at >= index && run.unchanged !== true);
+		if (first === -1) return filesRestore(setup.workTree, nothingToRestore());
+		const runs = all.slice(first);
 		if (runs[0]!.mode === "files") {
 			return filesRestore(setup.workTree, planFilesRestore(setup.dir, setup.workTree, runs, this.limits.maxFileBytes));
 		}
@@ -184,13 +202,21 @@ export class Checkpointer implements FileCheckpoints {
 				run.record.skipped = result.skipped;
 				run.record.outside = outside;
 				await setup.repo.keep({ [`${prefix}/before`]: result.tree, ...(outside ? { [`${prefix}/outside`]: outside } : {}) });
-				this.write(run, { at: run.record.at, mode: "tree", before: result.tree, skipped: result.skipped, outside });
+				this.write(run, { at: run.record.at, prompt: run.record.prompt, mode: "tree", before: result.tree, skipped: result.skipped, outside });
 				return;
 			}
 			this.fallBack(setup, result);
 		}
 		run.record.mode = "files";
-		this.write(run, { at: run.record.at, mode: "files" });
+		this.write(run, { at: run.record.at, prompt: run.record.prompt, mode: "files" });
+	}
+
+	/** A run no call that may change files ran in: one line, so a rewind to its prompt knows where to start. */
+	private async recordUnchanged(run: ActiveRun): Promise<void> {
+		if (run.record.prompt === undefined) return;
+		const setup = await this.setup();
+		run.log = this.logFor(setup, run.identity);
+		this.write(run, { at: run.record.at, prompt: run.record.prompt, mode: setup.repo ? "tree" : "files", unchanged: true });
 	}
 
 	private async recordAfter(run: ActiveRun): Promise<void> {
@@ -198,7 +224,8 @@ export class Checkpointer implements FileCheckpoints {
 		if (run.record.mode === "tree" && setup.repo) {
 			const result = await this.snapshot(setup, setup.repo);
 			if (typeof result === "string") return this.fallBack(setup, result);
-			await setup.repo.keep({ [`${run.sessionId}/${run.record.run}/after`]: result.tree });
+			// The run's own "before" ref keeps the same tree (they are forgotten together).
+			if (result.tree !== run.record.before) await setup.repo.keep({ [`${run.sessionId}/${run.record.run}/after`]: result.tree });
 			this.write(run, { after: result.tree, afterSkipped: result.skipped });
 			return;
 		}

@@ -14,11 +14,20 @@ export interface ProjectRoot {
 }
 
 /**
- * Asks git (read-only, without taking any lock) where the repository holding `cwd` starts. Outside a repository,
+ * Asks git (read-only, without taking any lock) where the repository holding `cwd` starts, once per process. Outside a repository,
  * or where git cannot say, the working directory is the root.
  */
-export async function findProjectRoot(cwd: string): Promise<ProjectRoot> {
+export function findProjectRoot(cwd: string): Promise<ProjectRoot> {
 	const here = realPath(cwd);
+	let root = roots.get(here);
+	if (!root) roots.set(here, (root = askGit(here)));
+	return root;
+}
+
+/** Asked once per directory and process: every session of a process shares the answer. */
+const roots = new Map<string, Promise<ProjectRoot>>();
+
+async function askGit(here: string): Promise<ProjectRoot> {
 	try {
 		const { stdout } = await runGit(["rev-parse", "--show-toplevel", "--git-common-dir"], { cwd: here, timeoutMs: 10_000 });
 		const [top, common] = stdout.toString("utf8").split("\n");

@@ -201,6 +201,11 @@ export function planFilesRestore(projectDir: string, workTree: string, runs: rea
 	};
 }
 
+/** No run since the prompt could change a file. */
+export function nothingToRestore(): Planned {
+	return { steps: [], userChanged: new Set(), notRestored: [], keepDir: () => true };
+}
+
 /** The FilesRestore a session shows and applies. */
 export function filesRestore(workTree: string, planned: Planned): FilesRestore {
 	const steps = [...planned.steps].sort(byPath);

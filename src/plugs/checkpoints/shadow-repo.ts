@@ -69,6 +69,8 @@ export interface TreeChange {
 export class ShadowRepo {
 	readonly gitDir: string;
 	private excludeText: string | undefined;
+	/** The tree each index of this process last wrote: an index nothing was staged into since writes it again. */
+	private readonly writtenTrees = new Map<string, string>();
 
 	private constructor(
 		/** This project's folder under <loom home>/checkpoints. */
@@ -142,8 +144,13 @@ export class ShadowRepo {
 		if (plan.drop.length > 0) {
 			await shadowGit(where, ["update-index", "-z", "--index-info"], { input: plan.drop.map((path) => `0 ${"0".repeat(40)}\t${path}\0`).join("") });
 		}
-		const tree = (await shadowGit(where, ["write-tree"])).stdout.toString("utf8").trim();
-		if (plan.update.length > 0 || plan.drop.length > 0) copyAtomically(where.indexFile, template);
+		const staged = plan.update.length > 0 || plan.drop.length > 0;
+		let tree = staged ? undefined : this.writtenTrees.get(indexName);
+		if (tree === undefined) {
+			tree = (await shadowGit(where, ["write-tree"])).stdout.toString("utf8").trim();
+			this.writtenTrees.set(indexName, tree);
+		}
+		if (staged) copyAtomically(where.indexFile, template);
 		const outside = ignored && !ignored.truncated ? [...nulRecords(ignored.stdout), ...changes.nested] : undefined;
 		return { kind: "tree", tree, skipped: plan.skipped, ...(options.outside ? { outside } : {}) };
 	}
@@ -239,6 +246,7 @@ export class ShadowRepo {
 
 	/** Removes one session's index. */
 	dropIndex(indexName: string): void {
+		this.writtenTrees.delete(indexName);
 		rmSync(this.location(indexName).indexFile, { force: true });
 	}
 

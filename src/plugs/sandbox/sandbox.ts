@@ -4,7 +4,7 @@
 // asked for (--sandbox, settings) refuses to run the command instead.
 import { type ConfineSpawn, findOnPath, type SandboxMode, type SpawnSpec } from "../../core/index.js";
 import { bwrapArgs } from "./bwrap-args.js";
-import { findLauncher, type Launcher } from "./launcher-probe.js";
+import { findLauncher, type Launcher, preloadLauncher } from "./launcher-probe.js";
 import { seatbeltProfile } from "./seatbelt-profile.js";
 import { sandboxPolicy, type SandboxNetwork, type SandboxPolicy, type SandboxPolicyInputs } from "./sandbox-policy.js";
 
@@ -58,6 +58,12 @@ export class Sandbox {
 	/** The launcher this sandbox uses, or why there is none. */
 	launcher(): Launcher {
 		return findLauncher(this.options.pathVariable ?? process.env.PATH, this.options.platform ?? process.platform);
+	}
+
+	/** Starts probing the launcher in the background unless the sandbox is off: the first command then need not. */
+	preload(): void {
+		if (this.explicit && this.chosenMode === "off") return;
+		preloadLauncher(this.options.pathVariable ?? process.env.PATH, this.options.platform ?? process.platform);
 	}
 
 	/** Switches the mode (the screen's /sandbox); throws when no launcher can confine on this machine. */

@@ -24,6 +24,7 @@ function checkpointer(home, cwd) {
 async function prompt(checkpoints, change) {
 	const started = process.hrtime.bigint();
 	checkpoints.beginRun();
+	checkpoints.bindPrompt(`p${started}`);
 	await checkpoints.beforeChange([]);
 	const before = Number(process.hrtime.bigint() - started) / 1e6;
 	change();
@@ -55,6 +56,20 @@ export default {
 				return timing.before;
 			});
 			const after = afters.sort((a, b) => a - b)[Math.floor(afters.length / 2)];
+			// A prompt whose tools only read (or that ran none): from its start to its end being recorded.
+			const reading = await repeat(runs * 10, async (run) => {
+				const started = process.hrtime.bigint();
+				checkpoints.beginRun();
+				checkpoints.bindPrompt(`r${run}`);
+				await checkpoints.endRun();
+				await checkpoints.settled();
+				return Number(process.hrtime.bigint() - started) / 1e6;
+			});
+			// A call that may change files ran, and changed nothing.
+			const unchanged = await repeat(runs, async () => {
+				const timing = await prompt(checkpoints, () => {});
+				return timing.before + timing.after;
+			});
 
 			// The same project beside a 1 GB ignored build folder.
 			const bigCwd = path.join(root, "with-build");
@@ -84,6 +99,8 @@ export default {
 				{ metric: "first checkpoint", workload: `${files.toLocaleString("en-US")} files, nothing recorded yet (once per project)`, value: first.before, format: ms, target: "(reported)" },
 				{ metric: "per prompt, before", workload: `${files.toLocaleString("en-US")} files, 3 changed since the last prompt; a tool call waits for this`, ...steady, format: ms, target: "< 150 ms", pass: steady.median < 150 },
 				{ metric: "per prompt, after", workload: "same; recorded in the background when the run ends", value: after, format: ms, target: "(reported)" },
+				{ metric: "per prompt, read-only", workload: "a prompt whose tools only read (no git process: no snapshot is taken)", ...reading, format: ms, target: "< 1 ms", pass: reading.median < 1 },
+				{ metric: "per prompt, no change", workload: "a call that may change files ran and changed nothing: before + after", ...unchanged, format: ms, target: "(reported)" },
 				{ metric: "ignored build folder", workload: `${smoke ? 200 : 1000} files beside a ${gb} GB ignored build/ (${buildFiles} sparse files), 1 changed`, ...build, format: ms, target: "< 150 ms, build/ not read", pass: build.median < 150 && !touched, note: touched ? "build/ was listed or read (its access time changed)" : "build/ neither listed nor read (access times unchanged)" },
 			];
 		} finally {

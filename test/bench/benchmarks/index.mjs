@@ -12,5 +12,6 @@ import sessions from "./sessions.mjs";
 import startup from "./startup.mjs";
 import streamingScreen from "./streaming-screen.mjs";
 import toolIo from "./tool-io.mjs";
+import toolLoop from "./tool-loop.mjs";
 
-export const benchmarks = [startup, screenReady, loopOverhead, parallelTools, streamingScreen, toolIo, sessions, grep, fileCompletion, checkpoints, sandbox, lspDiagnostics, batch];
+export const benchmarks = [startup, screenReady, loopOverhead, toolLoop, parallelTools, streamingScreen, toolIo, sessions, grep, fileCompletion, checkpoints, sandbox, lspDiagnostics, batch];

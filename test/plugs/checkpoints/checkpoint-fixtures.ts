@@ -17,6 +17,8 @@ export interface Project {
 	checkpointer: Checkpointer;
 	/** Runs one prompt: the run starts, `work` changes files (told which it changes, as tools tell), the run ends. */
 	prompt(id: string, work: (tell: (paths: string[]) => Promise<void>) => Promise<void> | void): Promise<void>;
+	/** Runs one prompt whose tools only read: no call that may change files comes. */
+	promptReading(id: string): Promise<void>;
 	/** The restore to just before prompt `id`; fails the test when there is none. */
 	restoreTo(id: string): Promise<FilesRestore>;
 }
@@ -44,6 +46,12 @@ export function makeProject(files: Record<string, string> = {}, limits?: Partial
 			await checkpointer.beforeChange([]);
 			await work((paths) => checkpointer.beforeChange(paths));
 			checkpointer.endRun();
+			await checkpointer.settled();
+		},
+		async promptReading(id) {
+			checkpointer.beginRun();
+			checkpointer.bindPrompt(id);
+			await checkpointer.endRun();
 			await checkpointer.settled();
 		},
 		async restoreTo(id) {

@@ -178,6 +178,7 @@ describe("what a checkpoint records", () => {
 			notify: (_level, text) => notices.push(text),
 		});
 		next.beginRun();
+		await next.beforeChange([]);
 		writeFileSync(join(project.cwd, "huge.txt"), "y".repeat(4000));
 		await next.endRun();
 		await next.dispose();

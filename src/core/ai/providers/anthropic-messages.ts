@@ -5,7 +5,7 @@ import type { AssistantMessageEventStream, Context, Model, ImageContent, Message
 import { isRecord, malformed, optionalText, record, text } from "./event-shape.js";
 import type { PartialAssistantMessage } from "./partial-message.js";
 import { ProviderStreamError } from "./provider-error.js";
-import { type FinishReason, type ProviderAttempt, type ProviderStreamOptions, runKeyedProviderStream, sdkClientOptions } from "./provider-run.js";
+import { type FinishReason, type ProviderAttempt, type ProviderStreamOptions, reusedClient, runKeyedProviderStream, sdkClientOptions } from "./provider-run.js";
 import { readSseBody } from "./sse-body.js";
 import { addSearchQuery, addSource, keepServerBlock, withServerBlocks } from "./server-blocks.js";
 import { normalizeAnthropicToolCallId, transformMessages } from "../transform-messages.js";
@@ -204,7 +204,7 @@ export function streamAnthropicMessages(
 ): AssistantMessageEventStream {
 	return runKeyedProviderStream(model, options, async (apiKey): Promise<ProviderAttempt> => {
 		const { default: AnthropicClient, APIError } = await import("@anthropic-ai/sdk");
-		const client = new AnthropicClient({ ...sdkClientOptions(model, apiKey, options), openTelemetry: false });
+		const client = reusedClient("anthropic", { ...sdkClientOptions(model, apiKey, options), openTelemetry: false as const }, (given) => new AnthropicClient(given));
 		const params = buildAnthropicParams(model, context, options);
 		return async ({ signal, partial, touch }) => {
 			// client.post rather than messages.create: the latter console.warn()s about deprecated models,

@@ -8,7 +8,7 @@ import { textFromContent } from "../messages.js";
 import { isRecord, MalformedEventError, malformed, optionalText, record, text, tokenCount } from "./event-shape.js";
 import type { PartialAssistantMessage } from "./partial-message.js";
 import { ProviderStreamError } from "./provider-error.js";
-import { type FinishReason, type ProviderAttempt, type ProviderStreamOptions, runKeyedProviderStream, sdkClientOptions } from "./provider-run.js";
+import { type FinishReason, type ProviderAttempt, type ProviderStreamOptions, reusedClient, runKeyedProviderStream, sdkClientOptions } from "./provider-run.js";
 import { readSseBody } from "./sse-body.js";
 import { normalizeOpenAIToolCallId, transformMessages } from "../transform-messages.js";
 
@@ -121,7 +121,7 @@ export function streamOpenAICompletions(
 ): AssistantMessageEventStream {
 	return runKeyedProviderStream(model, options, async (apiKey): Promise<ProviderAttempt> => {
 		const { default: OpenAIClient, APIError } = await import("openai");
-		const client = new OpenAIClient(sdkClientOptions(model, apiKey, options));
+		const client = reusedClient("openai", sdkClientOptions(model, apiKey, options), (given) => new OpenAIClient(given));
 		const params = buildOpenAIParams(model, context, options);
 		return async ({ signal, partial, touch }) => {
 			// The SDK builds and sends the request and turns an HTTP error status into its APIError;

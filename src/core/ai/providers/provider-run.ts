@@ -231,6 +231,23 @@ export function sdkClientOptions(model: Model, apiKey: string, options: Provider
 	};
 }
 
+/** SDK clients by kind and options: one is made once and serves every request with the same key, model and headers. */
+const clients = new Map<string, unknown>();
+/** Clients kept at most (a process switching keys or endpoints often drops the oldest). */
+const MAX_CLIENTS = 8;
+
+/** The SDK client for these options, made by `make` the first time. */
+export function reusedClient<Options extends object, Client>(kind: string, options: Options, make: (options: Options) => Client): Client {
+	const key = `${kind}\0${JSON.stringify(options)}`;
+	let client = clients.get(key) as Client | undefined;
+	if (client === undefined) {
+		client = make(options);
+		if (clients.size >= MAX_CLIENTS) clients.delete(clients.keys().next().value!);
+		clients.set(key, client);
+	}
+	return client;
+}
+
 export interface RetrySettings {
 	maxRetries: number;
 	/** First delay; doubles each attempt (default 1 s). */

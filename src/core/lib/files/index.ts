@@ -5,4 +5,5 @@ export { parseJson, readConfigText, readJsonState, writeJsonState } from "./json
 export { outputFolder, removeStaleOutputFolders } from "./output-folder.js";
 export { directoryNames, entryExists, expandHome, isDirectory, realpathOrSelf, repositoryTop } from "./paths.js";
 export { takeShortLock } from "./short-lock.js";
+export { ignoredFiles, walkOrder, type IgnoredFile } from "./ignored-paths.js";
 export { walkTree, type EntryKind, type TreeEntry, type WalkOptions } from "./walk-tree.js";
