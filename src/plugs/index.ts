@@ -1,5 +1,5 @@
 // Door of the plugs: what a session is assembled from besides the built-in tools, each installed by one function.
-export { installCheckpoints, pruneCheckpoints } from "./checkpoints/index.js";
+export { type Checkpointer, installCheckpoints, linkCheckpointBefore, pruneCheckpoints } from "./checkpoints/index.js";
 export { exportSessionFile, installExport } from "./export/index.js";
 export {
 	NamedExtensionsError,

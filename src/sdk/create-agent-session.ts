@@ -375,10 +375,10 @@ async function install(session: AgentSession, assembly: Assembly): Promise<Insta
 	installMcp(session, { cwd, home, configs: options.mcpConfig, trust: projectTrust, tools, confine: sandbox.confine });
 	await installResources(session, { cwd, home });
 	const { enabled, ...limits } = settings.checkpoints ?? {};
-	installCheckpoints(session, { home, enabled: persists && options.checkpoints !== false && enabled, limits });
+	const checkpointer = installCheckpoints(session, { home, enabled: persists && options.checkpoints !== false && enabled, limits });
 	installExport(session);
 	installLsp(session, languageServers);
-	installSubagents(session, subagents, tools);
+	installSubagents(session, { ...subagents, checkpoints: checkpointer }, tools);
 	try {
 		const extensions = await installExtensions(session, { cwd, home, extensions: options.extensions, trust: projectTrust, tools, modules: extensionModules });
 		return { extensions };

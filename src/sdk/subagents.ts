@@ -9,7 +9,7 @@ import { relative } from "node:path";
 import type { AgentSession, ApprovalMode, ProjectTrustGate, SandboxMode, SessionUi, Settings, ThinkingLevel, ToolCallState, ToolExecutionMode } from "../core/index.js";
 import type { SubagentLink } from "../core/index.js";
 import { answerText, errorMessage, oneLine, subagentSessionsDir } from "../core/index.js";
-import { type AgentDefinition, type ExtensionFactory, agentDirs, agentFiles, loadAgents, startBranchWorktree } from "../plugs/index.js";
+import { type AgentDefinition, type Checkpointer, type ExtensionFactory, agentDirs, agentFiles, linkCheckpointBefore, loadAgents, startBranchWorktree } from "../plugs/index.js";
 import { createTaskTool, type SubagentCallRow, type SubagentPort, type TaskToolInput, type TextFileAccess } from "../tools/index.js";
 import type { ModelOptions } from "./model-option.js";
 import { SessionManager } from "./session-manager.js";
@@ -113,6 +113,11 @@ export interface SubagentsSetup {
 	sandboxMode: () => SandboxMode;
 	/** Whether the parent's catalog knows a tool of this name (a definition's tools loom lacks are left out). */
 	knownTool: (name: string) => boolean;
+	/**
+	 * The parent's checkpoints, when it takes them: a child working in the parent's tree makes its calls that may
+	 * change files wait for the parent's "before", so a rewind of the parent's prompt restores what the child changed.
+	 */
+	checkpoints?: Checkpointer;
 }
 
 /** Starts and runs the children of one parent session. */
@@ -183,13 +188,17 @@ export class Subagents implements SubagentPort {
 		const { options, assemble, depth } = this.setup;
 		const parent = this.setup.parent();
 		const childOptions = this.childOptions(name, definition, cwd);
+		let child: AgentSession;
 		try {
-			return (await assemble(childOptions, depth + 1)).session;
+			child = (await assemble(childOptions, depth + 1)).session;
 		} catch (error) {
 			if (!(error instanceof SessionOptionError) || !definition?.model) throw error;
 			parent.ui.notify("warning", `${definition.path}: the model "${definition.model}" cannot be used (${errorMessage(error)}); the ${name} agent uses ${parent.provider}/${parent.modelId}.`);
-			return (await assemble({ ...childOptions, provider: parent.provider, model: this.parentModel(), baseUrl: options.baseUrl, apiKey: options.apiKey }, depth + 1)).session;
+			child = (await assemble({ ...childOptions, provider: parent.provider, model: this.parentModel(), baseUrl: options.baseUrl, apiKey: options.apiKey }, depth + 1)).session;
 		}
+		const { checkpoints } = this.setup;
+		if (checkpoints && cwd === this.setup.cwd) child.onDispose(linkCheckpointBefore(child, checkpoints));
+		return child;
 	}
 
 	private childOptions(name: string, definition: AgentDefinition | undefined, cwd: string): ChildSessionOptions {
@@ -212,7 +221,7 @@ export class Subagents implements SubagentPort {
 			trustProject: trust.status === "trusted",
 			mcpConfig: options.mcpConfig,
 			sessionManager: persists ? SessionManager.create(cwd, { dir: parent.sessionFile && subagentSessionsDir(parent.sessionFile) }) : SessionManager.inMemory(cwd),
-			// The parent's checkpoint before its prompt holds the tree the children start from.
+			// The parent's checkpoints hold a child's changes to its tree (see SubagentsSetup.checkpoints).
 			checkpoints: false,
 			ui: subagentUi(() => parent.ui, name),
 			// An editor's buffers hold the parent's tree, not a worktree's.

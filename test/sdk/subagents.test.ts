@@ -221,6 +221,40 @@ describe("the task tool", () => {
 		session.dispose();
 	});
 
+	it("keeps what a child changed in the parent's tree in the parent's checkpoint: a rewind of the prompt undoes it", async () => {
+		const ws = workspace();
+		writeFileSync(join(ws.cwd, "notes.txt"), "old\n");
+		const ui = new ScriptedUi();
+		const { session } = await scriptedSdkSession(server, { sessionManager: SessionManager.create(ws.cwd), ui }, ws);
+		server.setResponder((body) => {
+			const prompt = firstPrompt(body);
+			const results = toolResults({ body } as RecordedRequest);
+			if (prompt === "delegate the notes") {
+				return results.length === 0 ? { toolCalls: [{ id: "call-n", name: "task", arguments: { prompt: "rewrite the notes" } }] } : { text: "delegated" };
+			}
+			if (prompt === "rewrite the notes") {
+				if (results.length > 0) return { text: "rewritten" };
+				return {
+					toolCalls: [
+						{ id: "n1", name: "write", arguments: { path: "notes.txt", content: "new\n" } },
+						{ id: "n2", name: "write", arguments: { path: "made.txt", content: "made\n" } },
+					],
+				};
+			}
+			return undefined;
+		});
+		// The parent's own only call is task, which changes nothing itself.
+		expect((await session.runPrompt("delegate the notes")).status).toBe("done");
+		expect(readFileSync(join(ws.cwd, "notes.txt"), "utf8")).toBe("new\n");
+
+		ui.choose("delegate the notes", "Files only");
+		const notices: string[] = [];
+		await session.commands.get("rewind")!.handler("", { session, busy: false, ui, notify: (_level, text) => notices.push(text) });
+		expect(readFileSync(join(ws.cwd, "notes.txt"), "utf8")).toBe("old\n");
+		expect(existsSync(join(ws.cwd, "made.txt"))).toBe(false);
+		session.dispose();
+	});
+
 	it("runs a writer in a worktree of its own: the parent's tree stays as it was until /merge brings the branch in", async () => {
 		const ws = workspace();
 		const git = (...args: string[]) => execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@t", ...args], { cwd: ws.cwd, encoding: "utf8" });

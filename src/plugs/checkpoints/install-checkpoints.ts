@@ -33,7 +33,23 @@ export function installCheckpoints(session: AgentSession, options: CheckpointOpt
 		}
 		return undefined;
 	}, { open: false });
-	const unlink = session.hooks.before.add(
+	const unlink = linkCheckpointBefore(session, checkpointer);
+	session.setFileCheckpoints(checkpointer);
+	session.onDispose(() => {
+		stop();
+		unlink();
+		checkpointer.dispose().catch(() => undefined);
+	});
+	return checkpointer;
+}
+
+/**
+ * Makes each of `session`'s tool calls that may change files wait for `checkpointer`'s snapshot of the run's "before":
+ * a session's own checkpointer, or its parent's for a subagent working in the parent's tree (whose changes belong to
+ * the parent's prompt). Returns the unlink.
+ */
+export function linkCheckpointBefore(session: AgentSession, checkpointer: Checkpointer): () => void {
+	return session.hooks.before.add(
 		async ({ toolCall, args }) => {
 			const tool = findTool(session.tools, toolCall.name);
 			// A tool that says it changes nothing needs no checkpoint; any other (unknown tools included) waits.
@@ -45,11 +61,4 @@ export function installCheckpoints(session: AgentSession, options: CheckpointOpt
 		// as possible before the call runs.
 		{ stage: "final", name: "checkpoint" },
 	);
-	session.setFileCheckpoints(checkpointer);
-	session.onDispose(() => {
-		stop();
-		unlink();
-		checkpointer.dispose().catch(() => undefined);
-	});
-	return checkpointer;
 }
