@@ -70,11 +70,12 @@ describe("background shells in a session", () => {
 	it("bounds a read like bash's output; bash_kill stops the shell's whole process group; an unknown id names the known ones", async () => {
 		const { session } = await scriptedSdkSession(server);
 		server.enqueue(
-			{ toolCalls: [{ id: "start", name: "bash", arguments: { command: "seq 1 3000; sleep 300 & sleep 300; echo never", background: true } }] },
+			{ toolCalls: [{ id: "start", name: "bash", arguments: { command: "seq 1 3000 > lines.txt && cat lines.txt; sleep 300 & sleep 300; echo never", background: true } }] },
 			{ toolCalls: [{ id: "kill", name: "bash_kill", arguments: { id: "bg1" } }] },
 			{ toolCalls: [{ id: "again", name: "bash_output", arguments: { id: "bg7" } }] },
 			{ text: "stopped" },
 		);
+		// cat writes the 3000 lines at once, so the first read holds them all however busy the machine is.
 		await session.prompt("start and stop");
 		const [started, killed, unknown] = toolResults();
 		expect(started).toMatch(/\n2999\n3000\n\n\[Output cut: showing the last 2000 lines \(.*\) of .*\. Full output: \S+\]$/);

@@ -62,11 +62,11 @@ describe.skipIf(!hasTmux())("signals while the screen is up (tmux)", () => {
 	});
 
 	it("SIGTERM during a run waits for the run to end; a second one leaves at once when it cannot, the terminal restored all the same", async () => {
-		// git never answers: the run's end is never recorded (its checkpoint), so the run never ends.
+		// git never answers: the checkpoint a file-changing call waits for is never taken, so the run never ends.
 		const loom = await open("#!/bin/sh\nexec sleep 600\n");
-		server.enqueue({ text: "An answer." });
+		server.enqueue({ text: "Writing it.", toolCalls: [{ id: "w", name: "write", arguments: { path: "notes.txt", content: "x\n" } }] }, { text: "never" });
 		await terminal.typeLine("hello");
-		await terminal.waitForScreen((t) => t.includes("An answer.") && t.includes("Finishing"), "the answer, the run not ended");
+		await terminal.waitForScreen((t) => t.includes("Writing it.") && t.includes("notes.txt"), "the write call, waiting for its checkpoint");
 		process.kill(loom, "SIGTERM");
 		await new Promise((resolve) => setTimeout(resolve, 1000));
 		expect(terminal.screen()).not.toContain("[loom exited");
