@@ -4,6 +4,7 @@
 import { homedir, tmpdir } from "node:os";
 import { resolve } from "node:path";
 import {
+	authFilePath,
 	raceAbort,
 	expandHome,
 	repositoryTop,
@@ -355,6 +356,7 @@ function sessionSandbox(options: CreateAgentSessionOptions, settings: Settings, 
 		tmpDir: tmpdir(),
 		settings: settings.sandbox,
 		pathRules,
+		secretFiles: [authFilePath(home)],
 	});
 }
 

@@ -58,6 +58,8 @@ export interface SandboxPolicyInputs {
 	pathRules?: { hidden: readonly string[]; readOnly: readonly string[]; writable: readonly string[] };
 	/** Where the escape sockets are found (default: loom's environment). */
 	env?: NodeJS.ProcessEnv;
+	/** loom's own secrets (its logins' auth.json), hidden like ~/.ssh: the mask sees a token, not its base64. */
+	secretFiles?: readonly string[];
 }
 
 export function sandboxPolicy(inputs: SandboxPolicyInputs): SandboxPolicy {
@@ -73,7 +75,7 @@ export function sandboxPolicy(inputs: SandboxPolicyInputs): SandboxPolicy {
 			: [],
 		protectedNames: PROTECTED_NAMES.filter((name) => !allowProtected.has(name)),
 		readOnlyPaths: unique([...(pathRules?.readOnly ?? [])]),
-		hiddenPaths: unique([...DEFAULT_HIDDEN.map((path) => join(home, path.slice(2))), ...(settings.hide ?? []).map(absolute), ...(pathRules?.hidden ?? []), ...escapeSockets(inputs.env ?? process.env)]),
+		hiddenPaths: unique([...DEFAULT_HIDDEN.map((path) => join(home, path.slice(2))), ...(settings.hide ?? []).map(absolute), ...(pathRules?.hidden ?? []), ...(inputs.secretFiles ?? []), ...escapeSockets(inputs.env ?? process.env)]),
 		workTree: resolve(inputs.workTree),
 		tmpDir: resolve(inputs.tmpDir),
 		privateTmp: mode === "read-only",

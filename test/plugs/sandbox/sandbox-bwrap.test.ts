@@ -56,13 +56,16 @@ describe("bubblewrap on this machine", () => {
 });
 
 describe("a bash call in workspace-write", () => {
-	it("writes the project and the temp dir, nothing else; ~/.ssh reads empty; .git stays read-only; the refusal is on the call", async () => {
+	it("writes the project and the temp dir, nothing else; ~/.ssh and loom's logins read empty; .git stays read-only; the refusal is on the call", async () => {
 		const dirs = layout();
+		const loomHome = join(dirs.home, ".loom");
+		mkdirSync(loomHome);
+		writeFileSync(join(loomHome, "auth.json"), '{"plans":{"x":{"refresh":"REFRESH-TOKEN"}}}');
 		const saved = { HOME: process.env.HOME, TMPDIR: process.env.TMPDIR };
 		process.env.HOME = dirs.home;
 		process.env.TMPDIR = dirs.tmp;
 		try {
-			const { session } = await scriptedSdkSession(server, { cwd: dirs.project, sandbox: "workspace-write" });
+			const { session } = await scriptedSdkSession(server, { cwd: dirs.project, sandbox: "workspace-write", loomHome });
 			const command = [
 				"echo in > inside.txt",
 				'echo tmp > "$TMPDIR/t.txt"',
@@ -70,6 +73,7 @@ describe("a bash call in workspace-write", () => {
 				"echo out > ../outside/o.txt",
 				"echo hook > .git/hooks/pre-commit",
 				"cat ~/.ssh/id_ed25519",
+				"base64 ~/.loom/auth.json",
 				"true",
 			].join("; ");
 			server.enqueue({ toolCalls: [{ id: "call_1", name: "bash", arguments: { command } }] }, { text: "done" });
@@ -80,6 +84,7 @@ describe("a bash call in workspace-write", () => {
 			expect(text).toContain(`blocked by the sandbox: write to ${dirs.outside}/o.txt`);
 			expect(text).toContain(`blocked by the sandbox: write to ${dirs.project}/.git/hooks/pre-commit (.git stays read-only inside the project`);
 			expect(text).toMatch(/id_ed25519: No such file or directory/);
+			expect(text).not.toContain(Buffer.from('{"plans"').toString("base64").slice(0, 8));
 			expect(result.details.sandboxBlocked).toEqual(["~/.bashrc", `${dirs.outside}/o.txt`, `${dirs.project}/.git/hooks/pre-commit`]);
 			// What the model was sent is the same sentence.
 			expect(JSON.stringify(server.requests[1]!.body.messages)).toContain("blocked by the sandbox: write to ~/.bashrc");

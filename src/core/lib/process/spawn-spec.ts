@@ -2,7 +2,7 @@
 // a program named without a path is found. The sandbox plug turns a spec into the same process inside the kernel's
 // confinement; whoever spawns asks it first.
 import { accessSync, constants } from "node:fs";
-import { delimiter, join } from "node:path";
+import { delimiter, isAbsolute, join } from "node:path";
 
 /** One process to start. */
 export interface SpawnSpec {
@@ -26,10 +26,15 @@ export function isExecutable(path: string): boolean {
 	}
 }
 
-/** Where `name` is found on `pathVariable` (a PATH value) as a shell finds it: the first runnable match, an empty entry being the current folder. */
+/**
+ * Where `name` is found on `pathVariable` (a PATH value): the first runnable match in an absolute entry. Empty and
+ * relative entries (the current folder, `bin`) are skipped, unlike a shell: a program loom starts itself must not be
+ * one the repository it stands in brings.
+ */
 export function findOnPath(name: string, pathVariable: string): string | undefined {
 	for (const folder of pathVariable.split(delimiter)) {
-		const path = join(folder || ".", name);
+		if (!isAbsolute(folder)) continue;
+		const path = join(folder, name);
 		if (isExecutable(path)) return path;
 	}
 	return undefined;
