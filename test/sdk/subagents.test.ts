@@ -148,6 +148,17 @@ describe("the task tool", () => {
 		expect(ui.noticeLines().filter((line) => line.startsWith("error"))).toEqual([]);
 		session.dispose();
 
+		// A session file whose link names a file outside its subagents folder gets the link's line, not that file.
+		const elsewhere = join(ws.cwd, "elsewhere.jsonl");
+		writeFileSync(elsewhere, readFileSync(linked[0]!));
+		const crafted = session.sessionFile!;
+		const original = readFileSync(crafted, "utf8");
+		writeFileSync(crafted, original.replaceAll(JSON.stringify(linked[0]!), JSON.stringify(elsewhere)));
+		const craftedPage = readFileSync(await exportSessionFile(crafted, join(ws.cwd, "crafted.html"), { cwd: ws.cwd }), "utf8");
+		expect(craftedPage).toContain(elsewhere);
+		expect(craftedPage.match(/<details class="subagent"><summary>Subagent explorer · session /g)).toHaveLength(1);
+		writeFileSync(crafted, original);
+
 		// Resumed, the parent goes on from the children's answers: no child runs again.
 		const resumed = await scriptedSdkSession(server, { trustProject: true, sessionManager: SessionManager.open(parent.file) }, ws);
 		const before = server.requests.length;
