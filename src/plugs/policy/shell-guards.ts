@@ -292,12 +292,14 @@ function interpreterRun(words: readonly ShellWord[], known: Interpreter): Interp
 				if (given) run.code.push(given);
 			} else if (known.valueOptions.includes(text)) at++;
 		} else {
-			// A cluster of letters: a letter taking a value takes the rest of the word, or the next word.
+			// A cluster of letters: a letter taking a value takes the rest of the word, or the next word when the rest
+			// is only more code letters (`node -pe CODE`).
 			for (let index = 1; index < text.length; index++) {
 				const letter = text[index];
 				const kind = known.code.includes(letter) ? "code" : letter === known.module ? "module" : letter === known.file ? "file" : valueLetters.includes(letter) ? "value" : undefined;
 				if (kind === undefined) continue;
-				const given = index < text.length - 1 ? word : words[++at];
+				const attached = [...text.slice(index + 1)].some((rest) => !known.code.includes(rest));
+				const given = attached ? word : words[++at];
 				if (given === undefined || kind === "value") break;
 				if (kind === "code") run.code.push(given);
 				else if (kind === "module") run.module = given;
