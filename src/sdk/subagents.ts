@@ -9,7 +9,7 @@ import { relative } from "node:path";
 import type { AgentSession, ApprovalMode, ProjectTrustGate, SandboxMode, SessionUi, Settings, ThinkingLevel, ToolCallState, ToolExecutionMode } from "../core/index.js";
 import type { SubagentLink } from "../core/index.js";
 import { answerText, errorMessage, oneLine, subagentSessionsDir } from "../core/index.js";
-import { type AgentDefinition, type Checkpointer, type ExtensionFactory, agentDirs, agentFiles, linkCheckpointBefore, loadAgents, startBranchWorktree } from "../plugs/index.js";
+import { type AgentDefinition, type Checkpointer, type ExtensionFactory, agentDirs, agentFiles, type BranchWorktree, linkCheckpointBefore, loadAgents, startBranchWorktree } from "../plugs/index.js";
 import { createTaskTool, type SubagentCallRow, type SubagentPort, type TaskToolInput, type TextFileAccess } from "../tools/index.js";
 import type { ModelOptions } from "./model-option.js";
 import { SessionManager } from "./session-manager.js";
@@ -120,6 +120,26 @@ export interface SubagentsSetup {
 	checkpoints?: Checkpointer;
 }
 
+/**
+ * Finishes a child's worktree and records its branch on the child's link. Says what else the parent must know, if
+ * anything: where the files git ignores were kept, or why the work is not on the branch (the error never replaces
+ * the child's answer; the worktree is then left in place).
+ */
+async function finishWorktree(worktree: BranchWorktree, message: string, link: SubagentLink | undefined): Promise<string | undefined> {
+	try {
+		const { diffStat, kept } = await worktree.finish(message);
+		if (link) link.worktree = { branch: worktree.branch, diffStat };
+		if (!kept) return undefined;
+		const shown = kept.files.slice(0, MAX_KEPT_SHOWN).join(", ");
+		const more = kept.files.length > MAX_KEPT_SHOWN ? ` and ${kept.files.length - MAX_KEPT_SHOWN} more` : "";
+		return `[Files git ignores, which no commit carries, were moved out of the worktree to ${kept.folder}: ${shown}${more}.]`;
+	} catch (error) {
+		return `[The subagent's work could not be committed on the branch ${worktree.branch}; its worktree is left as it is at ${worktree.path}. ${errorMessage(error)}]`;
+	}
+}
+
+const MAX_KEPT_SHOWN = 20;
+
 /** Starts and runs the children of one parent session. */
 export class Subagents implements SubagentPort {
 	constructor(private readonly setup: SubagentsSetup) {}
@@ -134,16 +154,20 @@ export class Subagents implements SubagentPort {
 		signal?.throwIfAborted();
 		const isolated = (input.isolation ?? definition?.isolation) === "worktree";
 		const worktree = isolated ? await startBranchWorktree(this.setup.cwd, this.setup.home, input.description || name) : undefined;
-		let link: SubagentLink | undefined;
+		let ran: { answer: string; child: SubagentLink } | undefined;
+		let failure: { error: unknown } | undefined;
 		try {
-			const { answer, child } = await this.runChild(toolCallId, name, definition, worktree?.cwd ?? this.setup.cwd, input.prompt, signal, progress);
-			link = child;
-			return { answer, link: child };
-		} finally {
-			// The work is committed on the branch however the child ended: nothing it changed is lost.
-			const finished = await worktree?.finish(`${name}: ${input.description || oneLine(input.prompt, 60)}`);
-			if (link && worktree && finished) link.worktree = { branch: worktree.branch, diffStat: finished.diffStat };
+			ran = await this.runChild(toolCallId, name, definition, worktree?.cwd ?? this.setup.cwd, input.prompt, signal, progress);
+		} catch (error) {
+			failure = { error };
 		}
+		// The work is committed on the branch however the child ended: nothing it changed is lost.
+		const note = worktree && (await finishWorktree(worktree, `${name}: ${input.description || oneLine(input.prompt, 60)}`, ran?.child));
+		if (failure) {
+			if (note && failure.error instanceof Error) failure.error.message += `\n\n${note}`;
+			throw failure.error;
+		}
+		return { answer: note ? `${ran!.answer}\n\n${note}` : ran!.answer, link: ran!.child };
 	}
 
 	private async runChild(

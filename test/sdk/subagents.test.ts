@@ -42,6 +42,16 @@ function firstPrompt(body: any): string {
 	return typeof content === "string" ? content : Array.isArray(content) ? content.map((part: { text?: string }) => part.text ?? "").join("") : "";
 }
 
+/** A git repository in `cwd` whose one commit holds `file`; runs git there. */
+function committedRepository(cwd: string, file: string, content: string): (...args: string[]) => string {
+	const git = (...args: string[]) => execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@t", ...args], { cwd, encoding: "utf8" });
+	git("init", "--quiet");
+	writeFileSync(join(cwd, file), content);
+	git("add", ".");
+	git("commit", "--quiet", "-m", "start");
+	return git;
+}
+
 function systemOf(request: RecordedRequest): string {
 	const messages = request.body.messages as { role: string; content: string }[];
 	return messages.find((message) => message.role === "system" || message.role === "developer")?.content ?? "";
@@ -268,11 +278,7 @@ describe("the task tool", () => {
 
 	it("runs a writer in a worktree of its own: the parent's tree stays as it was until /merge brings the branch in", async () => {
 		const ws = workspace();
-		const git = (...args: string[]) => execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@t", ...args], { cwd: ws.cwd, encoding: "utf8" });
-		git("init", "--quiet");
-		writeFileSync(join(ws.cwd, "README.md"), "old\n");
-		git("add", ".");
-		git("commit", "--quiet", "-m", "start");
+		const git = committedRepository(ws.cwd, "README.md", "old\n");
 		const { session } = await scriptedSdkSession(server, {}, ws);
 		let childInWorktree = false;
 		server.setResponder((body) => {
@@ -313,6 +319,36 @@ describe("the task tool", () => {
 		await session.commands.get("merge")!.handler("loom/docs", { session, busy: false, notify: (_level, text) => notices.push(text) });
 		expect(readFileSync(join(ws.cwd, "README.md"), "utf8")).toBe("new\n");
 		expect(git("branch", "--list", "loom/*")).toBe("");
+		session.dispose();
+	});
+
+	it("a worktree child's answer survives its worktree failing to finish, and files git ignores are reported where they were kept", async () => {
+		const ws = workspace();
+		committedRepository(ws.cwd, ".gitignore", ".env.local\n");
+		const { session } = await scriptedSdkSession(server, {}, ws);
+		server.setResponder((body) => {
+			const prompt = firstPrompt(body);
+			const results = toolResults({ body } as RecordedRequest);
+			if (prompt === "delegate") {
+				const task = (name: string) => ({ id: `call-${name}`, name: "task", arguments: { description: name, prompt: name, isolation: "worktree" } });
+				return results.length === 0 ? { toolCalls: [task("kept"), task("broken")] } : { text: "done" };
+			}
+			if (results.length === 0) return { toolCalls: [{ id: "w", name: "write", arguments: { path: ".env.local", content: "KEY=1\n" } }] };
+			// The child's work is done; its worktree stops being one, so committing it fails.
+			if (prompt === "broken") writeFileSync(join(ws.home, "worktrees", "project", "loom-broken", ".git"), "gitdir: /nowhere\n");
+			return { text: `answer of ${prompt}` };
+		});
+
+		expect((await session.runPrompt("delegate")).status).toBe("done");
+		const [kept, broken] = toolResults(server.requests.at(-1)!).map((result) => result.text);
+		expect(kept).toContain("answer of kept");
+		const folder = /out of the worktree to (\S+?):/.exec(kept)?.[1];
+		expect(folder, kept).toBeDefined();
+		expect(readFileSync(join(folder!, ".env.local"), "utf8")).toBe("KEY=1\n");
+
+		expect(broken).toContain("answer of broken");
+		expect(broken).toContain("could not be committed");
+		expect(readFileSync(join(ws.home, "worktrees", "project", "loom-broken", ".env.local"), "utf8")).toBe("KEY=1\n");
 		session.dispose();
 	});
 

@@ -244,42 +244,117 @@ function isStdin(word: ShellWord): boolean {
 
 /**
  * Interpreters that run the script on standard input when given no code and no script file: the letters of their
- * options that give code instead (`python3 -c`, `-m`; `perl -ne`), their long ones, and options taking a value.
+ * options that give code (`python3 -c`, `perl -ne`) or name a module or script file to run instead (`-m`, `php -f`),
+ * their long code options, and the options taking a value.
  */
-const INTERPRETERS: Readonly<Record<string, { code: string; longCode?: readonly string[]; valueOptions: readonly string[] }>> = {
-	python: { code: "cm", valueOptions: ["-W", "-X"] },
+const INTERPRETERS: Readonly<Record<string, { code: string; module?: string; file?: string; longCode?: readonly string[]; valueOptions: readonly string[] }>> = {
+	python: { code: "c", module: "m", valueOptions: ["-W", "-X"] },
 	node: { code: "ep", longCode: ["--eval", "--print"], valueOptions: ["-r", "--require", "--import", "--loader"] },
 	perl: { code: "eE", valueOptions: [] },
 	ruby: { code: "e", valueOptions: ["-I", "-r"] },
-	php: { code: "rf", valueOptions: ["-c", "-d"] },
+	php: { code: "r", file: "f", valueOptions: ["-c", "-d"] },
 };
 
-function interpreter(name: string | undefined): (typeof INTERPRETERS)[string] | undefined {
+type Interpreter = (typeof INTERPRETERS)[string];
+
+function interpreter(name: string | undefined): Interpreter | undefined {
 	const base = name?.replace(/[\d.]+$/, "").replace(/^nodejs$/, "node");
 	return base !== undefined && Object.hasOwn(INTERPRETERS, base) ? INTERPRETERS[base] : undefined;
 }
 
-/** An interpreter (python, node, perl, ruby, php) reading its script from standard input. */
-function interpreterReadsStdin(words: readonly ShellWord[], known: (typeof INTERPRETERS)[string]): boolean {
+/**
+ * What an interpreter's arguments give it to run: inline code (`-c CODE`, `-eCODE`, `--eval=CODE`), a module
+ * (`-m`), or a script: a file option's value, else the first operand when no code or module came before it
+ * (operands after code are its arguments). Options and their values are skipped.
+ */
+interface InterpreterRun {
+	code: ShellWord[];
+	module?: ShellWord;
+	script?: ShellWord;
+}
+
+function interpreterRun(words: readonly ShellWord[], known: Interpreter): InterpreterRun {
+	const run: InterpreterRun = { code: [] };
+	const valueLetters = known.valueOptions.filter((option) => /^-\w$/.test(option)).map((option) => option[1]);
+	let ended = false;
 	for (let at = 1; at < words.length; at++) {
-		const text = value(words[at]);
-		if (text === "-") return true;
-		if (text === "--") return words[at + 1] === undefined || value(words[at + 1]) === "-" || isStdin(words[at + 1]);
-		if (!text.startsWith("-")) return isStdin(words[at]);
-		if (known.valueOptions.includes(text)) at++;
-		else if (text.startsWith("--") ? known.longCode?.some((option) => text === option || text.startsWith(`${option}=`)) : [...text.slice(1)].some((letter) => known.code.includes(letter))) return false;
+		const word = words[at];
+		const text = value(word);
+		if (ended || !text.startsWith("-") || text === "-") {
+			if (run.code.length === 0 && run.module === undefined && run.script === undefined) run.script = word;
+			continue;
+		}
+		if (text === "--") ended = true;
+		else if (text.startsWith("--")) {
+			const code = known.longCode?.find((option) => text === option || text.startsWith(`${option}=`));
+			if (code !== undefined) {
+				const given = text === code ? words[++at] : word;
+				if (given) run.code.push(given);
+			} else if (known.valueOptions.includes(text)) at++;
+		} else {
+			// A cluster of letters: a letter taking a value takes the rest of the word, or the next word when the rest
+			// is only more code letters (`node -pe CODE`).
+			for (let index = 1; index < text.length; index++) {
+				const letter = text[index];
+				const kind = known.code.includes(letter) ? "code" : letter === known.module ? "module" : letter === known.file ? "file" : valueLetters.includes(letter) ? "value" : undefined;
+				if (kind === undefined) continue;
+				const attached = [...text.slice(index + 1)].some((rest) => !known.code.includes(rest));
+				const given = attached ? word : words[++at];
+				if (given === undefined || kind === "value") break;
+				if (kind === "code") run.code.push(given);
+				else if (kind === "module") run.module = given;
+				else if (run.code.length === 0 && run.module === undefined) run.script = given;
+				break;
+			}
+		}
 	}
-	return true;
+	return run;
+}
+
+/** Modules that only read their input as data: `curl … | python3 -m json.tool`. */
+const DATA_MODULES = new Set(["json.tool"]);
+
+/**
+ * Names by which inline code runs code or commands, or reads a script file such as /dev/stdin: inline code naming
+ * none of them evidently treats what it reads as data. A judgement of code as written, not proof against code
+ * built to hide what it does.
+ */
+const RUNS_CODE =
+	/exec|eval|compile|system|popen|spawn|fork|passthru|proc_open|assert|create_function|include|require|(?<![.\w])load\b|import\s*\(|__|getattr|importlib|runpy|pickle|marshal|ctypes|child_process|\bvm\b|Function|binding|dlopen|\bdo\b|\bqx\b|%x|`|open[^;]*\||\/dev\/|\/proc\//;
+
+/**
+ * An interpreter (python, node, perl, ruby, php) that may run what it reads on standard input as code: it reads
+ * its script from there, or its inline code is not a literal, or names a way to run code, or its module is not
+ * one known to read data.
+ */
+function interpreterRunsStdin(words: readonly ShellWord[], known: Interpreter): boolean {
+	const { code, module, script } = interpreterRun(words, known);
+	if (code.some((word) => word.literal === undefined || RUNS_CODE.test(word.literal))) return true;
+	if (module !== undefined) return module.literal === undefined || !DATA_MODULES.has(module.literal);
+	return code.length === 0 && (script === undefined || isStdinScript(script));
+}
+
+function isStdinScript(word: ShellWord): boolean {
+	return value(word) === "-" || isStdin(word);
+}
+
+/** An interpreter whose code, module or script is made from a download (`node -e "$(curl …)" x`), or who reads its script from standard input beside a download. */
+function interpreterRunsDownload({ command, words }: Run, known: Interpreter): boolean {
+	if (!command.inner.some(downloads)) return false;
+	const { code, module, script } = interpreterRun(words, known);
+	const fromDownload = (word: ShellWord | undefined) => word !== undefined && word.literal === undefined && [...DOWNLOADERS].some((name) => new RegExp(`\\b${name}\\b`).test(word.text));
+	if ([...code, module, script].some(fromDownload)) return true;
+	return code.length === 0 && module === undefined && (script === undefined || isStdinScript(script));
 }
 
 /**
  * A shell reading its script from standard input: no `-c` code and no script file (or `-s`, `-`, /dev/stdin);
- * `source` or `.` of standard input; another interpreter reading its script from there.
+ * `source` or `.` of standard input; another interpreter that may run what it reads there as code.
  */
 function readsScriptFromStdin({ words, name }: Run): boolean {
 	if (name === "source" || name === ".") return words[1] !== undefined && isStdin(words[1]);
 	const other = interpreter(name);
-	if (other) return interpreterReadsStdin(words, other);
+	if (other) return interpreterRunsStdin(words, other);
 	if (name === undefined || !SHELLS.has(name)) return false;
 	for (const word of words.slice(1)) {
 		const text = value(word);
@@ -311,15 +386,15 @@ export const downloadToShell: ShellGuard = (line) => {
 	// curl … > >(bash)
 	const writer = all.find(({ command, name }) => name !== undefined && DOWNLOADERS.has(name) && command.inner.some(feedsShell));
 	if (writer) return pipedDownload(writer.command.text);
-	// bash <(curl …), sh -c "$(curl …)", eval "$(wget -O- …)", source <(curl …), python3 <(curl …); an interpreter
-	// given a script file of its own (`node build.js "$(curl …)"`) only reads the download as data.
-	const ownScript = (words: readonly ShellWord[]) => words.slice(1).some((word) => word.literal !== undefined && !word.literal.startsWith("-"));
-	const runner = all.find(
-		({ command, name, words }) =>
-			name !== undefined &&
-			(SHELLS.has(name) || (interpreter(name) !== undefined && !ownScript(words)) || ["eval", "source", "."].includes(name)) &&
-			command.inner.some(downloads),
-	);
+	// bash <(curl …), sh -c "$(curl …)", eval "$(wget -O- …)", source <(curl …), python3 <(curl …), node -e "$(curl …)";
+	// an interpreter given a script file or code of its own (`node build.js "$(curl …)"`) only reads the download as data.
+	const runner = all.find((run) => {
+		const { command, name } = run;
+		if (name === undefined) return false;
+		const other = interpreter(name);
+		if (other) return interpreterRunsDownload(run, other);
+		return (SHELLS.has(name) || ["eval", "source", "."].includes(name)) && command.inner.some(downloads);
+	});
 	return runner ? pipedDownload(runner.command.text) : undefined;
 };
 

@@ -1,9 +1,10 @@
 // Worktrees on branches of their own, for work that runs beside the user's tree: a subagent's (the task tool's
 // `isolation: worktree`) and a whole session's (`loom --worktree`). Each is a new branch `loom/<name>` from HEAD,
-// checked out under loom's home; when a subagent's work ends its changes are committed on the branch and its
-// folder removed, so the branch alone carries the work until the user merges (/merge) or discards it (/discard).
-import { existsSync, mkdirSync, rmSync } from "node:fs";
-import { basename, join, relative } from "node:path";
+// checked out under loom's home; when a subagent's work ends its changes are committed on the branch, the files git
+// ignores (which no commit carries) are moved to a folder kept beside it, and its folder is removed, so the branch
+// carries the work until the user merges (/merge) or discards it (/discard).
+import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync } from "node:fs";
+import { basename, dirname, join, relative } from "node:path";
 import { GIT_IDENTITY, addWorktree, git, gitTop, removeWorktree } from "./git-run.js";
 
 export const BRANCH_PREFIX = "loom/";
@@ -16,8 +17,17 @@ export interface BranchWorktree {
 	cwd: string;
 	/** The commit it started from. */
 	base: string;
-	/** Commits every change on the branch, removes the folder (the branch stays) and says what changed. */
-	finish(message: string): Promise<{ diffStat: string }>;
+	/**
+	 * Commits every change on the branch, moves the files git ignores to a kept folder, removes the worktree (the
+	 * branch stays) and says what changed. When it throws, the worktree is left where it is.
+	 */
+	finish(message: string): Promise<FinishedWorktree>;
+}
+
+export interface FinishedWorktree {
+	diffStat: string;
+	/** Set when the work left files git ignores: the folder they were moved to, and their paths (folders end in `/`). */
+	kept?: { folder: string; files: string[] };
 }
 
 /** "fix-parser" from any text: lowercase letters, digits and hyphens. */
@@ -51,10 +61,29 @@ export async function startBranchWorktree(cwd: string, home: string, name: strin
 			const staged = (await git(["diff", "--cached", "--name-only"], { cwd: path })).trim();
 			if (staged !== "") await git([...GIT_IDENTITY, "commit", "--quiet", "--no-verify", "-m", message], { cwd: path });
 			const diffStat = (await git(["diff", "--stat", `${base}..${branch}`], { cwd: top })).trim();
+			const kept = await keepIgnored(path);
 			await removeWorktree(top, path, () => rmSync(path, { recursive: true, force: true }));
-			return { diffStat };
+			return kept ? { diffStat, kept } : { diffStat };
 		},
 	};
+}
+
+/** Moves the files git ignores in the worktree at `path` (a folder whole) into a new folder beside it. */
+async function keepIgnored(path: string): Promise<FinishedWorktree["kept"]> {
+	const listed = await git(["ls-files", "-z", "--others", "--ignored", "--exclude-standard", "--directory"], { cwd: path });
+	const files = listed.split("\0").filter(Boolean);
+	if (files.length === 0) return undefined;
+	const folder = mkdtempSync(`${path}-ignored-`);
+	try {
+		for (const file of files) {
+			const to = join(folder, file);
+			mkdirSync(dirname(to), { recursive: true });
+			renameSync(join(path, file), to);
+		}
+	} catch (error) {
+		throw new Error(`Could not move the files git ignores from the worktree ${path} to ${folder} (${(error as Error).message}); both folders are left as they are.`);
+	}
+	return { folder, files };
 }
 
 /** The first of `wanted`, `wanted-2`, … that no branch or folder has yet, added (parallel children may want one name). */
