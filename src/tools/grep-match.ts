@@ -11,6 +11,12 @@ export interface LineMatcher {
 	 * backtrack over the file's length at every position.
 	 */
 	mayMatch(text: string): boolean;
+	/**
+	 * UTF-8 bytes every matching line holds, when known: a file's bytes without them are passed over before being
+	 * decoded. Case-sensitive patterns only, and only text that decodes back to itself with no U+FFFD (a file's
+	 * invalid bytes decode to it, so its text could hold the character where its bytes do not).
+	 */
+	needle?: Buffer;
 }
 
 /** A longer line is shown cut to this many characters (minified code, data on one line). */
@@ -22,7 +28,8 @@ const REGEX_SYNTAX = /[\\^$.*+?()[\]{}|]/;
 export function lineMatcher(pattern: string, options: { literal?: boolean; ignoreCase?: boolean }): LineMatcher {
 	if (pattern === "") throw new Error("pattern is empty: give the text or regex to search for.");
 	const literal = options.literal === true || !REGEX_SYNTAX.test(pattern);
-	if (literal && !options.ignoreCase) return { test: (line) => line.includes(pattern), mayMatch: (text) => text.includes(pattern) };
+	const needle = options.ignoreCase ? undefined : bytesOf(requiredText(pattern, options));
+	if (literal && !options.ignoreCase) return { test: (line) => line.includes(pattern), mayMatch: (text) => text.includes(pattern), needle };
 	const source = literal ? escapeRegex(pattern) : pattern;
 	let regex: RegExp;
 	try {
@@ -30,7 +37,13 @@ export function lineMatcher(pattern: string, options: { literal?: boolean; ignor
 	} catch (error) {
 		throw new Error(`Invalid regular expression ${pattern}: ${errorMessage(error).replace(/^Invalid regular expression: /, "")}. Pass literal: true to search for the text as written.`);
 	}
-	return { test: (line) => regex.test(line), mayMatch: (text) => !literal || regex.test(text) };
+	return { test: (line) => regex.test(line), mayMatch: (text) => !literal || regex.test(text), needle };
+}
+
+function bytesOf(text: string | undefined): Buffer | undefined {
+	if (text === undefined || text.includes("\uFFFD")) return undefined;
+	const bytes = Buffer.from(text, "utf8");
+	return bytes.toString("utf8") === text ? bytes : undefined;
 }
 
 export interface FileMatches {

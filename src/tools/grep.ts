@@ -131,20 +131,24 @@ function readFileBytes(absolute: string): Buffer | "too-big" | undefined {
 	}
 }
 
-/** Reads one file and adds its matching lines; a file that cannot be read, or is binary, adds nothing. */
-function searchFile(state: GrepState, absolute: string, shown: string, matcher: LineMatcher, params: GrepToolInput, limit: number): void {
+/**
+ * Reads one file and adds its matching lines; a file that cannot be read, or is binary, adds nothing. `relative`
+ * is the file's path in the scope, shown (scope.show) only when the file contributes something.
+ */
+function searchFile(state: GrepState, absolute: string, scope: SearchScope, relative: string, matcher: LineMatcher, params: GrepToolInput, limit: number): void {
 	const bytes = readFileBytes(absolute);
 	if (bytes === undefined) return;
 	if (bytes === "too-big") {
-		state.tooBig.push(shown);
+		state.tooBig.push(scope.show(relative));
 		return;
 	}
 	state.searched++;
 	if (looksBinary(bytes)) return;
+	if (matcher.needle !== undefined && bytes.indexOf(matcher.needle) === -1) return;
 	const text = bytes.toString("utf8");
 	if (!matcher.mayMatch(text)) return;
 	const context = params.context ?? 0;
-	const found = matchLines(text, matcher, shown, context, limit - state.matches);
+	const found = matchLines(text, matcher, scope.show(relative), context, limit - state.matches);
 	if (found.matches === 0) return;
 	if (context > 0 && state.lines.length > 0) state.lines.push("--");
 	for (const line of found.lines) state.lines.push(line);
@@ -189,7 +193,7 @@ async function searchNamedFiles(
 	let last: string | undefined;
 	for (const path of pass.candidates) {
 		if (!wanted(path)) continue;
-		searchFile(state, join(scope.absolute, path), scope.show(path), matcher, params, limit);
+		searchFile(state, join(scope.absolute, path), scope, path, matcher, params, limit);
 		if (state.matches >= limit) {
 			last = path;
 			break;
@@ -221,7 +225,7 @@ export function createGrepTool(cwd: string, options: GrepToolOptions = {}): Tool
 			const scope: SearchScope = await searchScope(params.path, cwd);
 			const state: GrepState = { lines: [], matches: 0, files: 0, searched: 0, longLines: false, tooBig: [] };
 			if (scope.kind === "file") {
-				searchFile(state, scope.absolute, scope.show(""), matcher, params, limit);
+				searchFile(state, scope.absolute, scope, "", matcher, params, limit);
 			} else {
 				const included = params.glob === undefined ? undefined : await compileGlob(params.glob);
 				const rg = options.ripgrep === false ? undefined : (options.ripgrep ?? ripgrepOnPath());
@@ -231,7 +235,7 @@ export function createGrepTool(cwd: string, options: GrepToolOptions = {}): Tool
 					scope,
 					(entry) => {
 						if (entry.kind !== "file" || (included && !included(entry.path))) return;
-						searchFile(state, entry.absolute, scope.show(entry.path), matcher, params, limit);
+						searchFile(state, entry.absolute, scope, entry.path, matcher, params, limit);
 						return state.matches < limit;
 					},
 					{ signal, what: "grep" },

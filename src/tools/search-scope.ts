@@ -44,7 +44,8 @@ export async function searchScope(given: string | undefined, cwd: string): Promi
 	return {
 		absolute,
 		kind: stat.isDirectory() ? "directory" : "file",
-		show: (relative) => (relative === "" ? base || "." : path.posix.join(base, relative)),
+		// A walk-relative path is already clean ("/"-separated, no "." or ".."): joined without normalising it again.
+		show: (relative) => (relative === "" ? base || "." : base === "" ? relative : base.endsWith("/") ? base + relative : `${base}/${relative}`),
 	};
 }
 

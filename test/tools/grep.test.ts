@@ -86,6 +86,17 @@ describe("grep", () => {
 		expect(text).toBe("one.txt:1:needle\n\n[Not searched, over 16.0 MB: huge.log.txt. Search them with bash (grep) if needed.]");
 	});
 
+	it("finds text as the decoded file reads, whatever its bytes: multibyte text, and U+FFFD where bytes are not UTF-8", async () => {
+		// The bytes are looked at for the pattern's text before decoding; a file's invalid bytes decode to U+FFFD,
+		// which its bytes do not hold, so such a pattern is matched on the decoded text only.
+		const cwd = projectTree({ "bad.txt": Buffer.from([0x61, 0xff, 0x62, 0x0a]), "utf.txt": "naïve café\n", "other.txt": "nothing\n" });
+		expect((await grep(cwd, { pattern: "a\uFFFDb", literal: true })).text).toBe("bad.txt:1:a\uFFFDb");
+		expect((await grep(cwd, { pattern: "\uFFFD" })).text).toBe("bad.txt:1:a\uFFFDb");
+		expect((await grep(cwd, { pattern: "café" })).text).toBe("utf.txt:1:naïve café");
+		expect((await grep(cwd, { pattern: "ïve ca[f]é$" })).text).toBe("utf.txt:1:naïve café");
+		expect((await grep(cwd, { pattern: "CAFÉ", ignoreCase: true })).details).toMatchObject({ matches: 1, searched: 3 });
+	});
+
 	it("shows paths from the working directory, or absolute ones for a folder outside it", async () => {
 		const cwd = projectTree({ "src/deep/a.ts": "needle\n" });
 		const outside = projectTree({ "b.ts": "needle\n" });
