@@ -38,20 +38,27 @@ function thinkingItem(active: ActiveAssistant, text: string, redacted: boolean):
 	return [{ kind: "thinking", messageId: active.messageId, turn: active.turn, text, redacted }];
 }
 
-function textItem(active: ActiveAssistant, text: string): NewItem[] {
+/** A blank first line: the text is apart from what came before it. */
+const BLANK_START = /^[ \t]*\n/;
+
+/** `after`: whether an item was added right before this one (then it is apart from the last chunk). */
+function textItem(active: ActiveAssistant, text: string, after = false): NewItem[] {
 	if (text.trim() === "") return [];
-	return [{ kind: "assistant", messageId: active.messageId, turn: active.turn, text }];
+	const continues = active.continues === true && !after && !BLANK_START.test(text);
+	return [{ kind: "assistant", messageId: active.messageId, turn: active.turn, text, ...(continues ? { continues } : {}) }];
 }
 
 function appendText(view: ScreenView, active: ActiveAssistant, delta: string): ScreenView {
 	// Without a line break nothing can finish, and the scan position stays where it is: the common case
 	// (a delta of a few characters) is just a longer tail.
 	if (!delta.includes("\n")) return { ...view, activeAssistant: { ...active, tail: active.tail + delta } };
-	const split = splitFinished({ tail: active.tail + delta, scanned: active.scanned, openFence: active.openFence });
-	const next: ActiveAssistant = { ...active, tail: split.tail, scanned: split.scanned, openFence: split.openFence };
+	const split = splitFinished({ tail: active.tail + delta, scanned: active.scanned, openFence: active.openFence, fenceIndented: active.fenceIndented });
+	const next: ActiveAssistant = { ...active, tail: split.tail, scanned: split.scanned, openFence: split.openFence, fenceIndented: split.fenceIndented };
 	if (split.finished === "") return { ...view, activeAssistant: next };
 	// Thinking precedes the text it led to, so it leaves first.
-	const items = [...thinkingItem(active, active.thinking, false), ...textItem(active, split.finished)];
+	const thinking = thinkingItem(active, active.thinking, false);
+	const items = [...thinking, ...textItem(active, split.finished, thinking.length > 0)];
+	next.continues = split.continues;
 	next.thinking = "";
 	next.committedText = active.committedText + split.finished;
 	return appendItems({ ...view, activeAssistant: next }, items);
@@ -126,9 +133,10 @@ export function endAssistant(view: ScreenView, message: AssistantMessage): Scree
 	}
 	const finalThinking = thinkingFromContent(message.content);
 	const thinking = active.thinkingSeen ? active.thinking : finalThinking.text;
+	const thinkingItems = thinkingItem(active, thinking, finalThinking.redacted && thinking === "");
 	const items = [
-		...thinkingItem(active, thinking, finalThinking.redacted && thinking === ""),
-		...textItem(active, remainingText(active, textFromContent(message.content))),
+		...thinkingItems,
+		...textItem(active, remainingText(active, textFromContent(message.content)), thinkingItems.length > 0),
 		...sourcesItem(message),
 		...stopNotice(message),
 	];
@@ -152,6 +160,7 @@ export function endAssistant(view: ScreenView, message: AssistantMessage): Scree
 export function flushAssistant(view: ScreenView): ScreenView {
 	const active = view.activeAssistant;
 	if (!active) return view;
-	const items = [...thinkingItem(active, active.thinking, false), ...textItem(active, active.tail)];
+	const thinking = thinkingItem(active, active.thinking, false);
+	const items = [...thinking, ...textItem(active, active.tail, thinking.length > 0)];
 	return appendItems({ ...view, activeAssistant: undefined }, items);
 }

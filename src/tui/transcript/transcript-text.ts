@@ -15,7 +15,8 @@ export const TRANSCRIPT_RESULT_LINES = 20;
 const RESULT_INDENT = "  ";
 
 /**
- * The text written for `items`: each is preceded by a blank line and every row ends with a newline.
+ * The text written for `items`: each is preceded by a blank line (except an answer's chunk that continues
+ * the one before) and every row ends with a newline.
  * `tools`: the session's tool presentations, which draw their rows' result lines.
  */
 export function transcriptText(
@@ -26,7 +27,7 @@ export function transcriptText(
 ): string {
 	let out = "";
 	for (const item of items) {
-		out += "\n";
+		if (!(item.kind === "assistant" && item.continues)) out += "\n";
 		// Trailing blanks are dropped, as Ink does for its own rows.
 		for (const row of transcriptRows(item, width, showThinking, tools)) out += `${row.trimEnd()}\n`;
 	}

@@ -48,6 +48,8 @@ export type TranscriptItem =
 			messageId: string;
 			turn: number;
 			text: string;
+			/** Follows the chunk before it with no blank line between (the chunk before ended with a code fence). */
+			continues?: boolean;
 	  }
 	| { kind: "thinking"; id: string; messageId: string; turn: number; text: string; redacted: boolean }
 	/** What the provider's web search looked for and the pages an answer rests on, numbered, under the answer. */
@@ -85,6 +87,10 @@ export interface ActiveAssistant {
 	scanned: number;
 	/** The fence marker (``` or ~~~, possibly longer) open at `scanned`, if any. */
 	openFence?: string;
+	/** The open fence's opening line was indented. */
+	fenceIndented?: boolean;
+	/** The last chunk moved out ended with a closing fence: `tail` follows it with no blank line between. */
+	continues?: boolean;
 	/** Text blocks seen, so later blocks are joined with a newline exactly like the final message. */
 	textBlocks: number;
 	/** A tool call the model is still writing (its arguments can be long, e.g. a whole file). */

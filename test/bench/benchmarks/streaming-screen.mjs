@@ -5,12 +5,14 @@ import { fileURLToPath } from "node:url";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { loomBin, ms } from "../lib.mjs";
+import { loomBin, ms, paired } from "../lib.mjs";
 
 const ROWS = 40;
 const COLS = 120;
 const SENTINEL = "ZEBRAFINISH";
 const CLOCK_TICKS = 100; // USER_HZ on Linux
+/** The screen's CPU over a fast answer may be at most this many times what parsing that answer costs loom. */
+const CPU_RATIO_TARGET = 3;
 
 /** About `tokens` tokens (4 characters each) of markdown: paragraphs, lists and code fences. */
 function answerText(tokens) {
@@ -106,6 +108,29 @@ async function screenRun(turn, home, cwd, server) {
 	}
 }
 
+/** CPU seconds (user + system) of one `loom -p` run, as bash's `times` reports its finished children. */
+function printModeCpu(home, cwd, server) {
+	const env = [`PATH=${process.env.PATH}`, `HOME=${home}`, `LOOM_HOME=${home}`, "LANG=C.UTF-8"];
+	const loom = [process.execPath, loomBin, "-p", "--no-session", "--provider", "openai", "--base-url", server.openaiBaseUrl, "--api-key", "bench", "write it"];
+	const out = execFileSync("env", ["-i", ...env, "bash", "-c", '"$@" >/dev/null; times', "_", ...loom], { cwd, encoding: "utf8" });
+	const children = out.trim().split("\n").at(-1) ?? "";
+	const seconds = [...children.matchAll(/(\d+)m([\d.]+)s/g)].map((m) => Number(m[1]) * 60 + Number(m[2]));
+	if (seconds.length !== 2) throw new Error(`unexpected \`times\` output: ${out}`);
+	return seconds[0] + seconds[1];
+}
+
+/**
+ * What parsing the answer's stream costs loom, in CPU seconds: `loom -p` on the answer less `loom -p` on a
+ * one-word answer (the start and the request, which the screen's figure does not include either).
+ */
+async function parseCpu(turn, home, cwd, server) {
+	await server.enqueue(turn);
+	const whole = printModeCpu(home, cwd, server);
+	await server.enqueue({ text: "hi" });
+	const base = printModeCpu(home, cwd, server);
+	return Math.max(0.01, whole - base);
+}
+
 async function waitFor(check, timeoutMs) {
 	const deadline = Date.now() + timeoutMs;
 	while (!check()) {
@@ -140,6 +165,22 @@ export default {
 					{ metric: `  frames over height`, workload: "full-screen clears seen in the raw output (Ink clears when a frame is taller than the terminal)", value: run.fullClears, format: String, target: "0", pass: run.fullClears === 0 },
 				);
 			}
+			// CPU against the parse floor, paired (screen run, parse run) because the machine's speed drifts.
+			const fast = { text, chunkSize: 4, usage: { input: 10, output: tokens } };
+			const cpu = await paired(
+				smoke ? 1 : 3,
+				async () => (await screenRun(fast, root, cwd, server)).cpu,
+				() => parseCpu(fast, root, cwd, server),
+			);
+			rows.push({
+				metric: "  CPU vs parse",
+				workload: `${tokens.toLocaleString("en")}-token answer at maximum speed: the screen's CPU from Enter to the last line over \`loom -p\`'s CPU for the same answer less its CPU for a one-word one`,
+				value: cpu.ratio,
+				format: (ratio) => `${ratio.toFixed(2)}×`,
+				target: `≤ ${CPU_RATIO_TARGET}×`,
+				pass: cpu.ratio <= CPU_RATIO_TARGET,
+				note: `screen CPU median ${cpu.a.median.toFixed(2)} s, parse CPU median ${cpu.b.median.toFixed(2)} s (${cpu.a.runs} pairs)`,
+			});
 			return rows;
 		} finally {
 			server.close();

@@ -18,6 +18,7 @@ import {
 import { ToolCallStates } from "../../../src/core/session/tool-calls.js";
 import { builtinTools } from "../../support/builtin-tools.js";
 import { toolRowHeader } from "../../../src/tui/transcript/tool-row-text.js";
+import { transcriptText } from "../../../src/tui/transcript/transcript-text.js";
 import { stripVTControlCharacters as stripAnsi } from "node:util";
 
 let clock = 0;
@@ -167,6 +168,24 @@ describe("assistant messages", () => {
 		const chunks = ofKind(view, "assistant");
 		expect(chunks.map((item) => item.text).join("")).toBe(full);
 		expect(new Set(chunks.map((item) => item.messageId)).size).toBe(1);
+	});
+
+	it("moves a code block out of the live area when its fence closes; the chunks print as the whole answer does", () => {
+		const full = "Look:\n```ts\nconst a = 1;\n```\nThen this.\n\n- a list\n- goes on";
+		let view = replay([{ type: "message_start", message: assistant([]) }, textDelta("Look:\n```ts\nconst a = 1;\n")]);
+		expect(ofKind(view, "assistant")).toEqual([]);
+		view = replay([textDelta("```\nThen")], view);
+		expect(ofKind(view, "assistant").map((item) => item.text)).toEqual(["Look:\n```ts\nconst a = 1;\n```\n"]);
+		expect(view.activeAssistant?.tail).toBe("Then");
+		view = replay([textDelta(" this.\n\n- a list\n- goes on")], view);
+		// The list is not finished until a blank line follows it.
+		expect(view.activeAssistant?.tail).toBe("- a list\n- goes on");
+		view = replay([{ type: "message_end", message: assistant(full) }], view);
+		const chunks = ofKind(view, "assistant");
+		expect(chunks.map((item) => item.text).join("")).toBe(full);
+		expect(chunks.map((item) => item.continues === true)).toEqual([false, true, false]);
+		const whole: TranscriptItem = { kind: "assistant", id: "x", messageId: "x", turn: 1, text: full };
+		expect(transcriptText(chunks, 80, false)).toBe(transcriptText([whole], 80, false));
 	});
 
 	it("joins text blocks with a newline like the final message does", () => {

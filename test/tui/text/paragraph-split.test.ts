@@ -28,7 +28,32 @@ describe("splitFinished", () => {
 		const charByChar = feed([...text]);
 		expect(whole).toEqual({ finished: ["intro\n\n~~~~\ncode\n\n```\nstill code\n~~~~\n\n"], tail: "after" });
 		expect(charByChar.finished.join("")).toBe("intro\n\n~~~~\ncode\n\n```\nstill code\n~~~~\n\n");
-		expect(charByChar.finished).toEqual(["intro\n\n", "~~~~\ncode\n\n```\nstill code\n~~~~\n\n"]);
+		// Char by char, the closing fence finishes the block before the blank line after it arrives.
+		expect(charByChar.finished).toEqual(["intro\n\n", "~~~~\ncode\n\n```\nstill code\n~~~~\n", "\n"]);
+	});
+});
+
+describe("splitFinished: blocks", () => {
+	it("finishes a code block when its fence closes, with no blank line after it", () => {
+		const result = splitFinished({ tail: "intro\n```ts\nconst a = 1;\n```\nafter", scanned: 0 });
+		expect(result).toMatchObject({ finished: "intro\n```ts\nconst a = 1;\n```\n", tail: "after", continues: true });
+		expect(result.openFence).toBeUndefined();
+	});
+
+	it("a blank line after the closing fence ends the cut there: the rest is apart", () => {
+		const result = splitFinished({ tail: "```\nx\n```\n\nafter", scanned: 0 });
+		expect(result).toMatchObject({ finished: "```\nx\n```\n\n", tail: "after", continues: false });
+	});
+
+	it("finishes lists and tables only at a blank line", () => {
+		expect(splitFinished({ tail: "- a\n- b\n| x |\n|---|\n| 1 |\n", scanned: 0 })).toMatchObject({ finished: "", continues: false });
+		expect(splitFinished({ tail: "- a\n- b\n\n| x |\n|---|\n| 1 |\n\nnext", scanned: 0 })).toMatchObject({ finished: "- a\n- b\n\n| x |\n|---|\n| 1 |\n\n", tail: "next" });
+	});
+
+	it("does not finish at the end of an indented fence (it may be inside a list item)", () => {
+		const text = "- item\n  ```\n  code\n  ```\n  more";
+		expect(feed([text])).toEqual({ finished: [], tail: text });
+		expect(feed([...text])).toEqual({ finished: [], tail: text });
 	});
 });
 
