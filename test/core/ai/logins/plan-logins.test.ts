@@ -103,6 +103,23 @@ describe("plan logins", () => {
 		expect(readAuthFile(home).plans["github-copilot"]!.access).toBe(renewed.access);
 	});
 
+	it("renews a ChatGPT login once when several requests near its expiry ask for it together (its refresh token is used once)", async () => {
+		const home = tempDir();
+		const { shown, io: flowIo } = io();
+		const login = signIn(home, "chatgpt", "device", flowIo);
+		plans.approve((await waitFor(() => shown, (list) => list.length > 0))[0]!.code!);
+		const stored = await login;
+		const file = readAuthFile(home);
+		file.plans.chatgpt!.expires = Date.now() + 60_000;
+		writeFileSync(authFilePath(home), JSON.stringify(file));
+		const before = plans.calls.get("/oauth/token") ?? 0;
+		const renewed = await Promise.all([1, 2, 3, 4].map(() => freshPlanLogin(home, "chatgpt", plans.env)));
+		expect(plans.calls.get("/oauth/token")).toBe(before + 1);
+		expect(new Set(renewed.map((entry) => entry.access)).size).toBe(1);
+		expect(renewed[0]!.access).not.toBe(stored.access);
+		expect(readAuthFile(home).plans.chatgpt!.access).toBe(renewed[0]!.access);
+	});
+
 	it("says to run loom login when the plan no longer takes the login's refresh token", async () => {
 		const home = tempDir();
 		const { shown, io: flowIo } = io();
