@@ -136,6 +136,7 @@ export const PROCESS_TESTS = [
 	"test/core/ai/logins/plan-logins.test.ts",
 	"test/cli/login.test.ts",
 	"test/plugs/mcp/mcp-oauth.test.ts",
+	"test/plugs/mcp/mcp-sign-in.test.ts",
 ];
 
 /**

@@ -25,6 +25,8 @@ export class McpSignInNeeded extends Error {
 
 export class McpOAuthProvider implements OAuthClientProvider {
 	private verifier: string | undefined;
+	/** A sign-in's own tokens: it never offers the stored ones, which stay until these replace them. */
+	private signInTokens: OAuthTokens | undefined;
 
 	constructor(
 		private readonly home: string,
@@ -71,10 +73,12 @@ export class McpOAuthProvider implements OAuthClientProvider {
 	}
 
 	tokens(): OAuthTokens | undefined {
+		if (this.page) return this.signInTokens;
 		return this.stored().tokens as OAuthTokens | undefined;
 	}
 
 	saveTokens(tokens: OAuthTokens): void {
+		if (this.page) this.signInTokens = tokens;
 		this.change((login) => {
 			login.tokens = tokens as Record<string, unknown>;
 			if (typeof tokens.expires_in === "number") login.expires = Date.now() + tokens.expires_in * 1000;
@@ -110,8 +114,9 @@ export class McpOAuthProvider implements OAuthClientProvider {
 			this.verifier = undefined;
 			return;
 		}
+		if (this.page && (scope === "all" || scope === "tokens")) this.signInTokens = undefined;
 		this.change((login) => {
-			if (scope === "all" || scope === "tokens") delete login.tokens;
+			if (!this.page && (scope === "all" || scope === "tokens")) delete login.tokens;
 			if (scope === "all" || scope === "client") delete login.client;
 			if (scope === "all" || scope === "discovery") delete login.discovery;
 		});

@@ -3,6 +3,9 @@
 import { createHash, randomBytes } from "node:crypto";
 import { readBodyStart } from "../../lib/index.js";
 
+/** How long a sign-in waits for the user (a device code typed, a browser coming back) before it gives up. */
+export const SIGN_IN_TIMEOUT_MS = 15 * 60_000;
+
 /** The most of a sign-in server's answer loom reads: its JSON is a few KB. */
 const MAX_ANSWER_BYTES = 1024 * 1024;
 
