@@ -35,7 +35,10 @@ export class McpOAuthProvider implements OAuthClientProvider {
 		/** The server's URL: its key in auth.json. */
 		private readonly url: string,
 		private readonly page?: SignInPage,
+		/** Tells the user about an auth.json loom cannot read (once per provider). */
+		private readonly warn?: (text: string) => void,
 	) {}
+	private warned = false;
 
 	get redirectUrl(): string {
 		// A session's provider keeps the URL the client was registered with (the SDK needs one to refresh).
@@ -123,7 +126,16 @@ export class McpOAuthProvider implements OAuthClientProvider {
 	}
 
 	private stored(): McpServerLogin {
-		return readAuthFile(this.home).mcp[this.url] ?? {};
+		// A session's server without a login must not fail on every request because the file is broken: it has
+		// no login, said once. A sign-in (page) fails instead, saying how to reset the file.
+		try {
+			return readAuthFile(this.home).mcp[this.url] ?? {};
+		} catch (error) {
+			if (this.page) throw error;
+			if (!this.warned) this.warn?.(`MCP server ${this.server} uses no login: ${(error as Error).message}`);
+			this.warned = true;
+			return {};
+		}
 	}
 
 	private change(edit: (login: McpServerLogin) => void): void {
