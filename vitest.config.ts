@@ -137,6 +137,7 @@ export const PROCESS_TESTS = [
 	"test/cli/login.test.ts",
 	"test/plugs/mcp/mcp-oauth.test.ts",
 	"test/plugs/worktrees/branch-worktrees.test.ts",
+	"test/plugs/mcp/mcp-sign-in.test.ts",
 ];
 
 /**

@@ -59,6 +59,7 @@ export {
 	loginProblem,
 	planTitle,
 	randomState,
+	SIGN_IN_TIMEOUT_MS,
 	readAuthFile,
 	signIn,
 	signOut,

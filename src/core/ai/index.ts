@@ -55,6 +55,7 @@ export {
 	loginProblem,
 	planTitle,
 	randomState,
+	SIGN_IN_TIMEOUT_MS,
 	readAuthFile,
 	REFRESH_MARGIN_MS,
 	signIn,

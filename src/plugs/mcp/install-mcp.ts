@@ -40,7 +40,11 @@ export function installMcp(session: AgentSession, options: InstallMcpOptions): M
 		// The SDK loads here, on the first server's start: a session without servers never loads it.
 		open: async (spec, events) => {
 			const name = config.servers.find((server) => server.spec === spec)?.name ?? "server";
-			return (await import("./open-client.js")).openClient(spec, options.clientVersion ?? "0", events, options.confine, { home: options.home, server: name });
+			return (await import("./open-client.js")).openClient(spec, options.clientVersion ?? "0", events, options.confine, {
+				home: options.home,
+				server: name,
+				warn: (text) => session.ui.notify("warning", session.maskSecrets(text)),
+			});
 		},
 	});
 	session.commands.register(mcpCommand(servers, options.home));

@@ -1,7 +1,7 @@
 // `loom mcp login <server>`: signs in to an HTTP MCP server that asks for OAuth, through the MCP SDK's client
 // auth (discovery of the authorization server, dynamic client registration, authorization code with PKCE), the
 // browser coming back to a callback on 127.0.0.1. `loom mcp logout <server>` forgets the server's login.
-import { errorMessage, listenForCode, projectTrust, randomState, stripControls, updateAuthFile } from "../../core/index.js";
+import { errorMessage, listenForCode, SIGN_IN_TIMEOUT_MS, projectTrust, randomState, stripControls, updateAuthFile } from "../../core/index.js";
 import { loadMcpConfig } from "./config-sources.js";
 import type { HttpServerSpec } from "./mcp-config.js";
 import { McpOAuthProvider } from "./oauth-provider.js";
@@ -66,18 +66,19 @@ export interface ServerSignIn {
 	/** Tells the user what to open, and how it goes. */
 	say(text: string): void;
 	signal?: AbortSignal;
+	/** How long the browser may take to come back (SIGN_IN_TIMEOUT_MS). */
+	timeoutMs?: number;
 }
 
 /** Signs in to one HTTP server (`loom mcp login`, `/mcp login`); its tokens end up in auth.json. */
-export async function signInToServer({ name, url, home, env, say, signal }: ServerSignIn): Promise<void> {
+export async function signInToServer({ name, url, home, env, say, signal, timeoutMs = SIGN_IN_TIMEOUT_MS }: ServerSignIn): Promise<void> {
 	const { auth } = await import("@modelcontextprotocol/sdk/client/auth.js");
-	// A fresh sign-in: the old tokens go, the registered client stays (registered again if its callback differs).
-	updateAuthFile(home, (file) => {
-		if (file.mcp[url]) delete file.mcp[url]!.tokens;
-	});
+	// The old tokens stay in auth.json (the sign-in's provider does not offer them) until the new ones replace them.
+	const timeout = AbortSignal.timeout(timeoutMs);
+	const stop = signal ? AbortSignal.any([signal, timeout]) : timeout;
 	const callbackPort = Number(env.LOOM_MCP_CALLBACK_PORT ?? 0);
 	const state = randomState();
-	const callback = await listenForCode({ port: Number.isInteger(callbackPort) ? callbackPort : 0, path: CALLBACK_PATH, state, signal });
+	const callback = await listenForCode({ port: Number.isInteger(callbackPort) ? callbackPort : 0, path: CALLBACK_PATH, state, signal: stop });
 	try {
 		const provider = new McpOAuthProvider(home, name, url, {
 			redirectUrl: `http://127.0.0.1:${callback.port}${CALLBACK_PATH}`,
@@ -88,6 +89,7 @@ export async function signInToServer({ name, url, home, env, say, signal }: Serv
 		if (first === "AUTHORIZED") return;
 		say("Waiting for the browser to come back…");
 		const code = await callback.code.catch((error: Error) => {
+			if (timeout.aborted) throw new Error(`Signing in to MCP server ${name} failed: the browser did not come back (sign-in not finished within ${Math.round(timeoutMs / 60_000)} minutes).`);
 			throw new Error(`Signing in to MCP server ${name} failed: ${error.message}`);
 		});
 		const second = await auth(provider, { serverUrl: url, authorizationCode: code });

@@ -25,6 +25,8 @@ export class McpSignInNeeded extends Error {
 
 export class McpOAuthProvider implements OAuthClientProvider {
 	private verifier: string | undefined;
+	/** A sign-in's own tokens: it never offers the stored ones, which stay until these replace them. */
+	private signInTokens: OAuthTokens | undefined;
 
 	constructor(
 		private readonly home: string,
@@ -33,7 +35,10 @@ export class McpOAuthProvider implements OAuthClientProvider {
 		/** The server's URL: its key in auth.json. */
 		private readonly url: string,
 		private readonly page?: SignInPage,
+		/** Tells the user about an auth.json loom cannot read (once per provider). */
+		private readonly warn?: (text: string) => void,
 	) {}
+	private warned = false;
 
 	get redirectUrl(): string {
 		// A session's provider keeps the URL the client was registered with (the SDK needs one to refresh).
@@ -71,10 +76,12 @@ export class McpOAuthProvider implements OAuthClientProvider {
 	}
 
 	tokens(): OAuthTokens | undefined {
+		if (this.page) return this.signInTokens;
 		return this.stored().tokens as OAuthTokens | undefined;
 	}
 
 	saveTokens(tokens: OAuthTokens): void {
+		if (this.page) this.signInTokens = tokens;
 		this.change((login) => {
 			login.tokens = tokens as Record<string, unknown>;
 			if (typeof tokens.expires_in === "number") login.expires = Date.now() + tokens.expires_in * 1000;
@@ -110,15 +117,25 @@ export class McpOAuthProvider implements OAuthClientProvider {
 			this.verifier = undefined;
 			return;
 		}
+		if (this.page && (scope === "all" || scope === "tokens")) this.signInTokens = undefined;
 		this.change((login) => {
-			if (scope === "all" || scope === "tokens") delete login.tokens;
+			if (!this.page && (scope === "all" || scope === "tokens")) delete login.tokens;
 			if (scope === "all" || scope === "client") delete login.client;
 			if (scope === "all" || scope === "discovery") delete login.discovery;
 		});
 	}
 
 	private stored(): McpServerLogin {
-		return readAuthFile(this.home).mcp[this.url] ?? {};
+		// A session's server without a login must not fail on every request because the file is broken: it has
+		// no login, said once. A sign-in (page) fails instead, saying how to reset the file.
+		try {
+			return readAuthFile(this.home).mcp[this.url] ?? {};
+		} catch (error) {
+			if (this.page) throw error;
+			if (!this.warned) this.warn?.(`MCP server ${this.server} uses no login: ${(error as Error).message}`);
+			this.warned = true;
+			return {};
+		}
 	}
 
 	private change(edit: (login: McpServerLogin) => void): void {

@@ -44,6 +44,8 @@ export interface OpenClient {
 export interface ClientLogin {
 	home: string;
 	server: string;
+	/** Tells the user about a login problem that does not stop the server (an unreadable auth.json). */
+	warn?(text: string): void;
 }
 
 export async function openClient(spec: McpServerSpec, version: string, events: ClientEvents, confine?: ConfineSpawn, login?: ClientLogin): Promise<OpenClient> {
@@ -125,7 +127,7 @@ function createTransport(spec: McpServerSpec, confine: ConfineSpawn | undefined,
 	if (spec.transport === "stdio") return new ProcessGroupTransport(spec, confine);
 	// With a login, the SDK adds its token, renews it on a 401 (refresh token), and a server that asks for a sign-in
 	// loom has not done fails saying `loom mcp login <server>`.
-	const authProvider = login ? new McpOAuthProvider(login.home, login.server, spec.url) : undefined;
+	const authProvider = login ? new McpOAuthProvider(login.home, login.server, spec.url, undefined, login.warn) : undefined;
 	const options = { requestInit: { headers: spec.headers }, ...(authProvider ? { authProvider } : {}) };
 	return spec.transport === "sse" ? new SSEClientTransport(new URL(spec.url), options) : new StreamableHTTPClientTransport(new URL(spec.url), options);
 }

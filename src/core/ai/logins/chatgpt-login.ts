@@ -6,7 +6,7 @@
 import type { PlanLogin } from "./auth-file.js";
 import type { LoginIo, LoginMethod, PlanLoginFlow } from "./login-types.js";
 import { listenForCode } from "./oauth-callback.js";
-import { createPkce, field, jwtClaims, LoginHttpError, numberField, pause, randomState, requestJson } from "./oauth-http.js";
+import { createPkce, field, jwtClaims, LoginHttpError, numberField, pause, randomState, requestJson, SIGN_IN_TIMEOUT_MS } from "./oauth-http.js";
 
 /** The public client of OpenAI's Codex CLI (PKCE, no secret). */
 const CLIENT_ID = "app_EMoamEEZ73f0CkXaXp7hrann";
@@ -15,7 +15,6 @@ const DEFAULT_CALLBACK_PORT = 1455;
 const CALLBACK_PATH = "/auth/callback";
 /** The claim of OpenAI's tokens that holds the ChatGPT account. */
 const AUTH_CLAIM = "https://api.openai.com/auth";
-const DEVICE_TIMEOUT_MS = 15 * 60_000;
 
 function issuer(env: NodeJS.ProcessEnv): string {
 	return (env.LOOM_CHATGPT_AUTH_URL || "https://auth.openai.com").replace(/\/+$/, "");
@@ -69,7 +68,7 @@ async function deviceLogin(io: LoginIo): Promise<PlanLogin> {
 	io.show({ url: `${base}/codex/device`, code: userCode });
 	io.progress?.("Waiting for the code to be entered…");
 	const intervalMs = Math.max(numberField(start, "interval", 5), 0.05) * 1000;
-	const deadline = Date.now() + DEVICE_TIMEOUT_MS;
+	const deadline = Date.now() + SIGN_IN_TIMEOUT_MS;
 	while (Date.now() < deadline) {
 		await pause(intervalMs, io.signal);
 		let answer: Record<string, unknown>;

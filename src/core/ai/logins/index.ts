@@ -3,6 +3,6 @@
 export { authFilePath, authFileSecrets, readAuthFile, updateAuthFile, type AuthFile, type McpServerLogin, type PlanLogin } from "./auth-file.js";
 export type { LoginInstructions, LoginIo, LoginMethod } from "./login-types.js";
 export { listenForCode, type Callback } from "./oauth-callback.js";
-export { createPkce, randomState } from "./oauth-http.js";
+export { createPkce, randomState, SIGN_IN_TIMEOUT_MS } from "./oauth-http.js";
 export { planRequestHeaders } from "./plan-headers.js";
 export { freshPlanLogin, isPlanProvider, loginChoices, loginProblem, planTitle, REFRESH_MARGIN_MS, signIn, signOut, type LoginChoice } from "./plan-logins.js";

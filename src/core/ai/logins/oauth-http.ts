@@ -1,6 +1,13 @@
 // The HTTP parts every sign-in shares: JSON from a form or JSON POST, PKCE, a JWT's claims, the wait between polls.
 // Errors name the step and the server's own error code, never a token.
 import { createHash, randomBytes } from "node:crypto";
+import { readBodyStart } from "../../lib/index.js";
+
+/** How long a sign-in waits for the user (a device code typed, a browser coming back) before it gives up. */
+export const SIGN_IN_TIMEOUT_MS = 15 * 60_000;
+
+/** The most of a sign-in server's answer loom reads: its JSON is a few KB. */
+const MAX_ANSWER_BYTES = 1024 * 1024;
 
 /** A sign-in step the server refused; `code` is its OAuth error ("invalid_grant", "authorization_pending"…). */
 export class LoginHttpError extends Error {
@@ -43,7 +50,10 @@ export async function requestJson(url: string, step: string, request: JsonReques
 		if (request.signal?.aborted) throw new Error("Sign-in cancelled.");
 		throw new Error(`${step}: cannot reach ${new URL(url).origin} (${(error as Error).message}).`);
 	}
-	const text = await response.text();
+	const text = await readBodyStart(response, MAX_ANSWER_BYTES + 1);
+	if (Buffer.byteLength(text) > MAX_ANSWER_BYTES) {
+		throw new Error(`${step}: the answer from ${new URL(url).origin} is over 1 MB; it is not a sign-in server's.`);
+	}
 	let parsed: unknown;
 	try {
 		parsed = text === "" ? {} : JSON.parse(text);

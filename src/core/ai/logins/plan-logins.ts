@@ -111,6 +111,22 @@ export async function freshPlanLogin(home: string, provider: string, env: NodeJS
 	const stored = readAuthFile(home).plans[provider];
 	if (!stored) throw new Error(`Not signed in to ${planTitle(provider)}: run loom login ${provider}.`);
 	if (stored.expires - now > REFRESH_MARGIN_MS) return stored;
+	// One renewal at a time per login in this process: a refresh token is used once, so a second request
+	// with the same one would be refused and read as a revoked login. Another process's renewal is caught
+	// below, by reading the file again when the server refuses.
+	const key = `${home}\0${provider}`;
+	let renewal = renewals.get(key);
+	if (!renewal) {
+		renewal = renew(home, provider, stored, env, now).finally(() => renewals.delete(key));
+		renewals.set(key, renewal);
+	}
+	return renewal;
+}
+
+/** The renewals under way, by home and provider. */
+const renewals = new Map<string, Promise<PlanLogin>>();
+
+async function renew(home: string, provider: string, stored: PlanLogin, env: NodeJS.ProcessEnv, now: number): Promise<PlanLogin> {
 	const flow = await flowFor(provider);
 	let renewed: PlanLogin;
 	try {

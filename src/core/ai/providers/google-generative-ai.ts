@@ -10,7 +10,8 @@
 import { randomUUID } from "node:crypto";
 import type { AssistantMessageEventStream, Context, Model, AssistantMessage, ImageContent, Message, TextContent, ThinkingLevel, ToolResultMessage } from "../llm-types.js";
 import { isRecord, malformed, optionalText, record, tokenCount } from "./event-shape.js";
-import { quote, readBodyStart } from "./non-stream-body.js";
+import { readBodyStart } from "../../lib/index.js";
+import { NON_STREAM_READ_LIMIT, quote } from "./non-stream-body.js";
 import type { PartialAssistantMessage } from "./partial-message.js";
 import { ProviderStreamError } from "./provider-error.js";
 import { type FinishReason, type ProviderAttempt, type ProviderStreamOptions, runKeyedProviderStream } from "./provider-run.js";
@@ -299,7 +300,7 @@ class GeminiChunkReader {
 
 /** The API's error, from an HTTP error response: its JSON ({ error: { code, message, status } }) or text. */
 async function httpError(response: Response): Promise<GoogleApiError> {
-	const text = await readBodyStart(response);
+	const text = await readBodyStart(response, NON_STREAM_READ_LIMIT);
 	let body: unknown;
 	try {
 		body = JSON.parse(text);

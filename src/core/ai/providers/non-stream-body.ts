@@ -71,26 +71,6 @@ function isRecordLike(value: unknown): value is Record<string, unknown> {
 	return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
-/** Reads at most NON_STREAM_READ_LIMIT bytes of a body as text, then lets the connection go. */
-export async function readBodyStart(response: Response): Promise<string> {
-	const reader = response.body?.getReader();
-	if (!reader) return "";
-	const decoder = new TextDecoder();
-	let text = "";
-	let bytes = 0;
-	try {
-		while (bytes < NON_STREAM_READ_LIMIT) {
-			const { done, value } = await reader.read();
-			if (done) break;
-			bytes += value.length;
-			text += decoder.decode(value, { stream: true });
-		}
-		return text + decoder.decode();
-	} finally {
-		reader.cancel().catch(() => {});
-	}
-}
-
 function describeJson(json: unknown): ProviderStreamError {
 	const body = (typeof json === "object" && json !== null ? json : {}) as Record<string, any>;
 	// Chat Completions, Anthropic Messages, Responses, Gemini (an object, or a list of them without alt=sse).

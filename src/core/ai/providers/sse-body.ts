@@ -1,13 +1,13 @@
 // Reads a streaming HTTP response body as Server-Sent Events, reporting each chunk once its events were
 // handled (the idle timeout then looks at whether they moved the message forward, and a consumer far behind
 // holds the next read back).
+import { readBodyStart } from "../../lib/index.js";
 import {
 	isNonStreamContentType,
 	looksLikeNonStreamBody,
 	NON_STREAM_READ_LIMIT,
 	nonStreamError,
 	otherWireFormatError,
-	readBodyStart,
 	wireApiOf,
 } from "./non-stream-body.js";
 import { ProviderStreamError } from "./provider-error.js";
@@ -30,7 +30,7 @@ const YIELD_EVERY_MS = 8;
 export async function readSseBody(response: Response, api: string, onChunk: () => unknown, onEvent: SseEventHandler): Promise<void> {
 	if (!response.body) throw new ProviderStreamError("The provider answered without a response body.");
 	const contentType = response.headers.get("content-type") ?? "";
-	if (isNonStreamContentType(contentType)) throw nonStreamError(await readBodyStart(response), contentType);
+	if (isNonStreamContentType(contentType)) throw nonStreamError(await readBodyStart(response, NON_STREAM_READ_LIMIT), contentType);
 	const reader = response.body.getReader();
 	// The first event that tells a wire format is checked to be `api`'s before any reaches the reader.
 	let formatKnown = false;

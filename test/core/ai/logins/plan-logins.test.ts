@@ -1,6 +1,8 @@
 // The plans' sign-ins against local servers playing OpenAI's and GitHub's parts: by callback (the test plays the
 // browser) and by device code, the Copilot token exchange, renewal before expiry, a revoked login, signing out.
 import { readFileSync, statSync, writeFileSync, existsSync, mkdirSync } from "node:fs";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { authFilePath, freshPlanLogin, loginChoices, readAuthFile, REFRESH_MARGIN_MS, signIn, signOut, type LoginInstructions } from "../../../../src/core/ai/index.js";
@@ -101,6 +103,46 @@ describe("plan logins", () => {
 		expect(renewed.refresh).toBe(first.refresh);
 		expect(plans.calls.get("/copilot_internal/v2/token")).toBe(exchanges + 1);
 		expect(readAuthFile(home).plans["github-copilot"]!.access).toBe(renewed.access);
+	});
+
+	it("renews a ChatGPT login once when several requests near its expiry ask for it together (its refresh token is used once)", async () => {
+		const home = tempDir();
+		const { shown, io: flowIo } = io();
+		const login = signIn(home, "chatgpt", "device", flowIo);
+		plans.approve((await waitFor(() => shown, (list) => list.length > 0))[0]!.code!);
+		const stored = await login;
+		const file = readAuthFile(home);
+		file.plans.chatgpt!.expires = Date.now() + 60_000;
+		writeFileSync(authFilePath(home), JSON.stringify(file));
+		const before = plans.calls.get("/oauth/token") ?? 0;
+		const renewed = await Promise.all([1, 2, 3, 4].map(() => freshPlanLogin(home, "chatgpt", plans.env)));
+		expect(plans.calls.get("/oauth/token")).toBe(before + 1);
+		expect(new Set(renewed.map((entry) => entry.access)).size).toBe(1);
+		expect(renewed[0]!.access).not.toBe(stored.access);
+		expect(readAuthFile(home).plans.chatgpt!.access).toBe(renewed[0]!.access);
+	});
+
+	it("refuses a sign-in server's answer over 1 MB instead of reading it all", async () => {
+		const huge = createServer((_request, response) => {
+			response.writeHead(200, { "Content-Type": "application/json" });
+			response.end(`{"access_token":"${"x".repeat(3 * 1024 * 1024)}"}`);
+		});
+		await new Promise<void>((resolve) => huge.listen(0, "127.0.0.1", resolve));
+		try {
+			const home = tempDir();
+			const { shown, io: flowIo } = io();
+			const login = signIn(home, "chatgpt", "device", flowIo);
+			plans.approve((await waitFor(() => shown, (list) => list.length > 0))[0]!.code!);
+			await login;
+			const file = readAuthFile(home);
+			file.plans.chatgpt!.expires = Date.now() - 1000;
+			writeFileSync(authFilePath(home), JSON.stringify(file));
+			const env = { ...plans.env, LOOM_CHATGPT_AUTH_URL: `http://127.0.0.1:${(huge.address() as AddressInfo).port}` };
+			await expect(freshPlanLogin(home, "chatgpt", env)).rejects.toThrow(/ChatGPT token refresh: the answer from http:\/\/127\.0\.0\.1:\d+ is over 1 MB/);
+		} finally {
+			huge.closeAllConnections();
+			await new Promise((resolve) => huge.close(resolve));
+		}
 	});
 
 	it("says to run loom login when the plan no longer takes the login's refresh token", async () => {
