@@ -14,7 +14,6 @@ import { createTaskTool, type SubagentCallRow, type SubagentPort, type TaskToolI
 import type { ModelOptions } from "./model-option.js";
 import { SessionManager } from "./session-manager.js";
 import { SessionOptionError } from "./session-option-error.js";
-import { subagentUi } from "./subagent-ui.js";
 import { installWorktreeCommands } from "./worktree-commands.js";
 import type { ToolCatalog } from "./tool-catalog.js";
 
@@ -311,4 +310,22 @@ export function installSubagents(session: AgentSession, setup: SubagentsSetup, t
 		if (!agent) return undefined;
 		return { context: [`The user handed this request to the ${agent} agent: call the task tool once with agent "${agent}" and the request (without the @${named}) as its prompt, then report its answer.`] };
 	});
+}
+
+/**
+ * How a child session asks and tells the user: through its parent's ui as it is at the moment (the screen installs
+ * its own after the assembly), every question and notice carrying the child's agent name, so an approval asked inside
+ * a subagent says whose call it is.
+ */
+function subagentUi(parent: () => SessionUi, agent: string): SessionUi {
+	const named = (title: string) => `${agent}: ${title}`;
+	return {
+		get interactive() {
+			return parent().interactive;
+		},
+		notify: (level, text) => parent().notify(level, named(text)),
+		select: (options, choices) => parent().select({ ...options, title: named(options.title) }, choices),
+		confirm: (title, message, signal) => parent().confirm(named(title), message, signal),
+		input: (title, options) => parent().input(named(title), options),
+	};
 }
