@@ -53,6 +53,16 @@ describe("loading the shell grammar ahead of the first bash call", () => {
 		session.dispose();
 	});
 
+	it("reads lines right in two copies of the policy loaded into one process and loading at once", async () => {
+		// Two bundles, or a module loaded again, share the one tree-sitter runtime of the process.
+		const first = await import("../../src/plugs/policy/shell-parse.js");
+		vi.resetModules();
+		const second = await import("../../src/plugs/policy/shell-parse.js");
+		expect(second).not.toBe(first);
+		const lines = await Promise.all([first, second, first, second].map((copy) => copy.parseShell("git status | head", "/home/u")));
+		for (const line of lines) expect(line).toMatchObject({ complete: true, commands: [{ words: [{ text: "git" }, { text: "status" }] }, { words: [{ text: "head" }] }] });
+	});
+
 	it("does not start for a session without a shell tool", async () => {
 		const { create, shellParserRequested } = await fresh();
 		const { session } = await create(["read"]);

@@ -3,7 +3,7 @@
 // backticks, <(…), heredocs, subshells, functions and redirections are where bash says they are, and whatever
 // does not parse is flagged.
 import { createRequire } from "node:module";
-import type { Node, Parser } from "@vscode/tree-sitter-wasm";
+import type { Language, Node, Parser } from "@vscode/tree-sitter-wasm";
 import { braceAlternatives } from "./brace-expansion.js";
 import { effectiveWords } from "./command-wrappers.js";
 import { mktempPath } from "./mktemp-path.js";
@@ -43,14 +43,31 @@ const WARM_UP = [
 	"f() { local a=$1; return 0; }; if test -n \"$a\"; then cat <<EOF | tr a b\nline $a\nEOF\nfi; echo $((1 + 2)) <(ls)",
 ].join("\n");
 
+/**
+ * The grammar, loaded once per tree-sitter runtime. The runtime is a CommonJS module, one per process however many
+ * copies of this module are loaded (bundles, re-imported modules): a second `Parser.init()` would replace the
+ * WebAssembly instance under a load or a parse already running, so the load is kept on the runtime itself.
+ */
+const GRAMMAR = Symbol.for("loom.shell-grammar");
+type Runtime = typeof import("@vscode/tree-sitter-wasm") & { [GRAMMAR]?: Promise<Language> };
+
+function loadGrammar(require: NodeJS.Require): Promise<Language> {
+	const runtime = require("@vscode/tree-sitter-wasm") as Runtime;
+	runtime[GRAMMAR] ??= withBaselineWasm(async () => {
+		await runtime.Parser.init();
+		return runtime.Language.load(require.resolve("@vscode/tree-sitter-wasm/wasm/tree-sitter-bash.wasm"));
+	}).catch((error: unknown) => {
+		runtime[GRAMMAR] = undefined;
+		throw error;
+	});
+	return runtime[GRAMMAR];
+}
+
 function loadParser(): Promise<Parser> {
 	loading ??= (async () => {
 		const require = createRequire(import.meta.url);
-		const treeSitter = require("@vscode/tree-sitter-wasm") as typeof import("@vscode/tree-sitter-wasm");
-		const bash = await withBaselineWasm(async () => {
-			await treeSitter.Parser.init();
-			return treeSitter.Language.load(require.resolve("@vscode/tree-sitter-wasm/wasm/tree-sitter-bash.wasm"));
-		});
+		const bash = await loadGrammar(require);
+		const treeSitter = require("@vscode/tree-sitter-wasm") as Runtime;
 		const parser = new treeSitter.Parser();
 		parser.setLanguage(bash);
 		return parser;
