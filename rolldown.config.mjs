@@ -1,6 +1,8 @@
-// Bundles the `loom` command into a few files: Node 20 spends most of a cold start resolving and loading the
-// hundreds of small modules of the SDKs and TypeBox, so one bundle (with lazy chunks for each SDK and the
-// screen) starts several times faster than the plain tsc output.
+// Bundles the `loom` command and the package's entry (`import … from "loom"`, dist/bundle/sdk.js) into a few files:
+// Node 20 spends most of a cold start resolving and loading the hundreds of small modules of the SDKs and TypeBox,
+// so one bundle (with lazy chunks for each SDK and the screen) starts several times faster than the plain tsc
+// output. The two entries share their chunks: the command's sessions are made by the same modules an SDK program
+// loads, and an extension's `import … from "loom"` is the entry module itself (one instance, whichever started).
 import { defineConfig } from "rolldown";
 
 /**
@@ -56,7 +58,7 @@ const inkNeverInCi = {
 };
 
 export default defineConfig({
-	input: { loom: "src/cli/main.ts" },
+	input: { loom: "src/cli/main.ts", sdk: "src/sdk/index.ts" },
 	platform: "node",
 	// Ink and React are bundled like everything else (loaded from node_modules, Node lexed every CommonJS
 	// module of React for its exports, half of the screen's start). Ink imports the React devtools only when
@@ -69,6 +71,9 @@ export default defineConfig({
 	// side effects, an import through a door is traced to the module that defines the name, so a door on the path of
 	// `loom --version` does not pull every module behind it into the chunks that load first.
 	treeshake: { moduleSideEffects: (id, external) => external || !/[\\/]src[\\/].+[\\/]index\.ts$/.test(id) },
+	// An entry exports what its source exports (the package's public names); chunks that leave their dependencies
+	// out (codeSplitting below) need the bundler free to export more from an entry than that.
+	preserveEntrySignatures: "allow-extension",
 	output: {
 		dir: "dist/bundle",
 		format: "esm",

@@ -15,7 +15,7 @@ it("runs every benchmark at smoke size and writes the JSON report", async () => 
 	const report = JSON.parse(readFileSync(out, "utf8"));
 	const names = new Set(report.results.map((r: { benchmark: string }) => r.benchmark));
 	expect([...names]).toEqual(
-		expect.arrayContaining(["startup", "screen ready", "loop overhead", "tool loop", "parallel tools", "streaming screen", "tool I/O", "long sessions", "grep", "file completion", "checkpoints", "sandbox", "language servers", "batch"]),
+		expect.arrayContaining(["startup", "sdk first prompt", "screen ready", "loop overhead", "tool loop", "parallel tools", "streaming screen", "tool I/O", "long sessions", "grep", "file completion", "checkpoints", "sandbox", "language servers", "batch"]),
 	);
 	for (const row of report.results) {
 		// Timings are positive; counts such as "frames over height" may rightly be 0.

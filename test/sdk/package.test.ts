@@ -1,6 +1,7 @@
 // The package as a user installs it: `npm pack`, then `npm ci` of the tarball into a new project without the
 // network (its dependencies come from npm's cache, which `npm ci` of this repository filled), then
-// `import { createAgentSession, SessionManager } from "loom"` by name, with types, without loading Ink or React.
+// `import { createAgentSession, SessionManager } from "loom"` by name, with types: the bundled entry, without
+// loading Ink or React.
 import { execFile } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -107,6 +108,28 @@ export async function open(): Promise<AgentSession> {
 void createAgentSession({ toolExecution: "sideways" });
 `;
 
+/** An extension in loom's home that hands the program what it imported from "loom". */
+const EXPOSE = `import * as loom from "loom";
+import type { ExtensionAPI } from "loom";
+export default function (_api: ExtensionAPI): void {
+	(globalThis as { extensionLoom?: unknown }).extensionLoom = loom;
+}
+`;
+
+const SHARED = `import * as loom from "loom";
+
+const { session } = await loom.createAgentSession({
+	sessionManager: loom.SessionManager.inMemory(),
+	provider: "openai",
+	model: "scripted",
+	baseUrl: process.env.SCRIPTED_BASE_URL,
+	apiKey: "test-key",
+});
+const theirs = globalThis.extensionLoom;
+console.log(JSON.stringify({ create: theirs.createAgentSession === loom.createAgentSession, session: session instanceof theirs.AgentSession, type: theirs.Type === loom.Type }));
+session.dispose();
+`;
+
 describe("the loom package", () => {
 	let project: string;
 	let files: string[];
@@ -125,7 +148,7 @@ describe("the loom package", () => {
 	}, 180_000);
 
 	it("holds the built entry, its declarations and the command, and no sources or tests", () => {
-		expect(files).toContain("dist/sdk/index.js");
+		expect(files).toContain("dist/bundle/sdk.js");
 		expect(files).toContain("dist/sdk/index.d.ts");
 		expect(files).toContain("bin/loom");
 		expect(files.filter((file) => /^(src|test|examples)\//.test(file))).toEqual([]);
@@ -142,12 +165,34 @@ describe("the loom package", () => {
 		const stdout = await sh(process.execPath, ["--import", "./record.mjs", "main.mjs"], project, env);
 
 		expect(JSON.parse(stdout)).toEqual({ ends: ["r"], answer: [{ type: "text", text: "It says alpha." }] });
-		const modules = readFileSync(loaded, "utf8").trim().split("\n");
-		expect(modules).toContain(`file://${join(project, "node_modules", "loom", "dist", "sdk", "index.js")}`);
-		expect(modules.filter((url) => /\/node_modules\/(ink|react|react-reconciler)\//.test(url))).toEqual([]);
-		expect(modules.filter((url) => url.includes("/dist/tui/"))).toEqual([]);
+		const modules = [...new Set(readFileSync(loaded, "utf8").trim().split("\n"))];
+		const loom = `file://${join(project, "node_modules", "loom", "dist")}/`;
+		expect(modules).toContain(`${loom}bundle/sdk.js`);
+		// The entry is the bundle (a few chunks), not the hundreds of modules of the plain build and the SDKs.
+		expect(modules.filter((url) => url.startsWith(loom) && !url.startsWith(`${loom}bundle/`))).toEqual([]);
+		expect(modules.filter((url) => /\/node_modules\/(ink|react|react-reconciler|openai|@sinclair)\//.test(url))).toEqual([]);
+		// Ink and React are inside the bundle too, in the screen's chunk: no loaded file holds React's element
+		// symbol or Ink's layout engine.
+		const files = modules.filter((url) => url.startsWith("file:")).map((url) => readFileSync(new URL(url), "utf8"));
+		expect(files.filter((text) => text.includes("react.transitional.element") || text.includes("yoga-layout"))).toEqual([]);
 		// No extension exists here, so the extension loader is not loaded either.
 		expect(modules.filter((url) => url.includes("/node_modules/jiti/"))).toEqual([]);
+	});
+
+	it("gives an extension's `import … from \"loom\"` the program's own functions and classes", async () => {
+		const home = join(project, ".loom-extended");
+		mkdirSync(join(home, "extensions"), { recursive: true });
+		writeFileSync(join(home, "extensions", "expose.ts"), EXPOSE);
+		writeFileSync(join(project, "shared.mjs"), SHARED);
+		server.enqueue({ text: "ok" });
+		const env = { PATH: process.env.PATH, HOME: project, LOOM_HOME: home, SCRIPTED_BASE_URL: server.openaiBaseUrl };
+		expect(JSON.parse(await sh(process.execPath, ["shared.mjs"], project, env))).toEqual({ create: true, session: true, type: true });
+	});
+
+	it("exports by name exactly what the SDK's source exports", async () => {
+		const names = JSON.parse(await sh(process.execPath, ["--input-type=module", "-e", 'console.log(JSON.stringify(Object.keys(await import("loom"))))'], project));
+		const source = Object.keys(await import("../../src/sdk/index.js"));
+		expect([...names].sort()).toEqual([...source].sort());
 	});
 
 	it("comes with type declarations a TypeScript project checks against", async () => {

@@ -7,6 +7,7 @@ import loopOverhead from "./loop-overhead.mjs";
 import lspDiagnostics from "./lsp-diagnostics.mjs";
 import parallelTools from "./parallel-tools.mjs";
 import screenReady from "./screen-ready.mjs";
+import sdkFirstPrompt from "./sdk-first-prompt.mjs";
 import sandbox from "./sandbox.mjs";
 import sessions from "./sessions.mjs";
 import startup from "./startup.mjs";
@@ -14,4 +15,4 @@ import streamingScreen from "./streaming-screen.mjs";
 import toolIo from "./tool-io.mjs";
 import toolLoop from "./tool-loop.mjs";
 
-export const benchmarks = [startup, screenReady, loopOverhead, toolLoop, parallelTools, streamingScreen, toolIo, sessions, grep, fileCompletion, checkpoints, sandbox, lspDiagnostics, batch];
+export const benchmarks = [startup, sdkFirstPrompt, screenReady, loopOverhead, toolLoop, parallelTools, streamingScreen, toolIo, sessions, grep, fileCompletion, checkpoints, sandbox, lspDiagnostics, batch];

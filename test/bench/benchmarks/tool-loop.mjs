@@ -2,23 +2,16 @@
 // warmed beside the model's first request). And a turn of bash calls — the model's answer parsed, `true` run,
 // the next request sent — measured at the scripted server as the time between two requests, loom beside Pi
 // 0.73.1 where Pi is installed (LOOM_BENCH_PI names its `pi`, else /tmp/pi or the PATH; skipped without it).
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { findOnPath } from "../../../dist/core/index.js";
 import { startScriptedModelServer } from "../../support/scripted-model-server.mjs";
 import { loomBin, ms, runProcess, summarize } from "../lib.mjs";
+import { piBin, writePiAgentDir } from "../pi.mjs";
 import { runProbe } from "../probes/run-probe.mjs";
 
 /** A quick model's first answer: the preload has this long. */
 const MODEL_MS = 300;
-
-function piBin() {
-	const given = process.env.LOOM_BENCH_PI;
-	if (given) return existsSync(given) ? given : undefined;
-	const local = "/tmp/pi/node_modules/.bin/pi";
-	return existsSync(local) ? local : findOnPath("pi", process.env.PATH ?? "");
-}
 
 /** One run of `turns` bash calls; the client time of each turn, from the requests' arrival times. */
 async function run(server, command, args, env, turns, cwd) {
@@ -75,11 +68,7 @@ export default {
 		try {
 			const pi = piBin();
 			const piDir = path.join(home, "pi");
-			if (pi) {
-				mkdirSync(piDir, { recursive: true });
-				const provider = { baseUrl: server.openaiBaseUrl, api: "openai-completions", apiKey: "k", compat: { supportsDeveloperRole: false, supportsReasoningEffort: false }, models: [{ id: "scripted" }] };
-				writeFileSync(path.join(piDir, "models.json"), JSON.stringify({ providers: { bench: provider } }));
-			}
+			if (pi) writePiAgentDir(piDir, server.openaiBaseUrl);
 			const cwd = path.join(home, "project");
 			mkdirSync(cwd, { recursive: true });
 			const ratios = [];
