@@ -63,12 +63,15 @@ export async function runSession(options: CliOptions, home: string, io: RunIo, v
 	// The screen loads while the session is assembled; without it, stdout is loom's alone before extensions load.
 	if (interactive) void import("../tui/index.js").then((tui) => tui.preloadScreen());
 	else consoleToStderr();
+	// What the first shell command needs loads once the screen is drawn, not beside its loading.
+	let screenDrawn = () => {};
+	const firstFrame = interactive ? new Promise<void>((resolve) => (screenDrawn = resolve)) : undefined;
 	let session: AgentSession;
 	try {
 		const sessionFile = await chooseSessionFile(options, home, io.cwd, { ...io, canAsk });
 		// Loaded here, not at the top: this is where the SDKs come in, and --help/--version never get this far.
 		const [{ createSession }, { stderrUi }] = await Promise.all([import("./create-session.js"), import("../sdk/index.js")]);
-		const setup = { options, settings, home, cwd: io.cwd, sessionFile, fork: options.fork !== undefined, ui: stderrUi(io.stderr), output };
+		const setup = { options, settings, home, cwd: io.cwd, sessionFile, fork: options.fork !== undefined, ui: stderrUi(io.stderr), output, preloadAfter: firstFrame };
 		let created: Awaited<ReturnType<typeof createSession>>;
 		try {
 			created = await createSession(setup);
@@ -103,20 +106,21 @@ export async function runSession(options: CliOptions, home: string, io: RunIo, v
 		if (interactive) {
 			const initialPrompt = [options.prompt.trim(), ...options.files.map((file) => mentionWord(file))].filter((part) => part !== "").join(" ");
 			// Without a home the screen keeps no prompt history.
-			return await runScreen(session, { initialPrompt, initialAttachments: input.attached, notify: settings.notify }, io, options.ephemeral ? undefined : home);
+			return await runScreen(session, { initialPrompt, initialAttachments: input.attached, notify: settings.notify, onFirstFrame: screenDrawn }, io, options.ephemeral ? undefined : home);
 		}
 		if (rpc) return await runRpc(session, io);
 		// A prompt template or skill named by the words is expanded as the screen would; other commands are refused.
 		const prompt = withWords(input, await printPrompt(session.commands, input.parts.words));
 		return await runPrint(session, prompt, options, io, output);
 	} finally {
+		screenDrawn();
 		session.dispose();
 		killAllBashProcesses();
 		await staleFoldersRemoved;
 	}
 }
 
-async function runScreen(session: AgentSession, first: Pick<InteractiveOptions, "initialPrompt" | "initialAttachments" | "notify">, io: RunIo, loomHome: string | undefined): Promise<number> {
+async function runScreen(session: AgentSession, first: Pick<InteractiveOptions, "initialPrompt" | "initialAttachments" | "notify" | "onFirstFrame">, io: RunIo, loomHome: string | undefined): Promise<number> {
 	// From a run's run_start until its run_end has been delivered (the session file and checkpoint complete).
 	let runEnded: Promise<void> | undefined;
 	let endRun = () => {};
@@ -153,6 +157,7 @@ async function runScreen(session: AgentSession, first: Pick<InteractiveOptions, 
 			initialPrompt: first.initialPrompt || undefined,
 			initialAttachments: first.initialAttachments,
 			notify: first.notify,
+			onFirstFrame: first.onFirstFrame,
 			env: io.env,
 			stdin: io.stdin,
 			stdout: io.stdout,

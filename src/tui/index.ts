@@ -27,6 +27,8 @@ export interface InteractiveOptions {
 	notify?: Settings["notify"];
 	/** For the "auto" notification's choice (default the process's). */
 	env?: NodeJS.ProcessEnv;
+	/** Called once the first frame is on the terminal and the keys typed before it have been read. */
+	onFirstFrame?: () => void;
 }
 
 
@@ -124,6 +126,8 @@ export async function runInteractive(session: SessionPort, options: InteractiveO
 			{ stdin, stdout, stderr, patchConsole: options.patchConsole ?? true, onFocus: ringing && ((focused) => ringing.setFocused(focused)) },
 		);
 		unmount = () => instance.unmount();
+		// Ink draws the first frame as it mounts; setImmediate comes after the poll that reads the keys typed meanwhile.
+		if (options.onFirstFrame) setImmediate(options.onFirstFrame);
 		if (exitRequested) instance.unmount();
 		await instance.waitUntilExit();
 	} finally {
