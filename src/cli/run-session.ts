@@ -59,7 +59,7 @@ export async function runSession(options: CliOptions, home: string, io: RunIo, v
 	if (options.outputSchema !== undefined && interactive) throw new UsageError("--output-schema is for print mode: add -p.");
 	let output: OutputCheck | undefined;
 	try {
-		output = options.outputSchema === undefined ? undefined : loadOutputSchema(options.outputSchema, io.cwd);
+		output = options.outputSchema === undefined ? undefined : await loadOutputSchema(options.outputSchema, io.cwd);
 	} catch (error) {
 		if (error instanceof OutputSchemaError) throw new UsageError(error.message);
 		throw error;
