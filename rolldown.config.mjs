@@ -57,6 +57,23 @@ const inkNeverInCi = {
 	},
 };
 
+/**
+ * Ink takes one function, throttle, from es-toolkit's compat entry: that entry also builds a lodash-like object of
+ * every function, which no tree-shaking can drop, and it was a third of what the screen loads before its first
+ * frame. The import is pointed at the function's own module (a build error says so if Ink's import changes).
+ */
+const inkThrottleOnly = {
+	name: "ink-throttle-only",
+	transform: {
+		filter: { id: /[\\/]ink[\\/]build[\\/]ink\.js$/ },
+		handler(code) {
+			const from = "import { throttle } from 'es-toolkit/compat';";
+			if (!code.includes(from)) this.error("Ink no longer imports throttle from es-toolkit/compat as rolldown.config.mjs expects: update the plugin.");
+			return code.replace(from, "import throttle from 'es-toolkit/compat/throttle';");
+		},
+	},
+};
+
 export default defineConfig({
 	input: { loom: "src/cli/main.ts", sdk: "src/sdk/index.ts" },
 	platform: "node",
@@ -66,7 +83,7 @@ export default defineConfig({
 	// module, and jiti (the extension loader) loads only when an extension exists and finds its own files at run
 	// time: both stay in node_modules.
 	external: ["react-devtools-core", /^@vscode\/tree-sitter-wasm(\/|$)/, /^jiti(\/|$)/],
-	plugins: [productionBuilds, yogaWithoutFetch, inkNeverInCi],
+	plugins: [productionBuilds, yogaWithoutFetch, inkNeverInCi, inkThrottleOnly],
 	// A folder's index.ts is its door: re-exports, and code of its own that runs nothing as it loads. Marked free of
 	// side effects, an import through a door is traced to the module that defines the name, so a door on the path of
 	// `loom --version` does not pull every module behind it into the chunks that load first.

@@ -131,6 +131,7 @@ export const PROCESS_TESTS = [
 	"test/tui/editor/shell-command.test.tsx",
 	"test/tui/shell-secrets-tmux.test.ts",
 	"test/tui/signal-exit-tmux.test.ts",
+	"test/tui/typed-ahead-tmux.test.ts",
 	"test/tui/terminal-handoff-tmux.test.ts",
 	"test/tui/screen/terminal-handoff.test.ts",
 	"test/core/ai/logins/plan-logins.test.ts",

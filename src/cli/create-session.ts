@@ -28,6 +28,8 @@ export interface SessionSetup {
 	files?: TextFileAccess;
 	/** --output-schema, compiled: the providers are asked for it and the system prompt says it. */
 	output?: OutputCheck;
+	/** The screen's first frame: the background loads for the first shell command wait for it. */
+	preloadAfter?: PromiseLike<unknown>;
 }
 
 export async function createSession(setup: SessionSetup): Promise<CreateAgentSessionResult> {
@@ -62,6 +64,7 @@ export async function createSession(setup: SessionSetup): Promise<CreateAgentSes
 			sandbox: options.sandbox,
 			ui,
 			files: setup.files,
+			preloadAfter: setup.preloadAfter,
 		}, CLI_WORDING);
 	} catch (error) {
 		if (error instanceof SessionOptionError) throw optionUsageError(error);

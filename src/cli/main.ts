@@ -4,8 +4,10 @@ import "./signals-first.js";
 import { createRequire } from "node:module";
 import { stderrLine } from "../core/index.js";
 import { EXIT, UsageError } from "./run-io.js";
+import { runsScreen } from "./runs-screen.js";
 import { parseArgs } from "./args.js";
 import { installProcessGuards } from "./termination.js";
+import { holdTypedKeys } from "./typed-ahead.js";
 
 const { version } = createRequire(import.meta.url)("../../package.json") as { version: string };
 
@@ -13,8 +15,10 @@ async function main(argv: string[]): Promise<number> {
 	try {
 		const parsed = parseArgs(argv, version);
 		if (parsed.kind === "exit") return parsed.code;
+		// From here the keys typed for the screen wait for it, however long it takes to load.
+		const typedAhead = runsScreen(parsed.options, process) ? holdTypedKeys(process.stdin) : undefined;
 		const { run } = await import("./run.js");
-		return await run(parsed.options, undefined, version);
+		return await run(parsed.options, undefined, version, typedAhead);
 	} catch (error) {
 		if (error instanceof UsageError) {
 			process.stderr.write(`${stderrLine(error.message)}(run loom --help for usage)\n`);

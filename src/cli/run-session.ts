@@ -16,18 +16,23 @@ import {
 } from "../core/index.js";
 import type { AgentSession, ProjectTrustGate } from "../core/index.js";
 import { EXIT, fail, type RunIo, InterruptedError, UsageError, consoleToStderr } from "./run-io.js";
+import { runsScreen } from "./runs-screen.js";
 import type { CliOptions } from "./args.js";
 import { loadOutputSchema, type OutputCheck, OutputSchemaError, runPrintMode, StdoutError, warningsToReport } from "./print/index.js";
 import { enterPhase } from "./termination.js";
 import { buildPromptInput, MAX_STDIN_BYTES, printPrompt, type PromptInput, readStdin, withWords } from "./prompt-input.js";
 import { askToFork, chooseSessionFile, sessionInUseMessage } from "./session-choice.js";
 import type { InteractiveOptions } from "../tui/index.js";
+import type { TypedAhead } from "./typed-ahead.js";
 
 /** How long a silent, open stdin is waited for before loom says what it is waiting for. */
 const STDIN_WAIT_MS = 3000;
 
-/** Returns the exit code. Usage errors are thrown as UsageError (exit 2) for main to report. */
-export async function runSession(options: CliOptions, home: string, io: RunIo, version: string): Promise<number> {
+/**
+ * Returns the exit code. Usage errors are thrown as UsageError (exit 2) for main to report. `typedAhead`: the keys
+ * typed since loom started, for the screen (or a question asked before it).
+ */
+export async function runSession(options: CliOptions, home: string, io: RunIo, version: string, typedAhead?: TypedAhead): Promise<number> {
 	let settings: Settings;
 	try {
 		settings = loadSettings(home);
@@ -39,7 +44,7 @@ export async function runSession(options: CliOptions, home: string, io: RunIo, v
 	if (options.command === "acp") return runAcp(options, settings, home, io, version);
 	// RPC mode reads commands from stdin, not a prompt.
 	const rpc = options.mode === "rpc";
-	const interactive = !options.print && options.mode === undefined && io.stdin.isTTY === true && io.stdout.isTTY === true;
+	const interactive = runsScreen(options, io);
 	const stdinText =
 		io.stdin.isTTY || rpc
 			? ""
@@ -54,7 +59,7 @@ export async function runSession(options: CliOptions, home: string, io: RunIo, v
 	if (options.outputSchema !== undefined && interactive) throw new UsageError("--output-schema is for print mode: add -p.");
 	let output: OutputCheck | undefined;
 	try {
-		output = options.outputSchema === undefined ? undefined : loadOutputSchema(options.outputSchema, io.cwd);
+		output = options.outputSchema === undefined ? undefined : await loadOutputSchema(options.outputSchema, io.cwd);
 	} catch (error) {
 		if (error instanceof OutputSchemaError) throw new UsageError(error.message);
 		throw error;
@@ -63,19 +68,23 @@ export async function runSession(options: CliOptions, home: string, io: RunIo, v
 	// The screen loads while the session is assembled; without it, stdout is loom's alone before extensions load.
 	if (interactive) void import("../tui/index.js").then((tui) => tui.preloadScreen());
 	else consoleToStderr();
+	// What the first shell command needs loads once the screen is up and has sat idle a moment, or once the first
+	// prompt's answer has begun: not beside the screen's loading, the first keys drawn, or the first request.
+	let startPreloads = () => {};
+	const screenSettled = interactive ? new Promise<void>((resolve) => (startPreloads = resolve)) : undefined;
 	let session: AgentSession;
 	try {
-		const sessionFile = await chooseSessionFile(options, home, io.cwd, { ...io, canAsk });
+		const sessionFile = await chooseSessionFile(options, home, io.cwd, { ...io, canAsk, typedAhead });
 		// Loaded here, not at the top: this is where the SDKs come in, and --help/--version never get this far.
 		const [{ createSession }, { stderrUi }] = await Promise.all([import("./create-session.js"), import("../sdk/index.js")]);
-		const setup = { options, settings, home, cwd: io.cwd, sessionFile, fork: options.fork !== undefined, ui: stderrUi(io.stderr), output };
+		const setup = { options, settings, home, cwd: io.cwd, sessionFile, fork: options.fork !== undefined, ui: stderrUi(io.stderr), output, preloadAfter: screenSettled };
 		let created: Awaited<ReturnType<typeof createSession>>;
 		try {
 			created = await createSession(setup);
 		} catch (error) {
 			// Another loom writes this session: the screen offers a fork; print mode says how to fork.
 			if (!(error instanceof SessionInUseError)) throw error;
-			if (!(interactive && (await askToFork(error, { ...io, canAsk })))) return fail(io, sessionInUseMessage(error));
+			if (!(interactive && (await askToFork(error, { ...io, canAsk, typedAhead })))) return fail(io, sessionInUseMessage(error));
 			created = await createSession({ ...setup, fork: true });
 		}
 		session = created.session;
@@ -103,20 +112,29 @@ export async function runSession(options: CliOptions, home: string, io: RunIo, v
 		if (interactive) {
 			const initialPrompt = [options.prompt.trim(), ...options.files.map((file) => mentionWord(file))].filter((part) => part !== "").join(" ");
 			// Without a home the screen keeps no prompt history.
-			return await runScreen(session, { initialPrompt, initialAttachments: input.attached, notify: settings.notify }, io, options.ephemeral ? undefined : home);
+			return await runScreen(session, { initialPrompt, initialAttachments: input.attached, notify: settings.notify, startPreloads, typedAhead: typedAhead && (() => typedAhead.release()) }, io, options.ephemeral ? undefined : home);
 		}
 		if (rpc) return await runRpc(session, io);
 		// A prompt template or skill named by the words is expanded as the screen would; other commands are refused.
 		const prompt = withWords(input, await printPrompt(session.commands, input.parts.words));
 		return await runPrint(session, prompt, options, io, output);
 	} finally {
+		startPreloads();
 		session.dispose();
 		killAllBashProcesses();
 		await staleFoldersRemoved;
 	}
 }
 
-async function runScreen(session: AgentSession, first: Pick<InteractiveOptions, "initialPrompt" | "initialAttachments" | "notify">, io: RunIo, loomHome: string | undefined): Promise<number> {
+/** After the screen's first frame, how long it is left to itself before the first shell command's loads start (no prompt running). */
+const PRELOAD_IDLE_MS = 500;
+
+interface ScreenStart extends Pick<InteractiveOptions, "initialPrompt" | "initialAttachments" | "notify" | "typedAhead"> {
+	/** Starts the loads the session holds back for the screen (createSession's preloadAfter). */
+	startPreloads(): void;
+}
+
+async function runScreen(session: AgentSession, first: ScreenStart, io: RunIo, loomHome: string | undefined): Promise<number> {
 	// From a run's run_start until its run_end has been delivered (the session file and checkpoint complete).
 	let runEnded: Promise<void> | undefined;
 	let endRun = () => {};
@@ -127,6 +145,8 @@ async function runScreen(session: AgentSession, first: Pick<InteractiveOptions, 
 				runEnded = undefined;
 				endRun();
 			}
+			// A prompt typed at once: its request goes first, the loads come beside the wait for the rest of the answer.
+			if (event.type === "message_update" || event.type === "run_end") first.startPreloads();
 		},
 		{ open: false },
 	);
@@ -153,6 +173,8 @@ async function runScreen(session: AgentSession, first: Pick<InteractiveOptions, 
 			initialPrompt: first.initialPrompt || undefined,
 			initialAttachments: first.initialAttachments,
 			notify: first.notify,
+			onFirstFrame: () => setTimeout(() => runEnded === undefined && first.startPreloads(), PRELOAD_IDLE_MS).unref(),
+			typedAhead: first.typedAhead,
 			env: io.env,
 			stdin: io.stdin,
 			stdout: io.stdout,

@@ -3,11 +3,15 @@
 import { errorMessage, formatCount, formatSize, loomHome, loomHomeProblem, resolveSessionArgument, SessionFileError, stripControls } from "../core/index.js";
 import type { CliOptions } from "./args.js";
 import { CLI_WORDING, EXIT, fail, type RunIo, UsageError } from "./run-io.js";
+import type { TypedAhead } from "./typed-ahead.js";
 
 const defaultIo = (): RunIo => ({ stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, env: process.env, cwd: process.cwd() });
 
-/** Returns the exit code. Usage errors are thrown as UsageError (exit 2) for main to report. */
-export async function run(options: CliOptions, io: RunIo = defaultIo(), version = "unknown"): Promise<number> {
+/**
+ * Returns the exit code. Usage errors are thrown as UsageError (exit 2) for main to report. `typedAhead`: the keys
+ * typed since loom started, held for the screen.
+ */
+export async function run(options: CliOptions, io: RunIo = defaultIo(), version = "unknown", typedAhead?: TypedAhead): Promise<number> {
 	const home = loomHome(io.env);
 	const homeProblem = loomHomeProblem(io.env);
 	if (homeProblem) throw new UsageError(homeProblem);
@@ -36,7 +40,7 @@ export async function run(options: CliOptions, io: RunIo = defaultIo(), version 
 		return options.command === "batch" ? runBatchCommand(options, io) : runWorkerCommand(options, io);
 	}
 	const { runSession } = await import("./run-session.js");
-	return runSession(options, home, options.worktree === undefined ? io : await inNewWorktree(options.worktree, home, io), version);
+	return runSession(options, home, options.worktree === undefined ? io : await inNewWorktree(options.worktree, home, io), version, typedAhead);
 }
 
 /** --worktree: the session's directory becomes the same place in a new worktree on a branch of its own, which stays after it. */

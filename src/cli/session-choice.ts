@@ -16,6 +16,7 @@ import {
 import type { SelectOptions, UiChoice } from "../core/index.js";
 import type { CliOptions } from "./args.js";
 import { CLI_WORDING, InterruptedError, UsageError } from "./run-io.js";
+import type { TypedAhead } from "./typed-ahead.js";
 
 export interface ChoiceIo {
 	stdin: NodeJS.ReadStream;
@@ -23,6 +24,8 @@ export interface ChoiceIo {
 	stderr: NodeJS.WriteStream;
 	/** The user may be asked (stdin is a terminal and is not carrying the prompt). */
 	canAsk: boolean;
+	/** The keys typed since loom started, held for the screen: a question asked first takes them. */
+	typedAhead?: TypedAhead;
 }
 
 /** The session file to continue or to fork (--fork), or undefined for a new session. */
@@ -66,6 +69,8 @@ export async function askToFork(error: SessionInUseError, io: ChoiceIo): Promise
 /** One question on the terminal before the screen is up: the answer, or undefined when dismissed; Ctrl+C interrupts. */
 async function askInTerminal<T>(select: SelectOptions, choices: readonly UiChoice<T>[], io: ChoiceIo): Promise<{ value: T } | undefined> {
 	const { pickInTerminal } = await import("../tui/index.js");
+	const typed = io.typedAhead?.release();
+	if (typed) io.stdin.unshift(typed);
 	const answer = await pickInTerminal(select, choices, io);
 	if (answer === "interrupted") throw new InterruptedError();
 	return answer === "dismissed" ? undefined : answer;

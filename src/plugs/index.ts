@@ -25,7 +25,7 @@ export { installHooks, listHooks, readSettingsHooks, replayHooks, type SettingsH
 export { LanguageServers, installLsp, runLspQuery, type LanguageServerSetting, type LspQuery, type LspSettings } from "./lsp/index.js";
 export { McpConfigError, configuredMcpCredentials, installMcp, runMcpLogin, serverToolPrefix } from "./mcp/index.js";
 export { PLAN_MODE_NOTE, PRESENT_PLAN_TOOL, installPlanMode, planSteps, presentedPlan } from "./plan/index.js";
-export { RuleError, configuredKeys, installApprovalPolicy, sandboxPathRules, secretMask } from "./policy/index.js";
+export { RuleError, configuredKeys, installApprovalPolicy, preloadShellParser, sandboxPathRules, secretMask } from "./policy/index.js";
 export { agentDirs, agentFiles, installResources, loadAgents, type AgentDefinition } from "./resources/index.js";
 export { Sandbox, hostAllowed, installSandbox, type SandboxOptions } from "./sandbox/index.js";
 export {

@@ -37,6 +37,7 @@ import {
 	configuredKeys,
 	configuredMcpCredentials,
 	installApprovalPolicy,
+	preloadShellParser,
 	installPlanMode,
 	secretMask,
 	installResources,
@@ -129,6 +130,12 @@ export interface CreateAgentSessionOptions extends ModelOptions {
 	 * sandbox modes unless these options give their own, and its instructions added to the system prompt.
 	 */
 	agent?: string;
+	/**
+	 * The loads that spare the first shell command its waits (the shell grammar the policy reads commands with, the
+	 * sandbox's probe, the process library) start once this settles; default: as the session is assembled. The screen
+	 * passes its first frame, which they must not slow.
+	 */
+	preloadAfter?: PromiseLike<unknown>;
 }
 
 /** What the install steps report. */
@@ -256,11 +263,16 @@ export async function assembleAgentSession(given: CreateAgentSessionOptions, wor
 		};
 		const installed = await install(session, { options, home, cwd, settings, tools, projectTrust, secrets, sandbox, languageServers, persists: manager.persists, subagents });
 		tools.checkChoice();
-		// The first command must not wait for the sandbox's probe or the process library: they load now, beside
-		// the model's first request.
+		// The first command must not wait for the shell grammar, the sandbox's probe or the process library: they load
+		// in the background, beside the model's first request.
 		if (session.tools.some((tool) => tool.shellCommand !== undefined)) {
-			sandbox.preload();
-			preloadCommandRunner();
+			const preload = () => {
+				preloadShellParser();
+				sandbox.preload();
+				preloadCommandRunner();
+			};
+			if (options.preloadAfter === undefined) preload();
+			else void Promise.resolve(options.preloadAfter).then(preload, preload);
 		}
 		if (projectTrust.status === "undecided" && projectTrust.pending.length > 0) {
 			session

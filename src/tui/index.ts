@@ -27,6 +27,10 @@ export interface InteractiveOptions {
 	notify?: Settings["notify"];
 	/** For the "auto" notification's choice (default the process's). */
 	env?: NodeJS.ProcessEnv;
+	/** Called once the first frame is on the terminal and the keys typed before it have been read. */
+	onFirstFrame?: () => void;
+	/** Takes the keys typed before the screen was up (read already, held): the editor takes them first, as typed. */
+	typedAhead?: () => string;
 }
 
 
@@ -121,9 +125,11 @@ export async function runInteractive(session: SessionPort, options: InteractiveO
 				historyFile: options.loomHome && promptHistoryPath(options.loomHome),
 				onDialog: ringing && ((title) => ringing.waiting(title)),
 			},
-			{ stdin, stdout, stderr, patchConsole: options.patchConsole ?? true, onFocus: ringing && ((focused) => ringing.setFocused(focused)) },
+			{ stdin, stdout, stderr, patchConsole: options.patchConsole ?? true, onFocus: ringing && ((focused) => ringing.setFocused(focused)), typedAhead: options.typedAhead?.() },
 		);
 		unmount = () => instance.unmount();
+		// Ink draws the first frame as it mounts; setImmediate comes after the poll that reads the keys typed meanwhile.
+		if (options.onFirstFrame) setImmediate(options.onFirstFrame);
 		if (exitRequested) instance.unmount();
 		await instance.waitUntilExit();
 	} finally {

@@ -14,6 +14,8 @@ export interface MountOptions {
 	patchConsole: boolean;
 	/** Told of each focus report the terminal sends (focus reporting on). */
 	onFocus?: (focused: boolean) => void;
+	/** Keys typed before the screen was up, read already. */
+	typedAhead?: string;
 }
 
 export interface MountedScreen {
@@ -21,10 +23,10 @@ export interface MountedScreen {
 	waitUntilExit(): Promise<unknown>;
 }
 
-export function mountScreen(props: AppProps, { onFocus, ...options }: MountOptions): MountedScreen {
+export function mountScreen(props: AppProps, { onFocus, typedAhead, ...options }: MountOptions): MountedScreen {
 	return render(createElement(App, props), {
 		...options,
-		stdin: withPasteFilter(options.stdin, onFocus),
+		stdin: withPasteFilter(options.stdin, onFocus, typedAhead),
 		exitOnCtrlC: false,
 		// Unthrottled: the screen limits its own renders (stream updates at most every 33 ms, the clock every
 		// 100 ms), and the transcript printer needs Ink to draw each committed frame at once (a deferred draw

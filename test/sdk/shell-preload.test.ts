@@ -10,7 +10,7 @@ async function fresh() {
 	const { createAgentSession } = await import("../../src/sdk/create-agent-session.js");
 	const { parseShell, shellParserRequested, shellParserWarmed } = await import("../../src/plugs/policy/shell-parse.js");
 	const { ScriptedUi } = await import("../support/scripted-ui.js");
-	const create = (tools?: string[]) => {
+	const create = (tools?: string[], preloadAfter?: Promise<unknown>) => {
 		const ws = workspace();
 		return createAgentSession({
 			cwd: ws.cwd,
@@ -22,6 +22,7 @@ async function fresh() {
 			sessionManager: SessionManager.inMemory(),
 			ui: new ScriptedUi({ interactive: false }),
 			...(tools ? { tools } : {}),
+			preloadAfter,
 		});
 	};
 	return { create, parseShell, shellParserRequested, shellParserWarmed };
@@ -38,6 +39,17 @@ describe("loading the shell grammar ahead of the first bash call", () => {
 		const { session } = await create();
 		expect(session.tools.map((tool) => tool.name)).toContain("bash");
 		expect(shellParserRequested()).toBe(true);
+		session.dispose();
+	});
+
+	it("waits for preloadAfter to settle (the screen's first frame), then starts", async () => {
+		const { create, shellParserRequested } = await fresh();
+		let drawn = () => {};
+		const { session } = await create(undefined, new Promise<void>((resolve) => (drawn = resolve)));
+		await new Promise((resolve) => setImmediate(resolve));
+		expect(shellParserRequested()).toBe(false);
+		drawn();
+		await vi.waitFor(() => expect(shellParserRequested()).toBe(true));
 		session.dispose();
 	});
 

@@ -3,7 +3,7 @@
 // the system prompt says the same for every model, and the answer is validated whatever the provider promised.
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
-import { Ajv, type ErrorObject } from "ajv";
+import type { Ajv as AjvType, ErrorObject } from "ajv";
 import type { OutputSchema } from "../../core/index.js";
 
 export interface OutputCheck {
@@ -22,7 +22,7 @@ export class OutputSchemaError extends Error {
 }
 
 /** Reads and compiles the schema in `file` (relative to `cwd`). */
-export function loadOutputSchema(file: string, cwd: string): OutputCheck {
+export async function loadOutputSchema(file: string, cwd: string): Promise<OutputCheck> {
 	let text: string;
 	try {
 		text = readFileSync(resolve(cwd, file), "utf8");
@@ -38,12 +38,16 @@ export function loadOutputSchema(file: string, cwd: string): OutputCheck {
 	return outputCheck(schema, file);
 }
 
-/** Compiles a schema given as a value (a batch task's outputSchema); `source` names it in errors. */
-export function outputCheck(schema: unknown, source: string): OutputCheck {
+/**
+ * Compiles a schema given as a value (a batch task's outputSchema); `source` names it in errors. Ajv is loaded
+ * here, on the one path that compiles a schema, not by every start that imports this module.
+ */
+export async function outputCheck(schema: unknown, source: string): Promise<OutputCheck> {
 	if (typeof schema !== "object" || schema === null || Array.isArray(schema)) throw new OutputSchemaError(source, "a JSON Schema is an object");
+	const { Ajv } = await import("ajv");
 	// Not strict: a schema written for another validator (unknown keywords, formats) still checks what ajv knows.
 	const ajv = new Ajv({ strict: false, allErrors: true, validateFormats: false });
-	let validate: ReturnType<Ajv["compile"]>;
+	let validate: ReturnType<AjvType["compile"]>;
 	try {
 		validate = ajv.compile(schema);
 	} catch (error) {

@@ -22,7 +22,6 @@ import { decide, type PolicyState, type Verdict } from "./decide.js";
 import { floorRefusal, policyConfig, type PolicySources } from "./policy-config.js";
 import { exactRules, parseRule } from "./rules.js";
 import { maskResult } from "./secrets.js";
-import { preloadShellParser } from "./shell-parse.js";
 
 export interface ApprovalPolicyOptions {
 	/** --approval, --allow, --deny. */
@@ -58,9 +57,6 @@ export function installApprovalPolicy(session: AgentSession, options: ApprovalPo
 	const workTree = repoRoot ?? cwd;
 	const ctx: PolicyContext = { cwd, home, repoRoot, workTree, realWorkTree: realPath(workTree) };
 	const state: PolicyState = { mode: config.mode, allow: config.allow, deny: config.deny, grants: [], disabledGuards: config.disabledGuards };
-
-	// The first bash call must not wait for the shell grammar to load: it loads now, beside the rest of the start.
-	if (session.tools.some((tool) => tool.shellCommand !== undefined)) preloadShellParser();
 
 	const report = (toolCallId: string, toolName: string, outcome: ApprovalOutcome, rules?: string[]) =>
 		session.reportApproval({ type: "tool_approval_resolved", toolCallId, toolName, outcome, ...(rules ? { rules } : {}) });

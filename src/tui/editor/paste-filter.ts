@@ -97,18 +97,41 @@ function splitInterrupts(text: string): string[] {
 }
 
 /**
- * `stdin` as Ink reads it (read() after "readable"), with every paste cleaned and the keys Ink misreads
- * rewritten, focus reports taken out (and told to `onFocus`); all else is the stream itself.
+ * Splits keys typed before the screen was up so each control key (Enter, Tab, Backspace, Ctrl+…) is a read of its
+ * own: they come in one read, and Ink reads the text of one read as one input, so "hi" and Enter typed at once would
+ * be one input, read as a paste rather than a prompt sent. (No terminal marks a paste then: bracketed paste was off.)
+ * A line feed is Enter: typed before loom put the terminal in raw mode, Enter reached it as one (Ctrl+J is rarer).
  */
-export function withPasteFilter(stdin: NodeJS.ReadStream, onFocus?: (focused: boolean) => void): NodeJS.ReadStream {
+function splitTypedKeys(text: string): string[] {
+	return text
+		.split(/([\u0000-\u001a\u001c-\u001f])/)
+		.filter((piece) => piece !== "")
+		.map((piece) => (piece === "\n" ? "\r" : piece));
+}
+
+/**
+ * `stdin` as Ink reads it (read() after "readable"), with every paste cleaned and the keys Ink misreads
+ * rewritten, focus reports taken out (and told to `onFocus`); all else is the stream itself. `typedAhead`: keys
+ * typed before the screen was up, read from `stdin` already: they are read first, key by key.
+ */
+export function withPasteFilter(stdin: NodeJS.ReadStream, onFocus?: (focused: boolean) => void, typedAhead = ""): NodeJS.ReadStream {
 	const filter = new PasteFilter(onFocus);
 	const pending: string[] = [];
+	// Back at the stream's front, so Ink's first read (on the "readable" this makes) takes them before later keys.
+	let ahead = typedAhead.length;
+	if (ahead > 0) stdin.unshift(typedAhead, "utf8");
 	// Ink calls read() until it returns null, so the pieces of one chunk all arrive in the same turn.
 	const read = (size?: number): string | null => {
 		if (pending.length > 0) return pending.shift()!;
 		const chunk: unknown = stdin.read(size);
 		if (chunk === null) return null;
-		const [first, ...rest] = splitInterrupts(filter.push(typeof chunk === "string" ? chunk : String(chunk)));
+		const text = typeof chunk === "string" ? chunk : String(chunk);
+		const typed = text.slice(0, ahead);
+		ahead -= typed.length;
+		const pieces = splitTypedKeys(filter.push(typed));
+		const later = text.slice(typed.length);
+		if (later !== "" || pieces.length === 0) pieces.push(...splitInterrupts(filter.push(later)));
+		const [first, ...rest] = pieces;
 		pending.push(...rest);
 		return first ?? "";
 	};

@@ -59,6 +59,13 @@ describe("withPasteFilter", () => {
 		expect(readAll(withPasteFilter(stdinOf(["ab\u0003cd"])))).toEqual(["ab", "\u0003", "cd"]);
 	});
 
+	it("reads keys typed before the screen was up first, each control key apart and a line feed as Enter, then the later keys as before", () => {
+		const chunks = ["ab\rcd"];
+		const stdin = { read: () => chunks.shift() ?? null, unshift: (text: string) => (chunks[0] = text + (chunks[0] ?? "")) } as unknown as NodeJS.ReadStream;
+		// Typed in line mode and read together: "hi", Enter (a line feed then), Tab, "x", an arrow key.
+		expect(readAll(withPasteFilter(stdin, undefined, "hi\n\tx\u001b[A"))).toEqual(["hi", "\r", "\t", "x\u001b[A", "ab\rcd"]);
+	});
+
 	it("keeps a paste whole, its line breaks included", () => {
 		expect(readAll(withPasteFilter(stdinOf([`${START}one\rtwo${END}`])))).toEqual([`${START}one\rtwo${END}`]);
 		expect(readAll(withPasteFilter(stdinOf(["one\rtwo"])))).toEqual(["one\rtwo"]);

@@ -1,0 +1,39 @@
+// The keys typed while the screen loads. From the moment loom knows it will draw the screen, the terminal is in
+// raw mode and loom reads what is typed: nothing is echoed over the screen to come, Enter stays Enter (not a line
+// ending for the terminal to hold the line until), and the keys wait here for the screen to take them.
+import { StringDecoder } from "node:string_decoder";
+
+export interface TypedAhead {
+	/** Stops reading and hands over what was typed; later keys stay in the terminal for the next reader. Once. */
+	release(): string;
+}
+
+/**
+ * Holds the keys typed on `stdin` (a terminal) until released. Ctrl+C is read as a key in raw mode: before the
+ * screen is up it stops loom as the signal the terminal would have sent does.
+ */
+export function holdTypedKeys(stdin: NodeJS.ReadStream, interrupt: () => void = () => process.kill(process.pid, "SIGINT")): TypedAhead {
+	const decoder = new StringDecoder("utf8");
+	let typed = "";
+	// Read on "readable", not "data": once this listener goes, what comes next stays in the stream for the next
+	// reader, and the stream is never paused (a pause lands a tick later and would stop the screen's own reading).
+	const onReadable = () => {
+		let chunk: Buffer | string | null;
+		while ((chunk = stdin.read() as Buffer | string | null) !== null) {
+			const text = typeof chunk === "string" ? chunk : decoder.write(chunk);
+			if (text.includes("\u0003")) interrupt();
+			else typed += text;
+		}
+	};
+	stdin.setRawMode(true);
+	stdin.on("readable", onReadable);
+	let released = false;
+	return {
+		release() {
+			if (released) return "";
+			released = true;
+			stdin.off("readable", onReadable);
+			return typed + decoder.end();
+		},
+	};
+}

@@ -1,0 +1,49 @@
+import { PassThrough } from "node:stream";
+import { describe, expect, it } from "vitest";
+import { holdTypedKeys } from "../../src/cli/typed-ahead.js";
+
+/** A terminal's stdin stand-in: a stream with setRawMode, recording the modes asked for. */
+function terminalInput() {
+	const stream = new PassThrough() as PassThrough & { setRawMode(mode: boolean): void; modes: boolean[] };
+	stream.modes = [];
+	stream.setRawMode = (mode) => void stream.modes.push(mode);
+	return stream;
+}
+
+const turn = () => new Promise((resolve) => setImmediate(resolve));
+
+describe("holdTypedKeys", () => {
+	it("puts the terminal in raw mode and hands over what was typed, a character cut between reads included", async () => {
+		const stdin = terminalInput();
+		const typed = holdTypedKeys(stdin as unknown as NodeJS.ReadStream, () => {});
+		expect(stdin.modes).toEqual([true]);
+		const euro = Buffer.from("€");
+		stdin.write(Buffer.concat([Buffer.from("hi "), euro.subarray(0, 1)]));
+		await turn();
+		stdin.write(Buffer.concat([euro.subarray(1), Buffer.from("\r")]));
+		await turn();
+		expect(typed.release()).toBe("hi €\r");
+		expect(typed.release()).toBe("");
+	});
+
+	it("leaves what comes after the release in the stream for the next reader", async () => {
+		const stdin = terminalInput();
+		const typed = holdTypedKeys(stdin as unknown as NodeJS.ReadStream, () => {});
+		stdin.write("early");
+		await turn();
+		expect(typed.release()).toBe("early");
+		stdin.write("late");
+		await turn();
+		expect(String(stdin.read())).toBe("late");
+	});
+
+	it("interrupts on Ctrl+C, as the terminal's own interrupt would before the screen is up", async () => {
+		const stdin = terminalInput();
+		let interrupted = 0;
+		const typed = holdTypedKeys(stdin as unknown as NodeJS.ReadStream, () => interrupted++);
+		stdin.write("ab\u0003");
+		await turn();
+		expect(interrupted).toBe(1);
+		typed.release();
+	});
+});

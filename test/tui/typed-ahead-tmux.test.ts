@@ -1,0 +1,71 @@
+// Keys typed while loom starts, in a real terminal (tmux): they wait for the screen and reach the editor as typed
+// (Enter included), nothing is echoed over the screen to come, and Ctrl+C still stops loom before the screen is up.
+import { existsSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { useLoomInTmux } from "../support/loom-in-tmux.js";
+import { count, hasTmux } from "../support/tmux-terminal.js";
+import { waitFor } from "../support/wait-for.js";
+
+/** An extension that holds the session's assembly (so the screen) until the file LOOM_TEST_GO exists. */
+const HOLDING_EXTENSION = `import { existsSync, writeFileSync } from "node:fs";
+export default async function () {
+	writeFileSync(process.env.LOOM_TEST_LOADING, "");
+	while (!existsSync(process.env.LOOM_TEST_GO)) await new Promise((resolve) => setTimeout(resolve, 20));
+}
+`;
+
+/** The text of the last user message of a Responses or Chat Completions request. */
+function promptOf(body: unknown): string {
+	const items = ((body as { input?: unknown[]; messages?: unknown[] }).input ?? (body as { messages?: unknown[] }).messages ?? []) as { role?: string; content?: unknown }[];
+	const content = items.filter((item) => item.role === "user").at(-1)?.content;
+	if (typeof content === "string") return content;
+	return ((content ?? []) as { text?: string }[]).map((part) => part.text ?? "").join("");
+}
+
+describe.skipIf(!hasTmux())("keys typed while loom starts (tmux)", () => {
+	const loom = useLoomInTmux("loom-typed-ahead");
+	const server = loom.server;
+
+	/** Starts loom held at its extension's load; resolves once it is loading, with the function that lets it go on. */
+	async function openHeld() {
+		const ws = loom.workspace();
+		const extension = join(ws.cwd, "holding.mjs");
+		writeFileSync(extension, HOLDING_EXTENSION);
+		const loading = join(ws.home, "loading");
+		const go = join(ws.home, "go");
+		const { terminal } = loom.open({ workspace: ws, args: ["-e", extension], env: { LOOM_TEST_LOADING: loading, LOOM_TEST_GO: go } });
+		await waitFor(() => existsSync(loading), Boolean, { what: "the extension to start loading" });
+		return { terminal, release: () => writeFileSync(go, "") };
+	}
+
+	it("sends a prompt typed with Enter the moment loom is started, before anything is drawn", async () => {
+		server.enqueue({ text: "Answer to the early prompt." });
+		const { terminal } = loom.open();
+		// Typed apart from Enter, as a person types, while loom (or even node) is still starting.
+		terminal.sendKeys("-l", "hi there");
+		terminal.sendKeys("Enter");
+		await terminal.waitForScreen((text) => text.includes("Answer to the early prompt."), "the answer");
+		expect(server.requests).toHaveLength(1);
+		expect(promptOf(server.requests[0].body)).toBe("hi there");
+	});
+
+	it("keeps keys typed while the session loads for the editor, echoing none of them above the screen", async () => {
+		const { terminal, release } = await openHeld();
+		terminal.sendKeys("-l", "draft-words");
+		release();
+		const screen = await terminal.waitForScreen((text) => text.includes("› draft-words"), "the typed words in the editor");
+		// Read by loom, not echoed by the terminal (an echo would stay above the screen): the editor's copy only.
+		expect(count(terminal.history(), "draft-words")).toBe(1);
+		expect(screen).not.toContain("Answer");
+		expect(server.requests).toHaveLength(0);
+	});
+
+	it("stops loom on Ctrl+C while the session loads, as the terminal's interrupt would (exit 130)", async () => {
+		const { terminal } = await openHeld();
+		terminal.sendKeys("C-c");
+		await terminal.waitForScreen((text) => text.includes("[loom exited with 130]"), "loom's exit");
+		// The history: the pane's "dead" line may have scrolled the first line off the screen.
+		expect(terminal.history()).toContain("loom: interrupted");
+	});
+});
