@@ -53,7 +53,7 @@ import {
 	LanguageServers,
 	runLspQuery,
 } from "../plugs/index.js";
-import { BUILTIN_TOOLS, createBuiltinTools, createUserCommandRunner, preloadCommandRunner, sessionProcessGroups, type TextFileAccess } from "../tools/index.js";
+import { BUILTIN_TOOLS, createBuiltinTools, createUserCommandRunner, sessionProcessGroups, type TextFileAccess } from "../tools/index.js";
 import { backgroundShellsFor, installBackgroundShells } from "./background-shells-command.js";
 import { type ModelOptions, modelChoice, namedModelChoice } from "./model-option.js";
 import { SessionManager } from "./session-manager.js";
@@ -256,12 +256,8 @@ export async function assembleAgentSession(given: CreateAgentSessionOptions, wor
 		};
 		const installed = await install(session, { options, home, cwd, settings, tools, projectTrust, secrets, sandbox, languageServers, persists: manager.persists, subagents });
 		tools.checkChoice();
-		// The first command must not wait for the sandbox's probe or the process library: they load now, beside
-		// the model's first request.
-		if (session.tools.some((tool) => tool.shellCommand !== undefined)) {
-			sandbox.preload();
-			preloadCommandRunner();
-		}
+		// The first command must not wait for the sandbox's probe: it runs now, beside the model's first request.
+		if (session.tools.some((tool) => tool.shellCommand !== undefined)) sandbox.preload();
 		if (projectTrust.status === "undecided" && projectTrust.pending.length > 0) {
 			session
 				.whenInteractive()
