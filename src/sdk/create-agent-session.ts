@@ -54,7 +54,7 @@ import {
 	LanguageServers,
 	runLspQuery,
 } from "../plugs/index.js";
-import { BUILTIN_TOOLS, createBuiltinTools, createUserCommandRunner, preloadCommandRunner, sessionProcessGroups, type TextFileAccess } from "../tools/index.js";
+import { BUILTIN_TOOLS, createBuiltinTools, createUserCommandRunner, sessionProcessGroups, type TextFileAccess } from "../tools/index.js";
 import { backgroundShellsFor, installBackgroundShells } from "./background-shells-command.js";
 import { type ModelOptions, modelChoice, namedModelChoice } from "./model-option.js";
 import { SessionManager } from "./session-manager.js";
@@ -132,8 +132,8 @@ export interface CreateAgentSessionOptions extends ModelOptions {
 	agent?: string;
 	/**
 	 * The loads that spare the first shell command its waits (the shell grammar the policy reads commands with, the
-	 * sandbox's probe, the process library) start once this settles; default: as the session is assembled. The screen
-	 * passes its first frame, which they must not slow.
+	 * sandbox's probe) start once this settles; default: as the session is assembled. The screen passes its first
+	 * frame, which they must not slow.
 	 */
 	preloadAfter?: PromiseLike<unknown>;
 }
@@ -263,13 +263,12 @@ export async function assembleAgentSession(given: CreateAgentSessionOptions, wor
 		};
 		const installed = await install(session, { options, home, cwd, settings, tools, projectTrust, secrets, sandbox, languageServers, persists: manager.persists, subagents });
 		tools.checkChoice();
-		// The first command must not wait for the shell grammar, the sandbox's probe or the process library: they load
-		// in the background, beside the model's first request.
+		// The first command must not wait for the shell grammar or the sandbox's probe: they load in the background,
+		// beside the model's first request.
 		if (session.tools.some((tool) => tool.shellCommand !== undefined)) {
 			const preload = () => {
 				preloadShellParser();
 				sandbox.preload();
-				preloadCommandRunner();
 			};
 			if (options.preloadAfter === undefined) preload();
 			else void Promise.resolve(options.preloadAfter).then(preload, preload);

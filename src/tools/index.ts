@@ -18,7 +18,7 @@ export { createFindTool, type FindToolInput } from "./find.js";
 export { MAX_GREP_FILE_BYTES, createGrepTool, type GrepToolInput, type GrepToolOptions } from "./grep.js";
 export { createLsTool, type LsToolInput } from "./ls.js";
 export { createLspTool, type LanguageServerQueries, type LspToolInput } from "./lsp.js";
-export { killAllBashProcesses, preloadCommandRunner, sessionProcessGroups } from "./run-command.js";
+export { killAllBashProcesses, sessionProcessGroups } from "./run-command.js";
 export { createReadTool, type ReadToolInput } from "./read.js";
 export type { TextFileAccess } from "./text-files.js";
 export { createTodoWriteTool, type TodoListPort, type TodoWriteInput } from "./todo-write.js";

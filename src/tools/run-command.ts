@@ -1,5 +1,7 @@
 // Runs one shell command in its own process group and settles promptly, whatever its children do.
-// execa is loaded with the first command: loom starts (its screen included) without compiling it.
+// Node's own spawn, without a process library: a tool loop runs a command a turn, and a library's option
+// normalising (a copy of the environment among it) costs milliseconds each time.
+import { type ChildProcess, spawn } from "node:child_process";
 import type { Readable } from "node:stream";
 import { type ConfineSpawn, ProcessGroupSet } from "../core/index.js";
 
@@ -45,14 +47,34 @@ export interface RunCommandOutcome {
 	aborted: boolean;
 }
 
-/** Why the shell did not start, without execa's echo of the command (a rejected long command would flood the model). */
-async function spawnFailure(child: ReturnType<typeof import("execa").execa>, options: RunCommandOptions): Promise<string> {
-	const result = await child;
-	if (result.code === "E2BIG") {
+/** Why the shell did not start, without an echo of the command (a rejected long command would flood the model). */
+function spawnFailure(error: NodeJS.ErrnoException | undefined, options: RunCommandOptions): string {
+	if (error?.code === "E2BIG") {
 		const kb = Math.round(Buffer.byteLength(options.command) / 1024);
 		return `The command is too long to run (${kb} KB; the system takes at most 128 KB in one command). Write long content with the write tool, or put the script in a file and run that.`;
 	}
-	return `Could not start ${options.shell}: ${result.originalMessage ?? result.code ?? "unknown error"}`;
+	return `Could not start ${options.shell}: ${error?.message ?? error?.code ?? "unknown error"}`;
+}
+
+/**
+ * Starts the shell: the child, or why it could not start. Node throws some failures (E2BIG) and emits the others
+ * (ENOENT, EACCES) on the next tick, with no pid in both cases.
+ */
+async function startShell(options: RunCommandOptions): Promise<ChildProcess> {
+	const spec = { command: options.shell, args: ["-c", options.command], cwd: options.cwd, env: options.env };
+	const launched = options.confine ? options.confine(spec) : spec;
+	let child: ChildProcess;
+	try {
+		child = spawn(launched.command, launched.args, { cwd: launched.cwd, env: launched.env, detached: true, stdio: ["ignore", "pipe", "pipe"] });
+	} catch (error) {
+		throw new Error(spawnFailure(error as NodeJS.ErrnoException, options));
+	}
+	if (child.pid !== undefined) return child;
+	const error = await new Promise<NodeJS.ErrnoException | undefined>((resolve) => {
+		child.once("error", resolve);
+		child.once("close", () => resolve(undefined));
+	});
+	throw new Error(spawnFailure(error, options));
 }
 
 /** After the shell exits, how long output may stay quiet before pipes held by background children are dropped. */
@@ -64,39 +86,12 @@ const SETTLE_AFTER_KILL_MS = 400;
 
 const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-let loadingExeca: Promise<typeof import("execa")> | undefined;
-
-/** Loads the process library in the background (a session with a shell tool, as it is assembled). */
-export function preloadCommandRunner(): void {
-	loadingExeca ??= import("execa");
-	loadingExeca.catch(() => {
-		loadingExeca = undefined;
-	});
-}
-
 export async function runCommand(options: RunCommandOptions): Promise<RunCommandOutcome> {
-	loadingExeca ??= import("execa");
-	const { execa } = await loadingExeca;
-	const spec = { command: options.shell, args: ["-c", options.command], cwd: options.cwd, env: options.env };
-	const launched = options.confine ? options.confine(spec) : spec;
-	const child = execa(launched.command, launched.args, {
-		cwd: launched.cwd,
-		env: launched.env,
-		detached: true,
-		stdin: "ignore",
-		stdout: "pipe",
-		stderr: "pipe",
-		buffer: false,
-		encoding: "buffer",
-		reject: false,
-		cleanup: false,
-	});
-	// The execa promise waits for every pipe to close, which a background child can delay forever; we settle on
-	// our own terms below and only keep it from becoming an unhandled rejection.
-	child.catch(() => {});
+	const child = await startShell(options);
+	// Errors after the start (a failed kill) are not the command's outcome; unheard, they would throw.
+	child.on("error", () => {});
 
-	const pid = child.pid;
-	if (pid === undefined) throw new Error(await spawnFailure(child, options));
+	const pid = child.pid!;
 	const groups = options.processGroups ?? commandProcessGroups;
 	groups.track(pid);
 

@@ -112,9 +112,35 @@ type PathValue = Pick<ShellWord, "path" | "pathStart">;
 /** A word, or a variable's value, known only when the line runs. */
 const UNKNOWN: PathValue = { pathStart: "" };
 
-/** Every command `source` would run. `home` expands `~` and `$HOME` in the words' paths. Rejects only when the parser cannot load. */
+/** Lines read lately, by home and line: a loop of calls often runs the same command again (tests, git status). */
+const recentLines = new Map<string, ShellLine>();
+const RECENT_LINES = 64;
+
+/**
+ * Every command `source` would run. `home` expands `~` and `$HOME` in the words' paths. Rejects only when the parser
+ * cannot load. The reading depends on nothing but the two, so a line read lately is answered from memory; the
+ * answer is frozen, being shared.
+ */
 export async function parseShell(source: string, home: string): Promise<ShellLine> {
-	return new LineReader(await loadParser(), home).read(source);
+	const key = `${home}\0${source}`;
+	const known = recentLines.get(key);
+	if (known) {
+		recentLines.delete(key);
+		recentLines.set(key, known);
+		return known;
+	}
+	const line = deepFreeze(new LineReader(await loadParser(), home).read(source));
+	recentLines.set(key, line);
+	if (recentLines.size > RECENT_LINES) recentLines.delete(recentLines.keys().next().value!);
+	return line;
+}
+
+function deepFreeze<T>(value: T): T {
+	if (typeof value === "object" && value !== null && !Object.isFrozen(value)) {
+		Object.freeze(value);
+		for (const inner of Object.values(value)) deepFreeze(inner);
+	}
+	return value;
 }
 
 interface Place {

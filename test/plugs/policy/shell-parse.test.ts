@@ -97,6 +97,17 @@ describe("commands of a line", () => {
 		expect((await parseShell("bash -c \"$CODE\"", HOME)).complete).toBe(false);
 		expect((await parseShell("ls && git status", HOME)).complete).toBe(true);
 	});
+
+	it("answers a line read lately from memory, frozen, and reads it again for another home", async () => {
+		const line = "cp ~/a.txt b && git status";
+		const first = await parseShell(line, HOME);
+		expect(await parseShell(line, HOME)).toBe(first);
+		expect(Object.isFrozen(first.commands[0].words[1])).toBe(true);
+		expect(() => (first.commands as unknown[]).push({})).toThrow(TypeError);
+		const elsewhere = await parseShell(line, "/home/bo");
+		expect(elsewhere.commands[0].words[1].path).toBe("/home/bo/a.txt");
+		expect(first.commands[0].words[1].path).toBe(`${HOME}/a.txt`);
+	});
 });
 
 describe("pipelines, background jobs, functions", () => {

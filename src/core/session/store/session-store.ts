@@ -1,5 +1,5 @@
 // One session's entries in memory, appended to its JSON Lines file as they happen (or kept in memory only).
-import { randomBytes, randomUUID } from "node:crypto";
+import { randomUUID } from "node:crypto";
 import { closeSync, mkdirSync, openSync, writeSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { type BranchEntry, type EntryPayload, SESSION_FORMAT_VERSION, type SessionEntry, SessionFileError, type SessionHeader } from "./session-entries.js";
@@ -276,9 +276,13 @@ export class SessionStore {
 		return entryId;
 	}
 
+	/**
+	 * Eight random hex digits: a UUID's first eight are random, and randomUUID draws from a pool Node keeps,
+	 * where randomBytes(4) asks the system each time (a tenth of a millisecond, twice a turn).
+	 */
 	private newEntryId(): string {
 		for (;;) {
-			const id = randomBytes(4).toString("hex");
+			const id = randomUUID().slice(0, 8);
 			if (!this.ids.has(id)) return id;
 		}
 	}
