@@ -185,9 +185,12 @@ async function searchNamedFiles(
 	signal: AbortSignal | undefined,
 ): Promise<boolean> {
 	const options = { maxFileBytes: MAX_GREP_FILE_BYTES, signal };
+	// The walk's rules are read while ripgrep runs.
+	const rules = ignoredFiles(scope.absolute);
+	rules.catch(() => undefined);
 	const pass = await ripgrepPass(rg, scope.absolute, text, { ...options, ignoreCase: params.ignoreCase === true });
 	if (!pass || signal?.aborted) return false;
-	const ignored = await ignoredFiles(scope.absolute);
+	const ignored = await rules;
 	const wanted = (path: string) => !ignored(path) && (!included || included(path));
 	/** Where the walk would have stopped: the file whose matches reached the limit. */
 	let last: string | undefined;

@@ -1,7 +1,8 @@
 // ripgrep, when it is on the PATH, as grep's fast first pass: it walks the tree in parallel, skipping what
 // .gitignore excludes, and names the files holding a piece of text every match must contain. grep then reads
 // only those, in the walk's order, with its own matcher and its own ignore rules, so what it finds is what the
-// Node walk finds (see grep.ts).
+// Node walk finds (see grep.ts). Files are searched as bytes (no transcoding of a UTF-16 file by its BOM), as
+// grep looks at a file's bytes for the text.
 import { spawn } from "node:child_process";
 import { findOnPath, walkOrder } from "../core/index.js";
 
@@ -55,6 +56,8 @@ function walkArgs(maxFileBytes: number): string[] {
 		"--no-ignore-parent",
 		"--no-config",
 		"--no-messages",
+		"--encoding",
+		"none",
 		"--glob",
 		"!.git",
 		"--max-filesize",

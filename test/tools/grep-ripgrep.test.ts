@@ -1,6 +1,7 @@
 // grep's first pass through ripgrep (when `rg` is on the PATH) finds what the Node walk finds: the same lines in
 // the same order, the same files left out (ignored at any level, re-included, dotfiles, .git, binary, over the
-// size limit, links), with every kind of pattern that has a piece of text to look for.
+// size limit, links), with every kind of pattern that has a piece of text to look for; a file is read as its
+// bytes, whatever mark it starts with.
 import { closeSync, ftruncateSync, openSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -28,6 +29,8 @@ const TREE = {
 	"src/x.tmp": "needle tmp\n",
 	"src/deep/y.ts": "const needle_7 = 7;\nline two\nneedle again\n",
 	"src/deep/.hidden/z.ts": "needle hidden folder\n",
+	// A UTF-16 byte-order mark before UTF-8 text: ripgrep would transcode the file and miss the text.
+	"marked.txt": Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from("needle after a UTF-16 mark\n")]),
 	"bin.dat": Buffer.concat([Buffer.from("needle "), Buffer.alloc(16, 0), Buffer.from(" binary")]),
 	"pkg/node_modules/dep/i.js": "needle in a dependency\n",
 	"pkg/.gitignore": "node_modules/\n",
@@ -69,7 +72,7 @@ describe.skipIf(rg === undefined)("grep through ripgrep", () => {
 		}
 		// ripgrep really answered (no fallback to the walk): its own pass names the files and the one too big.
 		const pass = await ripgrepPass(rg!, cwd, "needle", { ignoreCase: false, maxFileBytes: MAX_GREP_FILE_BYTES });
-		expect(pass).toMatchObject({ tooBig: ["huge.txt"], candidates: expect.arrayContaining(["a.txt", "src/deep/y.ts", "src/deep/.hidden/z.ts", "keep.log"]) });
+		expect(pass).toMatchObject({ tooBig: ["huge.txt"], candidates: expect.arrayContaining(["a.txt", "marked.txt", "src/deep/y.ts", "src/deep/.hidden/z.ts", "keep.log"]) });
 		// The walk does see files, so the comparison is not of two empty answers.
 		expect((await callTool(createGrepTool(cwd, { ripgrep: rg }), { pattern: "needle" })).details.matches).toBeGreaterThan(10);
 	});
