@@ -25,8 +25,13 @@ import { ripgrepFiles, ripgrepOnPath, ripgrepPass } from "./ripgrep.js";
 import { boundedOutput, compileGlob, SEARCH_RULE, type SearchScope, searchScope, walkScope } from "./search-scope.js";
 
 export const DEFAULT_GREP_LIMIT = 100;
-/** Larger files are not searched (named in the result instead): grep reads each file whole. */
+/**
+ * Larger files are not searched (grep reads each file whole); they are named in the result instead, unless they
+ * lack the text every match holds (LineMatcher.needle), which is looked for a piece at a time.
+ */
 export const MAX_GREP_FILE_BYTES = 16 * 1024 * 1024;
+/** Bytes read at a time when a file over the limit is looked through for the needle. */
+const SCAN_BYTES = 1024 * 1024;
 /** Files named at most in a note about files left out. */
 const NAMED_FILES = 5;
 
@@ -55,7 +60,7 @@ export interface GrepToolDetails {
 	truncated: boolean;
 }
 
-const description = `Search file contents: every line matching a regular expression (JavaScript syntax) or, with literal, a piece of text. Searches the files under path (default: the working directory), skipping what .gitignore excludes, binary files and files over ${formatSize(MAX_GREP_FILE_BYTES)}.
+const description = `Search file contents: every line matching a regular expression (JavaScript syntax) or, with literal, a piece of text. Searches the files under path (default: the working directory), skipping what .gitignore excludes, binary files and files over ${formatSize(MAX_GREP_FILE_BYTES)} (named when they may hold a match).
 Lines come back as path:line:text (context lines as path-line-text, "--" between groups). Returns at most limit matching lines (default ${DEFAULT_GREP_LIMIT}); lines over ${MAX_LINE_CHARS} characters are cut; the output is cut at ${DEFAULT_MAX_LINES} lines or ${DEFAULT_MAX_BYTES / 1024} KB.`;
 
 /** "TODO in src (*.ts) -i -C2": the pattern, where, and the options a row needs to tell calls apart. */
@@ -103,43 +108,83 @@ const SHARED_BYTES = 256 * 1024;
 let shared: Buffer | undefined;
 
 /**
- * A file's bytes (valid until the next call: only read, never kept), "too-big", or undefined when it cannot be
- * read as a regular file. A read that does not fill the shared buffer is the file's end (a regular file's read is
- * short only there); only a larger file is asked its size.
+ * `read` applied to the file opened for reading, or `failed` when it cannot be opened or read. Non-blocking: a
+ * FIFO put where a file was answers at once instead of holding the search.
  */
-function readFileBytes(absolute: string): Buffer | "too-big" | undefined {
+function readingFile<T>(absolute: string, read: (fd: number) => T, failed: T): T {
 	let fd: number;
 	try {
-		// Non-blocking: a FIFO put where a file was answers at once instead of holding the search.
 		fd = openSync(absolute, constants.O_RDONLY | constants.O_NONBLOCK);
 	} catch {
-		return undefined;
+		return failed;
 	}
 	try {
-		shared ??= Buffer.allocUnsafe(SHARED_BYTES);
-		const first = readSync(fd, shared, 0, SHARED_BYTES, 0);
-		if (first < SHARED_BYTES) return shared.subarray(0, first);
-		const stat = fstatSync(fd);
-		if (!stat.isFile()) return undefined;
-		if (stat.size > MAX_GREP_FILE_BYTES) return "too-big";
-		// What the file holds now up to the size it had: a file growing meanwhile is searched as it was.
-		return readAt(fd, 0, stat.size);
+		return read(fd);
 	} catch {
-		return undefined;
+		return failed;
 	} finally {
 		closeSync(fd);
 	}
 }
 
 /**
- * Reads one file and adds its matching lines; a file that cannot be read, or is binary, adds nothing. `relative`
- * is the file's path in the scope, shown (scope.show) only when the file contributes something.
+ * A file's bytes (valid until the next call: only read, never kept), "too-big", or undefined when it cannot be
+ * read as a regular file. A read that does not fill the shared buffer is the file's end (a regular file's read is
+ * short only there); only a larger file is asked its size.
  */
-function searchFile(state: GrepState, absolute: string, scope: SearchScope, relative: string, matcher: LineMatcher, params: GrepToolInput, limit: number): void {
+function readFileBytes(absolute: string): Buffer | "too-big" | undefined {
+	return readingFile<Buffer | "too-big" | undefined>(
+		absolute,
+		(fd) => {
+			shared ??= Buffer.allocUnsafe(SHARED_BYTES);
+			const first = readSync(fd, shared, 0, SHARED_BYTES, 0);
+			if (first < SHARED_BYTES) return shared.subarray(0, first);
+			const stat = fstatSync(fd);
+			if (!stat.isFile()) return undefined;
+			if (stat.size > MAX_GREP_FILE_BYTES) return "too-big";
+			// What the file holds now up to the size it had: a file growing meanwhile is searched as it was.
+			return readAt(fd, 0, stat.size);
+		},
+		undefined,
+	);
+}
+
+/**
+ * Whether a file's bytes hold `needle`, read a piece at a time (the pieces overlap by the needle's length less
+ * one); true when the file cannot be read through, so that it is named rather than passed over.
+ */
+function fileHolds(absolute: string, needle: Buffer): boolean {
+	return readingFile(
+		absolute,
+		(fd) => {
+			const buffer = Buffer.allocUnsafe(SCAN_BYTES + needle.length);
+			let kept = 0;
+			for (let position = 0; ; ) {
+				const read = readSync(fd, buffer, kept, SCAN_BYTES, position);
+				if (read === 0) return false;
+				position += read;
+				const filled = kept + read;
+				if (buffer.subarray(0, filled).indexOf(needle) !== -1) return true;
+				kept = Math.min(needle.length - 1, filled);
+				buffer.copy(buffer, 0, filled - kept, filled);
+			}
+		},
+		true,
+	);
+}
+
+/**
+ * Reads one file and adds its matching lines; a file that cannot be read, or is binary, adds nothing. `relative`
+ * is the file's path in the scope, shown (scope.show) only when the file contributes something. `holdsNeedle`:
+ * the file is known to hold matcher.needle (ripgrep found it), so one over the size limit is not looked through.
+ */
+function searchFile(state: GrepState, absolute: string, scope: SearchScope, relative: string, matcher: LineMatcher, params: GrepToolInput, limit: number, holdsNeedle = false): void {
 	const bytes = readFileBytes(absolute);
 	if (bytes === undefined) return;
 	if (bytes === "too-big") {
-		state.tooBig.push(scope.show(relative));
+		// Without the needle no line can match: the file counts as searched.
+		if (matcher.needle !== undefined && !holdsNeedle && !fileHolds(absolute, matcher.needle)) state.searched++;
+		else state.tooBig.push(scope.show(relative));
 		return;
 	}
 	state.searched++;
@@ -171,7 +216,9 @@ function resultNotes(state: GrepState, limit: number): string[] {
 
 /**
  * The files ripgrep names, read in the walk's order and filtered by the walk's own ignore rules; false when
- * ripgrep could not run (the caller walks instead).
+ * ripgrep could not run (the caller walks instead). With a needle (ripgrep's text, as bytes) ripgrep reads files
+ * of any size, and a candidate over the size limit is one the walk would name; without one ripgrep leaves such
+ * files out and names them itself.
  */
 async function searchNamedFiles(
 	rg: string,
@@ -184,7 +231,7 @@ async function searchNamedFiles(
 	limit: number,
 	signal: AbortSignal | undefined,
 ): Promise<boolean> {
-	const options = { maxFileBytes: MAX_GREP_FILE_BYTES, signal };
+	const options = { maxFileBytes: matcher.needle === undefined ? MAX_GREP_FILE_BYTES : undefined, signal };
 	const pass = await ripgrepPass(rg, scope.absolute, text, { ...options, ignoreCase: params.ignoreCase === true });
 	if (!pass || signal?.aborted) return false;
 	const ignored = await ignoredFiles(scope.absolute);
@@ -193,17 +240,19 @@ async function searchNamedFiles(
 	let last: string | undefined;
 	for (const path of pass.candidates) {
 		if (!wanted(path)) continue;
-		searchFile(state, join(scope.absolute, path), scope, path, matcher, params, limit);
+		searchFile(state, join(scope.absolute, path), scope, path, matcher, params, limit, true);
 		if (state.matches >= limit) {
 			last = path;
 			break;
 		}
 	}
 	const beforeStop = (path: string) => last === undefined || walkOrder(path, last) <= 0;
+	/** Candidates over the size limit: ripgrep read them, the walk names them instead. */
+	const namedBig = state.tooBig.length;
 	for (const path of pass.tooBig) if (wanted(path) && beforeStop(path)) state.tooBig.push(scope.show(path));
 	// The files the walk would have read: all of them unless a glob or the limit leaves some out.
 	const files = included || last !== undefined ? await ripgrepFiles(rg, scope.absolute, options) : undefined;
-	state.searched = files ? files.filter((path) => wanted(path) && beforeStop(path)).length : pass.searched;
+	state.searched = (files ? files.filter((path) => wanted(path) && beforeStop(path)).length : pass.searched) - namedBig;
 	return true;
 }
 

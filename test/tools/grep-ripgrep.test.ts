@@ -1,7 +1,8 @@
 // grep's first pass through ripgrep (when `rg` is on the PATH) finds what the Node walk finds: the same lines in
 // the same order, the same files left out (ignored at any level, re-included, dotfiles, .git, binary, over the
-// size limit, links), with every kind of pattern that has a piece of text to look for.
-import { closeSync, ftruncateSync, openSync, symlinkSync } from "node:fs";
+// size limit, links), with every kind of pattern that has a piece of text to look for; a file is read as its
+// bytes, whatever mark it starts with.
+import { closeSync, ftruncateSync, openSync, symlinkSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { MAX_GREP_FILE_BYTES, createGrepTool } from "../../src/tools/index.js";
@@ -28,6 +29,8 @@ const TREE = {
 	"src/x.tmp": "needle tmp\n",
 	"src/deep/y.ts": "const needle_7 = 7;\nline two\nneedle again\n",
 	"src/deep/.hidden/z.ts": "needle hidden folder\n",
+	// A UTF-16 byte-order mark before UTF-8 text: ripgrep would transcode the file and miss the text.
+	"marked.txt": Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from("needle after a UTF-16 mark\n")]),
 	"bin.dat": Buffer.concat([Buffer.from("needle "), Buffer.alloc(16, 0), Buffer.from(" binary")]),
 	"pkg/node_modules/dep/i.js": "needle in a dependency\n",
 	"pkg/.gitignore": "node_modules/\n",
@@ -40,6 +43,7 @@ const PARAMS: Record<string, unknown>[] = [
 	{ pattern: "(const )?needle_[0-9]" },
 	{ pattern: "needle", glob: "*.ts" },
 	{ pattern: "needle", glob: "src/**/*.txt" },
+	{ pattern: "needle", glob: "*.txt" },
 	{ pattern: "needle", context: 1 },
 	{ pattern: "needle", limit: 3 },
 	{ pattern: "needle", path: "src" },
@@ -53,10 +57,13 @@ describe.skipIf(rg === undefined)("grep through ripgrep", () => {
 	it("returns what the Node walk returns, for every kind of pattern, filter and limit", async () => {
 		const cwd = projectTree(TREE);
 		symlinkSync("a.txt", join(cwd, "link.txt"));
-		// Over the size limit: sparse, so nothing is written.
-		const big = openSync(join(cwd, "huge.txt"), "w");
-		ftruncateSync(big, MAX_GREP_FILE_BYTES + 1);
-		closeSync(big);
+		// Over the size limit, sparse: huge.txt holds nothing (so no match), huge-needle.txt the text (so it is named).
+		for (const [name, text] of [["huge.txt", ""], ["huge-needle.txt", "needle in a huge file\n"]] as const) {
+			const big = openSync(join(cwd, name), "w");
+			writeSync(big, text);
+			ftruncateSync(big, MAX_GREP_FILE_BYTES + 1);
+			closeSync(big);
+		}
 		for (const params of PARAMS) {
 			const walked = await callTool(createGrepTool(cwd, { ripgrep: false }), params);
 			const ripgrep = await callTool(createGrepTool(cwd, { ripgrep: rg }), params);
@@ -67,9 +74,17 @@ describe.skipIf(rg === undefined)("grep through ripgrep", () => {
 			expect(rest).toEqual(walkedRest);
 			if (!walked.details.limitReached) expect(searched).toBe(walkedSearched);
 		}
-		// ripgrep really answered (no fallback to the walk): its own pass names the files and the one too big.
-		const pass = await ripgrepPass(rg!, cwd, "needle", { ignoreCase: false, maxFileBytes: MAX_GREP_FILE_BYTES });
-		expect(pass).toMatchObject({ tooBig: ["huge.txt"], candidates: expect.arrayContaining(["a.txt", "src/deep/y.ts", "src/deep/.hidden/z.ts", "keep.log"]) });
+		// ripgrep really answered (no fallback to the walk): its own pass names the files, and those too big when
+		// given the limit (without it, it reads them).
+		const candidates = expect.arrayContaining(["a.txt", "marked.txt", "src/deep/y.ts", "src/deep/.hidden/z.ts", "keep.log"]);
+		const limited = await ripgrepPass(rg!, cwd, "needle", { ignoreCase: false, maxFileBytes: MAX_GREP_FILE_BYTES });
+		expect(limited).toMatchObject({ tooBig: ["huge-needle.txt", "huge.txt"], candidates });
+		expect(limited!.candidates).not.toContain("huge-needle.txt");
+		const whole = await ripgrepPass(rg!, cwd, "needle", { ignoreCase: false });
+		expect(whole).toMatchObject({ tooBig: [], candidates: expect.arrayContaining(["huge-needle.txt"]) });
+		expect(whole!.searched).toBe(limited!.searched + 2);
+		// The note names the huge file that holds the text, and only it.
+		expect((await callTool(createGrepTool(cwd, { ripgrep: rg }), { pattern: "needle" })).text).toMatch(/\[Not searched, over 16\.0 MB: huge-needle\.txt\. /);
 		// The walk does see files, so the comparison is not of two empty answers.
 		expect((await callTool(createGrepTool(cwd, { ripgrep: rg }), { pattern: "needle" })).details.matches).toBeGreaterThan(10);
 	});

@@ -1,6 +1,6 @@
 // The grep tool on real files: what matches and how lines come back, what is not searched, the limits and
 // their notes, and its errors.
-import { closeSync, ftruncateSync, openSync } from "node:fs";
+import { closeSync, ftruncateSync, openSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { createGrepTool, MAX_GREP_FILE_BYTES } from "../../src/tools/index.js";
@@ -19,6 +19,14 @@ const SOURCE = {
 
 // The Node walk: the first pass through ripgrep is compared with it in grep-ripgrep.test.ts.
 const grep = (cwd: string, params: Record<string, unknown>, signal?: AbortSignal) => callTool(createGrepTool(cwd, { ripgrep: false }), params, signal);
+
+/** A sparse file one byte over the size limit, holding `text` at `at` if given. */
+function bigFile(path: string, content?: { at: number; text: string }): void {
+	const fd = openSync(path, "w");
+	if (content) writeSync(fd, content.text, content.at);
+	ftruncateSync(fd, MAX_GREP_FILE_BYTES + 1);
+	closeSync(fd);
+}
 
 describe("grep", () => {
 	it("returns path:line:text for each matching line, skipping what .gitignore excludes", async () => {
@@ -76,14 +84,20 @@ describe("grep", () => {
 		expect(many.text).toContain("[Output cut at 2000 lines: 2000 of 3000 lines shown. Narrow the pattern, path or glob, or lower limit.]");
 	});
 
-	it("searches one file when path names a file, and skips binary files and files over the size limit, naming the latter", async () => {
-		const cwd = projectTree({ "one.txt": "needle\n", "blob.bin": Buffer.from([0x6e, 0x65, 0x65, 0x64, 0x6c, 0x65, 0, 1, 2]), "huge.log.txt": "" });
-		const fd = openSync(join(cwd, "huge.log.txt"), "r+");
-		ftruncateSync(fd, MAX_GREP_FILE_BYTES + 1);
-		closeSync(fd);
+	it("searches one file when path names a file, and skips binary files and files over the size limit, naming those that may hold a match", async () => {
+		const cwd = projectTree({ "one.txt": "needle\n", "blob.bin": Buffer.from([0x6e, 0x65, 0x65, 0x64, 0x6c, 0x65, 0, 1, 2]) });
+		// Over the size limit, sparse: huge.log.txt holds nothing; huge.txt holds the text across two of the pieces it is read in.
+		bigFile(join(cwd, "huge.log.txt"));
+		bigFile(join(cwd, "huge.txt"), { at: 1024 * 1024 - 3, text: "needle" });
 		expect((await grep(cwd, { pattern: "needle", path: "one.txt" })).text).toBe("one.txt:1:needle");
-		const { text } = await grep(cwd, { pattern: "needle" });
-		expect(text).toBe("one.txt:1:needle\n\n[Not searched, over 16.0 MB: huge.log.txt. Search them with bash (grep) if needed.]");
+		const { text, details } = await grep(cwd, { pattern: "needle" });
+		expect(text).toBe("one.txt:1:needle\n\n[Not searched, over 16.0 MB: huge.txt. Search them with bash (grep) if needed.]");
+		// huge.log.txt lacks the text every match holds: it was looked through, so it counts as searched.
+		expect(details).toMatchObject({ matches: 1, searched: 3 });
+		// Without such a text (any case, an alternation) a file over the limit may match: each is named.
+		const named = "one.txt:1:needle\n\n[Not searched, over 16.0 MB: huge.log.txt, huge.txt. Search them with bash (grep) if needed.]";
+		expect((await grep(cwd, { pattern: "NEEDLE", ignoreCase: true })).text).toBe(named);
+		expect((await grep(cwd, { pattern: "needle|absent" })).text).toBe(named);
 	});
 
 	it("finds text as the decoded file reads, whatever its bytes: multibyte text, and U+FFFD where bytes are not UTF-8", async () => {
