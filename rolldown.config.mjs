@@ -1,6 +1,8 @@
 // Bundles the `loom` command into a few files: Node 20 spends most of a cold start resolving and loading the
 // hundreds of small modules of the SDKs and TypeBox, so one bundle (with lazy chunks for each SDK and the
 // screen) starts several times faster than the plain tsc output.
+import path from "node:path";
+import { fileURLToPath } from "node:url";
 import { defineConfig } from "rolldown";
 
 /**
@@ -55,6 +57,39 @@ const inkNeverInCi = {
 	},
 };
 
+/**
+ * Ink builds every frame from scratch, cell by cell, though while an answer streams nearly all its rows are the
+ * rows of the frame before. Its renderer gets Ink's own Output class with a cache of built rows in front
+ * (src/tui/screen/row-cached-output.ts): the same frames, at a fraction of the cost. A build error says so if
+ * Ink's renderer no longer imports that class as expected.
+ */
+let inkOutputReplaced = false;
+const inkRowCache = {
+	name: "ink-row-cache",
+	buildStart() {
+		inkOutputReplaced = false;
+	},
+	resolveId: {
+		filter: { id: /^\.\/output\.js$/ },
+		handler(source, importer) {
+			if (!importer || !/[\\/]ink[\\/]build[\\/]renderer\.js$/.test(importer)) return null;
+			inkOutputReplaced = true;
+			return `\0ink-output:${path.join(path.dirname(importer), "output.js")}`;
+		},
+	},
+	load: {
+		filter: { id: /^\0ink-output:/ },
+		handler(id) {
+			const original = id.slice("\0ink-output:".length);
+			const cache = fileURLToPath(new URL("./src/tui/screen/row-cached-output.ts", import.meta.url));
+			return `import Output from ${JSON.stringify(original)};\nimport { rowCachedOutput } from ${JSON.stringify(cache)};\nexport default rowCachedOutput(Output);\n`;
+		},
+	},
+	buildEnd() {
+		if (!inkOutputReplaced) this.error("Ink's renderer no longer imports ./output.js as rolldown.config.mjs expects: update the ink-row-cache plugin.");
+	},
+};
+
 export default defineConfig({
 	input: { loom: "src/cli/main.ts" },
 	platform: "node",
@@ -64,7 +99,7 @@ export default defineConfig({
 	// module, and jiti (the extension loader) loads only when an extension exists and finds its own files at run
 	// time: both stay in node_modules.
 	external: ["react-devtools-core", /^@vscode\/tree-sitter-wasm(\/|$)/, /^jiti(\/|$)/],
-	plugins: [productionBuilds, yogaWithoutFetch, inkNeverInCi],
+	plugins: [productionBuilds, yogaWithoutFetch, inkNeverInCi, inkRowCache],
 	// A folder's index.ts is its door: re-exports, and code of its own that runs nothing as it loads. Marked free of
 	// side effects, an import through a door is traced to the module that defines the name, so a door on the path of
 	// `loom --version` does not pull every module behind it into the chunks that load first.
