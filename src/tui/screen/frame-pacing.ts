@@ -6,8 +6,8 @@
 export const RENDER_INTERVAL_MS = 33;
 /** Under a fast stream, one update per this many ms (~12 per second): below the clock's tick, which rides along. */
 export const FAST_STREAM_INTERVAL_MS = 80;
-/** Streamed characters a second (about 1,000 tokens) from which a stream is fast. */
-export const FAST_STREAM_CHARS_PER_SECOND = 4000;
+/** Streamed characters a second (about 500 tokens; a model at reading speed sends a tenth of that) from which a stream is fast. */
+export const FAST_STREAM_CHARS_PER_SECOND = 2000;
 
 /**
  * The wait before the next frame, from the characters streamed in the window the last frame closed (`windowMs`
