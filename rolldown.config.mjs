@@ -1,7 +1,6 @@
 // Bundles the `loom` command into a few files: Node 20 spends most of a cold start resolving and loading the
 // hundreds of small modules of the SDKs and TypeBox, so one bundle (with lazy chunks for each SDK and the
 // screen) starts several times faster than the plain tsc output.
-import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "rolldown";
 
@@ -58,35 +57,46 @@ const inkNeverInCi = {
 };
 
 /**
- * Ink builds every frame from scratch, cell by cell, though while an answer streams nearly all its rows are the
- * rows of the frame before. Its renderer gets Ink's own Output class with a cache of built rows in front
- * (src/tui/screen/row-cached-output.ts): the same frames, at a fraction of the cost. A build error says so if
- * Ink's renderer no longer imports that class as expected.
+ * Ink builds every frame from scratch: each row cut into styled cells and joined again, each node's text
+ * measured and sanitised again, though while an answer streams nearly all of a frame is the frame before.
+ * Ink's own functions are put behind caches where Ink imports them (src/tui/screen/row-cached-output.ts,
+ * memoized-text.ts): the same frames, at a fraction of the cost. A build error says so if Ink no longer
+ * imports one of them as expected.
  */
-let inkOutputReplaced = false;
-const inkRowCache = {
-	name: "ink-row-cache",
+const inkCaches = [
+	{ importer: /[\\/]ink[\\/]build[\\/]renderer\.js$/, source: "./output.js", module: "row-cached-output.ts", wrap: "rowCachedOutput" },
+	{ importer: /[\\/]ink[\\/]build[\\/]render-node-to-output\.js$/, source: "widest-line", module: "memoized-text.ts", wrap: "memoizedText" },
+	{ importer: /[\\/]ink[\\/]build[\\/]squash-text-nodes\.js$/, source: "./sanitize-ansi.js", module: "memoized-text.ts", wrap: "memoizedText" },
+];
+const cachedInk = new Set();
+const inkWithCaches = {
+	name: "ink-with-caches",
 	buildStart() {
-		inkOutputReplaced = false;
+		cachedInk.clear();
 	},
 	resolveId: {
-		filter: { id: /^\.\/output\.js$/ },
-		handler(source, importer) {
-			if (!importer || !/[\\/]ink[\\/]build[\\/]renderer\.js$/.test(importer)) return null;
-			inkOutputReplaced = true;
-			return `\0ink-output:${path.join(path.dirname(importer), "output.js")}`;
+		filter: { id: /^(\.\/output\.js|widest-line|\.\/sanitize-ansi\.js)$/ },
+		async handler(source, importer) {
+			const index = inkCaches.findIndex((cache) => cache.source === source && importer !== undefined && cache.importer.test(importer));
+			if (index === -1) return null;
+			const original = await this.resolve(source, importer, { skipSelf: true });
+			if (!original) return null;
+			cachedInk.add(index);
+			return `\0ink-cache:${index}:${original.id}`;
 		},
 	},
 	load: {
-		filter: { id: /^\0ink-output:/ },
+		filter: { id: /^\0ink-cache:/ },
 		handler(id) {
-			const original = id.slice("\0ink-output:".length);
-			const cache = fileURLToPath(new URL("./src/tui/screen/row-cached-output.ts", import.meta.url));
-			return `import Output from ${JSON.stringify(original)};\nimport { rowCachedOutput } from ${JSON.stringify(cache)};\nexport default rowCachedOutput(Output);\n`;
+			const [, index, original] = /^\0ink-cache:(\d+):(.*)$/s.exec(id);
+			const cache = inkCaches[Number(index)];
+			const wrapper = fileURLToPath(new URL(`./src/tui/screen/${cache.module}`, import.meta.url));
+			return `import original from ${JSON.stringify(original)};\nimport { ${cache.wrap} } from ${JSON.stringify(wrapper)};\nexport default ${cache.wrap}(original);\n`;
 		},
 	},
 	buildEnd() {
-		if (!inkOutputReplaced) this.error("Ink's renderer no longer imports ./output.js as rolldown.config.mjs expects: update the ink-row-cache plugin.");
+		const missing = inkCaches.filter((_, index) => !cachedInk.has(index));
+		if (missing.length > 0) this.error(`Ink no longer imports ${missing.map((cache) => cache.source).join(", ")} as rolldown.config.mjs expects: update the ink-with-caches plugin.`);
 	},
 };
 
@@ -99,7 +109,7 @@ export default defineConfig({
 	// module, and jiti (the extension loader) loads only when an extension exists and finds its own files at run
 	// time: both stay in node_modules.
 	external: ["react-devtools-core", /^@vscode\/tree-sitter-wasm(\/|$)/, /^jiti(\/|$)/],
-	plugins: [productionBuilds, yogaWithoutFetch, inkNeverInCi, inkRowCache],
+	plugins: [productionBuilds, yogaWithoutFetch, inkNeverInCi, inkWithCaches],
 	// A folder's index.ts is its door: re-exports, and code of its own that runs nothing as it loads. Marked free of
 	// side effects, an import through a door is traced to the module that defines the name, so a door on the path of
 	// `loom --version` does not pull every module behind it into the chunks that load first.

@@ -2,7 +2,7 @@
 // row of text is cut into styled characters, laid into a grid of cells and joined again, even when the row is
 // the same as in the frame before (while an answer streams, all its rows but the last are). A row's text
 // depends only on the writes that reach that row, so the row is built by Ink's own class once and reused while
-// those writes are the same. The bundle puts this in place of Ink's class (rolldown.config.mjs).
+// those writes are the same. The bundle puts this in place of Ink's class (rolldown.config.mjs, ink-with-caches).
 
 export type LineTransformer = (line: string, index: number) => string;
 
