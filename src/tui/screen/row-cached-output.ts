@@ -19,6 +19,9 @@ export type FrameOutputClass = new (options: { width: number; height: number }) 
 /** Rows kept at most; the cache starts again empty beyond (a long stream keeps making new rows). */
 const MAX_CACHED_ROWS = 2000;
 
+/** Text Ink draws as it is, one column a character: printable ASCII. */
+const PLAIN = /^[\x20-\x7e]*$/;
+
 /** Separates the parts of a row's key: no terminal text holds this character. */
 const SEPARATOR = "\u0000";
 
@@ -38,6 +41,10 @@ export function rowCachedOutput(Base: FrameOutputClass): FrameOutputClass {
 
 	/** One row as Ink builds it from the given writes (x and the line already transformed), in their order. */
 	function buildRow(width: number, parts: readonly { x: number; line: string }[]): string {
+		// One write of plain text: Ink's cells hold its characters after x blank ones, and the row is their text
+		// without trailing blanks (a line wider than the frame included, as Ink does not cut it).
+		const only = parts.length === 1 ? parts[0] : undefined;
+		if (only && Number.isInteger(only.x) && only.x >= 0 && PLAIN.test(only.line)) return (" ".repeat(only.x) + only.line).trimEnd();
 		const one = new Base({ width, height: 1 });
 		for (const part of parts) one.write(part.x, 0, part.line, { transformers: [] });
 		return one.get().output;

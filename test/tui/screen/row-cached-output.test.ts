@@ -28,7 +28,7 @@ function random(seed: number): () => number {
 	};
 }
 
-const WORDS = ["plain", chalk.bold("bold"), chalk.yellow("code"), chalk.cyan.bold("•"), "漢字", "é", "🙂", chalk.dim.italic("dim"), "  ", chalk.underline.blue("link")];
+const WORDS = ["plain", "ascii words", "trailing ", chalk.bold("bold"), chalk.yellow("code"), chalk.cyan.bold("•"), "漢字", "é", "🙂", chalk.dim.italic("dim"), "  ", chalk.underline.blue("link")];
 
 function randomText(next: () => number): string {
 	const lines = 1 + Math.floor(next() * 3);
@@ -58,13 +58,26 @@ describe("rowCachedOutput", () => {
 		}
 	});
 
+	it("draws rows of plain text as Ink does: after the blank columns of x, without trailing blanks, wider than the frame too", () => {
+		const Cached = rowCachedOutput(Ink);
+		const texts = ["plain text  ", "", "  indented", "x".repeat(30), "tab\there", "ends with spaces    "];
+		for (const text of texts) {
+			for (const x of [0, 1, 5, -1]) {
+				for (const y of [0, 1, -1]) {
+					const ops: Op[] = [{ type: "write", x, y, text: `${text}\n${text}`, transformers: [] }];
+					expect(frame(Cached, 20, 3, ops)).toBe(frame(Ink, 20, 3, ops));
+				}
+			}
+		}
+	});
+
 	it("leaves a frame with clipping to Ink", () => {
 		const Cached = rowCachedOutput(Ink);
 		const ops: Op[] = [{ type: "clip", clip: { x1: 2, x2: 6, y1: 0, y2: 1 } }, { type: "write", x: 0, y: 0, text: "abcdefghij\nklmnopqrst", transformers: [] }, { type: "unclip" }, { type: "write", x: 0, y: 2, text: chalk.bold("tail"), transformers: [] }];
 		expect(frame(Cached, 12, 3, ops)).toBe(frame(Ink, 12, 3, ops));
 	});
 
-	it("builds each distinct row once while it stays the same", () => {
+	it("builds each distinct styled row once while it stays the same", () => {
 		let built = 0;
 		class Counting extends Ink {
 			override get() {
@@ -73,11 +86,11 @@ describe("rowCachedOutput", () => {
 			}
 		}
 		const Cached = rowCachedOutput(Counting);
-		const rows = ["one", chalk.bold("two"), "three"];
+		const rows = [chalk.dim("one"), chalk.bold("two"), chalk.yellow("three")];
 		frame(Cached, 10, 3, [{ type: "write", x: 0, y: 0, text: rows.join("\n"), transformers: [] }]);
 		expect(built).toBe(3);
 		// The stream moved on by a row: only the new row is built.
-		frame(Cached, 10, 3, [{ type: "write", x: 0, y: 0, text: [...rows.slice(1), "four"].join("\n"), transformers: [] }]);
+		frame(Cached, 10, 3, [{ type: "write", x: 0, y: 0, text: [...rows.slice(1), chalk.bold("four")].join("\n"), transformers: [] }]);
 		expect(built).toBe(4);
 	});
 });
