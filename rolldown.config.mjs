@@ -3,6 +3,7 @@
 // so one bundle (with lazy chunks for each SDK and the screen) starts several times faster than the plain tsc
 // output. The two entries share their chunks: the command's sessions are made by the same modules an SDK program
 // loads, and an extension's `import … from "loom"` is the entry module itself (one instance, whichever started).
+import { fileURLToPath } from "node:url";
 import { defineConfig } from "rolldown";
 
 /**
@@ -74,6 +75,50 @@ const inkThrottleOnly = {
 	},
 };
 
+/**
+ * Ink builds every frame from scratch: each row cut into styled cells and joined again, each node's text
+ * measured and sanitised again, though while an answer streams nearly all of a frame is the frame before.
+ * Ink's own functions are put behind caches where Ink imports them (src/tui/screen/row-cached-output.ts,
+ * memoized-text.ts): the same frames, at a fraction of the cost. A build error says so if Ink no longer
+ * imports one of them as expected.
+ */
+const inkCaches = [
+	{ importer: /[\\/]ink[\\/]build[\\/]renderer\.js$/, source: "./output.js", module: "row-cached-output.ts", wrap: "rowCachedOutput" },
+	{ importer: /[\\/]ink[\\/]build[\\/]render-node-to-output\.js$/, source: "widest-line", module: "memoized-text.ts", wrap: "memoizedText" },
+	{ importer: /[\\/]ink[\\/]build[\\/]squash-text-nodes\.js$/, source: "./sanitize-ansi.js", module: "memoized-text.ts", wrap: "memoizedText" },
+];
+const cachedInk = new Set();
+const inkWithCaches = {
+	name: "ink-with-caches",
+	buildStart() {
+		cachedInk.clear();
+	},
+	resolveId: {
+		filter: { id: /^(\.\/output\.js|widest-line|\.\/sanitize-ansi\.js)$/ },
+		async handler(source, importer) {
+			const index = inkCaches.findIndex((cache) => cache.source === source && importer !== undefined && cache.importer.test(importer));
+			if (index === -1) return null;
+			const original = await this.resolve(source, importer, { skipSelf: true });
+			if (!original) return null;
+			cachedInk.add(index);
+			return `\0ink-cache:${index}:${original.id}`;
+		},
+	},
+	load: {
+		filter: { id: /^\0ink-cache:/ },
+		handler(id) {
+			const [, index, original] = /^\0ink-cache:(\d+):(.*)$/s.exec(id);
+			const cache = inkCaches[Number(index)];
+			const wrapper = fileURLToPath(new URL(`./src/tui/screen/${cache.module}`, import.meta.url));
+			return `import original from ${JSON.stringify(original)};\nimport { ${cache.wrap} } from ${JSON.stringify(wrapper)};\nexport default ${cache.wrap}(original);\n`;
+		},
+	},
+	buildEnd() {
+		const missing = inkCaches.filter((_, index) => !cachedInk.has(index));
+		if (missing.length > 0) this.error(`Ink no longer imports ${missing.map((cache) => cache.source).join(", ")} as rolldown.config.mjs expects: update the ink-with-caches plugin.`);
+	},
+};
+
 export default defineConfig({
 	input: { loom: "src/cli/main.ts", sdk: "src/sdk/index.ts" },
 	platform: "node",
@@ -83,7 +128,7 @@ export default defineConfig({
 	// module, and jiti (the extension loader) loads only when an extension exists and finds its own files at run
 	// time: both stay in node_modules.
 	external: ["react-devtools-core", /^@vscode\/tree-sitter-wasm(\/|$)/, /^jiti(\/|$)/],
-	plugins: [productionBuilds, yogaWithoutFetch, inkNeverInCi, inkThrottleOnly],
+	plugins: [productionBuilds, yogaWithoutFetch, inkNeverInCi, inkThrottleOnly, inkWithCaches],
 	// A folder's index.ts is its door: re-exports, and code of its own that runs nothing as it loads. Marked free of
 	// side effects, an import through a door is traced to the module that defines the name, so a door on the path of
 	// `loom --version` does not pull every module behind it into the chunks that load first.

@@ -1,6 +1,10 @@
-// Typing re-renders only the editor, and a fast stream is rendered at a bounded rate.
+// Typing re-renders only the editor, and a stream is rendered at a bounded rate (a fast one at a lower one).
 import { render } from "ink";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { Text } from "ink";
+import { FAST_STREAM_INTERVAL_MS, RENDER_INTERVAL_MS } from "../../src/tui/screen/frame-pacing.js";
+import { useSessionView } from "../../src/tui/hooks/use-session-view.js";
+import { initialView } from "../../src/tui/transcript/view-model.js";
 import { sleep } from "../support/wait-for.js";
 import { textDelta, assistant } from "./events.js";
 import { FakeSession } from "./fake-session.js";
@@ -87,5 +91,38 @@ describe("render cost", () => {
 		const renders = footerRenders.count - before;
 		expect(renders).toBeGreaterThan(5);
 		expect(renders).toBeLessThanOrEqual(Math.ceil(elapsedMs / 33) + 2);
+	});
+
+	it("draws a fast stream at about 12 frames a second, and one at reading speed at about 30", async () => {
+		// The hook alone, under a component that costs nothing to draw: the count is the pacing's, not the machine's.
+		async function framesFor(delta: (i: number) => string): Promise<{ renders: number; elapsedMs: number }> {
+			const session = new FakeSession();
+			let renders = 0;
+			function Tail() {
+				const { view } = useSessionView(session, () => initialView());
+				renders++;
+				return <Text>{String(view.activeAssistant?.tail.length ?? 0)}</Text>;
+			}
+			const stdout = new TestStdout(80, 10);
+			const instance = render(<Tail />, { stdout: stdout as unknown as NodeJS.WriteStream, stdin: new TestStdin() as unknown as NodeJS.ReadStream, debug: true, exitOnCtrlC: false, patchConsole: false });
+			unmounts.push(() => instance.unmount());
+			await session.emit({ type: "message_start", message: assistant([]) });
+			await sleep(100);
+			const before = renders;
+			const started = Date.now();
+			for (let i = 0; Date.now() - started < 1000; i++) {
+				await session.emit(textDelta(delta(i)));
+				await sleep(5);
+			}
+			return { renders: renders - before, elapsedMs: Date.now() - started };
+		}
+		// About 40,000 characters a second (10,000 tokens): far faster than anyone reads.
+		const fast = await framesFor((i) => `f${i} ${"x".repeat(200)} `);
+		expect(fast.renders).toBeGreaterThanOrEqual(3);
+		expect(fast.renders).toBeLessThanOrEqual(Math.ceil(fast.elapsedMs / FAST_STREAM_INTERVAL_MS) + 2);
+		// A few characters every 5 ms or more (under 1,000 a second): the usual rate.
+		const slow = await framesFor((i) => `s${i % 10}`);
+		expect(slow.renders).toBeGreaterThan(Math.ceil(slow.elapsedMs / FAST_STREAM_INTERVAL_MS) + 2);
+		expect(slow.renders).toBeLessThanOrEqual(Math.ceil(slow.elapsedMs / RENDER_INTERVAL_MS) + 2);
 	});
 });

@@ -1,4 +1,5 @@
 import { Box, Text } from "ink";
+import { useMemo } from "react";
 import { type FooterView, infoRow, retryText, runState } from "../screen/index.js";
 import { spinnerFrame } from "../transcript/index.js";
 
@@ -67,7 +68,9 @@ function TaintMark() {
 }
 
 export function Footer({ view, contextWindow, now, width, home }: FooterProps) {
-	const { info, context, contextColor } = infoRow(view, width, contextWindow, home);
+	const { usage, contextTokens, session } = view;
+	// Fitted again only when what it shows changes, not at every frame of a stream (or tick of the clock).
+	const { info, context, contextColor } = useMemo(() => infoRow({ usage, contextTokens, session }, width, contextWindow, home), [usage, contextTokens, session, width, contextWindow, home]);
 	return (
 		<Box flexDirection="column" width={width}>
 			{view.retry ? (

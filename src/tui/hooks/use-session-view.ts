@@ -1,12 +1,9 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import { subagentLink } from "../../core/index.js";
-import { DeltaBatch, type ScreenEvent, reduceView } from "../screen/index.js";
+import { DeltaBatch, RENDER_INTERVAL_MS, type ScreenEvent, deltaLength, nextRenderInterval, reduceView } from "../screen/index.js";
 import { historyItems, promptHistory } from "../transcript/index.js";
 import type { SessionPort } from "../session-port.js";
 import type { ScreenView } from "../transcript/index.js";
-
-/** At most one screen update per this many ms (~30 per second), however fast events arrive. */
-export const RENDER_INTERVAL_MS = 33;
 
 export interface SessionView {
 	view: ScreenView;
@@ -20,7 +17,7 @@ export interface SessionView {
 /**
  * The one subscription of the screen: every session event goes through the pure reducer (streamed deltas
  * joined first, see delta-batch.ts), and the rendered view is refreshed on a timer, so a fast stream never
- * queues up renders.
+ * queues up renders; the timer's interval is longer under a fast stream (frame-pacing.ts).
  */
 export function useSessionView(
 	session: SessionPort,
@@ -49,20 +46,31 @@ export function useSessionView(
 	before.current = beforeRender;
 
 	const renderedAt = useRef(0);
+	/** The wait between frames, and the characters streamed since the last frame, which set the next wait. */
+	const interval = useRef(RENDER_INTERVAL_MS);
+	const streamed = useRef(0);
+	/** Shows the newest view, and paces the next frame by what streamed since the previous one. */
+	const render = useCallback(() => {
+		const at = performance.now();
+		interval.current = nextRenderInterval(streamed.current, at - renderedAt.current);
+		streamed.current = 0;
+		renderedAt.current = at;
+		before.current?.();
+		setView(current());
+	}, [current]);
 	const dispatch = useCallback((event: ScreenEvent) => {
+		streamed.current += deltaLength(event);
 		const ready = (batch.current as DeltaBatch).add(event);
 		for (const next of ready) reduce(next);
 		if (timer.current) return;
 		// The first event after a quiet spell is shown at once (after the events of the same tick); a
-		// stream then renders every RENDER_INTERVAL_MS.
-		const wait = Math.max(0, renderedAt.current + RENDER_INTERVAL_MS - performance.now());
+		// stream then renders every interval.
+		const wait = Math.max(0, renderedAt.current + interval.current - performance.now());
 		timer.current = setTimeout(() => {
 			timer.current = undefined;
-			renderedAt.current = performance.now();
-			before.current?.();
-			setView(current());
+			render();
 		}, wait);
-	}, [current, reduce]);
+	}, [reduce, render]);
 
 	useEffect(() => {
 		const unsubscribe = session.subscribe((event) => {
@@ -95,9 +103,7 @@ export function useSessionView(
 	const flush = useCallback(() => {
 		clearTimeout(timer.current);
 		timer.current = undefined;
-		renderedAt.current = performance.now();
-		before.current?.();
-		setView(current());
-	}, [current]);
+		render();
+	}, [render]);
 	return { view, latest, dispatch, flush };
 }

@@ -16,6 +16,11 @@ function isDeltaUpdate(event: ScreenEvent): event is DeltaUpdate {
 	return type === "text_delta" || type === "thinking_delta" || type === "toolcall_delta";
 }
 
+/** The characters a streamed delta carries (text, thinking or a tool call's arguments); 0 for any other event. */
+export function deltaLength(event: ScreenEvent): number {
+	return isDeltaUpdate(event) ? event.assistantMessageEvent.delta.length : 0;
+}
+
 export class DeltaBatch {
 	private first: DeltaUpdate | undefined;
 	private parts: string[] = [];

@@ -1,5 +1,6 @@
 // Door of the screen's state: the pure reducer from session events, the live area and footer layouts, the terminal hand-off.
-export { DeltaBatch } from "./delta-batch.js";
+export { DeltaBatch, deltaLength } from "./delta-batch.js";
+export { FAST_STREAM_CHARS_PER_SECOND, FAST_STREAM_INTERVAL_MS, RENDER_INTERVAL_MS, nextRenderInterval } from "./frame-pacing.js";
 export { footerHeight, infoRow, retryText, runState, type FooterView } from "./footer-text.js";
 export { dialogMaxRows, liveBudget, planLiveArea } from "./live-layout.js";
 export { pendingCallText, streamingRows, thinkingRows } from "./live-rows.js";
