@@ -66,6 +66,8 @@ export interface InProcessRun {
 	stdin: NodeJS.WritableStream;
 	/** What the run writes on stdout, to read as it comes (it is also kept for `done`). */
 	stdout: NodeJS.ReadableStream;
+	/** Output so far (live). */
+	stdoutText(): string;
 	stderr(): string;
 	done: Promise<LoomResult>;
 }
@@ -74,5 +76,5 @@ export interface InProcessRun {
 export function startLoomInProcess(args: string[], options: Pick<LoomOptions, "cwd" | "home" | "env">): InProcessRun {
 	const streams = { stdin: new PassThrough(), stdout: capture(), stderr: capture() };
 	const done = runOn(args, options, streams).then((code) => result(code, streams));
-	return { stdin: streams.stdin, stdout: streams.stdout.stream as unknown as NodeJS.ReadableStream, stderr: streams.stderr.text, done };
+	return { stdin: streams.stdin, stdout: streams.stdout.stream as unknown as NodeJS.ReadableStream, stdoutText: streams.stdout.text, stderr: streams.stderr.text, done };
 }
