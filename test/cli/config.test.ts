@@ -1,9 +1,12 @@
-// End to end: settings.json, models.json (a local OpenAI-compatible server, as for Ollama) and a lean startup.
+// End to end: settings.json, models.json (a local OpenAI-compatible server, as for Ollama) and a lean startup. The
+// configuration cases run in-process through the CLI's I/O seam; a session reads its keys from the process's
+// environment, so the case that sets one runs the built loom, as does the startup's.
 import { mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { workspace, type Workspace } from "../support/temp-dir.js";
+import { runLoomInProcess } from "../support/loom-in-process.js";
 import { LOOM_BIN, runLoom, serverFlags, sessionFiles, useScriptedServer } from "../support/loom-process.js";
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
@@ -30,7 +33,7 @@ describe("settings and models.json", () => {
 		const ws = workspace();
 		localProvider(ws);
 		server.enqueue({ text: "local answer" });
-		const result = await runLoom(["-p", "--provider", "local", "hi"], ws);
+		const result = await runLoomInProcess(["-p", "--provider", "local", "hi"], ws);
 		expect(result.stderr).toBe("");
 		expect(result.code).toBe(0);
 		expect(result.stdout).toBe("local answer\n");
@@ -42,8 +45,8 @@ describe("settings and models.json", () => {
 		localProvider(ws);
 		writeFileSync(join(ws.home, "settings.json"), JSON.stringify({ provider: "local", model: "small:1b", thinking: "low" }));
 		server.enqueue({ text: "a" }, { text: "b" });
-		expect((await runLoom(["-p", "hi"], ws)).code).toBe(0);
-		expect((await runLoom(["-p", "-m", "local/coder:14b", "hi"], ws)).code).toBe(0);
+		expect((await runLoomInProcess(["-p", "hi"], ws)).code).toBe(0);
+		expect((await runLoomInProcess(["-p", "-m", "local/coder:14b", "hi"], ws)).code).toBe(0);
 		expect(server.requests.map((r) => r.body.model)).toEqual(["small:1b", "coder:14b"]);
 		const entries = readFileSync(sessionFiles(ws.home)[0]!, "utf8").trimEnd().split("\n").map((l) => JSON.parse(l));
 		expect(entries.find((e) => e.type === "thinking_change")?.thinkingLevel).toBe("low");
@@ -68,7 +71,7 @@ describe("settings and models.json", () => {
 		writeFileSync(join(ws.home, "models.json"), `\uFEFF${models}`);
 		writeFileSync(join(ws.home, "settings.json"), `\uFEFF${JSON.stringify({ provider: "local", model: "small:1b" })}`);
 		server.enqueue({ text: "read through the mark" });
-		const result = await runLoom(["-p", "hi"], ws);
+		const result = await runLoomInProcess(["-p", "hi"], ws);
 		expect(result.stderr).toBe("");
 		expect(result.code).toBe(0);
 		expect(server.requests[0]!.body.model).toBe("small:1b");
@@ -77,11 +80,11 @@ describe("settings and models.json", () => {
 	it("reports an invalid settings.json with its path, and exits 1", async () => {
 		const ws = workspace();
 		writeFileSync(join(ws.home, "settings.json"), '{"thinking": "low",}');
-		const result = await runLoom(["-p", "hi"], ws);
+		const result = await runLoomInProcess(["-p", "hi"], ws);
 		expect(result.code).toBe(1);
 		expect(result.stderr).toContain(`Invalid JSON in ${join(ws.home, "settings.json")}`);
 		writeFileSync(join(ws.home, "settings.json"), '{"toolExecution": "sideways"}');
-		const invalid = await runLoom(["-p", "hi"], ws);
+		const invalid = await runLoomInProcess(["-p", "hi"], ws);
 		expect(invalid.code).toBe(1);
 		expect(invalid.stderr).toMatch(/toolExecution: must be one of parallel, sequential/);
 	});
@@ -93,13 +96,13 @@ describe("settings and models.json", () => {
 		const expected = (file: string) =>
 			`loom: ${file}: "permissions" is where Claude Code keeps its rules; loom does not read it. Move its "allow" and "deny" lists to the top level: {"allow": [...], "deny": [...]}.\n`;
 		writeFileSync(join(ws.home, "settings.json"), claude);
-		const user = await runLoom(["-p", ...serverFlags(server.openaiBaseUrl), "hi"], ws);
+		const user = await runLoomInProcess(["-p", ...serverFlags(server.openaiBaseUrl), "hi"], ws);
 		expect(user.code).toBe(1);
 		expect(user.stderr).toBe(expected(join(ws.home, "settings.json")));
 		writeFileSync(join(ws.home, "settings.json"), "{}");
 		mkdirSync(join(ws.cwd, ".loom"));
 		writeFileSync(join(ws.cwd, ".loom", "settings.json"), claude);
-		const project = await runLoom(["-p", ...serverFlags(server.openaiBaseUrl), "hi"], ws);
+		const project = await runLoomInProcess(["-p", ...serverFlags(server.openaiBaseUrl), "hi"], ws);
 		expect(project.code).toBe(1);
 		expect(project.stderr).toBe(expected(join(ws.cwd, ".loom", "settings.json")));
 		expect(server.requests).toHaveLength(0);
@@ -115,7 +118,7 @@ describe("settings and models.json", () => {
 		writeFileSync(join(ws.cwd, "sub", "AGENTS.md"), "\uFEFFSub rule: be brief.\n");
 		writeFileSync(join(ws.home, "settings.json"), Buffer.from(`\uFEFF${JSON.stringify({ thinking: "low" })}`, "utf16le"));
 		server.enqueue({ text: "ok" });
-		const result = await runLoom(["-p", ...serverFlags(server.openaiBaseUrl), "hi"], { ...ws, cwd: join(ws.cwd, "sub") });
+		const result = await runLoomInProcess(["-p", ...serverFlags(server.openaiBaseUrl), "hi"], { ...ws, cwd: join(ws.cwd, "sub") });
 		expect(result.stderr).toBe("");
 		expect(result.code).toBe(0);
 		const system = JSON.stringify(server.requests[0]!.body.messages[0]);
@@ -135,7 +138,7 @@ describe("settings and models.json", () => {
 		mkdirSync(join(ws.cwd, ".loom"));
 		writeFileSync(project, JSON.stringify({ alow: ["bash(npm test)"] }));
 		server.enqueue({ text: "a" }, { text: "b" }, { text: "c" });
-		const first = await runLoom(["-p", ...serverFlags(server.openaiBaseUrl), "hi"], ws);
+		const first = await runLoomInProcess(["-p", ...serverFlags(server.openaiBaseUrl), "hi"], ws);
 		expect(first.code).toBe(0);
 		expect(first.stderr.split("\n").filter(Boolean).sort()).toEqual(
 			[
@@ -146,10 +149,10 @@ describe("settings and models.json", () => {
 			].sort(),
 		);
 		// Said once: the next run is quiet until the file changes.
-		const second = await runLoom(["-p", ...serverFlags(server.openaiBaseUrl), "hi"], ws);
+		const second = await runLoomInProcess(["-p", ...serverFlags(server.openaiBaseUrl), "hi"], ws);
 		expect(second.stderr).toBe("");
 		writeFileSync(project, JSON.stringify({ alow: ["bash(npm test)"], deny: [] }));
-		const third = await runLoom(["-p", ...serverFlags(server.openaiBaseUrl), "hi"], ws);
+		const third = await runLoomInProcess(["-p", ...serverFlags(server.openaiBaseUrl), "hi"], ws);
 		expect(third.stderr).toBe(`loom: warning: ${project}: unknown key "alow" (kept, but loom does not use it): did you mean "allow"?\n`);
 	});
 
@@ -158,7 +161,7 @@ describe("settings and models.json", () => {
 		const file = join(ws.cwd, "not-a-folder");
 		writeFileSync(file, "x");
 		for (const home of [file, join(file, "inside")]) {
-			const result = await runLoom(["-p", ...serverFlags(server.openaiBaseUrl), "hi"], { ...ws, env: { LOOM_HOME: home } });
+			const result = await runLoomInProcess(["-p", ...serverFlags(server.openaiBaseUrl), "hi"], { ...ws, env: { LOOM_HOME: home } });
 			expect(result.code).toBe(2);
 			expect(result.stderr).not.toContain("ENOTDIR");
 			expect(result.stderr).toContain(`loom: LOOM_HOME=${home} `);
@@ -170,7 +173,7 @@ describe("settings and models.json", () => {
 	it("reports an invalid models.json with its path, and exits 1", async () => {
 		const ws = workspace();
 		writeFileSync(join(ws.home, "models.json"), "{ nope");
-		const result = await runLoom(["-p", "hi"], ws);
+		const result = await runLoomInProcess(["-p", "hi"], ws);
 		expect(result.code).toBe(1);
 		expect(result.stderr).toContain(join(ws.home, "models.json"));
 	});

@@ -1,8 +1,11 @@
-// End to end: `loom --mode json` emits one valid JSON event per line, in the loop's order.
+// End to end: `loom --mode json` emits one valid JSON event per line, in the loop's order. The runs go in-process
+// through the CLI's I/O seam, but for the missing key (a session reads its keys from the process's environment)
+// and the reader closing the pipe, which run the built loom.
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { workspace } from "../support/temp-dir.js";
+import { runLoomInProcess } from "../support/loom-in-process.js";
 import { jsonLines, runLoom, serverFlags, sessionFiles, startLoom, useScriptedServer } from "../support/loom-process.js";
 
 const server = useScriptedServer();
@@ -19,7 +22,7 @@ async function runTwoReads(extraArgs: string[]) {
 	writeFileSync(join(ws.cwd, "a.txt"), "alpha\n");
 	writeFileSync(join(ws.cwd, "b.txt"), "beta\n");
 	server.enqueue(twoReads, { text: "Both read." });
-	const result = await runLoom(["--mode", "json", ...extraArgs, ...serverFlags(server.openaiBaseUrl), "read both files"], ws);
+	const result = await runLoomInProcess(["--mode", "json", ...extraArgs, ...serverFlags(server.openaiBaseUrl), "read both files"], ws);
 	expect(result.stderr).toBe("");
 	expect(result.code).toBe(0);
 	return { ws, result, events: jsonLines(result.stdout) };
@@ -90,7 +93,7 @@ describe("loom --mode json", () => {
 		const ws = workspace();
 		const text = "streamed ".repeat(200);
 		server.enqueue({ text, chunkSize: 9 });
-		const result = await runLoom(["--mode", "json", ...serverFlags(server.openaiBaseUrl), "talk"], ws);
+		const result = await runLoomInProcess(["--mode", "json", ...serverFlags(server.openaiBaseUrl), "talk"], ws);
 		const updates = jsonLines(result.stdout).filter((e) => e.type === "message_update");
 		expect(updates.length).toBeGreaterThan(150);
 		for (const update of updates) {
@@ -108,7 +111,7 @@ describe("loom --mode json", () => {
 		const ws = workspace();
 		const command = "for i in $(seq 1 80); do echo line $i; sleep 0.01; done";
 		server.enqueue({ toolCalls: [{ id: "call_loud", name: "bash", arguments: { command } }] }, { text: "Counted." });
-		const result = await runLoom(["--mode", "json", ...serverFlags(server.openaiBaseUrl), "count"], ws);
+		const result = await runLoomInProcess(["--mode", "json", ...serverFlags(server.openaiBaseUrl), "count"], ws);
 		expect(result.code).toBe(0);
 		const events = jsonLines(result.stdout);
 		const updates = events.filter((e) => e.type === "tool_execution_update");
@@ -137,7 +140,7 @@ describe("loom --mode json", () => {
 	it("writes no raw control character, while the parsed events keep the text exactly", async () => {
 		const text = "esc \u001b]2;title\u0007 c1 \u009b31m del \u007f end";
 		server.enqueue({ text });
-		const result = await runLoom(["--mode", "json", ...serverFlags(server.openaiBaseUrl), "hi"], workspace());
+		const result = await runLoomInProcess(["--mode", "json", ...serverFlags(server.openaiBaseUrl), "hi"], workspace());
 		expect(result.code).toBe(0);
 		expect(result.stdout.replaceAll("\n", "")).not.toMatch(/[\x00-\x1f\x7f-\x9f]/);
 		const end = jsonLines(result.stdout).find((event) => event.type === "message_end" && event.message.role === "assistant");
@@ -163,8 +166,8 @@ describe("loom --mode json", () => {
 		writeFileSync(join(ws.cwd, "a.txt"), "alpha\n");
 		writeFileSync(join(ws.cwd, "b.txt"), "beta\n");
 		server.enqueue(twoReads, { text: "ok" }, twoReads, { text: "ok" });
-		const fromSettings = await runLoom(["--mode", "json", ...serverFlags(server.openaiBaseUrl), "go"], ws);
-		const overridden = await runLoom(["--mode", "json", "--toolExecution", "parallel", ...serverFlags(server.openaiBaseUrl), "go"], ws);
+		const fromSettings = await runLoomInProcess(["--mode", "json", ...serverFlags(server.openaiBaseUrl), "go"], ws);
+		const overridden = await runLoomInProcess(["--mode", "json", "--toolExecution", "parallel", ...serverFlags(server.openaiBaseUrl), "go"], ws);
 		const tools = (stdout: string) => outline(jsonLines(stdout)).filter((label) => label.startsWith("tool_execution"));
 		expect(tools(fromSettings.stdout).slice(0, 3)).toEqual(["tool_execution_start:call_a", "tool_execution_running:call_a", "tool_execution_end:call_a"]);
 		expect(tools(overridden.stdout).slice(0, 2)).toEqual(["tool_execution_start:call_a", "tool_execution_start:call_b"]);

@@ -1,19 +1,20 @@
-// End to end: a client drives the built `loom --mode rpc` through its stdin and stdout, against the scripted
-// model server: a conversation with tools, steering, a second prompt refused, abort, a question asked through the
-// client, images, sessions, compaction, bad input, and the end of stdin.
+// End to end: a client drives `loom --mode rpc` through its stdin and stdout, against the scripted model server: a
+// conversation with tools, steering, a second prompt refused, abort, a question asked through the client, images,
+// sessions, compaction, bad input, and the end of stdin. The protocol's cases run loom in-process through the CLI's
+// I/O seam; the ends of its pipes (stdin closed mid-run, the reader gone) and the README's client run the built loom.
 import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { workspace, type Workspace } from "../support/temp-dir.js";
 import { RpcTestClient } from "./rpc/rpc-test-client.js";
+import { runLoomInProcess, startLoomInProcess } from "../support/loom-in-process.js";
 import {
 	cleanEnv,
 	LOOM_BIN,
 	type LoomResult,
 	type LoomRun,
 	ROOT,
-	runLoom,
 	serverFlags,
 	sessionMessages,
 	startLoom,
@@ -23,15 +24,24 @@ import {
 const server = useScriptedServer();
 
 interface Rpc {
-	loom: LoomRun;
+	loom: { done: Promise<LoomResult> };
 	client: RpcTestClient;
 	ws: Workspace;
 }
 
+const rpcArgs = (extraArgs: string[], checkpoints: boolean) => ["--mode", "rpc", ...serverFlags(server.openaiBaseUrl, { checkpoints }), ...extraArgs];
+
+/** `loom --mode rpc` in this process, through the CLI's I/O seam: the protocol and the session behind it. */
 function startRpc(extraArgs: string[] = [], ws: Workspace = workspace(), { checkpoints = false } = {}): Rpc {
-	const loom = startLoom(["--mode", "rpc", ...serverFlags(server.openaiBaseUrl, { checkpoints }), ...extraArgs], { ...ws, openStdin: true });
-	const client = new RpcTestClient(loom.child.stdin!, loom.child.stdout!);
-	return { loom, client, ws };
+	const loom = startLoomInProcess(rpcArgs(extraArgs, checkpoints), ws);
+	return { loom, client: new RpcTestClient(loom.stdin, loom.stdout), ws };
+}
+
+/** The built `loom --mode rpc`: what its process does at the ends of its pipes. */
+function startRpcProcess(): Rpc & { loom: LoomRun } {
+	const ws = workspace();
+	const loom = startLoom(rpcArgs([], false), { ...ws, openStdin: true });
+	return { loom, client: new RpcTestClient(loom.child.stdin!, loom.child.stdout!), ws };
 }
 
 /** Ends stdin and waits for loom to exit: exit 0, nothing on stderr, every stdout line JSON. */
@@ -395,7 +405,7 @@ describe("loom --mode rpc", () => {
 	it("at the end of stdin mid-run, aborts the run, completes the session file and exits 0", async () => {
 		// A call far longer than the bound below, which holds with the headroom of a machine ten times slower.
 		server.enqueue({ toolCalls: [{ id: "call_long", name: "bash", arguments: { command: "sleep 600" } }] });
-		const rpc = startRpc();
+		const rpc = startRpcProcess();
 		const { client } = rpc;
 		const opened = await client.waitForEvent("session_open");
 		await client.request({ type: "prompt", message: "wait a long time" });
@@ -411,7 +421,7 @@ describe("loom --mode rpc", () => {
 
 	it("when the reader goes away mid-run, even one holding the run back, stops the run quietly and exits 141 with the session file complete", async () => {
 		server.enqueue({ text: "word ", endless: true });
-		const rpc = startRpc();
+		const rpc = startRpcProcess();
 		const { loom, client } = rpc;
 		const opened = await client.waitForEvent("session_open");
 		await client.request({ type: "prompt", message: "talk forever" });
@@ -449,7 +459,7 @@ describe("loom --mode rpc", () => {
 
 	it("refuses prompt arguments: prompts come on stdin", async () => {
 		const ws = workspace();
-		const result = await runLoom(["--mode", "rpc", "hello"], ws);
+		const result = await runLoomInProcess(["--mode", "rpc", "hello"], ws);
 		expect(result.code).toBe(2);
 		expect(result.stderr).toContain('--mode rpc takes its prompts on stdin, as {"type": "prompt", "message": "..."} lines');
 		expect(result.stdout).toBe("");

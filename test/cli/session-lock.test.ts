@@ -1,9 +1,11 @@
 // End to end: a session file has one writer at a time. A second loom on the same session is refused (print mode)
-// with the way out, --fork, which continues a copy in a new file and leaves the original untouched.
+// with the way out, --fork, which continues a copy in a new file and leaves the original untouched. The holder is a
+// loom process; the runs beside it go in-process, through the CLI's I/O seam (a process of another pid all the same).
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { hostname } from "node:os";
 import { describe, expect, it } from "vitest";
-import { holdSession, runLoom, serverFlags, sessionFiles, useScriptedServer } from "../support/loom-process.js";
+import { runLoomInProcess } from "../support/loom-in-process.js";
+import { holdSession, serverFlags, sessionFiles, useScriptedServer } from "../support/loom-process.js";
 import { workspace } from "../support/temp-dir.js";
 import { sessionLines as fileLines, sessionMessages } from "../support/loom-process.js";
 
@@ -14,7 +16,7 @@ const roles = (file: string) => sessionMessages(file).map((message) => message.r
 /** One finished exchange on disk; returns the session file and its id. */
 async function firstSession(ws: { cwd: string; home: string }): Promise<{ file: string; id: string }> {
 	server.enqueue({ text: "Paris." });
-	expect((await runLoom(["-p", ...serverFlags(server.openaiBaseUrl), "capital of France?"], ws)).code).toBe(0);
+	expect((await runLoomInProcess(["-p", ...serverFlags(server.openaiBaseUrl), "capital of France?"], ws)).code).toBe(0);
 	const [file] = sessionFiles(ws.home);
 	return { file: file!, id: fileLines(file!)[0].id };
 }
@@ -25,11 +27,11 @@ describe("one writer per session", () => {
 		const { file, id } = await firstSession(ws);
 		const holder = await holdSession(server, ws);
 
-		const second = await runLoom(["-p", "--session", id.slice(0, 8), ...serverFlags(server.openaiBaseUrl), "me too"], ws);
+		const second = await runLoomInProcess(["-p", "--session", id.slice(0, 8), ...serverFlags(server.openaiBaseUrl), "me too"], ws);
 		expect(second.code).toBe(1);
 		expect(second.stderr).toContain(`session ${id} is in use by another loom process (pid ${holder.child.pid})`);
 		expect(second.stderr).toContain(`loom --fork ${id}`);
-		const alsoContinue = await runLoom(["-p", "-c", ...serverFlags(server.openaiBaseUrl), "me too"], ws);
+		const alsoContinue = await runLoomInProcess(["-p", "-c", ...serverFlags(server.openaiBaseUrl), "me too"], ws);
 		expect(alsoContinue.code).toBe(1);
 		expect(alsoContinue.stderr).toMatch(/is in use/);
 
@@ -50,7 +52,7 @@ describe("one writer per session", () => {
 		expect(existsSync(`${file}.lock`)).toBe(true);
 
 		server.enqueue({ text: "back" });
-		const resumed = await runLoom(["-p", "-c", ...serverFlags(server.openaiBaseUrl), "again"], ws);
+		const resumed = await runLoomInProcess(["-p", "-c", ...serverFlags(server.openaiBaseUrl), "again"], ws);
 		expect(resumed.stderr).toBe("");
 		expect(resumed.code).toBe(0);
 		expect(resumed.stdout).toBe("back\n");
@@ -62,13 +64,13 @@ describe("one writer per session", () => {
 		const { file } = await firstSession(ws);
 		writeFileSync(`${file}.lock`, JSON.stringify({ pid: 2 ** 22 + 17, host: hostname() }));
 		server.enqueue({ text: "fine" });
-		const result = await runLoom(["-p", "-c", ...serverFlags(server.openaiBaseUrl), "again"], ws);
+		const result = await runLoomInProcess(["-p", "-c", ...serverFlags(server.openaiBaseUrl), "again"], ws);
 		expect(result.code).toBe(0);
 		expect(result.stdout).toBe("fine\n");
 
 		// Whether a process on another machine (a shared home) still runs cannot be known: the lock stands.
 		writeFileSync(`${file}.lock`, JSON.stringify({ pid: 2 ** 22 + 17, host: "another-machine" }));
-		const remote = await runLoom(["-p", "-c", ...serverFlags(server.openaiBaseUrl), "again"], ws);
+		const remote = await runLoomInProcess(["-p", "-c", ...serverFlags(server.openaiBaseUrl), "again"], ws);
 		expect(remote.code).toBe(1);
 		expect(remote.stderr).toMatch(/is in use by another loom process .*delete .*\.lock/);
 	});
@@ -80,7 +82,7 @@ describe("--fork <session>", () => {
 		const { file, id } = await firstSession(ws);
 		const before = readFileSync(file, "utf8");
 		server.enqueue({ text: "About 2 million." });
-		const fork = await runLoom(["-p", "--fork", id.slice(0, 8), ...serverFlags(server.openaiBaseUrl), "and its population?"], ws);
+		const fork = await runLoomInProcess(["-p", "--fork", id.slice(0, 8), ...serverFlags(server.openaiBaseUrl), "and its population?"], ws);
 		expect(fork.stderr).toBe("");
 		expect(fork.code).toBe(0);
 		expect(fork.stdout).toBe("About 2 million.\n");
@@ -103,7 +105,7 @@ describe("--fork <session>", () => {
 		const { file, id } = await firstSession(ws);
 		const holder = await holdSession(server, ws);
 		server.setDefaultTurn({ text: "forked answer" });
-		const fork = await runLoom(["-p", "--fork", file, ...serverFlags(server.openaiBaseUrl), "a side question"], ws);
+		const fork = await runLoomInProcess(["-p", "--fork", file, ...serverFlags(server.openaiBaseUrl), "a side question"], ws);
 		expect(fork.code).toBe(0);
 		expect(fork.stdout).toBe("forked answer\n");
 		holder.child.kill("SIGINT");
@@ -118,7 +120,7 @@ describe("--fork <session>", () => {
 	it("leaves no fork behind when the session cannot be assembled (a usage error)", async () => {
 		const ws = workspace();
 		const { file, id } = await firstSession(ws);
-		const result = await runLoom(["-p", "--fork", id, "--tools", "nosuch", ...serverFlags(server.openaiBaseUrl), "x"], ws);
+		const result = await runLoomInProcess(["-p", "--fork", id, "--tools", "nosuch", ...serverFlags(server.openaiBaseUrl), "x"], ws);
 		expect(result.code).toBe(2);
 		expect(result.stderr).toContain("unknown tool nosuch");
 		expect(sessionFiles(ws.home)).toEqual([file]);
@@ -127,7 +129,7 @@ describe("--fork <session>", () => {
 
 	it("refuses a --fork of something that is not a session, as a usage error", async () => {
 		const ws = workspace();
-		const result = await runLoom(["-p", "--fork", "/etc/hostname", ...serverFlags(server.openaiBaseUrl), "x"], ws);
+		const result = await runLoomInProcess(["-p", "--fork", "/etc/hostname", ...serverFlags(server.openaiBaseUrl), "x"], ws);
 		expect(result.code).toBe(2);
 		expect(result.stderr).toMatch(/not a loom session file/);
 	});

@@ -1,10 +1,12 @@
-// End to end: sessions on disk across runs of the built binary: continue, resume, torn files, interrupts.
+// End to end: sessions on disk across runs: continue, resume, torn files (in-process, through the CLI's I/O
+// seam), and interrupts and kills of the built binary.
 import { appendFileSync, existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { workspace } from "../support/temp-dir.js";
 import { sleep, waitFor } from "../support/wait-for.js";
-import { runLoom, serverFlags, sessionFiles, startLoom, useScriptedServer } from "../support/loom-process.js";
+import { runLoomInProcess } from "../support/loom-in-process.js";
+import { serverFlags, sessionFiles, startLoom, useScriptedServer } from "../support/loom-process.js";
 import { sessionLines as fileLines, sessionMessages as messagesOf } from "../support/loom-process.js";
 
 const server = useScriptedServer();
@@ -17,9 +19,9 @@ describe("sessions across runs", () => {
 	it("-c continues the newest session of the directory: the model sees the first exchange", async () => {
 		const ws = workspace();
 		server.enqueue({ text: "Paris." }, { text: "About 2 million." });
-		const first = await runLoom(["-p", ...serverFlags(server.openaiBaseUrl), "capital of France?"], ws);
+		const first = await runLoomInProcess(["-p", ...serverFlags(server.openaiBaseUrl), "capital of France?"], ws);
 		expect(first.code).toBe(0);
-		const second = await runLoom(["-p", "-c", ...serverFlags(server.openaiBaseUrl), "and its population?"], ws);
+		const second = await runLoomInProcess(["-p", "-c", ...serverFlags(server.openaiBaseUrl), "and its population?"], ws);
 		expect(second.code).toBe(0);
 		expect(second.stdout).toBe("About 2 million.\n");
 
@@ -35,7 +37,7 @@ describe("sessions across runs", () => {
 	it("-c with no earlier session starts a new one and says so", async () => {
 		const ws = workspace();
 		server.enqueue({ text: "fresh" });
-		const result = await runLoom(["-p", "-c", ...serverFlags(server.openaiBaseUrl), "hi"], ws);
+		const result = await runLoomInProcess(["-p", "-c", ...serverFlags(server.openaiBaseUrl), "hi"], ws);
 		expect(result.code).toBe(0);
 		expect(result.stderr).toMatch(/No earlier session/);
 		expect(sessionFiles(ws.home)).toHaveLength(1);
@@ -44,11 +46,11 @@ describe("sessions across runs", () => {
 	it("resumes a session whose last line was torn by a crash, with a warning, and appends after it", async () => {
 		const ws = workspace();
 		server.enqueue({ text: "first answer" }, { text: "second answer" });
-		await runLoom(["-p", ...serverFlags(server.openaiBaseUrl), "first question"], ws);
+		await runLoomInProcess(["-p", ...serverFlags(server.openaiBaseUrl), "first question"], ws);
 		const [file] = sessionFiles(ws.home);
 		appendFileSync(file!, '{"type":"message","id":"0badc0de","parentId":null,"timestamp":"2026-01-01T00:00:00.000Z","n":3,"message":{"role":"assis');
 
-		const result = await runLoom(["-p", "-c", ...serverFlags(server.openaiBaseUrl), "second question"], ws);
+		const result = await runLoomInProcess(["-p", "-c", ...serverFlags(server.openaiBaseUrl), "second question"], ws);
 		expect(result.code).toBe(0);
 		expect(result.stdout).toBe("second answer\n");
 		expect(result.stderr).toMatch(/warning: .*last line \(\d+\) is incomplete/);
@@ -64,21 +66,21 @@ describe("sessions across runs", () => {
 	it("--session opens a session by id prefix or path; a bad value is a usage error", async () => {
 		const ws = workspace();
 		server.enqueue({ text: "one" }, { text: "two" }, { text: "three" }, { text: "four" });
-		await runLoom(["-p", ...serverFlags(server.openaiBaseUrl), "alpha session"], ws);
-		await runLoom(["-p", ...serverFlags(server.openaiBaseUrl), "beta session"], ws);
+		await runLoomInProcess(["-p", ...serverFlags(server.openaiBaseUrl), "alpha session"], ws);
+		await runLoomInProcess(["-p", ...serverFlags(server.openaiBaseUrl), "beta session"], ws);
 		const alpha = sessionFiles(ws.home).find((file) => readFileSync(file, "utf8").includes("alpha session"))!;
 		const alphaId = fileLines(alpha)[0].id as string;
 
-		expect((await runLoom(["-p", "--session", alphaId.slice(0, 8), ...serverFlags(server.openaiBaseUrl), "more"], ws)).code).toBe(0);
+		expect((await runLoomInProcess(["-p", "--session", alphaId.slice(0, 8), ...serverFlags(server.openaiBaseUrl), "more"], ws)).code).toBe(0);
 		expect(requestText(2)).toContain("alpha session");
 		expect(requestText(2)).not.toContain("beta session");
-		expect((await runLoom(["-p", "--session", alpha, ...serverFlags(server.openaiBaseUrl), "again"], ws)).code).toBe(0);
+		expect((await runLoomInProcess(["-p", "--session", alpha, ...serverFlags(server.openaiBaseUrl), "again"], ws)).code).toBe(0);
 		expect(messagesOf(alpha)).toHaveLength(6);
 
-		const unknown = await runLoom(["-p", "--session", "ffffffff", ...serverFlags(server.openaiBaseUrl), "x"], ws);
+		const unknown = await runLoomInProcess(["-p", "--session", "ffffffff", ...serverFlags(server.openaiBaseUrl), "x"], ws);
 		expect(unknown.code).toBe(2);
 		expect(unknown.stderr).toMatch(/No session with an id starting with "ffffffff"/);
-		const notSession = await runLoom(["-p", "--session", "/etc/hostname", ...serverFlags(server.openaiBaseUrl), "x"], ws);
+		const notSession = await runLoomInProcess(["-p", "--session", "/etc/hostname", ...serverFlags(server.openaiBaseUrl), "x"], ws);
 		expect(notSession.code).toBe(2);
 		expect(notSession.stderr).toMatch(/not a loom session file/);
 	});
@@ -86,10 +88,10 @@ describe("sessions across runs", () => {
 	it("-r without a terminal prints the sessions newest first and exits 2 with guidance", async () => {
 		const ws = workspace();
 		server.enqueue({ text: "one" }, { text: "two" });
-		await runLoom(["-p", ...serverFlags(server.openaiBaseUrl), "older prompt"], ws);
+		await runLoomInProcess(["-p", ...serverFlags(server.openaiBaseUrl), "older prompt"], ws);
 		await sleep(20);
-		await runLoom(["-p", ...serverFlags(server.openaiBaseUrl), "newer prompt"], ws);
-		const result = await runLoom(["-r", ...serverFlags(server.openaiBaseUrl)], ws);
+		await runLoomInProcess(["-p", ...serverFlags(server.openaiBaseUrl), "newer prompt"], ws);
+		const result = await runLoomInProcess(["-r", ...serverFlags(server.openaiBaseUrl)], ws);
 		expect(result.code).toBe(2);
 		const rows = result.stdout.trimEnd().split("\n");
 		expect(rows).toHaveLength(2);
@@ -135,7 +137,7 @@ describe("sessions across runs", () => {
 		expect(messagesOf(file!).map((m) => m.role)).toEqual(["user", "assistant", "toolResult"]);
 
 		server.enqueue({ text: "back again" });
-		const resumed = await runLoom(["-p", "-c", ...serverFlags(server.openaiBaseUrl), "continue"], ws);
+		const resumed = await runLoomInProcess(["-p", "-c", ...serverFlags(server.openaiBaseUrl), "continue"], ws);
 		expect(resumed.code).toBe(0);
 		expect(resumed.stderr).toBe("");
 		expect(server.requests.at(-1)!.body.messages.map((m: any) => m.role)).toEqual(["system", "user", "assistant", "tool", "user"]);

@@ -1,9 +1,10 @@
 // End to end: which tools a run gets (--tools, checked against the tools the session knows) and how their
-// calls run (settings.json's per-tool executionMode).
+// calls run (settings.json's per-tool executionMode), in-process through the CLI's I/O seam.
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { runLoom, serverFlags, sessionFiles, useScriptedServer } from "../support/loom-process.js";
+import { runLoomInProcess as runLoom } from "../support/loom-in-process.js";
+import { serverFlags, sessionFiles, useScriptedServer } from "../support/loom-process.js";
 import { workspace } from "../support/temp-dir.js";
 
 const server = useScriptedServer();

@@ -1,11 +1,12 @@
-// End to end with the built binary: checkpoints recorded by print-mode runs (and the fallback where git is
-// missing), --prune-checkpoints, --export of a real run and --fork <session>:<entry> (the cases that need no
-// process are in offline-commands.test.ts).
+// End to end: checkpoints recorded by print-mode runs (and the fallback where git is missing, with the built binary:
+// git is found on the process's PATH), --prune-checkpoints, --export of a real run and --fork <session>:<entry>, the
+// others in-process through the CLI's I/O seam (the cases that need no model are in offline-commands.test.ts).
 import { existsSync, readFileSync, readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { writeTree } from "../support/project-tree.js";
 import { workspace } from "../support/temp-dir.js";
+import { runLoomInProcess } from "../support/loom-in-process.js";
 import { runLoom, serverFlags, sessionFiles, sessionLines, useScriptedServer } from "../support/loom-process.js";
 
 const server = useScriptedServer();
@@ -27,7 +28,7 @@ describe("checkpoints from print mode", () => {
 	it("records the work tree before and after the run in the shadow repository, quietly", async () => {
 		const ws = workspace();
 		writeTurns("notes.md", "hello\n");
-		const result = await runLoom(["-p", ...serverFlags(server.openaiBaseUrl, { checkpoints: true }), "write notes"], ws);
+		const result = await runLoomInProcess(["-p", ...serverFlags(server.openaiBaseUrl, { checkpoints: true }), "write notes"], ws);
 		expect(result.code).toBe(0);
 		expect(result.stderr).toBe("");
 		const [log] = checkpointLogs(ws.home);
@@ -65,7 +66,7 @@ describe("checkpoints of a project outside git, run after run", () => {
 		let count = 0;
 		const run = async () => {
 			writeTurns("notes.txt", `run ${count++}\n`);
-			const result = await runLoom(["-p", ...serverFlags(server.openaiBaseUrl, { checkpoints: true }), "hi"], ws);
+			const result = await runLoomInProcess(["-p", ...serverFlags(server.openaiBaseUrl, { checkpoints: true }), "hi"], ws);
 			expect(result.code).toBe(0);
 			return result.stderr;
 		};
@@ -81,12 +82,13 @@ describe("--prune-checkpoints", () => {
 	it("removes the checkpoints of a deleted session and says what it freed", async () => {
 		const ws = workspace();
 		writeTurns("a.txt", "a\n");
+		// A process of its own: pruning spares the checkpoints of a writer still running (this one would be).
 		await runLoom(["-p", ...serverFlags(server.openaiBaseUrl, { checkpoints: true }), "write a"], ws);
-		const kept = await runLoom(["--prune-checkpoints"], ws);
+		const kept = await runLoomInProcess(["--prune-checkpoints"], ws);
 		expect(kept).toMatchObject({ code: 0, stdout: "Removed the checkpoints of 0 prompts (0 whole sessions, 0 project folders); freed 0 B.\n" });
 
 		rmSync(sessionFiles(ws.home)[0]!);
-		const pruned = await runLoom(["--prune-checkpoints", "7"], ws);
+		const pruned = await runLoomInProcess(["--prune-checkpoints", "7"], ws);
 		expect(pruned.code).toBe(0);
 		expect(pruned.stdout).toMatch(/^Removed the checkpoints of 1 prompt \(1 whole session, 1 project folder\); freed \d+(\.\d)? (B|KB|MB)\.\n$/);
 		expect(readdirSync(join(ws.home, "checkpoints"))).toEqual([]);
@@ -97,16 +99,16 @@ describe("--export", () => {
 	it("writes the session as an HTML page to the file named, or to loom-session-<id>.html, and prints where", async () => {
 		const ws = workspace();
 		server.enqueue({ text: "an **answer**" });
-		await runLoom(["-p", ...serverFlags(server.openaiBaseUrl, { checkpoints: true }), "a question"], ws);
+		await runLoomInProcess(["-p", ...serverFlags(server.openaiBaseUrl, { checkpoints: true }), "a question"], ws);
 		const id = sessionLines(sessionFiles(ws.home)[0]!)[0].id as string;
 
-		const named = await runLoom(["--export", id.slice(0, 8), "out/page.html"], ws);
+		const named = await runLoomInProcess(["--export", id.slice(0, 8), "out/page.html"], ws);
 		expect(named).toMatchObject({ code: 0, stdout: `${join(ws.cwd, "out/page.html")}\n` });
 		const html = readFileSync(join(ws.cwd, "out/page.html"), "utf8");
 		expect(html).toContain("a question");
 		expect(html).toContain("an <strong>answer</strong>");
 
-		const plain = await runLoom(["--export", id], ws);
+		const plain = await runLoomInProcess(["--export", id], ws);
 		expect(plain.stdout).toBe(`${join(ws.cwd, `loom-session-${id.slice(0, 8)}.html`)}\n`);
 	});
 });
@@ -115,15 +117,15 @@ describe("--fork <session>:<entry>", () => {
 	it("continues in a new session holding the conversation up to that entry; the original stays as it was", async () => {
 		const ws = workspace();
 		server.enqueue({ text: "first answer" }, { text: "second answer" });
-		await runLoom(["-p", ...serverFlags(server.openaiBaseUrl, { checkpoints: true }), "first question"], ws);
-		await runLoom(["-p", "-c", ...serverFlags(server.openaiBaseUrl, { checkpoints: true }), "second question"], ws);
+		await runLoomInProcess(["-p", ...serverFlags(server.openaiBaseUrl, { checkpoints: true }), "first question"], ws);
+		await runLoomInProcess(["-p", "-c", ...serverFlags(server.openaiBaseUrl, { checkpoints: true }), "second question"], ws);
 		const [original] = sessionFiles(ws.home);
 		const before = readFileSync(original!);
 		const lines = sessionLines(original!);
 		const firstAnswer = lines.find((line) => line.message?.role === "assistant").id as string;
 
 		server.enqueue({ text: "forked answer" });
-		const result = await runLoom(["-p", "--fork", `${lines[0].id}:${firstAnswer}`, ...serverFlags(server.openaiBaseUrl, { checkpoints: true }), "another second question"], ws);
+		const result = await runLoomInProcess(["-p", "--fork", `${lines[0].id}:${firstAnswer}`, ...serverFlags(server.openaiBaseUrl, { checkpoints: true }), "another second question"], ws);
 		expect(result.code).toBe(0);
 		const sent = server.requests.at(-1)!.body.messages.filter((message: any) => message.role !== "system");
 		expect(sent.map((message: any) => message.content)).toEqual(["first question", "first answer", "another second question"]);
@@ -131,7 +133,7 @@ describe("--fork <session>:<entry>", () => {
 		const fork = sessionFiles(ws.home).find((file) => file !== original)!;
 		expect(sessionLines(fork)[0]).toMatchObject({ parentSession: original });
 
-		const missing = await runLoom(["-p", "--fork", `${lines[0].id}:deadbeef`, ...serverFlags(server.openaiBaseUrl, { checkpoints: true }), "x"], ws);
+		const missing = await runLoomInProcess(["-p", "--fork", `${lines[0].id}:deadbeef`, ...serverFlags(server.openaiBaseUrl, { checkpoints: true }), "x"], ws);
 		expect(missing.code).toBe(2);
 		expect(missing.stderr).toContain("has no entry deadbeef to fork from.");
 	});

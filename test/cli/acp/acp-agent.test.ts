@@ -1,5 +1,8 @@
-// End to end: the ACP SDK's client side drives a real `loom acp` process over stdio, against the scripted model
-// server: what an editor sees of a prompt (chunks, tool calls, diffs), a cancel, and a session loaded again.
+// End to end: the ACP SDK's client side drives `loom acp` over stdio, against the scripted model server: what an
+// editor sees of a prompt (chunks, tool calls, diffs), a cancel, and a session loaded again. The protocol's cases run
+// loom in-process through the CLI's I/O seam; the editor going away, SIGTERM, what reaches stdout and stderr, what
+// the process loads, the servers that end with it, a missing key (read from the process's environment) and the
+// oversized message run the built loom.
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -23,9 +26,9 @@ function prompt(acp: AcpTestClient, sessionId: string, text: string) {
 	return acp.connection.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text }] });
 }
 
-/** A client of a new `loom acp`, with one new session in the workspace's folder. */
+/** A client of a new `loom acp` (in this process unless `inProcess: false`), with one new session in the workspace's folder. */
 async function connected(ws: Workspace, options?: AcpClientOptions) {
-	const acp = startAcpClient(ws, server.openaiBaseUrl, options);
+	const acp = startAcpClient(ws, server.openaiBaseUrl, { inProcess: true, ...options });
 	await initialize(acp);
 	return { acp, sessionId: await newSession(acp, ws.cwd) };
 }
@@ -43,7 +46,7 @@ function toolUpdates(updates: readonly SessionUpdate[]) {
 
 describe("loom acp", () => {
 	it("says what it offers: images, embedded files, loading and listing sessions", async () => {
-		const acp = startAcpClient(workspace(), server.openaiBaseUrl);
+		const acp = startAcpClient(workspace(), server.openaiBaseUrl, { inProcess: true });
 		const answer = await initialize(acp);
 		expect(answer).toMatchObject({
 			protocolVersion: 1,
@@ -173,7 +176,7 @@ describe("loom acp", () => {
 	it("ends when the editor goes away mid-run: the run is stopped and the session file is complete", async () => {
 		const ws = workspace();
 		server.enqueue({ toolCalls: [{ id: "call_sleep", name: "bash", arguments: { command: "sleep 30" } }] });
-		const { acp, sessionId } = await connected(ws);
+		const { acp, sessionId } = await connected(ws, { inProcess: false });
 		const { answer } = await promptUntil(acp, sessionId, (u) => u.sessionUpdate === "tool_call", "the command's tool call");
 		answer.catch(() => {});
 		const started = Date.now();
@@ -188,11 +191,11 @@ describe("loom acp", () => {
 	it("exits 143 on SIGTERM, stopping the run first", async () => {
 		const ws = workspace();
 		server.enqueue({ text: "word ", endless: true, chunkDelayMs: 10 });
-		const { acp, sessionId } = await connected(ws);
+		const { acp, sessionId } = await connected(ws, { inProcess: false });
 		const { answer } = await promptUntil(acp, sessionId, (u) => u.sessionUpdate === "agent_message_chunk", "the answer to stream");
 		answer.catch(() => {});
-		acp.loom.child.kill("SIGTERM");
-		expect((await acp.loom.done).code).toBe(143);
+		acp.loom!.child.kill("SIGTERM");
+		expect((await acp.loom!.done).code).toBe(143);
 		expect(sessionMessages(sessionFiles(ws.home)[0]!).map((m) => [m.role, m.stopReason])).toEqual([
 			["user", undefined],
 			["assistant", "aborted"],
@@ -204,13 +207,13 @@ describe("loom acp", () => {
 		const ws = workspace();
 		writeFileSync(join(ws.cwd, "a.txt"), "x = 1\n");
 		server.enqueue({ toolCalls: [{ id: "call_read", name: "read", arguments: { path: "a.txt" } }] }, { text: "x is one." });
-		const first = startAcpClient(ws, server.openaiBaseUrl);
+		const first = startAcpClient(ws, server.openaiBaseUrl, { inProcess: true });
 		await initialize(first);
 		const sessionId = await newSession(first, ws.cwd);
 		await prompt(first, sessionId, "what is x?");
 		expect((await first.close()).code).toBe(0);
 
-		const second = startAcpClient(ws, server.openaiBaseUrl);
+		const second = startAcpClient(ws, server.openaiBaseUrl, { inProcess: true });
 		await initialize(second);
 		const listed = await second.connection.agent.request("session/list", { cwd: ws.cwd });
 		expect(listed.sessions).toEqual([expect.objectContaining({ sessionId, cwd: ws.cwd, title: "what is x?" })]);
@@ -262,7 +265,7 @@ describe("loom acp", () => {
 	it("keeps stdout for the protocol: an extension's console.log goes to stderr", async () => {
 		const ws = workspace();
 		writeFileSync(join(ws.cwd, "chatty.ts"), `export default function () {\n\tconsole.log("hello from an extension");\n}\n`);
-		const { acp, sessionId } = await connected(ws, { args: [...serverFlags(server.openaiBaseUrl), "-e", "chatty.ts"] });
+		const { acp, sessionId } = await connected(ws, { args: [...serverFlags(server.openaiBaseUrl), "-e", "chatty.ts"], inProcess: false });
 		expect(await prompt(acp, sessionId, "hi")).toEqual({ stopReason: "end_turn" });
 		for (const line of acp.stdout().trimEnd().split("\n")) expect(JSON.parse(line)).toMatchObject({ jsonrpc: "2.0" });
 		expect((await acp.close()).stderr).toContain("hello from an extension");
@@ -330,7 +333,7 @@ describe("loom acp", () => {
 
 	it("answers a message over the size limit with an error to its request, and goes on serving", async () => {
 		const ws = workspace();
-		const { acp, sessionId } = await connected(ws);
+		const { acp, sessionId } = await connected(ws, { inProcess: false });
 		// Over 32 MB, the protocol library's own limit, and over loom's (RPC mode's) of 64 Mi characters.
 		const huge = "x".repeat(64 * 1024 * 1024 + 1);
 		await expect(prompt(acp, sessionId, huge)).rejects.toMatchObject({ code: -32600, message: expect.stringMatching(/over .* characters was skipped; messages are limited to 67108864/) });

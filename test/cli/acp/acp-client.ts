@@ -1,5 +1,6 @@
-// An ACP client for the tests: the official SDK's client side driving a real `loom acp` child process over its
-// stdin and stdout, recording every session/update and answering the agent's requests as a test says.
+// An ACP client for the tests: the official SDK's client side driving `loom acp` over its stdin and stdout (a real
+// child process, or in this process through the CLI's I/O seam), recording every session/update and answering the
+// agent's requests as a test says.
 import { Writable } from "node:stream";
 import {
 	type ClientCapabilities,
@@ -11,7 +12,8 @@ import {
 	type SessionNotification,
 	type SessionUpdate,
 } from "@agentclientprotocol/sdk";
-import { type LoomRun, serverFlags, startLoom } from "../../support/loom-process.js";
+import { startLoomInProcess } from "../../support/loom-in-process.js";
+import { type LoomResult, type LoomRun, serverFlags, startLoom } from "../../support/loom-process.js";
 import type { Workspace } from "../../support/temp-dir.js";
 import { waitFor } from "../../support/wait-for.js";
 
@@ -27,10 +29,13 @@ export interface AcpClientOptions {
 	readTextFile?: (path: string) => string;
 	/** fs/write_text_file. */
 	writeTextFile?: (path: string, content: string) => void;
+	/** Run `loom acp` in this process (the protocol and the sessions behind it), not the built binary. */
+	inProcess?: boolean;
 }
 
 export interface AcpTestClient {
-	loom: LoomRun;
+	/** The loom process; none when it runs in this process. */
+	loom?: LoomRun;
 	connection: ClientConnection;
 	/** Every session/update so far, in arrival order. */
 	notifications: SessionNotification[];
@@ -42,11 +47,27 @@ export interface AcpTestClient {
 	/** Resolves with the first update of a session that `match` accepts. */
 	waitForUpdate(sessionId: string, match: (update: SessionUpdate) => boolean, what?: string): Promise<SessionUpdate>;
 	/** Closes loom's stdin (the editor goes away) and waits for it to exit. */
-	close(): Promise<Awaited<LoomRun["done"]>>;
+	close(): Promise<LoomResult>;
+}
+
+/** The ends of a `loom acp` the client talks through. */
+interface AcpAgentEnds {
+	loom?: LoomRun;
+	stdin: NodeJS.WritableStream;
+	stdout: NodeJS.ReadableStream;
+	stdoutText(): string;
+	stderr(): string;
+	done: Promise<LoomResult>;
+}
+
+function startAgent(args: string[], ws: Workspace, options: AcpClientOptions): AcpAgentEnds {
+	if (options.inProcess) return startLoomInProcess(args, { ...ws, env: options.env });
+	const loom = startLoom(args, { ...ws, openStdin: true, env: options.env });
+	return { loom, stdin: loom.child.stdin!, stdout: loom.child.stdout!, stdoutText: loom.stdout, stderr: loom.stderr, done: loom.done };
 }
 
 export function startAcpClient(ws: Workspace, openaiBaseUrl: string, options: AcpClientOptions = {}): AcpTestClient {
-	const loom = startLoom(["acp", ...(options.args ?? serverFlags(openaiBaseUrl))], { ...ws, openStdin: true, env: options.env });
+	const agent = startAgent(["acp", ...(options.args ?? serverFlags(openaiBaseUrl))], ws, options);
 	const notifications: SessionNotification[] = [];
 	const permissionRequests: RequestPermissionRequest[] = [];
 	const app = client({ name: "loom-tests" })
@@ -66,34 +87,34 @@ export function startAcpClient(ws: Workspace, openaiBaseUrl: string, options: Ac
 			options.writeTextFile(params.path, params.content);
 			return {};
 		});
-	// startLoom collects stdout as text; the protocol reads the same text as bytes.
+	// stdout is collected as text; the protocol reads the same text as bytes.
 	const encoder = new TextEncoder();
 	const fromLoom = new ReadableStream<Uint8Array>({
 		start(controller) {
-			loom.child.stdout!.on("data", (chunk: string) => controller.enqueue(encoder.encode(chunk)));
-			loom.child.stdout!.on("end", () => controller.close());
+			agent.stdout.on("data", (chunk: string) => controller.enqueue(encoder.encode(chunk)));
+			agent.stdout.on("end", () => controller.close());
 		},
 	});
-	const connection = app.connect(ndJsonStream(Writable.toWeb(loom.child.stdin!) as WritableStream<Uint8Array>, fromLoom));
+	const connection = app.connect(ndJsonStream(Writable.toWeb(agent.stdin as Writable) as WritableStream<Uint8Array>, fromLoom));
 	const updates = (sessionId: string) => notifications.filter((n) => n.sessionId === sessionId).map((n) => n.update);
 	return {
-		loom,
+		loom: agent.loom,
 		connection,
 		notifications,
 		permissionRequests,
-		stdout: loom.stdout,
+		stdout: agent.stdoutText,
 		updates,
 		async waitForUpdate(sessionId, match, what = "an update") {
 			const found = await waitFor(
 				() => updates(sessionId).find(match),
 				(update) => update !== undefined,
-				{ what, show: () => `updates: ${JSON.stringify(updates(sessionId))}\nstderr: ${loom.stderr()}` },
+				{ what, show: () => `updates: ${JSON.stringify(updates(sessionId))}\nstderr: ${agent.stderr()}` },
 			);
 			return found!;
 		},
 		async close() {
-			loom.child.stdin!.end();
-			const result = await loom.done;
+			agent.stdin.end();
+			const result = await agent.done;
 			connection.close();
 			return result;
 		},

@@ -1,6 +1,7 @@
-// End to end: the built `loom` binary in print mode against the scripted model server; what its arguments and
-// configuration make of a run (--no-session, --tools, the system prompt, --max-turns) and its refusals to start,
-// in-process through the CLI's I/O seam.
+// End to end: `loom` in print mode against the scripted model server. The built binary for a whole run, piped stdin,
+// the answer into a pipe and the bash tool's environment (the process's own); in-process through the CLI's I/O seam,
+// what its arguments, files and the model's answers make of a run (@files, errors and retries, edits, --no-session,
+// --tools, the system prompt, --max-turns, a cut or empty answer) and its refusals to start.
 import { readFileSync, writeFileSync } from "node:fs";
 import { createServer, type AddressInfo } from "node:net";
 import { join } from "node:path";
@@ -45,7 +46,7 @@ describe("loom -p (text mode)", () => {
 		// A 1x1 PNG.
 		const png = Buffer.from("89504e470d0a1a0a0000000d4948445200000001000000010806000000" + "1f15c4890000000d49444154789c6360000000000200015e2a2c0b0000000049454e44ae426082", "hex");
 		writeFileSync(join(ws.cwd, "pic.png"), png);
-		const result = await runLoom(["-p", ...serverFlags(server.openaiBaseUrl), "@notes.md", "@pic.png", "summarise"], ws);
+		const result = await runLoomInProcess(["-p", ...serverFlags(server.openaiBaseUrl), "@notes.md", "@pic.png", "summarise"], ws);
 		expect(result.code).toBe(0);
 		const user = server.requests[0]!.body.messages.find((m: any) => m.role === "user");
 		const parts = Array.isArray(user.content) ? user.content : [{ type: "text", text: user.content }];
@@ -58,7 +59,7 @@ describe("loom -p (text mode)", () => {
 
 	it("exits 1 when the model ends in an error, with the error on stderr", async () => {
 		server.enqueue({ status: 400, errorMessage: "bad request from the scripted server" });
-		const result = await runLoom(["-p", ...serverFlags(server.openaiBaseUrl), "hi"], workspace());
+		const result = await runLoomInProcess(["-p", ...serverFlags(server.openaiBaseUrl), "hi"], workspace());
 		expect(result.code).toBe(1);
 		expect(result.stderr).toMatch(/bad request from the scripted server/);
 		expect(result.stderr).not.toContain("test-key");
@@ -71,7 +72,7 @@ describe("loom -p (text mode)", () => {
 		await new Promise<void>((resolve) => closed.listen(0, "127.0.0.1", resolve));
 		const { port } = closed.address() as AddressInfo;
 		await new Promise((resolve) => closed.close(resolve));
-		const result = await runLoom(["-p", ...serverFlags(`http://127.0.0.1:${port}/v1`), "hi"], ws);
+		const result = await runLoomInProcess(["-p", ...serverFlags(`http://127.0.0.1:${port}/v1`), "hi"], ws);
 		expect(result.code).toBe(1);
 		const lines = result.stderr.trim().split("\n");
 		expect(lines[0]).toMatch(/^loom: connection failed; retrying up to 2 times over about \d+s \(the first in \d+s\)\.$/);
@@ -81,7 +82,7 @@ describe("loom -p (text mode)", () => {
 
 	it("keeps a server's escape sequences off stderr", async () => {
 		server.enqueue({ status: 400, errorMessage: "bad \u001b]2;title\u0007request \u001b[31mfrom\u001b[0m the server" });
-		const result = await runLoom(["-p", ...serverFlags(server.openaiBaseUrl), "hi"], workspace());
+		const result = await runLoomInProcess(["-p", ...serverFlags(server.openaiBaseUrl), "hi"], workspace());
 		expect(result.code).toBe(1);
 		expect(result.stderr).toMatch(/bad request from the server/);
 		expect(result.stderr).not.toMatch(/[\x00-\x09\x0b-\x1f\x7f-\x9f]/);
@@ -114,7 +115,7 @@ describe("loom -p (text mode)", () => {
 			{ toolCalls: [{ name: "edit", arguments: { path: "greeting.txt", edits: [{ oldText: "hello world", newText: "goodbye world" }] } }] },
 			{ text: "Edited." },
 		);
-		const result = await runLoom(["-p", ...serverFlags(server.openaiBaseUrl), "change the greeting"], ws);
+		const result = await runLoomInProcess(["-p", ...serverFlags(server.openaiBaseUrl), "change the greeting"], ws);
 		expect(result.code).toBe(0);
 		expect(result.stdout).toBe("Edited.\n");
 		expect(readFileSync(join(ws.cwd, "greeting.txt"), "utf8")).toBe("goodbye world\nsecond line\n");
@@ -171,7 +172,7 @@ describe("loom -p (text mode)", () => {
 
 	it("prints an answer cut at the model's output limit, and says on stderr that it was cut", async () => {
 		server.enqueue({ text: "The first half of", stopReason: "length" });
-		const result = await runLoom(["-p", ...serverFlags(server.openaiBaseUrl), "write a lot"], workspace());
+		const result = await runLoomInProcess(["-p", ...serverFlags(server.openaiBaseUrl), "write a lot"], workspace());
 		expect(result.code).toBe(0);
 		expect(result.stdout).toBe("The first half of\n");
 		expect(result.stderr).toMatch(/cut off at the model's output limit/);
@@ -179,7 +180,7 @@ describe("loom -p (text mode)", () => {
 
 	it("exits 0 on an empty final answer but says on stderr that the model returned no text", async () => {
 		server.enqueue({ text: "" });
-		const result = await runLoom(["-p", ...serverFlags(server.openaiBaseUrl), "say nothing"], workspace());
+		const result = await runLoomInProcess(["-p", ...serverFlags(server.openaiBaseUrl), "say nothing"], workspace());
 		expect(result.code).toBe(0);
 		expect(result.stdout).toBe("");
 		expect(result.stderr).toBe("loom: the model returned no text.\n");

@@ -11,11 +11,11 @@ const server = useScriptedServer();
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** Far more deltas than may wait untaken. */
-const TEXT = "many small deltas. ".repeat(20_000);
 const CHUNK = 8;
 /** Untaken events at which the provider stops reading (MAX_UNTAKEN_EVENTS in partial-message.ts). */
 const HELD_BACK_AT = 2048;
+/** Far more deltas than may wait untaken: eight times as many (CHUNK characters each). */
+const TEXT = "many small deltas. ".repeat(Math.ceil((8 * HELD_BACK_AT * CHUNK) / "many small deltas. ".length));
 /** Longer than any test's idle timeout: the consumer, not the server, is slow for this long. */
 const BEHIND_MS = 1000;
 
@@ -42,7 +42,7 @@ function busyFor(ms: number): void {
 	while (performance.now() < end) {}
 }
 
-// Each test reads 380 kB of deltas while sharing the event loop with the server: a few seconds on a busy machine.
+// Each test reads 130 kB of deltas while sharing the event loop with the server: a few seconds on a busy machine.
 describe.each(PROTOCOLS)("%s with a consumer that falls behind", { timeout: 60_000 }, (api) => {
 	it("stops reading while the consumer is behind, past the idle timeout, and delivers everything once it reads on", async () => {
 		server.enqueue({ text: TEXT, chunkSize: CHUNK });
