@@ -5,7 +5,7 @@ import { Text } from "ink";
 import { FAST_STREAM_INTERVAL_MS, RENDER_INTERVAL_MS } from "../../src/tui/screen/frame-pacing.js";
 import { useSessionView } from "../../src/tui/hooks/use-session-view.js";
 import { initialView } from "../../src/tui/transcript/view-model.js";
-import { sleep } from "../support/wait-for.js";
+import { sleep, waitFor } from "../support/wait-for.js";
 import { textDelta, assistant } from "./events.js";
 import { FakeSession } from "./fake-session.js";
 import { typeKeys, waitForFrame } from "./render-helpers.js";
@@ -106,8 +106,10 @@ describe("render cost", () => {
 			const stdout = new TestStdout(80, 10);
 			const instance = render(<Tail />, { stdout: stdout as unknown as NodeJS.WriteStream, stdin: new TestStdin() as unknown as NodeJS.ReadStream, debug: true, exitOnCtrlC: false, patchConsole: false });
 			unmounts.push(() => instance.unmount());
+			const drawn = renders;
 			await session.emit({ type: "message_start", message: assistant([]) });
-			await sleep(100);
+			// The frame that shows the answer started is drawn before the stream is counted.
+			await waitFor(() => renders, (count) => count > drawn);
 			const before = renders;
 			const started = Date.now();
 			for (let i = 0; Date.now() - started < 1000; i++) {
