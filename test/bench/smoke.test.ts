@@ -10,6 +10,9 @@ it("runs every benchmark at smoke size and writes the JSON report", async () => 
 	const out = path.join(tempDir("loom-bench-"), "bench.json");
 	const { stdout } = await promisify(execFile)(process.execPath, ["test/bench/run.mjs", "--smoke", "--json", out], {
 		maxBuffer: 16 * 1024 * 1024,
+	}).catch((error: Error & { stdout?: string }) => {
+		// The report names the benchmark that failed to run and why; the error alone shows only stderr.
+		throw new Error(`${error.message}\n${error.stdout ?? ""}`);
 	});
 	expect(stdout).not.toContain("FAILED TO RUN");
 	const report = JSON.parse(readFileSync(out, "utf8"));

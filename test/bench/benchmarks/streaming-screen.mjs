@@ -76,8 +76,12 @@ async function streamDuration(server, turn) {
 	return performance.now() - started;
 }
 
+let runs = 0;
+
 async function screenRun(turn, home, cwd, server) {
-	const socket = `loom-bench-${process.pid}`;
+	// A socket of its own each run: a tmux server just killed may still hold a reused one, and a new session
+	// started on it dies with it ("server exited unexpectedly").
+	const socket = `loom-bench-${process.pid}-${runs++}`;
 	const tmux = (...args) => execFileSync("tmux", ["-u", "-L", socket, "-f", "/dev/null", ...args], { encoding: "utf8" });
 	const raw = path.join(home, `pane-${Date.now()}.raw`); // one file a run: pipe-pane appends
 	// No CI variable: Ink draws nothing live when it is set.
