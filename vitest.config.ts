@@ -74,6 +74,7 @@ export const PROCESS_TESTS = [
 	"test/core/ai/providers/web-search-blocks.test.ts",
 	"test/core/ai/providers/provider-failures.test.ts",
 	"test/core/ai/providers/slow-consumer.test.ts",
+	"test/core/ai/providers/http-fetch.test.ts",
 	"test/core/ai/transform-messages.test.ts",
 	"test/core/session/agent-session.test.ts",
 	"test/core/session/store/malformed-parts.test.ts",

@@ -13,6 +13,7 @@ import { isRecord, malformed, optionalText, record, tokenCount } from "./event-s
 import { readBodyStart } from "../../lib/index.js";
 import { NON_STREAM_READ_LIMIT, quote } from "./non-stream-body.js";
 import type { PartialAssistantMessage } from "./partial-message.js";
+import { httpFetch } from "./http-fetch.js";
 import { ProviderStreamError } from "./provider-error.js";
 import { type FinishReason, type ProviderAttempt, type ProviderStreamOptions, runKeyedProviderStream } from "./provider-run.js";
 import { readSseBody } from "./sse-body.js";
@@ -167,7 +168,7 @@ export function streamGoogleGenerativeAi(model: Model, context: Context, options
 		const headers = { "content-type": "application/json", ...model.headers, ...options.headers, "x-goog-api-key": apiKey };
 		const body = JSON.stringify(buildGoogleParams(model, context, options));
 		return async ({ signal, partial, touch }) => {
-			const response = await fetch(url, { method: "POST", headers, body, signal });
+			const response = await httpFetch(url, { method: "POST", headers, body, signal });
 			if (!response.ok) throw await httpError(response);
 			touch();
 			const reader = new GeminiChunkReader(partial);

@@ -7,6 +7,7 @@ import { createAssistantMessageEventStream } from "../messages.js";
 import type { AssistantMessageEventStream, Model, StopReason, StreamOptions } from "../llm-types.js";
 import { providerApiKey } from "../api-keys.js";
 import { PartialAssistantMessage } from "./partial-message.js";
+import { httpFetch } from "./http-fetch.js";
 import { checkBaseUrl, describeProviderError, ProviderStreamError } from "./provider-error.js";
 
 export const DEFAULT_IDLE_TIMEOUT_MS = 5 * 60_000;
@@ -228,6 +229,7 @@ export function sdkClientOptions(model: Model, apiKey: string, options: Provider
 		timeout: Math.max(options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS, 600_000),
 		logLevel: "off" as const,
 		defaultHeaders: { ...model.headers, ...options.headers },
+		fetch: httpFetch,
 	};
 }
 
