@@ -5,7 +5,9 @@ import type { Attachment, SelectOptions, Settings, UiChoice } from "../core/inde
 import { onProcessExit } from "../core/index.js";
 import { colorlessStream, colorRefused } from "./text/index.js";
 import { promptHistoryPath } from "./editor/index.js";
-import type { SessionPort } from "./session-port.js";
+import type { SessionPort, StartedPrompt } from "./session-port.js";
+
+export type { StartedPrompt } from "./session-port.js";
 import { AttentionBell, PASTE_OFF, PASTE_ON, releaseTerminal, setFocusReporting } from "./screen/index.js";
 
 export interface InteractiveOptions {
@@ -31,7 +33,10 @@ export interface InteractiveOptions {
 	onFirstFrame?: () => void;
 	/** Takes the keys typed before the screen was up (read already, held): the editor takes them first, as typed. */
 	typedAhead?: () => string;
+	/** A prompt sent before the screen was up (typed ahead): shown as the editor's own, its run as it goes on. */
+	startedPrompt?: StartedPrompt;
 }
+
 
 
 /**
@@ -124,6 +129,7 @@ export async function runInteractive(session: SessionPort, options: InteractiveO
 				home: homedir(),
 				historyFile: options.loomHome && promptHistoryPath(options.loomHome),
 				onDialog: ringing && ((title) => ringing.waiting(title)),
+				startedPrompt: options.startedPrompt,
 			},
 			{ stdin, stdout, stderr, patchConsole: options.patchConsole ?? true, onFocus: ringing && ((focused) => ringing.setFocused(focused)), typedAhead: options.typedAhead?.() },
 		);
