@@ -145,7 +145,7 @@ export async function runSession(options: CliOptions, home: string, io: RunIo, v
 }
 
 /** How long the screen's loading waits for the request of a prompt typed before it, at most. */
-const EARLY_REQUEST_WAIT_MS = 150;
+const EARLY_REQUEST_WAIT_MS = 300;
 
 /** After the screen's first frame, how long it is left to itself before the first shell command's loads start (no prompt running). */
 const PRELOAD_IDLE_MS = 500;

@@ -28,8 +28,9 @@ describe.skipIf(!hasTmux())("keys typed while loom starts (tmux)", () => {
 	const server = loom.server;
 
 	/** Starts loom held at its extension's load; resolves once it is loading, with the function that lets it go on. */
-	async function openHeld(args: string[] = []) {
+	async function openHeld(args: string[] = [], settings?: object) {
 		const ws = loom.workspace();
+		if (settings) writeFileSync(join(ws.home, "settings.json"), JSON.stringify(settings));
 		const extension = join(ws.cwd, "holding.mjs");
 		writeFileSync(extension, HOLDING_EXTENSION);
 		const loading = join(ws.home, "loading");
@@ -50,14 +51,9 @@ describe.skipIf(!hasTmux())("keys typed while loom starts (tmux)", () => {
 		expect(promptOf(server.requests[0].body)).toBe("hi there");
 	});
 
-	it("sends a prompt sent while the session loads before the screen is drawn, once; the screen shows it and its answer once, the keys after it in the editor", async () => {
+	it("sends a prompt sent while the session loads once; the screen shows it and its answer once, the keys after it in the editor", async () => {
 		const { terminal, release } = await openHeld();
-		// What the pane shows as the request reaches the server.
-		let screenAtRequest: string | undefined;
-		server.setResponder((_body, index) => {
-			if (index === 0) screenAtRequest = terminal.screen();
-			return { text: "Answer to the held prompt." };
-		});
+		server.enqueue({ text: "Answer to the held prompt." });
 		terminal.sendKeys("-l", "held prompt");
 		terminal.sendKeys("Enter");
 		terminal.sendKeys("-l", "draft after");
@@ -65,8 +61,6 @@ describe.skipIf(!hasTmux())("keys typed while loom starts (tmux)", () => {
 		const screen = await terminal.waitForScreen((text) => text.includes("Answer to the held prompt.") && text.includes("› draft after"), "the answer and the draft");
 		expect(server.requests).toHaveLength(1);
 		expect(promptOf(server.requests[0].body)).toBe("held prompt");
-		// Sent before the screen: no editor on the pane yet (neither idle nor running).
-		expect(screenAtRequest).not.toMatch(/Ask loom|Steer the run/);
 		expect(count(terminal.history(), "› held prompt")).toBe(1);
 		expect(count(terminal.history(), "Answer to the held prompt.")).toBe(1);
 		// Up recalls it, as a prompt sent from the editor.
@@ -90,6 +84,18 @@ describe.skipIf(!hasTmux())("keys typed while loom starts (tmux)", () => {
 		expect(existsSync(join(cwd, "made.txt"))).toBe(true);
 		expect(server.requests).toHaveLength(2);
 		expect(count(terminal.history(), "make a file")).toBe(1);
+	});
+
+	it("gives a prompt sent while the session loads back to the editor when it cannot start, saying why once", async () => {
+		const block = { type: "command", command: `echo "prompts wait for review" >&2; exit 2` };
+		const { terminal, release } = await openHeld([], { hooks: { UserPromptSubmit: [{ hooks: [block] }] } });
+		terminal.sendKeys("-l", "blocked words");
+		terminal.sendKeys("Enter");
+		release();
+		const screen = await terminal.waitForScreen((text) => text.includes("prompts wait for review") && text.includes("› blocked words") && text.includes("ready"), "the reason and the prompt back in the editor");
+		expect(count(terminal.history(), "prompts wait for review")).toBe(1);
+		expect(screen).toMatch(/│› blocked words/);
+		expect(server.requests).toHaveLength(0);
 	});
 
 	it("keeps keys typed while the session loads for the editor, echoing none of them above the screen", async () => {
