@@ -132,6 +132,7 @@ export const PROCESS_TESTS = [
 	"test/tui/shell-secrets-tmux.test.ts",
 	"test/tui/signal-exit-tmux.test.ts",
 	"test/tui/typed-ahead-tmux.test.ts",
+	"test/tui/first-frame-tmux.test.ts",
 	"test/tui/terminal-handoff-tmux.test.ts",
 	"test/tui/screen/terminal-handoff.test.ts",
 	"test/core/ai/logins/plan-logins.test.ts",
