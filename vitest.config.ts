@@ -124,6 +124,7 @@ export const PROCESS_TESTS = [
 	"test/tui/project-trust-tmux.test.ts",
 	"test/tui/prompt-history-concurrent.test.ts",
 	"test/tui/real-session.test.tsx",
+	"test/tui/early-prompt.test.tsx",
 	"test/tui/resources-tmux.test.ts",
 	"test/tui/rewind-tmux.test.ts",
 	"test/tui/screen-terminal-tmux.test.ts",

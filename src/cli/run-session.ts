@@ -183,7 +183,10 @@ async function runScreen(session: AgentSession, first: ScreenStart, io: RunIo, l
 	let drawn = false;
 	// A prompt sent before the screen: the screen loads once its request has been handed to the provider's SDK,
 	// beside the wait for the answer.
-	const stopRequests = session.onModelRequest(() => setImmediate(first.loadScreen));
+	const stopRequests = session.onModelRequest(() => {
+		stopRequests();
+		setImmediate(first.loadScreen);
+	});
 	// A prompt that never sends (it could not start) or waits before it sends (for MCP servers, a settings hook)
 	// holds the screen back no longer than this.
 	if (first.early) {

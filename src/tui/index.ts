@@ -58,6 +58,14 @@ async function importScreen(): Promise<typeof import("./mount-screen.js")> {
 	return import("./mount-screen.js");
 }
 
+/** The rest of what runInteractive uses, loaded with the screen (not by the editor's first frame, which comes first). */
+function loadTerminal() {
+	terminal ??= Promise.all([import("./screen/index.js"), import("./editor/index.js")]);
+	return terminal;
+}
+
+let terminal: Promise<[typeof import("./screen/index.js"), typeof import("./editor/index.js")]> | undefined;
+
 /**
  * Loads React's CommonJS modules that read NODE_ENV as they load, with NODE_ENV set to production only during this
  * synchronous call: nothing else runs meanwhile, so no process the agent starts (an MCP server starting while the
@@ -85,6 +93,7 @@ function loadProductionReact(): void {
  */
 export function preloadScreen(): void {
 	loadScreen().catch(() => {});
+	loadTerminal().catch(() => {});
 }
 
 /** Runs the screen until the user quits; resolves with the process exit code. */
@@ -98,10 +107,9 @@ export async function runInteractive(session: SessionPort, options: InteractiveO
 		unmount?.();
 	};
 	void options.stop?.then(onExit);
-	const [{ mountScreen }, { AttentionBell, PASTE_OFF, PASTE_ON, releaseTerminal, setFocusReporting }, { promptHistoryPath }, stdout, stderr] = await Promise.all([
+	const [{ mountScreen }, [{ AttentionBell, PASTE_OFF, PASTE_ON, releaseTerminal, setFocusReporting }, { promptHistoryPath }], stdout, stderr] = await Promise.all([
 		loadScreen(),
-		import("./screen/index.js"),
-		import("./editor/index.js"),
+		loadTerminal(),
 		terminalStream(options.stdout ?? process.stdout),
 		terminalStream(options.stderr ?? process.stderr),
 	]);
