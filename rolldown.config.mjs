@@ -144,7 +144,15 @@ export default defineConfig({
 		cleanDir: true,
 		// Every path of loom (even `--version`) uses a few of core/lib's helpers: each is a chunk of its own, so a path
 		// loads only the helpers it uses, not those that happen to share its chunk. The tools' names table is read by
-		// `--help`; on its own it stays out of the chunk holding the tools' code.
-		codeSplitting: { includeDependenciesRecursively: false, groups: [{ name: (id) => /[\\/]src[\\/]core[\\/]lib[\\/](?:.+[\\/])?([^\\/]+)\.ts$/.exec(id)?.[1] ?? null }, { name: "tool-names", test: /builtin-tool-names\.ts$/ }] },
+		// `--help`; on its own it stays out of the chunk holding the tools' code. So does the editor's first frame, drawn
+		// before the rest of the screen loads.
+		codeSplitting: {
+			includeDependenciesRecursively: false,
+			groups: [
+				{ name: (id) => /[\\/]src[\\/]core[\\/]lib[\\/](?:.+[\\/])?([^\\/]+)\.ts$/.exec(id)?.[1] ?? null },
+				{ name: "tool-names", test: /builtin-tool-names\.ts$/ },
+				{ name: "first-frame", test: /[\\/]src[\\/]tui[\\/](?:screen[\\/]first-frame|text[\\/]color-refused)\.ts$/ },
+			],
+		},
 	},
 });

@@ -16,7 +16,10 @@ async function main(argv: string[]): Promise<number> {
 		const parsed = parseArgs(argv, version);
 		if (parsed.kind === "exit") return parsed.code;
 		// From here the keys typed for the screen wait for it, however long it takes to load.
-		const typedAhead = runsScreen(parsed.options, process) ? holdTypedKeys(process.stdin) : undefined;
+		const screen = runsScreen(parsed.options, process);
+		const typedAhead = screen ? holdTypedKeys(process.stdin) : undefined;
+		// The editor is drawn at once, before the session and the screen load (not where a session picker comes first).
+		if (screen && !parsed.options.resume) (await import("../tui/index.js")).drawFirstFrame(process.stdout, process.stderr);
 		const { run } = await import("./run.js");
 		return await run(parsed.options, undefined, version, typedAhead);
 	} catch (error) {

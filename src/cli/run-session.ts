@@ -24,6 +24,7 @@ import { buildPromptInput, MAX_STDIN_BYTES, printPrompt, type PromptInput, readS
 import { askToFork, chooseSessionFile, sessionInUseMessage } from "./session-choice.js";
 import type { InteractiveOptions } from "../tui/index.js";
 import type { TypedAhead } from "./typed-ahead.js";
+import { type EarlyPrompt, sendableEarly, sendEarly } from "./early-prompt.js";
 
 /** How long a silent, open stdin is waited for before loom says what it is waiting for. */
 const STDIN_WAIT_MS = 3000;
@@ -65,14 +66,23 @@ export async function runSession(options: CliOptions, home: string, io: RunIo, v
 		throw error;
 	}
 
-	// The screen loads while the session is assembled; without it, stdout is loom's alone before extensions load.
-	if (interactive) void import("../tui/index.js").then((tui) => tui.preloadScreen());
-	else consoleToStderr();
+	// The screen loads while the session is assembled, unless a prompt typed already is to go first (see
+	// runScreen); without the screen, stdout is loom's alone before extensions load.
+	let screenLoading = false;
+	const loadScreen = () => {
+		if (screenLoading) return;
+		screenLoading = true;
+		void import("../tui/index.js").then((tui) => tui.preloadScreen());
+	};
+	const sendsFirst = () => interactive && options.prompt.trim() === "" && options.files.length === 0 && sendableEarly(typedAhead?.line() ?? "");
+	if (interactive && !sendsFirst()) loadScreen();
+	else if (!interactive) consoleToStderr();
 	// What the first shell command needs loads once the screen is up and has sat idle a moment, or once the first
 	// prompt's answer has begun: not beside the screen's loading, the first keys drawn, or the first request.
 	let startPreloads = () => {};
 	const screenSettled = interactive ? new Promise<void>((resolve) => (startPreloads = resolve)) : undefined;
 	let session: AgentSession;
+	let projectTrust: ProjectTrustGate | undefined;
 	try {
 		const sessionFile = await chooseSessionFile(options, home, io.cwd, { ...io, canAsk, typedAhead });
 		// Loaded here, not at the top: this is where the SDKs come in, and --help/--version never get this far.
@@ -88,6 +98,7 @@ export async function runSession(options: CliOptions, home: string, io: RunIo, v
 			created = await createSession({ ...setup, fork: true });
 		}
 		session = created.session;
+		projectTrust = created.projectTrust;
 		// The screen and RPC's client are asked whether to trust the project; print mode cannot, so it says what it left out.
 		if (!interactive && !rpc) reportUntrusted(created.projectTrust, io);
 	} catch (error) {
@@ -111,8 +122,15 @@ export async function runSession(options: CliOptions, home: string, io: RunIo, v
 		// The screen sends the @files read above with the prompt, shown as typed with what went along.
 		if (interactive) {
 			const initialPrompt = [options.prompt.trim(), ...options.files.map((file) => mentionWord(file))].filter((part) => part !== "").join(" ");
+			// A prompt typed and sent before the screen is up goes now, before the screen loads (unless the project's
+			// trust is to be asked first: its answer must come before any run).
+			const trustAsked = projectTrust?.status === "undecided" && projectTrust.pending.length > 0;
+			const line = sendsFirst() && !trustAsked ? typedAhead?.takeLine() : undefined;
+			const early = line === undefined ? undefined : sendEarly(session, line);
+			if (!early) loadScreen();
+			const start: ScreenStart = { initialPrompt, initialAttachments: input.attached, notify: settings.notify, startPreloads, loadScreen, early, typedAhead: typedAhead && (() => typedAhead.release()) };
 			// Without a home the screen keeps no prompt history.
-			return await runScreen(session, { initialPrompt, initialAttachments: input.attached, notify: settings.notify, startPreloads, typedAhead: typedAhead && (() => typedAhead.release()) }, io, options.ephemeral ? undefined : home);
+			return await runScreen(early?.session ?? session, start, io, options.ephemeral ? undefined : home);
 		}
 		if (rpc) return await runRpc(session, io);
 		// A prompt template or skill named by the words is expanded as the screen would; other commands are refused.
@@ -126,12 +144,19 @@ export async function runSession(options: CliOptions, home: string, io: RunIo, v
 	}
 }
 
+/** How long the screen's loading waits for the request of a prompt typed before it, at most. */
+const EARLY_REQUEST_WAIT_MS = 300;
+
 /** After the screen's first frame, how long it is left to itself before the first shell command's loads start (no prompt running). */
 const PRELOAD_IDLE_MS = 500;
 
 interface ScreenStart extends Pick<InteractiveOptions, "initialPrompt" | "initialAttachments" | "notify" | "typedAhead"> {
 	/** Starts the loads the session holds back for the screen (createSession's preloadAfter). */
 	startPreloads(): void;
+	/** Starts loading the screen, if not yet. */
+	loadScreen(): void;
+	/** The prompt typed ahead and sent already: the screen loads once its request has gone. */
+	early?: EarlyPrompt;
 }
 
 async function runScreen(session: AgentSession, first: ScreenStart, io: RunIo, loomHome: string | undefined): Promise<number> {
@@ -145,11 +170,29 @@ async function runScreen(session: AgentSession, first: ScreenStart, io: RunIo, l
 				runEnded = undefined;
 				endRun();
 			}
-			// A prompt typed at once: its request goes first, the loads come beside the wait for the rest of the answer.
-			if (event.type === "message_update" || event.type === "run_end") first.startPreloads();
+			// The first answer has begun (its request is out) or the run ended: the first shell command's loads may
+			// come, once the screen is up.
+			if (event.type === "message_update" || event.type === "run_end") {
+				answered = true;
+				if (drawn) first.startPreloads();
+			}
 		},
 		{ open: false },
 	);
+	let answered = false;
+	let drawn = false;
+	// A prompt sent before the screen: the screen loads once its request has been handed to the provider's SDK,
+	// beside the wait for the answer.
+	const stopRequests = session.onModelRequest(() => {
+		stopRequests();
+		setImmediate(first.loadScreen);
+	});
+	// A prompt that never sends (it could not start) or waits before it sends (for MCP servers, a settings hook)
+	// holds the screen back no longer than this.
+	if (first.early) {
+		void first.early.done.catch(() => {}).finally(first.loadScreen);
+		setTimeout(first.loadScreen, EARLY_REQUEST_WAIT_MS).unref();
+	}
 	// The screen reads Ctrl+C as a key; a signal comes from outside (kill, a closed terminal): stop the run, let it
 	// end, then leave as on quit. A second signal leaves at once; the screen restores the terminal as the process exits.
 	let signalled: number | undefined;
@@ -173,8 +216,13 @@ async function runScreen(session: AgentSession, first: ScreenStart, io: RunIo, l
 			initialPrompt: first.initialPrompt || undefined,
 			initialAttachments: first.initialAttachments,
 			notify: first.notify,
-			onFirstFrame: () => setTimeout(() => runEnded === undefined && first.startPreloads(), PRELOAD_IDLE_MS).unref(),
+			onFirstFrame: () => {
+				drawn = true;
+				if (answered) first.startPreloads();
+				else setTimeout(() => runEnded === undefined && first.startPreloads(), PRELOAD_IDLE_MS).unref();
+			},
 			typedAhead: first.typedAhead,
+			startedPrompt: first.early,
 			env: io.env,
 			stdin: io.stdin,
 			stdout: io.stdout,
@@ -188,6 +236,7 @@ async function runScreen(session: AgentSession, first: ScreenStart, io: RunIo, l
 	} finally {
 		stopSignals();
 		stopWatching();
+		stopRequests();
 	}
 }
 

@@ -6,6 +6,10 @@ import { StringDecoder } from "node:string_decoder";
 export interface TypedAhead {
 	/** Stops reading and hands over what was typed; later keys stay in the terminal for the next reader. Once. */
 	release(): string;
+	/** The first line typed, if Enter (or a line feed) has ended it and nothing was released: left where it is. */
+	line(): string | undefined;
+	/** line(), taken out of what release() hands over, its Enter with it. */
+	takeLine(): string | undefined;
 }
 
 /**
@@ -29,6 +33,16 @@ export function holdTypedKeys(stdin: NodeJS.ReadStream, interrupt: () => void = 
 	stdin.on("readable", onReadable);
 	let released = false;
 	return {
+		line() {
+			// Keys typed before raw mode come through the terminal's line discipline, Enter as a line feed.
+			const end = typed.search(/[\r\n]/);
+			return released || end === -1 ? undefined : typed.slice(0, end);
+		},
+		takeLine() {
+			const line = this.line();
+			if (line !== undefined) typed = typed.slice(line.length + 1);
+			return line;
+		},
 		release() {
 			if (released) return "";
 			released = true;

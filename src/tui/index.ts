@@ -3,10 +3,13 @@ import { createRequire } from "node:module";
 import { homedir } from "node:os";
 import type { Attachment, SelectOptions, Settings, UiChoice } from "../core/index.js";
 import { onProcessExit } from "../core/index.js";
-import { colorlessStream, colorRefused } from "./text/index.js";
-import { promptHistoryPath } from "./editor/index.js";
-import type { SessionPort } from "./session-port.js";
-import { AttentionBell, PASTE_OFF, PASTE_ON, releaseTerminal, setFocusReporting } from "./screen/index.js";
+import { colorRefused } from "./text/index.js";
+import type { SessionPort, StartedPrompt } from "./session-port.js";
+import type { AttentionBell } from "./screen/index.js";
+
+export type { StartedPrompt } from "./session-port.js";
+// Loaded by the CLI before anything else of the screen, to draw the editor at once: only what it needs is static here.
+export { drawFirstFrame } from "./screen/index.js";
 
 export interface InteractiveOptions {
 	/** Sent as soon as the screen is up (`loom "a first prompt"`). */
@@ -31,7 +34,10 @@ export interface InteractiveOptions {
 	onFirstFrame?: () => void;
 	/** Takes the keys typed before the screen was up (read already, held): the editor takes them first, as typed. */
 	typedAhead?: () => string;
+	/** A prompt sent before the screen was up (typed ahead): shown as the editor's own, its run as it goes on. */
+	startedPrompt?: StartedPrompt;
 }
+
 
 
 /**
@@ -51,6 +57,14 @@ async function importScreen(): Promise<typeof import("./mount-screen.js")> {
 	if (process.env.NODE_ENV === undefined) loadProductionReact();
 	return import("./mount-screen.js");
 }
+
+/** The rest of what runInteractive uses, loaded with the screen (not by the editor's first frame, which comes first). */
+function loadTerminal() {
+	terminal ??= Promise.all([import("./screen/index.js"), import("./editor/index.js")]);
+	return terminal;
+}
+
+let terminal: Promise<[typeof import("./screen/index.js"), typeof import("./editor/index.js")]> | undefined;
 
 /**
  * Loads React's CommonJS modules that read NODE_ENV as they load, with NODE_ENV set to production only during this
@@ -79,16 +93,11 @@ function loadProductionReact(): void {
  */
 export function preloadScreen(): void {
 	loadScreen().catch(() => {});
+	loadTerminal().catch(() => {});
 }
 
 /** Runs the screen until the user quits; resolves with the process exit code. */
 export async function runInteractive(session: SessionPort, options: InteractiveOptions = {}): Promise<number> {
-	const stdin = options.stdin ?? process.stdin;
-	const stdout = terminalStream(options.stdout ?? process.stdout);
-	const stderr = terminalStream(options.stderr ?? process.stderr);
-	// Ink's input hook throws without raw mode: only a TTY with setRawMode can take keys.
-	const inputActive = stdin.isTTY === true && typeof stdin.setRawMode === "function";
-	const pasteMode = inputActive && stdout.isTTY === true;
 	let exitCode = 0;
 	let unmount: (() => void) | undefined;
 	let exitRequested = false;
@@ -98,7 +107,16 @@ export async function runInteractive(session: SessionPort, options: InteractiveO
 		unmount?.();
 	};
 	void options.stop?.then(onExit);
-	const { mountScreen } = await loadScreen();
+	const [{ mountScreen }, [{ AttentionBell, PASTE_OFF, PASTE_ON, releaseTerminal, setFocusReporting }, { promptHistoryPath }], stdout, stderr] = await Promise.all([
+		loadScreen(),
+		loadTerminal(),
+		terminalStream(options.stdout ?? process.stdout),
+		terminalStream(options.stderr ?? process.stderr),
+	]);
+	const stdin = options.stdin ?? process.stdin;
+	// Ink's input hook throws without raw mode: only a TTY with setRawMode can take keys.
+	const inputActive = stdin.isTTY === true && typeof stdin.setRawMode === "function";
+	const pasteMode = inputActive && stdout.isTTY === true;
 	// Only a terminal both ways can report focus and show a ring.
 	const bell = pasteMode ? new AttentionBell({ write: (text) => stdout.write(text), setting: options.notify, env: options.env }) : undefined;
 	const ringing = bell?.enabled ? bell : undefined;
@@ -124,6 +142,7 @@ export async function runInteractive(session: SessionPort, options: InteractiveO
 				home: homedir(),
 				historyFile: options.loomHome && promptHistoryPath(options.loomHome),
 				onDialog: ringing && ((title) => ringing.waiting(title)),
+				startedPrompt: options.startedPrompt,
 			},
 			{ stdin, stdout, stderr, patchConsole: options.patchConsole ?? true, onFocus: ringing && ((focused) => ringing.setFocused(focused)), typedAhead: options.typedAhead?.() },
 		);
@@ -158,12 +177,13 @@ export async function pickInTerminal<T>(
 	choices: readonly UiChoice<T>[],
 	streams: { stdin: NodeJS.ReadStream; stderr: NodeJS.WriteStream },
 ): Promise<{ value: T } | "dismissed" | "interrupted"> {
-	const { mountPicker } = await loadScreen();
-	const stderr = terminalStream(streams.stderr);
+	const [{ mountPicker }, stderr] = await Promise.all([loadScreen(), terminalStream(streams.stderr)]);
 	return mountPicker(select, choices, { stdin: streams.stdin, stdout: stderr, stderr, patchConsole: false });
 }
 
 /** A stream the screen draws on: without colour where the user asked for none (NO_COLOR). */
-function terminalStream(stream: NodeJS.WriteStream): NodeJS.WriteStream {
-	return colorRefused() ? colorlessStream(stream) : stream;
+async function terminalStream(stream: NodeJS.WriteStream): Promise<NodeJS.WriteStream> {
+	if (!colorRefused()) return stream;
+	const { colorlessStream } = await import("./text/index.js");
+	return colorlessStream(stream);
 }

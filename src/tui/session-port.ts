@@ -70,3 +70,13 @@ export interface SessionPort extends CommandSession {
 	/** Masks the secrets the session keeps from the model in text the screen adds to a prompt (`!!` output). Optional. */
 	maskSecrets?(text: string): string;
 }
+
+/** A prompt sent for the screen before it was up. */
+export interface StartedPrompt {
+	/** The prompt as typed. */
+	typed: string;
+	/** Its run: rejects, as prompt() does, when the run cannot start. */
+	done: Promise<void>;
+	/** Called once the screen's view reads the session (it has been given the events since the prompt was sent). */
+	shown?(): void;
+}

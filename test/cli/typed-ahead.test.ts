@@ -37,6 +37,35 @@ describe("holdTypedKeys", () => {
 		expect(String(stdin.read())).toBe("late");
 	});
 
+	it("takes the first line once Enter (or a line feed, typed before raw mode) ends it, leaving the rest to the release", async () => {
+		const stdin = terminalInput();
+		const typed = holdTypedKeys(stdin as unknown as NodeJS.ReadStream, () => {});
+		stdin.write("hal");
+		await turn();
+		expect(typed.line()).toBeUndefined();
+		expect(typed.takeLine()).toBeUndefined();
+		stdin.write("f\rmore");
+		await turn();
+		expect(typed.line()).toBe("half");
+		expect(typed.takeLine()).toBe("half");
+		expect(typed.line()).toBeUndefined();
+		expect(typed.release()).toBe("more");
+
+		const cooked = holdTypedKeys(terminalInput() as unknown as NodeJS.ReadStream, () => {});
+		expect(cooked.takeLine()).toBeUndefined();
+		cooked.release();
+	});
+
+	it("reads a line fed before raw mode, and takes nothing once released", async () => {
+		const stdin = terminalInput();
+		const typed = holdTypedKeys(stdin as unknown as NodeJS.ReadStream, () => {});
+		stdin.write("hi\n");
+		await turn();
+		expect(typed.line()).toBe("hi");
+		expect(typed.release()).toBe("hi\n");
+		expect(typed.takeLine()).toBeUndefined();
+	});
+
 	it("interrupts on Ctrl+C, as the terminal's own interrupt would before the screen is up", async () => {
 		const stdin = terminalInput();
 		let interrupted = 0;

@@ -28,15 +28,16 @@ describe.skipIf(!hasTmux())("keys typed while loom starts (tmux)", () => {
 	const server = loom.server;
 
 	/** Starts loom held at its extension's load; resolves once it is loading, with the function that lets it go on. */
-	async function openHeld() {
+	async function openHeld(args: string[] = [], settings?: object) {
 		const ws = loom.workspace();
+		if (settings) writeFileSync(join(ws.home, "settings.json"), JSON.stringify(settings));
 		const extension = join(ws.cwd, "holding.mjs");
 		writeFileSync(extension, HOLDING_EXTENSION);
 		const loading = join(ws.home, "loading");
 		const go = join(ws.home, "go");
-		const { terminal } = loom.open({ workspace: ws, args: ["-e", extension], env: { LOOM_TEST_LOADING: loading, LOOM_TEST_GO: go } });
+		const { terminal } = loom.open({ workspace: ws, args: ["-e", extension, ...args], env: { LOOM_TEST_LOADING: loading, LOOM_TEST_GO: go } });
 		await waitFor(() => existsSync(loading), Boolean, { what: "the extension to start loading" });
-		return { terminal, release: () => writeFileSync(go, "") };
+		return { terminal, cwd: ws.cwd, release: () => writeFileSync(go, "") };
 	}
 
 	it("sends a prompt typed with Enter the moment loom is started, before anything is drawn", async () => {
@@ -48,6 +49,53 @@ describe.skipIf(!hasTmux())("keys typed while loom starts (tmux)", () => {
 		await terminal.waitForScreen((text) => text.includes("Answer to the early prompt."), "the answer");
 		expect(server.requests).toHaveLength(1);
 		expect(promptOf(server.requests[0].body)).toBe("hi there");
+	});
+
+	it("sends a prompt sent while the session loads once; the screen shows it and its answer once, the keys after it in the editor", async () => {
+		const { terminal, release } = await openHeld();
+		server.enqueue({ text: "Answer to the held prompt." });
+		terminal.sendKeys("-l", "held prompt");
+		terminal.sendKeys("Enter");
+		terminal.sendKeys("-l", "draft after");
+		release();
+		const screen = await terminal.waitForScreen((text) => text.includes("Answer to the held prompt.") && text.includes("› draft after"), "the answer and the draft");
+		expect(server.requests).toHaveLength(1);
+		expect(promptOf(server.requests[0].body)).toBe("held prompt");
+		expect(count(terminal.history(), "› held prompt")).toBe(1);
+		expect(count(terminal.history(), "Answer to the held prompt.")).toBe(1);
+		// Up recalls it, as a prompt sent from the editor.
+		terminal.sendKeys("C-u");
+		await terminal.waitForScreen((text) => !text.includes("› draft after"), "the draft cleared");
+		terminal.sendKeys("Up");
+		await terminal.waitForScreen((text) => count(text, "› held prompt") === 2, "the prompt recalled into the editor");
+		expect(screen).toContain("› held prompt");
+	});
+
+	it("asks in the screen the approval that a prompt sent while the session loads needs", async () => {
+		const { terminal, cwd, release } = await openHeld(["--approval", "ask"]);
+		server.enqueue({ text: "Making it.", toolCalls: [{ id: "call_1", name: "bash", arguments: { command: "echo made > made.txt" } }] });
+		server.enqueue({ text: "Made the file." });
+		terminal.sendKeys("-l", "make a file");
+		terminal.sendKeys("Enter");
+		release();
+		await terminal.waitForScreen((text) => text.includes("Allow bash to run this command?"), "the approval question");
+		terminal.sendKeys("Enter");
+		await terminal.waitForScreen((text) => text.includes("Made the file.") && text.includes("Ask loom"), "the answer after the command");
+		expect(existsSync(join(cwd, "made.txt"))).toBe(true);
+		expect(server.requests).toHaveLength(2);
+		expect(count(terminal.history(), "make a file")).toBe(1);
+	});
+
+	it("gives a prompt sent while the session loads back to the editor when it cannot start, saying why once", async () => {
+		const block = { type: "command", command: `echo "prompts wait for review" >&2; exit 2` };
+		const { terminal, release } = await openHeld([], { hooks: { UserPromptSubmit: [{ hooks: [block] }] } });
+		terminal.sendKeys("-l", "blocked words");
+		terminal.sendKeys("Enter");
+		release();
+		const screen = await terminal.waitForScreen((text) => text.includes("prompts wait for review") && text.includes("› blocked words") && text.includes("ready"), "the reason and the prompt back in the editor");
+		expect(count(terminal.history(), "prompts wait for review")).toBe(1);
+		expect(screen).toMatch(/│› blocked words/);
+		expect(server.requests).toHaveLength(0);
 	});
 
 	it("keeps keys typed while the session loads for the editor, echoing none of them above the screen", async () => {

@@ -206,6 +206,8 @@ export interface StreamOptions {
 	/** End the stream with an error after this long without output (default 5 minutes). */
 	idleTimeoutMs?: number;
 	onRetry?: (info: RetryInfo) => void;
+	/** Called as each attempt's request is handed to the provider's SDK (after its loading, before the response). */
+	onRequest?: () => void;
 	headers?: Record<string, string>;
 	/**
 	 * The final answer must be JSON valid against this schema: each provider asks for it its own way (Anthropic: a

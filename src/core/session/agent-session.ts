@@ -64,6 +64,7 @@ export class AgentSession extends SessionPlugs {
 	private readonly callStates: ToolCallStates;
 	/** Problems met assembling the session: those it was given, then those added (addLoadWarning). */
 	private readonly assemblyWarnings: string[];
+	private readonly requestListeners = new Set<() => void>();
 
 	constructor(options: AgentSessionOptions) {
 		super(options.userCommands);
@@ -87,6 +88,9 @@ export class AgentSession extends SessionPlugs {
 			compactedView: (messages, signal) => this.compaction.beforeModelCall(messages, signal),
 			countTurn: () => this.runner.countTurn(),
 			onRetry: (info) => this.runner.onRetry(info),
+			onRequest: () => {
+				for (const listener of [...this.requestListeners]) listener();
+			},
 		});
 		this.stopAgentEvents = this.agent.subscribe((event) => this.onAgentEvent(event));
 		const emit = (event: SessionEvent) => this.listeners.emit(event);
@@ -257,6 +261,15 @@ export class AgentSession extends SessionPlugs {
 		const remove = this.listeners.add(listener);
 		if (options.open !== false) void this.start();
 		return remove;
+	}
+
+	/**
+	 * Tells `listener` each time one of the runs' model requests is handed to the provider's SDK (each attempt:
+	 * retries too), as it happens, outside the event stream. Returns the function that removes it.
+	 */
+	onModelRequest(listener: () => void): () => void {
+		this.requestListeners.add(listener);
+		return () => this.requestListeners.delete(listener);
 	}
 
 	/** Emits session_open, then session_error if the model cannot be used. Idempotent; subscribe() calls it. */

@@ -26,7 +26,7 @@ import {
 } from "../hooks/index.js";
 import { HISTORY_PROMPTS, type ScreenView, initialView, isBusy } from "../transcript/index.js";
 import { warmUpMarkdown } from "../text/index.js";
-import type { SessionPort } from "../session-port.js";
+import type { SessionPort, StartedPrompt } from "../session-port.js";
 import { DialogHost } from "./DialogHost.js";
 import { Editor } from "./Editor.js";
 import { Footer } from "./Footer.js";
@@ -61,6 +61,14 @@ export interface AppProps {
 	print?: (text: string) => void;
 	/** Told of each dialog as it opens, by its title (the screen rings when a run waits for an answer). */
 	onDialog?: (title: string) => void;
+	/** A prompt sent before the screen was up: kept and answered as one sent from the editor. */
+	startedPrompt?: StartedPrompt;
+}
+
+function deferred<T>(): { promise: Promise<T>; resolve(value: T): void } {
+	let resolve: (value: T) => void = () => {};
+	const promise = new Promise<T>((settle) => (resolve = settle));
+	return { promise, resolve };
 }
 
 function viewFromSession(session: SessionPort): ScreenView {
@@ -78,7 +86,7 @@ function viewFromSession(session: SessionPort): ScreenView {
 	return { ...view, usage: { ...session.usageTotals }, contextTokens: session.contextUsage?.tokens };
 }
 
-export function App({ session, initialPrompt, initialAttachments, inputActive, onExit, home, historyFile, print, onDialog }: AppProps) {
+export function App({ session, initialPrompt, initialAttachments, inputActive, onExit, home, historyFile, print, onDialog, startedPrompt }: AppProps) {
 	const refreshClock = useRef(() => {});
 	const { view, latest, dispatch, flush } = useSessionView(
 		session,
@@ -263,10 +271,27 @@ export function App({ session, initialPrompt, initialAttachments, inputActive, o
 
 	useWhenIdle(() => void warmUpMarkdown(), { busy: running, quietMs: WARM_UP_QUIET_MS, inputActive });
 
+	/** What the editor gets back of the prompt sent before the screen was up, as of its own: the text, if it never ran. */
+	const [startedRestore] = useState(() => startedPrompt && deferred<string | undefined>());
+	const [sentBefore] = useState(() => startedPrompt && startedRestore && { typed: startedPrompt.typed, restore: startedRestore.promise });
 	const started = useRef(false);
 	useEffect(() => {
 		if (started.current) return;
 		started.current = true;
+		if (startedPrompt && startedRestore) {
+			// The view's subscription (an effect above) has had the events so far, the run's start among them or not.
+			startedPrompt.shown?.();
+			if (historyFile) savePrompt(historyFile, session.cwd, startedPrompt.typed);
+			const runsBefore = viewFromSession(session).runs;
+			startedPrompt.done.then(
+				() => startedRestore.resolve(undefined),
+				(error: unknown) => {
+					const message = errorMessage(error);
+					if (!latest().transcript.some((item) => item.kind === "notice" && item.text === message)) notify("error", message);
+					startedRestore.resolve(latest().runs === runsBefore ? startedPrompt.typed : undefined);
+				},
+			);
+		}
 		for (const text of hiddenCommandNotices(commands)) notify("warning", text);
 		if (initialPrompt !== undefined && initialPrompt.trim() !== "") {
 			void onSubmit(initialPrompt, initialPrompt, initialAttachments).then((restored) => {
@@ -317,6 +342,7 @@ export function App({ session, initialPrompt, initialAttachments, inputActive, o
 					onExternalEdit={handoff.editExternally}
 					savedHistory={savedHistory}
 					history={history}
+					sent={sentBefore}
 				/>
 			</Box>
 			<Footer view={view} contextWindow={session.model?.contextWindow} now={now} width={columns} home={home} />

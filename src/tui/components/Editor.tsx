@@ -52,6 +52,11 @@ export interface EditorProps {
 	completions?: CompletionSource;
 	/** Ctrl+G: edits the text in the user's own editor; resolves with the new text, or undefined to keep it. */
 	onExternalEdit?(text: string): Promise<string | undefined>;
+	/**
+	 * A prompt sent for the editor before it was up, as if sent from it: in its history, and `restore` is what
+	 * onSubmit would have answered (text to put back when it could not be sent).
+	 */
+	sent?: { typed: string; restore: Promise<string | undefined> };
 }
 
 /** The keys an open popup takes; for any other key it is not looked up. */
@@ -94,8 +99,12 @@ function EditorView({
 	onExternalEdit,
 	savedHistory,
 	history,
+	sent,
 }: EditorProps) {
-	const [initial] = useState(() => edit.emptyEditor([...(savedHistory ?? [])]));
+	const [initial] = useState(() => {
+		const empty = edit.emptyEditor([...(savedHistory ?? [])]);
+		return sent ? edit.submitted(empty, sent.typed) : empty;
+	});
 	const stateRef = useRef(initial);
 	const [state, setState] = useState(initial);
 	const [hint, setHint] = useState<string | undefined>();
@@ -130,6 +139,12 @@ function EditorView({
 		for (const prompt of history) if (prompt.pastes && prompt.pastes.length > 0) historyPastes.current.set(prompt.text, prompt.pastes);
 		commit(edit.withHistory(stateRef.current, history.map((prompt) => prompt.text)));
 	}, [history, commit]);
+
+	useEffect(() => {
+		void sent?.restore.then((text) => {
+			if (text && stateRef.current.text === "") commit(edit.setText(stateRef.current, text));
+		});
+	}, [sent, commit]);
 
 	const submit = useCallback(
 		(current: edit.EditorState): edit.EditorState => {

@@ -88,7 +88,9 @@ export function useSessionView(
 			if (event.type === "session_open") {
 				dispatch({ type: "ui_usage_baseline", usage: { ...session.usageTotals }, contextTokens: session.contextUsage?.tokens });
 				if (event.messageCount > 0 && session.messages) {
-					dispatch({ type: "ui_history", items: historyItems(session.messages, session.tools, event.cwd), prompts: promptHistory(session.messages) });
+					// The conversation as it opened: an event replayed late (a prompt sent before the screen was up) finds more.
+					const messages = session.messages.slice(0, event.messageCount);
+					dispatch({ type: "ui_history", items: historyItems(messages, session.tools, event.cwd), prompts: promptHistory(messages) });
 				}
 			}
 		});

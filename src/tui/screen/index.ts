@@ -7,3 +7,4 @@ export { pendingCallText, streamingRows, thinkingRows } from "./live-rows.js";
 export { reduceView, type ScreenEvent } from "./reducer.js";
 export { PASTE_OFF, PASTE_ON, editInEditor, releaseTerminal, setFocusReporting, suspendToShell } from "./terminal-handoff.js";
 export { AttentionBell, FOCUS_OFF, FOCUS_ON, autoRing, ringSequence } from "./attention-bell.js";
+export { drawFirstFrame } from "./first-frame.js";

@@ -4,10 +4,6 @@
 // underline carry meaning without colour.
 import { slotOf } from "./wrap.js";
 
-export function colorRefused(env: NodeJS.ProcessEnv = process.env): boolean {
-	return (env.NO_COLOR ?? "") !== "" && env.FORCE_COLOR === undefined;
-}
-
 const SGR = /\u001b\[([0-9;:]*)m/g;
 
 /** `text` with the colour parameters of its SGR sequences taken out; other styles and sequences stay. */

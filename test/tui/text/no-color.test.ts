@@ -1,6 +1,7 @@
 // NO_COLOR's filter: colour parameters go, every other style and sequence stays.
 import { describe, expect, it } from "vitest";
-import { colorlessStream, colorRefused, withoutColor } from "../../../src/tui/text/no-color.js";
+import { colorRefused } from "../../../src/tui/text/color-refused.js";
+import { colorlessStream, withoutColor } from "../../../src/tui/text/no-color.js";
 import { TestStdout } from "../terminal-streams.js";
 
 const ESC = "\u001b";

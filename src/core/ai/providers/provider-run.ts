@@ -107,7 +107,7 @@ async function drive(run: ProviderRun, partial: PartialAssistantMessage): Promis
 
 	for (let retries = 0; ; retries++) {
 		if (signal?.aborted) return aborted();
-		const outcome = await runAttempt(attempt, partial, signal, idleMs);
+		const outcome = await runAttempt(attempt, partial, signal, idleMs, options.onRequest);
 		if (outcome.kind === "done") return partial.finish(outcome.reason);
 		if (outcome.kind === "aborted") return aborted();
 		if (outcome.kind === "idle") {
@@ -135,6 +135,7 @@ async function runAttempt(
 	partial: PartialAssistantMessage,
 	userSignal: AbortSignal | undefined,
 	idleMs: number,
+	onRequest: (() => void) | undefined,
 ): Promise<AttemptOutcome> {
 	const controller = new AbortController();
 	const onUserAbort = () => controller.abort();
@@ -173,7 +174,13 @@ async function runAttempt(
 	const interrupted = (): AttemptOutcome | undefined =>
 		userSignal?.aborted ? { kind: "aborted" } : idle ? { kind: "idle" } : undefined;
 	try {
-		const reason = await attempt({ signal: controller.signal, partial, touch });
+		const sent = attempt({ signal: controller.signal, partial, touch });
+		try {
+			onRequest?.();
+		} catch {
+			// A listener's failure is not the request's.
+		}
+		const reason = await sent;
 		return interrupted() ?? { kind: "done", reason };
 	} catch (error) {
 		controller.abort();

@@ -22,6 +22,8 @@ export interface SessionAgentParts {
 	/** Counts a model turn; true once the run reached its limit or failed. */
 	countTurn(): boolean;
 	onRetry(info: RetryInfo): void;
+	/** Each model request handed to the provider's SDK. */
+	onRequest(): void;
 }
 
 export function createSessionAgent(parts: SessionAgentParts): Agent {
@@ -45,6 +47,7 @@ export function createSessionAgent(parts: SessionAgentParts): Agent {
 			maxRetries: options.maxRetries,
 			idleTimeoutMs: options.idleTimeoutMs,
 			onRetry: (info) => parts.onRetry(info),
+			onRequest: () => parts.onRequest(),
 			outputSchema: options.outputSchema,
 		},
 	});

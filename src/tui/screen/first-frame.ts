@@ -1,0 +1,50 @@
+// The editor drawn the moment loom knows it runs the screen, before the session and Ink are loaded: an empty editor
+// where the screen's will be. It stays until anything else is written to the terminal (the screen's first frame, a
+// notice, a picker, an error), which erases it first, or until the process exits.
+import { onProcessExit } from "../../core/index.js";
+import { colorRefused } from "../text/index.js";
+
+const PLACEHOLDER = "Ask loom · /help for commands";
+/** Rows the frame takes below the cursor's row: the editor's top margin is that row, then its box. */
+const BOX_ROWS = 3;
+const HIDE_CURSOR = "\u001b[?25l";
+const SHOW_CURSOR = "\u001b[?25h";
+
+type Write = NodeJS.WriteStream["write"];
+
+/**
+ * Draws the editor's first frame on `stdout` (a terminal) as the screen draws it, without Ink: its box at the
+ * terminal's width, the prompt marker, the cursor and the placeholder. Nothing is drawn on a terminal too narrow.
+ */
+export function drawFirstFrame(stdout: NodeJS.WriteStream, stderr: NodeJS.WriteStream, env: NodeJS.ProcessEnv = process.env): void {
+	const width = stdout.columns ?? 0;
+	if (stdout.isTTY !== true || width < 8) return;
+	const color = !colorRefused(env);
+	const paint = (open: string, close: string, text: string) => (color ? `\u001b[${open}m${text}\u001b[${close}m` : text);
+	const magenta = (text: string) => paint("35", "39", text);
+	const inner = width - 2;
+	const placeholder = PLACEHOLDER.slice(0, Math.max(0, inner - 3));
+	const row = `${magenta("› ")}\u001b[7m \u001b[27m${paint("2", "22", placeholder)}${" ".repeat(inner - 3 - placeholder.length)}`;
+	const frame = `${HIDE_CURSOR}\n${magenta(`╭${"─".repeat(inner)}╮`)}\n${magenta("│")}${row}${magenta("│")}\n${magenta(`╰${"─".repeat(inner)}╯`)}`;
+
+	const streams = [stdout, stderr];
+	const writes = new Map<NodeJS.WriteStream, Write>(streams.map((stream) => [stream, stream.write]));
+	let shown = true;
+	const erase = () => {
+		if (!shown) return;
+		shown = false;
+		forgetExit();
+		for (const [stream, write] of writes) stream.write = write;
+		// Each of its rows cleared, bottom up, then back to the row it started below. Row by row: a clear to the end of
+		// the screen from its top corner puts the screen in the scrollback first (tmux).
+		stdout.write(`\r${"\u001b[2K\u001b[1A".repeat(BOX_ROWS)}${SHOW_CURSOR}`);
+	};
+	const forgetExit = onProcessExit(erase);
+	for (const [stream, write] of writes) {
+		stream.write = function (this: NodeJS.WriteStream, ...args: Parameters<Write>) {
+			erase();
+			return write.apply(this, args);
+		} as Write;
+	}
+	writes.get(stdout)!.call(stdout, frame);
+}
