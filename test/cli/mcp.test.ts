@@ -1,7 +1,8 @@
 // MCP servers through the real loom process: the scripted model calls a server's tools, configured in the
 // project's .mcp.json (once trusted, like the project's extensions), loom's home, or --mcp-config; --tools names
-// them; failures are told on stderr; no server process outlives loom. Runs that start no server (an untrusted
-// project, a broken configuration) go in-process through the CLI's I/O seam.
+// them; failures are told on stderr; no server process outlives loom. One whole run, the signals and what a
+// process loads keep the built loom; the other print runs go in-process through the CLI's I/O seam, where the
+// session closes its servers as it ends.
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -44,7 +45,7 @@ function toolResults(index: number): unknown[] {
 /** A print-mode run with `servers` configured, which must answer all the same; its stderr, quieted. */
 async function answerBesideBrokenServer(servers: Record<string, unknown>): Promise<string> {
 	server.enqueue({ text: "done" });
-	const result = await runLoom(["-p", ...serverFlags(server.openaiBaseUrl), "hi"], project(servers));
+	const result = await runLoomInProcess(["-p", ...serverFlags(server.openaiBaseUrl), "hi"], project(servers));
 	expect(result.code).toBe(0);
 	expect(result.stdout).toBe("done\n");
 	return quiet(result.stderr);
@@ -72,7 +73,7 @@ describe("MCP servers in print mode", () => {
 		const secret = "ghp_writtenInTheConfig0123";
 		const ws = project({ everything: everythingStdio({ env: { GITHUB_PERSONAL_ACCESS_TOKEN: secret } }) });
 		server.enqueue({ toolCalls: [{ name: "mcp__everything__echo", arguments: { message: `token ${secret}` } }] }, { text: "done" });
-		const result = await runLoom(["-p", ...serverFlags(server.openaiBaseUrl), "echo it"], ws);
+		const result = await runLoomInProcess(["-p", ...serverFlags(server.openaiBaseUrl), "echo it"], ws);
 		expect(result.code).toBe(0);
 		expect(toolResults(1)).toEqual(["Echo: token ***"]);
 	});
@@ -90,7 +91,7 @@ describe("MCP servers in print mode", () => {
 		);
 		expect(toolNames(0)).toEqual(["read", "bash", "edit", "write", "bash_output", "bash_kill", "ask_user", "todo_write", "task"]);
 
-		const trusted = await runLoom(["-p", "--trust", ...serverFlags(server.openaiBaseUrl), "hi"], ws);
+		const trusted = await runLoomInProcess(["-p", "--trust", ...serverFlags(server.openaiBaseUrl), "hi"], ws);
 		expect(quiet(trusted.stderr)).toBe("");
 		expect(toolNames(1)).toContain("mcp__everything__echo");
 	});
@@ -102,7 +103,7 @@ describe("MCP servers in print mode", () => {
 		configure(join(ws.cwd, "extra.json"), { everything: everythingStdio() });
 		const inline = JSON.stringify({ mcpServers: { second: everythingStdio() } });
 		server.enqueue({ toolCalls: [{ name: "mcp__fs__read_text_file", arguments: { path: join(ws.cwd, "notes.txt") } }] }, { text: "done" });
-		const result = await runLoom(["-p", "--mcp-config", "extra.json", "--mcp-config", inline, ...serverFlags(server.openaiBaseUrl), "read it"], ws);
+		const result = await runLoomInProcess(["-p", "--mcp-config", "extra.json", "--mcp-config", inline, ...serverFlags(server.openaiBaseUrl), "read it"], ws);
 		expect(quiet(result.stderr)).toBe("");
 		expect(toolNames(0)).toEqual(expect.arrayContaining(["mcp__fs__read_text_file", "mcp__everything__echo", "mcp__second__echo"]));
 		expect(toolResults(1)).toEqual(["a note\n"]);
@@ -115,7 +116,7 @@ describe("MCP servers in print mode", () => {
 		const vscode = { servers: { everything: { type: "stdio", ...everythingStdio({ env: { LOOM_TEST_VAR: "from vscode" } }) } } };
 		writeFileSync(join(ws.cwd, ".mcp.json"), JSON.stringify(vscode, null, 2));
 		server.enqueue({ toolCalls: [{ name: "mcp__everything__get-env", arguments: {} }] }, { text: "done" });
-		const result = await runLoom(["-p", ...serverFlags(server.openaiBaseUrl), "use the server"], ws);
+		const result = await runLoomInProcess(["-p", ...serverFlags(server.openaiBaseUrl), "use the server"], ws);
 		expect(quiet(result.stderr)).toBe("");
 		expect(result.code).toBe(0);
 		expect(toolNames(0)).toContain("mcp__everything__echo");
@@ -123,7 +124,7 @@ describe("MCP servers in print mode", () => {
 
 		writeFileSync(join(ws.cwd, ".mcp.json"), JSON.stringify({ mcpServers: { second: everythingStdio() }, ...vscode }));
 		server.enqueue({ text: "done" });
-		const both = await runLoom(["-p", ...serverFlags(server.openaiBaseUrl), "hi"], ws);
+		const both = await runLoomInProcess(["-p", ...serverFlags(server.openaiBaseUrl), "hi"], ws);
 		expect(both.code).toBe(0);
 		expect(quiet(both.stderr)).toBe(
 			`loom: warning: ${join(ws.cwd, ".mcp.json")}: has both "mcpServers" and "servers" (VS Code's); loom uses "mcpServers" and ignores "servers".\n`,
@@ -134,14 +135,14 @@ describe("MCP servers in print mode", () => {
 
 	it("--tools enables only the MCP tools it names, patterns included", async () => {
 		const ws = project({ everything: everythingStdio() });
-		const result = await runLoom(["-p", "--tools", "read,mcp__everything__echo,mcp__everything__get-s*", ...serverFlags(server.openaiBaseUrl), "hi"], ws);
+		const result = await runLoomInProcess(["-p", "--tools", "read,mcp__everything__echo,mcp__everything__get-s*", ...serverFlags(server.openaiBaseUrl), "hi"], ws);
 		expect(quiet(result.stderr)).toBe("");
 		expect(toolNames(0)).toEqual(["read", "mcp__everything__echo", "mcp__everything__get-structured-content", "mcp__everything__get-sum"]);
 	});
 
 	it("--tools naming a server that is not configured is a usage error that lists the servers", async () => {
 		const ws = project({ everything: everythingStdio() });
-		const result = await runLoom(["-p", "--tools", "read,mcp__github__*", ...serverFlags(server.openaiBaseUrl), "hi"], ws);
+		const result = await runLoomInProcess(["-p", "--tools", "read,mcp__github__*", ...serverFlags(server.openaiBaseUrl), "hi"], ws);
 		expect(result.code).toBe(2);
 		expect(result.stderr.split("\n")[0]).toBe(
 			"loom: --tools: unknown tool mcp__github__*; choose from read,bash,edit,write,grep,find,ls,bash_output,bash_kill,ask_user,todo_write,web_fetch,web_search,lsp,task, or mcp__<server>__<tool> (mcp__<server>__* for all) of the MCP servers everything.",
@@ -181,7 +182,7 @@ describe("MCP servers in print mode", () => {
 	it("a server that fails to start is told on stderr once; the run goes on without it", async () => {
 		const ws = project({ broken: { command: "no-such-mcp-server-command" }, everything: everythingStdio() });
 		server.enqueue({ toolCalls: [{ name: "mcp__everything__get-sum", arguments: { a: 1, b: 2 } }] }, { text: "done" });
-		const result = await runLoom(["-p", ...serverFlags(server.openaiBaseUrl), "add"], ws);
+		const result = await runLoomInProcess(["-p", ...serverFlags(server.openaiBaseUrl), "add"], ws);
 		expect(result.code).toBe(0);
 		expect(quiet(result.stderr)).toMatch(/^loom: error: MCP server broken failed to start: command not found: no-such-mcp-server-command .*\n$/);
 		expect(toolResults(1)).toEqual(["The sum of 1 and 2 is 3."]);
@@ -190,7 +191,7 @@ describe("MCP servers in print mode", () => {
 	it("a call's progress and result appear in JSON mode's events", async () => {
 		const ws = project({ everything: everythingStdio() });
 		server.enqueue({ toolCalls: [{ name: "mcp__everything__trigger-long-running-operation", arguments: { duration: 0.6, steps: 3 } }] }, { text: "done" });
-		const result = await runLoom(["-p", "--mode", "json", ...serverFlags(server.openaiBaseUrl), "wait"], ws);
+		const result = await runLoomInProcess(["-p", "--mode", "json", ...serverFlags(server.openaiBaseUrl), "wait"], ws);
 		expect(result.code).toBe(0);
 		const events = jsonLines(result.stdout);
 		// Each update carries its new text (the progress replaced the previous one: all of it is new).

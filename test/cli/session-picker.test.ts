@@ -5,7 +5,8 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { workspace, type Workspace } from "../support/temp-dir.js";
 import { sleep } from "../support/wait-for.js";
-import { cleanEnv, LOOM_BIN, runLoom, serverFlags, useScriptedServer } from "../support/loom-process.js";
+import { runLoomInProcess } from "../support/loom-in-process.js";
+import { cleanEnv, LOOM_BIN, serverFlags, useScriptedServer } from "../support/loom-process.js";
 
 const hasScript = (() => {
 	try {
@@ -54,11 +55,12 @@ function pickOnTerminal(args: string[], ws: Workspace, ...keys: string[]): Promi
 }
 
 describe.skipIf(!hasScript)("loom -r on a terminal", () => {
+	/** Two sessions to pick from, written by loom in-process: only the picker needs the terminal. */
 	async function withTwoSessions(): Promise<Workspace> {
 		const ws = workspace();
 		server.enqueue({ text: "one" }, { text: "two" });
-		expect((await runLoom(["-p", ...serverFlags(server.openaiBaseUrl), "first prompt"], ws)).code).toBe(0);
-		expect((await runLoom(["-p", ...serverFlags(server.openaiBaseUrl), "second prompt"], ws)).code).toBe(0);
+		expect((await runLoomInProcess(["-p", ...serverFlags(server.openaiBaseUrl), "first prompt"], ws)).code).toBe(0);
+		expect((await runLoomInProcess(["-p", ...serverFlags(server.openaiBaseUrl), "second prompt"], ws)).code).toBe(0);
 		return ws;
 	}
 

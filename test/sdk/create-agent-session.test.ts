@@ -13,6 +13,7 @@ import { systemOf } from "../core/session/compaction/server-model.js";
 import { everythingStdio, everythingWithPid, pidIn, processesGone, waitForPid } from "../support/mcp-servers.js";
 import { ScriptedUi } from "../support/scripted-ui.js";
 import { scriptedSdkOptions, scriptedSdkSession } from "../support/sdk-session.js";
+import { isRunning } from "../support/process-state.js";
 import { workspace } from "../support/temp-dir.js";
 import { useScriptedServer } from "../support/use-scripted-server.js";
 import { sleep, waitFor } from "../support/wait-for.js";
@@ -330,17 +331,16 @@ describe("the user's own shell commands (runUserCommand)", () => {
 });
 
 function groupAlive(pgid: number): boolean {
-	return alive(-pgid);
-}
-
-function alive(pid: number): boolean {
 	try {
-		process.kill(pid, 0);
+		process.kill(-pgid, 0);
 		return true;
 	} catch {
 		return false;
 	}
 }
+
+/** Running: an orphan's zombie, waiting for PID 1 to reap it, counts as ended. */
+const alive = isRunning;
 
 describe("createAgentSession's MCP servers", () => {
 	it("starts mcpConfig's servers; the tool choice names their tools while they start; dispose() closes them", async () => {

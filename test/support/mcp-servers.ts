@@ -4,7 +4,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { isAlive } from "../../src/core/lib/process/index.js";
+import { isRunning } from "./process-state.js";
 import { waitFor } from "./wait-for.js";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
@@ -29,9 +29,9 @@ export function waitForPid(file: string): Promise<number> {
 	return waitFor(() => pidIn(file), Boolean, { what: `a pid in ${file}` });
 }
 
-/** Resolves true once none of `pids` is running (fails the test after the wait's timeout). */
+/** Resolves true once none of `pids` is running, zombies counted as gone (fails the test after the wait's timeout). */
 export function processesGone(pids: number[]): Promise<boolean> {
-	return waitFor(() => pids.every((pid) => !isAlive(pid)), Boolean, { what: `processes ${pids.join(", ")} to end` });
+	return waitFor(() => pids.every((pid) => !isRunning(pid)), Boolean, { what: `processes ${pids.join(", ")} to end` });
 }
 
 /** A stdio server entry of a configuration: server-everything over stdio. */

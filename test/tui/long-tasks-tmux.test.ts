@@ -4,7 +4,7 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { isAlive } from "../../src/core/index.js";
+import { isRunning } from "../support/process-state.js";
 import { useLoomInTmux } from "../support/loom-in-tmux.js";
 import { hasTmux } from "../support/tmux-terminal.js";
 
@@ -62,7 +62,7 @@ describe.skipIf(!hasTmux())("background shells and questions in a terminal (tmux
 		text = await terminal.waitForScreen((t) => t.includes("Noted: The user chose: Add a route") && t.includes("ready"), "the model's answer");
 		expect(results).toContain("hello back");
 		expect(results).toContain("Background shell bg1 is running.\n\nserved /hello");
-		expect(isAlive(pid)).toBe(true);
+		expect(isRunning(pid)).toBe(true);
 
 		await terminal.typeLine("/bashes");
 		text = await terminal.waitForScreen((t) => t.includes("Background shells") && /bg1\s+running/.test(t), "the list of shells");
@@ -72,6 +72,6 @@ describe.skipIf(!hasTmux())("background shells and questions in a terminal (tmux
 
 		await terminal.typeLine("/quit");
 		await terminal.waitForScreen((t) => t.includes("[loom exited with 0]"), "loom exiting");
-		await expect.poll(() => isAlive(pid)).toBe(false);
+		await expect.poll(() => isRunning(pid)).toBe(false);
 	});
 });

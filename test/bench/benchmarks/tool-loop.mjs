@@ -31,7 +31,7 @@ export default {
 		const cpu = [];
 		const samples = (preload) =>
 			sequence(runs, async () => {
-				const result = await runProbe("first-bash", { preload, delay: MODEL_MS });
+				const result = await runProbe("first-bash", { preload, delay: MODEL_MS, settleMs: smoke ? 100 : 1000 });
 				if (preload) cpu.push(result.cpuMs);
 				return result.ms;
 			});

@@ -1,6 +1,6 @@
-// `loom batch --queue` and `loom worker` with a real redis-server: two workers share 20 tasks; one is killed with
+// `loom batch --queue` and `loom worker` with a real redis-server: two workers share 10 tasks; one is killed with
 // SIGKILL (its task's loom with it) while it holds tasks, and BullMQ's stalled-job recovery gives them to the
-// other; the submitting batch writes exactly 20 results. A worker stopped gracefully (SIGTERM) hands its job back
+// other; the submitting batch writes exactly 10 results. A worker stopped gracefully (SIGTERM) hands its job back
 // to the queue without using up one of the task's attempts.
 import { execFileSync } from "node:child_process";
 import { mkdirSync, readlinkSync } from "node:fs";
@@ -29,16 +29,16 @@ function childrenOf(pid: number): number[] {
 }
 
 describe("loom batch --queue with loom workers", () => {
-	it("two workers share 20 tasks; one killed mid-task, its tasks finish on the other; results.jsonl holds exactly 20", async () => {
+	it("two workers share 10 tasks; one killed mid-task, its tasks finish on the other; results.jsonl holds exactly 10", async () => {
 		const root = tempDir("loom-queue-");
 		const home = join(root, "home");
 		mkdirSync(join(root, "project"));
 		mkdirSync(home);
 		gitProject(join(root, "project"));
-		const tasks = writeTasks(root, 20);
+		const tasks = writeTasks(root, 10);
 		const results = join(root, "results.jsonl");
 
-		// t1…t6 run freely; later tasks wait for the release, so each worker is mid-task when one is killed.
+		// t1…t6 run freely; t7…t10 wait for the release, so each worker is mid-task with two when one is killed.
 		let release = () => {};
 		const released = new Promise<void>((resolve) => (release = resolve));
 		let held = 0;
@@ -71,8 +71,8 @@ describe("loom batch --queue with loom workers", () => {
 			const submitted = await batch.done;
 			const all = readResults(results);
 			expect(submitted.code, `${submitted.stderr}\n${JSON.stringify(all.filter((result) => result.status !== "done"))}`).toBe(0);
-			expect(all).toHaveLength(20);
-			expect(new Set(all.map((result) => result.id)).size).toBe(20);
+			expect(all).toHaveLength(10);
+			expect(new Set(all.map((result) => result.id)).size).toBe(10);
 			for (const result of all) {
 				expect(result.status).toBe("done");
 				expect(result.diff).toContain(`+++ b/${result.id}.txt`);

@@ -1,7 +1,7 @@
 // The MCP servers of a test, as a session would hold them: real servers through the real client, their tools
 // in the session's tool set (a ToolCatalog holding one built-in), the notices the session would be told kept.
 import { Type } from "@sinclair/typebox";
-import { afterEach } from "vitest";
+import { afterAll, afterEach, beforeAll } from "vitest";
 import type { AgentToolResult } from "../../../src/core/engine/agent-types.js";
 import type { ToolDefinition } from "../../../src/core/engine/tool-definition.js";
 import { validateToolArguments } from "../../../src/core/engine/tool-execution.js";
@@ -57,6 +57,32 @@ export interface HarnessOptions {
 }
 
 export function startServers(config: Record<string, unknown>, options: HarnessOptions = {}): Harness {
+	const harness = openServers(config, options);
+	open.push(harness.servers);
+	return harness;
+}
+
+/**
+ * One set of servers for the tests of a file (or a describe) that leave them as they found them: started and
+ * ready before the first test, closed after the last. Returns a getter for the harness, valid inside tests.
+ */
+export function sharedServers(config: Record<string, unknown> | (() => Record<string, unknown>), options: HarnessOptions = {}): () => Harness {
+	let harness: Harness | undefined;
+	// After the hooks registered before it (a server the configuration names): a function is read then.
+	beforeAll(async () => {
+		harness = openServers(typeof config === "function" ? config() : config, options);
+		await harness.ready();
+	});
+	afterAll(async () => {
+		await harness?.servers.close();
+	});
+	return () => {
+		if (!harness) throw new Error("sharedServers: used outside a test");
+		return harness;
+	};
+}
+
+function openServers(config: Record<string, unknown>, options: HarnessOptions): Harness {
 	const entries: ConfiguredServer[] = parseMcpConfig(JSON.stringify({ mcpServers: config }), {
 		source: "test config",
 		env: process.env,
@@ -70,7 +96,6 @@ export function startServers(config: Record<string, unknown>, options: HarnessOp
 		open: (spec, events) => openClient(spec, "test", events),
 		quietWaitMs: options.quietWaitMs ?? 60_000,
 	});
-	open.push(servers);
 	servers.start();
 	if (options.trusted ?? true) servers.startProject();
 	return {

@@ -2,10 +2,10 @@
 // through loom's MCP client; a server that cannot be reached, refuses, or goes away.
 import { createServer, type IncomingHttpHeaders } from "node:http";
 import type { AddressInfo } from "node:net";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { type HttpServer, startEverythingHttp } from "../../support/mcp-servers.js";
 import { waitFor } from "../../support/wait-for.js";
-import { resultText, startServers } from "./harness.js";
+import { resultText, sharedServers, startServers } from "./harness.js";
 
 const running: HttpServer[] = [];
 afterEach(async () => {
@@ -19,10 +19,16 @@ async function everything(transport: "streamableHttp" | "sse", port?: number): P
 }
 
 describe("server-everything over streamable HTTP", () => {
+	// The two cases that leave the server serving share it.
+	let shared: HttpServer | undefined;
+	beforeAll(async () => {
+		shared = await startEverythingHttp("streamableHttp");
+	});
+	afterAll(() => shared?.stop());
+	const web = sharedServers(() => ({ web: { type: "http", url: shared!.url } }));
+
 	it("serves its tools: text, images and progress", async () => {
-		const server = await everything("streamableHttp");
-		const mcp = startServers({ web: { type: "http", url: server.url } });
-		await mcp.ready();
+		const mcp = web();
 		expect(mcp.notices).toEqual([]);
 		expect(resultText(await mcp.call("mcp__web__echo", { message: "over http" }))).toBe("Echo: over http");
 		const image = await mcp.call("mcp__web__get-tiny-image");
@@ -33,9 +39,7 @@ describe("server-everything over streamable HTTP", () => {
 	});
 
 	it("an aborted call ends at once, and the server keeps serving", async () => {
-		const server = await everything("streamableHttp");
-		const mcp = startServers({ web: { type: "http", url: server.url } });
-		await mcp.ready();
+		const mcp = web();
 		const abort = new AbortController();
 		const updates: string[] = [];
 		const call = mcp.call("mcp__web__trigger-long-running-operation", { duration: 30, steps: 100 }, { signal: abort.signal, updates });

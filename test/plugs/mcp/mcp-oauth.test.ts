@@ -1,14 +1,16 @@
 // OAuth for remote MCP servers, against a server built with the MCP SDK's server auth: without a login loom says
 // to run `loom mcp login`; that command discovers the authorization server, registers itself and signs in with
 // PKCE (the test plays the browser); then the server's tools work, an expired token is renewed mid-run by the
-// refresh token, and no token shows in output or in the session file.
+// refresh token, and no token shows in output or in the session file. The sign-in, browser and all, runs the built
+// loom; the runs around it go in-process through the CLI's I/O seam.
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { authFilePath, readAuthFile } from "../../../src/core/ai/index.js";
 import type { CommandSession } from "../../../src/core/session/index.js";
 import { createAgentSession, SessionManager } from "../../../src/sdk/index.js";
-import { runLoom, serverFlags, sessionFiles, startLoom, useScriptedServer } from "../../support/loom-process.js";
+import { runLoomInProcess } from "../../support/loom-in-process.js";
+import { serverFlags, sessionFiles, startLoom, useScriptedServer } from "../../support/loom-process.js";
 import { startMcpOAuthServer, type McpOAuthServer } from "../../support/mcp-oauth-server.js";
 import { playBrowser } from "../../support/plan-servers.js";
 import { workspace, type Workspace } from "../../support/temp-dir.js";
@@ -48,7 +50,7 @@ function scriptedModel() {
 /** A print run whose model calls the server's whoami tool, then answers. */
 async function callWhoami(ws: Workspace) {
 	model.enqueue({ toolCalls: [{ name: "mcp__secure__whoami", arguments: {} }] }, { text: "done" });
-	const result = await runLoom(["-p", ...serverFlags(model.openaiBaseUrl), "who am i"], ws);
+	const result = await runLoomInProcess(["-p", ...serverFlags(model.openaiBaseUrl), "who am i"], ws);
 	const toolResult = model.requests.at(-1)?.body.messages?.find((message: { role: string }) => message.role === "tool");
 	return { result, toolResult: toolResult?.content as string | undefined };
 }
@@ -57,7 +59,7 @@ describe("MCP servers behind OAuth", () => {
 	it("says to run loom mcp login for a server that asks for a sign-in, then reaches it after one, renewing an expired token by itself", async () => {
 		const ws = configured();
 		model.enqueue({ text: "no tools" });
-		const before = await runLoom(["-p", ...serverFlags(model.openaiBaseUrl), "hi"], ws);
+		const before = await runLoomInProcess(["-p", ...serverFlags(model.openaiBaseUrl), "hi"], ws);
 		expect(before.stderr).toMatch(/MCP server secure asks you to sign in \(OAuth\): run loom mcp login secure/);
 		expect(secure.registrations).toBe(0);
 
@@ -93,10 +95,10 @@ describe("MCP servers behind OAuth", () => {
 		secure.expireAccessTokens();
 		secure.revokeRefreshTokens();
 		model.enqueue({ text: "no tools" });
-		const revoked = await runLoom(["-p", ...serverFlags(model.openaiBaseUrl), "hi"], ws);
+		const revoked = await runLoomInProcess(["-p", ...serverFlags(model.openaiBaseUrl), "hi"], ws);
 		expect(revoked.stderr).toMatch(/run loom mcp login secure/);
 
-		const out = await runLoom(["mcp", "logout", "secure"], ws);
+		const out = await runLoomInProcess(["mcp", "logout", "secure"], ws);
 		expect(out.stdout).toBe("Signed out of MCP server secure.\n");
 		expect(existsSync(authFilePath(ws.home))).toBe(false);
 	});
@@ -127,10 +129,10 @@ describe("MCP servers behind OAuth", () => {
 	it("refuses to sign in to a server nobody configured, or one that runs as a local command", async () => {
 		const ws = configured();
 		writeFileSync(join(ws.home, "mcp.json"), JSON.stringify({ mcpServers: { secure: { type: "http", url: secure.mcpUrl }, local: { command: "true" } } }));
-		const unknown = await runLoom(["mcp", "login", "nope"], ws);
+		const unknown = await runLoomInProcess(["mcp", "login", "nope"], ws);
 		expect(unknown.code).toBe(1);
 		expect(unknown.stderr).toMatch(/No MCP server is named nope; configured: secure, local/);
-		const local = await runLoom(["mcp", "login", "local"], ws);
+		const local = await runLoomInProcess(["mcp", "login", "local"], ws);
 		expect(local.stderr).toMatch(/runs as a local command; only HTTP servers sign in with OAuth/);
 	});
 });

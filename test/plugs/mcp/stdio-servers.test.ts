@@ -19,12 +19,21 @@ import {
 } from "../../support/mcp-servers.js";
 import { tempDir } from "../../support/temp-dir.js";
 import { waitFor } from "../../support/wait-for.js";
-import { BUILTIN_STAND_IN, resultText, startServers } from "./harness.js";
+import { BUILTIN_STAND_IN, resultText, sharedServers, startServers } from "./harness.js";
 
 describe("server-everything over stdio", () => {
+	// One set for the cases that leave their servers as they found them: `everything` (what loom sends it
+	// recorded), `timed` (a 400 ms call timeout, recorded too) and `patient` (800 ms).
+	const log = join(tempDir(), "sent.jsonl");
+	const timedLog = join(tempDir(), "timed-sent.jsonl");
+	const shared = sharedServers({
+		everything: everythingRecorded(log),
+		timed: everythingRecorded(timedLog, { timeout: 400 }),
+		patient: everythingStdio({ timeout: 800 }),
+	});
+
 	it("adds its tools as mcp__everything__<tool> after the session's own, readOnly from readOnlyHint", async () => {
-		const mcp = startServers({ everything: everythingStdio() });
-		await mcp.ready();
+		const mcp = shared();
 		const names = mcp.tools().map((tool) => tool.name);
 		expect(names[0]).toBe(BUILTIN_STAND_IN.name);
 		expect(names).toEqual(expect.arrayContaining(["mcp__everything__echo", "mcp__everything__get-tiny-image", "mcp__everything__trigger-long-running-operation"]));
@@ -37,8 +46,7 @@ describe("server-everything over stdio", () => {
 	});
 
 	it("returns text, images and resources as content the model reads", async () => {
-		const mcp = startServers({ everything: everythingStdio() });
-		await mcp.ready();
+		const mcp = shared();
 		expect(resultText(await mcp.call("mcp__everything__echo", { message: "hello" }))).toBe("Echo: hello");
 		expect(resultText(await mcp.call("mcp__everything__get-sum", { a: 2, b: "3" }))).toBe("The sum of 2 and 3 is 5.");
 		const image = await mcp.call("mcp__everything__get-tiny-image");
@@ -49,23 +57,20 @@ describe("server-everything over stdio", () => {
 	});
 
 	it("checks arguments against the tool's JSON Schema before the call, naming the field", async () => {
-		const mcp = startServers({ everything: everythingStdio() });
-		await mcp.ready();
+		const mcp = shared();
 		await expect(mcp.call("mcp__everything__echo", {})).rejects.toThrow(/Validation failed for tool "mcp__everything__echo":\n {2}- \/message/);
 		await expect(mcp.call("mcp__everything__get-structured-content", { location: "Paris" })).rejects.toThrow(/\/location/);
 	});
 
 	it("an error result from the server becomes an error the model reads", async () => {
-		const mcp = startServers({ everything: everythingStdio() });
-		await mcp.ready();
+		const mcp = shared();
 		const sum = mcp.tools().find((tool) => tool.name === "mcp__everything__get-sum")!;
 		// Past loom's own check, as a tool whose schema says less than the server checks would be.
 		await expect(sum.execute("call", { a: "two", b: 3 } as never, undefined)).rejects.toThrow(/Input validation error/);
 	});
 
 	it("shows progress while a long operation runs", async () => {
-		const mcp = startServers({ everything: everythingStdio() });
-		await mcp.ready();
+		const mcp = shared();
 		const updates: string[] = [];
 		const result = await mcp.call("mcp__everything__trigger-long-running-operation", { duration: 0.6, steps: 3 }, { updates });
 		// The last step's progress may come after its answer, when nobody listens any more.
@@ -74,9 +79,7 @@ describe("server-everything over stdio", () => {
 	});
 
 	it("an aborted call ends at once and the server is told to cancel it; the server goes on serving", async () => {
-		const log = join(tempDir(), "sent.jsonl");
-		const mcp = startServers({ everything: everythingRecorded(log) });
-		await mcp.ready();
+		const mcp = shared();
 		const abort = new AbortController();
 		const updates: string[] = [];
 		const call = mcp.call("mcp__everything__trigger-long-running-operation", { duration: 30, steps: 100 }, { signal: abort.signal, updates });
@@ -85,26 +88,26 @@ describe("server-everything over stdio", () => {
 		abort.abort();
 		await expect(call).rejects.toThrow("The call was cancelled; MCP server everything was told so.");
 		expect(Date.now() - started).toBeLessThan(1000);
-		const request = recordedMessages(log).find((message) => message.params?.name === "trigger-long-running-operation");
+		const request = recordedMessages(log)
+			.filter((message) => message.params?.name === "trigger-long-running-operation")
+			.at(-1);
+		expect(request.params.arguments).toEqual({ duration: 30, steps: 100 });
 		await waitFor(() => recordedMessages(log).find((message) => message.method === "notifications/cancelled"), Boolean, { what: "the cancellation" });
 		expect(recordedMessages(log).find((message) => message.method === "notifications/cancelled").params.requestId).toBe(request.id);
 		expect(resultText(await mcp.call("mcp__everything__echo", { message: "still here" }))).toBe("Echo: still here");
 	});
 
 	it("a call that gets neither an answer nor progress within the server's timeout fails and is cancelled", async () => {
-		const log = join(tempDir(), "sent.jsonl");
-		const mcp = startServers({ everything: everythingRecorded(log, { timeout: 400 }) });
-		await mcp.ready();
-		await expect(mcp.call("mcp__everything__trigger-long-running-operation", { duration: 5, steps: 1 })).rejects.toThrow(
-			"MCP server everything sent no answer or progress for 400 ms, so the call was cancelled (its timeout is set in the server's configuration).",
+		const mcp = shared();
+		await expect(mcp.call("mcp__timed__trigger-long-running-operation", { duration: 5, steps: 1 })).rejects.toThrow(
+			"MCP server timed sent no answer or progress for 400 ms, so the call was cancelled (its timeout is set in the server's configuration).",
 		);
-		await waitFor(() => recordedMessages(log).some((message) => message.method === "notifications/cancelled"), Boolean, { what: "the cancellation" });
+		await waitFor(() => recordedMessages(timedLog).some((message) => message.method === "notifications/cancelled"), Boolean, { what: "the cancellation" });
 	});
 
 	it("progress keeps a long call within its timeout", async () => {
-		const mcp = startServers({ everything: everythingStdio({ timeout: 800 }) });
-		await mcp.ready();
-		const result = await mcp.call("mcp__everything__trigger-long-running-operation", { duration: 1.5, steps: 5 });
+		const mcp = shared();
+		const result = await mcp.call("mcp__patient__trigger-long-running-operation", { duration: 1.5, steps: 5 });
 		expect(resultText(result)).toContain("completed");
 	});
 

@@ -16,8 +16,8 @@ const CHUNK = 8;
 const HELD_BACK_AT = 2048;
 /** Far more deltas than may wait untaken: eight times as many (CHUNK characters each). */
 const TEXT = "many small deltas. ".repeat(Math.ceil((8 * HELD_BACK_AT * CHUNK) / "many small deltas. ".length));
-/** Longer than any test's idle timeout: the consumer, not the server, is slow for this long. */
-const BEHIND_MS = 1000;
+/** Twice the tests' idle timeout (300 ms): the consumer, not the server, is slow for this long. */
+const BEHIND_MS = 600;
 
 function textOf(events: AssistantMessageEvent[]): string {
 	return events.map((event) => (event.type === "text_delta" ? event.delta : "")).join("");
