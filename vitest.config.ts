@@ -1,4 +1,5 @@
 import { configDefaults, defineConfig } from "vitest/config";
+import { BaseSequencer, type TestSpecification } from "vitest/node";
 
 const TESTS = ["test/**/*.test.ts", "test/**/*.test.tsx"];
 
@@ -165,10 +166,39 @@ const ISOLATED_UNIT_TESTS = [
 	"test/tui/transcript-printer.test.tsx",
 ];
 
+/**
+ * The longest process files (20–45 s each on a loaded machine), started before the rest: without a cache of past
+ * durations (a fresh clone, CI) vitest starts the largest files first, and a short file with a long test, started
+ * last, leaves one core working alone at the end.
+ */
+const LONG_FIRST = [
+	"test/bench/smoke.test.ts",
+	"test/cli/extensions.test.ts",
+	"test/plugs/mcp/stdio-servers.test.ts",
+	"test/tui/screen-terminal-tmux.test.ts",
+	"test/plugs/lsp/language-servers.test.ts",
+	"test/cli/rpc-mode.test.ts",
+	"test/cli/acp/acp-agent.test.ts",
+	"test/cli/mcp.test.ts",
+];
+
+class LongFilesFirst extends BaseSequencer {
+	override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+		const sorted = await super.sort(files);
+		const rank = (file: TestSpecification) => {
+			const index = LONG_FIRST.findIndex((name) => file.moduleId.endsWith(name));
+			return index === -1 ? LONG_FIRST.length : index;
+		};
+		const position = new Map(sorted.map((file, index) => [file, index]));
+		return sorted.sort((a, b) => rank(a) - rank(b) || position.get(a)! - position.get(b)!);
+	}
+}
+
 export default defineConfig({
 	test: {
 		testTimeout: 20_000,
 		hookTimeout: 20_000,
+		sequence: { sequencer: LongFilesFirst },
 		// Both cores (vitest's default leaves one idle): process tests mostly wait for the processes they start.
 		maxWorkers: "100%",
 		// `await expect.poll(read).toX()` retries an assertion on something still to come (a frame Ink will draw):
