@@ -12,11 +12,23 @@ import zlib from "node:zlib";
 type FetchInput = Parameters<typeof fetch>[0];
 type FetchInit = NonNullable<Parameters<typeof fetch>[1]>;
 
-/** Free sockets are unreferenced by Node's agent: an idle connection never holds the process open. */
+/**
+ * Free sockets are unreferenced by Node's agent: an idle connection never holds the process open. With a timeout
+ * set, the agent also closes a free socket a second before the server's announced keep-alive timeout ends (without
+ * one it ignores the announcement); a request's own silence is not limited by it.
+ */
+const agentOptions = { keepAlive: true, timeout: 60_000 };
 const agents: Record<string, http.Agent> = {
-	"http:": new http.Agent({ keepAlive: true }),
-	"https:": new https.Agent({ keepAlive: true }),
+	"http:": new http.Agent(agentOptions),
+	"https:": new https.Agent(agentOptions),
 };
+
+/**
+ * How often a request is sent again on a fresh connection when a kept-alive one turns out closed before any answer
+ * (the server closed it as the request went out): the server never read it, so sending it again is safe.
+ */
+const STALE_SOCKET_RETRIES = 2;
+const STALE_SOCKET_CODES = new Set(["ECONNRESET", "EPIPE"]);
 
 /** Answers that carry no body, whatever the server sends (fetch gives them a null body). */
 const NULL_BODY_STATUSES = new Set([101, 103, 204, 205, 304]);
@@ -37,17 +49,23 @@ export function httpFetch(input: FetchInput, init: FetchInit = {}): Promise<Resp
 
 	return new Promise<Response>((resolve, reject) => {
 		let settled = false;
-		const request = transport.request(url, { method, headers, agent });
+		let request: http.ClientRequest;
 		const onAbort = () => request.destroy(signal!.reason);
 		signal?.addEventListener("abort", onAbort, { once: true });
 		const stopListening = () => signal?.removeEventListener("abort", onAbort);
-		request.once("error", (error) => {
-			stopListening();
-			if (settled) return;
-			settled = true;
-			reject(signal?.aborted ? signal.reason : new TypeError("fetch failed", { cause: error }));
-		});
-		request.once("response", (answer) => {
+		const send = (retriesLeft: number) => {
+			request = transport.request(url, { method, headers, agent });
+			request.once("error", (error: NodeJS.ErrnoException) => {
+				if (settled) return;
+				if (request.reusedSocket && retriesLeft > 0 && STALE_SOCKET_CODES.has(error.code ?? "") && !signal?.aborted) return send(retriesLeft - 1);
+				stopListening();
+				settled = true;
+				reject(signal?.aborted ? signal.reason : new TypeError("fetch failed", { cause: error }));
+			});
+			request.once("response", (answer) => onResponse(answer));
+			request.end(body ?? undefined);
+		};
+		const onResponse = (answer: http.IncomingMessage) => {
 			settled = true;
 			const status = answer.statusCode ?? 0;
 			if (REDIRECT_STATUSES.has(status) && answer.headers.location !== undefined && init.redirect !== "manual") {
@@ -62,8 +80,8 @@ export function httpFetch(input: FetchInput, init: FetchInit = {}): Promise<Resp
 				answer.resume();
 			}
 			resolve(new Response(responseBody, { status, statusText: answer.statusMessage, headers: headerPairs(answer.rawHeaders) }));
-		});
-		request.end(body ?? undefined);
+		};
+		send(STALE_SOCKET_RETRIES);
 	});
 }
 

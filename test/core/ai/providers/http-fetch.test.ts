@@ -60,6 +60,14 @@ beforeAll(async () => {
 			response.end(zlib.gzipSync("unpacked text"));
 		} else if (route === "/empty") {
 			response.writeHead(204).end();
+		} else if (route === "/one-per-connection") {
+			// A server that closed a kept-alive connection just as the next request came on it: no answer at all.
+			const socket = request.socket as typeof request.socket & { served?: boolean };
+			if (socket.served) socket.destroy();
+			else {
+				socket.served = true;
+				response.end("answered");
+			}
 		} else if (route === "/moved") {
 			response.writeHead(302, { location: "/echo" }).end();
 		} else response.writeHead(404).end("no such route");
@@ -80,6 +88,11 @@ describe("the providers' fetch", () => {
 			expect(await response.json()).toEqual({ method: "POST", body: typeof body === "string" ? body : "two", type: "text/plain" });
 		}
 		expect(connections - before).toBe(1);
+	});
+
+	it("sends a request again on a fresh connection when the kept-alive one was closed as it went out", async () => {
+		// Each request after the first finds its kept-alive connection closed under it.
+		for (let i = 0; i < 3; i++) expect(await (await httpFetch(`${base}/one-per-connection`, { method: "POST", body: "x" })).text()).toBe("answered");
 	});
 
 	it("delivers what the server has sent before the answer ends", async () => {
