@@ -9,6 +9,7 @@
 /** What of @alcalzone/ansi-tokenize this needs (the code objects are opaque here). */
 export interface AnsiTokenizeFunctions<Code> {
 	diffAnsiCodes(from: Code[], to: Code[]): Code[];
+	undoAnsiCodes(codes: Code[]): Code[];
 	ansiCodesToString(codes: Code[]): string;
 }
 
@@ -20,17 +21,27 @@ function sameCodes<Code>(a: readonly Code[], b: readonly Code[]): boolean {
 	return true;
 }
 
-/** styledCharsToString as the library defines it, without the diffs between cells of the same codes. */
-export function styledCharsText<Code>({ diffAnsiCodes, ansiCodesToString }: AnsiTokenizeFunctions<Code>) {
+/**
+ * styledCharsToString as the library defines it, without the diffs between cells of the same codes. A diff
+ * from no codes is the codes (as for the first cell), and a diff to none is their undoing: those are taken
+ * directly, so the diff only ever sees two styled cells (an unstyled cell's empty array made V8 drop its
+ * optimised code for the diff and compile it again).
+ */
+export function styledCharsText<Code>({ diffAnsiCodes, undoAnsiCodes, ansiCodesToString }: AnsiTokenizeFunctions<Code>) {
+	const codesBetween = (from: Code[], to: Code[]): string => {
+		if (from.length === 0) return ansiCodesToString(to);
+		if (to.length === 0) return ansiCodesToString(undoAnsiCodes(from));
+		return ansiCodesToString(diffAnsiCodes(from, to));
+	};
 	return (chars: readonly { value: string; styles: Code[] }[]): string => {
 		let text = "";
 		const last = chars.length - 1;
 		for (let i = 0; i <= last; i++) {
 			const char = chars[i];
 			if (i === 0) text += ansiCodesToString(char.styles);
-			else if (!sameCodes(chars[i - 1].styles, char.styles)) text += ansiCodesToString(diffAnsiCodes(chars[i - 1].styles, char.styles));
+			else if (!sameCodes(chars[i - 1].styles, char.styles)) text += codesBetween(chars[i - 1].styles, char.styles);
 			text += char.value;
-			if (i === last) text += ansiCodesToString(diffAnsiCodes(char.styles, []));
+			if (i === last && char.styles.length > 0) text += ansiCodesToString(undoAnsiCodes(char.styles));
 		}
 		return text;
 	};
