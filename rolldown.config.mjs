@@ -79,13 +79,15 @@ const inkThrottleOnly = {
  * Ink builds every frame from scratch: each row cut into styled cells and joined again, each node's text
  * measured and sanitised again, though while an answer streams nearly all of a frame is the frame before.
  * Ink's own functions are put behind caches where Ink imports them (src/tui/screen/row-cached-output.ts,
- * memoized-text.ts): the same frames, at a fraction of the cost. A build error says so if Ink no longer
- * imports one of them as expected.
+ * memoized-text.ts, styled-chars-text.ts): the same frames, at a fraction of the cost. A build error says so if
+ * Ink no longer imports one of them as expected. A cache with `name` replaces that named export of the module
+ * (the rest is the module's own); the others replace its default export.
  */
 const inkCaches = [
 	{ importer: /[\\/]ink[\\/]build[\\/]renderer\.js$/, source: "./output.js", module: "row-cached-output.ts", wrap: "rowCachedOutput" },
 	{ importer: /[\\/]ink[\\/]build[\\/]render-node-to-output\.js$/, source: "widest-line", module: "memoized-text.ts", wrap: "memoizedText" },
 	{ importer: /[\\/]ink[\\/]build[\\/]squash-text-nodes\.js$/, source: "./sanitize-ansi.js", module: "memoized-text.ts", wrap: "memoizedText" },
+	{ importer: /[\\/]ink[\\/]build[\\/]output\.js$/, source: "@alcalzone/ansi-tokenize", module: "styled-chars-text.ts", wrap: "styledCharsText", name: "styledCharsToString" },
 ];
 const cachedInk = new Set();
 const inkWithCaches = {
@@ -94,7 +96,7 @@ const inkWithCaches = {
 		cachedInk.clear();
 	},
 	resolveId: {
-		filter: { id: /^(\.\/output\.js|widest-line|\.\/sanitize-ansi\.js)$/ },
+		filter: { id: /^(\.\/output\.js|widest-line|\.\/sanitize-ansi\.js|@alcalzone\/ansi-tokenize)$/ },
 		async handler(source, importer) {
 			const index = inkCaches.findIndex((cache) => cache.source === source && importer !== undefined && cache.importer.test(importer));
 			if (index === -1) return null;
@@ -110,6 +112,9 @@ const inkWithCaches = {
 			const [, index, original] = /^\0ink-cache:(\d+):(.*)$/s.exec(id);
 			const cache = inkCaches[Number(index)];
 			const wrapper = fileURLToPath(new URL(`./src/tui/screen/${cache.module}`, import.meta.url));
+			if (cache.name) {
+				return `import * as original from ${JSON.stringify(original)};\nimport { ${cache.wrap} } from ${JSON.stringify(wrapper)};\nexport * from ${JSON.stringify(original)};\nexport const ${cache.name} = ${cache.wrap}(original);\n`;
+			}
 			return `import original from ${JSON.stringify(original)};\nimport { ${cache.wrap} } from ${JSON.stringify(wrapper)};\nexport default ${cache.wrap}(original);\n`;
 		},
 	},

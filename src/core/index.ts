@@ -226,6 +226,7 @@ export {
 	type WalkOptions,
 	type Mention,
 	type PathWord,
+	withBaselineWasm,
 } from "./lib/index.js";
 export {
 	AgentSession,

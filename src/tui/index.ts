@@ -2,7 +2,7 @@
 import { createRequire } from "node:module";
 import { homedir } from "node:os";
 import type { Attachment, SelectOptions, Settings, UiChoice } from "../core/index.js";
-import { onProcessExit } from "../core/index.js";
+import { onProcessExit, withBaselineWasm } from "../core/index.js";
 import { colorRefused } from "./text/index.js";
 import type { SessionPort, StartedPrompt } from "./session-port.js";
 import type { AttentionBell } from "./screen/index.js";
@@ -55,7 +55,9 @@ let screen: Promise<typeof import("./mount-screen.js")> | undefined;
 
 async function importScreen(): Promise<typeof import("./mount-screen.js")> {
 	if (process.env.NODE_ENV === undefined) loadProductionReact();
-	return import("./mount-screen.js");
+	// Ink's layout engine is WebAssembly, compiled as its module loads: baseline code lays out the screen's boxes
+	// fast enough, and its optimised compile cost a quarter of the screen's CPU over a fast answer.
+	return withBaselineWasm(() => import("./mount-screen.js"));
 }
 
 /** The rest of what runInteractive uses, loaded with the screen (not by the editor's first frame, which comes first). */

@@ -1,5 +1,6 @@
 // Door of core/lib: files, text and processes, with no knowledge of agents.
 export { ABORT_GRACE_MS, AbortedError, raceAbort } from "./abort.js";
+export { withBaselineWasm } from "./baseline-wasm.js";
 export { readBodyStart } from "./body-start.js";
 export {
 	CheckedReadError,

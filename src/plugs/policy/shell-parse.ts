@@ -4,6 +4,7 @@
 // does not parse is flagged.
 import { createRequire } from "node:module";
 import type { Language, Node, Parser } from "@vscode/tree-sitter-wasm";
+import { withBaselineWasm } from "../../core/index.js";
 import { braceAlternatives } from "./brace-expansion.js";
 import { effectiveWords } from "./command-wrappers.js";
 import { mktempPath } from "./mktemp-path.js";
@@ -17,24 +18,6 @@ const MAX_NESTING = 4;
 const WRITE_OPS = new Set([">", ">>", ">|", "&>", "&>>", "<>"]);
 
 let loading: Promise<Parser> | undefined;
-
-/**
- * Compiles the WebAssembly `load` makes with V8's baseline compiler only. By default V8 also compiles the whole
- * 1.3 MB grammar again, optimised, on background threads: about 1.3 s of CPU that, on a 2-core machine, competes
- * with the first turn; baseline code parses a command line in well under a millisecond anyway. The flag is V8's
- * own (`--liftoff-only`), set for these compiles only, and left alone when Node was started with it.
- */
-async function withBaselineWasm<T>(load: () => Promise<T>): Promise<T> {
-	const given = [...process.execArgv, process.env.NODE_OPTIONS ?? ""].some((arg) => arg.includes("liftoff"));
-	if (given) return load();
-	const v8 = await import("node:v8");
-	v8.setFlagsFromString("--liftoff-only");
-	try {
-		return await load();
-	} finally {
-		v8.setFlagsFromString("--no-liftoff-only");
-	}
-}
 
 /** Everyday constructs: words, quotes, expansions, pipes, lists, redirections, a heredoc, a loop, a function. */
 const WARM_UP = [
