@@ -93,9 +93,11 @@ async function screenRun(turn, home, cwd, server) {
 		const pid = Number(tmux("display", "-p", "-t", "bench", "#{pane_pid}").trim());
 		await waitFor(() => tmux("capture-pane", "-p", "-t", "bench").includes("›"), 10_000);
 		await server.enqueue(turn);
-		const cpuBefore = cpuSeconds(pid);
+		// The prompt drawn back means the screen runs (the first frame, drawn before it loads, takes no keys): its
+		// load is not counted as the answer's CPU. Typed apart from Enter, which would read as a paste.
 		tmux("send-keys", "-t", "bench", "-l", "write it");
-		await new Promise((resolve) => setTimeout(resolve, 100));
+		await waitFor(() => tmux("capture-pane", "-p", "-t", "bench").includes("› write it"), 20_000);
+		const cpuBefore = cpuSeconds(pid);
 		const started = performance.now();
 		tmux("send-keys", "-t", "bench", "Enter");
 		await waitFor(() => tmux("capture-pane", "-p", "-t", "bench").includes(SENTINEL), 120_000);
