@@ -24,8 +24,8 @@ const agents: Record<string, http.Agent> = {
 };
 
 /**
- * How often a request is sent again on a fresh connection when a kept-alive one turns out closed before any answer
- * (the server closed it as the request went out): the server never read it, so sending it again is safe.
+ * How often a request is sent again on a fresh connection when a kept-alive one turns out closed before any answer:
+ * the server closed it idle as the request went out, so never read it (browsers resend in this case too).
  */
 const STALE_SOCKET_RETRIES = 2;
 const STALE_SOCKET_CODES = new Set(["ECONNRESET", "EPIPE"]);
