@@ -38,8 +38,6 @@ export interface InteractiveOptions {
 	startedPrompt?: StartedPrompt;
 }
 
-
-
 /**
  * Loads Ink, React and the components, once. Run from the sources, React picks its build from NODE_ENV when
  * first loaded; left unset, that is the development build, which checks and records every render and made a
