@@ -173,6 +173,8 @@ const ISOLATED_UNIT_TESTS = [
  */
 const LONG_FIRST = [
 	"test/bench/smoke.test.ts",
+	"test/sdk/package.test.ts",
+	"test/docker/dockerfile-image.test.ts",
 	"test/cli/extensions.test.ts",
 	"test/plugs/mcp/stdio-servers.test.ts",
 	"test/tui/screen-terminal-tmux.test.ts",
@@ -227,6 +229,9 @@ export default defineConfig({
 				test: {
 					name: "process",
 					include: PROCESS_TESTS,
+					// Shared modules here too: a fresh worker per file cost a third of the run. A process test restores
+					// what it changes of its own process (environment, spies); none mocks a module.
+					isolate: false,
 					testTimeout: PROCESS_TIMEOUT_MS,
 					hookTimeout: PROCESS_TIMEOUT_MS,
 					expect: { poll: { timeout: 60_000, interval: 20 } },

@@ -2,7 +2,7 @@
 // `loom worker`s × 2 jobs sharing a real redis-server. Each task is one write and one answer; the figure is what
 // loom adds around a model (a process per task, its worktree, its diff).
 import { execFileSync, spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import os from "node:os";
 import path from "node:path";
@@ -67,8 +67,10 @@ export default {
 				const home = path.join(root, "home");
 				mkdirSync(home);
 				const result = await around(() => runProcess(process.execPath, [loomBin, "batch", "tasks.jsonl", ...args, ...flags], { cwd: root, env: env(home) }), { root, home });
+				const failed = () => new Error(`batch ${args.join(" ")} exited ${result.code}: ${result.stderr.slice(-500)}`);
+				if (result.code !== 0 || !existsSync(path.join(root, "results.jsonl"))) throw failed();
 				const lines = readFileSync(path.join(root, "results.jsonl"), "utf8").trim().split("\n").map((line) => JSON.parse(line));
-				if (result.code !== 0 || lines.length !== count || lines.some((line) => line.status !== "done")) throw new Error(`batch ${args.join(" ")} exited ${result.code}: ${result.stderr.slice(-500)}`);
+				if (lines.length !== count || lines.some((line) => line.status !== "done")) throw failed();
 				return (count / result.ms) * 60_000;
 			} finally {
 				rmSync(root, { recursive: true, force: true });
