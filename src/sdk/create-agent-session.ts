@@ -132,8 +132,8 @@ export interface CreateAgentSessionOptions extends ModelOptions {
 	agent?: string;
 	/**
 	 * The loads that spare the first shell command its waits (the shell grammar the policy reads commands with, the
-	 * sandbox's probe) start once this settles; default: as the session is assembled. The screen passes its first
-	 * frame, which they must not slow.
+	 * sandbox's probe) start once this settles; default: once the first answer begins (they must not hold back its
+	 * request). The screen passes its first frame, which they must not slow either.
 	 */
 	preloadAfter?: PromiseLike<unknown>;
 }
@@ -264,14 +264,13 @@ export async function assembleAgentSession(given: CreateAgentSessionOptions, wor
 		const installed = await install(session, { options, home, cwd, settings, tools, projectTrust, secrets, sandbox, languageServers, persists: manager.persists, subagents });
 		tools.checkChoice();
 		// The first command must not wait for the shell grammar or the sandbox's probe: they load in the background,
-		// beside the model's first request.
+		// while the model's first answer comes.
 		if (session.tools.some((tool) => tool.shellCommand !== undefined)) {
 			const preload = () => {
 				preloadShellParser();
 				sandbox.preload();
 			};
-			if (options.preloadAfter === undefined) preload();
-			else void Promise.resolve(options.preloadAfter).then(preload, preload);
+			void Promise.resolve(options.preloadAfter ?? firstAnswer(session)).then(preload, preload);
 		}
 		if (projectTrust.status === "undecided" && projectTrust.pending.length > 0) {
 			session
@@ -290,6 +289,23 @@ export async function assembleAgentSession(given: CreateAgentSessionOptions, wor
 		session.dispose();
 		throw error;
 	}
+}
+
+/**
+ * Settles once the session's first answer has begun (its request is out) or a run ended without one: loads that
+ * would hold the first request back on the main thread wait for it.
+ */
+function firstAnswer(session: AgentSession): Promise<void> {
+	return new Promise((resolve) => {
+		const stop = session.subscribe(
+			(event) => {
+				if (event.type !== "message_update" && event.type !== "run_end") return;
+				stop();
+				resolve();
+			},
+			{ open: false },
+		);
+	});
 }
 
 /**

@@ -1,5 +1,6 @@
-// The shell grammar the approval policy reads bash lines with loads when a session with a shell tool is
-// assembled, so the first bash call does not sit in "preparing" while it loads.
+// The shell grammar the approval policy reads bash lines with loads while a session with a shell tool waits for
+// its first answer, so the first bash call does not sit in "preparing" while it loads, and the first request is
+// not held back by it.
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import { SessionManager } from "../../src/sdk/session-manager.js";
 import { workspace } from "../support/temp-dir.js";
@@ -20,6 +21,8 @@ async function fresh() {
 			baseUrl: "http://127.0.0.1:1",
 			apiKey: "test-key",
 			sessionManager: SessionManager.inMemory(),
+			// No server listens there: a prompt's run ends at its first request.
+			settings: { retry: { maxRetries: 0 } },
 			ui: new ScriptedUi({ interactive: false }),
 			...(tools ? { tools } : {}),
 			preloadAfter,
@@ -33,12 +36,14 @@ describe("loading the shell grammar ahead of the first bash call", () => {
 		vi.resetModules();
 	});
 
-	it("starts when a session with bash enabled is assembled, before any call", async () => {
+	it("starts once the first answer begins (or the run ends without one), not before the first request", async () => {
 		const { create, shellParserRequested } = await fresh();
-		expect(shellParserRequested()).toBe(false);
 		const { session } = await create();
 		expect(session.tools.map((tool) => tool.name)).toContain("bash");
-		expect(shellParserRequested()).toBe(true);
+		await new Promise((resolve) => setImmediate(resolve));
+		expect(shellParserRequested()).toBe(false);
+		await session.prompt("hi");
+		await vi.waitFor(() => expect(shellParserRequested()).toBe(true));
 		session.dispose();
 	});
 
@@ -55,7 +60,7 @@ describe("loading the shell grammar ahead of the first bash call", () => {
 
 	it("has the grammar loaded and warmed before the first call, so reading that call's line waits for nothing", async () => {
 		const { create, parseShell, shellParserWarmed } = await fresh();
-		const { session } = await create();
+		const { session } = await create(undefined, Promise.resolve());
 		await shellParserWarmed();
 		// Nothing left to load: the line is read within the microtasks of this turn, before any I/O could finish.
 		let read: unknown;
