@@ -216,19 +216,20 @@ export default defineConfig({
 					name: "unit",
 					include: TESTS,
 					exclude: [...configDefaults.exclude, ...PROCESS_TESTS, ...ISOLATED_UNIT_TESTS],
-					setupFiles: ["test/support/no-processes.ts", "test/support/lazy-modules-loaded.ts"],
+					setupFiles: ["test/support/remove-temp-dirs.ts", "test/support/no-processes.ts", "test/support/lazy-modules-loaded.ts"],
 					isolate: false,
 				},
 			},
 			{
 				extends: true,
-				test: { name: "unit-isolated", include: ISOLATED_UNIT_TESTS, setupFiles: ["test/support/no-processes.ts"] },
+				test: { name: "unit-isolated", include: ISOLATED_UNIT_TESTS, setupFiles: ["test/support/remove-temp-dirs.ts", "test/support/no-processes.ts"] },
 			},
 			{
 				extends: true,
 				test: {
 					name: "process",
 					include: PROCESS_TESTS,
+					setupFiles: ["test/support/remove-temp-dirs.ts"],
 					// Shared modules here too: a fresh worker per file cost a third of the run. A process test restores
 					// what it changes of its own process (environment, spies); none mocks a module.
 					isolate: false,

@@ -1,18 +1,18 @@
 // Temporary directories for tests: real directories under the system's temporary directory, removed when the
-// test file's tests end.
+// test file's tests end (test/support/remove-temp-dirs.ts, a setup file of every project: a worker that shares
+// modules between files loads this module once, so a hook registered here would end only the first file's).
 import { mkdirSync, mkdtempSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll } from "vitest";
 
 const created: string[] = [];
 
-// Registered when a test file first imports this module, so it runs after that file's tests.
-afterAll(() => {
+/** Removes the directories made since the last call. */
+export function removeTempDirs(): void {
 	// A loom just killed with its terminal may still be finishing a write there (a checkpoint): removing again
 	// while the folder is not yet empty, for up to a few seconds, outlasts it.
 	for (const dir of created.splice(0)) rmSync(dir, { recursive: true, force: true, maxRetries: 50, retryDelay: 100 });
-});
+}
 
 /** A new empty directory, by its real path (symbolic links in the temporary directory's path resolved). */
 export function tempDir(prefix = "loom-test-"): string {
