@@ -1,5 +1,6 @@
-// Pi 0.73.1, the agent loom is measured beside: where it is installed (LOOM_BENCH_PI names its `pi`, else /tmp/pi
-// or the PATH), and its configuration for the scripted model server. Benchmarks skip Pi's side without it.
+// Pi 0.73.1, the agent loom is measured beside: where it is installed (LOOM_BENCH_PI names its `pi`, or "none" to
+// leave Pi out; else /tmp/pi or the PATH), and its configuration for the scripted model server. Benchmarks skip
+// Pi's side without it.
 import { existsSync, mkdirSync, realpathSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { findOnPath } from "../../dist/core/index.js";
@@ -7,6 +8,7 @@ import { findOnPath } from "../../dist/core/index.js";
 /** Pi's command, or undefined when it is not installed. */
 export function piBin() {
 	const given = process.env.LOOM_BENCH_PI;
+	if (given === "none") return undefined;
 	if (given) return existsSync(given) ? given : undefined;
 	const local = "/tmp/pi/node_modules/.bin/pi";
 	return existsSync(local) ? local : findOnPath("pi", process.env.PATH ?? "");
