@@ -170,17 +170,16 @@ async function runScreen(session: AgentSession, first: ScreenStart, io: RunIo, l
 				runEnded = undefined;
 				endRun();
 			}
-			// The first answer has begun (its request is out) or the run ended: the first shell command's loads may
-			// come, once the screen is up.
-			if (event.type === "message_update" || event.type === "run_end") {
-				answered = true;
-				if (drawn) first.startPreloads();
-			}
 		},
 		{ open: false },
 	);
 	let answered = false;
 	let drawn = false;
+	// The first shell command's loads may come once the first answer has begun and the screen is up.
+	void session.firstAnswer().then(() => {
+		answered = true;
+		if (drawn) first.startPreloads();
+	});
 	// A prompt sent before the screen: the screen loads once its request has been handed to the provider's SDK,
 	// beside the wait for the answer.
 	const stopRequests = session.onModelRequest(() => {

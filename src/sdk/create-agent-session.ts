@@ -270,7 +270,7 @@ export async function assembleAgentSession(given: CreateAgentSessionOptions, wor
 				preloadShellParser();
 				sandbox.preload();
 			};
-			void Promise.resolve(options.preloadAfter ?? firstAnswer(session)).then(preload, preload);
+			void Promise.resolve(options.preloadAfter ?? session.firstAnswer()).then(preload, preload);
 		}
 		if (projectTrust.status === "undecided" && projectTrust.pending.length > 0) {
 			session
@@ -289,23 +289,6 @@ export async function assembleAgentSession(given: CreateAgentSessionOptions, wor
 		session.dispose();
 		throw error;
 	}
-}
-
-/**
- * Settles once the session's first answer has begun (its request is out) or a run ended without one: loads that
- * would hold the first request back on the main thread wait for it.
- */
-function firstAnswer(session: AgentSession): Promise<void> {
-	return new Promise((resolve) => {
-		const stop = session.subscribe(
-			(event) => {
-				if (event.type !== "message_update" && event.type !== "run_end") return;
-				stop();
-				resolve();
-			},
-			{ open: false },
-		);
-	});
 }
 
 /**

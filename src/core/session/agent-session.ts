@@ -65,6 +65,7 @@ export class AgentSession extends SessionPlugs {
 	/** Problems met assembling the session: those it was given, then those added (addLoadWarning). */
 	private readonly assemblyWarnings: string[];
 	private readonly requestListeners = new Set<() => void>();
+	private answering: Promise<void> | undefined;
 
 	constructor(options: AgentSessionOptions) {
 		super(options.userCommands);
@@ -270,6 +271,24 @@ export class AgentSession extends SessionPlugs {
 	onModelRequest(listener: () => void): () => void {
 		this.requestListeners.add(listener);
 		return () => this.requestListeners.delete(listener);
+	}
+
+	/**
+	 * Settles once the session's first answer has begun (its request is out) or a run ended without one: the moment
+	 * for loads that would otherwise hold that request back on the main thread.
+	 */
+	firstAnswer(): Promise<void> {
+		this.answering ??= new Promise((resolve) => {
+			const stop = this.subscribe(
+				(event) => {
+					if (event.type !== "message_update" && event.type !== "run_end") return;
+					stop();
+					resolve();
+				},
+				{ open: false },
+			);
+		});
+		return this.answering;
 	}
 
 	/** Emits session_open, then session_error if the model cannot be used. Idempotent; subscribe() calls it. */
