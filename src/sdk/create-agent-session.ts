@@ -392,7 +392,7 @@ async function install(session: AgentSession, assembly: Assembly): Promise<Insta
 	installLsp(session, languageServers);
 	installSubagents(session, { ...subagents, checkpoints: checkpointer }, tools);
 	try {
-		const extensions = await installExtensions(session, { cwd, home, extensions: options.extensions, trust: projectTrust, tools, modules: extensionModules });
+		const extensions = await installExtensions(session, { cwd, home, extensions: options.extensions, trust: projectTrust, tools, modules: extensionModules, loadTimeoutMs: settings.extensions?.loadTimeoutMs });
 		return { extensions };
 	} catch (error) {
 		throw error instanceof NamedExtensionsError ? new SessionOptionError("extensions", error.message) : error;

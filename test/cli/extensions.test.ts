@@ -176,8 +176,10 @@ describe("extension folders", () => {
 
 	// Nothing but the stuck extension keeps the process alive: loom must not end quietly (exit 0, no answer). The
 	// stuck factory comes first: the import after it is waited on meanwhile, so the run waits one timeout, not two.
+	// The settings' timeout (5 s, not the default 10 s) still leaves the guard ample time to load on a slow machine.
 	it("gives up on an extension whose loading never finishes (in its factory or at import), says which, and answers", async () => {
 		const ws = workspace();
+		writeFileSync(join(ws.home, "settings.json"), JSON.stringify({ extensions: { loadTimeoutMs: 5000 } }));
 		const folder = join(ws.home, "extensions");
 		mkdirSync(folder);
 		writeFileSync(join(folder, "1-stuck-factory.ts"), "export default async function () {\n\tawait new Promise(() => {});\n}\n");
@@ -189,8 +191,8 @@ describe("extension folders", () => {
 		expect(result.stdout).toBe("All done.\n");
 		expect(toolResult()).toContain("blocked by the team guard");
 		expect(result.stderr.split("\n")).toEqual([
-			`loom: error: Extension ${join(folder, "1-stuck-factory.ts")} was not loaded: it did not finish loading within 10 s.`,
-			`loom: error: Extension ${join(folder, "2-stuck-import.mjs")} was not loaded: it did not finish loading within 10 s.`,
+			`loom: error: Extension ${join(folder, "1-stuck-factory.ts")} was not loaded: it did not finish loading within 5 s.`,
+			`loom: error: Extension ${join(folder, "2-stuck-import.mjs")} was not loaded: it did not finish loading within 5 s.`,
 			"loom: guard was on duty",
 			"",
 		]);

@@ -83,6 +83,12 @@ export const SettingsSchema = Type.Object(
 				),
 			}),
 		),
+		extensions: Type.Optional(
+			Type.Object({
+				/** How long an extension's import, and then its factory, may take before loom gives up on it (default 10000). */
+				loadTimeoutMs: Type.Optional(Type.Integer({ minimum: 1 })),
+			}),
+		),
 		/** Run every project's own code (.loom/extensions, .mcp.json servers) without asking; like --trust everywhere. */
 		trustProjects: Type.Optional(Type.Boolean()),
 		subagents: Type.Optional(
