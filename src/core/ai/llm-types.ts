@@ -206,7 +206,7 @@ export interface StreamOptions {
 	/** End the stream with an error after this long without output (default 5 minutes). */
 	idleTimeoutMs?: number;
 	onRetry?: (info: RetryInfo) => void;
-	/** Called as each attempt's request is handed to the provider's SDK (after its loading, before the response). */
+	/** Called once each attempt's request has been written to the connection (the SDK loaded, the request built). */
 	onRequest?: () => void;
 	headers?: Record<string, string>;
 	/**

@@ -26,21 +26,10 @@ export function preloadModelSdk(model: Pick<Model, "api">): Promise<void> {
 	if (!provider) return Promise.resolve();
 	return Promise.resolve()
 		.then(() => provider.loadSdk())
-		.then(warmUpFetch)
-		.catch(() => {});
-}
-
-/**
- * The SDKs send through Node's fetch, which is loaded on first use, and whose first request body pays a
- * one-time set-up (web streams, and a fresh context for an internal pattern when the body's reader is
- * released): together 30-50 ms. Reading one small body to its end does both now.
- */
-async function warmUpFetch(): Promise<void> {
-	const body = new Response("{}").body;
-	if (!body) return;
-	for await (const _chunk of body) {
-		// drain
-	}
+		.then(
+			() => {},
+			() => {},
+		);
 }
 
 function failedStream(model: Model, errorMessage: string): AssistantMessageEventStream {

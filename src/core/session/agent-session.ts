@@ -265,7 +265,7 @@ export class AgentSession extends SessionPlugs {
 	}
 
 	/**
-	 * Tells `listener` each time one of the runs' model requests is handed to the provider's SDK (each attempt:
+	 * Tells `listener` each time one of the runs' model requests has been written to the connection (each attempt:
 	 * retries too), as it happens, outside the event stream. Returns the function that removes it.
 	 */
 	onModelRequest(listener: () => void): () => void {

@@ -13,6 +13,17 @@ type FetchInput = Parameters<typeof fetch>[0];
 type FetchInit = NonNullable<Parameters<typeof fetch>[1]>;
 
 /**
+ * What loom's providers add to fetch's options (the SDKs pass their fetchOptions through): `onSent` is called once
+ * the request has been written to the connection, or, for a request handed to Node's fetch, as it is handed over.
+ */
+export interface SentNotice {
+	onSent?: () => void;
+}
+
+/** Options an SDK's request may pass on to its fetch: those it sets itself left out. */
+export type SdkFetchOptions = Omit<FetchInit, "body" | "headers" | "method" | "signal"> & SentNotice;
+
+/**
  * Free sockets are unreferenced by Node's agent: an idle connection never holds the process open. With a timeout
  * set, the agent also closes a free socket a second before the server's announced keep-alive timeout ends (without
  * one it ignores the announcement); a request's own silence is not limited by it.
@@ -35,11 +46,14 @@ const NULL_BODY_STATUSES = new Set([101, 103, 204, 205, 304]);
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 
 /** fetch, for string or URL targets with a text or byte body; see the file's head. */
-export function httpFetch(input: FetchInput, init: FetchInit = {}): Promise<Response> {
+export function httpFetch(input: FetchInput, init: FetchInit & SentNotice = {}): Promise<Response> {
 	const body = init.body;
 	const url = typeof input === "string" || input instanceof URL ? new URL(input) : undefined;
 	const agent = url && agents[url.protocol];
-	if (!url || !agent || !(body === undefined || body === null || typeof body === "string" || body instanceof Uint8Array)) return fetch(input, init);
+	if (!url || !agent || !(body === undefined || body === null || typeof body === "string" || body instanceof Uint8Array)) {
+		init.onSent?.();
+		return fetch(input, init);
+	}
 	const signal = init.signal ?? undefined;
 	if (signal?.aborted) return Promise.reject(signal.reason);
 	const method = (init.method ?? "GET").toUpperCase();
@@ -63,6 +77,10 @@ export function httpFetch(input: FetchInput, init: FetchInit = {}): Promise<Resp
 				reject(signal?.aborted ? signal.reason : new TypeError("fetch failed", { cause: error }));
 			});
 			request.once("response", (answer) => onResponse(answer));
+			request.once("finish", () => {
+				init.onSent?.();
+				warmUpResponses();
+			});
 			request.end(body ?? undefined);
 		};
 		const onResponse = (answer: http.IncomingMessage) => {
@@ -82,6 +100,25 @@ export function httpFetch(input: FetchInput, init: FetchInit = {}): Promise<Resp
 			resolve(new Response(responseBody, { status, statusText: answer.statusMessage, headers: headerPairs(answer.rawHeaders) }));
 		};
 		send(STALE_SOCKET_RETRIES);
+	});
+}
+
+let warmedUp = false;
+
+/**
+ * An answer's Response and its web stream load Node's fetch machinery on first use, and the first body read to its
+ * end pays a one-time set-up: together 30-50 ms of this thread. Reading one small body does both while the first
+ * request's answer is awaited, rather than before that request goes.
+ */
+function warmUpResponses(): void {
+	if (warmedUp) return;
+	warmedUp = true;
+	setImmediate(async () => {
+		const body = new Response("{}").body;
+		if (!body) return;
+		for await (const _chunk of body) {
+			// drained
+		}
 	});
 }
 

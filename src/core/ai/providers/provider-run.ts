@@ -7,7 +7,7 @@ import { createAssistantMessageEventStream } from "../messages.js";
 import type { AssistantMessageEventStream, Model, StopReason, StreamOptions } from "../llm-types.js";
 import { providerApiKey } from "../api-keys.js";
 import { PartialAssistantMessage } from "./partial-message.js";
-import { httpFetch } from "./http-fetch.js";
+import { httpFetch, type SdkFetchOptions } from "./http-fetch.js";
 import { checkBaseUrl, describeProviderError, ProviderStreamError } from "./provider-error.js";
 
 export const DEFAULT_IDLE_TIMEOUT_MS = 5 * 60_000;
@@ -33,6 +33,8 @@ export interface AttemptContext {
 	 * is far behind: await it before reading on (it resolves on abort too); the idle timer waits meanwhile.
 	 */
 	touch(): Promise<void> | undefined;
+	/** Options for the attempt's fetch (an SDK's fetchOptions): they tell the run when the request has gone. */
+	sentNotice: SdkFetchOptions;
 }
 
 /** Sends one request and reads its stream into `partial`; throws on any failure. */
@@ -174,13 +176,17 @@ async function runAttempt(
 	const interrupted = (): AttemptOutcome | undefined =>
 		userSignal?.aborted ? { kind: "aborted" } : idle ? { kind: "idle" } : undefined;
 	try {
-		const sent = attempt({ signal: controller.signal, partial, touch });
-		try {
-			onRequest?.();
-		} catch {
-			// A listener's failure is not the request's.
-		}
-		const reason = await sent;
+		let told = false;
+		const onSent = () => {
+			if (told) return;
+			told = true;
+			try {
+				onRequest?.();
+			} catch {
+				// A listener's failure is not the request's.
+			}
+		};
+		const reason = await attempt({ signal: controller.signal, partial, touch, sentNotice: { onSent } });
 		return interrupted() ?? { kind: "done", reason };
 	} catch (error) {
 		controller.abort();

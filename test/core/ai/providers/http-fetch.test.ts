@@ -158,6 +158,26 @@ describe("the providers' fetch", () => {
 		expect((error as Error).message).toBe("terminated");
 	});
 
+	it("says when the request has been written, before its answer, and never for one that found no server", async () => {
+		let sent = 0;
+		const answer = httpFetch(`${base}/pieces`, { onSent: () => sent++ });
+		await expect.poll(() => sent, { timeout: 15_000 }).toBe(1);
+		// The server answers only part until released: the notice came before the answer ended.
+		await expect.poll(() => releaseHeld !== undefined, { timeout: 15_000 }).toBe(true);
+		releaseHeld!();
+		releaseHeld = undefined;
+		expect(await (await answer).text()).toBe("first|second");
+		expect(sent).toBe(1);
+
+		const closed = http.createServer();
+		await new Promise<void>((resolve) => closed.listen(0, "127.0.0.1", resolve));
+		const port = (closed.address() as AddressInfo).port;
+		await new Promise<void>((resolve) => closed.close(() => resolve()));
+		let refusedSent = 0;
+		await expect(httpFetch(`http://127.0.0.1:${port}/`, { method: "POST", body: "{}", onSent: () => refusedSent++ })).rejects.toThrow("fetch failed");
+		expect(refusedSent).toBe(0);
+	});
+
 	it("decodes a gzip answer, gives a 204 no body, and follows a redirect", async () => {
 		expect(await (await httpFetch(`${base}/gzip`)).text()).toBe("unpacked text");
 		const empty = await httpFetch(`${base}/empty`);

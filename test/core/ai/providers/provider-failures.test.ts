@@ -1,3 +1,5 @@
+import http from "node:http";
+import type { AddressInfo } from "node:net";
 import { describe, expect, it, vi } from "vitest";
 import type { RetryInfo } from "../../../../src/core/index.js";
 import { streamModel } from "../../../../src/core/ai/index.js";
@@ -80,6 +82,36 @@ describe.each(PROTOCOLS)("%s failures", (api) => {
 		// Exponential backoff from the (tiny) base delay.
 		expect(retries[1]!.delayMs).toBeGreaterThan(retries[0]!.delayMs);
 		expect(types(events).filter((t) => t === "start")).toHaveLength(1);
+	});
+
+	it("tells onRequest as each attempt's request goes, before its answer: once per attempt, retries too", async () => {
+		let release = () => {};
+		const held = new Promise<void>((resolve) => (release = resolve));
+		server.setResponder(async (_body, index) => {
+			if (index === 1) await held;
+			return undefined;
+		});
+		server.enqueue({ status: 500 }, { text: "answered" });
+		let told = 0;
+		const done = collect(streamModel(model(), context(), { ...FAST_RETRY, onRequest: () => told++ }));
+		await expect.poll(() => server.requests.length, { timeout: 15_000 }).toBe(2);
+		await expect.poll(() => told, { timeout: 15_000 }).toBe(2);
+		release();
+		const { message } = await done;
+		expect(message.content).toEqual([{ type: "text", text: "answered" }]);
+		expect(told).toBe(2);
+	});
+
+	it("does not tell onRequest of attempts that reached no server", async () => {
+		const closed = http.createServer();
+		await new Promise<void>((resolve) => closed.listen(0, "127.0.0.1", resolve));
+		const port = (closed.address() as AddressInfo).port;
+		await new Promise<void>((resolve) => closed.close(() => resolve()));
+		const baseUrl = model().baseUrl.replace(`:${server.port}`, `:${port}`);
+		let told = 0;
+		const { message } = await collect(streamModel({ ...model(), baseUrl }, context(), { ...FAST_RETRY, maxRetries: 1, onRequest: () => told++ }));
+		expect(message.stopReason).toBe("error");
+		expect(told).toBe(0);
 	});
 
 	it("honours retry-after", async () => {
