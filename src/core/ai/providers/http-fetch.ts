@@ -77,10 +77,7 @@ export function httpFetch(input: FetchInput, init: FetchInit & SentNotice = {}):
 				reject(signal?.aborted ? signal.reason : new TypeError("fetch failed", { cause: error }));
 			});
 			request.once("response", (answer) => onResponse(answer));
-			request.once("finish", () => {
-				init.onSent?.();
-				warmUpResponses();
-			});
+			if (init.onSent) request.once("finish", init.onSent);
 			request.end(body ?? undefined);
 		};
 		const onResponse = (answer: http.IncomingMessage) => {
@@ -100,25 +97,6 @@ export function httpFetch(input: FetchInput, init: FetchInit & SentNotice = {}):
 			resolve(new Response(responseBody, { status, statusText: answer.statusMessage, headers: headerPairs(answer.rawHeaders) }));
 		};
 		send(STALE_SOCKET_RETRIES);
-	});
-}
-
-let warmedUp = false;
-
-/**
- * An answer's Response and its web stream load Node's fetch machinery on first use, and the first body read to its
- * end pays a one-time set-up: together 30-50 ms of this thread. Reading one small body does both while the first
- * request's answer is awaited, rather than before that request goes.
- */
-function warmUpResponses(): void {
-	if (warmedUp) return;
-	warmedUp = true;
-	setImmediate(async () => {
-		const body = new Response("{}").body;
-		if (!body) return;
-		for await (const _chunk of body) {
-			// drained
-		}
 	});
 }
 
