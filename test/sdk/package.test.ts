@@ -1,6 +1,5 @@
-// The package as a user installs it: `npm pack` (test/support/packed-loom.ts: once per build, the Dockerfile's test
-// reads the same tarball's list), then `npm ci` of the tarball into a new project without the network (its
-// dependencies come from npm's cache, which `npm ci` of this repository filled), then
+// The package as a user installs it: `npm pack`, then `npm ci` of the tarball into a new project without the
+// network (its dependencies come from npm's cache, which `npm ci` of this repository filled), then
 // `import { createAgentSession, SessionManager } from "loom"` by name, with types: the bundled entry, without
 // loading Ink or React.
 import { execFile } from "node:child_process";
@@ -9,7 +8,6 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { beforeAll, describe, expect, it } from "vitest";
 import { ROOT, useScriptedServer } from "../support/loom-process.js";
-import { packedLoom } from "../support/packed-loom.js";
 import { tempDir } from "../support/temp-dir.js";
 
 const server = useScriptedServer();
@@ -137,10 +135,11 @@ describe("the loom package", () => {
 	let files: string[];
 
 	beforeAll(async () => {
-		const packed = await packedLoom();
-		files = packed.files;
+		const packed = tempDir("loom-pack-");
+		const [result] = JSON.parse(await sh("npm", ["pack", "--json", "--ignore-scripts", "--pack-destination", packed], ROOT));
+		files = result.files.map((file: { path: string }) => file.path);
 		project = tempDir("loom-consumer-");
-		const tarball = packed.tarball;
+		const tarball = join(packed, result.filename);
 		const own = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8"));
 		const devDependencies = { "@types/node": own.devDependencies["@types/node"] };
 		writeFileSync(join(project, "package.json"), JSON.stringify({ name: "consumer", private: true, type: "module", dependencies: { loom: `file:${tarball}` }, devDependencies }));
