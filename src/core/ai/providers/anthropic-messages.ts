@@ -206,11 +206,11 @@ export function streamAnthropicMessages(
 		const { default: AnthropicClient, APIError } = await import("@anthropic-ai/sdk");
 		const client = reusedClient("anthropic", { ...sdkClientOptions(model, apiKey, options), openTelemetry: false as const }, (given) => new AnthropicClient(given));
 		const params = buildAnthropicParams(model, context, options);
-		return async ({ signal, partial, touch, sentNotice }) => {
+		return async ({ signal, partial, touch, fetchOptions }) => {
 			// client.post rather than messages.create: the latter console.warn()s about deprecated models,
 			// which would tear through the interactive screen. The SDK builds and sends the request and turns
 			// an HTTP error status into its APIError; the event stream is read by our parser (see sse-parser.ts).
-			const response = await client.post("/v1/messages", { body: params, stream: true, signal, fetchOptions: sentNotice }).asResponse();
+			const response = await client.post("/v1/messages", { body: params, stream: true, signal, fetchOptions }).asResponse();
 			touch();
 			const reader = new AnthropicEventReader(partial, options.outputSchema && { wrapped: options.outputSchema.schema.type !== "object" });
 			await readSseBody(response, "anthropic-messages", touch, (event, data) => {

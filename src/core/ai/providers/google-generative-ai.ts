@@ -167,8 +167,8 @@ export function streamGoogleGenerativeAi(model: Model, context: Context, options
 		const url = `${model.baseUrl.replace(/\/+$/, "")}/models/${model.id}:streamGenerateContent?alt=sse`;
 		const headers = { "content-type": "application/json", ...model.headers, ...options.headers, "x-goog-api-key": apiKey };
 		const body = JSON.stringify(buildGoogleParams(model, context, options));
-		return async ({ signal, partial, touch, sentNotice }) => {
-			const response = await httpFetch(url, { method: "POST", headers, body, signal, ...sentNotice });
+		return async ({ signal, partial, touch, fetchOptions }) => {
+			const response = await httpFetch(url, { method: "POST", headers, body, signal, ...fetchOptions });
 			if (!response.ok) throw await httpError(response);
 			touch();
 			const reader = new GeminiChunkReader(partial);

@@ -134,10 +134,10 @@ export function streamOpenAIResponses(model: Model, context: Context, options: P
 		const { default: OpenAIClient, APIError } = await import("openai");
 		const client = reusedClient("openai", sdkClientOptions(model, apiKey, options), (given) => new OpenAIClient(given));
 		const params = buildOpenAIResponsesParams(model, context, options);
-		return async ({ signal, partial, touch, sentNotice }) => {
+		return async ({ signal, partial, touch, fetchOptions }) => {
 			// The SDK builds and sends the request and turns an HTTP error status into its APIError; the event
 			// stream itself is read by our parser (see sse-parser.ts for why).
-			const response = await client.responses.create(params, { signal, fetchOptions: sentNotice }).asResponse();
+			const response = await client.responses.create(params, { signal, fetchOptions }).asResponse();
 			touch();
 			const reader = new ResponsesEventReader(partial, (failure) => new APIError(undefined, failure, undefined, response.headers));
 			await readSseBody(response, "openai-responses", touch, (_event, data) => {

@@ -34,7 +34,7 @@ export interface AttemptContext {
 	 */
 	touch(): Promise<void> | undefined;
 	/** Options for the attempt's fetch (an SDK's fetchOptions): they tell the run when the request has gone. */
-	sentNotice: SdkFetchOptions;
+	fetchOptions: SdkFetchOptions;
 }
 
 /** Sends one request and reads its stream into `partial`; throws on any failure. */
@@ -186,7 +186,7 @@ async function runAttempt(
 				// A listener's failure is not the request's.
 			}
 		};
-		const reason = await attempt({ signal: controller.signal, partial, touch, sentNotice: { onSent } });
+		const reason = await attempt({ signal: controller.signal, partial, touch, fetchOptions: { onSent } });
 		return interrupted() ?? { kind: "done", reason };
 	} catch (error) {
 		controller.abort();
