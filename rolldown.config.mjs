@@ -124,6 +124,39 @@ const inkWithCaches = {
 	},
 };
 
+/**
+ * The SDKs build each request with fetch's Headers (and check bodies against its FormData), and the first touch of
+ * any of fetch's globals loads Node's whole fetch implementation, though loom sends through node:http: before the
+ * first request could go out. Their modules see loom's stand-ins instead (src/core/ai/providers/sdk-fetch-globals.ts),
+ * so fetch loads once the request is on its way. A build error says so if the SDKs stop using those names.
+ */
+const sdkFetchModules = new Set();
+const sdkFetchGlobals = {
+	name: "sdk-fetch-globals",
+	buildStart() {
+		sdkFetchModules.clear();
+	},
+	transform: {
+		filter: { id: /[\\/]node_modules[\\/](?:openai|@anthropic-ai[\\/]sdk)[\\/].+\.mjs$/, code: /Headers|FormData/ },
+		handler(code, id) {
+			const names = [
+				["Headers", "SdkHeaders"],
+				["FormData", "SdkFormData"],
+			].filter(([name]) => new RegExp(`(?<![.\\w$])${name}(?![\\w$])`).test(code));
+			if (names.length === 0) return null;
+			sdkFetchModules.add(/(?:openai|@anthropic-ai[\\/]sdk)[\\/].+$/.exec(id)[0].replaceAll("\\", "/"));
+			const standIns = fileURLToPath(new URL("./src/core/ai/providers/sdk-fetch-globals.ts", import.meta.url));
+			const imports = names.map(([name, standIn]) => `${standIn} as ${name}`).join(", ");
+			return { code: `import { ${imports} } from ${JSON.stringify(standIns)};\n${code}`, map: null };
+		},
+	},
+	buildEnd() {
+		const expected = ["openai/internal/headers.mjs", "openai/client.mjs", "@anthropic-ai/sdk/internal/headers.mjs", "@anthropic-ai/sdk/client.mjs"];
+		const missing = expected.filter((module) => !sdkFetchModules.has(module));
+		if (missing.length > 0) this.error(`${missing.join(", ")} no longer use fetch's Headers or FormData as rolldown.config.mjs expects: update the sdk-fetch-globals plugin.`);
+	},
+};
+
 export default defineConfig({
 	input: { loom: "src/cli/main.ts", sdk: "src/sdk/index.ts" },
 	platform: "node",
@@ -133,7 +166,7 @@ export default defineConfig({
 	// module, and jiti (the extension loader) loads only when an extension exists and finds its own files at run
 	// time: both stay in node_modules.
 	external: ["react-devtools-core", /^@vscode\/tree-sitter-wasm(\/|$)/, /^jiti(\/|$)/],
-	plugins: [productionBuilds, yogaWithoutFetch, inkNeverInCi, inkThrottleOnly, inkWithCaches],
+	plugins: [productionBuilds, yogaWithoutFetch, inkNeverInCi, inkThrottleOnly, inkWithCaches, sdkFetchGlobals],
 	// A folder's index.ts is its door: re-exports, and code of its own that runs nothing as it loads. Marked free of
 	// side effects, an import through a door is traced to the module that defines the name, so a door on the path of
 	// `loom --version` does not pull every module behind it into the chunks that load first.

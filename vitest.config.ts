@@ -76,6 +76,7 @@ export const PROCESS_TESTS = [
 	"test/core/ai/providers/provider-failures.test.ts",
 	"test/core/ai/providers/slow-consumer.test.ts",
 	"test/core/ai/providers/http-fetch.test.ts",
+	"test/core/ai/providers/fetch-after-request.test.ts",
 	"test/core/ai/transform-messages.test.ts",
 	"test/core/session/agent-session.test.ts",
 	"test/core/session/store/malformed-parts.test.ts",

@@ -26,21 +26,10 @@ export function preloadModelSdk(model: Pick<Model, "api">): Promise<void> {
 	if (!provider) return Promise.resolve();
 	return Promise.resolve()
 		.then(() => provider.loadSdk())
-		.then(warmUpFetch)
-		.catch(() => {});
-}
-
-/**
- * The SDKs touch Node's fetch (its Headers, FormData) as they build a request, which loads it on first use, and
- * the first answer's body pays a one-time set-up (web streams, and a fresh context for an internal pattern when
- * the body's reader is released): together 30-50 ms. Reading one small body to its end does both now.
- */
-async function warmUpFetch(): Promise<void> {
-	const body = new Response("{}").body;
-	if (!body) return;
-	for await (const _chunk of body) {
-		// drain
-	}
+		.then(
+			() => {},
+			() => {},
+		);
 }
 
 function failedStream(model: Model, errorMessage: string): AssistantMessageEventStream {
