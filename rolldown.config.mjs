@@ -3,7 +3,8 @@
 // so one bundle (with lazy chunks for each SDK and the screen) starts several times faster than the plain tsc
 // output. The two entries share their chunks: the command's sessions are made by the same modules an SDK program
 // loads, and an extension's `import … from "loom"` is the entry module itself (one instance, whichever started).
-import { fileURLToPath } from "node:url";
+import { readFileSync } from "node:fs";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { defineConfig } from "rolldown";
 
 /**
@@ -157,6 +158,63 @@ const sdkFetchGlobals = {
 	},
 };
 
+/** The names an ES module file exports, through its `export * from` lines too. */
+function exportedNames(file) {
+	const code = readFileSync(file, "utf8");
+	const names = new Set();
+	for (const match of code.matchAll(/^export (?:class|function|const|let) ([A-Za-z_$][\w$]*)/gm)) names.add(match[1]);
+	for (const match of code.matchAll(/^export \{([^}]*)\}/gm)) {
+		for (const part of match[1].split(",")) {
+			const name = part.trim().split(/\s+as\s+/).pop();
+			if (name) names.add(name);
+		}
+	}
+	for (const match of code.matchAll(/^export \* from "([^"]+)"/gm)) {
+		for (const name of exportedNames(fileURLToPath(new URL(match[1], pathToFileURL(file))))) names.add(name);
+	}
+	return names;
+}
+
+/**
+ * The OpenAI client constructs every API resource it knows (files, images, audio, fine-tuning, …: most of its code),
+ * and loom calls two: Chat Completions and Responses. The others are bundled as empty classes of the same names, so
+ * the first request does not wait for their code to load. Only the client's own imports of them are replaced (in
+ * client.mjs and resources/index.mjs); a resource a kept one imports stays whole. A build error says so if the client
+ * stops importing them as expected.
+ */
+const OPENAI_RESOURCES_KEPT = /^(?:chat\/|responses\/|shared\.mjs$|index\.mjs$)/;
+const openaiStubbed = new Set();
+const openaiUnusedResources = {
+	name: "openai-unused-resources",
+	buildStart() {
+		openaiStubbed.clear();
+	},
+	resolveId: {
+		filter: { id: /^\.\/[a-z-]+(?:\/[a-z-]+)*\.mjs$/ },
+		async handler(source, importer) {
+			const from = importer && /[\\/]node_modules[\\/]openai[\\/](client|resources[\\/]index)\.mjs$/.exec(importer)?.[1];
+			if (!from) return null;
+			// The resource's path under openai/resources/.
+			const resource = from === "client" ? /^\.\/resources\/(.+)$/.exec(source)?.[1] : source.slice("./".length);
+			if (!resource || OPENAI_RESOURCES_KEPT.test(resource)) return null;
+			const original = await this.resolve(source, importer, { skipSelf: true });
+			if (!original) return null;
+			openaiStubbed.add(resource);
+			return `\0openai-unused:${original.id}`;
+		},
+	},
+	load: {
+		filter: { id: /^\0openai-unused:/ },
+		handler(id) {
+			const names = exportedNames(id.slice("\0openai-unused:".length));
+			return [...names].map((name) => `export class ${name} {\n\tconstructor(client) {\n\t\tthis._client = client;\n\t}\n}\n`).join("");
+		},
+	},
+	buildEnd() {
+		if (openaiStubbed.size < 10) this.error("The OpenAI client no longer imports its resources as rolldown.config.mjs expects: update the openai-unused-resources plugin.");
+	},
+};
+
 export default defineConfig({
 	input: { loom: "src/cli/main.ts", sdk: "src/sdk/index.ts" },
 	platform: "node",
@@ -166,7 +224,7 @@ export default defineConfig({
 	// module, and jiti (the extension loader) loads only when an extension exists and finds its own files at run
 	// time: both stay in node_modules.
 	external: ["react-devtools-core", /^@vscode\/tree-sitter-wasm(\/|$)/, /^jiti(\/|$)/],
-	plugins: [productionBuilds, yogaWithoutFetch, inkNeverInCi, inkThrottleOnly, inkWithCaches, sdkFetchGlobals],
+	plugins: [productionBuilds, yogaWithoutFetch, inkNeverInCi, inkThrottleOnly, inkWithCaches, sdkFetchGlobals, openaiUnusedResources],
 	// A folder's index.ts is its door: re-exports, and code of its own that runs nothing as it loads. Marked free of
 	// side effects, an import through a door is traced to the module that defines the name, so a door on the path of
 	// `loom --version` does not pull every module behind it into the chunks that load first.

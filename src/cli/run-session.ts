@@ -180,8 +180,8 @@ async function runScreen(session: AgentSession, first: ScreenStart, io: RunIo, l
 		answered = true;
 		if (drawn) first.startPreloads();
 	});
-	// A prompt sent before the screen: the screen loads once its request has been handed to the provider's SDK,
-	// beside the wait for the answer.
+	// A prompt sent before the screen: the screen loads once its request has been written to the connection, beside
+	// the wait for the answer.
 	const stopRequests = session.onModelRequest(() => {
 		stopRequests();
 		setImmediate(first.loadScreen);
