@@ -26,6 +26,27 @@ export function sendableEarly(line: string): boolean {
 	return !/[\u0000-\u001f\u007f-\u009f]/.test(line);
 }
 
+/**
+ * Resolves when the screen may start loading beside a prompt typed ahead of it: once that prompt's request has been
+ * written to the connection (the screen's code, compiled on the one thread, would otherwise go ahead of it), once its
+ * run is over (a prompt that could not start never sends), or after `fallbackMs` (a prompt that waits before it
+ * sends, for MCP servers or a hook, holds the screen back no longer).
+ */
+export function screenMayLoad(session: Pick<AgentSession, "onModelRequest">, early: Pick<EarlyPrompt, "done">, fallbackMs: number): Promise<void> {
+	return new Promise((resolve) => {
+		const go = () => {
+			stopRequests();
+			clearTimeout(timer);
+			resolve();
+		};
+		const timer = setTimeout(go, fallbackMs);
+		timer.unref();
+		// After the write's own callbacks: the request is on its way before the screen's loading takes the thread.
+		const stopRequests = session.onModelRequest(() => setImmediate(go));
+		void early.done.catch(() => {}).finally(go);
+	});
+}
+
 /** Sends `typed` on `session` now; the screen takes over the returned session. */
 export function sendEarly(session: AgentSession, typed: string): EarlyPrompt {
 	const relay = new ScreenUiRelay(session.ui);

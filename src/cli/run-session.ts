@@ -24,7 +24,7 @@ import { buildPromptInput, MAX_STDIN_BYTES, printPrompt, type PromptInput, readS
 import { askToFork, chooseSessionFile, sessionInUseMessage } from "./session-choice.js";
 import type { InteractiveOptions } from "../tui/index.js";
 import type { TypedAhead } from "./typed-ahead.js";
-import { type EarlyPrompt, sendableEarly, sendEarly } from "./early-prompt.js";
+import { type EarlyPrompt, screenMayLoad, sendableEarly, sendEarly } from "./early-prompt.js";
 
 /** How long a silent, open stdin is waited for before loom says what it is waiting for. */
 const STDIN_WAIT_MS = 3000;
@@ -144,7 +144,7 @@ export async function runSession(options: CliOptions, home: string, io: RunIo, v
 	}
 }
 
-/** How long the screen's loading waits for the request of a prompt typed before it, at most. */
+/** How long the screen waits for the request of a prompt typed before it, at most. */
 const EARLY_REQUEST_WAIT_MS = 300;
 
 /** After the screen's first frame, how long it is left to itself before the first shell command's loads start (no prompt running). */
@@ -180,18 +180,9 @@ async function runScreen(session: AgentSession, first: ScreenStart, io: RunIo, l
 		answered = true;
 		if (drawn) first.startPreloads();
 	});
-	// A prompt sent before the screen: the screen loads once its request has been written to the connection, beside
-	// the wait for the answer.
-	const stopRequests = session.onModelRequest(() => {
-		stopRequests();
-		setImmediate(first.loadScreen);
-	});
-	// A prompt that never sends (it could not start) or waits before it sends (for MCP servers, a settings hook)
-	// holds the screen back no longer than this.
-	if (first.early) {
-		void first.early.done.catch(() => {}).finally(first.loadScreen);
-		setTimeout(first.loadScreen, EARLY_REQUEST_WAIT_MS).unref();
-	}
+	// A prompt sent before the screen goes first: the screen loads beside the wait for its answer.
+	const screenAllowed = first.early ? screenMayLoad(session, first.early, EARLY_REQUEST_WAIT_MS) : Promise.resolve();
+	void screenAllowed.then(first.loadScreen);
 	// The screen reads Ctrl+C as a key; a signal comes from outside (kill, a closed terminal): stop the run, let it
 	// end, then leave as on quit. A second signal leaves at once; the screen restores the terminal as the process exits.
 	let signalled: number | undefined;
@@ -210,6 +201,7 @@ async function runScreen(session: AgentSession, first: ScreenStart, io: RunIo, l
 		leave: () => session.dispose(),
 	});
 	try {
+		await screenAllowed;
 		const { runInteractive } = await import("../tui/index.js");
 		const code = await runInteractive(session, {
 			initialPrompt: first.initialPrompt || undefined,
@@ -235,7 +227,6 @@ async function runScreen(session: AgentSession, first: ScreenStart, io: RunIo, l
 	} finally {
 		stopSignals();
 		stopWatching();
-		stopRequests();
 	}
 }
 
