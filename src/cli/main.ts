@@ -19,7 +19,10 @@ async function main(argv: string[]): Promise<number> {
 		const screen = runsScreen(parsed.options, process);
 		const typedAhead = screen ? holdTypedKeys(process.stdin) : undefined;
 		// The editor is drawn at once, before the session and the screen load (not where a session picker comes first).
-		if (screen && !parsed.options.resume) (await import("../tui/index.js")).drawFirstFrame(process.stdout, process.stderr);
+		if (screen && !parsed.options.resume) {
+			const firstFrame = (await import("../tui/index.js")).drawFirstFrame(process.stdout, process.stderr);
+			if (firstFrame && typedAhead) typedAhead.onTyped((typed) => firstFrame.showTyped(typed));
+		}
 		const { run } = await import("./run.js");
 		return await run(parsed.options, undefined, version, typedAhead);
 	} catch (error) {

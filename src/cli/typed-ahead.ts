@@ -10,6 +10,8 @@ export interface TypedAhead {
 	line(): string | undefined;
 	/** line(), taken out of what release() hands over, its Enter with it. */
 	takeLine(): string | undefined;
+	/** Calls `listener` with what release() would hand over, each time that changes until the release. */
+	onTyped(listener: (typed: string) => void): void;
 }
 
 /**
@@ -19,6 +21,7 @@ export interface TypedAhead {
 export function holdTypedKeys(stdin: NodeJS.ReadStream, interrupt: () => void = () => process.kill(process.pid, "SIGINT")): TypedAhead {
 	const decoder = new StringDecoder("utf8");
 	let typed = "";
+	let listener = (_typed: string) => {};
 	// Read on "readable", not "data": once this listener goes, what comes next stays in the stream for the next
 	// reader, and the stream is never paused (a pause lands a tick later and would stop the screen's own reading).
 	const onReadable = () => {
@@ -28,6 +31,7 @@ export function holdTypedKeys(stdin: NodeJS.ReadStream, interrupt: () => void = 
 			if (text.includes("\u0003")) interrupt();
 			else typed += text;
 		}
+		listener(typed);
 	};
 	stdin.setRawMode(true);
 	stdin.on("readable", onReadable);
@@ -40,8 +44,14 @@ export function holdTypedKeys(stdin: NodeJS.ReadStream, interrupt: () => void = 
 		},
 		takeLine() {
 			const line = this.line();
-			if (line !== undefined) typed = typed.slice(line.length + 1);
+			if (line !== undefined) {
+				typed = typed.slice(line.length + 1);
+				listener(typed);
+			}
 			return line;
+		},
+		onTyped(next) {
+			listener = next;
 		},
 		release() {
 			if (released) return "";

@@ -56,6 +56,22 @@ describe("holdTypedKeys", () => {
 		cooked.release();
 	});
 
+	it("tells what would be handed over each time it changes, until the release", async () => {
+		const stdin = terminalInput();
+		const typed = holdTypedKeys(stdin as unknown as NodeJS.ReadStream, () => {});
+		const seen: string[] = [];
+		typed.onTyped((text) => seen.push(text));
+		stdin.write("ab");
+		await turn();
+		stdin.write("\rc");
+		await turn();
+		typed.takeLine();
+		typed.release();
+		stdin.write("after");
+		await turn();
+		expect(seen).toEqual(["ab", "ab\rc", "c"]);
+	});
+
 	it("reads a line fed before raw mode, and takes nothing once released", async () => {
 		const stdin = terminalInput();
 		const typed = holdTypedKeys(stdin as unknown as NodeJS.ReadStream, () => {});

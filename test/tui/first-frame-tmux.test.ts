@@ -1,6 +1,6 @@
 // The editor's first frame, drawn before the session and the screen load, in a real terminal (tmux): it shows while
-// the session loads, the screen replaces it with no trace left, and anything written before the screen is up (an
-// extension's output) takes its place instead of being drawn over it.
+// the session loads, with the keys typed meanwhile; the screen replaces it with no trace left, and anything written
+// before the screen is up (an extension's output) takes its place instead of being drawn over it.
 import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -43,6 +43,23 @@ describe.skipIf(!hasTmux())("the editor's first frame (tmux)", () => {
 		expect(count(terminal.history(), "Ask loom")).toBe(1);
 		terminal.sendKeys("-l", "typed");
 		await terminal.waitForScreen((text) => text.includes("› typed"), "a key drawn in the screen's editor");
+	});
+
+	it("draws the keys typed while the session loads in its editor, and the screen's editor takes them over", async () => {
+		const { terminal, release } = await openHeld();
+		await terminal.waitForScreen((text) => text.includes("Ask loom · /help for commands"), "the first frame's editor");
+		terminal.sendKeys("-l", "draftx");
+		await terminal.waitForScreen((text) => text.includes("› draftx") && !text.includes("Ask loom"), "the keys in the first frame's editor");
+		terminal.sendKeys("BSpace");
+		await terminal.waitForScreen((text) => text.includes("› draft") && !text.includes("› draftx"), "Backspace in the first frame's editor");
+		// A key it does not draw (an arrow's sequence) leaves the row as it was; the screen's editor reads it.
+		terminal.sendKeys("Left");
+		terminal.sendKeys("-l", "ed");
+		release();
+		const screen = await terminal.waitForScreen((text) => text.includes("openai/") && text.includes("› drafedt"), "the screen's editor with the keys typed");
+		expect(count(screen, "╭")).toBe(1);
+		// The first frame's editor, "draft" in it, left no trace.
+		expect(terminal.history()).not.toContain("› draft");
 	});
 
 	it("makes way for what is written before the screen is up, which stays once, above the screen", async () => {

@@ -10,6 +10,8 @@ import { startScriptedModelServer } from "../../support/scripted-model-server.mj
 import { loomBin, ms, summarize } from "../lib.mjs";
 
 const PLACEHOLDER = "Ask loom";
+/** In the screen's footer, not in the editor's first frame: the screen is up. */
+const FOOTER = "openai/";
 /** The typed key drawn back after the editor's prompt marker, whatever styles the row carries. */
 const ECHO = /› (?:\u001b\[[0-9;]*m)*Q/;
 
@@ -86,6 +88,9 @@ async function oneRun(root, cwd, server, index) {
 		await waitForOutput(raw, before, (text) => ECHO.test(text), 20_000);
 		const ready = performance.now() - spawned;
 		const cpu = cpuMs(Number(tmux("display", "-p", "-t", "bench", "#{pane_pid}").trim()));
+		// The key may be drawn by the editor's first frame, before the screen is up: Enter is timed in the screen,
+		// once its footer (the model) shows.
+		await waitForOutput(raw, 0, (text) => text.includes(FOOTER), 20_000);
 		// Typed apart from Enter: one write with both would read as a paste.
 		tmux("send-keys", "-t", "bench", "-l", "uick");
 		await sleep(150);
