@@ -13,6 +13,7 @@ import {
 	stripControls,
 	stripToOneLine,
 	mentionWord,
+	warmUpFetch,
 } from "../core/index.js";
 import type { AgentSession, ProjectTrustGate } from "../core/index.js";
 import { EXIT, fail, type RunIo, InterruptedError, UsageError, consoleToStderr } from "./run-io.js";
@@ -81,6 +82,8 @@ export async function runSession(options: CliOptions, home: string, io: RunIo, v
 	// prompt's answer has begun: not beside the screen's loading, the first keys drawn, or the first request.
 	let startPreloads = () => {};
 	const screenSettled = interactive ? new Promise<void>((resolve) => (startPreloads = resolve)) : undefined;
+	// The first answer's set-up of fetch too (otherwise done as the first request goes).
+	void screenSettled?.then(warmUpFetch);
 	let session: AgentSession;
 	let projectTrust: ProjectTrustGate | undefined;
 	try {

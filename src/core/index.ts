@@ -25,6 +25,7 @@ export {
 	type AttachedPrompt,
 	type ImageTarget,
 	streamModel,
+	warmUpFetch,
 	textFromContent,
 	toolResultProblem,
 	type AssistantMessage,

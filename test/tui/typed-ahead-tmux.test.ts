@@ -102,7 +102,8 @@ describe.skipIf(!hasTmux())("keys typed while loom starts (tmux)", () => {
 		const { terminal, release } = await openHeld();
 		terminal.sendKeys("-l", "draft-words");
 		release();
-		const screen = await terminal.waitForScreen((text) => text.includes("› draft-words"), "the typed words in the editor");
+		// The screen's editor (its footer says ready), not the first frame's, which draws the words too.
+		const screen = await terminal.waitForScreen((text) => text.includes("› draft-words") && text.includes("ready"), "the typed words in the screen's editor");
 		// Read by loom, not echoed by the terminal (an echo would stay above the screen): the editor's copy only.
 		expect(count(terminal.history(), "draft-words")).toBe(1);
 		expect(screen).not.toContain("Answer");

@@ -1,7 +1,7 @@
 // Door of the model layer: the model and message types, one StreamFn for every wire API (the provider table), the
 // model catalog and registry (models.json, keys), cost, and the helpers the session layer needs (overflow, conversion).
 export { missingApiKeyMessage, OPTION_WORDING, type OptionWording } from "./api-keys.js";
-export { apiProvider, isContextOverflow, isRecord, knownApis, registerApi, runProviderStream, type ApiProvider } from "./providers/index.js";
+export { apiProvider, isContextOverflow, isRecord, knownApis, registerApi, runProviderStream, warmUpFetch, type ApiProvider } from "./providers/index.js";
 export { AttachmentError, attachmentBlock, attachmentPath, readAttachment, splitAttachedBlocks, type AttachedBlock, type Attachment } from "./attach-file.js";
 export { attachMentions, attachedFiles, type AttachedPrompt, type ImageTarget } from "./attach-mentions.js";
 export { EventStream } from "./event-stream.js";

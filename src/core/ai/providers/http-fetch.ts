@@ -79,7 +79,7 @@ export function httpFetch(input: FetchInput, init: FetchInit & SentNotice = {}):
 			request.once("response", (answer) => onResponse(answer));
 			request.once("finish", () => {
 				init.onSent?.();
-				warmUpAnswers();
+				warmUpFetch();
 			});
 			request.end(body ?? undefined);
 		};
@@ -107,11 +107,12 @@ let warmedUp = false;
 
 /**
  * The first Response loads Node's fetch implementation and sets up web streams (and a fresh context for an internal
- * pattern when a body's reader is released): 30-50 ms once per process. Done as soon as the first request has been
- * written, while the server works on it, instead of when its answer arrives. Nothing before that touches fetch's
- * globals (the SDKs' Headers are loom's: sdk-fetch-globals.ts).
+ * pattern when a body's reader is released): 30-50 ms once per process. Done when the first request has been
+ * written, while the server works on it, or sooner when the session sits idle (the screen's preloads), instead of
+ * when an answer arrives. Nothing before it touches fetch's globals (the SDKs' Headers are loom's:
+ * sdk-fetch-globals.ts). Once per process.
  */
-function warmUpAnswers(): void {
+export function warmUpFetch(): void {
 	if (warmedUp) return;
 	warmedUp = true;
 	setImmediate(async () => {

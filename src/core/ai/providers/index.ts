@@ -3,4 +3,5 @@
 export { apiProvider, knownApis, registerApi, type ApiProvider } from "./api-registry.js";
 export { isRecord } from "./event-shape.js";
 export { checkBaseUrl, isContextOverflow } from "./provider-error.js";
+export { warmUpFetch } from "./http-fetch.js";
 export { runProviderStream, type ProviderStreamOptions } from "./provider-run.js";
