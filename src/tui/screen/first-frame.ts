@@ -34,7 +34,8 @@ function editorLine(typed: string): string | undefined {
 
 /**
  * Draws the editor's first frame on `stdout` (a terminal) as the screen draws it, without Ink: its box at the
- * terminal's width, the prompt marker, the cursor and the placeholder. Nothing is drawn on a terminal too narrow.
+ * terminal's width, the prompt marker, the cursor and the placeholder; returns what draws the keys typed into it.
+ * Nothing is drawn on a terminal too narrow.
  */
 export function drawFirstFrame(stdout: NodeJS.WriteStream, stderr: NodeJS.WriteStream, env: NodeJS.ProcessEnv = process.env): FirstFrame | undefined {
 	const width = stdout.columns ?? 0;
