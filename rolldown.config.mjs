@@ -4,8 +4,12 @@
 // output. The two entries share their chunks: the command's sessions are made by the same modules an SDK program
 // loads, and an extension's `import … from "loom"` is the entry module itself (one instance, whichever started).
 import { readFileSync } from "node:fs";
+import { relative } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { defineConfig } from "rolldown";
+
+/** The project's folder: the ids of modules made up here name their files from it (the bundle names its modules' ids). */
+const ROOT = fileURLToPath(new URL(".", import.meta.url));
 
 /**
  * Libraries (React, its reconciler, the scheduler) pick their production or development build from NODE_ENV
@@ -104,13 +108,14 @@ const inkWithCaches = {
 			const original = await this.resolve(source, importer, { skipSelf: true });
 			if (!original) return null;
 			cachedInk.add(index);
-			return `\0ink-cache:${index}:${original.id}`;
+			return `\0ink-cache:${index}:${relative(ROOT, original.id)}`;
 		},
 	},
 	load: {
 		filter: { id: /^\0ink-cache:/ },
 		handler(id) {
-			const [, index, original] = /^\0ink-cache:(\d+):(.*)$/s.exec(id);
+			const [, index, fromRoot] = /^\0ink-cache:(\d+):(.*)$/s.exec(id);
+			const original = fileURLToPath(new URL(fromRoot, pathToFileURL(ROOT)));
 			const cache = inkCaches[Number(index)];
 			const wrapper = fileURLToPath(new URL(`./src/tui/screen/${cache.module}`, import.meta.url));
 			if (cache.name) {
@@ -200,13 +205,13 @@ const openaiUnusedResources = {
 			const original = await this.resolve(source, importer, { skipSelf: true });
 			if (!original) return null;
 			openaiStubbed.add(resource);
-			return `\0openai-unused:${original.id}`;
+			return `\0openai-unused:${relative(ROOT, original.id)}`;
 		},
 	},
 	load: {
 		filter: { id: /^\0openai-unused:/ },
 		handler(id) {
-			const names = exportedNames(id.slice("\0openai-unused:".length));
+			const names = exportedNames(fileURLToPath(new URL(id.slice("\0openai-unused:".length), pathToFileURL(ROOT))));
 			return [...names].map((name) => `export class ${name} {\n\tconstructor(client) {\n\t\tthis._client = client;\n\t}\n}\n`).join("");
 		},
 	},

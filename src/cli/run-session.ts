@@ -82,8 +82,6 @@ export async function runSession(options: CliOptions, home: string, io: RunIo, v
 	// prompt's answer has begun: not beside the screen's loading, the first keys drawn, or the first request.
 	let startPreloads = () => {};
 	const screenSettled = interactive ? new Promise<void>((resolve) => (startPreloads = resolve)) : undefined;
-	// The first answer's set-up of fetch too (otherwise done as the first request goes).
-	void screenSettled?.then(warmUpFetch);
 	let session: AgentSession;
 	let projectTrust: ProjectTrustGate | undefined;
 	try {
@@ -131,7 +129,12 @@ export async function runSession(options: CliOptions, home: string, io: RunIo, v
 			const line = sendsFirst() && !trustAsked ? typedAhead?.takeLine() : undefined;
 			const early = line === undefined ? undefined : sendEarly(session, line);
 			if (!early) loadScreen();
-			const start: ScreenStart = { initialPrompt, initialAttachments: input.attached, notify: settings.notify, startPreloads, loadScreen, early, typedAhead: typedAhead && (() => typedAhead.release()) };
+			// With the screen's preloads, the first answer's set-up of fetch (otherwise done as the first request goes).
+			const preloads = () => {
+				warmUpFetch();
+				startPreloads();
+			};
+			const start: ScreenStart = { initialPrompt, initialAttachments: input.attached, notify: settings.notify, startPreloads: preloads, loadScreen, early, typedAhead: typedAhead && (() => typedAhead.release()) };
 			// Without a home the screen keeps no prompt history.
 			return await runScreen(early?.session ?? session, start, io, options.ephemeral ? undefined : home);
 		}

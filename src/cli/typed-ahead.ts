@@ -10,7 +10,7 @@ export interface TypedAhead {
 	line(): string | undefined;
 	/** line(), taken out of what release() hands over, its Enter with it. */
 	takeLine(): string | undefined;
-	/** Calls `listener` with what release() would hand over, each time that changes until the release. */
+	/** Calls `listener` with what release() would hand over: now, then after each read and take until the release. */
 	onTyped(listener: (typed: string) => void): void;
 }
 
@@ -52,6 +52,7 @@ export function holdTypedKeys(stdin: NodeJS.ReadStream, interrupt: () => void = 
 		},
 		onTyped(next) {
 			listener = next;
+			if (!released) next(typed);
 		},
 		release() {
 			if (released) return "";

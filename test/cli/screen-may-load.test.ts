@@ -45,11 +45,12 @@ describe("screenMayLoad", () => {
 
 	it("lets the screen load when the prompt's run ends without a request, failed or not", async () => {
 		for (const error of [undefined, new Error("could not start")]) {
-			const { session, early, end } = fixture();
+			const { session, early, end, listeners } = fixture();
 			const allowed = screenMayLoad(session, early, LONG);
 			expect(await settled(allowed)).toBe(false);
 			end(error);
 			expect(await settled(allowed)).toBe(true);
+			expect(listeners()).toBe(0);
 		}
 	});
 

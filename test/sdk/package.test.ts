@@ -154,6 +154,12 @@ describe("the loom package", () => {
 		expect(files.filter((file) => /^(src|test|examples)\//.test(file))).toEqual([]);
 	});
 
+	it("names no folder of the machine that built it in its code", () => {
+		const installed = join(project, "node_modules", "loom");
+		const built = files.filter((file) => file.endsWith(".js")).filter((file) => readFileSync(join(installed, file), "utf8").includes(ROOT));
+		expect(built).toEqual([]);
+	});
+
 	it("is imported by name and runs a prompt, without loading Ink, React or the extension loader", async () => {
 		writeFileSync(join(project, "a.txt"), "alpha\n");
 		writeFileSync(join(project, "main.mjs"), MAIN);

@@ -77,7 +77,8 @@ export function drawFirstFrame(stdout: NodeJS.WriteStream, stderr: NodeJS.WriteS
 	return {
 		showTyped(typed) {
 			const line = editorLine(typed);
-			if (!shown || line === undefined || line === drawn || line.length > inner - 3) return;
+			// At another width the frame has wrapped: its rows are no longer where the redraw would put them.
+			if (!shown || line === undefined || line === drawn || line.length > inner - 3 || stdout.columns !== width) return;
 			drawn = line;
 			// The cursor waits on the box's bottom row: up to the editor's row, redrawn whole, and back down.
 			draw.call(stdout, `\r\u001b[1A${row(line)}\r\u001b[1B`);

@@ -116,10 +116,14 @@ export function warmUpFetch(): void {
 	if (warmedUp) return;
 	warmedUp = true;
 	setImmediate(async () => {
-		const body = new Response("{}").body;
-		if (!body) return;
-		for await (const _chunk of body) {
-			// drain
+		try {
+			const body = new Response("{}").body;
+			if (!body) return;
+			for await (const _chunk of body) {
+				// drain
+			}
+		} catch {
+			// Only a head start: an answer that needs fetch sets it up itself, and says what fails there.
 		}
 	});
 }

@@ -11,7 +11,8 @@ type HeadersInitLike = Iterable<Iterable<string>> | Record<string, string>;
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 /** What fetch strips from both ends of a value: HTTP whitespace. */
 const EDGE_WHITESPACE = /^[\t\n\r ]+|[\t\n\r ]+$/g;
-const FORBIDDEN_IN_VALUE = /[\0\r\n]/;
+/** What no header value may hold: NUL, a line break, or a character beyond a byte (fetch's values are byte strings). */
+const FORBIDDEN_IN_VALUE = /[\0\r\n]|[^\u0000-\u00ff]/;
 
 function tagOf(value: unknown): string {
 	return Object.prototype.toString.call(value);
@@ -94,11 +95,22 @@ export class SdkHeaders {
 	}
 
 	*entries(): IterableIterator<[string, string]> {
+		// As fetch's: each step takes the next pair of the list as it is then, so a change while iterating shows.
+		for (let index = 0; ; index++) {
+			const pair = this.#pairs()[index];
+			if (!pair) return;
+			yield pair;
+		}
+	}
+
+	#pairs(): [string, string][] {
+		const pairs: [string, string][] = [];
 		for (const name of [...this.#values.keys()].sort()) {
 			const values = this.#values.get(name)!;
-			if (name === "set-cookie") for (const value of values) yield [name, value];
-			else yield [name, values.join(", ")];
+			if (name === "set-cookie") for (const value of values) pairs.push([name, value]);
+			else pairs.push([name, values.join(", ")]);
 		}
+		return pairs;
 	}
 
 	*keys(): IterableIterator<string> {

@@ -64,6 +64,19 @@ const cases: Record<string, [(make: Make) => AnyHeaders, string[]?]> = {
 	"copied from its own kind": [(make) => make(make([["x-b", "2"], ["x-b", "3"]])), ["x-b"]],
 	"an invalid name": [(make) => make({ "bad name": "1" })],
 	"a value with a line break": [(make) => make({ a: "1\r\nInjected: 2" })],
+	"a value beyond a byte (a pasted dash)": [(make) => make({ authorization: "Bearer key\u2014" })],
+	"a value of Latin-1": [(make) => make({ "x-name": "caf\u00e9" }), ["x-name"]],
+	"deleted while iterated": [
+		(make) => {
+			const headers = make([["a", "1"], ["b", "2"], ["c", "3"]]);
+			const seen = new Map<string, string>();
+			for (const [name, value] of headers) {
+				seen.set(name, value);
+				headers.delete("c");
+			}
+			return make([...seen]);
+		},
+	],
 	"a pair of three": [(make) => make([["a", "1", "2"]])],
 	"set with an invalid name": [
 		(make) => {
