@@ -136,6 +136,7 @@ const inkWithCaches = {
  * first request could go out. Their modules see loom's stand-ins instead (src/core/ai/providers/sdk-fetch-globals.ts),
  * so fetch loads once the request is on its way. A build error says so if the SDKs stop using those names.
  */
+const SDK_FETCH_STAND_INS = fileURLToPath(new URL("./src/core/ai/providers/sdk-fetch-globals.ts", import.meta.url));
 const sdkFetchModules = new Set();
 const sdkFetchGlobals = {
 	name: "sdk-fetch-globals",
@@ -151,9 +152,8 @@ const sdkFetchGlobals = {
 			].filter(([name]) => new RegExp(`(?<![.\\w$])${name}(?![\\w$])`).test(code));
 			if (names.length === 0) return null;
 			sdkFetchModules.add(/(?:openai|@anthropic-ai[\\/]sdk)[\\/].+$/.exec(id)[0].replaceAll("\\", "/"));
-			const standIns = fileURLToPath(new URL("./src/core/ai/providers/sdk-fetch-globals.ts", import.meta.url));
 			const imports = names.map(([name, standIn]) => `${standIn} as ${name}`).join(", ");
-			return { code: `import { ${imports} } from ${JSON.stringify(standIns)};\n${code}`, map: null };
+			return { code: `import { ${imports} } from ${JSON.stringify(SDK_FETCH_STAND_INS)};\n${code}`, map: null };
 		},
 	},
 	buildEnd() {

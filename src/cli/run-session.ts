@@ -134,7 +134,7 @@ export async function runSession(options: CliOptions, home: string, io: RunIo, v
 				warmUpFetch();
 				startPreloads();
 			};
-			const start: ScreenStart = { initialPrompt, initialAttachments: input.attached, notify: settings.notify, startPreloads: preloads, loadScreen, early, typedAhead: typedAhead && (() => typedAhead.release()) };
+			const start: ScreenStart = { initialPrompt, initialAttachments: input.attached, notify: settings.notify, startPreloads: preloads, early, typedAhead: typedAhead && (() => typedAhead.release()) };
 			// Without a home the screen keeps no prompt history.
 			return await runScreen(early?.session ?? session, start, io, options.ephemeral ? undefined : home);
 		}
@@ -159,8 +159,6 @@ const PRELOAD_IDLE_MS = 500;
 interface ScreenStart extends Pick<InteractiveOptions, "initialPrompt" | "initialAttachments" | "notify" | "typedAhead"> {
 	/** Starts the loads the session holds back for the screen (createSession's preloadAfter). */
 	startPreloads(): void;
-	/** Starts loading the screen, if not yet. */
-	loadScreen(): void;
 	/** The prompt typed ahead and sent already: the screen loads once its request has gone. */
 	early?: EarlyPrompt;
 }
@@ -186,9 +184,8 @@ async function runScreen(session: AgentSession, first: ScreenStart, io: RunIo, l
 		answered = true;
 		if (drawn) first.startPreloads();
 	});
-	// A prompt sent before the screen goes first: the screen loads beside the wait for its answer.
+	// A prompt sent before the screen goes first: the screen loads (in runInteractive) beside the wait for its answer.
 	const screenAllowed = first.early ? screenMayLoad(session, first.early, EARLY_REQUEST_WAIT_MS) : Promise.resolve();
-	void screenAllowed.then(first.loadScreen);
 	// The screen reads Ctrl+C as a key; a signal comes from outside (kill, a closed terminal): stop the run, let it
 	// end, then leave as on quit. A second signal leaves at once; the screen restores the terminal as the process exits.
 	let signalled: number | undefined;

@@ -110,7 +110,7 @@ let warmedUp = false;
  * pattern when a body's reader is released): 30-50 ms once per process. Done when the first request has been
  * written, while the server works on it, or sooner when the session sits idle (the screen's preloads), instead of
  * when an answer arrives. Nothing before it touches fetch's globals (the SDKs' Headers are loom's:
- * sdk-fetch-globals.ts). Once per process.
+ * sdk-fetch-globals.ts).
  */
 export function warmUpFetch(): void {
 	if (warmedUp) return;
